@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { resetConfig } from '../../functions/core/config.js';
+import { resetSecrets } from '../../functions/core/secrets.js';
+
+export const LOCAL_DIR = resolve(process.env.LOCAL_DIR ?? '.local');
+export const LOCAL_TABLE = 'hotspot-local';
+
+interface LocalSecrets {
+  JWT_SECRET: string;
+  OTP_PEPPER: string;
+  WEBHOOK_SECRET: string;
+}
+
+/**
+ * Secrets of local mode: from the environment when set, else generated once into
+ * `.local/secrets.json` (mode 600) so that tokens survive a restart.
+ */
+export function localSecrets(): LocalSecrets {
+  const file = resolve(LOCAL_DIR, 'secrets.json');
+  let stored: Partial<LocalSecrets> = {};
+  if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets>;
+  const next: LocalSecrets = {
+    JWT_SECRET: stored.JWT_SECRET ?? randomBytes(48).toString('base64url'),
+    OTP_PEPPER: stored.OTP_PEPPER ?? randomBytes(32).toString('base64url'),
+    WEBHOOK_SECRET: stored.WEBHOOK_SECRET ?? randomBytes(32).toString('base64url'),
+  };
+  if (JSON.stringify(next) !== JSON.stringify(stored)) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+  }
+  return {
+    JWT_SECRET: process.env.JWT_SECRET || next.JWT_SECRET,
+    OTP_PEPPER: process.env.OTP_PEPPER || next.OTP_PEPPER,
+    WEBHOOK_SECRET: process.env.WEBHOOK_SECRET || next.WEBHOOK_SECRET,
+  };
+}
+
+/** Points the functions at local resources: the env a deployed function gets from CDK, local flavour. */
+export function applyLocalEnv(settings: {
+  endpoint: string;
+  tableName: string;
+  publicBaseUrl: string;
+  secrets: LocalSecrets;
+  smsOutbox?: string;
+}): void {
+  Object.assign(process.env, {
+    STAGE: 'local',
+    AWS_REGION: process.env.AWS_REGION ?? 'local',
+    TABLE_NAME: settings.tableName,
+    DYNAMODB_ENDPOINT: settings.endpoint,
+    SMS_MODE: 'outbox',
+    SMS_OUTBOX: settings.smsOutbox ?? process.env.SMS_OUTBOX ?? resolve(LOCAL_DIR, 'sms-outbox.jsonl'),
+    PUBLIC_BASE_URL: settings.publicBaseUrl,
+    AGGREGATOR_MODE: 'sandbox',
+    ...settings.secrets,
+  });
+  resetConfig();
+  resetSecrets();
+}

@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { MAX_BODY_BYTES } from '../../functions/core/http.js';
+import { type Route, routeKey, routes } from '../../functions/routes.js';
+
+type LambdaHandler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/** A page of the local host that is not an API route (sandbox aggregator, docs). */
+export interface LocalPage {
+  method: 'GET' | 'POST';
+  /** Exact path, or a prefix when it ends with `/`. */
+  path: string;
+  handle: (req: IncomingMessage, res: ServerResponse, body: string, url: URL) => Promise<void>;
+}
+
+interface CompiledRoute {
+  route: Route;
+  pattern: RegExp;
+  names: string[];
+  handler: LambdaHandler;
+}
+
+function compile(path: string): { pattern: RegExp; names: string[] } {
+  const names: string[] = [];
+  const source = path
+    .split('/')
+    .map((part) => {
+      const m = /^\{(\w+)\}$/.exec(part);
+      if (!m?.[1]) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(m[1]);
+      return '([^/]+)';
+    })
+    .join('/');
+  return { pattern: new RegExp(`^${source}$`), names };
+}
+
+/** Loads every route-table row's handler module (fails fast on a missing one). */
+export async function loadRoutes(): Promise<CompiledRoute[]> {
+  return Promise.all(
+    routes.map(async (route) => {
+      const mod = (await import(new URL(`../../functions/${route.handler}.ts`, import.meta.url).href)) as {
+        handler?: LambdaHandler;
+      };
+      if (typeof mod.handler !== 'function') throw new Error(`${route.handler} exports no handler`);
+      return { route, ...compile(route.path), handler: mod.handler };
+    }),
+  );
+}
+
+function sendJson(res: ServerResponse, status: number, code: string, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(JSON.stringify({ error: { code, message } }));
+}
+
+/** Reads the body, refusing past the limit without buffering the rest. */
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES;
+    if (tooLarge) {
+      req.resume();
+      req.on('end', () => resolve(undefined));
+      return;
+    }
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      if (!tooLarge) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(tooLarge ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** The API Gateway HTTP API (payload v2) event for a request, as AWS would build it. */
+export function toEvent(
+  req: IncomingMessage,
+  url: URL,
+  body: string,
+  route: Route,
+  params: Record<string, string>,
+): APIGatewayProxyEventV2 {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(',') : v;
+  }
+  const query: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
+  const now = Date.now();
+  const requestId = randomUUID();
+  return {
+    version: '2.0',
+    routeKey: routeKey(route),
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers,
+    ...(url.search ? { queryStringParameters: query } : {}),
+    ...(Object.keys(params).length ? { pathParameters: params } : {}),
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'localhost',
+      http: {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId,
+      routeKey: routeKey(route),
+      stage: '$default',
+      time: new Date(now).toUTCString(),
+      timeEpoch: now,
+    },
+    ...(body ? { body } : {}),
+    isBase64Encoded: false,
+  };
+}
+
+function lambdaContext(route: Route, requestId: string): Context {
+  return {
+    awsRequestId: requestId,
+    functionName: `local-${route.handler.replace(/\W/g, '-')}`,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:local:000000000000:function:local',
+    memoryLimitInMB: '256',
+    logGroupName: 'local',
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => 10_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+export interface LocalServer {
+  server: Server;
+  url: string;
+  close: () => Promise<void>;
+}
+
+/**
+ * Serves every route-table row on one port, invoking each handler with the event API Gateway
+ * would send. Unknown paths answer 404, a known path with another method 405, a body over
+ * 64 KB 413: all in the API's JSON error shape.
+ */
+export async function startServer(
+  options: { port?: number; host?: string; pages?: LocalPage[] } = {},
+): Promise<LocalServer> {
+  const compiled = await loadRoutes();
+  const pages = options.pages ?? [];
+
+  const server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const method = req.method ?? 'GET';
+      const body = await readBody(req);
+      if (body === undefined) {
+        return sendJson(
+          res,
+          413,
+          'ERR_PAYLOAD_TOO_LARGE',
+          `Request body is larger than ${MAX_BODY_BYTES} bytes`,
+        );
+      }
+      const page = pages.find(
+        (p) =>
+          p.method === method &&
+          (p.path.endsWith('/') ? url.pathname.startsWith(p.path) : url.pathname === p.path),
+      );
+      if (page) return await page.handle(req, res, body, url);
+
+      let pathMatched = false;
+      for (const c of compiled) {
+        const m = c.pattern.exec(url.pathname);
+        if (!m) continue;
+        pathMatched = true;
+        if (c.route.method !== method) continue;
+        const params: Record<string, string> = {};
+        c.names.forEach((name, i) => {
+          params[name] = decodeURIComponent(m[i + 1] ?? '');
+        });
+        const event = toEvent(req, url, body, c.route, params);
+        const result = await c.handler(event, lambdaContext(c.route, event.requestContext.requestId));
+        res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
+        res.end(result.body ?? '');
+        return;
+      }
+      if (pathMatched)
+        return sendJson(res, 405, 'ERR_METHOD_NOT_ALLOWED', `${method} is not allowed on this path`);
+      return sendJson(res, 404, 'ERR_NOT_FOUND', `No route for ${method} ${url.pathname}`);
+    } catch (error) {
+      process.stderr.write(`local server: ${(error as Error).stack ?? String(error)}\n`);
+      if (!res.headersSent) sendJson(res, 500, 'ERR_INTERNAL', 'Internal error');
+      else res.end();
+    }
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://${options.host === '0.0.0.0' ? 'localhost' : (options.host ?? '127.0.0.1')}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

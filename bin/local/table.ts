@@ -1,0 +1,55 @@
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  type DynamoDBClient,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
+import { createForfait } from '../../functions/store/forfaits.js';
+import { TABLE } from '../../functions/store/table.js';
+
+/** Creates the single table as the CDK stack declares it (same keys, indexes, TTL). */
+export async function createTable(client: DynamoDBClient, name: string): Promise<void> {
+  const attributes = new Set<string>([TABLE.partitionKey, TABLE.sortKey]);
+  for (const index of TABLE.indexes) {
+    attributes.add(index.partitionKey);
+    attributes.add(index.sortKey);
+  }
+  try {
+    await client.send(
+      new CreateTableCommand({
+        TableName: name,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [...attributes].map((a) => ({ AttributeName: a, AttributeType: 'S' })),
+        KeySchema: [
+          { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: TABLE.indexes.map((index) => ({
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      }),
+    );
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: name,
+        TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
+      }),
+    );
+  } catch (error) {
+    // A table kept on disk from an earlier run is reused as it is.
+    if (!(error instanceof ResourceInUseException)) throw error;
+    await client.send(new DescribeTableCommand({ TableName: name }));
+  }
+}
+
+/** Seeds the forfaits catalogue; items already there are left alone. */
+export async function seed(): Promise<void> {
+  for (const forfait of SEED_FORFAITS) await createForfait(forfait);
+}

@@ -1,0 +1,52 @@
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+
+/** Limits of the OTP flow (spec §8, DESIGN §4). */
+export const OTP = {
+  digits: 6,
+  lifetimeMs: 300_000,
+  maxFails: 5,
+  /** After `maxFails` wrong guesses, no new code for this long. */
+  lockoutMs: 900_000,
+  requestsPerWindow: 3,
+  windowMs: 60_000,
+} as const;
+
+/**
+ * An E.164 number that is also valid in its country's numbering plan, or undefined. Spaces,
+ * dots, dashes and brackets that people type are accepted and removed.
+ */
+export function normalizeMsisdn(input: string): string | undefined {
+  const compact = input.replace(/[\s.\-()]/g, '');
+  if (!/^\+[1-9]\d{7,14}$/.test(compact)) return undefined;
+  const phone = parsePhoneNumberFromString(compact);
+  if (!phone?.isValid()) return undefined;
+  return phone.number;
+}
+
+/** `SUB-` and the MSISDN's digits (spec §2.2). */
+export const subscriberRef = (msisdn: string): string => `SUB-${msisdn.replace(/\D/g, '')}`;
+
+/** Six digits from the CSPRNG, leading zeros kept. */
+export const generateCode = (): string =>
+  randomInt(0, 10 ** OTP.digits)
+    .toString()
+    .padStart(OTP.digits, '0');
+
+/**
+ * Keyed hash of a code, bound to the account's UUID and to this issuance: a stored hash is
+ * useless without the pepper, and cannot be replayed for another account or code.
+ */
+export function hashCode(pepper: string, subjectId: string, otpToken: string, code: string): string {
+  return createHmac('sha256', pepper).update(`${subjectId}:${otpToken}:${code}`).digest('hex');
+}
+
+/** Constant-time comparison of two hex hashes. */
+export function hashesMatch(a: string, b: string): boolean {
+  const ba = Buffer.from(a, 'hex');
+  const bb = Buffer.from(b, 'hex');
+  return ba.length === bb.length && ba.length > 0 && timingSafeEqual(ba, bb);
+}
+
+export const smsText = (code: string): string =>
+  `Votre code de connexion WiFi est ${code}. Il expire dans 5 minutes. Ne le partagez avec personne.`;

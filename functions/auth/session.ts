@@ -1,0 +1,14 @@
+import { clock } from '../core/clock.js';
+import { endpoint, json } from '../core/http.js';
+
+/** The token was checked by the auth middleware; this only reports what it says. */
+export const handler = endpoint('GET /api/v1/auth/session', {}, async ({ principal }) => {
+  if (!principal) throw new Error('auth middleware did not run');
+  const exp = principal.exp ?? clock.nowSeconds();
+  return json(200, {
+    valid: true,
+    subscriber_ref: principal.ref,
+    expires_at: clock.iso(exp * 1000),
+    role: principal.role,
+  });
+});

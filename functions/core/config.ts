@@ -1,0 +1,66 @@
+import { z } from 'zod/mini';
+
+const rate = z.pipe(
+  z.string(),
+  z.transform((v) => Number(v)),
+);
+const int = z.pipe(
+  z.string(),
+  z.transform((v) => Number.parseInt(v, 10)),
+);
+
+/**
+ * Every setting the functions read from the environment, with its default. The CDK stack and
+ * the local server set these; nothing else reads `process.env` for configuration.
+ */
+const ConfigSchema = z.object({
+  TABLE_NAME: z.string().check(z.minLength(1)),
+  STAGE: z._default(z.string(), 'local'),
+  /** `sns` in AWS; `outbox` writes SMS to a JSONL file (local mode). */
+  SMS_MODE: z._default(z.enum(['sns', 'outbox']), 'sns'),
+  SMS_OUTBOX: z._default(z.string(), '.local/sms-outbox.jsonl'),
+  SMS_SENDER_ID: z._default(z.string(), 'HOTSPOT'),
+  JWT_ISSUER: z._default(z.string(), 'hotspot-platform'),
+  JWT_AUDIENCE: z._default(z.string(), 'hotspot-api'),
+  /** Share of the total that the payment aggregator keeps. */
+  PROVIDER_FEE_RATE: z._default(rate, 0.02),
+  /** Share of the total net of fees that goes to the operator. */
+  OPERATOR_SHARE_RATE: z._default(rate, 0.3),
+  VLAN_FIRST_ID: z._default(int, 10),
+  VLAN_POOL_SIZE: z._default(int, 400),
+  /** Public base URL of the API (sandbox payment pages, canary API check). */
+  PUBLIC_BASE_URL: z._default(z.string(), 'http://localhost:3000'),
+  /** `sandbox`: the local server's aggregator; `http`: a real aggregator over HTTPS. */
+  AGGREGATOR_MODE: z._default(z.enum(['sandbox', 'http']), 'sandbox'),
+  AGGREGATOR_BASE_URL: z._default(z.string(), ''),
+  AGGREGATOR_TIMEOUT_MS: z._default(int, 5000),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+let cached: Config | undefined;
+
+/** Parsed once per container (cold start); a bad setting fails fast with its name. */
+export function config(): Config {
+  if (!cached) {
+    const parsed = ConfigSchema.safeParse(process.env);
+    if (!parsed.success) {
+      const names = parsed.error.issues.map((i) => i.path.join('.')).join(', ');
+      throw new Error(`Invalid configuration: ${names}`);
+    }
+    const value = parsed.data;
+    if (!(value.PROVIDER_FEE_RATE >= 0 && value.PROVIDER_FEE_RATE < 1)) {
+      throw new Error('Invalid configuration: PROVIDER_FEE_RATE');
+    }
+    if (!(value.OPERATOR_SHARE_RATE >= 0 && value.OPERATOR_SHARE_RATE <= 1)) {
+      throw new Error('Invalid configuration: OPERATOR_SHARE_RATE');
+    }
+    cached = value;
+  }
+  return cached;
+}
+
+/** Tests change the environment between cases; this forgets the parsed copy. */
+export function resetConfig(): void {
+  cached = undefined;
+}

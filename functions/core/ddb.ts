@@ -1,0 +1,39 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+let client: DynamoDBDocumentClient | undefined;
+
+/**
+ * The DynamoDB document client, created once per container. `DYNAMODB_ENDPOINT` points it at
+ * DynamoDB Local; in AWS the SDK's defaults apply.
+ */
+export function ddb(): DynamoDBDocumentClient {
+  if (!client) {
+    const endpoint = process.env.DYNAMODB_ENDPOINT;
+    const base = new DynamoDBClient(
+      endpoint
+        ? {
+            endpoint,
+            region: process.env.AWS_REGION ?? 'local',
+            credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+            maxAttempts: 3,
+          }
+        : { maxAttempts: 3 },
+    );
+    client = DynamoDBDocumentClient.from(base, {
+      marshallOptions: { removeUndefinedValues: true },
+    });
+  }
+  return client;
+}
+
+/** Replaces the client (tests wrap it with fault-injecting or counting middleware). */
+export function setDdb(next: DynamoDBDocumentClient | undefined): void {
+  client = next;
+}
+
+export function tableName(): string {
+  const name = process.env.TABLE_NAME;
+  if (!name) throw new Error('TABLE_NAME is not set');
+  return name;
+}

@@ -1,0 +1,86 @@
+/** Stable error codes and the one table that maps each to an HTTP status (DESIGN §4). */
+export const ERROR_STATUS = {
+  ERR_VALIDATION: 400,
+  ERR_MSISDN_INVALID: 400,
+  ERR_UNAUTHENTICATED: 401,
+  ERR_OTP_INVALID: 401,
+  ERR_OTP_EXPIRED: 401,
+  ERR_FORBIDDEN: 403,
+  ERR_NOT_FOUND: 404,
+  ERR_METHOD_NOT_ALLOWED: 405,
+  ERR_CONFLICT: 409,
+  ERR_DUPLICATE_NAS_ID: 409,
+  ERR_VLAN_POOL_EXHAUSTED: 409,
+  ERR_PAYLOAD_TOO_LARGE: 413,
+  ERR_UNSUPPORTED_MEDIA_TYPE: 415,
+  ERR_RATE_LIMITED: 429,
+  ERR_INTERNAL: 500,
+  ERR_UPSTREAM: 502,
+  ERR_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** An error the client may see: its code, message and details are safe to return. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: ErrorDetail[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+}
+
+export const notFound = (what = 'Resource'): AppError => new AppError('ERR_NOT_FOUND', `${what} not found`);
+export const forbidden = (message = 'You may not access this resource'): AppError =>
+  new AppError('ERR_FORBIDDEN', message);
+export const validation = (message: string, details?: ErrorDetail[]): AppError =>
+  new AppError('ERR_VALIDATION', message, details ? { details } : {});
+
+/** Body of every error response: `{"error": {"code", "message", "details"?}}`. */
+export function errorBody(error: AppError): {
+  error: { code: string; message: string; details?: ErrorDetail[] };
+} {
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.details ? { details: error.details } : {}),
+    },
+  };
+}
+
+/** Maps anything thrown to an AppError; unknown errors become a bare 500 with no internals. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const name = (error as { name?: string } | null)?.name;
+  // DynamoDB throttling or a service outage: the client may retry.
+  if (
+    name === 'ProvisionedThroughputExceededException' ||
+    name === 'ThrottlingException' ||
+    name === 'RequestLimitExceeded' ||
+    name === 'ServiceUnavailable' ||
+    name === 'InternalServerError'
+  ) {
+    return new AppError('ERR_UNAVAILABLE', 'The service is busy, try again shortly', {
+      headers: { 'Retry-After': '1' },
+    });
+  }
+  return new AppError('ERR_INTERNAL', 'Internal error');
+}

@@ -1,0 +1,193 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { z } from 'zod/mini';
+import { findRoute, type Route, type RouteKey } from '../routes.js';
+import { safeEqual } from './compare.js';
+import { AppError, type ErrorDetail, errorBody, toAppError } from './errors.js';
+import { log } from './log.js';
+import { getSecret } from './secrets.js';
+import { bearerToken, type Principal, verifySession } from './tokens.js';
+
+/** Largest request body accepted, in bytes (the local server enforces the same before parsing). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export type Schema<T> = z.ZodMiniType<T>;
+
+export interface Request<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  /** Set on every route whose auth level needs a token. */
+  principal: Principal | undefined;
+  requestId: string;
+  event: APIGatewayProxyEventV2;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Raw body (text/html, text/csv); `body` is ignored when set. */
+  raw?: string;
+}
+
+interface EndpointSpec<B, Q, P> {
+  body?: Schema<B>;
+  query?: Schema<Q>;
+  params?: Schema<P>;
+}
+
+type Ctx = { route: Route; principal?: Principal; body?: unknown; query?: unknown; params?: unknown };
+// What the middlewares learnt about a request, handed to the handler.
+const contexts = new WeakMap<APIGatewayProxyEventV2, Ctx>();
+
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({
+  status,
+  body,
+  headers,
+});
+
+function toResponse(reply: Reply): APIGatewayProxyStructuredResultV2 {
+  const raw = reply.raw !== undefined;
+  return {
+    statusCode: reply.status,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      ...reply.headers,
+    },
+    body: raw ? reply.raw : reply.body === undefined ? '' : JSON.stringify(reply.body),
+  };
+}
+
+function issues(error: z.core.$ZodError, prefix: string): ErrorDetail[] {
+  return error.issues.map((i) => ({
+    path: [prefix, ...i.path.map(String)].filter(Boolean).join('.'),
+    message: i.message,
+  }));
+}
+
+function parse<T>(schema: Schema<T> | undefined, value: unknown, where: string): T {
+  if (!schema) return value as T;
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new AppError('ERR_VALIDATION', `Invalid ${where}`, { details: issues(result.error, where) });
+  }
+  return result.data;
+}
+
+function normalizeHeaders(event: APIGatewayProxyEventV2): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) out[k.toLowerCase()] = v;
+  event.headers = out;
+  return out;
+}
+
+function readJsonBody(event: APIGatewayProxyEventV2, headers: Record<string, string>): unknown {
+  if (event.body === undefined || event.body === null || event.body === '') return undefined;
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) {
+    throw new AppError('ERR_PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_BODY_BYTES} bytes`);
+  }
+  const type = headers['content-type'] ?? '';
+  if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
+    throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError('ERR_VALIDATION', 'Request body is not valid JSON');
+  }
+}
+
+async function authenticate(route: Route, headers: Record<string, string>): Promise<Principal | undefined> {
+  switch (route.auth) {
+    case 'none':
+      return undefined;
+    case 'webhook': {
+      const expected = await getSecret('WEBHOOK_SECRET');
+      const given = headers['x-provider-secret'] ?? '';
+      if (!safeEqual(given, expected)) throw new AppError('ERR_UNAUTHENTICATED', 'Invalid provider secret');
+      return undefined;
+    }
+    default: {
+      const principal = await verifySession(bearerToken(headers.authorization));
+      if (route.auth === 'admin' && principal.role !== 'admin')
+        throw new AppError('ERR_FORBIDDEN', 'Admins only');
+      if (route.auth === 'reseller' && principal.role === 'subscriber') {
+        throw new AppError('ERR_FORBIDDEN', 'Resellers and admins only');
+      }
+      return principal;
+    }
+  }
+}
+
+/**
+ * Builds the Lambda handler of one route-table row. The middleware order is middy's: headers
+ * normalised, auth, body parsed, input validated, then the handler; errors mapped last. The
+ * auth level comes from the route table, so it is declared in one place only.
+ */
+export function endpoint<B = undefined, Q = Record<string, string>, P = Record<string, string>>(
+  key: RouteKey,
+  spec: EndpointSpec<B, Q, P>,
+  fn: (req: Request<B, Q, P>) => Promise<Reply>,
+) {
+  const route = findRoute(key);
+
+  const prepare: middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> = {
+    before: async (request) => {
+      const r = request;
+      const headers = normalizeHeaders(r.event);
+      const principal = await authenticate(route, headers);
+      // Auth runs before the body is read: an anonymous caller learns nothing about validation.
+      const rawBody = spec.body ? readJsonBody(r.event, headers) : undefined;
+      contexts.set(r.event, {
+        route,
+        ...(principal ? { principal } : {}),
+        body: parse(spec.body, rawBody, 'body'),
+        query: parse(spec.query, { ...(r.event.queryStringParameters ?? {}) }, 'query'),
+        params: parse(spec.params, { ...(r.event.pathParameters ?? {}) }, 'path'),
+      });
+    },
+  };
+
+  const errors: middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> = {
+    onError: async (request) => {
+      const appError = toAppError(request.error);
+      if (appError.status >= 500) {
+        log.error('request failed', {
+          route: key,
+          requestId: request.context?.awsRequestId,
+          error:
+            request.error instanceof Error ? `${request.error.name}: ${request.error.message}` : 'unknown',
+        });
+      }
+      request.response = toResponse({
+        status: appError.status,
+        body: errorBody(appError),
+        ...(appError.headers ? { headers: appError.headers } : {}),
+      });
+    },
+  };
+
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+    .use(errors)
+    .use(prepare)
+    .handler(async (event: APIGatewayProxyEventV2, context: Context) => {
+      const ctx = contexts.get(event);
+      if (!ctx) throw new Error('request context missing');
+      const reply = await fn({
+        body: ctx.body as B,
+        query: ctx.query as Q,
+        params: ctx.params as P,
+        headers: event.headers as Record<string, string>,
+        principal: ctx.principal,
+        requestId: context?.awsRequestId ?? event.requestContext?.requestId ?? '',
+        event,
+      });
+      return toResponse(reply);
+    });
+}

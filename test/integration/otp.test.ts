@@ -1,0 +1,181 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OTP } from '../../functions/auth/otp.js';
+import { requestOtp, verifyOtp } from '../../functions/auth/service.js';
+import { clock } from '../../functions/core/clock.js';
+import { AppError } from '../../functions/core/errors.js';
+import { verifySession } from '../../functions/core/tokens.js';
+import { getAccount, upsertOperator } from '../../functions/store/accounts.js';
+import { getOtp } from '../../functions/store/otp.js';
+import { useTestTable } from '../support/db.js';
+import { lastOtp, newMsisdn } from '../support/http.js';
+
+useTestTable();
+
+const codeOf = async (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: unknown) => (e instanceof AppError ? e.code : `unexpected: ${String(e)}`),
+  );
+
+const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+describe('OTP request', () => {
+  afterEach(() => clock.reset());
+
+  it('gives exactly three codes to ten parallel requests for one MSISDN', async () => {
+    const msisdn = newMsisdn();
+    const results = await Promise.all(Array.from({ length: 10 }, () => codeOf(requestOtp(msisdn))));
+    expect(results.filter((r) => r === 'ok')).toHaveLength(3);
+    expect(results.filter((r) => r === 'ERR_RATE_LIMITED')).toHaveLength(7);
+  });
+
+  it('says when to retry and lets the number in again once the window has passed', async () => {
+    const msisdn = newMsisdn();
+    const start = Date.now();
+    clock.set(() => start);
+    for (let i = 0; i < 3; i++) await requestOtp(msisdn);
+    const refused = await requestOtp(msisdn).catch((e: AppError) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).headers?.['Retry-After']).toBe('60');
+    clock.set(() => start + 60_001);
+    await expect(requestOtp(msisdn)).resolves.toHaveProperty('otp_token');
+  });
+
+  it('refuses a malformed or unassigned number with ERR_MSISDN_INVALID', async () => {
+    for (const bad of ['0712345678', '+12', '+225abc', '+2251234567890123456', '+22599999999']) {
+      expect(await codeOf(requestOtp(bad))).toBe('ERR_MSISDN_INVALID');
+    }
+  });
+
+  it('binds the code to the account UUID and stores only a keyed hash of it', async () => {
+    const msisdn = newMsisdn();
+    await requestOtp(msisdn);
+    const code = lastOtp(msisdn);
+    const account = await getAccount(msisdn);
+    const record = await getOtp(account?.id as string);
+    expect(record?.subjectId).toBe(account?.id);
+    expect(record?.codeHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(record)).not.toContain(code);
+  });
+
+  it('writes the SMS to the outbox as {to, message, sent_at}', async () => {
+    const msisdn = newMsisdn();
+    await requestOtp(msisdn);
+    const lines = readFileSync(process.env.SMS_OUTBOX as string, 'utf8')
+      .trim()
+      .split('\n');
+    const last = JSON.parse(lines.at(-1) as string);
+    expect(Object.keys(last).sort()).toEqual(['message', 'sent_at', 'to']);
+    expect(last.to).toBe(msisdn);
+    expect(last.message).toMatch(/\b\d{6}\b/);
+  });
+});
+
+describe('OTP verify', () => {
+  afterEach(() => clock.reset());
+
+  it('answers a session token for the right code, carrying the account and role', async () => {
+    const msisdn = newMsisdn();
+    await requestOtp(msisdn);
+    const out = await verifyOtp(msisdn, lastOtp(msisdn));
+    expect(out.expires_in).toBe(900);
+    expect(out.subscriber_ref).toBe(`SUB-${msisdn.slice(1)}`);
+    const claims = await verifySession(out.session_token);
+    expect(claims.sub).toBe((await getAccount(msisdn))?.id);
+    expect(claims.role).toBe('subscriber');
+  });
+
+  it('puts the role and reseller id of an operator account in its token', async () => {
+    const msisdn = newMsisdn();
+    const resellerId = '0b8f6a3e-3c1d-4c55-9f1a-2f4b7d9e8a11';
+    await upsertOperator({ msisdn, role: 'reseller', resellerId });
+    await requestOtp(msisdn);
+    const claims = await verifySession((await verifyOtp(msisdn, lastOtp(msisdn))).session_token);
+    expect(claims.role).toBe('reseller');
+    expect(claims.resellerId).toBe(resellerId);
+  });
+
+  it('lets exactly one of ten parallel verifies of one code through', async () => {
+    const msisdn = newMsisdn();
+    await requestOtp(msisdn);
+    const code = lastOtp(msisdn);
+    const results = await Promise.all(Array.from({ length: 10 }, () => codeOf(verifyOtp(msisdn, code))));
+    expect(results.filter((r) => r === 'ok')).toHaveLength(1);
+    expect(results.filter((r) => r === 'ERR_OTP_INVALID')).toHaveLength(9);
+  });
+
+  it('refuses a code used once already', async () => {
+    const msisdn = newMsisdn();
+    await requestOtp(msisdn);
+    const code = lastOtp(msisdn);
+    await verifyOtp(msisdn, code);
+    expect(await codeOf(verifyOtp(msisdn, code))).toBe('ERR_OTP_INVALID');
+  });
+
+  it('answers ERR_OTP_EXPIRED for the right code after 300 seconds, and accepts it just before', async () => {
+    const msisdn = newMsisdn();
+    const start = Date.now();
+    clock.set(() => start);
+    await requestOtp(msisdn);
+    const code = lastOtp(msisdn);
+    clock.set(() => start + OTP.lifetimeMs);
+    expect(await codeOf(verifyOtp(msisdn, code))).toBe('ERR_OTP_EXPIRED');
+    clock.set(() => start + OTP.lifetimeMs - 1);
+    expect(await codeOf(verifyOtp(msisdn, code))).toBe('ok');
+  });
+
+  it('burns the code after five wrong tries, even for the right code afterwards', async () => {
+    const msisdn = newMsisdn();
+    await requestOtp(msisdn);
+    const code = lastOtp(msisdn);
+    for (let i = 0; i < 5; i++)
+      expect(await codeOf(verifyOtp(msisdn, wrongCode(code)))).toBe('ERR_OTP_INVALID');
+    expect(await codeOf(verifyOtp(msisdn, code))).toBe('ERR_OTP_INVALID');
+  });
+
+  it('keeps the failure count across a resend', async () => {
+    const msisdn = newMsisdn();
+    await requestOtp(msisdn);
+    for (let i = 0; i < 3; i++) await codeOf(verifyOtp(msisdn, wrongCode(lastOtp(msisdn))));
+    await requestOtp(msisdn);
+    const code = lastOtp(msisdn);
+    for (let i = 0; i < 2; i++) await codeOf(verifyOtp(msisdn, wrongCode(code)));
+    expect(await codeOf(verifyOtp(msisdn, code))).toBe('ERR_OTP_INVALID');
+  });
+
+  it('refuses new codes during the lockout after a burn, then allows them again', async () => {
+    const msisdn = newMsisdn();
+    const start = Date.now();
+    clock.set(() => start);
+    await requestOtp(msisdn);
+    for (let i = 0; i < 5; i++) await codeOf(verifyOtp(msisdn, wrongCode(lastOtp(msisdn))));
+    clock.set(() => start + 61_000);
+    expect(await codeOf(requestOtp(msisdn))).toBe('ERR_RATE_LIMITED');
+    clock.set(() => start + OTP.lockoutMs + 1000);
+    await requestOtp(msisdn);
+    expect(await codeOf(verifyOtp(msisdn, lastOtp(msisdn)))).toBe('ok');
+  });
+
+  it('counts every one of many parallel wrong guesses', async () => {
+    const msisdn = newMsisdn();
+    await requestOtp(msisdn);
+    const code = lastOtp(msisdn);
+    await Promise.all(Array.from({ length: 8 }, () => codeOf(verifyOtp(msisdn, wrongCode(code)))));
+    const account = await getAccount(msisdn);
+    expect((await getOtp(account?.id as string))?.fails).toBe(8);
+    expect(await codeOf(verifyOtp(msisdn, code))).toBe('ERR_OTP_INVALID');
+  });
+
+  it('answers the same error for an unknown number as for a wrong code', async () => {
+    expect(await codeOf(verifyOtp(newMsisdn(), '123456'))).toBe('ERR_OTP_INVALID');
+  });
+
+  it('refuses an otp_token that is not the current one', async () => {
+    const msisdn = newMsisdn();
+    await requestOtp(msisdn);
+    expect(await codeOf(verifyOtp(msisdn, lastOtp(msisdn), '00000000-0000-4000-8000-000000000000'))).toBe(
+      'ERR_OTP_INVALID',
+    );
+  });
+});

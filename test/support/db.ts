@@ -1,0 +1,30 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll } from 'vitest';
+import { localClient } from '../../bin/local/dynamodb-local.js';
+import { createTable, seed } from '../../bin/local/table.js';
+import { resetConfig } from '../../functions/core/config.js';
+import { setDdb } from '../../functions/core/ddb.js';
+import { resetSecrets } from '../../functions/core/secrets.js';
+
+/** Creates a fresh table in the run's DynamoDB Local and points the functions at it. */
+export async function createTestTable(options: { seed?: boolean } = {}): Promise<string> {
+  const name = `test-${randomUUID()}`;
+  const client = localClient(process.env.DYNAMODB_ENDPOINT as string);
+  await createTable(client, name);
+  client.destroy();
+  process.env.TABLE_NAME = name;
+  resetConfig();
+  resetSecrets();
+  setDdb(undefined);
+  if (options.seed) await seed();
+  return name;
+}
+
+/** A fresh table for this test file, created before its tests. */
+export function useTestTable(options: { seed?: boolean } = {}): { name: () => string } {
+  let name = '';
+  beforeAll(async () => {
+    name = await createTestTable(options);
+  });
+  return { name: () => name };
+}

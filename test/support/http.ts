@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
+import { localPages } from '../../bin/local/pages.js';
+import { type LocalServer, startServer } from '../../bin/local/server.js';
+import { type Role, signSession } from '../../functions/core/tokens.js';
+import { upsertOperator } from '../../functions/store/accounts.js';
+import { createTestTable } from './db.js';
+
+/** Starts the real local server (every route-table row) on a fresh table for this file. */
+export function useLocalServer(options: { seed?: boolean } = {}): { url: () => string } {
+  let server: LocalServer | undefined;
+  beforeAll(async () => {
+    await createTestTable({ seed: options.seed ?? true });
+    server = await startServer({ port: 0, pages: localPages() });
+    process.env.PUBLIC_BASE_URL = server.url;
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return {
+    url: () => {
+      if (!server) throw new Error('server not started');
+      return server.url;
+    },
+  };
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** One JSON request; `token` adds the bearer header. */
+export async function call<T = Record<string, unknown>>(
+  base: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...options.headers,
+    },
+    ...(options.body !== undefined
+      ? { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }
+      : {}),
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, headers: res.headers, body: body as T };
+}
+
+/** The last code the outbox holds for an MSISDN. */
+export function lastOtp(msisdn: string): string {
+  const lines = readFileSync(process.env.SMS_OUTBOX as string, 'utf8')
+    .trim()
+    .split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const sms = JSON.parse(lines[i] as string) as { to: string; message: string };
+    if (sms.to === msisdn) {
+      const code = /\b(\d{6})\b/.exec(sms.message)?.[1];
+      if (code) return code;
+    }
+  }
+  throw new Error(`no SMS for ${msisdn}`);
+}
+
+/** Logs in through the real OTP flow and returns the session token. */
+export async function login(base: string, msisdn: string): Promise<string> {
+  const req = await call(base, 'POST', '/api/v1/auth/otp/request', { body: { msisdn } });
+  if (req.status !== 200) throw new Error(`otp request failed: ${req.status} ${JSON.stringify(req.body)}`);
+  const res = await call<{ session_token: string }>(base, 'POST', '/api/v1/auth/otp/verify', {
+    body: { msisdn, otp: lastOtp(msisdn) },
+  });
+  if (res.status !== 200) throw new Error(`otp verify failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.session_token;
+}
+
+let msisdnCounter = 0;
+/** A distinct valid Ivorian mobile number per call (the OTP rate limit is per number). */
+export function newMsisdn(): string {
+  msisdnCounter += 1;
+  const n = (Date.now() % 1_000_000) * 100 + msisdnCounter;
+  return `+22507${String(n).padStart(8, '0').slice(-8)}`;
+}
+
+/** Registers an operator account and logs it in through the OTP flow. */
+export async function loginAs(
+  base: string,
+  role: 'admin' | 'reseller',
+  resellerId: string = randomUUID(),
+): Promise<{ token: string; resellerId: string; msisdn: string }> {
+  const msisdn = newMsisdn();
+  await upsertOperator({ msisdn, role, ...(role === 'reseller' ? { resellerId } : {}) });
+  return { token: await login(base, msisdn), resellerId, msisdn };
+}
+
+/** A token minted directly (for matrices that need many principals quickly). */
+export async function tokenFor(
+  role: Role,
+  options: { sub?: string; resellerId?: string } = {},
+): Promise<string> {
+  const { token } = await signSession({
+    sub: options.sub ?? randomUUID(),
+    role,
+    ref: 'SUB-22500000000',
+    ...(options.resellerId ? { resellerId: options.resellerId } : {}),
+  });
+  return token;
+}
