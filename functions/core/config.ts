@@ -38,29 +38,40 @@ const ConfigSchema = z.object({
 
 export type Config = z.infer<typeof ConfigSchema>;
 
-let cached: Config | undefined;
+const resets: (() => void)[] = [];
 
-/** Parsed once per container (cold start); a bad setting fails fast with its name. */
-export function config(): Config {
-  if (!cached) {
-    const parsed = ConfigSchema.safeParse(process.env);
-    if (!parsed.success) {
-      const names = parsed.error.issues.map((i) => i.path.join('.')).join(', ');
-      throw new Error(`Invalid configuration: ${names}`);
+/**
+ * A getter for settings read from the environment: parsed once per container (cold start),
+ * failing fast with the names of the bad settings. Areas with settings of their own define
+ * them with this, next to their code.
+ */
+export function defineSettings<T>(schema: z.ZodMiniType<T>, check?: (value: T) => string[]): () => T {
+  let cached: T | undefined;
+  resets.push(() => {
+    cached = undefined;
+  });
+  return () => {
+    if (cached === undefined) {
+      const parsed = schema.safeParse(process.env);
+      if (!parsed.success) {
+        const names = parsed.error.issues.map((i) => i.path.join('.')).join(', ');
+        throw new Error(`Invalid configuration: ${names}`);
+      }
+      const bad = check?.(parsed.data) ?? [];
+      if (bad.length) throw new Error(`Invalid configuration: ${bad.join(', ')}`);
+      cached = parsed.data;
     }
-    const value = parsed.data;
-    if (!(value.PROVIDER_FEE_RATE >= 0 && value.PROVIDER_FEE_RATE < 1)) {
-      throw new Error('Invalid configuration: PROVIDER_FEE_RATE');
-    }
-    if (!(value.OPERATOR_SHARE_RATE >= 0 && value.OPERATOR_SHARE_RATE <= 1)) {
-      throw new Error('Invalid configuration: OPERATOR_SHARE_RATE');
-    }
-    cached = value;
-  }
-  return cached;
+    return cached;
+  };
 }
 
-/** Tests change the environment between cases; this forgets the parsed copy. */
+/** The settings every function shares. */
+export const config = defineSettings(ConfigSchema, (v) => [
+  ...(v.PROVIDER_FEE_RATE >= 0 && v.PROVIDER_FEE_RATE < 1 ? [] : ['PROVIDER_FEE_RATE']),
+  ...(v.OPERATOR_SHARE_RATE >= 0 && v.OPERATOR_SHARE_RATE <= 1 ? [] : ['OPERATOR_SHARE_RATE']),
+]);
+
+/** Tests change the environment between cases; this forgets every parsed copy. */
 export function resetConfig(): void {
-  cached = undefined;
+  for (const reset of resets) reset();
 }

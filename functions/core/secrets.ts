@@ -1,7 +1,24 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
 /** The service's secrets. In AWS each is a Secrets Manager secret; locally, an env value. */
-export type SecretName = 'JWT_SECRET' | 'OTP_PEPPER' | 'WEBHOOK_SECRET' | 'RADIUS_SECRET' | 'CANARY_PASSWORD';
+export type SecretName =
+  | 'JWT_SECRET'
+  | 'OTP_PEPPER'
+  | 'WEBHOOK_SECRET'
+  | 'AGGREGATOR_API_KEY'
+  | 'RADIUS_SECRET'
+  | 'CANARY_PASSWORD';
+
+/** Secrets the stack generates; the others are set by the operator after the first deploy. */
+export const GENERATED_SECRETS: readonly SecretName[] = ['JWT_SECRET', 'OTP_PEPPER', 'WEBHOOK_SECRET'];
+export const ALL_SECRETS: readonly SecretName[] = [
+  'JWT_SECRET',
+  'OTP_PEPPER',
+  'WEBHOOK_SECRET',
+  'AGGREGATOR_API_KEY',
+  'RADIUS_SECRET',
+  'CANARY_PASSWORD',
+];
 
 let sm: SecretsManagerClient | undefined;
 const cache = new Map<SecretName, Promise<string>>();

@@ -1,0 +1,43 @@
+/**
+ * Operator CLI: `npm run admin -- <group> <command> [--flag value ...]`.
+ * Each group is a module `bin/admin/<group>.ts` exporting `run(command, flags)`.
+ * Runs against the local DynamoDB Local by default (DYNAMODB_PORT, default 8000, as `npm start`
+ * uses), or against AWS when TABLE_NAME is set (with the usual AWS environment).
+ */
+import { existsSync } from 'node:fs';
+import { connectAdmin, parseFlags, UsageError } from './admin/context.js';
+
+const GROUPS: Record<string, string> = {
+  accounts:
+    'accounts add --msisdn <E.164> --role admin|reseller [--reseller-id <uuid>] [--name <name>] | accounts list',
+  forfaits: 'forfaits add|update|retire|list ...',
+  vouchers: 'vouchers export --batch-id <uuid> | --reseller-id <uuid> [--out file.csv]',
+  canary: 'canary run',
+};
+
+async function main(): Promise<void> {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const [group, command, ...rest] = process.argv.slice(2);
+  const usage = `usage: npm run admin -- <group> <command>\n${Object.values(GROUPS)
+    .map((g) => `  ${g}`)
+    .join('\n')}\n`;
+  const file = new URL(`./admin/${group}.ts`, import.meta.url);
+  if (!group || !(group in GROUPS) || !existsSync(file)) {
+    process.stderr.write(usage);
+    process.exit(2);
+  }
+  const mod = (await import(file.href)) as {
+    run: (command: string | undefined, flags: Record<string, string>) => Promise<void>;
+  };
+  const disconnect = await connectAdmin();
+  try {
+    await mod.run(command, parseFlags(rest));
+  } finally {
+    await disconnect();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`admin: ${(error as Error).message}\n`);
+  process.exit(error instanceof UsageError ? 2 : 1);
+});
