@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT, UnsecuredJWT } from 'jose';
+import { afterEach, describe, expect, it } from 'vitest';
+import { clock } from '../../functions/core/clock.js';
+import { AppError } from '../../functions/core/errors.js';
+import { bearerToken, signSession, verifySession } from '../../functions/core/tokens.js';
+
+const secret = () => new TextEncoder().encode(process.env.JWT_SECRET as string);
+const base = { role: 'subscriber', ref: 'SUB-2250712345678' };
+
+async function codeOf(p: Promise<unknown>): Promise<string> {
+  return p.then(
+    () => 'ok',
+    (e: unknown) => (e instanceof AppError ? e.code : `unexpected: ${String(e)}`),
+  );
+}
+
+async function signed(
+  claims: Record<string, unknown>,
+  options: { iss?: string; aud?: string; exp?: number; sub?: string | null; alg?: string; key?: Uint8Array } = {},
+): Promise<string> {
+  let jwt = new SignJWT(claims)
+    .setProtectedHeader({ alg: options.alg ?? 'HS256' })
+    .setIssuer(options.iss ?? 'hotspot-platform')
+    .setAudience(options.aud ?? 'hotspot-api')
+    .setIssuedAt()
+    .setExpirationTime(options.exp ?? Math.floor(Date.now() / 1000) + 600);
+  if (options.sub !== null) jwt = jwt.setSubject(options.sub ?? randomUUID());
+  return jwt.sign(options.key ?? secret());
+}
+
+describe('session tokens', () => {
+  afterEach(() => clock.reset());
+
+  it('round-trips the subject, role, reference and reseller id', async () => {
+    const sub = randomUUID();
+    const resellerId = randomUUID();
+    const { token, exp } = await signSession({ sub, role: 'reseller', ref: 'SUB-1', resellerId });
+    const p = await verifySession(token);
+    expect(p).toMatchObject({ sub, role: 'reseller', ref: 'SUB-1', resellerId, exp });
+  });
+
+  it('expires 900 seconds after issue', async () => {
+    const now = Date.now();
+    clock.set(() => now);
+    const { token } = await signSession({ sub: randomUUID(), role: 'subscriber', ref: 'SUB-1' });
+    clock.set(() => now + 899_000);
+    expect(await codeOf(verifySession(token))).toBe('ok');
+    clock.set(() => now + 901_000);
+    expect(await codeOf(verifySession(token))).toBe('ERR_UNAUTHENTICATED');
+  });
+
+  it('refuses an unsigned token (alg none)', async () => {
+    const token = new UnsecuredJWT(base)
+      .setIssuer('hotspot-platform')
+      .setAudience('hotspot-api')
+      .setSubject(randomUUID())
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .encode();
+    expect(await codeOf(verifySession(token))).toBe('ERR_UNAUTHENTICATED');
+  });
+
+  it('refuses a token signed with another key', async () => {
+    const token = await signed(base, { key: new TextEncoder().encode('another-key-of-enough-length-000000') });
+    expect(await codeOf(verifySession(token))).toBe('ERR_UNAUTHENTICATED');
+  });
+
+  it('refuses a token signed with another HMAC algorithm even with the right key', async () => {
+    expect(await codeOf(verifySession(await signed(base, { alg: 'HS512' })))).toBe('ERR_UNAUTHENTICATED');
+  });
+
+  it('refuses a token whose payload was altered after signing', async () => {
+    const token = await signed(base);
+    const [h, p, s] = token.split('.');
+    const payload = JSON.parse(Buffer.from(p as string, 'base64url').toString());
+    payload.role = 'admin';
+    const forged = `${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${s}`;
+    expect(await codeOf(verifySession(forged))).toBe('ERR_UNAUTHENTICATED');
+  });
+
+  it.each([
+    ['a wrong issuer', { iss: 'someone-else' }],
+    ['a wrong audience', { aud: 'another-api' }],
+    ['no subject', { sub: null }],
+  ])('refuses a token with %s', async (_name, options) => {
+    expect(await codeOf(verifySession(await signed(base, options)))).toBe('ERR_UNAUTHENTICATED');
+  });
+
+  it('refuses an unknown role and a reseller without reseller id', async () => {
+    expect(await codeOf(verifySession(await signed({ ...base, role: 'root' })))).toBe('ERR_UNAUTHENTICATED');
+    expect(await codeOf(verifySession(await signed({ ...base, role: 'reseller' })))).toBe('ERR_UNAUTHENTICATED');
+  });
+
+  it('accepts only a well-formed Bearer header', () => {
+    expect(bearerToken('Bearer abc.def.ghi')).toBe('abc.def.ghi');
+    for (const bad of [undefined, '', 'Basic abc', 'Bearer', 'bearer abc', 'Bearer a b']) {
+      expect(() => bearerToken(bad)).toThrow(AppError);
+    }
+  });
+});
