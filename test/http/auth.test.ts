@@ -84,7 +84,9 @@ describe('bad requests get a JSON 4xx and change nothing', () => {
   });
 
   it('names the offending field in details', async () => {
-    const r = await api('POST', '/api/v1/auth/otp/verify', { body: { msisdn: '+2250712345678', otp: '12ab56' } });
+    const r = await api('POST', '/api/v1/auth/otp/verify', {
+      body: { msisdn: '+2250712345678', otp: '12ab56' },
+    });
     expect(r.status).toBe(400);
     expect((r.body as ErrorBody).error.details?.map((d) => d.path)).toContain('body.otp');
   });

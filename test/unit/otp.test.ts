@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { generateCode, hashCode, hashesMatch, normalizeMsisdn, subscriberRef } from '../../functions/auth/otp.js';
+import {
+  generateCode,
+  hashCode,
+  hashesMatch,
+  normalizeMsisdn,
+  subscriberRef,
+} from '../../functions/auth/otp.js';
 
 describe('OTP domain', () => {
   it('makes six-digit codes that keep their leading zeros and vary', () => {
@@ -28,12 +34,18 @@ describe('OTP domain', () => {
     expect(normalizeMsisdn(input)).toBe(expected);
   });
 
-  it.each(['0712345678', '2250712345678', '+0712345678', '+225', '+22512', '+2250712345678901', '+225071234567a', ''])(
-    'refuses %j',
-    (input) => {
-      expect(normalizeMsisdn(input)).toBeUndefined();
-    },
-  );
+  it.each([
+    '0712345678',
+    '2250712345678',
+    '+0712345678',
+    '+225',
+    '+22512',
+    '+2250712345678901',
+    '+225071234567a',
+    '',
+  ])('refuses %j', (input) => {
+    expect(normalizeMsisdn(input)).toBeUndefined();
+  });
 
   it('derives the subscriber reference from the digits', () => {
     expect(subscriberRef('+2250712345678')).toBe('SUB-2250712345678');

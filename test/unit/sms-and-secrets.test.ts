@@ -55,11 +55,17 @@ describe('secrets from Secrets Manager', () => {
 
   it('reads a secret once per container, however many requests need it', async () => {
     sm.on(GetSecretValueCommand).resolves({ SecretString: 'from-sm' });
-    const values = await Promise.all([getSecret('OTP_PEPPER'), getSecret('OTP_PEPPER'), getSecret('OTP_PEPPER')]);
+    const values = await Promise.all([
+      getSecret('OTP_PEPPER'),
+      getSecret('OTP_PEPPER'),
+      getSecret('OTP_PEPPER'),
+    ]);
     expect(values).toEqual(['from-sm', 'from-sm', 'from-sm']);
     expect(await getSecret('OTP_PEPPER')).toBe('from-sm');
     expect(sm.commandCalls(GetSecretValueCommand)).toHaveLength(1);
-    expect(sm.commandCalls(GetSecretValueCommand)[0]?.args[0].input.SecretId).toBe(process.env.OTP_PEPPER_ARN);
+    expect(sm.commandCalls(GetSecretValueCommand)[0]?.args[0].input.SecretId).toBe(
+      process.env.OTP_PEPPER_ARN,
+    );
   });
 
   it('tries again after a failed read instead of caching the failure', async () => {

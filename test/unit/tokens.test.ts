@@ -17,7 +17,14 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
 
 async function signed(
   claims: Record<string, unknown>,
-  options: { iss?: string; aud?: string; exp?: number; sub?: string | null; alg?: string; key?: Uint8Array } = {},
+  options: {
+    iss?: string;
+    aud?: string;
+    exp?: number;
+    sub?: string | null;
+    alg?: string;
+    key?: Uint8Array;
+  } = {},
 ): Promise<string> {
   let jwt = new SignJWT(claims)
     .setProtectedHeader({ alg: options.alg ?? 'HS256' })
@@ -62,7 +69,9 @@ describe('session tokens', () => {
   });
 
   it('refuses a token signed with another key', async () => {
-    const token = await signed(base, { key: new TextEncoder().encode('another-key-of-enough-length-000000') });
+    const token = await signed(base, {
+      key: new TextEncoder().encode('another-key-of-enough-length-000000'),
+    });
     expect(await codeOf(verifySession(token))).toBe('ERR_UNAUTHENTICATED');
   });
 
@@ -89,7 +98,9 @@ describe('session tokens', () => {
 
   it('refuses an unknown role and a reseller without reseller id', async () => {
     expect(await codeOf(verifySession(await signed({ ...base, role: 'root' })))).toBe('ERR_UNAUTHENTICATED');
-    expect(await codeOf(verifySession(await signed({ ...base, role: 'reseller' })))).toBe('ERR_UNAUTHENTICATED');
+    expect(await codeOf(verifySession(await signed({ ...base, role: 'reseller' })))).toBe(
+      'ERR_UNAUTHENTICATED',
+    );
   });
 
   it('accepts only a well-formed Bearer header', () => {
