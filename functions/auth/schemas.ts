@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 
 export const OtpRequestBody = z.strictObject({
   msisdn: z.string().check(z.maxLength(32)),

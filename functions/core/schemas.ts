@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 
 /** Building blocks shared by the request schemas of every area. */
 export const uuid = () =>

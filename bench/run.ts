@@ -1,0 +1,229 @@
+/**
+ * `npm run bench`: every figure measured in one run on this machine, printed as a markdown table
+ * and written to bench/results/latest.json. Compared with docs/bench-baseline.json when present.
+ *   BENCH_REQUESTS (default 300) requests per endpoint, BENCH_CONNECTIONS (default 8).
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { localClient, startDynamoDbLocal } from '../bin/local/dynamodb-local.js';
+import { applyLocalEnv } from '../bin/local/env.js';
+import { localPages } from '../bin/local/pages.js';
+import { startServer } from '../bin/local/server.js';
+import { createTable, seed } from '../bin/local/table.js';
+import { ddb, tableName } from '../functions/core/ddb.js';
+import { signSession } from '../functions/core/tokens.js';
+import { routes } from '../functions/routes.js';
+import { probeDdb } from '../test/support/ddb-instrument.js';
+import { bareNodeTime, bundle, importTime, outDirFor } from './bundle.js';
+import { extraFigures } from './extras.js';
+import { load } from './load.js';
+import { type BenchContext, scenarios } from './scenarios.js';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+process.env.LOG_LEVEL ??= 'silent';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const TOTAL = Number(process.env.BENCH_REQUESTS ?? 300);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const TARGET = { maxBundleKb: 400, importRatio: 1.7, ddbCalls: 2, summaryRatio: 1.2, overhead: 1.3 };
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const ms = (v: number) => v.toFixed(2);
+
+async function main(): Promise<void> {
+  const results: Record<string, unknown> = { measured_at: new Date().toISOString(), node: process.version };
+  const lines: string[] = [];
+
+  // 1. Bundles and cold-start proxy.
+  const outDir = outDirFor(ROOT);
+  rmSync(outDir, { recursive: true, force: true });
+  const entries = [
+    ...routes.map((r) => ({
+      name: r.handler.replace(/\//g, '-'),
+      entry: join(ROOT, 'functions', `${r.handler}.ts`),
+    })),
+    ...(existsSync(join(ROOT, 'functions/monitoring/canary.ts'))
+      ? [{ name: 'monitoring-canary', entry: join(ROOT, 'functions/monitoring/canary.ts') }]
+      : []),
+  ];
+  const unique = [...new Map(entries.map((e) => [e.name, e])).values()];
+  const bare = bareNodeTime();
+  const bundles = [];
+  for (const e of unique) {
+    const b = await bundle(e.entry, outDir, e.name);
+    const t = importTime(b.file);
+    bundles.push({ ...b, importMs: t, ratio: t / bare });
+  }
+  bundles.sort((a, b) => b.minifiedBytes - a.minifiedBytes);
+  results.bare_node_ms = bare;
+  results.bundles = bundles.map(({ file, ...rest }) => rest);
+  lines.push('## Bundles and cold-start proxy', '', `\`node -e ""\`: ${ms(bare)} ms (median of 9)`, '');
+  lines.push('| function | minified KB | gzip KB | import ms | ratio |', '|---|---:|---:|---:|---:|');
+  for (const b of bundles) {
+    lines.push(
+      `| ${b.name} | ${kb(b.minifiedBytes)} | ${kb(b.gzipBytes)} | ${ms(b.importMs)} | ${b.ratio.toFixed(2)} |`,
+    );
+  }
+  const largest = bundles[0];
+  const worstRatio = Math.max(...bundles.map((b) => b.ratio));
+  lines.push(
+    '',
+    `Largest: ${largest?.name} ${kb(largest?.minifiedBytes ?? 0)} KB (target <= ${TARGET.maxBundleKb} KB: ${
+      (largest?.minifiedBytes ?? 0) <= TARGET.maxBundleKb * 1024 ? 'met' : 'MISSED'
+    }); worst import ratio ${worstRatio.toFixed(2)} (target <= ${TARGET.importRatio}: ${
+      worstRatio <= TARGET.importRatio ? 'met' : 'MISSED'
+    })`,
+    '',
+  );
+
+  // 2. The API under load, on DynamoDB Local.
+  const dynamo = await startDynamoDbLocal();
+  const localDir = join(tmpdir(), `bench-${process.pid}`);
+  mkdirSync(localDir, { recursive: true });
+  try {
+    applyLocalEnv({
+      endpoint: dynamo.endpoint,
+      tableName: 'bench',
+      publicBaseUrl: 'http://127.0.0.1:0',
+      secrets: {
+        JWT_SECRET: 'bench-jwt-secret-0123456789abcdef',
+        OTP_PEPPER: 'bench-pepper-0123456789',
+        WEBHOOK_SECRET: 'bench-webhook-secret-0123',
+      },
+      smsOutbox: join(localDir, 'sms.jsonl'),
+    });
+    process.env.LOCAL_CANARY = '0';
+    const client = localClient(dynamo.endpoint);
+    await createTable(client, 'bench');
+    client.destroy();
+    await seed();
+    const server = await startServer({ port: 0, pages: localPages() });
+    process.env.PUBLIC_BASE_URL = server.url;
+    const resellerId = '7d3c8a2e-5b1f-4c9a-8e2d-1f0a9b8c7d6e';
+    const ctx: BenchContext = {
+      baseUrl: server.url,
+      resellerId,
+      tokens: {
+        subscriber: (
+          await signSession({ sub: crypto.randomUUID(), role: 'subscriber', ref: 'SUB-2250700000000' })
+        ).token,
+        reseller: (
+          await signSession({
+            sub: crypto.randomUUID(),
+            role: 'reseller',
+            ref: 'SUB-2250700000001',
+            resellerId,
+          })
+        ).token,
+        admin: (await signSession({ sub: crypto.randomUUID(), role: 'admin', ref: 'SUB-2250700000002' }))
+          .token,
+      },
+    };
+    const probe = probeDdb();
+    const endpointRows = [];
+    for (const s of scenarios) {
+      const next = await s.prepare(ctx, TOTAL + 20);
+      // DynamoDB calls per request, over 20 sequential requests.
+      probe.reset();
+      for (let i = 0; i < 20; i++) {
+        const spec = next(TOTAL + i);
+        await fetch(`${server.url}${spec.path}`, {
+          method: spec.method,
+          headers: { ...(spec.body ? { 'content-type': 'application/json' } : {}), ...spec.headers },
+          ...(spec.body ? { body: spec.body } : {}),
+        });
+      }
+      const calls = probe.calls.length / 20;
+      const figure = await load(server.url, next, { total: TOTAL, connections: CONNECTIONS });
+      const ok = figure.statuses[s.expect] ?? 0;
+      endpointRows.push({
+        route: s.route,
+        ...figure,
+        ddb_calls_per_request: calls,
+        ok_ratio: ok / figure.requests,
+      });
+    }
+    results.endpoints = endpointRows;
+    lines.push(`## Endpoints through the local server (${TOTAL} requests, ${CONNECTIONS} connections)`, '');
+    lines.push(
+      '| route | p50 ms | p95 ms | p99 ms | req/s | DynamoDB calls/req | expected status |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const r of endpointRows) {
+      lines.push(
+        `| ${r.route} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.p99)} | ${r.rps.toFixed(0)} | ${r.ddb_calls_per_request.toFixed(1)} | ${(r.ok_ratio * 100).toFixed(0)}% |`,
+      );
+    }
+    const over = endpointRows.filter((r) => r.ddb_calls_per_request > TARGET.ddbCalls);
+    lines.push(
+      '',
+      `Routes over ${TARGET.ddbCalls} DynamoDB round trips: ${over.map((r) => `${r.route} (${r.ddb_calls_per_request})`).join(', ') || 'none'}`,
+      '',
+    );
+
+    // 3. Overhead: the same DynamoDB call (the forfaits Query) behind a bare node http handler.
+    const bareServer = createServer(async (_req, res) => {
+      const out = await ddb().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :p',
+          ExpressionAttributeValues: { ':p': 'FORFAITS#ACTIVE' },
+        }),
+      );
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ items: out.Items ?? [] }));
+    });
+    await new Promise<void>((r) => bareServer.listen(0, '127.0.0.1', () => r()));
+    const bareUrl = `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}`;
+    const baseline = await load(bareUrl, () => ({ method: 'GET', path: '/' }), {
+      total: TOTAL,
+      connections: CONNECTIONS,
+    });
+    const ours = await load(server.url, () => ({ method: 'GET', path: '/api/v1/forfaits' }), {
+      total: TOTAL,
+      connections: CONNECTIONS,
+    });
+    bareServer.close();
+    const overhead = ours.p50 / baseline.p50;
+    results.overhead = { baseline_p50: baseline.p50, forfaits_p50: ours.p50, ratio: overhead };
+    lines.push('## Framework overhead', '', '| handler | p50 ms | p95 ms |', '|---|---:|---:|');
+    lines.push(`| bare node http + same Query | ${ms(baseline.p50)} | ${ms(baseline.p95)} |`);
+    lines.push(
+      `| GET /api/v1/forfaits (endpoint wrapper, local server) | ${ms(ours.p50)} | ${ms(ours.p95)} |`,
+    );
+    lines.push(
+      '',
+      `Overhead at p50: ${overhead.toFixed(2)}x (target <= ${TARGET.overhead}: ${overhead <= TARGET.overhead ? 'met' : 'MISSED'})`,
+      '',
+    );
+
+    // 4. Area figures (billing summary flatness, VLAN allocation, voucher generation...).
+    const extras = await extraFigures(ctx, probe);
+    results.extras = extras.map(({ lines: _l, ...rest }) => rest);
+    for (const e of extras) lines.push(...e.lines, '');
+
+    await server.close();
+  } finally {
+    await dynamo.stop();
+    rmSync(localDir, { recursive: true, force: true });
+  }
+
+  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  const baselineFile = join(ROOT, 'docs', 'bench-baseline.json');
+  if (existsSync(baselineFile)) {
+    const before = JSON.parse(readFileSync(baselineFile, 'utf8')) as { measured_at?: string };
+    lines.push(`Previous figures: docs/bench-baseline.json (measured ${before.measured_at ?? '?'}).`);
+  }
+  process.stdout.write(`# npm run bench\n\n${lines.join('\n')}\nJSON: bench/results/latest.json\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
