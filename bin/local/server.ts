@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { MAX_BODY_BYTES } from '../../functions/core/http.js';
 import { type Route, routeKey, routes } from '../../functions/routes.js';
+import { docsPages } from './docs-pages.js';
 
 type LambdaHandler = (
   event: APIGatewayProxyEventV2,
@@ -157,7 +158,8 @@ export async function startServer(
   options: { port?: number; host?: string; pages?: LocalPage[] } = {},
 ): Promise<LocalServer> {
   const compiled = await loadRoutes();
-  const pages = options.pages ?? [];
+  // The contract and its docs page are part of every local host.
+  const pages = [...docsPages(), ...(options.pages ?? [])];
 
   const server = createServer(async (req, res) => {
     try {

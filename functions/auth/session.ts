@@ -1,8 +1,9 @@
 import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
+import { SessionResponse } from './schemas.js';
 
 /** The token was checked by the auth middleware; this only reports what it says. */
-export const handler = endpoint('GET /api/v1/auth/session', {}, async ({ principal }) => {
+export const handler = endpoint('GET /api/v1/auth/session', { response: { status: 200, schema: SessionResponse } }, async ({ principal }) => {
   if (!principal) throw new Error('auth middleware did not run');
   const exp = principal.exp ?? clock.nowSeconds();
   return json(200, {

@@ -37,6 +37,17 @@ interface EndpointSpec<B, Q, P> {
   body?: Schema<B>;
   query?: Schema<Q>;
   params?: Schema<P>;
+  /** The success answer, for the OpenAPI document (not enforced at run time). */
+  response?: { status: number; schema?: Schema<unknown>; contentType?: string };
+}
+
+/** What the OpenAPI document is generated from: the schemas the handler validates with. */
+export interface Contract {
+  route: Route;
+  body?: Schema<unknown>;
+  query?: Schema<unknown>;
+  params?: Schema<unknown>;
+  response?: { status: number; schema?: Schema<unknown>; contentType?: string };
 }
 
 type Ctx = { route: Route; principal?: Principal; body?: unknown; query?: unknown; params?: unknown };
@@ -173,7 +184,7 @@ export function endpoint<B = undefined, Q = Record<string, string>, P = Record<s
     },
   };
 
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     .use(errors)
     .use(prepare)
     .handler(async (event: APIGatewayProxyEventV2, context: Context) => {
@@ -190,4 +201,6 @@ export function endpoint<B = undefined, Q = Record<string, string>, P = Record<s
       });
       return toResponse(reply);
     });
+  const contract: Contract = { route, ...(spec as Omit<Contract, 'route'>) };
+  return Object.assign(handler, { contract });
 }

@@ -5,6 +5,7 @@ import { localPages } from '../../bin/local/pages.js';
 import { type LocalServer, startServer } from '../../bin/local/server.js';
 import { type Role, signSession } from '../../functions/core/tokens.js';
 import { upsertOperator } from '../../functions/store/accounts.js';
+import { checkAgainstContract } from './contract.js';
 import { createTestTable } from './db.js';
 
 /** Starts the real local server (every route-table row) on a fresh table for this file. */
@@ -57,6 +58,8 @@ export async function call<T = Record<string, unknown>>(
   } catch {
     // not JSON: keep the text
   }
+  // Every response the HTTP tests see is also checked against the OpenAPI document.
+  await checkAgainstContract(method, path, res.status, res.headers.get('content-type'), body);
   return { status: res.status, headers: res.headers, body: body as T };
 }
 
