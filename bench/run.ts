@@ -24,7 +24,8 @@ import { load } from './load.js';
 import { type BenchContext, scenarios } from './scenarios.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-process.env.LOG_LEVEL ??= 'silent';
+process.env.LOG_LEVEL ??= 'SILENT';
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 300);

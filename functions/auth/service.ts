@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
-import { log, maskMsisdn } from '../core/log.js';
+import { countMetric, log, maskMsisdn } from '../core/log.js';
 import { getSecret } from '../core/secrets.js';
 import { sendSms } from '../core/sms.js';
 import { SESSION_TTL_SECONDS, signSession } from '../core/tokens.js';
@@ -58,6 +58,7 @@ export async function requestOtp(input: string): Promise<{ otp_token: string }> 
     if (stored) {
       await sendSms(msisdn, smsText(code));
       log.info('otp sent', { msisdn: maskMsisdn(msisdn) });
+      countMetric('OtpSent');
       return { otp_token: otpToken };
     }
   }
@@ -89,6 +90,7 @@ export async function verifyOtp(
   if (!hashesMatch(given, current.codeHash)) {
     const fails = await recordFailure(account.id, clock.now());
     log.info('otp rejected', { msisdn: maskMsisdn(msisdn), fails });
+    countMetric('OtpRejected');
     throw invalid();
   }
   if (clock.now() >= current.expiresAt) {
@@ -104,5 +106,6 @@ export async function verifyOtp(
     ...(account.reseller_id ? { resellerId: account.reseller_id } : {}),
   });
   log.info('otp verified', { msisdn: maskMsisdn(msisdn), role: account.role });
+  countMetric('OtpVerified');
   return { session_token: token, subscriber_ref: ref, expires_in: SESSION_TTL_SECONDS };
 }

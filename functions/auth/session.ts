@@ -3,13 +3,17 @@ import { endpoint, json } from '../core/http.js';
 import { SessionResponse } from './schemas.js';
 
 /** The token was checked by the auth middleware; this only reports what it says. */
-export const handler = endpoint('GET /api/v1/auth/session', { response: { status: 200, schema: SessionResponse } }, async ({ principal }) => {
-  if (!principal) throw new Error('auth middleware did not run');
-  const exp = principal.exp ?? clock.nowSeconds();
-  return json(200, {
-    valid: true,
-    subscriber_ref: principal.ref,
-    expires_at: clock.iso(exp * 1000),
-    role: principal.role,
-  });
-});
+export const handler = endpoint(
+  'GET /api/v1/auth/session',
+  { response: { status: 200, schema: SessionResponse } },
+  async ({ principal }) => {
+    if (!principal) throw new Error('auth middleware did not run');
+    const exp = principal.exp ?? clock.nowSeconds();
+    return json(200, {
+      valid: true,
+      subscriber_ref: principal.ref,
+      expires_at: clock.iso(exp * 1000),
+      role: principal.role,
+    });
+  },
+);

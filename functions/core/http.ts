@@ -1,10 +1,12 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod/mini';
 import { findRoute, type Route, type RouteKey } from '../routes.js';
 import { safeEqual } from './compare.js';
 import { AppError, type ErrorDetail, errorBody, toAppError } from './errors.js';
-import { log } from './log.js';
+import { log, logger, metrics } from './log.js';
 import { getSecret } from './secrets.js';
 import { bearerToken, type Principal, verifySession } from './tokens.js';
 
@@ -185,6 +187,8 @@ export function endpoint<B = undefined, Q = Record<string, string>, P = Record<s
   };
 
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(logMetrics(metrics))
     .use(errors)
     .use(prepare)
     .handler(async (event: APIGatewayProxyEventV2, context: Context) => {

@@ -1,21 +1,39 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+
 /**
- * Structured JSON logs, one object a line. Never pass a secret, an OTP or a hash here; MSISDNs
- * go through `maskMsisdn` first.
+ * Structured JSON logs (Powertools Logger: one object a line, with the Lambda request id once
+ * the endpoint middleware has added the context) and business metrics as CloudWatch EMF.
+ * Never pass a secret, an OTP or a hash here; MSISDNs go through `maskMsisdn` first.
  */
+export const logger = new Logger({ serviceName: 'hotspot-api' });
+
+export const metrics = new Metrics({ namespace: 'HotspotPlatform', serviceName: 'hotspot-api' });
+
 type Fields = Record<string, unknown>;
 
-function write(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields: Fields): void {
-  if (process.env.LOG_LEVEL === 'silent') return;
-  const line = JSON.stringify({ level, message, timestamp: new Date().toISOString(), ...fields });
-  if (level === 'error' || level === 'warn') process.stderr.write(`${line}\n`);
-  else process.stdout.write(`${line}\n`);
-}
-
 export const log = {
-  info: (message: string, fields: Fields = {}) => write('info', message, fields),
-  warn: (message: string, fields: Fields = {}) => write('warn', message, fields),
-  error: (message: string, fields: Fields = {}) => write('error', message, fields),
+  info: (message: string, fields: Fields = {}) => logger.info(message, fields),
+  warn: (message: string, fields: Fields = {}) => logger.warn(message, fields),
+  error: (message: string, fields: Fields = {}) => logger.error(message, fields),
 };
+
+/** The business events operations watch; each is one EMF count. */
+export type BusinessMetric =
+  | 'OtpSent'
+  | 'OtpVerified'
+  | 'OtpRejected'
+  | 'PaymentCompleted'
+  | 'PaymentFailed'
+  | 'WebhookRefused'
+  | 'VoucherRedeemed'
+  | 'VlanAllocated'
+  | 'CanaryFailed';
+
+/** Counts a business event; flushed as EMF at the end of the invocation. */
+export function countMetric(name: BusinessMetric, value = 1): void {
+  metrics.addMetric(name, MetricUnit.Count, value);
+}
 
 /** `+22507123456` -> `+225*****3456`: enough to tell numbers apart in logs, not to dial them. */
 export function maskMsisdn(msisdn: string): string {
