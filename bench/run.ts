@@ -3,6 +3,7 @@
  * and written to bench/results/latest.json. Compared with docs/bench-baseline.json when present.
  *   BENCH_REQUESTS (default 300) requests per endpoint, BENCH_CONNECTIONS (default 8).
  */
+import './preamble.js';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,10 +23,6 @@ import { bareNodeTime, bundle, importTime, outDirFor } from './bundle.js';
 import { extraFigures } from './extras.js';
 import { load } from './load.js';
 import { type BenchContext, scenarios } from './scenarios.js';
-
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-process.env.LOG_LEVEL ??= 'SILENT';
-process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 300);

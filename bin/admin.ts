@@ -4,6 +4,7 @@
  * Runs against the local DynamoDB Local by default (DYNAMODB_PORT, default 8000, as `npm start`
  * uses), or against AWS when TABLE_NAME is set (with the usual AWS environment).
  */
+import './local/preamble.js';
 import { existsSync } from 'node:fs';
 import { connectAdmin, parseFlags, UsageError } from './admin/context.js';
 
@@ -16,7 +17,6 @@ const GROUPS: Record<string, string> = {
 };
 
 async function main(): Promise<void> {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const [group, command, ...rest] = process.argv.slice(2);
   const usage = `usage: npm run admin -- <group> <command>\n${Object.values(GROUPS)
     .map((g) => `  ${g}`)

@@ -3,6 +3,7 @@
  * PORT (3000), DYNAMODB_PORT (8000), DYNAMODB_ENDPOINT (use one already running),
  * DYNAMODB_PERSIST=1 (keep data in .local/dynamodb), SMS_OUTBOX, WEBHOOK_SECRET.
  */
+import './local/preamble.js';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
@@ -18,10 +19,6 @@ import { startServer } from './local/server.js';
 import { createTable, seed } from './local/table.js';
 
 async function main(): Promise<void> {
-  // Lambda runs Node 22; the SDK's warning about Node 20 is noise on a laptop.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  // EMF metric lines are for CloudWatch; on a laptop they only drown the logs.
-  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? '127.0.0.1';
   mkdirSync(LOCAL_DIR, { recursive: true });

@@ -1,5 +1,4 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod/mini';
@@ -167,6 +166,16 @@ export function endpoint<B = undefined, Q = Record<string, string>, P = Record<s
     },
   };
 
+  // Flushes the business metrics of this invocation as EMF; most requests count none.
+  const flushMetrics: middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> = {
+    after: async () => {
+      if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+    },
+    onError: async () => {
+      if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+    },
+  };
+
   const errors: middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> = {
     onError: async (request) => {
       const appError = toAppError(request.error);
@@ -188,7 +197,7 @@ export function endpoint<B = undefined, Q = Record<string, string>, P = Record<s
 
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(logMetrics(metrics))
+    .use(flushMetrics)
     .use(errors)
     .use(prepare)
     .handler(async (event: APIGatewayProxyEventV2, context: Context) => {
