@@ -5,10 +5,11 @@ import { countMetric, log, maskMsisdn } from '../core/log.js';
 import { getSecret } from '../core/secrets.js';
 import { sendSms } from '../core/sms.js';
 import { SESSION_TTL_SECONDS, signSession } from '../core/tokens.js';
-import { ensureAccount, getAccount } from '../store/accounts.js';
-import { consumeOtp, getOtp, putOtp, recordFailure } from '../store/otp.js';
-import { takeToken } from '../store/rate-limit.js';
+import { consumeOtp, issueOtp, readForRequest, readForVerify, recordFailure } from '../store/otp.js';
+import type { RateWindow } from '../store/rate-limit.js';
 import { generateCode, hashCode, hashesMatch, normalizeMsisdn, OTP, smsText, subscriberRef } from './otp.js';
+
+const OTP_WINDOW: RateWindow = { scope: 'OTP', limit: OTP.requestsPerWindow, windowMs: OTP.windowMs };
 
 const rateLimited = (retryAfterSeconds: number) =>
   new AppError('ERR_RATE_LIMITED', 'Too many code requests for this number, try again later', {
@@ -25,42 +26,47 @@ export function requireMsisdn(input: string): string {
 
 /**
  * Issues a code for an MSISDN and sends it by SMS. Known and unknown numbers get the same
- * answer: the account is created at the first request.
+ * answer: the account is created at the first request. The rate-limit slot, the account and the
+ * code are written in one transaction; a lost race reads again (bounded).
  */
 export async function requestOtp(input: string): Promise<{ otp_token: string }> {
   const msisdn = requireMsisdn(input);
   const now = clock.now();
-  const decision = await takeToken('OTP', msisdn, OTP.requestsPerWindow, OTP.windowMs, now);
-  if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
-
-  const account = await ensureAccount(msisdn);
   const pepper = await getSecret('OTP_PEPPER');
   const code = generateCode();
   const otpToken = randomUUID();
 
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const current = await getOtp(account.id);
-    let fails = current?.fails ?? 0;
+  for (let attempt = 0; attempt < OTP.requestsPerWindow + 4; attempt++) {
+    const { plan, account } = await readForRequest(OTP_WINDOW, msisdn, now);
+    if (!plan.allowed) throw rateLimited(plan.retryAfterSeconds);
+    let fails = account?.fails ?? 0;
     if (fails >= OTP.maxFails) {
-      const lockedUntil = (current?.lastFailAt ?? 0) + OTP.lockoutMs;
+      const lockedUntil = (account?.lastFailAt ?? 0) + OTP.lockoutMs;
       if (now < lockedUntil) throw rateLimited(Math.ceil((lockedUntil - now) / 1000));
       fails = 0;
     }
-    const stored = await putOtp({
-      subjectId: account.id,
+    const accountId = account?.accountId ?? randomUUID();
+    const issued = await issueOtp({
+      window: OTP_WINDOW,
+      msisdn,
+      plan,
+      nowMs: now,
+      read: account,
+      accountId,
       otpToken,
-      codeHash: hashCode(pepper, account.id, otpToken, code),
+      codeHash: hashCode(pepper, accountId, otpToken, code),
       expiresAt: now + OTP.lifetimeMs,
-      ttl: Math.ceil((now + OTP.lockoutMs) / 1000),
-      expectFails: current?.fails,
       fails,
+      createdAt: clock.iso(now),
     });
-    if (stored) {
+    if (issued) {
       await sendSms(msisdn, smsText(code));
       log.info('otp sent', { msisdn: maskMsisdn(msisdn) });
       countMetric('OtpSent');
       return { otp_token: otpToken };
     }
+    // Lost a race on this number: back off a little (jittered) before reading again.
+    await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * (attempt + 1)));
   }
   throw new AppError('ERR_UNAVAILABLE', 'Too much activity on this number, try again shortly', {
     headers: { 'Retry-After': '1' },
@@ -80,32 +86,32 @@ export async function verifyOtp(
 ): Promise<{ session_token: string; subscriber_ref: string; expires_in: number }> {
   const msisdn = normalizeMsisdn(input);
   if (!msisdn) throw invalid();
-  const account = await getAccount(msisdn);
-  const current = account ? await getOtp(account.id) : undefined;
-  if (!account || !current || current.used || current.fails >= OTP.maxFails) throw invalid();
-  if (otpToken !== undefined && otpToken !== current.otpToken) throw invalid();
+  const state = await readForVerify(msisdn);
+  if (!state?.otpToken || !state.codeHash || state.used || (state.fails ?? 0) >= OTP.maxFails)
+    throw invalid();
+  if (otpToken !== undefined && otpToken !== state.otpToken) throw invalid();
 
   const pepper = await getSecret('OTP_PEPPER');
-  const given = hashCode(pepper, account.id, current.otpToken, code);
-  if (!hashesMatch(given, current.codeHash)) {
-    const fails = await recordFailure(account.id, clock.now());
+  const given = hashCode(pepper, state.accountId, state.otpToken, code);
+  if (!hashesMatch(given, state.codeHash)) {
+    const fails = await recordFailure(msisdn, state.otpToken, clock.now());
     log.info('otp rejected', { msisdn: maskMsisdn(msisdn), fails });
     countMetric('OtpRejected');
     throw invalid();
   }
-  if (clock.now() >= current.expiresAt) {
+  if (clock.now() >= (state.expiresAt ?? 0)) {
     throw new AppError('ERR_OTP_EXPIRED', 'The code has expired, request a new one');
   }
-  if (!(await consumeOtp(account.id, current.otpToken, OTP.maxFails))) throw invalid();
+  if (!(await consumeOtp(msisdn, state.otpToken, OTP.maxFails))) throw invalid();
 
   const ref = subscriberRef(msisdn);
   const { token } = await signSession({
-    sub: account.id,
-    role: account.role,
+    sub: state.accountId,
+    role: state.role,
     ref,
-    ...(account.reseller_id ? { resellerId: account.reseller_id } : {}),
+    ...(state.resellerId ? { resellerId: state.resellerId } : {}),
   });
-  log.info('otp verified', { msisdn: maskMsisdn(msisdn), role: account.role });
+  log.info('otp verified', { msisdn: maskMsisdn(msisdn), role: state.role });
   countMetric('OtpVerified');
   return { session_token: token, subscriber_ref: ref, expires_in: SESSION_TTL_SECONDS };
 }

@@ -18,7 +18,7 @@ export interface Account {
   created_at: string;
 }
 
-const keys = {
+export const accountKeys = {
   account: (msisdn: string) => ({ pk: `ACCOUNT#${msisdn}`, sk: 'ACCOUNT' }),
   /** Operator accounts (admins, resellers) are listed through gsi1; subscribers are not. */
   operatorIndex: (role: Role, msisdn: string) => ({ gsi1pk: 'OPERATORS', gsi1sk: `${role}#${msisdn}` }),
@@ -35,36 +35,9 @@ function fromItem(item: Record<string, unknown>): Account {
   };
 }
 
-/**
- * The account of an MSISDN, created as a subscriber on first use. One UpdateItem with
- * `if_not_exists` on every field: parallel first requests all get the same id.
- */
-// Access: UpdateItem pk=ACCOUNT#<msisdn>, sk=ACCOUNT; if_not_exists keeps the first writer's values.
-export async function ensureAccount(msisdn: string): Promise<Account> {
-  const out = await ddb().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.account(msisdn),
-      UpdateExpression:
-        'SET #id = if_not_exists(#id, :id), msisdn = :m, #role = if_not_exists(#role, :role), ' +
-        'created_at = if_not_exists(created_at, :now), entity = :entity',
-      ExpressionAttributeNames: { '#id': 'id', '#role': 'role' },
-      ExpressionAttributeValues: {
-        ':id': randomUUID(),
-        ':m': msisdn,
-        ':role': 'subscriber',
-        ':now': clock.iso(),
-        ':entity': 'account',
-      },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  return fromItem(out.Attributes ?? {});
-}
-
 // Access: GetItem pk=ACCOUNT#<msisdn>, sk=ACCOUNT.
 export async function getAccount(msisdn: string): Promise<Account | undefined> {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.account(msisdn) }));
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: accountKeys.account(msisdn) }));
   return out.Item ? fromItem(out.Item) : undefined;
 }
 
@@ -86,7 +59,7 @@ export async function upsertOperator(input: {
     ':now': clock.iso(),
     ':entity': 'account',
     ...Object.fromEntries(
-      Object.entries(keys.operatorIndex(input.role, input.msisdn)).map(([k, v]) => [`:${k}`, v]),
+      Object.entries(accountKeys.operatorIndex(input.role, input.msisdn)).map(([k, v]) => [`:${k}`, v]),
     ),
   };
   let set =
@@ -104,7 +77,7 @@ export async function upsertOperator(input: {
   const out = await ddb().send(
     new UpdateCommand({
       TableName: tableName(),
-      Key: keys.account(input.msisdn),
+      Key: accountKeys.account(input.msisdn),
       UpdateExpression: remove.length ? `${set} REMOVE ${remove.join(', ')}` : set,
       ExpressionAttributeNames: { '#id': 'id', '#role': 'role', ...(input.name ? { '#name': 'name' } : {}) },
       ExpressionAttributeValues: values,

@@ -6,7 +6,7 @@ import { clock } from '../../functions/core/clock.js';
 import { AppError } from '../../functions/core/errors.js';
 import { verifySession } from '../../functions/core/tokens.js';
 import { getAccount, upsertOperator } from '../../functions/store/accounts.js';
-import { getOtp } from '../../functions/store/otp.js';
+import { readForVerify } from '../../functions/store/otp.js';
 import { useTestTable } from '../support/db.js';
 import { lastOtp, newMsisdn } from '../support/http.js';
 
@@ -53,10 +53,17 @@ describe('OTP request', () => {
     await requestOtp(msisdn);
     const code = lastOtp(msisdn);
     const account = await getAccount(msisdn);
-    const record = await getOtp(account?.id as string);
-    expect(record?.subjectId).toBe(account?.id);
+    const record = await readForVerify(msisdn);
+    expect(record?.accountId).toBe(account?.id);
     expect(record?.codeHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(record)).not.toContain(code);
+    // The hash is of this account's UUID: the same code under another UUID does not match.
+    const { hashCode } = await import('../../functions/auth/otp.js');
+    const pepper = process.env.OTP_PEPPER as string;
+    expect(hashCode(pepper, account?.id as string, record?.otpToken as string, code)).toBe(record?.codeHash);
+    expect(
+      hashCode(pepper, '00000000-0000-4000-8000-000000000000', record?.otpToken as string, code),
+    ).not.toBe(record?.codeHash);
   });
 
   it('writes the SMS to the outbox as {to, message, sent_at}', async () => {
@@ -162,8 +169,7 @@ describe('OTP verify', () => {
     await requestOtp(msisdn);
     const code = lastOtp(msisdn);
     await Promise.all(Array.from({ length: 5 }, () => codeOf(verifyOtp(msisdn, wrongCode(code)))));
-    const account = await getAccount(msisdn);
-    expect((await getOtp(account?.id as string))?.fails).toBe(5);
+    expect((await readForVerify(msisdn))?.fails).toBe(5);
     expect(await codeOf(verifyOtp(msisdn, code))).toBe('ERR_OTP_INVALID');
   });
 
