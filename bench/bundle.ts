@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { ESBUILD } from '../lib/bundling.js';
 
 export interface BundleFigure {
   name: string;
@@ -11,7 +12,7 @@ export interface BundleFigure {
   file: string;
 }
 
-/** Bundles one function the way the CDK stack does (ESM, minified, SDK included, node22). */
+/** Bundles one function with the CDK stack's own esbuild options (lib/bundling.ts). */
 export async function bundle(entry: string, outDir: string, name: string): Promise<BundleFigure> {
   mkdirSync(outDir, { recursive: true });
   const file = resolve(outDir, `${name}.mjs`);
@@ -19,14 +20,14 @@ export async function bundle(entry: string, outDir: string, name: string): Promi
     entryPoints: [entry],
     outfile: file,
     bundle: true,
-    minify: true,
-    format: 'esm',
     platform: 'node',
-    target: 'node22',
-    mainFields: ['module', 'main'],
-    banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
+    format: ESBUILD.format,
+    target: ESBUILD.target,
+    minify: ESBUILD.minify,
+    sourcemap: ESBUILD.sourcemap,
+    mainFields: ESBUILD.mainFields,
+    banner: { js: ESBUILD.banner },
     logLevel: 'silent',
-    legalComments: 'none',
   });
   return {
     name,

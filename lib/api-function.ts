@@ -1,0 +1,46 @@
+import { fileURLToPath } from 'node:url';
+import { Duration } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { BUNDLING } from './bundling.js';
+
+export interface ServiceFunctionProps {
+  /** Module under `functions/` (no extension) exporting `handler`. */
+  handler: string;
+  environment: Record<string, string>;
+  description?: string;
+  memorySize?: number;
+  timeout?: Duration;
+}
+
+/**
+ * One function of the service: Node.js 22 on arm64 (Graviton: cheaper per ms), ESM bundled and
+ * minified by the local esbuild, its own log group with a retention.
+ */
+export class ServiceFunction extends Construct {
+  readonly fn: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
+    // Its own role, allowed to write to its own log group only (no AWS managed policy).
+    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    logGroup.grantWrite(role);
+    this.fn = new NodejsFunction(this, 'Fn', {
+      role,
+      entry: fileURLToPath(new URL(`../functions/${props.handler}.ts`, import.meta.url)),
+      handler: 'handler',
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 256,
+      timeout: props.timeout ?? Duration.seconds(10),
+      bundling: BUNDLING,
+      environment: props.environment,
+      logGroup,
+      description: props.description ?? props.handler,
+    });
+  }
+}
