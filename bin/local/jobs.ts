@@ -1,7 +1,60 @@
+import { resolve } from 'node:path';
+import { resetConfig } from '../../functions/core/config.js';
+import { type CanaryOutcome, runCanary } from '../../functions/monitoring/canary.js';
+import { LOCAL_DIR } from './env.js';
+
+const DEFAULT_INTERVAL_MS = 5 * 60_000;
+const FIRST_RUN_DELAY_MS = 1000;
+
+/** One console line per run: what an operator tailing `npm start` needs to see. */
+export function describeRun({ run, consecutive_fails, alert }: CanaryOutcome): string {
+  const checks = run.tests.map((t) => `${t.name} ${t.success ? 'ok' : `FAIL(${t.error})`} ${t.latency_ms}ms`);
+  return `[canary] ${run.overall_status} (fails in a row: ${consecutive_fails ?? '-'}) ${checks.join(', ')}${
+    alert ? ` -> alert ${alert.type} ${alert.severity} ${alert.site}` : ''
+  }\n`;
+}
+
 /**
- * What EventBridge schedules in AWS, run on timers by the local host. Returns a function that
- * stops them.
+ * What EventBridge schedules in AWS, run on timers by the local host: the canary, first about
+ * a second after start, then every LOCAL_CANARY_INTERVAL_MS (default 5 minutes); LOCAL_CANARY=0
+ * turns it off. Its API check targets this server; the other checks fail until CANARY_* point
+ * at a resolver, a RADIUS server, a portal and a file (docs/monitoring.md). Alerts go to
+ * `.local/ops-outbox.jsonl`. Returns a function that stops the timer and waits for a run in
+ * progress.
  */
-export function startLocalJobs(_options: { baseUrl: string }): () => Promise<void> {
-  return async () => undefined;
+export function startLocalJobs(options: { baseUrl: string }): () => Promise<void> {
+  if (process.env.LOCAL_CANARY === '0') return async () => undefined;
+  const interval = Number(process.env.LOCAL_CANARY_INTERVAL_MS ?? DEFAULT_INTERVAL_MS);
+  if (!Number.isInteger(interval) || interval < 1000) {
+    throw new Error('LOCAL_CANARY_INTERVAL_MS must be a whole number of milliseconds, at least 1000');
+  }
+  process.env.CANARY_API_URL ??= `${options.baseUrl}/api/v1/monitoring/status`;
+  process.env.OPS_OUTBOX ??= resolve(LOCAL_DIR, 'ops-outbox.jsonl');
+  // The status page must not call a canary stale between two local runs.
+  process.env.CANARY_STALE_AFTER_MS ??= String(Math.max(3 * interval, 15 * 60_000));
+  resetConfig();
+
+  let running: Promise<void> | undefined;
+  const tick = () => {
+    if (running) return; // the previous run is still going: skip, as a slow schedule would.
+    running = runCanary()
+      .then((outcome) => {
+        if (process.env.LOCAL_CANARY_QUIET !== '1') process.stdout.write(describeRun(outcome));
+      })
+      .catch((error: unknown) => {
+        process.stderr.write(`[canary] run failed: ${(error as Error).message}\n`);
+      })
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const first = setTimeout(tick, FIRST_RUN_DELAY_MS);
+  const timer = setInterval(tick, interval);
+  first.unref();
+  timer.unref();
+  return async () => {
+    clearTimeout(first);
+    clearInterval(timer);
+    await running;
+  };
 }

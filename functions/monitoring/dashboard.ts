@@ -1,0 +1,71 @@
+import { clock } from '../core/clock.js';
+import type { Principal } from '../core/tokens.js';
+import { countActiveSessions } from '../store/active-sessions.js';
+import { getCanaryState, listDays } from '../store/canary.js';
+import { activeAlertCount } from './alerts.js';
+import { CHECK_NAMES } from './checks/types.js';
+import { monitoringSettings } from './settings.js';
+import { type PublicStatus, percentages, publicStatus, windowStart } from './status.js';
+
+export interface Overview {
+  sessions_active: number;
+  uptime_pct: number;
+  alerts_active: number;
+  sla_pct: number;
+  runs_30d: number;
+}
+
+/** `GET /monitoring/overview`: three queries, none of which grows with the table. */
+export async function overview(principal: Principal): Promise<Overview> {
+  const now = clock.now();
+  const [sessions, days, alerts] = await Promise.all([
+    countActiveSessions(clock.iso(now)),
+    listDays(windowStart(now)),
+    activeAlertCount(principal),
+  ]);
+  const p = percentages(days);
+  return {
+    sessions_active: sessions,
+    uptime_pct: p.uptime_pct,
+    alerts_active: alerts,
+    sla_pct: p.sla_pct,
+    runs_30d: p.runs,
+  };
+}
+
+export interface CanaryStatusView {
+  last_run: string | null;
+  consecutive_fails: number;
+  overall_status: 'healthy' | 'degraded' | 'down' | 'unknown';
+  tests: { name: string; success: boolean; latency_ms: number; error?: string; throughput_kbps?: number }[];
+}
+
+/**
+ * `GET /canary/status`: the latest run. Operator details (hosts, messages) stay in the stored
+ * run; callers get the check names, results, latencies and reason codes. Before the first run:
+ * `overall_status: unknown`, `last_run: null`, no tests.
+ */
+export async function canaryStatus(): Promise<CanaryStatusView> {
+  const state = await getCanaryState();
+  if (!state) return { last_run: null, consecutive_fails: 0, overall_status: 'unknown', tests: [] };
+  const order = (name: string) => CHECK_NAMES.indexOf(name as (typeof CHECK_NAMES)[number]);
+  return {
+    last_run: state.last_run,
+    consecutive_fails: state.consecutive_fails,
+    overall_status: state.overall_status,
+    tests: [...state.tests]
+      .sort((a, b) => order(a.name) - order(b.name))
+      .map((t) => ({
+        name: t.name,
+        success: t.success,
+        latency_ms: t.latency_ms,
+        ...(t.error ? { error: t.error } : {}),
+        ...(t.throughput_kbps !== undefined ? { throughput_kbps: t.throughput_kbps } : {}),
+      })),
+  };
+}
+
+/** `GET /monitoring/status` (public). */
+export async function currentPublicStatus(): Promise<PublicStatus> {
+  return publicStatus(await getCanaryState(), clock.now(), monitoringSettings().CANARY_STALE_AFTER_MS);
+}

@@ -1,0 +1,12 @@
+import { endpoint, json } from '../core/http.js';
+import { overview } from './dashboard.js';
+import { NoQuery, OverviewSchema } from './schemas.js';
+
+export const handler = endpoint(
+  'GET /api/v1/monitoring/overview',
+  { query: NoQuery, response: { status: 200, schema: OverviewSchema } },
+  async ({ principal }) => {
+    if (!principal) throw new Error('auth middleware did not run');
+    return json(200, await overview(principal));
+  },
+);

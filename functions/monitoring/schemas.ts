@@ -1,0 +1,62 @@
+import * as z from 'zod/mini';
+import { pageQuery, pageSchema, uuid } from '../core/schemas.js';
+import { CHECK_NAMES } from './checks/types.js';
+
+export const OVERALL_STATUSES = ['healthy', 'degraded', 'down'] as const;
+export const PUBLIC_STATUSES = ['operational', 'degraded', 'down'] as const;
+export const COMPONENT_STATUSES = ['operational', 'down', 'unknown'] as const;
+export const ALERT_STATUSES = ['active', 'acked'] as const;
+
+/** `GET /monitoring/status` (public): what anyone may know, nothing internal (DESIGN §4). */
+export const PublicStatusSchema = z.object({
+  status: z.enum(PUBLIC_STATUSES),
+  components: z.array(z.object({ name: z.string(), status: z.enum(COMPONENT_STATUSES) })),
+  updated_at: z.string(),
+});
+
+export const OverviewSchema = z.object({
+  sessions_active: z.int(),
+  uptime_pct: z.number(),
+  alerts_active: z.int(),
+  sla_pct: z.number(),
+  /** Canary runs the two percentages are computed from (last 30 days). */
+  runs_30d: z.int(),
+});
+
+export const CanaryTestSchema = z.object({
+  name: z.enum(CHECK_NAMES),
+  success: z.boolean(),
+  latency_ms: z.int(),
+  error: z.optional(z.string()),
+  throughput_kbps: z.optional(z.int()),
+});
+
+export const CanaryStatusSchema = z.object({
+  last_run: z.nullable(z.string()),
+  consecutive_fails: z.int(),
+  overall_status: z.enum([...OVERALL_STATUSES, 'unknown']),
+  tests: z.array(CanaryTestSchema),
+});
+
+export const AlertSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  severity: z.string(),
+  site: z.string(),
+  ts: z.string(),
+  acked: z.boolean(),
+  acked_by: z.nullable(z.string()),
+  acked_at: z.nullable(z.string()),
+  message: z.string(),
+});
+
+export const AlertsQuery = z.strictObject({
+  status: z._default(z.enum([...ALERT_STATUSES, 'all']), 'all'),
+  ...pageQuery,
+});
+export const AlertsPage = pageSchema(AlertSchema);
+
+export const AlertIdParams = z.strictObject({ id: uuid() });
+export const AckBody = z.strictObject({ user_id: uuid() });
+
+export const NoQuery = z.strictObject({});

@@ -1,0 +1,95 @@
+import type { CanaryState, DayCounters, RunStatus } from '../store/canary.js';
+import { CHECK_NAMES, type CheckName, type CheckResult } from './checks/types.js';
+
+/** The checks without which no subscriber gets online: the API (OTP, payments) and RADIUS. */
+export const CRITICAL_CHECKS: readonly CheckName[] = ['api_health', 'radius_auth'];
+
+/**
+ * The rules of `overall_status` (docs/monitoring.md):
+ * - `healthy`: all five checks passed;
+ * - `down`: a critical check (api_health, radius_auth) failed, or every check failed;
+ * - `degraded`: anything else (DNS filtering, the portal page or the data path is failing while
+ *   subscribers can still log in).
+ */
+export function overallStatus(tests: readonly Pick<CheckResult, 'name' | 'success'>[]): RunStatus {
+  const failed = tests.filter((t) => !t.success);
+  if (failed.length === 0) return 'healthy';
+  if (failed.length === tests.length || failed.some((t) => CRITICAL_CHECKS.includes(t.name))) return 'down';
+  return 'degraded';
+}
+
+/** Public names of what the checks prove, for the status page (no hosts, no internals). */
+const COMPONENTS: Record<CheckName, string> = {
+  api_health: 'api',
+  radius_auth: 'wifi_login',
+  portal_access: 'captive_portal',
+  data_transfer: 'internet_access',
+  dns_sinkhole: 'dns_filtering',
+};
+
+export interface PublicStatus {
+  status: 'operational' | 'degraded' | 'down';
+  components: { name: string; status: 'operational' | 'down' | 'unknown' }[];
+  updated_at: string;
+}
+
+/**
+ * The public status page: the latest canary run, translated. With no run yet, or a latest run
+ * older than `staleAfterMs` (the canary has stopped), nothing is known: components are
+ * `unknown` and the whole is `degraded`, since monitoring itself is then failing.
+ */
+export function publicStatus(
+  state: CanaryState | undefined,
+  nowMs: number,
+  staleAfterMs: number,
+): PublicStatus {
+  const fresh = state !== undefined && nowMs - Date.parse(state.last_run) <= staleAfterMs;
+  if (!fresh) {
+    return {
+      status: 'degraded',
+      components: CHECK_NAMES.map((n) => ({ name: COMPONENTS[n], status: 'unknown' as const })),
+      updated_at: state?.last_run ?? new Date(nowMs).toISOString(),
+    };
+  }
+  const byName = new Map(state.tests.map((t) => [t.name, t.success]));
+  return {
+    status: state.overall_status === 'healthy' ? 'operational' : state.overall_status,
+    components: CHECK_NAMES.map((n) => {
+      const ok = byName.get(n);
+      return { name: COMPONENTS[n], status: ok === undefined ? 'unknown' : ok ? 'operational' : 'down' };
+    }),
+    updated_at: state.last_run,
+  };
+}
+
+/** Days of history the overview's percentages cover. */
+export const WINDOW_DAYS = 30;
+
+/** The first day (YYYY-MM-DD, UTC) of the 30-day window that ends today. */
+export function windowStart(nowMs: number, days = WINDOW_DAYS): string {
+  return new Date(nowMs - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+}
+
+const pct = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100);
+
+/**
+ * `uptime_pct`: share of canary runs that were `healthy` (all five checks passed).
+ * `sla_pct`: share of runs that were not `down` (subscribers could log in and get online).
+ * Both over the runs of the last 30 days (UTC days, today included), two decimals; 0 when no
+ * run was recorded: no evidence is not uptime.
+ */
+export function percentages(days: readonly DayCounters[]): {
+  uptime_pct: number;
+  sla_pct: number;
+  runs: number;
+} {
+  let runs = 0;
+  let healthy = 0;
+  let up = 0;
+  for (const d of days) {
+    runs += d.runs;
+    healthy += d.healthy_runs;
+    up += d.up_runs;
+  }
+  return { uptime_pct: pct(healthy, runs), sla_pct: pct(up, runs), runs };
+}

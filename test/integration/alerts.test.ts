@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { clock } from '../../functions/core/clock.js';
+import { ddb, tableName } from '../../functions/core/ddb.js';
+import { AppError } from '../../functions/core/errors.js';
+import type { Principal } from '../../functions/core/tokens.js';
+import { acknowledge, listAlerts } from '../../functions/monitoring/alerts.js';
+import { overview } from '../../functions/monitoring/dashboard.js';
+import { closeIncident, listAlertsByStatus, raiseAlertOnce } from '../../functions/store/alerts.js';
+import { type CanaryRun, countRunInDay } from '../../functions/store/canary.js';
+import { createTestTable } from '../support/db.js';
+import { giveSite } from './monitoring-fixtures.js';
+
+const admin: Principal = { sub: randomUUID(), role: 'admin', ref: 'SUB-1' };
+const reseller = (resellerId: string): Principal => ({
+  sub: randomUUID(),
+  role: 'reseller',
+  ref: 'SUB-2',
+  resellerId,
+});
+const subscriber: Principal = { sub: randomUUID(), role: 'subscriber', ref: 'SUB-3' };
+
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: unknown) => (e instanceof AppError ? e.code : `unexpected: ${String(e)}`),
+  );
+
+let t0: number;
+/** Raises an alert for a site, one second after the previous one. */
+async function alertAt(site: string) {
+  t0 += 1000;
+  const alert = await raiseAlertOnce({
+    type: 'SLA_DEGRADED',
+    severity: 'P1',
+    site,
+    ts: clock.iso(t0),
+    message: 'test',
+  });
+  if (!alert) throw new Error('not raised');
+  await closeIncident(site, 'SLA_DEGRADED');
+  return alert;
+}
+
+beforeEach(async () => {
+  await createTestTable();
+  t0 = Date.parse('2025-03-01T00:00:00Z');
+});
+afterEach(() => clock.reset());
+
+describe('acknowledging an alert', () => {
+  it('sets acked, acked_by and acked_at, and moves it from the active to the acked list', async () => {
+    const alert = await alertAt('access_a');
+    const userId = randomUUID();
+    clock.set(() => Date.parse('2025-03-02T10:00:00Z'));
+    const acked = await acknowledge(admin, alert.id, userId);
+    expect(acked).toMatchObject({
+      id: alert.id,
+      acked: true,
+      acked_by: userId,
+      acked_at: '2025-03-02T10:00:00.000Z',
+    });
+    expect((await listAlerts(admin, 'active', 1, 20)).total).toBe(0);
+    expect((await listAlerts(admin, 'acked', 1, 20)).items.map((a) => a.id)).toEqual([alert.id]);
+  });
+
+  it('changes nothing the second time, whoever acks it', async () => {
+    const alert = await alertAt('access_a');
+    const first = await acknowledge(admin, alert.id, randomUUID());
+    clock.set(() => Date.now() + 60_000);
+    const second = await acknowledge(admin, alert.id, randomUUID());
+    expect(second).toEqual(first);
+  });
+
+  it('records one ack when ten arrive at once', async () => {
+    const alert = await alertAt('access_a');
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => acknowledge(admin, alert.id, randomUUID())),
+    );
+    expect(new Set(results.map((r) => r.acked_by)).size).toBe(1);
+    expect(new Set(results.map((r) => r.acked_at)).size).toBe(1);
+  });
+
+  it('answers ERR_NOT_FOUND for an unknown id', async () => {
+    expect(await codeOf(acknowledge(admin, randomUUID(), randomUUID()))).toBe('ERR_NOT_FOUND');
+  });
+
+  it("lets a reseller ack its own sites' alerts and refuses another reseller's", async () => {
+    const owner = randomUUID();
+    await giveSite(owner, 'access_owned');
+    const mine = await alertAt('access_owned');
+    const theirs = await alertAt('access_someone_else');
+    expect(await codeOf(acknowledge(reseller(owner), mine.id, randomUUID()))).toBe('ok');
+    expect(await codeOf(acknowledge(reseller(owner), theirs.id, randomUUID()))).toBe('ERR_FORBIDDEN');
+    expect((await listAlertsByStatus('active')).map((a) => a.id)).toEqual([theirs.id]);
+  });
+});
+
+describe('listing alerts', () => {
+  it('gives an admin every alert, newest first, filtered by status', async () => {
+    const a = await alertAt('access_a');
+    const b = await alertAt('access_b');
+    const c = await alertAt('access_c');
+    await acknowledge(admin, b.id, randomUUID());
+    expect((await listAlerts(admin, 'all', 1, 20)).items.map((x) => x.id)).toEqual([c.id, b.id, a.id]);
+    expect((await listAlerts(admin, 'active', 1, 20)).items.map((x) => x.id)).toEqual([c.id, a.id]);
+    expect((await listAlerts(admin, 'acked', 1, 20)).items.map((x) => x.id)).toEqual([b.id]);
+  });
+
+  it("gives a reseller only its own sites' alerts", async () => {
+    const owner = randomUUID();
+    await giveSite(owner, 'access_shop_s1');
+    await giveSite(owner, 'access_shop_s2');
+    const s1 = await alertAt('access_shop_s1');
+    await alertAt('access_other');
+    const s2 = await alertAt('access_shop_s2');
+    await acknowledge(admin, s1.id, randomUUID());
+    const all = await listAlerts(reseller(owner), 'all', 1, 20);
+    expect(all.items.map((x) => x.id)).toEqual([s2.id, s1.id]);
+    expect(all.total).toBe(2);
+    expect((await listAlerts(reseller(owner), 'active', 1, 20)).items.map((x) => x.id)).toEqual([s2.id]);
+    expect((await listAlerts(reseller(randomUUID()), 'all', 1, 20)).total).toBe(0);
+  });
+
+  it('pages with total and pages', async () => {
+    for (let i = 0; i < 5; i++) await alertAt(`access_${i}`);
+    const page = await listAlerts(admin, 'all', 2, 2);
+    expect(page).toMatchObject({ total: 5, page: 2, pages: 3 });
+    expect(page.items).toHaveLength(2);
+    expect(page.items[0]?.site).toBe('access_2');
+  });
+
+  it('refuses a subscriber', async () => {
+    expect(await codeOf(listAlerts(subscriber, 'all', 1, 20))).toBe('ERR_FORBIDDEN');
+  });
+});
+
+describe('the monitoring overview', () => {
+  async function entitlement(expiresAt: string) {
+    const id = randomUUID();
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { pk: `ENT#${id}`, sk: 'ENT', entity: 'entitlement', gsi2pk: 'ENT#ACTIVE', gsi2sk: expiresAt },
+      }),
+    );
+  }
+  const runOn = (at: string, overall_status: CanaryRun['overall_status']): CanaryRun => ({
+    id: randomUUID(),
+    at,
+    overall_status,
+    tests: [],
+  });
+
+  it('counts unexpired entitlements as active sessions', async () => {
+    const now = Date.parse('2025-03-10T12:00:00Z');
+    clock.set(() => now);
+    await entitlement('2025-03-10T12:00:01.000Z');
+    await entitlement('2025-03-11T00:00:00.000Z');
+    await entitlement('2025-03-10T11:59:59.000Z');
+    expect((await overview(admin)).sessions_active).toBe(2);
+  });
+
+  it('computes uptime and SLA over the runs of the last 30 days only', async () => {
+    clock.set(() => Date.parse('2025-03-31T12:00:00Z'));
+    for (const s of ['healthy', 'healthy', 'degraded', 'down'] as const)
+      await countRunInDay(runOn('2025-03-31T01:00:00.000Z', s));
+    await countRunInDay(runOn('2025-03-02T01:00:00.000Z', 'healthy'));
+    // 30 days ago: outside the window.
+    await countRunInDay(runOn('2025-03-01T23:00:00.000Z', 'down'));
+    const o = await overview(admin);
+    expect(o.runs_30d).toBe(5);
+    expect(o.uptime_pct).toBe(60);
+    expect(o.sla_pct).toBe(80);
+  });
+
+  it("counts active alerts: all for an admin, its own sites' for a reseller", async () => {
+    const owner = randomUUID();
+    await giveSite(owner, 'access_mine');
+    const mine = await alertAt('access_mine');
+    await alertAt('access_mine_too');
+    await alertAt('access_other');
+    await acknowledge(admin, mine.id, randomUUID());
+    await alertAt('access_mine');
+    expect((await overview(admin)).alerts_active).toBe(3);
+    expect((await overview(reseller(owner))).alerts_active).toBe(1);
+  });
+
+  it('answers zeros on an empty platform', async () => {
+    expect(await overview(subscriber)).toEqual({
+      sessions_active: 0,
+      uptime_pct: 0,
+      alerts_active: 0,
+      sla_pct: 0,
+      runs_30d: 0,
+    });
+  });
+});
