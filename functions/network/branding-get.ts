@@ -1,0 +1,18 @@
+import { endpoint, json } from '../core/http.js';
+import { brandingOf, etagOf, portalView } from './branding.js';
+import { BrandingParams, BrandingQuery, BrandingResponse } from './schemas.js';
+
+/** Read on every captive-portal hit: cacheable for a minute, revalidated by ETag. */
+export const handler = endpoint(
+  'GET /api/v1/branding/{nas_id}',
+  { params: BrandingParams, query: BrandingQuery, response: { status: 200, schema: BrandingResponse } },
+  async ({ params, query, headers }) => {
+    const full = await brandingOf(params.nas_id);
+    const body = query.view === 'portal' ? portalView(full) : full;
+    const etag = etagOf(body);
+    const cache = { 'cache-control': 'public, max-age=60', etag };
+    if (headers['if-none-match']?.split(/\s*,\s*/).includes(etag))
+      return { status: 304, raw: '', headers: cache };
+    return json(200, body, cache);
+  },
+);

@@ -1,0 +1,15 @@
+import { endpoint, json } from '../core/http.js';
+import { AllocateBody, AllocationResponse } from './schemas.js';
+import { allocateVlan } from './vlans.js';
+
+export const handler = endpoint(
+  'POST /api/v1/network/vlan/allocate',
+  { body: AllocateBody, response: { status: 201, schema: AllocationResponse } },
+  async ({ body }) => {
+    const a = await allocateVlan({
+      resellerId: body.reseller_id,
+      ...('reseller_name' in body ? { resellerName: body.reseller_name, siteCount: body.site_count } : {}),
+    });
+    return json(201, { vlan_id: a.vlan_id, subnet: a.subnet, nas_id: a.nas_id, ssid: a.ssid });
+  },
+);

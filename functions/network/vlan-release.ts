@@ -1,0 +1,12 @@
+import { endpoint, json } from '../core/http.js';
+import { VlanParams } from './schemas.js';
+import { releaseVlan } from './vlans.js';
+
+export const handler = endpoint(
+  'DELETE /api/v1/network/vlans/{vlan_id}',
+  { params: VlanParams, response: { status: 204 } },
+  async ({ params }) => {
+    await releaseVlan(params.vlan_id);
+    return json(204, undefined);
+  },
+);

@@ -1,0 +1,14 @@
+import { endpoint, json } from '../core/http.js';
+import { pageOf } from '../core/schemas.js';
+import { listAllocations } from '../store/vlans.js';
+import { VlansPage, VlansQuery } from './schemas.js';
+
+/** An admin sees every VLAN; a reseller its own (subscribers are refused by the auth level). */
+export const handler = endpoint(
+  'GET /api/v1/network/vlans',
+  { query: VlansQuery, response: { status: 200, schema: VlansPage } },
+  async ({ query, principal }) => {
+    const all = await listAllocations(principal?.role === 'admin' ? undefined : principal?.resellerId);
+    return json(200, pageOf(all, query.page, query.page_size));
+  },
+);

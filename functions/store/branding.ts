@@ -1,0 +1,65 @@
+import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../core/ddb.js';
+import { type NasRecord, nasKeys } from './nas.js';
+
+/** What a reseller set for a hotspot's captive portal; missing fields take the defaults. */
+export interface BrandingFields {
+  logo_url?: string;
+  primary_color?: string;
+  secondary_color?: string;
+  banner_rotation_seconds?: number;
+  custom_css?: string;
+  updated_at?: string;
+}
+
+export const brandingKeys = {
+  branding: (nasId: string) => ({ pk: `BRANDING#${nasId}`, sk: 'BRANDING' }),
+};
+
+/** The NAS record and the saved branding of a hotspot, in one round trip. */
+// Access: BatchGetItem pk=NAS#<nas_id> and pk=BRANDING#<nas_id>.
+export async function readBranding(nasId: string): Promise<{ nas?: NasRecord; saved?: BrandingFields }> {
+  const nasKey = nasKeys.nas(nasId);
+  const out = await ddb().send(
+    new BatchGetCommand({
+      RequestItems: { [tableName()]: { Keys: [nasKey, brandingKeys.branding(nasId)] } },
+    }),
+  );
+  if (Object.keys(out.UnprocessedKeys ?? {}).length) {
+    const error = new Error('BatchGetItem left keys unprocessed');
+    error.name = 'ThrottlingException';
+    throw error;
+  }
+  const items = out.Responses?.[tableName()] ?? [];
+  const nas = items.find((i) => i.pk === nasKey.pk);
+  const saved = items.find((i) => i.pk !== nasKey.pk);
+  const strip = (i: Record<string, unknown>) => {
+    const { pk, sk, entity, gsi1pk, gsi1sk, ...rest } = i;
+    return rest;
+  };
+  return {
+    ...(nas ? { nas: strip(nas) as unknown as NasRecord } : {}),
+    ...(saved ? { saved: strip(saved) as BrandingFields } : {}),
+  };
+}
+
+/** Saves the fields given, leaving the others as they were. */
+// Access: UpdateItem pk=BRANDING#<nas_id>, sk=BRANDING SET <given fields>.
+export async function saveBranding(nasId: string, fields: BrandingFields): Promise<BrandingFields> {
+  const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
+  const out = await ddb().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: brandingKeys.branding(nasId),
+      UpdateExpression: `SET entity = :entity, ${entries.map(([k]) => `#${k} = :${k}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(entries.map(([k]) => [`#${k}`, k])),
+      ExpressionAttributeValues: {
+        ':entity': 'branding',
+        ...Object.fromEntries(entries.map(([k, v]) => [`:${k}`, v])),
+      },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  const { pk, sk, entity, ...rest } = out.Attributes ?? {};
+  return rest as BrandingFields;
+}
