@@ -101,7 +101,12 @@ export async function allocateTx(input: {
   take: { kind: 'free' } | { kind: 'counter'; expectedNext: number | undefined };
 }): Promise<AllocateResult> {
   const a = input.allocation;
-  const counterUpdate =
+  const counterUpdate: {
+    UpdateExpression: string;
+    ConditionExpression: string;
+    ExpressionAttributeNames: Record<string, string>;
+    ExpressionAttributeValues: Record<string, unknown>;
+  } =
     input.take.kind === 'free'
       ? {
           UpdateExpression: 'DELETE #free :id',
