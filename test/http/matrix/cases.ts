@@ -1,3 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { allocateVlan } from '../../../functions/network/vlans.js';
+import { closeIncident, raiseAlertOnce } from '../../../functions/store/alerts.js';
+import { giveSite } from '../../integration/monitoring-fixtures.js';
 import { newMsisdn } from '../../support/http.js';
 import type { Cast, Who } from './principals.js';
 
@@ -16,6 +20,50 @@ export interface MatrixCase {
   request: (cast: Cast, who: Who, base: string) => Promise<MatrixRequest>;
   expect: Record<Who, number>;
 }
+
+const OWNER_OR_ADMIN = {
+  none: 401,
+  expired: 401,
+  forged: 401,
+  subscriber: 403,
+  otherReseller: 403,
+  owner: 200,
+  admin: 200,
+};
+const ADMIN_ONLY = {
+  none: 401,
+  expired: 401,
+  forged: 401,
+  subscriber: 403,
+  otherReseller: 403,
+  owner: 403,
+  admin: 200,
+};
+const ANY_RESELLER = {
+  none: 401,
+  expired: 401,
+  forged: 401,
+  subscriber: 403,
+  otherReseller: 200,
+  owner: 200,
+  admin: 200,
+};
+
+/** The owning reseller's VLAN (20 sites allowed), made once per cast. */
+const vlans = new WeakMap<Cast, Promise<{ vlan_id: number; nas_id: string }>>();
+function ownerVlan(cast: Cast): Promise<{ vlan_id: number; nas_id: string }> {
+  let v = vlans.get(cast);
+  if (!v) {
+    v = allocateVlan({
+      resellerId: cast.ownerResellerId,
+      resellerName: `Matrix ${cast.ownerResellerId.slice(0, 8)}`,
+      siteCount: 20,
+    });
+    vlans.set(cast, v);
+  }
+  return v;
+}
+let siteNumber = 0;
 
 const PUBLIC = {
   none: 200,
@@ -57,4 +105,90 @@ export const cases: Record<string, MatrixCase> = {
   },
   'GET /api/v1/auth/session': { request: async () => ({ path: '' }), expect: ANY_TOKEN },
   'GET /api/v1/forfaits': { request: async () => ({ path: '' }), expect: PUBLIC },
+
+  'GET /api/v1/network/vlans': { request: async () => ({ path: '' }), expect: ANY_RESELLER },
+  'POST /api/v1/network/vlan/allocate': {
+    request: async () => ({
+      path: '',
+      body: { reseller_id: randomUUID(), reseller_name: `Spot ${randomUUID().slice(0, 8)}`, site_count: 1 },
+    }),
+    expect: { ...ADMIN_ONLY, admin: 201 },
+  },
+  'DELETE /api/v1/network/vlans/{vlan_id}': {
+    request: async (_c, who) => {
+      if (who !== 'admin') return { path: '/api/v1/network/vlans/10' };
+      const v = await allocateVlan({
+        resellerId: randomUUID(),
+        resellerName: `Gone ${randomUUID().slice(0, 8)}`,
+        siteCount: 1,
+      });
+      return { path: `/api/v1/network/vlans/${v.vlan_id}` };
+    },
+    expect: { ...ADMIN_ONLY, admin: 204 },
+  },
+  'POST /api/v1/network/sites': {
+    request: async (cast) => {
+      await ownerVlan(cast);
+      siteNumber += 1;
+      return {
+        path: '',
+        body: {
+          reseller_id: cast.ownerResellerId,
+          site_number: siteNumber,
+          city: 'Daloa',
+          latitude: 6.88,
+          longitude: -6.45,
+        },
+      };
+    },
+    expect: { ...OWNER_OR_ADMIN, owner: 201, admin: 201 },
+  },
+  'GET /api/v1/network/sites/{reseller_id}': {
+    request: async (cast) => {
+      await ownerVlan(cast);
+      return { path: `/api/v1/network/sites/${cast.ownerResellerId}` };
+    },
+    expect: OWNER_OR_ADMIN,
+  },
+  'GET /api/v1/branding/{nas_id}': {
+    request: async (cast) => ({ path: `/api/v1/branding/${(await ownerVlan(cast)).nas_id}` }),
+    expect: PUBLIC,
+  },
+  'PUT /api/v1/branding/{nas_id}': {
+    request: async (cast) => ({
+      path: `/api/v1/branding/${(await ownerVlan(cast)).nas_id}`,
+      body: { primary_color: '#123456' },
+    }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'GET /api/v1/network/dns/status': { request: async () => ({ path: '' }), expect: ANY_TOKEN },
+  'PUT /api/v1/network/dns/status': {
+    request: async () => ({
+      path: '',
+      body: { blocklist_count: 10, sinkhole_ip: '10.0.0.53', last_update: new Date().toISOString() },
+    }),
+    expect: ADMIN_ONLY,
+  },
+  'GET /api/v1/network/gateway/rules': { request: async () => ({ path: '' }), expect: ADMIN_ONLY },
+
+  'GET /api/v1/monitoring/overview': { request: async () => ({ path: '' }), expect: ANY_TOKEN },
+  'GET /api/v1/monitoring/status': { request: async () => ({ path: '' }), expect: PUBLIC },
+  'GET /api/v1/canary/status': { request: async () => ({ path: '' }), expect: ANY_TOKEN },
+  'GET /api/v1/alerts': { request: async () => ({ path: '?status=all' }), expect: ANY_RESELLER },
+  'PUT /api/v1/alerts/{id}/ack': {
+    request: async (cast) => {
+      const site = `access_matrix_${randomUUID().slice(0, 8)}`;
+      await giveSite(cast.ownerResellerId, site);
+      const alert = await raiseAlertOnce({
+        type: 'SLA_DEGRADED',
+        severity: 'P1',
+        site,
+        ts: new Date().toISOString(),
+        message: 'matrix',
+      });
+      await closeIncident(site, 'SLA_DEGRADED');
+      return { path: `/api/v1/alerts/${alert?.id}/ack`, body: { user_id: randomUUID() } };
+    },
+    expect: OWNER_OR_ADMIN,
+  },
 };
