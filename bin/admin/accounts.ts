@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { requireMsisdn } from '../../functions/auth/service.js';
 import { listOperators, upsertOperator } from '../../functions/store/accounts.js';
+import { recordResellerName } from '../../functions/store/vlans.js';
 import { required, UsageError } from './context.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -21,6 +22,8 @@ export async function run(command: string | undefined, flags: Record<string, str
       ...(resellerId ? { resellerId } : {}),
       ...(flags.name ? { name: flags.name } : {}),
     });
+    // The reseller's name is what a VLAN allocation with only the reseller id uses.
+    if (role === 'reseller' && resellerId && flags.name) await recordResellerName(resellerId, flags.name);
     process.stdout.write(`${JSON.stringify(account, null, 2)}\n`);
     return;
   }

@@ -3,9 +3,12 @@ import { pageOf } from '../core/schemas.js';
 import { listForfaitsOnSale } from '../store/forfaits.js';
 import { ForfaitsPage, ForfaitsQuery } from './schemas.js';
 
-export const handler = endpoint('GET /api/v1/forfaits', { query: ForfaitsQuery, response: { status: 200, schema: ForfaitsPage } }, async ({ query }) =>
-  json(200, pageOf(await listForfaitsOnSale(), query.page, query.page_size), {
-    // The catalogue changes rarely and is the same for everyone.
-    'cache-control': 'public, max-age=60',
-  }),
+export const handler = endpoint(
+  'GET /api/v1/forfaits',
+  { query: ForfaitsQuery, response: { status: 200, schema: ForfaitsPage } },
+  async ({ query }) =>
+    json(200, pageOf(await listForfaitsOnSale(), query.page, query.page_size), {
+      // The catalogue changes rarely and is the same for everyone.
+      'cache-control': 'public, max-age=60',
+    }),
 );

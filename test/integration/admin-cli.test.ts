@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { requestOtp, verifyOtp } from '../../functions/auth/service.js';
 import { verifySession } from '../../functions/core/tokens.js';
 import { getAccount } from '../../functions/store/accounts.js';
+import { getReseller } from '../../functions/store/vlans.js';
 import { useTestTable } from '../support/db.js';
 import { lastOtp, newMsisdn } from '../support/http.js';
 
@@ -40,6 +41,7 @@ describe('npm run admin -- accounts', () => {
     const printed = JSON.parse(added.stdout) as { reseller_id: string; role: string };
     expect(printed.role).toBe('reseller');
     expect(printed.reseller_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await getReseller(printed.reseller_id))?.reseller_name).toBe('Chez Awa');
 
     await requestOtp(msisdn);
     const claims = await verifySession((await verifyOtp(msisdn, lastOtp(msisdn))).session_token);
