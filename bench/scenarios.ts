@@ -88,7 +88,88 @@ export const scenarios: Scenario[] = [
     expect: 200,
     prepare: async () => () => ({ method: 'GET', path: '/api/v1/forfaits' }),
   },
+  {
+    route: 'GET /api/v1/branding/{nas_id}',
+    expect: 200,
+    prepare: async (ctx) => {
+      const nasId = await benchVlan(ctx);
+      return () => ({ method: 'GET', path: `/api/v1/branding/${nasId}?view=portal` });
+    },
+  },
+  {
+    route: 'GET /api/v1/network/vlans',
+    expect: 200,
+    prepare: async (ctx) => () => ({
+      method: 'GET',
+      path: '/api/v1/network/vlans',
+      headers: bearer(ctx.tokens.admin),
+    }),
+  },
+  {
+    route: 'GET /api/v1/network/dns/status',
+    expect: 200,
+    prepare: async (ctx) => () => ({
+      method: 'GET',
+      path: '/api/v1/network/dns/status',
+      headers: bearer(ctx.tokens.subscriber),
+    }),
+  },
+  {
+    route: 'GET /api/v1/network/gateway/rules',
+    expect: 200,
+    prepare: async (ctx) => {
+      await benchVlan(ctx);
+      return () => ({
+        method: 'GET',
+        path: '/api/v1/network/gateway/rules?vlan=10',
+        headers: bearer(ctx.tokens.admin),
+      });
+    },
+  },
+  {
+    route: 'GET /api/v1/monitoring/status',
+    expect: 200,
+    prepare: async () => () => ({ method: 'GET', path: '/api/v1/monitoring/status' }),
+  },
+  {
+    route: 'GET /api/v1/monitoring/overview',
+    expect: 200,
+    prepare: async (ctx) => () => ({
+      method: 'GET',
+      path: '/api/v1/monitoring/overview',
+      headers: bearer(ctx.tokens.admin),
+    }),
+  },
+  {
+    route: 'GET /api/v1/canary/status',
+    expect: 200,
+    prepare: async (ctx) => () => ({
+      method: 'GET',
+      path: '/api/v1/canary/status',
+      headers: bearer(ctx.tokens.subscriber),
+    }),
+  },
+  {
+    route: 'GET /api/v1/alerts',
+    expect: 200,
+    prepare: async (ctx) => () => ({
+      method: 'GET',
+      path: '/api/v1/alerts',
+      headers: bearer(ctx.tokens.reseller),
+    }),
+  },
 ];
+
+let vlanOnce: Promise<string> | undefined;
+/** The bench reseller's VLAN (its NAS id), allocated once. */
+function benchVlan(ctx: BenchContext): Promise<string> {
+  vlanOnce ??= fetch(`${ctx.baseUrl}/api/v1/network/vlan/allocate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...bearer(ctx.tokens.admin) },
+    body: json({ reseller_id: ctx.resellerId, reseller_name: 'Bench Spot', site_count: 1 }),
+  }).then(async (r) => ((await r.json()) as { nas_id: string }).nas_id);
+  return vlanOnce;
+}
 
 /** A fresh UUID per request, for scenarios that create things. */
 export const freshId = (): string => randomUUID();

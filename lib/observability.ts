@@ -69,40 +69,47 @@ export class Observability extends Construct {
     });
 
     const fns = Object.values(props.functions);
-    const sumOver = (prefix: string, label: string, pick: (fn: IFunction) => cloudwatch.IMetric) => {
+    const sumOver = (
+      prefix: string,
+      label: string,
+      group: IFunction[],
+      pick: (fn: IFunction) => cloudwatch.IMetric,
+    ) => {
       const usingMetrics: Record<string, cloudwatch.IMetric> = {};
-      fns.forEach((fn, i) => {
+      group.forEach((fn, i) => {
         usingMetrics[`${prefix}${i}`] = pick(fn);
       });
       return new cloudwatch.MathExpression({
-        expression: fns.length ? fns.map((_, i) => `${prefix}${i}`).join(' + ') : '0',
+        expression: group.length ? group.map((_, i) => `${prefix}${i}`).join(' + ') : '0',
         usingMetrics,
         period: Duration.minutes(5),
         label,
       });
     };
-    const lambdaErrors = sumOver('e', 'Lambda errors', (fn) =>
-      fn.metricErrors({ period: Duration.minutes(5) }),
-    );
-    const lambdaThrottles = sumOver('t', 'Lambda throttles', (fn) =>
-      fn.metricThrottles({ period: Duration.minutes(5) }),
-    );
-    alarm('LambdaErrors', {
-      metric: lambdaErrors,
-      threshold: 5,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      alarmDescription: 'Five or more Lambda errors across the service in 5 minutes',
-    });
-    alarm('LambdaThrottles', {
-      metric: lambdaThrottles,
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      alarmDescription: 'A Lambda function of the service was throttled',
-    });
+    const errorsOf = (fn: IFunction) => fn.metricErrors({ period: Duration.minutes(5) });
+    const throttlesOf = (fn: IFunction) => fn.metricThrottles({ period: Duration.minutes(5) });
+    const lambdaErrors = sumOver('e', 'Lambda errors', fns, errorsOf);
+    const lambdaThrottles = sumOver('t', 'Lambda throttles', fns, throttlesOf);
+    // An alarm's math may hold at most 10 metrics: one alarm per group of 10 functions.
+    for (let start = 0, n = 1; start < fns.length; start += 10, n++) {
+      const group = fns.slice(start, start + 10);
+      alarm(`LambdaErrors${n}`, {
+        metric: sumOver('e', `Lambda errors (group ${n})`, group, errorsOf),
+        threshold: 5,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        alarmDescription: `Five or more Lambda errors in 5 minutes across functions group ${n}`,
+      });
+      alarm(`LambdaThrottles${n}`, {
+        metric: sumOver('t', `Lambda throttles (group ${n})`, group, throttlesOf),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        alarmDescription: `A Lambda function of group ${n} was throttled`,
+      });
+    }
 
     // The canary counts a failed run as CanaryFailed; two failed runs in 15 minutes page.
     alarm('CanaryFailing', {
