@@ -13,7 +13,12 @@ export interface BundleFigure {
 }
 
 /** Bundles one function with the CDK stack's own esbuild options (lib/bundling.ts). */
-export async function bundle(entry: string, outDir: string, name: string): Promise<BundleFigure> {
+export async function bundle(
+  entry: string,
+  outDir: string,
+  name: string,
+  external: string[] = [],
+): Promise<BundleFigure> {
   mkdirSync(outDir, { recursive: true });
   const file = resolve(outDir, `${name}.mjs`);
   await build({
@@ -27,6 +32,8 @@ export async function bundle(entry: string, outDir: string, name: string): Promi
     sourcemap: ESBUILD.sourcemap,
     mainFields: ESBUILD.mainFields,
     banner: { js: ESBUILD.banner },
+    alias: ESBUILD.alias,
+    external,
     logLevel: 'silent',
   });
   return {

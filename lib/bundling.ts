@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 
@@ -14,6 +15,10 @@ export const ESBUILD = {
   mainFields: ['module', 'main'],
   // ESM bundles still meet CommonJS dependencies that call require().
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+  // Lambda's credentials are in the environment: the SDK's node provider chain is replaced.
+  alias: {
+    '@aws-sdk/credential-provider-node': fileURLToPath(new URL('./lambda/credentials.ts', import.meta.url)),
+  },
 };
 
 export const BUNDLING: BundlingOptions = {
@@ -23,6 +28,9 @@ export const BUNDLING: BundlingOptions = {
   sourceMap: ESBUILD.sourcemap,
   mainFields: ESBUILD.mainFields,
   banner: ESBUILD.banner,
+  esbuildArgs: {
+    '--alias:@aws-sdk/credential-provider-node': ESBUILD.alias['@aws-sdk/credential-provider-node'],
+  },
   externalModules: [],
   // Local esbuild (a devDependency): no Docker needed to synth or deploy.
   forceDockerBundling: false,

@@ -13,12 +13,19 @@ export const OTP = {
 } as const;
 
 /**
- * An E.164 number that is also valid in its country's numbering plan, or undefined. Spaces,
- * dots, dashes and brackets that people type are accepted and removed.
+ * The E.164 shape of what a person typed (spaces, dots, dashes and brackets removed), or
+ * undefined. Enough to find an account: verification uses only this, so that its function
+ * does not carry the numbering-plan metadata.
  */
-export function normalizeMsisdn(input: string): string | undefined {
+export function compactMsisdn(input: string): string | undefined {
   const compact = input.replace(/[\s.\-()]/g, '');
-  if (!/^\+[1-9]\d{7,14}$/.test(compact)) return undefined;
+  return /^\+[1-9]\d{7,14}$/.test(compact) ? compact : undefined;
+}
+
+/** An E.164 number that is also valid in its country's numbering plan, or undefined. */
+export function normalizeMsisdn(input: string): string | undefined {
+  const compact = compactMsisdn(input);
+  if (!compact) return undefined;
   const phone = parsePhoneNumberFromString(compact);
   if (!phone?.isValid()) return undefined;
   return phone.number;

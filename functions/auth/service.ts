@@ -7,7 +7,16 @@ import { sendSms } from '../core/sms.js';
 import { SESSION_TTL_SECONDS, signSession } from '../core/tokens.js';
 import { consumeOtp, issueOtp, readForRequest, readForVerify, recordFailure } from '../store/otp.js';
 import type { RateWindow } from '../store/rate-limit.js';
-import { generateCode, hashCode, hashesMatch, normalizeMsisdn, OTP, smsText, subscriberRef } from './otp.js';
+import {
+  compactMsisdn,
+  generateCode,
+  hashCode,
+  hashesMatch,
+  normalizeMsisdn,
+  OTP,
+  smsText,
+  subscriberRef,
+} from './otp.js';
 
 const OTP_WINDOW: RateWindow = { scope: 'OTP', limit: OTP.requestsPerWindow, windowMs: OTP.windowMs };
 
@@ -84,7 +93,7 @@ export async function verifyOtp(
   code: string,
   otpToken?: string,
 ): Promise<{ session_token: string; subscriber_ref: string; expires_in: number }> {
-  const msisdn = normalizeMsisdn(input);
+  const msisdn = compactMsisdn(input);
   if (!msisdn) throw invalid();
   const state = await readForVerify(msisdn);
   if (!state?.otpToken || !state.codeHash || state.used || (state.fails ?? 0) >= OTP.maxFails)
