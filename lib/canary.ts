@@ -10,7 +10,7 @@ import { type BundlingOptions, NodejsFunction } from 'aws-cdk-lib/aws-lambda-nod
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
-import { Construct, type Node } from 'constructs';
+import { Construct } from 'constructs';
 import { BUNDLING } from './bundling.js';
 
 /**
@@ -82,18 +82,6 @@ export function canaryEnvironment(t: CanaryTargets): Record<string, string> {
       .filter(([, v]) => v !== undefined)
       .map(([k, v]) => [k, String(v)]),
   );
-}
-
-/**
- * The targets of CDK context `canary` (cdk.json or `-c canary='{"dns":{...}}'`), without the
- * API URL, which the stack knows.
- */
-export function targetsFromContext(node: Node): Omit<CanaryTargets, 'apiUrl'> {
-  const raw = node.tryGetContext('canary') as unknown;
-  if (raw === undefined) return {};
-  const value = typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
-  if (typeof value !== 'object' || value === null) throw new Error('context "canary" must be an object');
-  return value as Omit<CanaryTargets, 'apiUrl'>;
 }
 
 const ENTRY = fileURLToPath(new URL('../functions/monitoring/canary.ts', import.meta.url));

@@ -65,9 +65,16 @@ export function settingsFromContext(get: (key: string) => unknown): HotspotSetti
       : typeof emails === 'string' && emails
         ? emails.split(',')
         : [],
-    ...(get('canary') ? { canary: get('canary') as Omit<CanaryTargets, 'apiUrl'> } : {}),
+    ...(get('canary') !== undefined ? { canary: parseCanary(get('canary')) } : {}),
     env,
   };
+}
+
+/** The `canary` context: an object in cdk.json, or a JSON string from `-c canary='{...}'`. */
+function parseCanary(raw: unknown): Omit<CanaryTargets, 'apiUrl'> {
+  const value = typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
+  if (typeof value !== 'object' || value === null) throw new Error('context "canary" must be an object');
+  return value as Omit<CanaryTargets, 'apiUrl'>;
 }
 
 const idOf = (r: Route) =>
