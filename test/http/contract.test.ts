@@ -34,6 +34,33 @@ describe('the OpenAPI document', () => {
     expect((await fetch(`${server.url()}/docs/swagger-ui-bundle.js`)).status).toBe(200);
   });
 
+  it('rejects unknown fields in every request body (strict schemas: no mass assignment)', async () => {
+    const doc = (await buildOpenApi()) as {
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>
+      >;
+    };
+    type Schema = { type?: string; additionalProperties?: unknown; anyOf?: Schema[]; oneOf?: Schema[] };
+    const objects = (sch: Schema): Schema[] => [
+      ...(sch.type === 'object' ? [sch] : []),
+      ...(sch.anyOf ?? []).flatMap(objects),
+      ...(sch.oneOf ?? []).flatMap(objects),
+    ];
+    let bodies = 0;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const schema = op.requestBody?.content['application/json']?.schema;
+        if (!schema) continue;
+        bodies += 1;
+        const found = objects(schema);
+        expect(found.length, `${method} ${path}`).toBeGreaterThan(0);
+        for (const o of found) expect(o.additionalProperties, `${method} ${path}`).toBe(false);
+      }
+    }
+    expect(bodies).toBeGreaterThanOrEqual(5);
+  });
+
   it('catches a response that breaks it', async () => {
     await expect(
       checkAgainstContract('GET', '/api/v1/forfaits', 200, 'application/json', { items: [{ id: 1 }] }),
