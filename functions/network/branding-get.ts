@@ -1,5 +1,5 @@
 import { endpoint, json } from '../core/http.js';
-import { brandingOf, etagOf, portalView } from './branding.js';
+import { brandingOf, etagMatches, etagOf, portalView } from './branding.js';
 import { BrandingParams, BrandingQuery, BrandingResponse } from './schemas.js';
 
 /** Read on every captive-portal hit: cacheable for a minute, revalidated by ETag. */
@@ -11,8 +11,7 @@ export const handler = endpoint(
     const body = query.view === 'portal' ? portalView(full) : full;
     const etag = etagOf(body);
     const cache = { 'cache-control': 'public, max-age=60', etag };
-    if (headers['if-none-match']?.split(/\s*,\s*/).includes(etag))
-      return { status: 304, raw: '', headers: cache };
+    if (etagMatches(headers['if-none-match'], etag)) return { status: 304, raw: '', headers: cache };
     return json(200, body, cache);
   },
 );

@@ -3,6 +3,7 @@ import { clock } from '../core/clock.js';
 import { notFound } from '../core/errors.js';
 import type { Principal } from '../core/tokens.js';
 import { type BrandingFields, readBranding, saveBranding } from '../store/branding.js';
+import { isNasIdShape } from './naming.js';
 import { networkSettings } from './settings.js';
 import { assertActsFor } from './sites.js';
 
@@ -17,6 +18,7 @@ export interface Branding {
 }
 
 export type PortalBranding = Pick<Branding, 'nas_id' | 'reseller_name' | 'logo_url' | 'primary_color'>;
+export type BrandingChanges = Omit<BrandingFields, 'updated_at'>;
 
 function withDefaults(nasId: string, resellerName: string, saved: BrandingFields | undefined): Branding {
   const d = networkSettings();
@@ -26,15 +28,22 @@ function withDefaults(nasId: string, resellerName: string, saved: BrandingFields
     logo_url: saved?.logo_url ?? d.BRANDING_DEFAULT_LOGO_URL,
     primary_color: saved?.primary_color ?? d.BRANDING_DEFAULT_PRIMARY,
     secondary_color: saved?.secondary_color ?? d.BRANDING_DEFAULT_SECONDARY,
-    banner_rotation_seconds: saved?.banner_rotation_seconds ?? 10,
+    banner_rotation_seconds: saved?.banner_rotation_seconds ?? d.BRANDING_DEFAULT_ROTATION_SECONDS,
     custom_css: saved?.custom_css ?? '',
   };
 }
 
-/** A hotspot's branding, with defaults for what was never set; 404 for an unknown NAS id. */
-export async function brandingOf(nasId: string): Promise<Branding> {
-  const { nas, saved } = await readBranding(nasId);
+/** The hotspot behind a NAS id with its saved branding; 404 for one never issued. */
+async function hotspot(nasId: string, consistent = false) {
+  if (!isNasIdShape(nasId)) throw notFound('Hotspot');
+  const { nas, saved } = await readBranding(nasId, { consistent });
   if (!nas) throw notFound('Hotspot');
+  return { nas, saved };
+}
+
+/** A hotspot's branding (VLAN or site NAS id), with defaults for what was never set. */
+export async function brandingOf(nasId: string): Promise<Branding> {
+  const { nas, saved } = await hotspot(nasId);
   return withDefaults(nasId, nas.reseller_name, saved);
 }
 
@@ -49,14 +58,26 @@ export const portalView = (b: Branding): PortalBranding => ({
 export const etagOf = (body: unknown): string =>
   `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`;
 
+/**
+ * True when an If-None-Match header names this ETag (or is `*`). The comparison is weak, as
+ * RFC 9110 wants for If-None-Match: `W/"x"` matches `"x"`.
+ */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/** Partial update by the owning reseller or an admin; answers the whole record as saved. */
 export async function updateBranding(
   principal: Principal | undefined,
   nasId: string,
-  changes: Omit<BrandingFields, 'updated_at'>,
+  changes: BrandingChanges,
 ): Promise<Branding> {
-  const { nas } = await readBranding(nasId);
-  if (!nas) throw notFound('Hotspot');
+  const { nas } = await hotspot(nasId);
   assertActsFor(principal, nas.reseller_id);
-  const saved = await saveBranding(nasId, { ...changes, updated_at: clock.iso() });
-  return withDefaults(nasId, nas.reseller_name, saved);
+  if (!(await saveBranding(nasId, nas.reseller_id, { ...changes, updated_at: clock.iso() })))
+    throw notFound('Hotspot');
+  const after = await hotspot(nasId, true);
+  return withDefaults(nasId, after.nas.reseller_name, after.saved);
 }

@@ -1,17 +1,10 @@
 import { endpoint, json } from '../core/http.js';
-import { reportDnsStatus } from '../store/dns-status.js';
-import { dnsStatusView } from './dns.js';
+import { reportDns } from './dns.js';
 import { DnsReportBody, DnsStatusResponse } from './schemas.js';
 
 /** The DNS host reports its blocklist; a report older than the stored one changes nothing. */
 export const handler = endpoint(
   'PUT /api/v1/network/dns/status',
   { body: DnsReportBody, response: { status: 200, schema: DnsStatusResponse } },
-  async ({ body }) =>
-    json(
-      200,
-      dnsStatusView(
-        await reportDnsStatus({ ...body, last_update: new Date(body.last_update).toISOString() }),
-      ),
-    ),
+  async ({ body }) => json(200, await reportDns(body)),
 );

@@ -2,14 +2,22 @@
  * VLAN maths and names (DESIGN §4): pure functions, no I/O.
  */
 
-/** Lower case, accents folded, every run of other characters to `_`, trimmed. */
+export const MAX_SLUG_LENGTH = 64;
+
+/**
+ * Lower case, accents folded (NFKD, combining marks dropped: `É` -> `e`, and compatibility
+ * forms too: `ﬁ` -> `fi`), every run of other characters to `_`, trimmed of `_`, at most 64
+ * characters. Empty when the name has no letter or digit of the Latin alphabet.
+ */
 export function slugify(name: string): string {
   return name
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
+    .replace(/^_+/, '')
+    .slice(0, MAX_SLUG_LENGTH)
+    .replace(/_+$/, '');
 }
 
 export const nasIdOf = (slug: string): string => `access_${slug}`;
@@ -25,12 +33,12 @@ export function hostOf(vlanId: number, host: number): string {
   return `10.${vlanId % 256}.${Math.floor(vlanId / 256)}.${host}`;
 }
 
-/** An SSID is at most 32 bytes (802.11): longer names are cut at a character boundary. */
-export function ssidOf(...parts: string[]): string {
-  let out = '';
-  for (const ch of ['ACCESS', ...parts].join(' ')) {
-    if (Buffer.byteLength(out + ch, 'utf8') > 32) break;
-    out += ch;
-  }
-  return out.trimEnd();
-}
+/**
+ * `ACCESS <name>` (a VLAN) or `ACCESS <name> <city>` (a site), exactly the spec's shape. It is
+ * not cut at the 802.11 limit of 32 bytes: the contract is the spec's, and the access point's
+ * provisioning shortens what it broadcasts if it has to.
+ */
+export const ssidOf = (...parts: string[]): string => ['ACCESS', ...parts].join(' ');
+
+/** True for a NAS id this service can have issued (anything else is unknown, not malformed). */
+export const isNasIdShape = (value: string): boolean => /^access_[a-z0-9_]{1,120}$/.test(value);

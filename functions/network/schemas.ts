@@ -10,16 +10,27 @@ const rule = (problem: (v: string) => string | null) =>
   });
 
 const colour = () => z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour #rrggbb'));
-const nasIdParam = z.string().check(z.regex(/^[a-z0-9_]{1,100}$/, 'must be a NAS id'));
+// Any text: a NAS id this service never issued is unknown (404), not malformed.
+const nasIdParam = z.string().check(z.minLength(1), z.maxLength(200));
+const label = (max: number) =>
+  z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, 'must not be empty'),
+      z.maxLength(max),
+      z.regex(/^[^\p{Cc}]*$/u, 'must not contain control characters'),
+    );
 
-export const AllocateBody = z.union([
-  z.strictObject({
-    reseller_id: uuid(),
-    reseller_name: z.string().check(z.trim(), z.minLength(1), z.maxLength(64)),
-    site_count: z.int().check(z.gte(1), z.lte(MAX_SITES)),
-  }),
-  z.strictObject({ reseller_id: uuid() }),
-]);
+/**
+ * The full variant gives the name and the site count; the other only `reseller_id`, and the
+ * name (and site count, else 1) on record are used.
+ */
+export const AllocateBody = z.strictObject({
+  reseller_id: uuid(),
+  reseller_name: z.optional(label(64)),
+  site_count: z.optional(z.int().check(z.gte(1), z.lte(MAX_SITES))),
+});
 
 export const AllocationResponse = z.object({
   vlan_id: z.int(),
@@ -40,12 +51,13 @@ export const VlanItem = z.object({
 });
 export const VlansQuery = z.strictObject({ ...pageQuery });
 export const VlansPage = pageSchema(VlanItem);
-export const VlanParams = z.strictObject({ vlan_id: intParam(1, 4094) });
+// Any integer: one that is not allocated is a 404.
+export const VlanParams = z.strictObject({ vlan_id: intParam(-999_999_999, 999_999_999) });
 
 export const SiteBody = z.strictObject({
   reseller_id: uuid(),
   site_number: z.int().check(z.gte(1), z.lte(MAX_SITES)),
-  city: z.string().check(z.trim(), z.minLength(1), z.maxLength(64)),
+  city: label(64),
   latitude: z.number().check(z.gte(-90), z.lte(90)),
   longitude: z.number().check(z.gte(-180), z.lte(180)),
 });
@@ -94,16 +106,19 @@ export const DnsStatusResponse = z.object({
   unbound_healthy: z.boolean(),
   blocklist_count: z.int(),
   sinkhole_ip: z.string(),
-  last_update: z.nullable(z.string()),
-  checked_at: z.optional(z.nullable(z.string())),
+  /** `1970-01-01T00:00:00.000Z` until the DNS host first reports. */
+  last_update: z.string(),
+  /** When the canary last checked the resolver; absent before its first run. */
+  checked_at: z.optional(z.string()),
 });
 export const DnsReportBody = z.strictObject({
   blocklist_count: z.int().check(z.gte(0), z.lte(100_000_000)),
   sinkhole_ip: z.string().check(z.ipv4()),
-  last_update: z.string().check(z.iso.datetime()),
+  last_update: z.string().check(z.iso.datetime({ offset: true })),
 });
 
-export const RulesQuery = z.strictObject({ vlan: z.optional(intParam(1, 4094)) });
+// Any integer filters (an id outside the pool has no rules); anything else is a 400.
+export const RulesQuery = z.strictObject({ vlan: z.optional(intParam(-999_999_999, 999_999_999)) });
 export const RulesResponse = z.object({
   items: z.array(
     z.object({

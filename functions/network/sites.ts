@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { clock } from '../core/clock.js';
 import { AppError, forbidden, notFound } from '../core/errors.js';
 import type { Principal } from '../core/tokens.js';
+import { getReseller } from '../store/resellers.js';
 import { createSite, listSites, type Site } from '../store/sites.js';
-import { getReseller } from '../store/vlans.js';
 import { hostOf, siteNasIdOf, ssidOf } from './naming.js';
 
 /** An admin acts for anyone; a reseller only for itself. */
@@ -13,6 +13,10 @@ export function assertActsFor(principal: Principal | undefined, resellerId: stri
   throw forbidden('You may only act for your own reseller account');
 }
 
+/**
+ * Registers site `site_number` (1..the reseller's site count, each once) inside the reseller's
+ * VLAN: NAS id `access_<slug>_s<n>`, SSID `ACCESS <name> <city>`, access point at host n + 1.
+ */
 export async function addSite(
   principal: Principal | undefined,
   input: { reseller_id: string; site_number: number; city: string; latitude: number; longitude: number },
@@ -27,25 +31,31 @@ export async function addSite(
       details: [{ path: 'body.site_number', message: `this reseller has ${count} site(s)` }],
     });
   }
-  const city = input.city.trim();
   const site: Site = {
     site_id: randomUUID(),
     reseller_id: input.reseller_id,
     site_number: input.site_number,
     nas_id: siteNasIdOf(reseller.slug, input.site_number),
-    ssid: ssidOf(reseller.reseller_name, city),
+    ssid: ssidOf(reseller.reseller_name, input.city),
     ap_ip: hostOf(reseller.vlan_id, input.site_number + 1),
-    city,
+    city: input.city,
     latitude: input.latitude,
     longitude: input.longitude,
     created_at: clock.iso(),
   };
-  if (!(await createSite(site, reseller.vlan_id, reseller.reseller_name))) {
-    throw new AppError('ERR_CONFLICT', `Site ${input.site_number} of this reseller exists already`);
+  switch (await createSite(site, reseller.vlan_id, reseller.reseller_name)) {
+    case 'ok':
+      return site;
+    case 'site_taken':
+      throw new AppError('ERR_CONFLICT', `Site ${input.site_number} of this reseller exists already`);
+    case 'nas_taken':
+      throw new AppError('ERR_DUPLICATE_NAS_ID', `NAS id ${site.nas_id} belongs to another hotspot`);
+    case 'no_vlan':
+      throw notFound('Reseller VLAN');
   }
-  return site;
 }
 
+/** The reseller's sites, in site number order (owner or admin); 404 for a reseller never seen. */
 export async function sitesOf(principal: Principal | undefined, resellerId: string): Promise<Site[]> {
   assertActsFor(principal, resellerId);
   if (!(await getReseller(resellerId))) throw notFound('Reseller');

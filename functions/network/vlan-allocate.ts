@@ -8,7 +8,8 @@ export const handler = endpoint(
   async ({ body }) => {
     const a = await allocateVlan({
       resellerId: body.reseller_id,
-      ...('reseller_name' in body ? { resellerName: body.reseller_name, siteCount: body.site_count } : {}),
+      ...(body.reseller_name !== undefined ? { resellerName: body.reseller_name } : {}),
+      ...(body.site_count !== undefined ? { siteCount: body.site_count } : {}),
     });
     return json(201, { vlan_id: a.vlan_id, subnet: a.subnet, nas_id: a.nas_id, ssid: a.ssid });
   },

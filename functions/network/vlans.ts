@@ -2,27 +2,42 @@ import { clock } from '../core/clock.js';
 import { config } from '../core/config.js';
 import { AppError, notFound } from '../core/errors.js';
 import { countMetric, log } from '../core/log.js';
-import { brandingKeys } from '../store/branding.js';
-import { listSites, siteKeys } from '../store/sites.js';
-import {
-  type Allocation,
-  allocateTx,
-  getAllocation,
-  getReseller,
-  readPool,
-  releaseTx,
-} from '../store/vlans.js';
+import { getReseller, markReleasing } from '../store/resellers.js';
+import { deleteSites, listSites } from '../store/sites.js';
+import { type Allocation, allocateTx, getAllocation, readPool, releaseTx } from '../store/vlans.js';
 import { nasIdOf, slugify, ssidOf, subnetOf } from './naming.js';
+import { networkSettings } from './settings.js';
 
 const duplicate = (message: string) => new AppError('ERR_DUPLICATE_NAS_ID', message);
 const exhausted = () => new AppError('ERR_VLAN_POOL_EXHAUSTED', 'No VLAN is left in the pool');
 
-// Parallel allocations race for one counter: each lost race reads again after a jittered,
-// growing pause. The bound is generous: 400 allocations at once must all get through.
-const MAX_ATTEMPTS = 400;
-// The ceiling is wide so that hundreds of waiting callers spread out instead of hammering the counter.
+/**
+ * Attempts at the allocation transaction before giving up with a 503. Each lost race (another
+ * allocation moved the counter between our read and our write) costs one; with hundreds of
+ * containers allocating at once the last one may lose a few hundred times.
+ */
+export const MAX_ATTEMPTS = 1000;
+
+/** Full jitter over a window that doubles with each lost race, up to a second. */
 const pause = (attempt: number) =>
-  new Promise((r) => setTimeout(r, Math.random() * Math.min(2000, 10 * 2 ** Math.min(attempt, 8))));
+  new Promise((r) => setTimeout(r, Math.random() * Math.min(1000, 5 * 2 ** Math.min(attempt, 8))));
+
+// Allocations running in this process, and those waiting for a lane (VLAN_ALLOCATION_LANES).
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function inLane<T>(fn: () => Promise<T>): Promise<T> {
+  if (running < networkSettings().VLAN_ALLOCATION_LANES) running += 1;
+  else await new Promise<void>((resolve) => waiting.push(resolve));
+  try {
+    return await fn();
+  } finally {
+    // Hand the lane to the next in line, or give it back.
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
+  }
+}
 
 export interface AllocateInput {
   resellerId: string;
@@ -32,11 +47,10 @@ export interface AllocateInput {
 
 /**
  * Allocates the reseller's VLAN: the lowest released id if any, else the counter's next one,
- * within the pool. With only a reseller id, the name on record is used (404 without one).
+ * within the pool. Without a name, the name on record is used (404 without one); without a
+ * site count, the one on record, else 1.
  */
 export async function allocateVlan(input: AllocateInput): Promise<Allocation> {
-  const { VLAN_FIRST_ID, VLAN_POOL_SIZE } = config();
-  const last = VLAN_FIRST_ID + VLAN_POOL_SIZE - 1;
   let name = input.resellerName?.trim();
   let siteCount = input.siteCount;
   if (name === undefined || siteCount === undefined) {
@@ -49,11 +63,20 @@ export async function allocateVlan(input: AllocateInput): Promise<Allocation> {
   const slug = slugify(name);
   if (!slug) {
     throw new AppError('ERR_VALIDATION', 'reseller_name must contain letters or digits', {
-      details: [{ path: 'body.reseller_name', message: 'has no letter or digit' }],
+      details: [{ path: 'body.reseller_name', message: 'has no letter or digit to build a NAS id from' }],
     });
   }
-  const nasId = nasIdOf(slug);
+  const chosen = { name, slug, siteCount };
+  return inLane(() => takeId(input.resellerId, chosen));
+}
 
+async function takeId(
+  resellerId: string,
+  { name, slug, siteCount }: { name: string; slug: string; siteCount: number },
+): Promise<Allocation> {
+  const { VLAN_FIRST_ID, VLAN_POOL_SIZE } = config();
+  const last = VLAN_FIRST_ID + VLAN_POOL_SIZE - 1;
+  const nasId = nasIdOf(slug);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const pool = await readPool();
     const freeId = pool.free.find((id) => id >= VLAN_FIRST_ID && id <= last);
@@ -62,7 +85,7 @@ export async function allocateVlan(input: AllocateInput): Promise<Allocation> {
     const vlanId = freeId ?? next;
     const allocation: Allocation = {
       vlan_id: vlanId,
-      reseller_id: input.resellerId,
+      reseller_id: resellerId,
       reseller_name: name,
       subnet: subnetOf(vlanId),
       nas_id: nasId,
@@ -73,10 +96,13 @@ export async function allocateVlan(input: AllocateInput): Promise<Allocation> {
     const result = await allocateTx({
       allocation,
       slug,
-      take: freeId !== undefined ? { kind: 'free' } : { kind: 'counter', expectedNext: pool.next },
+      take:
+        freeId !== undefined
+          ? { kind: 'free' }
+          : { kind: 'counter', expectedNext: pool.next, freeWasEmpty: pool.free.length === 0 },
     });
     if (result === 'ok') {
-      log.info('vlan allocated', { vlan_id: vlanId, nas_id: nasId });
+      log.info('vlan allocated', { vlan_id: vlanId, nas_id: nasId, attempts: attempt + 1 });
       countMetric('VlanAllocated');
       return allocation;
     }
@@ -88,18 +114,17 @@ export async function allocateVlan(input: AllocateInput): Promise<Allocation> {
   });
 }
 
-/** Releases a VLAN with its sites, NAS ids, branding and rules; the id is reused first. */
+/**
+ * Releases a VLAN: its sites (with their NAS ids and branding) first, then in one transaction
+ * the allocation, its NAS id, branding and rules, the reseller's hold, and the id back into the
+ * free set (reused before the counter advances). The reseller is marked first, so no site can
+ * be added meanwhile; a release cut short leaves the VLAN allocated and is finished by the next.
+ */
 export async function releaseVlan(vlanId: number): Promise<void> {
   const allocation = await getAllocation(vlanId);
   if (!allocation) throw notFound('VLAN');
-  const sites = await listSites(allocation.reseller_id);
-  const nasIds = [allocation.nas_id, ...sites.map((s) => s.nas_id)];
-  const released = await releaseTx({
-    allocation,
-    siteKeys: sites.map((s) => siteKeys.site(s.reseller_id, s.site_number)),
-    nasIds,
-    brandingKeys: nasIds.map((id) => brandingKeys.branding(id)),
-  });
-  if (!released) throw notFound('VLAN');
+  if (!(await markReleasing(allocation.reseller_id, vlanId))) throw notFound('VLAN');
+  await deleteSites(await listSites(allocation.reseller_id));
+  if (!(await releaseTx(allocation))) throw notFound('VLAN');
   log.info('vlan released', { vlan_id: vlanId });
 }

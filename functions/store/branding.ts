@@ -1,6 +1,7 @@
-import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../core/ddb.js';
 import { type NasRecord, nasKeys } from './nas.js';
+import { cancellationReasons } from './table.js';
 
 /** What a reseller set for a hotspot's captive portal; missing fields take the defaults. */
 export interface BrandingFields {
@@ -16,13 +17,26 @@ export const brandingKeys = {
   branding: (nasId: string) => ({ pk: `BRANDING#${nasId}`, sk: 'BRANDING' }),
 };
 
+const strip = (i: Record<string, unknown>) => {
+  const { pk, sk, entity, gsi1pk, gsi1sk, ...rest } = i;
+  return rest;
+};
+
 /** The NAS record and the saved branding of a hotspot, in one round trip. */
-// Access: BatchGetItem pk=NAS#<nas_id> and pk=BRANDING#<nas_id>.
-export async function readBranding(nasId: string): Promise<{ nas?: NasRecord; saved?: BrandingFields }> {
+// Access: BatchGetItem pk=NAS#<nas_id> and pk=BRANDING#<nas_id> (consistent on request).
+export async function readBranding(
+  nasId: string,
+  options: { consistent?: boolean } = {},
+): Promise<{ nas?: NasRecord; saved?: BrandingFields }> {
   const nasKey = nasKeys.nas(nasId);
   const out = await ddb().send(
     new BatchGetCommand({
-      RequestItems: { [tableName()]: { Keys: [nasKey, brandingKeys.branding(nasId)] } },
+      RequestItems: {
+        [tableName()]: {
+          Keys: [nasKey, brandingKeys.branding(nasId)],
+          ...(options.consistent ? { ConsistentRead: true } : {}),
+        },
+      },
     }),
   );
   if (Object.keys(out.UnprocessedKeys ?? {}).length) {
@@ -33,33 +47,54 @@ export async function readBranding(nasId: string): Promise<{ nas?: NasRecord; sa
   const items = out.Responses?.[tableName()] ?? [];
   const nas = items.find((i) => i.pk === nasKey.pk);
   const saved = items.find((i) => i.pk !== nasKey.pk);
-  const strip = (i: Record<string, unknown>) => {
-    const { pk, sk, entity, gsi1pk, gsi1sk, ...rest } = i;
-    return rest;
-  };
   return {
     ...(nas ? { nas: strip(nas) as unknown as NasRecord } : {}),
     ...(saved ? { saved: strip(saved) as BrandingFields } : {}),
   };
 }
 
-/** Saves the fields given, leaving the others as they were. */
-// Access: UpdateItem pk=BRANDING#<nas_id>, sk=BRANDING SET <given fields>.
-export async function saveBranding(nasId: string, fields: BrandingFields): Promise<BrandingFields> {
+/**
+ * Saves the fields given, leaving the others as they were, while the NAS id still belongs to
+ * the reseller: a hotspot released meanwhile gets no branding that a later owner of the same
+ * NAS id would inherit. False when it does not.
+ */
+// Access: TransactWriteItems [ConditionCheck NAS#<nas_id> (reseller_id = :r), Update BRANDING#<nas_id> SET <given fields>].
+export async function saveBranding(
+  nasId: string,
+  resellerId: string,
+  fields: BrandingFields,
+): Promise<boolean> {
   const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
-  const out = await ddb().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: brandingKeys.branding(nasId),
-      UpdateExpression: `SET entity = :entity, ${entries.map(([k]) => `#${k} = :${k}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(entries.map(([k]) => [`#${k}`, k])),
-      ExpressionAttributeValues: {
-        ':entity': 'branding',
-        ...Object.fromEntries(entries.map(([k, v]) => [`:${k}`, v])),
-      },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  const { pk, sk, entity, ...rest } = out.Attributes ?? {};
-  return rest as BrandingFields;
+  try {
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            ConditionCheck: {
+              TableName: tableName(),
+              Key: nasKeys.nas(nasId),
+              ConditionExpression: 'reseller_id = :r',
+              ExpressionAttributeValues: { ':r': resellerId },
+            },
+          },
+          {
+            Update: {
+              TableName: tableName(),
+              Key: brandingKeys.branding(nasId),
+              UpdateExpression: `SET entity = :entity, ${entries.map(([k]) => `#${k} = :${k}`).join(', ')}`,
+              ExpressionAttributeNames: Object.fromEntries(entries.map(([k]) => [`#${k}`, k])),
+              ExpressionAttributeValues: {
+                ':entity': 'branding',
+                ...Object.fromEntries(entries.map(([k, v]) => [`:${k}`, v])),
+              },
+            },
+          },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;
+    throw error;
+  }
 }

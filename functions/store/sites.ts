@@ -1,6 +1,8 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../core/ddb.js';
-import { nasItem } from './nas.js';
+import { brandingKeys } from './branding.js';
+import { nasItem, nasKeys } from './nas.js';
+import { resellerKeys } from './resellers.js';
 import { cancellationReasons } from './table.js';
 
 /** An extra site (hotspot) of a multi-site reseller, inside the reseller's VLAN. */
@@ -22,14 +24,22 @@ export const siteKeys = {
     pk: `RESELLER#${resellerId}`,
     sk: `SITE#${String(siteNumber).padStart(3, '0')}`,
   }),
+  allOf: (resellerId: string) => ({ pk: `RESELLER#${resellerId}`, skPrefix: 'SITE#' }),
 };
 
+export type CreateSiteResult = 'ok' | 'site_taken' | 'nas_taken' | 'no_vlan';
+
 /**
- * Creates a site and claims its NAS id together; false when that site number (or NAS id) is
- * taken already.
+ * Creates a site and claims its NAS id together, while the reseller holds the VLAN the site was
+ * built for and is not releasing it.
  */
-// Access: TransactWriteItems [Put RESELLER#<id>/SITE#<nnn> (not exists), Put NAS#<nas_id> (not exists)].
-export async function createSite(site: Site, vlanId: number, resellerName: string): Promise<boolean> {
+// Access: TransactWriteItems [Put RESELLER#<id>/SITE#<nnn> (not exists), Put NAS#<nas_id> (not exists),
+// ConditionCheck RESELLER#<id>/PROFILE (vlan_id = :v, not releasing)].
+export async function createSite(
+  site: Site,
+  vlanId: number,
+  resellerName: string,
+): Promise<CreateSiteResult> {
   try {
     await ddb().send(
       new TransactWriteCommand({
@@ -55,27 +65,72 @@ export async function createSite(site: Site, vlanId: number, resellerName: strin
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
+          {
+            ConditionCheck: {
+              TableName: tableName(),
+              Key: resellerKeys.profile(site.reseller_id),
+              ConditionExpression: 'vlan_id = :v AND attribute_not_exists(releasing)',
+              ExpressionAttributeValues: { ':v': vlanId },
+            },
+          },
         ],
       }),
     );
-    return true;
+    return 'ok';
   } catch (error) {
-    if (cancellationReasons(error)?.some((r) => r === 'ConditionalCheckFailed')) return false;
+    const reasons = cancellationReasons(error);
+    if (!reasons) throw error;
+    if (reasons[0] === 'ConditionalCheckFailed') return 'site_taken';
+    if (reasons[2] === 'ConditionalCheckFailed') return 'no_vlan';
+    if (reasons[1] === 'ConditionalCheckFailed') return 'nas_taken';
+    // Two requests for the same site at once: the loser sees a conflict, as if it came second.
+    if (reasons.includes('TransactionConflict')) return 'site_taken';
     throw error;
   }
 }
 
-// Access: Query pk=RESELLER#<id> AND begins_with(sk, 'SITE#'), in site number order.
+// Access: Query pk=RESELLER#<id> AND begins_with(sk, 'SITE#'), strongly consistent, in site number order.
 export async function listSites(resellerId: string): Promise<Site[]> {
-  const out = await ddb().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-      ExpressionAttributeValues: { ':p': `RESELLER#${resellerId}`, ':s': 'SITE#' },
-    }),
-  );
-  return (out.Items ?? []).map((item) => {
-    const { pk, sk, entity, ...site } = item;
-    return site as Site;
-  });
+  const sites: Site[] = [];
+  const { pk, skPrefix } = siteKeys.allOf(resellerId);
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+        ExpressionAttributeValues: { ':p': pk, ':s': skPrefix },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      const { pk: _pk, sk, entity, ...site } = item;
+      sites.push(site as Site);
+    }
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return sites;
+}
+
+/** Sites deleted per transaction (3 items each, within DynamoDB's 100). */
+const SITES_PER_TRANSACTION = 30;
+
+/** Deletes sites with their NAS ids and branding (a VLAN's release, before its own items). */
+// Access: TransactWriteItems per 30 sites [Delete RESELLER#<id>/SITE#<nnn>, Delete NAS#<nas_id>, Delete BRANDING#<nas_id>].
+export async function deleteSites(sites: readonly Site[]): Promise<void> {
+  for (let i = 0; i < sites.length; i += SITES_PER_TRANSACTION) {
+    const chunk = sites.slice(i, i + SITES_PER_TRANSACTION);
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: chunk.flatMap((s) =>
+          [
+            siteKeys.site(s.reseller_id, s.site_number),
+            nasKeys.nas(s.nas_id),
+            brandingKeys.branding(s.nas_id),
+          ].map((Key) => ({ Delete: { TableName: tableName(), Key } })),
+        ),
+      }),
+    );
+  }
 }

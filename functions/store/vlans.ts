@@ -1,8 +1,12 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../core/ddb.js';
-import { defaultRuleItems, ruleKeys } from './gateway-rules.js';
+import { brandingKeys } from './branding.js';
+import { defaultRuleItems, defaultRuleKeys } from './gateway-rules.js';
 import { type NasRecord, nasItem, nasKeys } from './nas.js';
+import { resellerKeys } from './resellers.js';
 import { cancellationReasons } from './table.js';
+
+export { getReseller, type ResellerProfile, recordResellerName } from './resellers.js';
 
 /**
  * VLAN allocations. Ids come from one counter item: `next` (the next never-used id) and `free`
@@ -20,15 +24,6 @@ export interface Allocation {
   created_at: string;
 }
 
-export interface ResellerProfile {
-  reseller_id: string;
-  reseller_name?: string;
-  site_count?: number;
-  vlan_id?: number;
-  nas_id?: string;
-  slug?: string;
-}
-
 const pad = (n: number) => String(n).padStart(5, '0');
 
 export const vlanKeys = {
@@ -40,12 +35,12 @@ export const vlanKeys = {
     gsi2pk: `RESELLER#${resellerId}#VLAN`,
     gsi2sk: pad(vlanId),
   }),
-  reseller: (resellerId: string) => ({ pk: `RESELLER#${resellerId}`, sk: 'PROFILE' }),
 };
 
 export interface Pool {
   /** The next never-used id; undefined before the first allocation. */
   next: number | undefined;
+  /** Released ids, lowest first. */
   free: number[];
 }
 
@@ -61,70 +56,52 @@ export async function readPool(): Promise<Pool> {
   };
 }
 
-// Access: GetItem pk=RESELLER#<id>, sk=PROFILE.
-export async function getReseller(resellerId: string): Promise<ResellerProfile | undefined> {
-  const out = await ddb().send(
-    new GetCommand({ TableName: tableName(), Key: vlanKeys.reseller(resellerId) }),
-  );
-  if (!out.Item) return undefined;
-  const { pk, sk, entity, ...rest } = out.Item;
-  return rest as ResellerProfile;
-}
-
-/** Records a reseller's name (operator CLI), unless it already has one. */
-// Access: UpdateItem pk=RESELLER#<id>, sk=PROFILE SET reseller_name = if_not_exists(...).
-export async function recordResellerName(resellerId: string, name: string): Promise<void> {
-  await ddb().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: vlanKeys.reseller(resellerId),
-      UpdateExpression:
-        'SET reseller_id = :id, reseller_name = if_not_exists(reseller_name, :n), entity = :e',
-      ExpressionAttributeValues: { ':id': resellerId, ':n': name, ':e': 'reseller' },
-    }),
-  );
-}
-
+/** `race`: the counter moved since it was read (try again). `duplicate`: NAS id or reseller taken. */
 export type AllocateResult = 'ok' | 'race' | 'duplicate';
+
+type Take =
+  /** Reuse a released id: remove it from `free`, which must still hold it. */
+  | { kind: 'free' }
+  /** Advance `next` from the value read; `freeWasEmpty`: and no id was released meanwhile. */
+  | { kind: 'counter'; expectedNext: number | undefined; freeWasEmpty: boolean };
+
+function counterUpdate(vlanId: number, take: Take) {
+  if (take.kind === 'free') {
+    return {
+      UpdateExpression: 'DELETE #free :id',
+      ConditionExpression: 'contains(#free, :v)',
+      ExpressionAttributeNames: { '#free': 'free' },
+      ExpressionAttributeValues: { ':id': new Set([vlanId]), ':v': vlanId } as Record<string, unknown>,
+    };
+  }
+  const conditions = [take.expectedNext === undefined ? 'attribute_not_exists(#next)' : '#next = :expected'];
+  // Released ids go first: an id released since the read sends this attempt round again.
+  if (take.freeWasEmpty) conditions.push('attribute_not_exists(#free)');
+  return {
+    UpdateExpression: 'SET #next = :after, entity = :e',
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: { '#next': 'next', ...(take.freeWasEmpty ? { '#free': 'free' } : {}) },
+    ExpressionAttributeValues: {
+      ':after': vlanId + 1,
+      ':e': 'vlan_counter',
+      ...(take.expectedNext === undefined ? {} : { ':expected': take.expectedNext }),
+    } as Record<string, unknown>,
+  };
+}
 
 /**
  * The allocation transaction: take the id (remove it from `free`, or advance `next` from the
  * value read), claim the NAS id, write the allocation, mark the reseller as holding it, and
  * create the VLAN's default gateway rules. All or nothing.
  */
-// Access: TransactWriteItems [Update VLAN#COUNTER (condition on next/free read), Put VLAN#<id> (not exists),
-// Put NAS#<nas_id> (not exists), Update RESELLER#<id> (no vlan_id yet), Put 3 x VLAN#<id>#RULES].
+// Access: TransactWriteItems [Update VLAN#COUNTER (condition on next/free as read), Put VLAN#<id> (not exists),
+// Put NAS#<nas_id> (not exists), Update RESELLER#<id>/PROFILE (no vlan_id yet), Put 3 x VLAN#<id>#RULES (not exists)].
 export async function allocateTx(input: {
   allocation: Allocation;
   slug: string;
-  /** How the id was taken: from the free set, or by advancing `next` from `expectedNext`. */
-  take: { kind: 'free' } | { kind: 'counter'; expectedNext: number | undefined };
+  take: Take;
 }): Promise<AllocateResult> {
   const a = input.allocation;
-  const counterUpdate: {
-    UpdateExpression: string;
-    ConditionExpression: string;
-    ExpressionAttributeNames: Record<string, string>;
-    ExpressionAttributeValues: Record<string, unknown>;
-  } =
-    input.take.kind === 'free'
-      ? {
-          UpdateExpression: 'DELETE #free :id',
-          ConditionExpression: 'contains(#free, :v)',
-          ExpressionAttributeNames: { '#free': 'free' },
-          ExpressionAttributeValues: { ':id': new Set([a.vlan_id]), ':v': a.vlan_id },
-        }
-      : {
-          UpdateExpression: 'SET #next = :after, entity = :e',
-          ConditionExpression:
-            input.take.expectedNext === undefined ? 'attribute_not_exists(#next)' : '#next = :expected',
-          ExpressionAttributeNames: { '#next': 'next' },
-          ExpressionAttributeValues: {
-            ':after': a.vlan_id + 1,
-            ':e': 'vlan_counter',
-            ...(input.take.expectedNext === undefined ? {} : { ':expected': input.take.expectedNext }),
-          },
-        };
   const nas: NasRecord = {
     nas_id: a.nas_id,
     reseller_id: a.reseller_id,
@@ -136,7 +113,13 @@ export async function allocateTx(input: {
     await ddb().send(
       new TransactWriteCommand({
         TransactItems: [
-          { Update: { TableName: tableName(), Key: vlanKeys.counter(), ...counterUpdate } },
+          {
+            Update: {
+              TableName: tableName(),
+              Key: vlanKeys.counter(),
+              ...counterUpdate(a.vlan_id, input.take),
+            },
+          },
           {
             Put: {
               TableName: tableName(),
@@ -161,7 +144,7 @@ export async function allocateTx(input: {
           {
             Update: {
               TableName: tableName(),
-              Key: vlanKeys.reseller(a.reseller_id),
+              Key: resellerKeys.profile(a.reseller_id),
               UpdateExpression:
                 'SET reseller_id = :rid, reseller_name = :n, site_count = :sc, vlan_id = :v, nas_id = :nas, slug = :slug, entity = :e',
               ConditionExpression: 'attribute_not_exists(vlan_id)',
@@ -186,16 +169,21 @@ export async function allocateTx(input: {
   } catch (error) {
     const reasons = cancellationReasons(error);
     if (!reasons) throw error;
-    // The NAS id (index 2) or the reseller (index 3) is taken: final. Anything else lost a race.
+    // The NAS id (index 2) or the reseller (index 3) is taken: final, whatever else failed.
     if (reasons[2] === 'ConditionalCheckFailed' || reasons[3] === 'ConditionalCheckFailed')
       return 'duplicate';
-    return 'race';
+    // The counter moved, or another transaction held one of the items: read again and retry.
+    if (reasons[0] === 'ConditionalCheckFailed' || reasons.includes('TransactionConflict')) return 'race';
+    // The pool offered an id whose allocation or rules exist: the data is inconsistent, do not loop.
+    throw error;
   }
 }
 
-// Access: GetItem pk=VLAN#<id>, sk=ALLOCATION.
+// Access: GetItem pk=VLAN#<id>, sk=ALLOCATION (strongly consistent).
 export async function getAllocation(vlanId: number): Promise<Allocation | undefined> {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: vlanKeys.allocation(vlanId) }));
+  const out = await ddb().send(
+    new GetCommand({ TableName: tableName(), Key: vlanKeys.allocation(vlanId), ConsistentRead: true }),
+  );
   return out.Item ? toAllocation(out.Item) : undefined;
 }
 
@@ -210,7 +198,7 @@ const toAllocation = (item: Record<string, unknown>): Allocation => ({
   created_at: item.created_at as string,
 });
 
-/** All allocations (admin) or one reseller's, in VLAN id order. At most 400: read whole. */
+/** All allocations (admin) or one reseller's, in VLAN id order. At most the pool: read whole. */
 // Access: Query gsi1 gsi1pk=VLANS (all) or Query gsi2 gsi2pk=RESELLER#<id>#VLAN (one reseller's).
 export async function listAllocations(resellerId?: string): Promise<Allocation[]> {
   const items: Allocation[] = [];
@@ -223,12 +211,12 @@ export async function listAllocations(resellerId?: string): Promise<Allocation[]
           ? {
               IndexName: 'gsi2',
               KeyConditionExpression: 'gsi2pk = :p',
-              ExpressionAttributeValues: { ':p': `RESELLER#${resellerId}#VLAN` },
+              ExpressionAttributeValues: { ':p': vlanKeys.resellerIndex(resellerId, 0).gsi2pk },
             }
           : {
               IndexName: 'gsi1',
               KeyConditionExpression: 'gsi1pk = :p',
-              ExpressionAttributeValues: { ':p': 'VLANS' },
+              ExpressionAttributeValues: { ':p': vlanKeys.allIndex(0).gsi1pk },
             }),
         ExclusiveStartKey: start,
       }),
@@ -240,19 +228,14 @@ export async function listAllocations(resellerId?: string): Promise<Allocation[]
 }
 
 /**
- * Releases a VLAN in one transaction: the allocation, its NAS ids (VLAN and sites), its sites
- * and their branding, its rules go; the reseller keeps its name but no VLAN; the id joins
- * `free`, to be reused before the counter advances.
+ * The last step of a release (its sites are gone already), in one transaction: the allocation,
+ * its NAS id, that hotspot's branding and the VLAN's rules go; the reseller keeps its name and
+ * site count but no VLAN; the id joins `free`, to be reused before the counter advances.
+ * False when the VLAN was not allocated (any more).
  */
-// Access: TransactWriteItems [Delete VLAN#<id> (exists), Delete NAS/SITE/BRANDING items, Delete rules,
-// Update RESELLER#<id> REMOVE vlan_id, Update VLAN#COUNTER ADD free].
-export async function releaseTx(input: {
-  allocation: Allocation;
-  siteKeys: Record<string, string>[];
-  nasIds: string[];
-  brandingKeys: Record<string, string>[];
-}): Promise<boolean> {
-  const a = input.allocation;
+// Access: TransactWriteItems [Delete VLAN#<id> (exists), Delete NAS#<nas_id>, Delete BRANDING#<nas_id>,
+// Delete the default VLAN#<id>#RULES, Update RESELLER#<id>/PROFILE REMOVE vlan_id (vlan_id = :v), Update VLAN#COUNTER ADD free].
+export async function releaseTx(a: Allocation): Promise<boolean> {
   const del = (Key: Record<string, string>) => ({ Delete: { TableName: tableName(), Key } });
   try {
     await ddb().send(
@@ -265,15 +248,16 @@ export async function releaseTx(input: {
               ConditionExpression: 'attribute_exists(pk)',
             },
           },
-          ...input.nasIds.map((id) => del(nasKeys.nas(id))),
-          ...input.siteKeys.map(del),
-          ...input.brandingKeys.map(del),
-          ...[1, 2, 3].map((order) => del(ruleKeys.rule(a.vlan_id, order))),
+          del(nasKeys.nas(a.nas_id)),
+          del(brandingKeys.branding(a.nas_id)),
+          ...defaultRuleKeys(a.vlan_id).map(del),
           {
             Update: {
               TableName: tableName(),
-              Key: vlanKeys.reseller(a.reseller_id),
-              UpdateExpression: 'REMOVE vlan_id, nas_id, site_count',
+              Key: resellerKeys.profile(a.reseller_id),
+              UpdateExpression: 'REMOVE vlan_id, nas_id, slug, releasing',
+              ConditionExpression: 'vlan_id = :v',
+              ExpressionAttributeValues: { ':v': a.vlan_id },
             },
           },
           {
@@ -290,7 +274,9 @@ export async function releaseTx(input: {
     );
     return true;
   } catch (error) {
-    if (cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;
+    const reasons = cancellationReasons(error);
+    // The allocation, or the reseller's hold on it, is gone: released already.
+    if (reasons?.[0] === 'ConditionalCheckFailed' || reasons?.[6] === 'ConditionalCheckFailed') return false;
     throw error;
   }
 }
