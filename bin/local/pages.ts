@@ -1,3 +1,4 @@
+import { sandboxPages } from './sandbox.js';
 import type { LocalPage } from './server.js';
 
 /**
@@ -5,5 +6,5 @@ import type { LocalPage } from './server.js';
  * aggregator's pages, the API docs.
  */
 export function localPages(): LocalPage[] {
-  return [];
+  return [...sandboxPages()];
 }

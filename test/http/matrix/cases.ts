@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { SEED_FORFAITS } from '../../../functions/billing/catalogue.js';
+import { initiatePayment } from '../../../functions/billing/payments.js';
+import { generateVouchers } from '../../../functions/billing/vouchers.js';
 import { allocateVlan } from '../../../functions/network/vlans.js';
 import { closeIncident, raiseAlertOnce } from '../../../functions/store/alerts.js';
 import { giveSite } from '../../integration/monitoring-fixtures.js';
@@ -21,6 +24,8 @@ export interface MatrixCase {
   expect: Record<Who, number>;
 }
 
+const forfaitId = (SEED_FORFAITS[0] as { id: string }).id;
+const DENIED = { none: 401, expired: 401, forged: 401 };
 const OWNER_OR_ADMIN = {
   none: 401,
   expired: 401,
@@ -105,6 +110,66 @@ export const cases: Record<string, MatrixCase> = {
   },
   'GET /api/v1/auth/session': { request: async () => ({ path: '' }), expect: ANY_TOKEN },
   'GET /api/v1/forfaits': { request: async () => ({ path: '' }), expect: PUBLIC },
+
+  'POST /api/v1/payments/initiate': {
+    request: async () => ({
+      path: '/api/v1/payments/initiate',
+      body: { forfait_id: forfaitId, provider: 'wave' },
+    }),
+    expect: { ...DENIED, subscriber: 201, otherReseller: 201, owner: 201, admin: 201 },
+  },
+  'POST /api/v1/payments/webhook': {
+    request: async () => ({
+      path: '/api/v1/payments/webhook',
+      body: {
+        event_id: randomUUID(),
+        transaction_id: randomUUID(),
+        status: 'completed',
+        amount_fcfa: 100,
+        provider: 'wave',
+      },
+    }),
+    // A session token is not the aggregator's secret, whoever holds it.
+    expect: { ...DENIED, subscriber: 401, otherReseller: 401, owner: 401, admin: 401 },
+  },
+  'GET /api/v1/payments/{id}/status': {
+    request: async (cast) => {
+      const p = await initiatePayment({ subscriberId: cast.subscriberId, forfaitId, provider: 'wave' });
+      return { path: `/api/v1/payments/${p.transaction_id}/status` };
+    },
+    expect: { ...DENIED, subscriber: 200, otherReseller: 404, owner: 404, admin: 200 },
+  },
+  'POST /api/v1/vouchers/generate': {
+    request: async (cast) => ({
+      path: '/api/v1/vouchers/generate',
+      body: { forfait_id: forfaitId, reseller_id: cast.ownerResellerId, n: 1 },
+    }),
+    expect: { ...DENIED, subscriber: 403, otherReseller: 403, owner: 403, admin: 201 },
+  },
+  'POST /api/v1/vouchers/redeem': {
+    request: async (cast) => {
+      const { items } = await generateVouchers({ forfaitId, resellerId: cast.ownerResellerId, n: 1 });
+      return { path: '/api/v1/vouchers/redeem', body: { code: items[0]?.code } };
+    },
+    expect: { ...DENIED, subscriber: 200, otherReseller: 200, owner: 200, admin: 200 },
+  },
+  'GET /api/v1/vouchers': {
+    request: async (cast) => ({ path: `/api/v1/vouchers?reseller_id=${cast.ownerResellerId}` }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'GET /api/v1/vouchers/export': {
+    request: async (cast) => {
+      const { batch_id } = await generateVouchers({ forfaitId, resellerId: cast.ownerResellerId, n: 2 });
+      return { path: `/api/v1/vouchers/export?batch_id=${batch_id}` };
+    },
+    expect: OWNER_OR_ADMIN,
+  },
+  'GET /api/v1/billing/summary': {
+    request: async (cast) => ({
+      path: `/api/v1/billing/summary?reseller_id=${cast.ownerResellerId}&month=2024-01`,
+    }),
+    expect: OWNER_OR_ADMIN,
+  },
 
   'GET /api/v1/network/vlans': { request: async () => ({ path: '' }), expect: ANY_RESELLER },
   'POST /api/v1/network/vlan/allocate': {

@@ -1,0 +1,36 @@
+import { writeFileSync } from 'node:fs';
+import { exportBatchCsv, listVouchers } from '../../functions/billing/vouchers.js';
+import { UsageError } from './context.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+async function resellerCsv(resellerId: string): Promise<string> {
+  const lines = ['code,forfait_id,status,batch_id,created_at,redeemed_at'];
+  for (let page = 1; ; page++) {
+    const out = await listVouchers(resellerId, undefined, page, 100);
+    for (const v of out.items) {
+      lines.push([v.code, v.forfait_id, v.status, v.batch_id, v.created_at, v.redeemed_at ?? ''].join(','));
+    }
+    if (page >= out.pages) break;
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** `vouchers export --batch-id <uuid> | --reseller-id <uuid> [--out file.csv]`. */
+export async function run(command: string | undefined, flags: Record<string, string>): Promise<void> {
+  if (command === 'export') {
+    const batchId = flags['batch-id'];
+    const resellerId = flags['reseller-id'];
+    if (!!batchId === !!resellerId) throw new UsageError('give exactly one of --batch-id or --reseller-id');
+    const id = (batchId ?? resellerId) as string;
+    if (!UUID.test(id)) throw new UsageError(`--${batchId ? 'batch-id' : 'reseller-id'} must be a UUID`);
+    const csv = batchId ? await exportBatchCsv(batchId) : await resellerCsv(id);
+    const out = flags.out;
+    if (out && out !== 'true') {
+      writeFileSync(out, csv);
+      process.stdout.write(`wrote ${csv.trim().split('\n').length - 1} vouchers to ${out}\n`);
+    } else process.stdout.write(csv);
+    return;
+  }
+  throw new UsageError('vouchers export --batch-id <uuid> | --reseller-id <uuid> [--out file.csv]');
+}

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { getSecret } from '../../functions/core/secrets.js';
+import { getPayment } from '../../functions/store/payments.js';
+import type { LocalPage } from './server.js';
+
+/**
+ * The sandbox payment aggregator (local mode only): the page a payment_url points at, with
+ * two buttons that make the aggregator's decision and deliver it to the REAL webhook over HTTP,
+ * with the shared secret, exactly as the aggregator would.
+ */
+const PREFIX = '/sandbox/pay/';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+const escapeHtml = (s: string) =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+function html(res: ServerResponse, status: number, title: string, body: string): void {
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(
+    `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
+      `<body><h1>${escapeHtml(title)}</h1>${body}</body></html>`,
+  );
+}
+
+async function deliver(id: string, status: 'completed' | 'failed', amount: number, provider: string) {
+  const base = (process.env.PUBLIC_BASE_URL ?? 'http://localhost:3000').replace(/\/$/, '');
+  const res = await fetch(`${base}/api/v1/payments/webhook`, {
+    method: 'POST',
+    headers: { 'x-provider-secret': await getSecret('WEBHOOK_SECRET'), 'content-type': 'application/json' },
+    body: JSON.stringify({
+      event_id: randomUUID(),
+      transaction_id: id,
+      status,
+      amount_fcfa: amount,
+      provider,
+    }),
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+export function sandboxPages(): LocalPage[] {
+  return [
+    {
+      method: 'GET',
+      path: PREFIX,
+      handle: async (_req, res, _body, url) => {
+        const id = url.pathname.slice(PREFIX.length);
+        const p = UUID.test(id) ? await getPayment(id) : undefined;
+        if (!p) return html(res, 404, 'Paiement introuvable', '<p>Unknown payment.</p>');
+        html(
+          res,
+          200,
+          'Sandbox aggregator',
+          `<p>Payment <code>${escapeHtml(p.id)}</code>: <strong>${p.amount_fcfa} FCFA</strong> via ` +
+            `<strong>${escapeHtml(p.provider)}</strong> for <strong>${escapeHtml(p.forfait_name)}</strong> ` +
+            `(status: ${escapeHtml(p.status)}).</p>` +
+            `<form method="post" action="${PREFIX}${p.id}/complete"><button>Pay (complete)</button></form>` +
+            `<form method="post" action="${PREFIX}${p.id}/fail"><button>Decline (fail)</button></form>`,
+        );
+      },
+    },
+    {
+      method: 'POST',
+      path: PREFIX,
+      handle: async (_req, res, _body, url) => {
+        const [id = '', action = ''] = url.pathname.slice(PREFIX.length).split('/');
+        const p = UUID.test(id) ? await getPayment(id) : undefined;
+        if (!p || (action !== 'complete' && action !== 'fail')) {
+          return html(res, 404, 'Paiement introuvable', '<p>Unknown payment or action.</p>');
+        }
+        const out = await deliver(
+          p.id,
+          action === 'complete' ? 'completed' : 'failed',
+          p.amount_fcfa,
+          p.provider,
+        );
+        html(
+          res,
+          200,
+          'Sandbox aggregator: delivered',
+          `<p>Webhook answered <strong>${out.status}</strong>: <code>${escapeHtml(out.text)}</code></p>` +
+            `<p><a href="${PREFIX}${p.id}">Back to the payment</a></p>`,
+        );
+      },
+    },
+  ];
+}

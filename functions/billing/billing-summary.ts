@@ -1,0 +1,13 @@
+import { endpoint, json } from '../core/http.js';
+import { SummaryQuery, SummaryResponse } from './schemas.js';
+import { billingSummary } from './summary.js';
+
+/** One reseller's month: total, split and sessions, from its aggregate. */
+export const handler = endpoint(
+  'GET /api/v1/billing/summary',
+  { query: SummaryQuery, response: { status: 200, schema: SummaryResponse } },
+  async ({ query, principal }) => {
+    if (!principal) throw new Error('auth middleware did not run');
+    return json(200, await billingSummary(principal, query.reseller_id, query.month));
+  },
+);

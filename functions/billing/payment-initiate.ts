@@ -1,0 +1,26 @@
+import { validation } from '../core/errors.js';
+import { endpoint, json } from '../core/http.js';
+import { initiatePayment } from './payments.js';
+import { IDEMPOTENCY_KEY, PaymentInitiateBody, PaymentInitiateResponse } from './schemas.js';
+
+export const handler = endpoint(
+  'POST /api/v1/payments/initiate',
+  { body: PaymentInitiateBody, response: { status: 201, schema: PaymentInitiateResponse } },
+  async ({ body, headers, principal }) => {
+    if (!principal) throw new Error('auth middleware did not run');
+    const key = headers['idempotency-key'];
+    if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+      throw validation('Invalid Idempotency-Key', [
+        { path: 'headers.idempotency-key', message: '1..64 of [A-Za-z0-9_-]' },
+      ]);
+    }
+    const out = await initiatePayment({
+      subscriberId: principal.sub,
+      forfaitId: body.forfait_id,
+      provider: body.provider,
+      ...(body.nas_id ? { nasId: body.nas_id } : {}),
+      ...(key ? { idempotencyKey: key } : {}),
+    });
+    return json(201, out);
+  },
+);

@@ -1,0 +1,13 @@
+import { endpoint, json } from '../core/http.js';
+import { paymentStatus } from './payments.js';
+import { IdParams, PaymentStatusResponse } from './schemas.js';
+
+/** The paying subscriber or an admin; anyone else gets 404 (existence does not leak). */
+export const handler = endpoint(
+  'GET /api/v1/payments/{id}/status',
+  { params: IdParams, response: { status: 200, schema: PaymentStatusResponse } },
+  async ({ params, principal }) => {
+    if (!principal) throw new Error('auth middleware did not run');
+    return json(200, await paymentStatus(params.id, principal));
+  },
+);

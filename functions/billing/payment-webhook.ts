@@ -1,0 +1,20 @@
+import { endpoint, json } from '../core/http.js';
+import { handleWebhook } from './payments.js';
+import { WebhookBody, WebhookResponse } from './schemas.js';
+
+/** The aggregator's delivery (shared secret checked by the middleware); at least once. */
+export const handler = endpoint(
+  'POST /api/v1/payments/webhook',
+  { body: WebhookBody, response: { status: 200, schema: WebhookResponse } },
+  async ({ body }) => {
+    await handleWebhook({
+      event_id: body.event_id,
+      transaction_id: body.transaction_id,
+      status: body.status,
+      amount_fcfa: body.amount_fcfa,
+      provider: body.provider,
+      ...(body.provider_reference ? { provider_reference: body.provider_reference } : {}),
+    });
+    return json(200, { status: 'processed' });
+  },
+);

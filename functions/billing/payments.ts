@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import { clock } from '../core/clock.js';
+import { AppError, notFound } from '../core/errors.js';
+import { countMetric, log } from '../core/log.js';
+import type { Principal } from '../core/tokens.js';
+import type { Entitlement } from '../store/entitlements.js';
+import { getForfait, type StoredForfait } from '../store/forfaits.js';
+import { getNas } from '../store/nas.js';
+import {
+  completePayment,
+  createPayment,
+  failPayment,
+  getIdempotentPaymentId,
+  getPayment,
+  type Payment,
+  type Provider,
+  recordRefusal,
+  setPaymentUrl,
+} from '../store/payments.js';
+import { UNATTRIBUTED } from '../store/revenue.js';
+import { aggregator } from './aggregator.js';
+import { billingSettings } from './settings.js';
+
+const MAX_TRIES = 8;
+
+/** `YYYY-MM` (UTC) of an instant: the month an aggregate counts it in. */
+export const monthOf = (ms: number): string => new Date(ms).toISOString().slice(0, 7);
+
+/** The entitlement a forfait grants from now. */
+export function grant(
+  subscriberId: string,
+  forfait: StoredForfait,
+  source: Entitlement['source'],
+  sourceId: string,
+  nowMs: number,
+): Entitlement {
+  return {
+    id: source === 'payment' ? sourceId : `V-${sourceId}`,
+    subscriber_id: subscriberId,
+    source,
+    source_id: sourceId,
+    forfait_id: forfait.id,
+    data_limit_mb: forfait.data_limit_mb,
+    cir_kbps: forfait.cir_kbps,
+    mir_kbps: forfait.mir_kbps,
+    starts_at: clock.iso(nowMs),
+    expires_at: clock.iso(nowMs + forfait.duration_hours * 3600_000),
+  };
+}
+
+async function withUrl(p: Payment): Promise<{ payment_url: string; transaction_id: string }> {
+  let url = p.payment_url;
+  if (!url) {
+    // Written before the aggregator answered (or that call failed): ask again with the same
+    // reference; the aggregator deduplicates on it.
+    const callback = billingSettings().AGGREGATOR_CALLBACK_URL;
+    ({ payment_url: url } = await aggregator().createPayment({
+      reference: p.id,
+      amount_fcfa: p.amount_fcfa,
+      provider: p.provider,
+      ...(callback ? { callback_url: callback } : {}),
+    }));
+    await setPaymentUrl(p.id, url);
+  }
+  return { payment_url: url, transaction_id: p.id };
+}
+
+/**
+ * Opens a payment for a forfait on sale. With an idempotency key, the payment and the key's
+ * record are written in one transaction: a repeat (even a parallel one) gets the same payment.
+ */
+export async function initiatePayment(input: {
+  subscriberId: string;
+  forfaitId: string;
+  provider: Provider;
+  nasId?: string;
+  idempotencyKey?: string;
+}): Promise<{ payment_url: string; transaction_id: string }> {
+  const key = input.idempotencyKey;
+  const existing = async (): Promise<Payment | undefined> => {
+    if (!key) return undefined;
+    const id = await getIdempotentPaymentId(input.subscriberId, key);
+    return id ? getPayment(id) : undefined;
+  };
+  const known = await existing();
+  if (known) return withUrl(known);
+
+  const forfait = await getForfait(input.forfaitId);
+  if (forfait?.status !== 'active') throw notFound('Forfait');
+  let resellerId = UNATTRIBUTED;
+  if (input.nasId) {
+    const nas = await getNas(input.nasId);
+    if (!nas) throw notFound('NAS');
+    resellerId = nas.reseller_id;
+  }
+  for (let i = 0; i < MAX_TRIES; i++) {
+    const now = clock.now();
+    const payment: Payment = {
+      id: randomUUID(),
+      subscriber_id: input.subscriberId,
+      forfait_id: forfait.id,
+      forfait_name: forfait.name,
+      amount_fcfa: forfait.price_fcfa,
+      provider: input.provider,
+      reseller_id: resellerId,
+      ...(input.nasId ? { nas_id: input.nasId } : {}),
+      status: 'pending',
+      created_at: clock.iso(now),
+      expires_at: clock.iso(now + billingSettings().PAYMENT_TTL_MINUTES * 60_000),
+    };
+    const outcome = await createPayment(payment, key, Math.floor(now / 1000));
+    if (outcome === 'created') return withUrl(payment);
+    const other = await existing();
+    if (other) return withUrl(other);
+    // A parallel request holds the key but its payment is not readable yet: try again.
+    await new Promise((r) => setTimeout(r, 20 * (i + 1)));
+  }
+  throw new AppError('ERR_CONFLICT', 'A request with this Idempotency-Key is in progress, retry');
+}
+
+/** The status a client sees: a pending payment past its time reads `expired`. */
+export function visibleStatus(p: Payment, nowMs: number): string {
+  return p.status === 'pending' && Date.parse(p.expires_at) <= nowMs ? 'expired' : p.status;
+}
+
+/** Only the paying subscriber or an admin may read a payment; anyone else gets 404. */
+export async function paymentStatus(id: string, principal: Principal) {
+  const p = await getPayment(id);
+  if (!p || (principal.role !== 'admin' && principal.sub !== p.subscriber_id)) throw notFound('Payment');
+  return { status: visibleStatus(p, clock.now()), amount_fcfa: p.amount_fcfa, provider: p.provider };
+}
+
+export interface WebhookEvent {
+  event_id: string;
+  transaction_id: string;
+  status: 'completed' | 'failed';
+  amount_fcfa: number;
+  provider: string;
+  provider_reference?: string;
+}
+
+/**
+ * Applies one aggregator delivery (at least once). A seen event or a settled payment changes
+ * nothing. An amount or provider that does not match is recorded on the payment and refused
+ * (409). A completion after the payment's 30 minutes is honoured: the money was taken.
+ */
+export async function handleWebhook(e: WebhookEvent): Promise<'applied' | 'unchanged'> {
+  for (let i = 0; i < MAX_TRIES; i++) {
+    const p = await getPayment(e.transaction_id);
+    if (!p) throw notFound('Payment');
+    if (p.status !== 'pending') return 'unchanged';
+    const now = clock.now();
+    if (e.amount_fcfa !== p.amount_fcfa || e.provider !== p.provider) {
+      const reason = e.amount_fcfa !== p.amount_fcfa ? 'amount_mismatch' : 'provider_mismatch';
+      await recordRefusal(p.id, {
+        event_id: e.event_id,
+        at: clock.iso(now),
+        reason,
+        amount_fcfa: e.amount_fcfa,
+        provider: e.provider,
+      });
+      countMetric('WebhookRefused');
+      log.warn('webhook refused', { payment: p.id, reason });
+      throw new AppError('ERR_CONFLICT', `Webhook refused: ${reason.replace('_', ' ')}`);
+    }
+    const nowS = Math.floor(now / 1000);
+    let outcome: 'applied' | 'unchanged' | 'conflict';
+    if (e.status === 'completed') {
+      const forfait = await getForfait(p.forfait_id);
+      if (!forfait) throw new Error(`forfait ${p.forfait_id} of payment ${p.id} is gone`);
+      outcome = await completePayment({
+        payment: p,
+        eventId: e.event_id,
+        ...(e.provider_reference ? { providerReference: e.provider_reference } : {}),
+        entitlement: grant(p.subscriber_id, forfait, 'payment', p.id, now),
+        month: monthOf(now),
+        nowIso: clock.iso(now),
+        nowS,
+      });
+      if (outcome === 'applied') {
+        countMetric('PaymentCompleted');
+        if (Date.parse(p.expires_at) <= now) log.info('late completion honoured', { payment: p.id });
+      }
+    } else {
+      outcome = await failPayment({ paymentId: p.id, eventId: e.event_id, nowIso: clock.iso(now), nowS });
+      if (outcome === 'applied') countMetric('PaymentFailed');
+    }
+    if (outcome !== 'conflict') return outcome;
+    await new Promise((r) => setTimeout(r, 10 * (i + 1)));
+  }
+  throw new AppError('ERR_UNAVAILABLE', 'Busy, retry the delivery', { headers: { 'Retry-After': '1' } });
+}

@@ -1,0 +1,19 @@
+import * as z from 'zod/mini';
+import { defineSettings } from '../core/config.js';
+
+const int = z.pipe(
+  z.string(),
+  z.transform((v) => Number.parseInt(v, 10)),
+);
+
+/** Billing's own settings (the shared ones, rates and aggregator mode, are in core/config). */
+export const billingSettings = defineSettings(
+  z.object({
+    /** Minutes a payment stays payable; a pending payment past this reads `expired`. */
+    PAYMENT_TTL_MINUTES: z._default(int, 30),
+    /** Webhook URL given to the aggregator (http mode); empty: not sent (configured aggregator-side). */
+    AGGREGATOR_CALLBACK_URL: z._default(z.string(), ''),
+    /** First back-off delay between aggregator attempts, doubled each time. */
+    AGGREGATOR_RETRY_BASE_MS: z._default(int, 200),
+  }),
+);

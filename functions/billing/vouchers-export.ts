@@ -1,0 +1,17 @@
+import { endpoint } from '../core/http.js';
+import { VoucherExportQuery } from './schemas.js';
+import { exportBatchCsv } from './vouchers.js';
+
+/** A generation batch as CSV, for printing; the owning reseller or an admin. */
+export const handler = endpoint(
+  'GET /api/v1/vouchers/export',
+  { query: VoucherExportQuery, response: { status: 200, contentType: 'text/csv' } },
+  async ({ query, principal }) => ({
+    status: 200,
+    raw: await exportBatchCsv(query.batch_id, principal),
+    headers: {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="vouchers-${query.batch_id}.csv"`,
+    },
+  }),
+);

@@ -1,0 +1,13 @@
+import { endpoint, json } from '../core/http.js';
+import { VoucherGenerateBody, VoucherGenerateResponse } from './schemas.js';
+import { generateVouchers } from './vouchers.js';
+
+export const handler = endpoint(
+  'POST /api/v1/vouchers/generate',
+  { body: VoucherGenerateBody, response: { status: 201, schema: VoucherGenerateResponse } },
+  async ({ body }) =>
+    json(
+      201,
+      await generateVouchers({ forfaitId: body.forfait_id, resellerId: body.reseller_id, n: body.n }),
+    ),
+);

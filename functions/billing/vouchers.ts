@@ -1,0 +1,175 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { clock } from '../core/clock.js';
+import { AppError, forbidden, notFound, validation } from '../core/errors.js';
+import { countMetric } from '../core/log.js';
+import type { Principal } from '../core/tokens.js';
+import { getForfait } from '../store/forfaits.js';
+import {
+  countVouchers,
+  getVoucher,
+  listBatch,
+  listVouchersPage,
+  putVouchers,
+  redeemVoucher,
+  VOUCHER_CHUNK,
+  type Voucher,
+  type VoucherStatus,
+} from '../store/vouchers.js';
+import { grant, monthOf } from './payments.js';
+
+/** No 0/O, 1/I/L: codes are read aloud and typed on phones. */
+export const VOUCHER_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+export const VOUCHER_LENGTH = 10;
+
+/** A code from the CSPRNG: 31^10 (about 8e14) possibilities. */
+export function newCode(): string {
+  let code = '';
+  for (let i = 0; i < VOUCHER_LENGTH; i++) code += VOUCHER_ALPHABET[randomInt(VOUCHER_ALPHABET.length)];
+  return code;
+}
+
+const MAX_COLLISION_ROUNDS = 10;
+
+/** Makes `n` vouchers of a forfait for a reseller, in transactions of 100; one batch id. */
+export async function generateVouchers(input: { forfaitId: string; resellerId: string; n: number }) {
+  if (!Number.isInteger(input.n) || input.n < 1 || input.n > 1000) throw validation('n must be 1..1000');
+  const forfait = await getForfait(input.forfaitId);
+  if (forfait?.status !== 'active') throw notFound('Forfait');
+  const batchId = randomUUID();
+  const createdAt = clock.iso();
+  const make = (): Voucher => ({
+    code: newCode(),
+    forfait_id: forfait.id,
+    price_fcfa: forfait.price_fcfa,
+    reseller_id: input.resellerId,
+    batch_id: batchId,
+    status: 'active',
+    created_at: createdAt,
+  });
+  const all: Voucher[] = [];
+  for (let start = 0; start < input.n; start += VOUCHER_CHUNK) {
+    // Unique within the chunk first, then against the table by the conditional writes.
+    const seen = new Set(all.map((v) => v.code));
+    let chunk: Voucher[] = [];
+    while (chunk.length < Math.min(VOUCHER_CHUNK, input.n - start)) {
+      const v = make();
+      if (!seen.has(v.code)) {
+        seen.add(v.code);
+        chunk.push(v);
+      }
+    }
+    for (let round = 0; ; round++) {
+      const taken = new Set(await putVouchers(chunk));
+      if (!taken.size) break;
+      if (round >= MAX_COLLISION_ROUNDS) throw new AppError('ERR_INTERNAL', 'Could not find free codes');
+      chunk = chunk.map((v) => {
+        if (!taken.has(v.code)) return v;
+        let fresh = make();
+        while (seen.has(fresh.code)) fresh = make();
+        seen.add(fresh.code);
+        return fresh;
+      });
+    }
+    all.push(...chunk);
+  }
+  return {
+    items: all.map((v) => ({ code: v.code, forfait_id: v.forfait_id, status: v.status })),
+    total: all.length,
+    batch_id: batchId,
+  };
+}
+
+/**
+ * Redeems a code for the caller: one transaction flips it active -> redeemed, grants the
+ * entitlement and counts the reseller's revenue; of parallel redeems exactly one wins (409 else).
+ */
+export async function redeem(rawCode: string, subscriberId: string) {
+  const code = rawCode.trim().toUpperCase();
+  for (let i = 0; i < 8; i++) {
+    const v = await getVoucher(code);
+    if (!v) throw notFound('Voucher');
+    if (v.status !== 'active') throw new AppError('ERR_CONFLICT', `Voucher already ${v.status}`);
+    const forfait = await getForfait(v.forfait_id);
+    if (!forfait) throw new Error(`forfait ${v.forfait_id} of voucher is gone`);
+    const now = clock.now();
+    const entitlement = grant(subscriberId, forfait, 'voucher', code, now);
+    const outcome = await redeemVoucher({
+      voucher: v,
+      subscriberId,
+      entitlement,
+      month: monthOf(now),
+      nowIso: clock.iso(now),
+    });
+    if (outcome === 'redeemed') {
+      countMetric('VoucherRedeemed');
+      return entitlement;
+    }
+    if (outcome === 'taken') throw new AppError('ERR_CONFLICT', 'Voucher already redeemed');
+    await new Promise((r) => setTimeout(r, 10 * (i + 1)));
+  }
+  throw new AppError('ERR_CONFLICT', 'Voucher already redeemed');
+}
+
+/** Whose vouchers a caller may list: an admin names the reseller, a reseller sees its own. */
+export function resellerInScope(principal: Principal, asked: string | undefined): string {
+  if (principal.role === 'admin') {
+    if (!asked)
+      throw validation('reseller_id is required', [{ path: 'query.reseller_id', message: 'required' }]);
+    return asked;
+  }
+  if (asked && asked !== principal.resellerId) throw forbidden();
+  if (!principal.resellerId) throw forbidden();
+  return principal.resellerId;
+}
+
+export async function listVouchers(
+  resellerId: string,
+  status: VoucherStatus | undefined,
+  page: number,
+  pageSize: number,
+) {
+  const [total, items] = await Promise.all([
+    countVouchers(resellerId, status),
+    listVouchersPage(resellerId, status, page, pageSize),
+  ]);
+  return {
+    items: items.map((v) => ({
+      code: v.code,
+      forfait_id: v.forfait_id,
+      status: v.status,
+      batch_id: v.batch_id,
+      created_at: v.created_at,
+      ...(v.redeemed_at ? { redeemed_at: v.redeemed_at } : {}),
+    })),
+    total,
+    page,
+    pages: Math.ceil(total / pageSize),
+  };
+}
+
+const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+
+/** A batch as CSV (code, forfait, price, status, created, redeemed); owner or admin only. */
+export async function exportBatchCsv(batchId: string, principal?: Principal): Promise<string> {
+  const vouchers = await listBatch(batchId);
+  if (!vouchers.length) throw notFound('Batch');
+  if (principal && principal.role !== 'admin' && principal.resellerId !== vouchers[0]?.reseller_id) {
+    throw forbidden();
+  }
+  const header = 'code,forfait_id,price_fcfa,status,reseller_id,batch_id,created_at,redeemed_at';
+  const rows = vouchers.map((v) =>
+    [
+      v.code,
+      v.forfait_id,
+      String(v.price_fcfa),
+      v.status,
+      v.reseller_id,
+      v.batch_id,
+      v.created_at,
+      v.redeemed_at ?? '',
+    ]
+      .map(csvCell)
+      .join(','),
+  );
+  return `${[header, ...rows].join('\n')}\n`;
+}

@@ -1,0 +1,202 @@
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../core/ddb.js';
+import { type Entitlement, entitlementPut } from './entitlements.js';
+import { revenueIncrement } from './revenue.js';
+import { cancellationReasons, stripKeys } from './table.js';
+
+export type VoucherStatus = 'active' | 'redeemed' | 'expired';
+
+export interface Voucher {
+  code: string;
+  forfait_id: string;
+  /** The forfait's price when the voucher was made: what its redemption adds to revenue. */
+  price_fcfa: number;
+  reseller_id: string;
+  batch_id: string;
+  status: VoucherStatus;
+  created_at: string;
+  redeemed_at?: string;
+  redeemed_by?: string;
+}
+
+/** Most Puts one TransactWriteItems may hold (DynamoDB's limit). */
+export const VOUCHER_CHUNK = 100;
+
+const keys = {
+  voucher: (code: string) => ({ pk: `VOUCHER#${code}`, sk: 'VOUCHER' }),
+  /** A reseller's vouchers by status: the sort key changes on redemption. */
+  byReseller: (resellerId: string, status: VoucherStatus, code: string) => ({
+    gsi1pk: `VOUCHERS#${resellerId}`,
+    gsi1sk: `${status}#${code}`,
+  }),
+  batch: (batchId: string, code: string) => ({ gsi2pk: `BATCH#${batchId}`, gsi2sk: code }),
+};
+
+const fromItem = (item: Record<string, unknown>): Voucher => stripKeys(item) as unknown as Voucher;
+
+/**
+ * Writes up to 100 new vouchers in one transaction, each only if its code is free. Returns the
+ * codes that were taken (nothing was written then: the caller regenerates them and retries).
+ */
+// Access: TransactWriteItems of Put VOUCHER#<code> with attribute_not_exists(pk).
+export async function putVouchers(vouchers: Voucher[]): Promise<string[]> {
+  if (vouchers.length > VOUCHER_CHUNK) throw new Error('too many vouchers for one transaction');
+  try {
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: vouchers.map((v) => ({
+          Put: {
+            TableName: tableName(),
+            Item: {
+              ...keys.voucher(v.code),
+              ...keys.byReseller(v.reseller_id, v.status, v.code),
+              ...keys.batch(v.batch_id, v.code),
+              entity: 'voucher',
+              ...v,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        })),
+      }),
+    );
+    return [];
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (!reasons?.includes('ConditionalCheckFailed')) throw error;
+    return vouchers.filter((_, i) => reasons[i] === 'ConditionalCheckFailed').map((v) => v.code);
+  }
+}
+
+// Access: GetItem pk=VOUCHER#<code>, sk=VOUCHER (ConsistentRead).
+export async function getVoucher(code: string): Promise<Voucher | undefined> {
+  const out = await ddb().send(
+    new GetCommand({ TableName: tableName(), Key: keys.voucher(code), ConsistentRead: true }),
+  );
+  return out.Item ? fromItem(out.Item) : undefined;
+}
+
+/**
+ * Redeems an active voucher: active -> redeemed, the entitlement and the reseller's monthly
+ * aggregate in one transaction. False when the voucher is no longer active (another redeem won).
+ */
+// Access: TransactWriteItems [Update VOUCHER#<code> status = active (gsi1sk follows), Put SUB#<sub>/ENT#<id>, Update REVENUE#<reseller>/MONTH#<month> ADD].
+export async function redeemVoucher(input: {
+  voucher: Voucher;
+  subscriberId: string;
+  entitlement: Entitlement;
+  month: string;
+  nowIso: string;
+}): Promise<'redeemed' | 'taken' | 'conflict'> {
+  const v = input.voucher;
+  try {
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.voucher(v.code),
+              UpdateExpression:
+                'SET #status = :redeemed, gsi1sk = :g, redeemed_at = :now, redeemed_by = :sub',
+              ConditionExpression: '#status = :active',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: {
+                ':redeemed': 'redeemed',
+                ':active': 'active',
+                ':g': keys.byReseller(v.reseller_id, 'redeemed', v.code).gsi1sk,
+                ':now': input.nowIso,
+                ':sub': input.subscriberId,
+              },
+            },
+          },
+          { Put: entitlementPut(input.entitlement) },
+          { Update: revenueIncrement(v.reseller_id, input.month, v.price_fcfa) },
+        ],
+      }),
+    );
+    return 'redeemed';
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (!reasons) throw error;
+    if (reasons[0] === 'ConditionalCheckFailed' || reasons[1] === 'ConditionalCheckFailed') return 'taken';
+    if (reasons.includes('TransactionConflict')) return 'conflict';
+    throw error;
+  }
+}
+
+function resellerCondition(resellerId: string, status: VoucherStatus | undefined) {
+  return {
+    IndexName: 'gsi1',
+    KeyConditionExpression: status ? 'gsi1pk = :p AND begins_with(gsi1sk, :s)' : 'gsi1pk = :p',
+    ExpressionAttributeValues: { ':p': `VOUCHERS#${resellerId}`, ...(status ? { ':s': `${status}#` } : {}) },
+  };
+}
+
+/** How many vouchers a reseller has (of one status). */
+// Access: Query gsi1 gsi1pk=VOUCHERS#<reseller_id> [AND begins_with(gsi1sk, '<status>#')], Select=COUNT.
+export async function countVouchers(resellerId: string, status?: VoucherStatus): Promise<number> {
+  let total = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        ...resellerCondition(resellerId, status),
+        Select: 'COUNT',
+        ExclusiveStartKey: start,
+      }),
+    );
+    total += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return total;
+}
+
+/** One page of a reseller's vouchers, in code order within a status. */
+// Access: Query gsi1 gsi1pk=VOUCHERS#<reseller_id> [AND begins_with(gsi1sk, '<status>#')], Limit, skipping earlier pages.
+export async function listVouchersPage(
+  resellerId: string,
+  status: VoucherStatus | undefined,
+  page: number,
+  pageSize: number,
+): Promise<Voucher[]> {
+  let skip = (page - 1) * pageSize;
+  const items: Voucher[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        ...resellerCondition(resellerId, status),
+        Limit: skip > 0 ? Math.min(skip, 1000) : pageSize - items.length,
+        ExclusiveStartKey: start,
+      }),
+    );
+    const got = out.Items ?? [];
+    if (skip > 0) skip -= got.length;
+    else for (const item of got) items.push(fromItem(item));
+    start = out.LastEvaluatedKey;
+  } while (start && items.length < pageSize);
+  return items;
+}
+
+/** Every voucher of a generation batch (at most 1000), in code order. */
+// Access: Query gsi2 gsi2pk=BATCH#<batch_id>.
+export async function listBatch(batchId: string): Promise<Voucher[]> {
+  const items: Voucher[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :p',
+        ExpressionAttributeValues: { ':p': `BATCH#${batchId}` },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of out.Items ?? []) items.push(fromItem(item));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}

@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { httpAggregator, sandboxAggregator } from '../../functions/billing/aggregator.js';
+import { AppError } from '../../functions/core/errors.js';
+
+const request = { reference: 'ref-1', amount_fcfa: 300, provider: 'wave' };
+const ok = () => new Response(JSON.stringify({ payment_url: 'https://pay.example/x' }), { status: 200 });
+const status = (s: number) => new Response('{}', { status: s });
+const adapter = (timeoutMs = 1000) =>
+  httpAggregator({ baseUrl: 'https://agg.example/', timeoutMs, apiKey: async () => 'k3y', retryBaseMs: 1 });
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('the http aggregator adapter', () => {
+  it('posts the payment with the bearer key and returns the payment url', async () => {
+    const fetchMock = vi.fn(async () => ok());
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(adapter().createPayment(request)).resolves.toEqual({ payment_url: 'https://pay.example/x' });
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('https://agg.example/payments');
+    expect((init.headers as Record<string, string>).authorization).toBe('Bearer k3y');
+    expect(JSON.parse(init.body as string)).toEqual(request);
+  });
+
+  it('retries a 5xx and succeeds on the third attempt', async () => {
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(status(503))
+      .mockResolvedValueOnce(status(500))
+      .mockResolvedValue(ok());
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(adapter().createPayment(request)).resolves.toEqual({ payment_url: 'https://pay.example/x' });
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+  });
+
+  it('gives up after three 5xx with 502 ERR_UPSTREAM', async () => {
+    const fetchMock = vi.fn(async () => status(502));
+    vi.stubGlobal('fetch', fetchMock);
+    const error = await adapter()
+      .createPayment(request)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('ERR_UPSTREAM');
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+  });
+
+  it('does not retry a 4xx', async () => {
+    const fetchMock = vi.fn(async () => status(422));
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(adapter().createPayment(request)).rejects.toMatchObject({
+      code: 'ERR_UPSTREAM',
+      status: 502,
+    });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('retries a network error', async () => {
+    const fetchMock = vi.fn().mockRejectedValueOnce(new TypeError('fetch failed')).mockResolvedValue(ok());
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(adapter().createPayment(request)).resolves.toMatchObject({
+      payment_url: expect.any(String),
+    });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('aborts a hung call at the timeout and retries it', async () => {
+    const hang = (_url: string, init: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => {
+        init.signal?.addEventListener('abort', () =>
+          reject(Object.assign(new Error('aborted'), { name: 'AbortError' })),
+        );
+      });
+    const fetchMock = vi.fn().mockImplementationOnce(hang).mockResolvedValue(ok());
+    vi.stubGlobal('fetch', fetchMock);
+    const started = Date.now();
+    await expect(adapter(50).createPayment(request)).resolves.toMatchObject({
+      payment_url: expect.any(String),
+    });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+  });
+});
+
+describe('the sandbox aggregator', () => {
+  it('points at the local sandbox page of the payment', async () => {
+    await expect(sandboxAggregator('http://localhost:3000/').createPayment(request)).resolves.toEqual({
+      payment_url: 'http://localhost:3000/sandbox/pay/ref-1',
+    });
+  });
+});
