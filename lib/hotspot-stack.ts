@@ -1,22 +1,69 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+/**
+ * HotspotStack: the whole service in one stack.
+ *
+ *   DataLayer (lib/data-layer.ts)   the single table and the secrets: stateful, retained
+ *   OpsTopic                        operations notifications (TLS only; e-mails from context)
+ *   Api + one function per row of functions/routes.ts (function-url rows get a function URL)
+ *   SmsSpendAlarm, Canary (lib/canary.ts), Observability (lib/observability.ts)
+ *
+ * For a construct that adds a function of its own (the canary), the stack exposes, read-only:
+ *
+ *   data: DataLayer                               the stateful construct holding the two below
+ *   table: Table                                  the single table (grantReadData / grantReadWriteData)
+ *   opsTopic: Topic                               the operations topic (grantPublish)
+ *   secrets: Record<SecretName, Secret>           every secret by name (grantRead)
+ *   api: HttpApi                                  the HTTP API
+ *   functions: Record<RouteKey, IFunction>        one function per route-table row, by route key
+ *   bundling: BundlingOptions                     the esbuild options of every function (lib/bundling.ts)
+ *   sharedEnvironment: Readonly<Record<string, string>>
+ *                                                 STAGE, SMS_MODE, AGGREGATOR_MODE, PUBLIC_BASE_URL and
+ *                                                 every deploy-time setting of SETTINGS given in context
+ *   functionEnvironment(access: RouteAccess, secrets?: readonly SecretName[]): Record<string, string>
+ *                                                 sharedEnvironment + TABLE_NAME, OPS_TOPIC_ARN and
+ *                                                 `<NAME>_ARN` as that access needs them
+ *   grantAccess(fn: IFunction, access: RouteAccess, secrets?: readonly SecretName[]): void
+ *                                                 exactly the IAM grants a route row with that access gets
+ *
+ * A function built with ServiceFunction (lib/api-function.ts) plus these two methods is built
+ * exactly as a route's function is:
+ *
+ *   const access = { table: 'write', sns: 'ops' } as const;
+ *   const secrets = ['RADIUS_SECRET', 'CANARY_PASSWORD'] as const;
+ *   const { fn } = new ServiceFunction(scope, 'Canary', {
+ *     handler: 'monitoring/canary',
+ *     environment: stack.functionEnvironment(access, secrets),
+ *   });
+ *   stack.grantAccess(fn, access, secrets);
+ */
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FunctionUrlAuthType, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { ALL_SECRETS, GENERATED_SECRETS, type SecretName } from '../functions/core/secrets.js';
-import { type Route, routeKey, routeSecrets, routes } from '../functions/routes.js';
-import { TABLE } from '../functions/store/table.js';
+import {
+  routes as ROUTES,
+  type Route,
+  type RouteAccess,
+  type RouteKey,
+  routeKey,
+  routeSecrets,
+} from '../functions/routes.js';
 import { ServiceFunction } from './api-function.js';
+import { BUNDLING } from './bundling.js';
 import { Canary, type CanaryTargets } from './canary.js';
+import { DataLayer } from './data-layer.js';
+import { acknowledge, SMS_PUBLISH_ACKNOWLEDGEMENT, stackAcknowledgements } from './nag.js';
 import { Observability } from './observability.js';
 
 /**
@@ -54,12 +101,18 @@ export function settingsFromContext(get: (key: string) => unknown): HotspotSetti
     const v = get(key);
     if (v !== undefined && v !== null && v !== '') env[name] = String(v);
   }
+  // `-c key=value` gives strings: a value that is not a number fails the synth, not the deploy.
+  const num = (key: string, fallback: number) => {
+    const v = Number(get(key) ?? fallback);
+    if (!Number.isFinite(v)) throw new Error(`context "${key}" must be a number`);
+    return v;
+  };
   const emails = get('opsEmails');
   return {
     stage: String(get('stage') ?? 'prod'),
-    throttleRate: Number(get('throttleRate') ?? 50),
-    throttleBurst: Number(get('throttleBurst') ?? 100),
-    smsSpendAlarmUsd: Number(get('smsSpendAlarmUsd') ?? 50),
+    throttleRate: num('throttleRate', 50),
+    throttleBurst: num('throttleBurst', 100),
+    smsSpendAlarmUsd: num('smsSpendAlarmUsd', 50),
     opsEmails: Array.isArray(emails)
       ? emails.map(String)
       : typeof emails === 'string' && emails
@@ -77,7 +130,8 @@ function parseCanary(raw: unknown): Omit<CanaryTargets, 'apiUrl'> {
   return value as Omit<CanaryTargets, 'apiUrl'>;
 }
 
-const idOf = (r: Route) =>
+/** A route's construct id, stable as long as its method and path are: `GET /api/v1/alerts` -> `GetAlerts`. */
+export const idOf = (r: Pick<Route, 'method' | 'path'>): string =>
   `${r.method[0]}${r.method.slice(1).toLowerCase()}${r.path
     .replace(/^\/api\/v1/, '')
     .split(/[/_-]/)
@@ -86,54 +140,32 @@ const idOf = (r: Route) =>
     .map((p) => (p[0] ?? '').toUpperCase() + p.slice(1))
     .join('')}`;
 
-/**
- * The whole service in one stack: the table and secrets (stateful, retained), the HTTP API with
- * one function per route-table row, the webhook's function URL, the canary, alarms and a
- * dashboard. Public members (`table`, `opsTopic`, `secrets`, `functions`) let further constructs
- * wire in the same way.
- */
+export interface HotspotStackProps extends StackProps {
+  /** The route table to build; the real one (functions/routes.ts) unless a test gives its own. */
+  routes?: readonly Route[];
+}
+
 export class HotspotStack extends Stack {
+  readonly data: DataLayer;
   readonly table: Table;
   readonly secrets: Record<SecretName, Secret>;
   readonly opsTopic: Topic;
   readonly api: HttpApi;
   /** One function per route-table row, by route key (`GET /api/v1/forfaits`). */
-  readonly functions: Record<string, IFunction> = {};
+  readonly functions: Record<RouteKey, IFunction> = {};
+  /** The esbuild options every function of the service is bundled with. */
+  readonly bundling: BundlingOptions = BUNDLING;
+  /** The environment every function of the service shares (see the comment at the top). */
+  readonly sharedEnvironment: Readonly<Record<string, string>>;
 
-  constructor(scope: Construct, id: string, settings: HotspotSettings, props?: StackProps) {
-    super(scope, id, props);
+  constructor(scope: Construct, id: string, settings: HotspotSettings, props: HotspotStackProps = {}) {
+    const { routes = ROUTES, ...stackProps } = props;
+    super(scope, id, stackProps);
 
     // ---- stateful: the single table and the secrets ----
-    this.table = new Table(this, 'Table', {
-      partitionKey: { name: TABLE.partitionKey, type: AttributeType.STRING },
-      sortKey: { name: TABLE.sortKey, type: AttributeType.STRING },
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      timeToLiveAttribute: TABLE.ttlAttribute,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    for (const index of TABLE.indexes) {
-      this.table.addGlobalSecondaryIndex({
-        indexName: index.name,
-        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
-        sortKey: { name: index.sortKey, type: AttributeType.STRING },
-        projectionType: ProjectionType.ALL,
-      });
-    }
-
-    this.secrets = Object.fromEntries(
-      ALL_SECRETS.map((name) => [
-        name,
-        new Secret(this, `Secret${name}`, {
-          description: GENERATED_SECRETS.includes(name)
-            ? `${name}: generated by the stack`
-            : `${name}: set the real value after the first deploy (aws secretsmanager put-secret-value)`,
-          generateSecretString: { passwordLength: 48, excludePunctuation: true },
-          removalPolicy: RemovalPolicy.RETAIN,
-        }),
-      ]),
-    ) as Record<SecretName, Secret>;
+    this.data = new DataLayer(this, 'Data');
+    this.table = this.data.table;
+    this.secrets = this.data.secrets;
 
     this.opsTopic = new Topic(this, 'OpsTopic', { displayName: 'Hotspot operations', enforceSSL: true });
     for (const email of settings.opsEmails) this.opsTopic.addSubscription(new EmailSubscription(email));
@@ -166,7 +198,7 @@ export class HotspotStack extends Stack {
     });
     const apiUrl = settings.env.PUBLIC_BASE_URL ?? this.api.apiEndpoint;
 
-    const baseEnv = {
+    this.sharedEnvironment = {
       STAGE: settings.stage,
       SMS_MODE: 'sns',
       AGGREGATOR_MODE: 'http',
@@ -176,15 +208,15 @@ export class HotspotStack extends Stack {
     };
 
     for (const route of routes) {
-      const fn = this.routeFunction(route, baseEnv);
+      const fn = this.routeFunction(route);
       this.functions[routeKey(route)] = fn;
       if (route.expose === 'function-url') {
+        // Public by design: the function checks the aggregator's x-provider-secret header itself.
         const url = fn.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
-        new CfnOutput(this, `${idOf(route)}Url`, {
+        new CfnOutput(this, route.auth === 'webhook' ? 'WebhookUrl' : `${idOf(route)}Url`, {
           value: url.url,
           description: `${routeKey(route)}: give this URL to the payment aggregator (checks x-provider-secret)`,
         });
-        if (route.auth === 'webhook') new CfnOutput(this, 'WebhookUrl', { value: url.url });
       } else {
         this.api.addRoutes({
           path: route.path,
@@ -216,7 +248,8 @@ export class HotspotStack extends Stack {
       opsTopic: this.opsTopic,
       secrets: this.secrets,
       targets: { ...(settings.canary ?? {}), apiUrl: `${apiUrl}/api/v1/monitoring/status` },
-      environment: { STAGE: settings.stage, POWERTOOLS_SERVICE_NAME: 'hotspot-canary' },
+      environment: { ...this.sharedEnvironment, POWERTOOLS_SERVICE_NAME: 'hotspot-canary' },
+      bundling: this.bundling,
     });
 
     new Observability(this, 'Observability', {
@@ -234,33 +267,39 @@ export class HotspotStack extends Stack {
         value: this.secrets[name].secretArn,
         description: GENERATED_SECRETS.includes(name)
           ? `${name} (generated)`
-          : `${name}: set its value after deploy`,
+          : `${name}: set its value after the first deploy (aws secretsmanager put-secret-value)`,
       });
     }
+
+    acknowledge(this, stackAcknowledgements(this.data.tableLogicalId));
   }
 
-  /** A route's function, with exactly the grants its row declares. */
-  private routeFunction(route: Route, baseEnv: Record<string, string>): IFunction {
-    const secrets = routeSecrets(route);
-    const env: Record<string, string> = { ...baseEnv };
-    if (route.access.table !== 'none') env.TABLE_NAME = this.table.tableName;
+  /** The environment of a function with this access: the shared one plus what its grants name. */
+  functionEnvironment(access: RouteAccess, secrets: readonly SecretName[] = []): Record<string, string> {
+    const env: Record<string, string> = { ...this.sharedEnvironment };
+    // config() requires TABLE_NAME; a function without table access gets a name no grant covers.
+    env.TABLE_NAME = access.table === 'none' ? 'none' : this.table.tableName;
+    if (access.sns === 'ops') env.OPS_TOPIC_ARN = this.opsTopic.topicArn;
     for (const name of secrets) env[`${name}_ARN`] = this.secrets[name].secretArn;
-    if (route.access.sns === 'ops') env.OPS_TOPIC_ARN = this.opsTopic.topicArn;
-    if (route.access.table === 'none') env.TABLE_NAME = 'none';
+    return env;
+  }
 
-    const { fn } = new ServiceFunction(this, idOf(route), {
-      handler: route.handler,
-      environment: env,
-      description: `${routeKey(route)}: ${route.summary}`,
-    });
-    if (route.access.table === 'read') this.table.grantReadData(fn);
-    if (route.access.table === 'write') this.table.grantReadWriteData(fn);
+  /** Exactly the IAM grants of a route row with this access (and these secrets). */
+  grantAccess(fn: IFunction, access: RouteAccess, secrets: readonly SecretName[] = []): void {
+    if (access.table === 'read') this.table.grantReadData(fn);
+    if (access.table === 'write') this.table.grantReadWriteData(fn);
     for (const name of secrets) this.secrets[name].grantRead(fn);
-    if (route.access.sns === 'ops') this.opsTopic.grantPublish(fn);
-    if (route.access.sns === 'sms') {
-      // Direct-to-phone SMS has no topic ARN to scope to; deny publishing to any topic instead.
+    if (access.sns === 'ops') this.opsTopic.grantPublish(fn);
+    if (access.sns === 'sms') {
+      // Direct-to-phone SMS has no resource ARN: allow it in this region only, and deny
+      // publishing to any topic or platform endpoint, which do have one.
       fn.addToRolePolicy(
-        new PolicyStatement({ effect: Effect.ALLOW, actions: ['sns:Publish'], resources: ['*'] }),
+        new PolicyStatement({
+          effect: Effect.ALLOW,
+          actions: ['sns:Publish'],
+          resources: ['*'],
+          conditions: { StringEquals: { 'aws:RequestedRegion': this.region } },
+        }),
       );
       fn.addToRolePolicy(
         new PolicyStatement({
@@ -269,7 +308,20 @@ export class HotspotStack extends Stack {
           resources: ['arn:aws:sns:*:*:*'],
         }),
       );
+      // The finding sits on the role's policy, so the acknowledgement goes on that role alone.
+      acknowledge(fn.role ?? fn, [SMS_PUBLISH_ACKNOWLEDGEMENT]);
     }
+  }
+
+  /** A route's function, with exactly the environment and grants its row declares. */
+  private routeFunction(route: Route): IFunction {
+    const secrets = routeSecrets(route);
+    const { fn } = new ServiceFunction(this, idOf(route), {
+      handler: route.handler,
+      environment: this.functionEnvironment(route.access, secrets),
+      description: `${routeKey(route)}: ${route.summary}`,
+    });
+    this.grantAccess(fn, route.access, secrets);
     return fn;
   }
 }

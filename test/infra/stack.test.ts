@@ -1,76 +1,163 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routeKey, routes } from '../../functions/routes.js';
+import { ALL_SECRETS, GENERATED_SECRETS, type SecretName } from '../../functions/core/secrets.js';
+import { routeKey, routeSecrets, routes } from '../../functions/routes.js';
 import { HotspotStack, settingsFromContext } from '../../lib/hotspot-stack.js';
+import { actionsOf, inspect } from './template.js';
 
-type Resources = Record<
-  string,
-  { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string }
->;
+/** Generic over the route table: rows added by any area are covered without touching this file. */
+
+const CONTEXT = {
+  // Bundling is skipped: these assertions are about resources, not bundles (`npx cdk synth` bundles).
+  'aws:cdk:bundling-stacks': [],
+  stage: 'test',
+  throttleRate: 20,
+  throttleBurst: 40,
+  smsSpendAlarmUsd: 25,
+  providerFeeRate: 0.05,
+  vlanFirstId: 100,
+  opsEmails: ['ops@example.com'],
+};
 
 let template: Template;
-let resources: Resources;
+let t: ReturnType<typeof inspect>;
 
 beforeAll(() => {
-  // Bundling is skipped: these assertions are about resources, not bundles (`npx cdk synth` bundles).
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ context: CONTEXT });
   const stack = new HotspotStack(
     app,
     'Test',
-    settingsFromContext((k) => ({ stage: 'test', smsSpendAlarmUsd: 25 })[k as 'stage']),
+    settingsFromContext((k) => app.node.tryGetContext(k)),
   );
   template = Template.fromStack(stack);
-  resources = template.toJSON().Resources as Resources;
+  t = inspect(template);
 });
 
-const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
-const routeFunctions = () =>
-  ofType('AWS::Lambda::Function').filter(([, r]) =>
-    String(r.Properties.Description ?? '').includes(' /api/v1/'),
-  );
+const apiRows = () => routes.filter((r) => r.expose !== 'function-url');
+const urlRows = () => routes.filter((r) => r.expose === 'function-url');
+const ref = (id: string) => ({ Ref: id });
+const tableId = () => {
+  const [table] = t.ofType('AWS::DynamoDB::Table');
+  if (!table) throw new Error('no table');
+  return table[0];
+};
+const secretId = (name: SecretName) => {
+  const found = t
+    .ofType('AWS::SecretsManager::Secret')
+    .find(([, s]) => String(s.Properties.Description).startsWith(`${name}:`));
+  if (!found) throw new Error(`no secret ${name}`);
+  return found[0];
+};
+const topicId = () => {
+  const [topic] = t.ofType('AWS::SNS::Topic');
+  if (!topic) throw new Error('no topic');
+  return topic[0];
+};
 
-/** The IAM statements attached to the role of the function whose description starts with `key`. */
-function statementsOf(key: string): { Action: string | string[]; Effect: string; Resource: unknown }[] {
-  const fn = routeFunctions().find(([, r]) => String(r.Properties.Description).startsWith(`${key}:`));
-  if (!fn) throw new Error(`no function for ${key}`);
-  const roleRef = (fn[1].Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-  return ofType('AWS::IAM::Policy')
-    .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleRef))
-    .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: never[] }).Statement);
-}
-const actionsOf = (key: string) =>
-  statementsOf(key).flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+describe('one function per route-table row', () => {
+  it('creates one Node.js 22 arm64 function per row, plus the canary, and no other function', () => {
+    const all = t.ofType('AWS::Lambda::Function');
+    const node22 = all.filter(
+      ([, f]) => f.Properties.Runtime === 'nodejs22.x' && f.Properties.Handler === 'index.handler',
+    );
+    expect(node22).toHaveLength(routes.length + 1);
+    expect(all).toHaveLength(node22.length);
+    for (const [, fn] of all) expect(fn.Properties.Architectures).toEqual(['arm64']);
+  });
 
-describe('one function and one route per route-table row', () => {
-  it('creates one Lambda function per row, each Node.js 22 on arm64', () => {
-    const fns = routeFunctions();
-    expect(fns).toHaveLength(routes.length);
-    for (const [, fn] of fns) {
-      expect(fn.Properties.Runtime).toBe('nodejs22.x');
-      expect(fn.Properties.Architectures).toEqual(['arm64']);
-      expect(fn.Properties.Handler).toBe('index.handler');
+  it('gives each row exactly one function, of 256 MB and 10 s', () => {
+    for (const r of routes) {
+      const fn = t.functionOf(routeKey(r));
+      expect(fn.Properties.MemorySize, routeKey(r)).toBe(256);
+      expect(fn.Properties.Timeout, routeKey(r)).toBe(10);
     }
   });
 
-  it('creates exactly one API route per API row, with its method and path', () => {
-    const apiRows = routes.filter((r) => r.expose !== 'function-url');
-    const keys = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey);
-    expect(keys.sort()).toEqual(apiRows.map(routeKey).sort());
+  it('logs each function to its own log group kept one month', () => {
+    for (const r of routes) {
+      const group = (t.functionOf(routeKey(r)).Properties.LoggingConfig as { LogGroup: { Ref: string } })
+        .LogGroup.Ref;
+      expect(t.resources[group]?.Properties.RetentionInDays, routeKey(r)).toBe(30);
+    }
+  });
+});
+
+describe('the HTTP API', () => {
+  it('has exactly one route per API row, with its method and path', () => {
+    const keys = t.ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey);
+    expect([...keys].sort()).toEqual(apiRows().map(routeKey).sort());
   });
 
-  it('gives function-url rows a function URL instead of a route', () => {
-    const urlRows = routes.filter((r) => r.expose === 'function-url');
-    expect(ofType('AWS::Lambda::Url')).toHaveLength(urlRows.length);
+  it("sends each route to its own row's function", () => {
+    for (const [, route] of t.ofType('AWS::ApiGatewayV2::Route')) {
+      const target = JSON.stringify(route.Properties.Target);
+      const [integrationId] = /integrations\/"?,?\{"Ref":"([^"]+)"/.exec(target)?.slice(1) ?? [];
+      const integration = t.resources[integrationId as string];
+      expect(integration?.Properties.IntegrationUri).toEqual({
+        'Fn::GetAtt': [t.functionIdOf(String(route.Properties.RouteKey)), 'Arn'],
+      });
+      expect(integration?.Properties.PayloadFormatVersion).toBe('2.0');
+    }
   });
 
-  it('throttles the default stage and writes JSON access logs', () => {
+  it('throttles the default stage with the context rates and writes JSON access logs to a kept log group', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       AutoDeploy: true,
-      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
-      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
+      DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
+      AccessLogSettings: {
+        DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('ApiAccessLogs'), 'Arn'] },
+        Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"'),
+      },
     });
+    const [[, logs] = []] = t.ofType('AWS::Logs::LogGroup').filter(([id]) => id.startsWith('ApiAccessLogs'));
+    expect(logs?.Properties.RetentionInDays).toBeGreaterThan(0);
+  });
+
+  it('gives function-url rows a public function URL and no API route', () => {
+    expect(t.ofType('AWS::Lambda::Url')).toHaveLength(urlRows().length);
+    for (const r of urlRows()) {
+      template.hasResourceProperties('AWS::Lambda::Url', {
+        AuthType: 'NONE',
+        TargetFunctionArn: { 'Fn::GetAtt': [t.functionIdOf(routeKey(r)), 'Arn'] },
+      });
+    }
+  });
+});
+
+describe('the environment of each function', () => {
+  it('carries the stage, SNS for SMS, the real aggregator and the settings given in context', () => {
+    for (const r of routes) {
+      expect(t.envOf(routeKey(r)), routeKey(r)).toMatchObject({
+        STAGE: 'test',
+        SMS_MODE: 'sns',
+        AGGREGATOR_MODE: 'http',
+        PROVIDER_FEE_RATE: '0.05',
+        VLAN_FIRST_ID: '100',
+      });
+    }
+  });
+
+  it('names the table only to rows with table access', () => {
+    for (const r of routes) {
+      const name = t.envOf(routeKey(r)).TABLE_NAME;
+      if (r.access.table === 'none') expect(name, routeKey(r)).not.toEqual(ref(tableId()));
+      else expect(name, routeKey(r)).toEqual(ref(tableId()));
+    }
+  });
+
+  it('names exactly the secrets of its row, each by its ARN', () => {
+    for (const r of routes) {
+      const env = t.envOf(routeKey(r));
+      const named = Object.keys(env).filter((k) => k.endsWith('_ARN') && k !== 'OPS_TOPIC_ARN');
+      expect(named.sort(), routeKey(r)).toEqual(
+        routeSecrets(r)
+          .map((s) => `${s}_ARN`)
+          .sort(),
+      );
+      for (const s of routeSecrets(r)) expect(env[`${s}_ARN`], routeKey(r)).toEqual(ref(secretId(s)));
+    }
   });
 });
 
@@ -78,6 +165,7 @@ describe('the table', () => {
   it('is on demand, with TTL, PITR, two GSIs, deletion protection, and retained', () => {
     template.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
       Properties: Match.objectLike({
         BillingMode: 'PAY_PER_REQUEST',
         TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
@@ -88,30 +176,47 @@ describe('the table', () => {
           { AttributeName: 'sk', KeyType: 'RANGE' },
         ],
         GlobalSecondaryIndexes: [
-          Match.objectLike({ IndexName: 'gsi1', Projection: { ProjectionType: 'ALL' } }),
-          Match.objectLike({ IndexName: 'gsi2', Projection: { ProjectionType: 'ALL' } }),
+          Match.objectLike({
+            IndexName: 'gsi1',
+            KeySchema: [
+              { AttributeName: 'gsi1pk', KeyType: 'HASH' },
+              { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          }),
+          Match.objectLike({
+            IndexName: 'gsi2',
+            KeySchema: [
+              { AttributeName: 'gsi2pk', KeyType: 'HASH' },
+              { AttributeName: 'gsi2sk', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          }),
         ],
       }),
     });
   });
+
+  it('keeps the logical ids of the retained table and secrets (a new id would orphan them)', () => {
+    expect(tableId()).toBe('TableCD117FA1');
+    expect(secretId('JWT_SECRET')).toBe('SecretJWTSECRET1D08427D');
+    for (const [, s] of t.ofType('AWS::SecretsManager::Secret')) expect(s.DeletionPolicy).toBe('Retain');
+  });
 });
 
 describe('least privilege, derived from the route table', () => {
-  it('never grants a * action, nor dynamodb:*', () => {
-    for (const [, policy] of ofType('AWS::IAM::Policy')) {
-      for (const s of (policy.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] })
-        .Statement) {
-        const actions = Array.isArray(s.Action) ? s.Action : [s.Action];
-        expect(actions).not.toContain('*');
-        expect(actions).not.toContain('dynamodb:*');
+  it('never grants a wildcard action (*, dynamodb:*, sns:*...)', () => {
+    for (const [id, policy] of t.ofType('AWS::IAM::Policy')) {
+      for (const s of (policy.Properties.PolicyDocument as { Statement: never[] }).Statement) {
+        for (const action of actionsOf(s)) expect(action, id).not.toMatch(/(^|:)\*$/);
       }
     }
   });
 
   it('gives read-only rows no write action on the table', () => {
     for (const r of routes.filter((x) => x.access.table === 'read')) {
-      const actions = actionsOf(routeKey(r));
-      expect(actions, routeKey(r)).toContain('dynamodb:GetItem');
+      const actions = t.statementsOf(routeKey(r)).flatMap(actionsOf);
+      expect(actions, routeKey(r)).toContain('dynamodb:Query');
       for (const write of [
         'dynamodb:PutItem',
         'dynamodb:UpdateItem',
@@ -123,53 +228,93 @@ describe('least privilege, derived from the route table', () => {
     }
   });
 
-  it('gives rows without table access no DynamoDB action at all', () => {
-    for (const r of routes.filter((x) => x.access.table === 'none')) {
-      expect(
-        actionsOf(routeKey(r)).filter((a) => a.startsWith('dynamodb:')),
-        routeKey(r),
-      ).toEqual([]);
+  it('gives write rows the item writes, and rows without table access no DynamoDB action', () => {
+    for (const r of routes) {
+      const dynamo = t
+        .statementsOf(routeKey(r))
+        .flatMap(actionsOf)
+        .filter((a) => a.startsWith('dynamodb:'));
+      if (r.access.table === 'none') expect(dynamo, routeKey(r)).toEqual([]);
+      if (r.access.table === 'write') expect(dynamo, routeKey(r)).toContain('dynamodb:PutItem');
     }
   });
 
-  it('allows sns:Publish to phones only to the OTP request function, and denies it on topics', () => {
-    const publishers = routes.filter((r) =>
-      statementsOf(routeKey(r)).some(
-        (s) => s.Effect === 'Allow' && [s.Action].flat().includes('sns:Publish') && s.Resource === '*',
-      ),
-    );
-    expect(publishers.map(routeKey)).toEqual(['POST /api/v1/auth/otp/request']);
-    expect(statementsOf('POST /api/v1/auth/otp/request')).toContainEqual(
-      expect.objectContaining({ Effect: 'Deny', Action: 'sns:Publish', Resource: 'arn:aws:sns:*:*:*' }),
-    );
+  it('lets each function read exactly the secrets of its row', () => {
+    for (const r of routes) {
+      const read = t
+        .statementsOf(routeKey(r))
+        .filter((s) => actionsOf(s).includes('secretsmanager:GetSecretValue'))
+        .map((s) => s.Resource);
+      expect(read, routeKey(r)).toEqual(
+        expect.arrayContaining(routeSecrets(r).map((name) => ref(secretId(name)))),
+      );
+      expect(read, routeKey(r)).toHaveLength(routeSecrets(r).length);
+    }
   });
 
-  it('gives each function read access to exactly the secrets its row needs', () => {
-    const secretGrants = (key: string) =>
-      statementsOf(key)
-        .filter((s) => [s.Action].flat().includes('secretsmanager:GetSecretValue'))
-        .map((s) => JSON.stringify(s.Resource));
-    expect(secretGrants('GET /api/v1/forfaits')).toHaveLength(0);
-    expect(secretGrants('GET /api/v1/auth/session')).toHaveLength(1);
-    expect(secretGrants('POST /api/v1/auth/otp/verify')).toHaveLength(2);
+  it('lets only the sms row publish to phones, in its region, and never to a topic but the ops one', () => {
+    for (const r of routes) {
+      const publish = t.statementsOf(routeKey(r)).filter((s) => actionsOf(s).includes('sns:Publish'));
+      const allowed = publish.filter((s) => s.Effect === 'Allow');
+      if (r.access.sns === 'sms') {
+        expect(allowed, routeKey(r)).toEqual([
+          expect.objectContaining({
+            Resource: '*',
+            Condition: { StringEquals: { 'aws:RequestedRegion': ref('AWS::Region') } },
+          }),
+        ]);
+        expect(publish, routeKey(r)).toContainEqual(
+          expect.objectContaining({ Effect: 'Deny', Resource: 'arn:aws:sns:*:*:*' }),
+        );
+      } else if (r.access.sns === 'ops') {
+        expect(allowed, routeKey(r)).toEqual([expect.objectContaining({ Resource: ref(topicId()) })]);
+      } else {
+        expect(publish, routeKey(r)).toEqual([]);
+      }
+    }
+    // Whatever else publishes (the canary) does so to the ops topic only.
+    for (const [, policy] of t.ofType('AWS::IAM::Policy')) {
+      for (const s of (policy.Properties.PolicyDocument as { Statement: never[] }).Statement) {
+        const st = s as { Effect: string; Resource: unknown; Condition?: unknown };
+        if (actionsOf(s).includes('sns:Publish') && st.Effect === 'Allow' && st.Resource !== '*') {
+          expect(st.Resource).toEqual(ref(topicId()));
+        }
+      }
+    }
   });
 
-  it('keeps secret values out of the template (generated by CloudFormation)', () => {
-    for (const [, s] of ofType('AWS::SecretsManager::Secret')) {
+  it('keeps secret values out of the template: generated by CloudFormation', () => {
+    for (const [, s] of t.ofType('AWS::SecretsManager::Secret')) {
       expect(s.Properties.SecretString).toBeUndefined();
-      expect(s.Properties.GenerateSecretString).toBeDefined();
+      expect(s.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 48 });
     }
-    expect(JSON.stringify(template.toJSON())).not.toContain(process.env.JWT_SECRET as string);
+    const text = JSON.stringify(t.json);
+    expect(text.includes('"SecretString"'), 'a SecretString property').toBe(false);
+    for (const name of ALL_SECRETS) {
+      const local = process.env[name];
+      if (local) expect(text.includes(local), `the value of ${name}`).toBe(false);
+    }
+  });
+
+  it('creates one secret per name, documented as generated or to set after the first deploy', () => {
+    const descriptions = t
+      .ofType('AWS::SecretsManager::Secret')
+      .map(([, s]) => String(s.Properties.Description));
+    expect(descriptions).toHaveLength(ALL_SECRETS.length);
+    for (const name of ALL_SECRETS) {
+      const d = descriptions.find((x) => x.startsWith(`${name}:`));
+      expect(d, name).toMatch(GENERATED_SECRETS.includes(name) ? /generated/ : /after the first deploy/);
+    }
   });
 });
 
 describe('operations', () => {
-  it('alarms on the SMS spend to the operations topic, which enforces TLS', () => {
+  it('alarms on the SMS spend to the operations topic, which enforces TLS and mails the operators', () => {
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       Namespace: 'AWS/SNS',
       MetricName: 'SMSMonthToDateSpentUSD',
       Threshold: 25,
-      AlarmActions: [{ Ref: Match.stringLikeRegexp('OpsTopic') }],
+      AlarmActions: [ref(topicId())],
     });
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: {
@@ -178,23 +323,37 @@ describe('operations', () => {
         ]),
       },
     });
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+      TopicArn: ref(topicId()),
+    });
   });
 
   it('alarms on API 5xx rate, Lambda errors and throttles, and the canary, and has a dashboard', () => {
-    const descriptions = ofType('AWS::CloudWatch::Alarm').map(([, a]) =>
-      String(a.Properties.AlarmDescription),
-    );
+    const descriptions = t
+      .ofType('AWS::CloudWatch::Alarm')
+      .map(([, a]) => String(a.Properties.AlarmDescription));
     for (const text of ['5xx', 'Lambda errors', 'throttled', 'canary failed']) {
       expect(
         descriptions.some((d) => d.includes(text)),
         text,
       ).toBe(true);
     }
-    expect(ofType('AWS::CloudWatch::Dashboard')).toHaveLength(1);
+    expect(t.ofType('AWS::CloudWatch::Dashboard')).toHaveLength(1);
   });
 
-  it('gives every function a log group with a retention', () => {
-    const retained = ofType('AWS::Logs::LogGroup').filter(([, g]) => g.Properties.RetentionInDays);
-    expect(retained.length).toBeGreaterThanOrEqual(routes.length + 1);
+  it('outputs the API URL, the table name, the webhook URL and every secret ARN', () => {
+    const outputs = t.json.Outputs ?? {};
+    expect(outputs.ApiUrl).toBeDefined();
+    expect(outputs.TableName).toMatchObject({ Value: ref(tableId()) });
+    for (const name of ALL_SECRETS) {
+      expect(outputs[`${name.replace(/_/g, '')}Arn`], name).toMatchObject({ Value: ref(secretId(name)) });
+    }
+    if (routes.some((r) => r.expose === 'function-url' && r.auth === 'webhook')) {
+      expect(outputs.WebhookUrl).toMatchObject({
+        Value: { 'Fn::GetAtt': [expect.any(String), 'FunctionUrl'] },
+      });
+    }
   });
 });

@@ -1,0 +1,53 @@
+import type { Template } from 'aws-cdk-lib/assertions';
+
+/** Queries over a synthesized template, by what a route-table row declares. */
+
+export interface Resource {
+  Type: string;
+  Properties: Record<string, unknown>;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+}
+
+export interface Statement {
+  Effect: 'Allow' | 'Deny';
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: Record<string, unknown>;
+}
+
+export const actionsOf = (s: Statement): string[] => [s.Action].flat();
+
+export function inspect(template: Template) {
+  const json = template.toJSON() as {
+    Resources: Record<string, Resource>;
+    Outputs?: Record<string, unknown>;
+  };
+  const resources = json.Resources;
+  const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+
+  /** The logical id of the function of a route key (its description starts with `<key>:`). */
+  const functionIdOf = (key: string): string => {
+    const found = ofType('AWS::Lambda::Function').filter(([, r]) =>
+      String(r.Properties.Description ?? '').startsWith(`${key}:`),
+    );
+    if (found.length !== 1) throw new Error(`${found.length} functions for ${key}`);
+    return (found[0] as [string, Resource])[0];
+  };
+  const functionOf = (key: string): Resource => resources[functionIdOf(key)] as Resource;
+
+  /** Every IAM statement attached to the role of a function. */
+  const statementsOfFunction = (fnId: string): Statement[] => {
+    const fn = resources[fnId];
+    if (!fn) throw new Error(`no resource ${fnId}`);
+    const role = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    return ofType('AWS::IAM::Policy')
+      .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === role))
+      .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+  };
+  const statementsOf = (key: string) => statementsOfFunction(functionIdOf(key));
+  const envOf = (key: string) =>
+    (functionOf(key).Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+
+  return { json, resources, ofType, functionIdOf, functionOf, statementsOf, statementsOfFunction, envOf };
+}
