@@ -277,8 +277,8 @@ export class HotspotStack extends Stack {
   /** The environment of a function with this access: the shared one plus what its grants name. */
   functionEnvironment(access: RouteAccess, secrets: readonly SecretName[] = []): Record<string, string> {
     const env: Record<string, string> = { ...this.sharedEnvironment };
-    // config() requires TABLE_NAME; a function without table access gets a name no grant covers.
-    env.TABLE_NAME = access.table === 'none' ? 'none' : this.table.tableName;
+    // A function without table access gets no table name at all (and no grant).
+    if (access.table !== 'none') env.TABLE_NAME = this.table.tableName;
     if (access.sns === 'ops') env.OPS_TOPIC_ARN = this.opsTopic.topicArn;
     for (const name of secrets) env[`${name}_ARN`] = this.secrets[name].secretArn;
     return env;

@@ -14,7 +14,8 @@ const int = z.pipe(
  * the local server set these; nothing else reads `process.env` for configuration.
  */
 const ConfigSchema = z.object({
-  TABLE_NAME: z.string().check(z.minLength(1)),
+  /** Unset for functions without table access; `tableName()` fails loudly if one uses the table. */
+  TABLE_NAME: z.optional(z.string().check(z.minLength(1))),
   STAGE: z._default(z.string(), 'local'),
   /** `sns` in AWS; `outbox` writes SMS to a JSONL file (local mode). */
   SMS_MODE: z._default(z.enum(['sns', 'outbox']), 'sns'),
