@@ -6,8 +6,11 @@ import { isIP } from 'node:net';
  * reach the operator's own network is refused.
  */
 
+// Names that only resolve inside a network (RFC 6761, 6762, 8375 and common practice).
 const PRIVATE_HOST =
-  /^(localhost|.*\.localhost|.*\.local|.*\.internal|.*\.lan|.*\.home|.*\.home\.arpa|.*\.corp|.*\.intranet)$/i;
+  /^(localhost|.*\.(localhost|local|localdomain|internal|intranet|lan|home|home\.arpa|corp|private|test|invalid|arpa))$/i;
+// Public DNS names that answer with the IP written into them (127.0.0.1.nip.io, 10-0-0-1.sslip.io).
+const IP_ECHO_DNS = /(^|\.)(nip\.io|sslip\.io|xip\.io|localtest\.me|lvh\.me|vcap\.me)$/i;
 
 /** Null when the URL is acceptable for a logo, else why not. */
 export function logoUrlProblem(value: string): string | null {
@@ -20,10 +23,12 @@ export function logoUrlProblem(value: string): string | null {
   }
   if (url.protocol !== 'https:') return 'must use https';
   if (url.username || url.password) return 'must not carry credentials';
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) || /^\d+$/.test(host) || /^0x[0-9a-f]+$/i.test(host))
+  // The URL parser already rewrote 0x7f.1, 2130706433 and the like as dotted IPv4.
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
+  if (isIP(host) || /^[\d.]+$/.test(host) || /^0x[0-9a-f]+$/i.test(host))
     return 'must name a host, not an IP address';
-  if (!host.includes('.') || PRIVATE_HOST.test(host)) return 'must be a public host name';
+  if (!host.includes('.') || PRIVATE_HOST.test(host) || IP_ECHO_DNS.test(host))
+    return 'must be a public host name';
   return null;
 }
 
@@ -31,9 +36,12 @@ export function logoUrlProblem(value: string): string | null {
 function canonicalCss(css: string): string {
   return css
     .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/\\([0-9a-f]{1,6})\s?/gi, (_m, hex: string) =>
-      String.fromCodePoint(Number.parseInt(hex, 16) || 0xfffd),
-    )
+    .replace(/\\([0-9a-f]{1,6})\s?/gi, (_m, hex: string) => {
+      // As CSS Syntax §4.3.7: zero, a surrogate or beyond Unicode is U+FFFD.
+      const code = Number.parseInt(hex, 16);
+      const valid = code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff);
+      return String.fromCodePoint(valid ? code : 0xfffd);
+    })
     .replace(/\\(.)/g, '$1')
     .replace(/\s+/g, '')
     .toLowerCase();
@@ -53,6 +61,10 @@ export function customCssProblem(css: string): string | null {
     ['vbscript:', 'must not use vbscript: URLs'],
     ['behavior:', 'must not use behavior'],
     ['-moz-binding', 'must not use -moz-binding'],
+    // These load an image from a URL written as a plain string, without url().
+    ['image-set(', 'must not use image-set()'],
+    ['image(', 'must not use image()'],
+    ['src(', 'must not use src()'],
     ['</', 'must not contain </'],
   ] as const) {
     if (c.includes(needle)) return why;

@@ -18,9 +18,9 @@ const exhausted = () => new AppError('ERR_VLAN_POOL_EXHAUSTED', 'No VLAN is left
  */
 export const MAX_ATTEMPTS = 1000;
 
-/** Full jitter over a window that doubles with each lost race, up to a second. */
+/** Full jitter over a window that doubles with each lost race, up to two seconds. */
 const pause = (attempt: number) =>
-  new Promise((r) => setTimeout(r, Math.random() * Math.min(1000, 5 * 2 ** Math.min(attempt, 8))));
+  new Promise((r) => setTimeout(r, Math.random() * Math.min(2000, 10 * 2 ** Math.min(attempt, 8))));
 
 // Allocations running in this process, and those waiting for a lane (VLAN_ALLOCATION_LANES).
 let running = 0;

@@ -19,10 +19,10 @@ export const ruleKeys = {
   all: (vlan: number, order: number) => ({ gsi1pk: 'RULES', gsi1sk: `${pad(vlan)}#${pad(order)}` }),
 };
 
-/** The rules a new VLAN starts with, isolation first: the items of the allocation transaction. */
-export function defaultRuleItems(vlan: number): Record<string, unknown>[] {
+/** The rules a new VLAN starts with, isolation first. */
+function defaultRules(vlan: number): Pick<GatewayRule, 'rule_type' | 'description'>[] {
   const subnet = subnetOf(vlan);
-  const rules: Omit<GatewayRule, 'id' | 'vlan' | 'active'>[] = [
+  return [
     {
       rule_type: 'DENY_DEFAULT',
       description: `Isolation: drop all traffic between ${subnet} and every other VLAN`,
@@ -36,7 +36,15 @@ export function defaultRuleItems(vlan: number): Record<string, unknown>[] {
       description: `Allow subscribers of ${subnet} with a valid session out to the internet (NAT)`,
     },
   ];
-  return rules.map((r, i) => ({
+}
+
+/** The keys of a VLAN's default rules (its release deletes them). */
+export const defaultRuleKeys = (vlan: number): { pk: string; sk: string }[] =>
+  defaultRules(vlan).map((_, i) => ruleKeys.rule(vlan, i + 1));
+
+/** The items of a new VLAN's default rules, for the allocation transaction. */
+export function defaultRuleItems(vlan: number): Record<string, unknown>[] {
+  return defaultRules(vlan).map((r, i) => ({
     ...ruleKeys.rule(vlan, i + 1),
     ...ruleKeys.all(vlan, i + 1),
     entity: 'gateway_rule',

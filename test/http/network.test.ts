@@ -63,6 +63,20 @@ describe('POST /network/vlan/allocate', () => {
     expect(sameSlug.status).toBe(409);
   });
 
+  it('takes a site count of 1 when only the name is given', async () => {
+    const id = randomUUID();
+    const r = await api('POST', '/api/v1/network/vlan/allocate', tokens.admin, {
+      reseller_id: id,
+      reseller_name: 'Boutique Élégance',
+    });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ nas_id: 'access_boutique_elegance', ssid: 'ACCESS Boutique Élégance' });
+    const mine = await api('GET', '/api/v1/network/vlans', await tokenFor('reseller', { resellerId: id }));
+    expect(mine.body).toMatchObject({ total: 1, items: [{ reseller_id: id, site_count: 1 }] });
+    const vlanId = (r.body as { vlan_id: number }).vlan_id;
+    expect((await api('DELETE', `/api/v1/network/vlans/${vlanId}`, tokens.admin)).status).toBe(204);
+  });
+
   it('answers 404 for the id-only variant of an unknown reseller', async () => {
     const r = await api('POST', '/api/v1/network/vlan/allocate', tokens.admin, { reseller_id: randomUUID() });
     expect(r.status).toBe(404);
@@ -147,6 +161,8 @@ describe('sites', () => {
     expect(listed.body).toMatchObject({ total: 1, items: [{ site_number: 1, city: 'Bouaké' }] });
     expect((await api('GET', `/api/v1/network/sites/${randomUUID()}`, tokens.admin)).status).toBe(404);
     expect((await api('GET', '/api/v1/network/sites/not-a-uuid', tokens.admin)).status).toBe(400);
+    expect((await api('GET', `/api/v1/network/sites/${ownerId}`, tokens.subscriber)).status).toBe(403);
+    expect((await api('POST', '/api/v1/network/sites', tokens.subscriber, body)).status).toBe(403);
   });
 });
 
@@ -165,6 +181,10 @@ describe('branding', () => {
     expect(r.headers.get('etag')).toMatch(/^"/);
     expect((await api('GET', '/api/v1/branding/access_chez_awa_wifi_s1', undefined)).status).toBe(200);
     expect((await api('GET', '/api/v1/branding/access_nobody', undefined)).status).toBe(404);
+    const odd = await api('GET', '/api/v1/branding/NOT-A-NAS-ID', undefined);
+    expect(odd.status).toBe(404);
+    expect((odd.body as Err).error.code).toBe('ERR_NOT_FOUND');
+    expect((await api('GET', `/api/v1/branding/${vlan.nas_id}?view=everything`, undefined)).status).toBe(400);
   });
 
   it('answers only the four portal fields with ?view=portal', async () => {
@@ -184,6 +204,11 @@ describe('branding', () => {
       headers: { 'if-none-match': etag },
     });
     expect(res.status).toBe(304);
+    expect(await res.text()).toBe('');
+    const weak = await fetch(`${server.url()}/api/v1/branding/${vlan.nas_id}`, {
+      headers: { 'if-none-match': `W/${etag}` },
+    });
+    expect(weak.status).toBe(304);
     await api('PUT', `/api/v1/branding/${vlan.nas_id}`, tokens.owner, { primary_color: '#aa0000' });
     const after = await api('GET', `/api/v1/branding/${vlan.nas_id}`, undefined);
     expect(after.headers.get('etag')).not.toBe(etag);
@@ -200,6 +225,13 @@ describe('branding', () => {
       banner_rotation_seconds: 30,
       primary_color: '#aa0000',
     });
+  });
+
+  it('answers 404 to an update of an unknown hotspot', async () => {
+    const r = await api('PUT', '/api/v1/branding/access_nobody_here', tokens.admin, {
+      primary_color: '#000000',
+    });
+    expect(r.status).toBe(404);
   });
 
   it('refuses another reseller (403) and a subscriber (403)', async () => {
@@ -221,6 +253,14 @@ describe('branding', () => {
     [{ banner_rotation_seconds: 601 }],
     [{ custom_css: '@import url(x.css);' }],
     [{ custom_css: '.a{background:url(https://evil.example/x)}' }],
+    [{ logo_url: 'https://localhost/x.png' }],
+    [{ logo_url: 'https://[::1]/x.png' }],
+    [{ secondary_color: '#12345' }],
+    [{ banner_rotation_seconds: 10.5 }],
+    [{ custom_css: `.a{}${' '.repeat(10 * 1024)}` }],
+    [{ custom_css: '.a{width:expression(alert(1))}' }],
+    [{ custom_css: '.a{background:url(javascript:alert(1))}' }],
+    [{ custom_css: '.a{}</style><script>alert(1)</script>' }],
     [{}],
     [{ reseller_name: 'Renamed' }],
   ])('answers 400 to %j and changes nothing', async (body) => {
@@ -240,7 +280,7 @@ describe('DNS status', () => {
       unbound_healthy: false,
       blocklist_count: 0,
       sinkhole_ip: '0.0.0.0',
-      last_update: null,
+      last_update: '1970-01-01T00:00:00.000Z',
     });
     const report = {
       blocklist_count: 152_340,
@@ -288,6 +328,9 @@ describe('gateway rules and release', () => {
     const all = await api('GET', '/api/v1/network/gateway/rules', tokens.admin);
     expect((all.body as { items: unknown[] }).items).toHaveLength(6);
     expect((await api('GET', '/api/v1/network/gateway/rules?vlan=abc', tokens.admin)).status).toBe(400);
+    expect((await api('GET', '/api/v1/network/gateway/rules?vlan=1.5', tokens.admin)).status).toBe(400);
+    const none = await api('GET', '/api/v1/network/gateway/rules?vlan=99999', tokens.admin);
+    expect(none).toMatchObject({ status: 200, body: { items: [] } });
     expect((await api('GET', '/api/v1/network/gateway/rules', tokens.owner)).status).toBe(403);
   });
 
@@ -299,6 +342,11 @@ describe('gateway rules and release', () => {
     const rules = await api('GET', `/api/v1/network/gateway/rules?vlan=${vlan.vlan_id}`, tokens.admin);
     expect((rules.body as { items: unknown[] }).items).toEqual([]);
     expect((await api('DELETE', `/api/v1/network/vlans/${vlan.vlan_id}`, tokens.admin)).status).toBe(404);
+    expect((await api('DELETE', '/api/v1/network/vlans/abc', tokens.admin)).status).toBe(400);
+    expect((await api('GET', `/api/v1/network/sites/${ownerId}`, tokens.owner)).body).toEqual({
+      items: [],
+      total: 0,
+    });
     const again = await api('POST', '/api/v1/network/vlan/allocate', tokens.admin, { reseller_id: ownerId });
     expect(again.status).toBe(201);
     expect((again.body as { vlan_id: number }).vlan_id).toBe(vlan.vlan_id);

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { etagMatches } from '../../functions/network/branding.js';
 import { customCssProblem, logoUrlProblem } from '../../functions/network/branding-rules.js';
-import { hostOf, nasIdOf, siteNasIdOf, slugify, ssidOf, subnetOf } from '../../functions/network/naming.js';
+import {
+  hostOf,
+  isNasIdShape,
+  nasIdOf,
+  siteNasIdOf,
+  slugify,
+  ssidOf,
+  subnetOf,
+} from '../../functions/network/naming.js';
 
 describe('slugs and names', () => {
   it.each([
@@ -10,6 +19,9 @@ describe('slugs and names', () => {
     ['Wi-Fi Plateau 2', 'wi_fi_plateau_2'],
     ['Ñandú & Çà', 'nandu_ca'],
     ['Ōsaka', 'osaka'],
+    ['ÉCOLE—Ñ°1', 'ecole_n_1'],
+    ['Boutique ﬁne', 'boutique_fine'],
+    ['__Déjà vu__', 'deja_vu'],
     ['!!!', ''],
   ])('folds %j to %j', (name, slug) => {
     expect(slugify(name)).toBe(slug);
@@ -22,11 +34,24 @@ describe('slugs and names', () => {
     expect(ssidOf('Chez Awa', 'Bouaké')).toBe('ACCESS Chez Awa Bouaké');
   });
 
-  it('keeps SSIDs within 32 bytes, cutting at a character boundary', () => {
-    const ssid = ssidOf('Le Grand Maquis de la Riviera', 'Yamoussoukro');
-    expect(Buffer.byteLength(ssid, 'utf8')).toBeLessThanOrEqual(32);
-    expect(ssid.startsWith('ACCESS Le Grand Maquis')).toBe(true);
-    expect(Buffer.byteLength(ssidOf('ééééééééééééééééééééééééé'), 'utf8')).toBeLessThanOrEqual(32);
+  it('keeps the whole name and city in the SSID, as the spec shapes it', () => {
+    expect(ssidOf('Le Grand Maquis de la Riviera', 'Yamoussoukro')).toBe(
+      'ACCESS Le Grand Maquis de la Riviera Yamoussoukro',
+    );
+  });
+
+  it('caps a slug at 64 characters without a trailing underscore', () => {
+    const slug = slugify(`${'a'.repeat(63)} bcd`);
+    expect(slug).toBe('a'.repeat(63));
+    expect(slugify('ﷺ'.repeat(64)).length).toBeLessThanOrEqual(64);
+  });
+
+  it('tells NAS ids this service could have issued from anything else', () => {
+    expect(isNasIdShape('access_chez_awa')).toBe(true);
+    expect(isNasIdShape('access_chez_awa_s12')).toBe(true);
+    expect(isNasIdShape('ACCESS_CHEZ')).toBe(false);
+    expect(isNasIdShape('access_')).toBe(false);
+    expect(isNasIdShape('other_thing')).toBe(false);
   });
 
   it('gives every VLAN of the pool its own valid /24, matching the spec up to 255', () => {
@@ -57,7 +82,16 @@ describe('branding: logo URL', () => {
     ['https://router.local/logo.png', 'public'],
     ['https://intranet/logo.png', 'public'],
     ['https://user:pw@cdn.example.com/logo.png', 'credentials'],
+    ['https://0x7f.1/logo.png', 'IP'],
+    ['https://[::ffff:127.0.0.1]/logo.png', 'IP'],
+    ['https://[fe80::1]/logo.png', 'IP'],
+    ['https://localhost./logo.png', 'public'],
+    ['https://Printer.LAN/logo.png', 'public'],
+    ['https://metadata.google.internal/logo.png', 'public'],
+    ['https://127.0.0.1.nip.io/logo.png', 'public'],
+    ['https://10-0-0-1.sslip.io/logo.png', 'public'],
     ['javascript:alert(1)', 'https'],
+    ['data:image/png;base64,AAAA', 'https'],
     ['not a url', 'absolute'],
   ])('refuses %s', (url, why) => {
     expect(logoUrlProblem(url)).toContain(why);
@@ -83,11 +117,42 @@ describe('branding: custom CSS', () => {
     ['.a { behavior: url(x.htc) }', 'behavior'],
     ['.a { -moz-binding: url(x.xml#y) }', 'binding'],
     ['.a { background: url(data:image/svg+xml;base64,PHN2Zz4=) }', 'url()'],
+    ['@\\69mport "x.css";', '@import'],
+    ['.a { background: URL( "https://evil.example/x" ) }', 'url()'],
+    ['.a { background: url(/img/x.png) }', 'url()'],
+    ['.a { background: JavaScript:alert(1) }', 'javascript'],
+    ['.a { background-image: image-set("https://evil.example/x.png" 1x) }', 'image-set'],
+    ['.a { background-image: -webkit-image-set("https://evil.example/x.png" 1x) }', 'image-set'],
+    ['.a {} </STYLE><script>x</script>', '<'],
+    ['.a { width: e\\78pression(alert(1)) }', 'expression'],
   ])('refuses %j', (css, why) => {
     expect(customCssProblem(css)).toContain(why);
   });
 
+  it('survives escapes beyond Unicode, as a browser does', () => {
+    expect(customCssProblem('.a { content: "\\110000 \\d800 \\0" }')).toBeNull();
+  });
+
+  it('accepts exactly 10 KB', () => {
+    expect(customCssProblem(`.a{}${' '.repeat(10 * 1024 - 4)}`)).toBeNull();
+  });
+
   it('refuses more than 10 KB', () => {
     expect(customCssProblem(`.a{}${' '.repeat(10 * 1024)}`)).toContain('10 KB');
+  });
+});
+
+describe('branding: ETag revalidation', () => {
+  it('matches the same tag, a weak form of it, a list holding it, and *', () => {
+    expect(etagMatches('"abc"', '"abc"')).toBe(true);
+    expect(etagMatches('W/"abc"', '"abc"')).toBe(true);
+    expect(etagMatches('"x", "abc"', '"abc"')).toBe(true);
+    expect(etagMatches('*', '"abc"')).toBe(true);
+  });
+
+  it('does not match another tag or no header', () => {
+    expect(etagMatches('"abd"', '"abc"')).toBe(false);
+    expect(etagMatches(undefined, '"abc"')).toBe(false);
+    expect(etagMatches('abc', '"abc"')).toBe(false);
   });
 });
