@@ -1,11 +1,12 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { clock } from '../core/clock.js';
 import { AppError, forbidden, notFound, validation } from '../core/errors.js';
-import { countMetric } from '../core/log.js';
+import { countMetric, log } from '../core/log.js';
 import type { Principal } from '../core/tokens.js';
 import { getForfait } from '../store/forfaits.js';
 import {
   countVouchers,
+  deleteVouchers,
   getVoucher,
   listBatch,
   listVouchersPage,
@@ -47,30 +48,44 @@ export async function generateVouchers(input: { forfaitId: string; resellerId: s
     created_at: createdAt,
   });
   const all: Voucher[] = [];
-  for (let start = 0; start < input.n; start += VOUCHER_CHUNK) {
-    // Unique within the chunk first, then against the table by the conditional writes.
-    const seen = new Set(all.map((v) => v.code));
-    let chunk: Voucher[] = [];
-    while (chunk.length < Math.min(VOUCHER_CHUNK, input.n - start)) {
-      const v = make();
-      if (!seen.has(v.code)) {
-        seen.add(v.code);
-        chunk.push(v);
+  try {
+    for (let start = 0; start < input.n; start += VOUCHER_CHUNK) {
+      // Unique within the chunk first, then against the table by the conditional writes.
+      const seen = new Set(all.map((v) => v.code));
+      let chunk: Voucher[] = [];
+      while (chunk.length < Math.min(VOUCHER_CHUNK, input.n - start)) {
+        const v = make();
+        if (!seen.has(v.code)) {
+          seen.add(v.code);
+          chunk.push(v);
+        }
       }
+      for (let round = 0; ; round++) {
+        const taken = new Set(await putVouchers(chunk));
+        if (!taken.size) break;
+        if (round >= MAX_COLLISION_ROUNDS) throw new AppError('ERR_INTERNAL', 'Could not find free codes');
+        chunk = chunk.map((v) => {
+          if (!taken.has(v.code)) return v;
+          let fresh = make();
+          while (seen.has(fresh.code)) fresh = make();
+          seen.add(fresh.code);
+          return fresh;
+        });
+      }
+      all.push(...chunk);
     }
-    for (let round = 0; ; round++) {
-      const taken = new Set(await putVouchers(chunk));
-      if (!taken.size) break;
-      if (round >= MAX_COLLISION_ROUNDS) throw new AppError('ERR_INTERNAL', 'Could not find free codes');
-      chunk = chunk.map((v) => {
-        if (!taken.has(v.code)) return v;
-        let fresh = make();
-        while (seen.has(fresh.code)) fresh = make();
-        seen.add(fresh.code);
-        return fresh;
+  } catch (error) {
+    // All or nothing: a batch cut short (DynamoDB throttled, say) takes back what it wrote.
+    try {
+      await deleteVouchers(all.map((v) => v.code));
+    } catch (cleanup) {
+      log.error('voucher batch left partial', {
+        batch_id: batchId,
+        written: all.length,
+        error: String(cleanup),
       });
     }
-    all.push(...chunk);
+    throw error;
   }
   return {
     items: all.map((v) => ({ code: v.code, forfait_id: v.forfait_id, status: v.status })),

@@ -67,6 +67,30 @@ export async function putVouchers(vouchers: Voucher[]): Promise<string[]> {
   }
 }
 
+/**
+ * Takes back vouchers of a generation that failed part way, so that a batch is all or nothing.
+ * Only vouchers still active are removed (none can have been sold yet: their codes were never
+ * returned to anyone).
+ */
+// Access: TransactWriteItems of Delete VOUCHER#<code> with status = active, 100 at a time.
+export async function deleteVouchers(codes: string[]): Promise<void> {
+  for (let start = 0; start < codes.length; start += VOUCHER_CHUNK) {
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: codes.slice(start, start + VOUCHER_CHUNK).map((code) => ({
+          Delete: {
+            TableName: tableName(),
+            Key: keys.voucher(code),
+            ConditionExpression: '#s = :active',
+            ExpressionAttributeNames: { '#s': 'status' },
+            ExpressionAttributeValues: { ':active': 'active' },
+          },
+        })),
+      }),
+    );
+  }
+}
+
 // Access: GetItem pk=VOUCHER#<code>, sk=VOUCHER (ConsistentRead).
 export async function getVoucher(code: string): Promise<Voucher | undefined> {
   const out = await ddb().send(

@@ -1,9 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
+import { initiatePayment } from '../../functions/billing/payments.js';
 import { ddb, tableName } from '../../functions/core/ddb.js';
 import { getAccount } from '../../functions/store/accounts.js';
+import { getPayment } from '../../functions/store/payments.js';
+import { getMonthlyRevenue, UNATTRIBUTED } from '../../functions/store/revenue.js';
 import { probeDdb } from '../support/ddb-instrument.js';
-import { call, newMsisdn, useLocalServer } from '../support/http.js';
+import { call, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
 
 const server = useLocalServer();
 const requestOtp = (msisdn: string) =>
@@ -49,5 +54,70 @@ describe('DynamoDB failing during an OTP request', () => {
     probe.reset();
     expect((await requestOtp(newMsisdn())).status).toBe(200);
     expect(probe.calls).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand']);
+  });
+});
+
+describe('DynamoDB failing during payment completion', () => {
+  afterEach(() => probeDdb().clearFaults());
+
+  it('leaves the payment pending and the revenue untouched, and a redelivery then completes it', async () => {
+    const forfait = SEED_FORFAITS[2] as { id: string; price_fcfa: number };
+    const { transaction_id } = await initiatePayment({
+      subscriberId: randomUUID(),
+      forfaitId: forfait.id,
+      provider: 'wave',
+    });
+    const event = {
+      event_id: randomUUID(),
+      transaction_id,
+      status: 'completed' as const,
+      amount_fcfa: forfait.price_fcfa,
+      provider: 'wave',
+    };
+    const month = new Date().toISOString().slice(0, 7);
+    const before = await getMonthlyRevenue(UNATTRIBUTED, month);
+    probeDdb().failOn(1, { only: ['TransactWriteItemsCommand'] });
+    const res = await webhook(event);
+    expect(res.status).toBe(503);
+    expect((await getPayment(transaction_id))?.status).toBe('pending');
+    expect(await getMonthlyRevenue(UNATTRIBUTED, month)).toEqual(before);
+
+    // The aggregator delivers again (at least once): now it completes, counted once.
+    expect((await webhook(event)).status).toBe(200);
+    expect((await getPayment(transaction_id))?.status).toBe('completed');
+    const after = await getMonthlyRevenue(UNATTRIBUTED, month);
+    expect(after.total_fcfa - before.total_fcfa).toBe(forfait.price_fcfa);
+    expect(after.sessions_count - before.sessions_count).toBe(1);
+  });
+
+  const webhook = (body: unknown) =>
+    call(server.url(), 'POST', '/api/v1/payments/webhook', {
+      body,
+      headers: { 'x-provider-secret': process.env.WEBHOOK_SECRET as string },
+    });
+});
+
+describe('DynamoDB failing during voucher generation', () => {
+  afterEach(() => probeDdb().clearFaults());
+
+  it('answers 503 and takes back the part of the batch already written', async () => {
+    const resellerId = randomUUID();
+    const admin = await tokenFor('admin');
+    // 250 vouchers are three transactions: the second one is throttled.
+    probeDdb().failOn(2, { only: ['TransactWriteItemsCommand'] });
+    const res = await call(server.url(), 'POST', '/api/v1/vouchers/generate', {
+      token: admin,
+      body: { n: 250, forfait_id: (SEED_FORFAITS[0] as { id: string }).id, reseller_id: resellerId },
+    });
+    expect(res.status).toBe(503);
+    const listed = await call<{ total: number }>(
+      server.url(),
+      'GET',
+      `/api/v1/vouchers?reseller_id=${resellerId}`,
+      {
+        token: admin,
+      },
+    );
+    expect(listed.body.total).toBe(0);
   });
 });
