@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { localClient } from '../bin/local/dynamodb-local.js';
 import { createTable } from '../bin/local/table.js';
+import { SEED_FORFAITS } from '../functions/billing/catalogue.js';
+import { handleWebhook, initiatePayment } from '../functions/billing/payments.js';
 import { resetConfig } from '../functions/core/config.js';
 import { allocateVlan } from '../functions/network/vlans.js';
 import type { DdbProbe } from '../test/support/ddb-instrument.js';
+import { load } from './load.js';
 import type { BenchContext } from './scenarios.js';
 
 export interface ExtraFigure {
@@ -57,7 +60,130 @@ async function vlanAllocations(probe: DdbProbe): Promise<ExtraFigure> {
   });
 }
 
+/** Completes `count` payments of a hotspot through the real initiate + webhook path. */
+async function completePayments(nasId: string, count: number): Promise<void> {
+  const forfait = SEED_FORFAITS[0] as { id: string; price_fcfa: number };
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < count) {
+        next += 1;
+        const p = await initiatePayment({
+          subscriberId: randomUUID(),
+          forfaitId: forfait.id,
+          provider: 'wave',
+          nasId,
+        });
+        await handleWebhook({
+          event_id: randomUUID(),
+          transaction_id: p.transaction_id,
+          status: 'completed',
+          amount_fcfa: forfait.price_fcfa,
+          provider: 'wave',
+        });
+      }
+    }),
+  );
+}
+
+/**
+ * The billing summary reads one aggregate: its latency must not grow with the number of
+ * payments. Two resellers, one with 10 completed payments and one with 10,000.
+ */
+async function summaryFlatness(ctx: BenchContext, probe: DdbProbe): Promise<ExtraFigure> {
+  const small = { id: randomUUID(), name: 'Bench Ten' };
+  const large = { id: randomUUID(), name: 'Bench Ten Thousand' };
+  const nas = async (r: { id: string; name: string }) =>
+    (await allocateVlan({ resellerId: r.id, resellerName: r.name, siteCount: 1 })).nas_id;
+  const [smallNas, largeNas] = [await nas(small), await nas(large)];
+  const start = performance.now();
+  await completePayments(smallNas, 10);
+  await completePayments(largeNas, 10_000);
+  const seedSeconds = (performance.now() - start) / 1000;
+  const month = new Date().toISOString().slice(0, 7);
+  const admin = { authorization: `Bearer ${ctx.tokens.admin}` };
+  const measure = (r: { id: string }) =>
+    load(
+      ctx.baseUrl,
+      () => ({
+        method: 'GET',
+        path: `/api/v1/billing/summary?reseller_id=${r.id}&month=${month}`,
+        headers: admin,
+      }),
+      {
+        total: 300,
+        connections: 8,
+      },
+    );
+  probe.reset();
+  const ten = await measure(small);
+  const callsTen = probe.calls.length / ten.requests;
+  probe.reset();
+  const tenThousand = await measure(large);
+  const callsTenThousand = probe.calls.length / tenThousand.requests;
+  const ratio = tenThousand.p50 / ten.p50;
+  return {
+    name: 'billing_summary_flatness',
+    p50_10: ten.p50,
+    p50_10000: tenThousand.p50,
+    ratio,
+    ddb_calls: { ten: callsTen, ten_thousand: callsTenThousand },
+    seed_seconds: seedSeconds,
+    lines: [
+      '## Billing summary: 10 vs 10,000 completed payments',
+      '',
+      '| payments | p50 ms | p95 ms | DynamoDB calls/req |',
+      '|---:|---:|---:|---:|',
+      `| 10 | ${ten.p50.toFixed(2)} | ${ten.p95.toFixed(2)} | ${callsTen.toFixed(1)} |`,
+      `| 10,000 | ${tenThousand.p50.toFixed(2)} | ${tenThousand.p95.toFixed(2)} | ${callsTenThousand.toFixed(1)} |`,
+      '',
+      `Ratio at p50: ${ratio.toFixed(2)} (target <= 1.2: ${ratio <= 1.2 ? 'met' : 'MISSED'}). ` +
+        `10,010 payments completed through initiate + webhook in ${seedSeconds.toFixed(1)} s ` +
+        `(${(10_010 / seedSeconds).toFixed(0)} completions/s on DynamoDB Local).`,
+    ],
+  };
+}
+
+/** One admin request generating 1000 vouchers: wall time and DynamoDB calls. */
+async function voucherGeneration(ctx: BenchContext, probe: DdbProbe): Promise<ExtraFigure> {
+  const runs: number[] = [];
+  let calls = 0;
+  for (let i = 0; i < 3; i++) {
+    probe.reset();
+    const t0 = performance.now();
+    const res = await fetch(`${ctx.baseUrl}/api/v1/vouchers/generate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.tokens.admin}` },
+      body: JSON.stringify({
+        n: 1000,
+        forfait_id: (SEED_FORFAITS[0] as { id: string }).id,
+        reseller_id: ctx.resellerId,
+      }),
+    });
+    await res.text();
+    if (res.status !== 201) throw new Error(`voucher generation answered ${res.status}`);
+    runs.push(performance.now() - t0);
+    calls = probe.calls.length;
+  }
+  runs.sort((a, b) => a - b);
+  return {
+    name: 'voucher_generation_1000',
+    median_ms: runs[1],
+    ddb_calls: calls,
+    lines: [
+      '## Generating 1000 vouchers (one request)',
+      '',
+      `Median of 3: ${(runs[1] ?? 0).toFixed(0)} ms; ${calls} DynamoDB calls (the forfait read, then ten ` +
+        'transactions of 100 conditional puts).',
+    ],
+  };
+}
+
 /** Figures specific to an area. */
-export async function extraFigures(_ctx: BenchContext, probe: DdbProbe): Promise<ExtraFigure[]> {
-  return [await vlanAllocations(probe)];
+export async function extraFigures(ctx: BenchContext, probe: DdbProbe): Promise<ExtraFigure[]> {
+  return [
+    await vlanAllocations(probe),
+    await summaryFlatness(ctx, probe),
+    await voucherGeneration(ctx, probe),
+  ];
 }

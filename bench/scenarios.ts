@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { SEED_FORFAITS } from '../functions/billing/catalogue.js';
+import { initiatePayment } from '../functions/billing/payments.js';
 import type { RequestSpec } from './load.js';
 
 /** What a scenario may use: the server's URL and ready-made tokens. */
@@ -87,6 +89,41 @@ export const scenarios: Scenario[] = [
     route: 'GET /api/v1/forfaits',
     expect: 200,
     prepare: async () => () => ({ method: 'GET', path: '/api/v1/forfaits' }),
+  },
+  {
+    route: 'POST /api/v1/payments/webhook',
+    expect: 200,
+    prepare: async (_ctx, count) => {
+      const forfait = SEED_FORFAITS[0] as { id: string; price_fcfa: number };
+      const ids: string[] = [];
+      for (let i = 0; i < count; i++) {
+        ids.push(
+          (await initiatePayment({ subscriberId: randomUUID(), forfaitId: forfait.id, provider: 'wave' }))
+            .transaction_id,
+        );
+      }
+      return (i) => ({
+        method: 'POST',
+        path: '/api/v1/payments/webhook',
+        headers: { 'x-provider-secret': process.env.WEBHOOK_SECRET as string },
+        body: json({
+          event_id: randomUUID(),
+          transaction_id: ids[i % ids.length],
+          status: 'completed',
+          amount_fcfa: forfait.price_fcfa,
+          provider: 'wave',
+        }),
+      });
+    },
+  },
+  {
+    route: 'GET /api/v1/billing/summary',
+    expect: 200,
+    prepare: async (ctx) => () => ({
+      method: 'GET',
+      path: `/api/v1/billing/summary?reseller_id=${ctx.resellerId}&month=${new Date().toISOString().slice(0, 7)}`,
+      headers: bearer(ctx.tokens.reseller),
+    }),
   },
   {
     route: 'GET /api/v1/branding/{nas_id}',
