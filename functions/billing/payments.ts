@@ -29,7 +29,7 @@ export const monthOf = (ms: number): string => new Date(ms).toISOString().slice(
 /** The entitlement a forfait grants from now. */
 export function grant(
   subscriberId: string,
-  forfait: StoredForfait,
+  forfait: Pick<StoredForfait, 'id' | 'duration_hours' | 'data_limit_mb' | 'cir_kbps' | 'mir_kbps'>,
   source: Entitlement['source'],
   sourceId: string,
   nowMs: number,
@@ -100,6 +100,12 @@ export async function initiatePayment(input: {
       subscriber_id: input.subscriberId,
       forfait_id: forfait.id,
       forfait_name: forfait.name,
+      offer: {
+        duration_hours: forfait.duration_hours,
+        data_limit_mb: forfait.data_limit_mb,
+        cir_kbps: forfait.cir_kbps,
+        mir_kbps: forfait.mir_kbps,
+      },
       amount_fcfa: forfait.price_fcfa,
       provider: input.provider,
       reseller_id: resellerId,
@@ -166,7 +172,8 @@ export async function handleWebhook(e: WebhookEvent): Promise<'applied' | 'uncha
     const nowS = Math.floor(now / 1000);
     let outcome: 'applied' | 'unchanged' | 'conflict';
     if (e.status === 'completed') {
-      const forfait = await getForfait(p.forfait_id);
+      // The offer was copied onto the payment when it was sold; older payments read the forfait.
+      const forfait = p.offer ? { id: p.forfait_id, ...p.offer } : await getForfait(p.forfait_id);
       if (!forfait) throw new Error(`forfait ${p.forfait_id} of payment ${p.id} is gone`);
       outcome = await completePayment({
         payment: p,

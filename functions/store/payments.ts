@@ -12,6 +12,8 @@ export interface Payment {
   subscriber_id: string;
   forfait_id: string;
   forfait_name: string;
+  /** What was bought, as sold at initiation: completion grants this even if the forfait changes. */
+  offer?: { duration_hours: number; data_limit_mb: number; cir_kbps: number; mir_kbps: number };
   amount_fcfa: number;
   provider: Provider;
   /** The hotspot's reseller, or `unattributed` when the payment came without a NAS id. */

@@ -7,9 +7,11 @@ import { clock } from '../../functions/core/clock.js';
 import { ddb, tableName } from '../../functions/core/ddb.js';
 import { AppError } from '../../functions/core/errors.js';
 import { listEntitlements } from '../../functions/store/entitlements.js';
+import { createForfait, updateForfait } from '../../functions/store/forfaits.js';
 import { getPayment } from '../../functions/store/payments.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import { useTestTable } from '../support/db.js';
+import { probeDdb } from '../support/ddb-instrument.js';
 
 useTestTable({ seed: true });
 
@@ -159,5 +161,36 @@ describe('webhook deliveries', () => {
       clock.reset();
     }
     expect((await getPayment(id))?.status).toBe('completed');
+  });
+});
+
+describe('what a completed payment grants', () => {
+  it('is the offer as sold, even if the forfait changed since, in two DynamoDB round trips', async () => {
+    const id = randomUUID();
+    await createForfait({
+      id,
+      name: 'Pass Promo',
+      price_fcfa: 500,
+      duration_hours: 48,
+      data_limit_mb: 4096,
+      cir_kbps: 1024,
+      mir_kbps: 4096,
+    });
+    const subscriberId = randomUUID();
+    const { transaction_id } = await initiatePayment({ subscriberId, forfaitId: id, provider: 'mtn_momo' });
+    await updateForfait(id, { duration_hours: 1, data_limit_mb: 10 });
+    const probe = probeDdb();
+    probe.reset();
+    await handleWebhook({
+      event_id: randomUUID(),
+      transaction_id,
+      status: 'completed',
+      amount_fcfa: 500,
+      provider: 'mtn_momo',
+    });
+    expect(probe.calls).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    const [ent] = await listEntitlements(subscriberId);
+    expect(ent).toMatchObject({ forfait_id: id, data_limit_mb: 4096 });
+    expect(Date.parse(ent?.expires_at as string) - Date.parse(ent?.starts_at as string)).toBe(48 * 3600_000);
   });
 });
