@@ -61,4 +61,26 @@ describe('no secret, code, hash or phone number leaks', () => {
     expect(logs).not.toContain(ok.body.session_token);
     expect(everything).not.toMatch(/\b[0-9a-f]{64}\b/);
   });
+
+  it('keeps the webhook secret out of logs and answers, right or wrong', async () => {
+    const from = captured.length;
+    const body = {
+      event_id: 'evt-leak-check',
+      transaction_id: '6f1c0d7e-2a3b-4c5d-8e9f-0a1b2c3d4e5f',
+      status: 'completed',
+      amount_fcfa: 100,
+      provider: 'wave',
+    };
+    const wrong = await call(server.url(), 'POST', '/api/v1/payments/webhook', {
+      body,
+      headers: { 'x-provider-secret': `${process.env.WEBHOOK_SECRET}x` },
+    });
+    const right = await call(server.url(), 'POST', '/api/v1/payments/webhook', {
+      body,
+      headers: { 'x-provider-secret': process.env.WEBHOOK_SECRET as string },
+    });
+    expect([wrong.status, right.status]).toEqual([401, 404]);
+    const text = `${captured.slice(from).join('')}\n${JSON.stringify(wrong.body)}\n${JSON.stringify(right.body)}`;
+    expect(text).not.toContain(process.env.WEBHOOK_SECRET as string);
+  });
 });
