@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.js';
 import { ddb, tableName } from '../core/ddb.js';
 import type { Role } from '../core/tokens.js';
+import { queryAll } from './table.js';
 
 /**
  * An account is a phone number that has logged in (a subscriber) or that an operator
@@ -89,20 +90,10 @@ export async function upsertOperator(input: {
 
 // Access: Query gsi1 gsi1pk=OPERATORS (admins and resellers, ordered by role then MSISDN).
 export async function listOperators(): Promise<Account[]> {
-  const items: Account[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :p',
-        ExpressionAttributeValues: { ':p': 'OPERATORS' },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of out.Items ?? []) items.push(fromItem(item));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :p',
+    ExpressionAttributeValues: { ':p': 'OPERATORS' },
+  });
+  return items.map(fromItem);
 }

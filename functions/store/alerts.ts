@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import {
-  DeleteCommand,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../core/ddb.js';
-import { cancellationReasons, isConditionFailure } from './table.js';
+import { cancellationReasons, isConditionFailure, queryAll, queryCount } from './table.js';
 
 export type AlertStatus = 'active' | 'acked';
 
@@ -184,33 +178,14 @@ export async function ackAlert(
   }
 }
 
-async function queryAll(input: ConstructorParameters<typeof QueryCommand>[0]): Promise<Alert[]> {
-  const items: Alert[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
-    for (const item of out.Items ?? []) items.push(fromItem(item));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
-
-async function countAll(input: ConstructorParameters<typeof QueryCommand>[0]): Promise<number> {
-  let count = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(new QueryCommand({ ...input, Select: 'COUNT', ExclusiveStartKey: start }));
-    count += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return count;
+async function queryAlerts(input: Parameters<typeof queryAll>[0]): Promise<Alert[]> {
+  return (await queryAll(input)).map(fromItem);
 }
 
 /** Every alert of a status, newest first. */
 // Access: Query gsi1 gsi1pk=ALERTS#<status>, ScanIndexForward=false.
 export function listAlertsByStatus(status: AlertStatus): Promise<Alert[]> {
-  return queryAll({
-    TableName: tableName(),
+  return queryAlerts({
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :p',
     ExpressionAttributeValues: { ':p': keys.statusPartition(status) },
@@ -221,8 +196,7 @@ export function listAlertsByStatus(status: AlertStatus): Promise<Alert[]> {
 /** The alerts of one site, of one status or all, newest first within a status. */
 // Access: Query gsi2 gsi2pk=SITE#<nas_id>#ALERTS [AND begins_with(gsi2sk, <status>#)], ScanIndexForward=false.
 export function listSiteAlerts(site: string, status?: AlertStatus): Promise<Alert[]> {
-  return queryAll({
-    TableName: tableName(),
+  return queryAlerts({
     IndexName: 'gsi2',
     KeyConditionExpression: status ? 'gsi2pk = :p AND begins_with(gsi2sk, :s)' : 'gsi2pk = :p',
     ExpressionAttributeValues: { ':p': keys.sitePartition(site), ...(status ? { ':s': `${status}#` } : {}) },
@@ -232,8 +206,7 @@ export function listSiteAlerts(site: string, status?: AlertStatus): Promise<Aler
 
 // Access: Query gsi1 gsi1pk=ALERTS#active, Select=COUNT.
 export function countActiveAlerts(): Promise<number> {
-  return countAll({
-    TableName: tableName(),
+  return queryCount({
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :p',
     ExpressionAttributeValues: { ':p': keys.statusPartition('active') },
@@ -242,8 +215,7 @@ export function countActiveAlerts(): Promise<number> {
 
 // Access: Query gsi2 gsi2pk=SITE#<nas_id>#ALERTS AND begins_with(gsi2sk, active#), Select=COUNT.
 export function countActiveSiteAlerts(site: string): Promise<number> {
-  return countAll({
-    TableName: tableName(),
+  return queryCount({
     IndexName: 'gsi2',
     KeyConditionExpression: 'gsi2pk = :p AND begins_with(gsi2sk, :s)',
     ExpressionAttributeValues: { ':p': keys.sitePartition(site), ':s': 'active#' },

@@ -1,7 +1,7 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.js';
 import { ddb, tableName } from '../core/ddb.js';
-import { isConditionFailure } from './table.js';
+import { isConditionFailure, queryAll } from './table.js';
 
 export interface Forfait {
   id: string;
@@ -51,22 +51,12 @@ function stored(item: Record<string, unknown>): StoredForfait {
 
 // Access: Query gsi1 gsi1pk=FORFAITS#ACTIVE, sorted by price (the catalogue is dozens of items).
 export async function listForfaitsOnSale(): Promise<Forfait[]> {
-  const items: Forfait[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :p',
-        ExpressionAttributeValues: { ':p': 'FORFAITS#ACTIVE' },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of out.Items ?? []) items.push(publicForfait(item));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :p',
+    ExpressionAttributeValues: { ':p': 'FORFAITS#ACTIVE' },
+  });
+  return items.map(publicForfait);
 }
 
 /** Any forfait, retired ones included (old payments keep pointing at them). */

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../core/ddb.js';
 import { subnetOf } from '../network/naming.js';
+import { queryAll } from './table.js';
 
 export interface GatewayRule {
   id: string;
@@ -66,27 +65,14 @@ const fromItem = (item: Record<string, unknown>): GatewayRule => ({
 /** The rules of one VLAN, or of the whole network. */
 // Access: Query pk=VLAN#<v>#RULES (one VLAN), or Query gsi1 gsi1pk=RULES (all, in VLAN order).
 export async function listRules(vlan?: number): Promise<GatewayRule[]> {
-  const rules: GatewayRule[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        ...(vlan === undefined
-          ? {
-              IndexName: 'gsi1',
-              KeyConditionExpression: 'gsi1pk = :p',
-              ExpressionAttributeValues: { ':p': 'RULES' },
-            }
-          : {
-              KeyConditionExpression: 'pk = :p',
-              ExpressionAttributeValues: { ':p': ruleKeys.rule(vlan, 0).pk },
-            }),
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of out.Items ?? []) rules.push(fromItem(item));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return rules;
+  const items = await queryAll(
+    vlan === undefined
+      ? {
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :p',
+          ExpressionAttributeValues: { ':p': 'RULES' },
+        }
+      : { KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': ruleKeys.rule(vlan, 0).pk } },
+  );
+  return items.map(fromItem);
 }

@@ -1,5 +1,6 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../core/ddb.js';
+import { queryAll } from './table.js';
 
 /**
  * A NAS identifier (the RADIUS NAS-Identifier of a hotspot): unique across the network, claimed
@@ -48,20 +49,10 @@ export async function getNas(nasId: string): Promise<NasRecord | undefined> {
 
 // Access: Query gsi1 gsi1pk=RESELLER#<id>#NAS (the VLAN's NAS id and its sites').
 export async function listNasIdsOfReseller(resellerId: string): Promise<string[]> {
-  const ids: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :p',
-        ExpressionAttributeValues: { ':p': `RESELLER#${resellerId}#NAS` },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of out.Items ?? []) ids.push(item.nas_id as string);
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return ids;
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :p',
+    ExpressionAttributeValues: { ':p': `RESELLER#${resellerId}#NAS` },
+  });
+  return items.map((i) => i.nas_id as string);
 }

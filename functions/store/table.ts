@@ -1,3 +1,6 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../core/ddb.js';
+
 /**
  * The single table's shape, shared by the CDK stack and the local server so that both create
  * the same table. Every entity module builds its keys from these generic names.
@@ -45,4 +48,34 @@ export function cancellationReasons(error: unknown): string[] | undefined {
   if ((error as { name?: string } | null)?.name !== 'TransactionCanceledException') return undefined;
   const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
   return reasons.map((r) => r.Code ?? 'None');
+}
+
+type QueryInput = Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>;
+
+/** Every item a Query matches, following `LastEvaluatedKey` page after page. */
+export async function queryAll(input: QueryInput): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb().send(
+      new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start }),
+    );
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/** How many items a Query matches (`Select: COUNT`, every page). */
+export async function queryCount(input: QueryInput): Promise<number> {
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb().send(
+      new QueryCommand({ ...input, TableName: tableName(), Select: 'COUNT', ExclusiveStartKey: start }),
+    );
+    count += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return count;
 }

@@ -1,10 +1,10 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../core/ddb.js';
 import { brandingKeys } from './branding.js';
 import { defaultRuleItems, defaultRuleKeys } from './gateway-rules.js';
 import { type NasRecord, nasItem, nasKeys } from './nas.js';
 import { resellerKeys } from './resellers.js';
-import { cancellationReasons } from './table.js';
+import { cancellationReasons, queryAll } from './table.js';
 
 export { getReseller, type ResellerProfile, recordResellerName } from './resellers.js';
 
@@ -201,30 +201,20 @@ const toAllocation = (item: Record<string, unknown>): Allocation => ({
 /** All allocations (admin) or one reseller's, in VLAN id order. At most the pool: read whole. */
 // Access: Query gsi1 gsi1pk=VLANS (all) or Query gsi2 gsi2pk=RESELLER#<id>#VLAN (one reseller's).
 export async function listAllocations(resellerId?: string): Promise<Allocation[]> {
-  const items: Allocation[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        ...(resellerId
-          ? {
-              IndexName: 'gsi2',
-              KeyConditionExpression: 'gsi2pk = :p',
-              ExpressionAttributeValues: { ':p': vlanKeys.resellerIndex(resellerId, 0).gsi2pk },
-            }
-          : {
-              IndexName: 'gsi1',
-              KeyConditionExpression: 'gsi1pk = :p',
-              ExpressionAttributeValues: { ':p': vlanKeys.allIndex(0).gsi1pk },
-            }),
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of out.Items ?? []) items.push(toAllocation(item));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
+  const items = await queryAll(
+    resellerId
+      ? {
+          IndexName: 'gsi2',
+          KeyConditionExpression: 'gsi2pk = :p',
+          ExpressionAttributeValues: { ':p': vlanKeys.resellerIndex(resellerId, 0).gsi2pk },
+        }
+      : {
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :p',
+          ExpressionAttributeValues: { ':p': vlanKeys.allIndex(0).gsi1pk },
+        },
+  );
+  return items.map(toAllocation);
 }
 
 /**

@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dyn
 import { ddb, tableName } from '../core/ddb.js';
 import { type Entitlement, entitlementPut } from './entitlements.js';
 import { revenueIncrement } from './revenue.js';
-import { cancellationReasons, stripKeys } from './table.js';
+import { cancellationReasons, queryAll, queryCount, stripKeys } from './table.js';
 
 export type VoucherStatus = 'active' | 'redeemed' | 'expired';
 
@@ -159,21 +159,7 @@ function resellerCondition(resellerId: string, status: VoucherStatus | undefined
 /** How many vouchers a reseller has (of one status). */
 // Access: Query gsi1 gsi1pk=VOUCHERS#<reseller_id> [AND begins_with(gsi1sk, '<status>#')], Select=COUNT.
 export async function countVouchers(resellerId: string, status?: VoucherStatus): Promise<number> {
-  let total = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        ...resellerCondition(resellerId, status),
-        Select: 'COUNT',
-        ExclusiveStartKey: start,
-      }),
-    );
-    total += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return total;
+  return queryCount(resellerCondition(resellerId, status));
 }
 
 /** One page of a reseller's vouchers, in code order within a status. */
@@ -207,20 +193,10 @@ export async function listVouchersPage(
 /** Every voucher of a generation batch (at most 1000), in code order. */
 // Access: Query gsi2 gsi2pk=BATCH#<batch_id>.
 export async function listBatch(batchId: string): Promise<Voucher[]> {
-  const items: Voucher[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :p',
-        ExpressionAttributeValues: { ':p': `BATCH#${batchId}` },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of out.Items ?? []) items.push(fromItem(item));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
+  const items = await queryAll({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :p',
+    ExpressionAttributeValues: { ':p': `BATCH#${batchId}` },
+  });
+  return items.map(fromItem);
 }
