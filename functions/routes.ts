@@ -78,7 +78,8 @@ export const routes: readonly Route[] = [
     path: '/api/v1/payments/webhook',
     handler: 'billing/payment-webhook',
     auth: 'webhook',
-    access: { table: 'write' },
+    // The aggregator key: a completion is confirmed with the aggregator's status API (http mode).
+    access: { table: 'write', secrets: ['AGGREGATOR_API_KEY'] },
     expose: 'function-url',
     summary: "The payment aggregator's delivery (at least once)",
   },

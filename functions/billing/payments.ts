@@ -10,7 +10,7 @@ import {
   completePayment,
   createPayment,
   failPayment,
-  getIdempotentPaymentId,
+  getIdempotencyRecord,
   getPayment,
   type Payment,
   type Provider,
@@ -65,9 +65,14 @@ async function withUrl(p: Payment): Promise<{ payment_url: string; transaction_i
   return { payment_url: url, transaction_id: p.id };
 }
 
+/** What an idempotency key binds to: the same key with another request is a client bug (409). */
+const fingerprint = (input: { forfaitId: string; provider: Provider; nasId?: string }) =>
+  JSON.stringify([input.forfaitId, input.provider, input.nasId ?? null]);
+
 /**
  * Opens a payment for a forfait on sale. With an idempotency key, the payment and the key's
- * record are written in one transaction: a repeat (even a parallel one) gets the same payment.
+ * record are written in one transaction: a repeat (even a parallel one) gets the same payment;
+ * the same key with a different forfait, provider or NAS id is refused (409 ERR_CONFLICT).
  */
 export async function initiatePayment(input: {
   subscriberId: string;
@@ -77,10 +82,15 @@ export async function initiatePayment(input: {
   idempotencyKey?: string;
 }): Promise<{ payment_url: string; transaction_id: string }> {
   const key = input.idempotencyKey;
+  const request = fingerprint(input);
   const existing = async (): Promise<Payment | undefined> => {
     if (!key) return undefined;
-    const id = await getIdempotentPaymentId(input.subscriberId, key);
-    return id ? getPayment(id) : undefined;
+    const record = await getIdempotencyRecord(input.subscriberId, key);
+    if (!record) return undefined;
+    if (record.request !== undefined && record.request !== request) {
+      throw new AppError('ERR_CONFLICT', 'This Idempotency-Key was used for a different request');
+    }
+    return getPayment(record.payment_id);
   };
   const known = await existing();
   if (known) return withUrl(known);
@@ -114,7 +124,7 @@ export async function initiatePayment(input: {
       created_at: clock.iso(now),
       expires_at: clock.iso(now + billingSettings().PAYMENT_TTL_MINUTES * 60_000),
     };
-    const outcome = await createPayment(payment, key, Math.floor(now / 1000));
+    const outcome = await createPayment(payment, key ? { key, request } : undefined, Math.floor(now / 1000));
     if (outcome === 'created') return withUrl(payment);
     const other = await existing();
     if (other) return withUrl(other);
@@ -145,33 +155,75 @@ export interface WebhookEvent {
   provider_reference?: string;
 }
 
+async function refuse(p: Payment, e: WebhookEvent, reason: string, nowMs: number): Promise<never> {
+  await recordRefusal(p.id, {
+    event_id: e.event_id,
+    at: clock.iso(nowMs),
+    reason,
+    amount_fcfa: e.amount_fcfa,
+    provider: e.provider,
+  });
+  countMetric('WebhookRefused');
+  log.warn('webhook refused', { payment: p.id, reason });
+  throw new AppError('ERR_CONFLICT', `Webhook refused: ${reason.replaceAll('_', ' ')}`);
+}
+
+/**
+ * In http mode (and unless AGGREGATOR_CONFIRM_WEBHOOK=false), a completion is checked against
+ * the aggregator's status API before it grants anything: a delivery alone is not enough to give
+ * access. Not completed there, or another amount or provider: refused and recorded (409). Still
+ * pending there, or the API unreachable: 503, so that the aggregator delivers again later.
+ */
+async function confirmWithAggregator(p: Payment, e: WebhookEvent, nowMs: number): Promise<void> {
+  const agg = aggregator();
+  if (!agg.paymentState || billingSettings().AGGREGATOR_CONFIRM_WEBHOOK !== 'true') return;
+  const retryLater = (message: string) =>
+    new AppError('ERR_UNAVAILABLE', message, { headers: { 'Retry-After': '60' } });
+  let state: Awaited<ReturnType<NonNullable<typeof agg.paymentState>>>;
+  try {
+    state = await agg.paymentState(p.id);
+  } catch {
+    throw retryLater('Could not confirm the payment with the provider, deliver again later');
+  }
+  if (state?.status === 'pending') throw retryLater('The provider does not show the payment completed yet');
+  if (state?.status !== 'completed') return refuse(p, e, 'not_confirmed', nowMs);
+  if (state.amount_fcfa !== p.amount_fcfa || state.provider !== p.provider) {
+    return refuse(p, e, 'confirmation_mismatch', nowMs);
+  }
+}
+
 /**
  * Applies one aggregator delivery (at least once). A seen event or a settled payment changes
  * nothing. An amount or provider that does not match is recorded on the payment and refused
  * (409). A completion after the payment's 30 minutes is honoured: the money was taken.
  */
 export async function handleWebhook(e: WebhookEvent): Promise<'applied' | 'unchanged'> {
+  let confirmed = false;
   for (let i = 0; i < MAX_TRIES; i++) {
     const p = await getPayment(e.transaction_id);
     if (!p) throw notFound('Payment');
-    if (p.status !== 'pending') return 'unchanged';
-    const now = clock.now();
-    if (e.amount_fcfa !== p.amount_fcfa || e.provider !== p.provider) {
-      const reason = e.amount_fcfa !== p.amount_fcfa ? 'amount_mismatch' : 'provider_mismatch';
-      await recordRefusal(p.id, {
-        event_id: e.event_id,
-        at: clock.iso(now),
-        reason,
-        amount_fcfa: e.amount_fcfa,
-        provider: e.provider,
-      });
-      countMetric('WebhookRefused');
-      log.warn('webhook refused', { payment: p.id, reason });
-      throw new AppError('ERR_CONFLICT', `Webhook refused: ${reason.replace('_', ' ')}`);
+    if (p.status !== 'pending') {
+      if (p.status !== e.status) {
+        // Changes nothing (a terminal status is final), but someone must look at it: the
+        // aggregator now says the opposite of what was settled.
+        log.warn('webhook contradicts a settled payment', {
+          payment: p.id,
+          settled: p.status,
+          delivered: e.status,
+        });
+      }
+      return 'unchanged';
     }
+    const now = clock.now();
+    if (e.amount_fcfa !== p.amount_fcfa) await refuse(p, e, 'amount_mismatch', now);
+    if (e.provider !== p.provider) await refuse(p, e, 'provider_mismatch', now);
     const nowS = Math.floor(now / 1000);
     let outcome: 'applied' | 'unchanged' | 'conflict';
     if (e.status === 'completed') {
+      if (!confirmed) {
+        await confirmWithAggregator(p, e, now);
+        confirmed = true;
+      }
       // The offer was copied onto the payment when it was sold; older payments read the forfait.
       const forfait = p.offer ? { id: p.forfait_id, ...p.offer } : await getForfait(p.forfait_id);
       if (!forfait) throw new Error(`forfait ${p.forfait_id} of payment ${p.id} is gone`);

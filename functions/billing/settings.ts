@@ -15,5 +15,10 @@ export const billingSettings = defineSettings(
     AGGREGATOR_CALLBACK_URL: z._default(z.string(), ''),
     /** First back-off delay between aggregator attempts, doubled each time. */
     AGGREGATOR_RETRY_BASE_MS: z._default(int, 200),
+    /**
+     * `true`: before a `completed` delivery grants access, ask the aggregator's status API
+     * (http mode only; the sandbox has none) that the payment is completed, for that amount.
+     */
+    AGGREGATOR_CONFIRM_WEBHOOK: z._default(z.enum(['true', 'false']), 'true'),
   }),
 );

@@ -42,6 +42,12 @@ export async function generateVouchers(input: { forfaitId: string; resellerId: s
     code: newCode(),
     forfait_id: forfait.id,
     price_fcfa: forfait.price_fcfa,
+    offer: {
+      duration_hours: forfait.duration_hours,
+      data_limit_mb: forfait.data_limit_mb,
+      cir_kbps: forfait.cir_kbps,
+      mir_kbps: forfait.mir_kbps,
+    },
     reseller_id: input.resellerId,
     batch_id: batchId,
     status: 'active',
@@ -94,17 +100,28 @@ export async function generateVouchers(input: { forfaitId: string; resellerId: s
   };
 }
 
+/** The status a reader sees: a redeemed voucher whose access has ended reads `expired`. */
+export function visibleVoucherStatus(v: Voucher, nowMs: number): VoucherStatus {
+  return v.status === 'redeemed' && v.access_expires_at && Date.parse(v.access_expires_at) <= nowMs
+    ? 'expired'
+    : v.status;
+}
+
 /**
  * Redeems a code for the caller: one transaction flips it active -> redeemed, grants the
  * entitlement and counts the reseller's revenue; of parallel redeems exactly one wins (409 else).
+ * The access granted is the offer as it was when the voucher was made.
  */
 export async function redeem(rawCode: string, subscriberId: string) {
   const code = rawCode.trim().toUpperCase();
   for (let i = 0; i < 8; i++) {
     const v = await getVoucher(code);
     if (!v) throw notFound('Voucher');
-    if (v.status !== 'active') throw new AppError('ERR_CONFLICT', `Voucher already ${v.status}`);
-    const forfait = await getForfait(v.forfait_id);
+    if (v.status !== 'active') {
+      throw new AppError('ERR_CONFLICT', `Voucher already ${visibleVoucherStatus(v, clock.now())}`);
+    }
+    // Vouchers made before offers were copied onto them read the forfait.
+    const forfait = v.offer ? { id: v.forfait_id, ...v.offer } : await getForfait(v.forfait_id);
     if (!forfait) throw new Error(`forfait ${v.forfait_id} of voucher is gone`);
     const now = clock.now();
     const entitlement = grant(subscriberId, forfait, 'voucher', code, now);
@@ -143,15 +160,17 @@ export async function listVouchers(
   page: number,
   pageSize: number,
 ) {
+  const now = clock.now();
+  const nowIso = clock.iso(now);
   const [total, items] = await Promise.all([
-    countVouchers(resellerId, status),
-    listVouchersPage(resellerId, status, page, pageSize),
+    countVouchers(resellerId, status, nowIso),
+    listVouchersPage(resellerId, status, page, pageSize, nowIso),
   ]);
   return {
     items: items.map((v) => ({
       code: v.code,
       forfait_id: v.forfait_id,
-      status: v.status,
+      status: visibleVoucherStatus(v, now),
       batch_id: v.batch_id,
       created_at: v.created_at,
       ...(v.redeemed_at ? { redeemed_at: v.redeemed_at } : {}),
@@ -172,12 +191,13 @@ export async function exportBatchCsv(batchId: string, principal?: Principal): Pr
     throw forbidden();
   }
   const header = 'code,forfait_id,price_fcfa,status,reseller_id,batch_id,created_at,redeemed_at';
+  const now = clock.now();
   const rows = vouchers.map((v) =>
     [
       v.code,
       v.forfait_id,
       String(v.price_fcfa),
-      v.status,
+      visibleVoucherStatus(v, now),
       v.reseller_id,
       v.batch_id,
       v.created_at,

@@ -61,9 +61,18 @@ export async function getPayment(id: string): Promise<Payment | undefined> {
   return out.Item ? fromItem(out.Item) : undefined;
 }
 
-/** The payment an idempotency key already produced, if any. */
+/** What an idempotency key already produced: the payment and the request that made it. */
+export interface IdempotencyRecord {
+  payment_id: string;
+  /** Fingerprint of the request (forfait, provider, NAS id); absent on records of older code. */
+  request?: string;
+}
+
 // Access: GetItem pk=IDEMP#<subscriber_id>#<key>, sk=IDEMP (ConsistentRead).
-export async function getIdempotentPaymentId(subscriberId: string, key: string): Promise<string | undefined> {
+export async function getIdempotencyRecord(
+  subscriberId: string,
+  key: string,
+): Promise<IdempotencyRecord | undefined> {
   const out = await ddb().send(
     new GetCommand({
       TableName: tableName(),
@@ -71,7 +80,11 @@ export async function getIdempotentPaymentId(subscriberId: string, key: string):
       ConsistentRead: true,
     }),
   );
-  return out.Item?.payment_id as string | undefined;
+  if (!out.Item) return undefined;
+  return {
+    payment_id: out.Item.payment_id as string,
+    ...(typeof out.Item.request === 'string' ? { request: out.Item.request } : {}),
+  };
 }
 
 /**
@@ -82,7 +95,7 @@ export async function getIdempotentPaymentId(subscriberId: string, key: string):
 // Access: TransactWriteItems [Put PAYMENT#<id> attribute_not_exists(pk), Put IDEMP#<sub>#<key> attribute_not_exists(pk)].
 export async function createPayment(
   p: Payment,
-  idempotencyKey: string | undefined,
+  idempotency: { key: string; request: string } | undefined,
   nowS: number,
 ): Promise<'created' | 'taken' | 'conflict'> {
   const ttl = nowS + PAYMENT_KEEP_S;
@@ -95,14 +108,15 @@ export async function createPayment(
       },
     },
   ];
-  if (idempotencyKey) {
+  if (idempotency) {
     items.push({
       Put: {
         TableName: tableName(),
         Item: {
-          ...keys.idempotency(p.subscriber_id, idempotencyKey),
+          ...keys.idempotency(p.subscriber_id, idempotency.key),
           entity: 'idempotency',
           payment_id: p.id,
+          request: idempotency.request,
           created_at: p.created_at,
           ttl,
         },
@@ -135,8 +149,14 @@ export async function setPaymentUrl(id: string, url: string): Promise<void> {
   );
 }
 
-/** Records a refused webhook delivery on the payment; the payment's status is not touched. */
-// Access: UpdateItem pk=PAYMENT#<id>: ADD refusal_count 1, SET refusals = list_append(...).
+/** At most this many refusals are kept in full on a payment; beyond, only `refusal_count` grows. */
+export const MAX_REFUSALS_KEPT = 20;
+
+/**
+ * Records a refused webhook delivery on the payment; the payment's status is not touched. The
+ * list is capped so that a misbehaving sender cannot grow the item towards DynamoDB's 400 KB.
+ */
+// Access: UpdateItem pk=PAYMENT#<id>: ADD refusal_count 1, SET refusals = list_append(...) while refusal_count < 20; else ADD refusal_count only.
 export async function recordRefusal(id: string, refusal: Refusal): Promise<void> {
   try {
     await ddb().send(
@@ -145,8 +165,23 @@ export async function recordRefusal(id: string, refusal: Refusal): Promise<void>
         Key: keys.payment(id),
         UpdateExpression:
           'ADD refusal_count :one SET refusals = list_append(if_not_exists(refusals, :empty), :r)',
+        ConditionExpression:
+          'attribute_exists(pk) AND (attribute_not_exists(refusal_count) OR refusal_count < :max)',
+        ExpressionAttributeValues: { ':one': 1, ':empty': [], ':r': [refusal], ':max': MAX_REFUSALS_KEPT },
+      }),
+    );
+    return;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.payment(id),
+        UpdateExpression: 'ADD refusal_count :one',
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':one': 1, ':empty': [], ':r': [refusal] },
+        ExpressionAttributeValues: { ':one': 1 },
       }),
     );
   } catch (error) {

@@ -13,10 +13,15 @@ export interface Voucher {
   price_fcfa: number;
   reseller_id: string;
   batch_id: string;
+  /** Stored `active` or `redeemed`; a redeemed voucher whose access has ended reads `expired`. */
   status: VoucherStatus;
+  /** What the voucher grants, as the forfait was when the voucher was made (printed and sold). */
+  offer?: { duration_hours: number; data_limit_mb: number; cir_kbps: number; mir_kbps: number };
   created_at: string;
   redeemed_at?: string;
   redeemed_by?: string;
+  /** End of the access its redemption granted. */
+  access_expires_at?: string;
 }
 
 /** Most Puts one TransactWriteItems may hold (DynamoDB's limit). */
@@ -121,7 +126,7 @@ export async function redeemVoucher(input: {
               TableName: tableName(),
               Key: keys.voucher(v.code),
               UpdateExpression:
-                'SET #status = :redeemed, gsi1sk = :g, redeemed_at = :now, redeemed_by = :sub',
+                'SET #status = :redeemed, gsi1sk = :g, redeemed_at = :now, redeemed_by = :sub, access_expires_at = :until',
               ConditionExpression: '#status = :active',
               ExpressionAttributeNames: { '#status': 'status' },
               ExpressionAttributeValues: {
@@ -130,6 +135,7 @@ export async function redeemVoucher(input: {
                 ':g': keys.byReseller(v.reseller_id, 'redeemed', v.code).gsi1sk,
                 ':now': input.nowIso,
                 ':sub': input.subscriberId,
+                ':until': input.entitlement.expires_at,
               },
             },
           },
@@ -148,36 +154,55 @@ export async function redeemVoucher(input: {
   }
 }
 
-function resellerCondition(resellerId: string, status: VoucherStatus | undefined) {
+/**
+ * The Query of a reseller's vouchers of one visible status. `expired` and `redeemed` share the
+ * stored `redeemed#` prefix and are told apart by the end of the access granted, at `nowIso`.
+ */
+function resellerCondition(resellerId: string, status: VoucherStatus | undefined, nowIso: string) {
+  const stored = status === 'expired' ? 'redeemed' : status;
+  const filter =
+    status === 'expired'
+      ? { FilterExpression: '#until <= :now' }
+      : status === 'redeemed'
+        ? { FilterExpression: 'attribute_not_exists(#until) OR #until > :now' }
+        : {};
   return {
     IndexName: 'gsi1',
-    KeyConditionExpression: status ? 'gsi1pk = :p AND begins_with(gsi1sk, :s)' : 'gsi1pk = :p',
-    ExpressionAttributeValues: { ':p': `VOUCHERS#${resellerId}`, ...(status ? { ':s': `${status}#` } : {}) },
+    KeyConditionExpression: stored ? 'gsi1pk = :p AND begins_with(gsi1sk, :s)' : 'gsi1pk = :p',
+    ...filter,
+    ...(filter.FilterExpression ? { ExpressionAttributeNames: { '#until': 'access_expires_at' } } : {}),
+    ExpressionAttributeValues: {
+      ':p': `VOUCHERS#${resellerId}`,
+      ...(stored ? { ':s': `${stored}#` } : {}),
+      ...(filter.FilterExpression ? { ':now': nowIso } : {}),
+    },
   };
 }
 
-/** How many vouchers a reseller has (of one status). */
-// Access: Query gsi1 gsi1pk=VOUCHERS#<reseller_id> [AND begins_with(gsi1sk, '<status>#')], Select=COUNT.
-export async function countVouchers(resellerId: string, status?: VoucherStatus): Promise<number> {
-  return queryCount(resellerCondition(resellerId, status));
+/** How many vouchers a reseller has (of one visible status, at `nowIso`). */
+// Access: Query gsi1 gsi1pk=VOUCHERS#<reseller_id> [AND begins_with(gsi1sk, 'active#'|'redeemed#')] [Filter access_expires_at vs now], Select=COUNT.
+export async function countVouchers(resellerId: string, status: VoucherStatus | undefined, nowIso: string) {
+  return queryCount(resellerCondition(resellerId, status, nowIso));
 }
 
 /** One page of a reseller's vouchers, in code order within a status. */
-// Access: Query gsi1 gsi1pk=VOUCHERS#<reseller_id> [AND begins_with(gsi1sk, '<status>#')], Limit, skipping earlier pages.
+// Access: Query gsi1 gsi1pk=VOUCHERS#<reseller_id> [AND begins_with(gsi1sk, 'active#'|'redeemed#')] [Filter access_expires_at vs now], Limit, skipping earlier pages.
 export async function listVouchersPage(
   resellerId: string,
   status: VoucherStatus | undefined,
   page: number,
   pageSize: number,
+  nowIso: string,
 ): Promise<Voucher[]> {
   let skip = (page - 1) * pageSize;
   const items: Voucher[] = [];
   let start: Record<string, unknown> | undefined;
   do {
+    // Limit counts the items read before the filter: never more than still to skip or to take.
     const out = await ddb().send(
       new QueryCommand({
         TableName: tableName(),
-        ...resellerCondition(resellerId, status),
+        ...resellerCondition(resellerId, status, nowIso),
         Limit: skip > 0 ? Math.min(skip, 1000) : pageSize - items.length,
         ExclusiveStartKey: start,
       }),

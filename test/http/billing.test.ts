@@ -102,7 +102,7 @@ describe('the sandbox payment flow end to end', () => {
     expect((await api('GET', q, { token: subscriber })).status).toBe(403);
   });
 
-  it('answers the same payment to a repeated Idempotency-Key', async () => {
+  it('answers the same payment to a repeated Idempotency-Key, and 409 to the key reused for another request', async () => {
     const token = await tokenFor('subscriber');
     const headers = { 'idempotency-key': `k-${randomUUID()}` };
     const body = { forfait_id: forfait.id, provider: 'wave' };
@@ -112,6 +112,13 @@ describe('the sandbox payment flow end to end', () => {
     ]);
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(a.body).toEqual(b.body);
+    const changed = await api('POST', '/api/v1/payments/initiate', {
+      token,
+      body: { ...body, provider: 'orange_money' },
+      headers,
+    });
+    expect(changed.status).toBe(409);
+    expect((changed.body as ErrorBody).error.code).toBe('ERR_CONFLICT');
     const bad = await api('POST', '/api/v1/payments/initiate', {
       token,
       body,

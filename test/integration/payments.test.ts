@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { handleWebhook, initiatePayment, monthOf } from '../../functions/billing/payments.js';
 import { clock } from '../../functions/core/clock.js';
+import { resetConfig } from '../../functions/core/config.js';
 import { ddb, tableName } from '../../functions/core/ddb.js';
 import { AppError } from '../../functions/core/errors.js';
 import { listEntitlements } from '../../functions/store/entitlements.js';
 import { createForfait, updateForfait } from '../../functions/store/forfaits.js';
-import { getPayment } from '../../functions/store/payments.js';
+import { getPayment, MAX_REFUSALS_KEPT } from '../../functions/store/payments.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import { useTestTable } from '../support/db.js';
 import { probeDdb } from '../support/ddb-instrument.js';
@@ -79,6 +80,47 @@ describe('payment initiation', () => {
     expect(again.transaction_id).toBe(results[0]?.transaction_id);
   });
 
+  it('refuses a repeated Idempotency-Key with another forfait, provider or NAS id (409); the original request still gets its payment', async () => {
+    const subscriberId = randomUUID();
+    const key = `key-${randomUUID()}`;
+    const first = await initiatePayment({
+      subscriberId,
+      forfaitId: forfait.id,
+      provider: 'wave',
+      idempotencyKey: key,
+    });
+    const nasId = await givenNas(randomUUID());
+    for (const changed of [
+      { forfaitId: (SEED_FORFAITS[0] as (typeof SEED_FORFAITS)[number]).id },
+      { provider: 'orange_money' as const },
+      { nasId },
+    ]) {
+      const error = await initiatePayment({
+        subscriberId,
+        forfaitId: forfait.id,
+        provider: 'wave',
+        idempotencyKey: key,
+        ...changed,
+      }).catch(codeOf);
+      expect(error).toBe('ERR_CONFLICT');
+    }
+    const again = await initiatePayment({
+      subscriberId,
+      forfaitId: forfait.id,
+      provider: 'wave',
+      idempotencyKey: key,
+    });
+    expect(again).toEqual(first);
+    // The key is the subscriber's own: another subscriber's same key is another payment.
+    const other = await initiatePayment({
+      subscriberId: randomUUID(),
+      forfaitId: forfait.id,
+      provider: 'orange_money',
+      idempotencyKey: key,
+    });
+    expect(other.transaction_id).not.toBe(first.transaction_id);
+  });
+
   it('refuses an unknown NAS id and an unknown forfait with 404', async () => {
     await expect(
       initiatePayment({ subscriberId: randomUUID(), forfaitId: forfait.id, provider: 'wave', nasId: 'nope' }),
@@ -147,6 +189,20 @@ describe('webhook deliveries', () => {
     expect((await getPayment(id))?.refusals?.[0]?.reason).toBe('provider_mismatch');
   });
 
+  it('keeps the first refusals in full and only counts the rest, so the payment item stays small', async () => {
+    const { id } = await givenPayment();
+    for (let i = 0; i < MAX_REFUSALS_KEPT + 5; i++) {
+      expect(await handleWebhook(event(id, 'completed', { amount_fcfa: 1 })).catch(codeOf)).toBe(
+        'ERR_CONFLICT',
+      );
+    }
+    const p = await getPayment(id);
+    expect(p?.refusal_count).toBe(MAX_REFUSALS_KEPT + 5);
+    expect(p?.refusals).toHaveLength(MAX_REFUSALS_KEPT);
+    expect(p?.status).toBe('pending');
+    expect(await handleWebhook(event(id))).toBe('applied');
+  });
+
   it('answers 404 for an unknown transaction', async () => {
     expect(await handleWebhook(event(randomUUID())).catch(codeOf)).toBe('ERR_NOT_FOUND');
   });
@@ -192,5 +248,102 @@ describe('what a completed payment grants', () => {
     const [ent] = await listEntitlements(subscriberId);
     expect(ent).toMatchObject({ forfait_id: id, data_limit_mb: 4096 });
     expect(Date.parse(ent?.expires_at as string) - Date.parse(ent?.starts_at as string)).toBe(48 * 3600_000);
+  });
+});
+
+describe('completions confirmed with the aggregator (http mode)', () => {
+  const answer =
+    (status: string, amount = forfait.price_fcfa, provider = 'orange_money') =>
+    () =>
+      new Response(JSON.stringify({ status, amount_fcfa: amount, provider }), { status: 200 });
+  const empty = (status: number) => () => new Response('', { status });
+
+  /** Switches the functions to the http adapter, whose fetch answers `reply`. */
+  function httpMode(reply: () => Response, extra: Record<string, string> = {}) {
+    Object.assign(process.env, {
+      AGGREGATOR_MODE: 'http',
+      AGGREGATOR_BASE_URL: 'https://aggregator.example',
+      AGGREGATOR_API_KEY: 'test-aggregator-key',
+      AGGREGATOR_RETRY_BASE_MS: '1',
+      ...extra,
+    });
+    resetConfig();
+    const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) => reply());
+    vi.stubGlobal('fetch', fetchMock);
+    return fetchMock;
+  }
+
+  function sandboxMode() {
+    for (const k of [
+      'AGGREGATOR_MODE',
+      'AGGREGATOR_BASE_URL',
+      'AGGREGATOR_RETRY_BASE_MS',
+      'AGGREGATOR_CONFIRM_WEBHOOK',
+    ])
+      delete process.env[k];
+    resetConfig();
+    vi.unstubAllGlobals();
+  }
+
+  /** A payment opened through the sandbox adapter (the http one would call the stubbed fetch). */
+  async function givenSandboxPayment() {
+    sandboxMode();
+    return givenPayment();
+  }
+
+  afterEach(sandboxMode);
+
+  it('completes a payment the status API shows completed for the same amount and provider', async () => {
+    const { id, resellerId } = await givenSandboxPayment();
+    const fetchMock = httpMode(answer('completed'));
+    expect(await handleWebhook(event(id))).toBe('applied');
+    expect(String(fetchMock.mock.calls[0]?.[0])).toBe(`https://aggregator.example/payments/${id}`);
+    expect((await getMonthlyRevenue(resellerId, monthOf(clock.now()))).sessions_count).toBe(1);
+  });
+
+  it.each([
+    ['failed', answer('failed'), 'not_confirmed'],
+    ['unknown to it', empty(404), 'not_confirmed'],
+    ['completed for another amount', answer('completed', 1), 'confirmation_mismatch'],
+    [
+      'completed with another provider',
+      answer('completed', forfait.price_fcfa, 'wave'),
+      'confirmation_mismatch',
+    ],
+  ])('refuses (409, recorded) a completion the status API shows %s', async (_name, reply, reason) => {
+    const { id, resellerId } = await givenSandboxPayment();
+    httpMode(reply);
+    expect(await handleWebhook(event(id)).catch(codeOf)).toBe('ERR_CONFLICT');
+    const p = await getPayment(id);
+    expect(p?.status).toBe('pending');
+    expect(p?.refusals?.[0]?.reason).toBe(reason);
+    expect((await getMonthlyRevenue(resellerId, monthOf(clock.now()))).sessions_count).toBe(0);
+  });
+
+  it('answers 503 while the status API shows it pending or cannot be reached; the redelivery completes it', async () => {
+    const { id } = await givenSandboxPayment();
+    const e = event(id);
+    httpMode(answer('pending'));
+    expect(await handleWebhook(e).catch(codeOf)).toBe('ERR_UNAVAILABLE');
+    httpMode(empty(503));
+    expect(await handleWebhook(e).catch(codeOf)).toBe('ERR_UNAVAILABLE');
+    expect((await getPayment(id))?.status).toBe('pending');
+    httpMode(answer('completed'));
+    expect(await handleWebhook(e)).toBe('applied');
+    expect((await getPayment(id))?.status).toBe('completed');
+  });
+
+  it('does not ask for a failure', async () => {
+    const { id } = await givenSandboxPayment();
+    const fetchMock = httpMode(answer('completed'));
+    expect(await handleWebhook(event(id, 'failed'))).toBe('applied');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('does not ask when AGGREGATOR_CONFIRM_WEBHOOK=false', async () => {
+    const { id } = await givenSandboxPayment();
+    const fetchMock = httpMode(answer('failed'), { AGGREGATOR_CONFIRM_WEBHOOK: 'false' });
+    expect(await handleWebhook(event(id))).toBe('applied');
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 });

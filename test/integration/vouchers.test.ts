@@ -11,7 +11,8 @@ import {
 } from '../../functions/billing/vouchers.js';
 import { clock } from '../../functions/core/clock.js';
 import { AppError } from '../../functions/core/errors.js';
-import { createForfait, retireForfait } from '../../functions/store/forfaits.js';
+import { listEntitlements } from '../../functions/store/entitlements.js';
+import { createForfait, retireForfait, updateForfait } from '../../functions/store/forfaits.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import { getVoucher } from '../../functions/store/vouchers.js';
 import { useTestTable } from '../support/db.js';
@@ -75,6 +76,78 @@ describe('voucher redemption', () => {
     const listed = await listVouchers(resellerId, 'redeemed', 1, 20);
     expect(listed.items.map((v) => v.code)).toEqual([code]);
     expect((await listVouchers(resellerId, 'active', 1, 20)).total).toBe(0);
+  });
+
+  it('grants the offer the voucher was made with, even if the forfait changed or was retired since', async () => {
+    const id = randomUUID();
+    await createForfait({ ...forfait, id, name: 'Pass Carte', price_fcfa: 400, duration_hours: 6 });
+    const resellerId = randomUUID();
+    const { items } = await generateVouchers({ forfaitId: id, resellerId, n: 1 });
+    await updateForfait(id, { duration_hours: 1, data_limit_mb: 1, price_fcfa: 9999 });
+    await retireForfait(id);
+    const subscriberId = randomUUID();
+    await redeem(items[0]?.code as string, subscriberId);
+    const [ent] = await listEntitlements(subscriberId);
+    expect(ent).toMatchObject({ forfait_id: id, data_limit_mb: forfait.data_limit_mb, source: 'voucher' });
+    expect(Date.parse(ent?.expires_at as string) - Date.parse(ent?.starts_at as string)).toBe(6 * 3600_000);
+    expect((await getMonthlyRevenue(resellerId, monthOf(clock.now()))).total_fcfa).toBe(400);
+  });
+
+  it('reads a redeemed voucher as expired once the access it granted has ended', async () => {
+    const resellerId = randomUUID();
+    const { items, batch_id } = await generateVouchers({ forfaitId: forfait.id, resellerId, n: 3 });
+    const code = items[0]?.code as string;
+    await redeem(code, randomUUID());
+    const counts = async () => ({
+      active: (await listVouchers(resellerId, 'active', 1, 20)).total,
+      redeemed: (await listVouchers(resellerId, 'redeemed', 1, 20)).total,
+      expired: (await listVouchers(resellerId, 'expired', 1, 20)).total,
+    });
+    expect(await counts()).toEqual({ active: 2, redeemed: 1, expired: 0 });
+
+    const start = clock.now();
+    clock.set(() => start + (forfait.duration_hours * 3600 + 1) * 1000);
+    try {
+      expect(await counts()).toEqual({ active: 2, redeemed: 0, expired: 1 });
+      const expired = await listVouchers(resellerId, 'expired', 1, 20);
+      expect(expired.items).toEqual([expect.objectContaining({ code, status: 'expired' })]);
+      const all = await listVouchers(resellerId, undefined, 1, 20);
+      expect(all.items.find((v) => v.code === code)?.status).toBe('expired');
+      expect(await exportBatchCsv(batch_id)).toMatch(new RegExp(`^${code},[^\\n]*,expired,`, 'm'));
+      expect(await redeem(code, randomUUID()).catch(codeOf)).toBe('ERR_CONFLICT');
+    } finally {
+      clock.reset();
+    }
+  });
+
+  it('pages a status filtered on expiry without losing or repeating a voucher', async () => {
+    const resellerId = randomUUID();
+    const { items } = await generateVouchers({ forfaitId: forfait.id, resellerId, n: 10 });
+    const codes = items.map((v) => v.code);
+    // Redeemed two days ago (a one-hour pass): expired now, interleaved with live ones in code order.
+    const start = clock.now();
+    clock.set(() => start - 48 * 3600_000);
+    try {
+      for (const c of codes.filter((_, i) => i % 3 === 0)) await redeem(c, randomUUID());
+    } finally {
+      clock.reset();
+    }
+    for (const c of codes.filter((_, i) => i % 3 === 1)) await redeem(c, randomUUID());
+    const pageThrough = async (status: 'redeemed' | 'expired') => {
+      const seen: string[] = [];
+      for (let page = 1; ; page++) {
+        const out = await listVouchers(resellerId, status, page, 2);
+        seen.push(...out.items.map((v) => v.code));
+        expect(out.items.every((v) => v.status === status)).toBe(true);
+        if (page >= out.pages) return { seen, total: out.total };
+      }
+    };
+    const expired = await pageThrough('expired');
+    expect(expired.total).toBe(4);
+    expect(expired.seen.sort()).toEqual(codes.filter((_, i) => i % 3 === 0).sort());
+    const redeemed = await pageThrough('redeemed');
+    expect(redeemed.total).toBe(3);
+    expect(redeemed.seen.sort()).toEqual(codes.filter((_, i) => i % 3 === 1).sort());
   });
 
   it('answers 404 for an unknown code', async () => {

@@ -82,10 +82,68 @@ describe('the http aggregator adapter', () => {
   });
 });
 
+describe("the http aggregator adapter's status API", () => {
+  const state = (body: unknown, s = 200) => new Response(JSON.stringify(body), { status: s });
+
+  it('reads the state of a payment by its reference, with the bearer key', async () => {
+    const fetchMock = vi.fn(async () => state({ status: 'completed', amount_fcfa: 300, provider: 'wave' }));
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(adapter().paymentState?.('ref/1')).resolves.toEqual({
+      status: 'completed',
+      amount_fcfa: 300,
+      provider: 'wave',
+    });
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('https://agg.example/payments/ref%2F1');
+    expect(init.method).toBe('GET');
+    expect((init.headers as Record<string, string>).authorization).toBe('Bearer k3y');
+  });
+
+  it('answers undefined for a reference the aggregator does not know (404), without retrying', async () => {
+    const fetchMock = vi.fn(async () => status(404));
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(adapter().paymentState?.('ref-1')).resolves.toBeUndefined();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('retries a 5xx, then reads the state', async () => {
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(status(500))
+      .mockResolvedValue(state({ status: 'pending', amount_fcfa: 300, provider: 'wave' }));
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(adapter().paymentState?.('ref-1')).resolves.toMatchObject({ status: 'pending' });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it.each([
+    ['an unknown status', { status: 'paid', amount_fcfa: 300, provider: 'wave' }],
+    ['a missing amount', { status: 'completed', provider: 'wave' }],
+    ['an amount as text', { status: 'completed', amount_fcfa: '300', provider: 'wave' }],
+  ])('refuses an answer with %s as ERR_UPSTREAM', async (_name, body) => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => state(body)),
+    );
+    await expect(adapter().paymentState?.('ref-1')).rejects.toMatchObject({ code: 'ERR_UPSTREAM' });
+  });
+
+  it('does not retry another 4xx and answers ERR_UPSTREAM', async () => {
+    const fetchMock = vi.fn(async () => status(401));
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(adapter().paymentState?.('ref-1')).rejects.toMatchObject({ code: 'ERR_UPSTREAM' });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+});
+
 describe('the sandbox aggregator', () => {
   it('points at the local sandbox page of the payment', async () => {
     await expect(sandboxAggregator('http://localhost:3000/').createPayment(request)).resolves.toEqual({
       payment_url: 'http://localhost:3000/sandbox/pay/ref-1',
     });
+  });
+
+  it('has no status API: the sandbox is the local server itself', () => {
+    expect(sandboxAggregator('http://localhost:3000').paymentState).toBeUndefined();
   });
 });
