@@ -1,17 +1,23 @@
 import type { SecretName } from './core/secrets.js';
 
 /**
- * Who may call a route (DESIGN §4). `reseller` means the owning reseller or an admin; the
- * handler checks ownership of the resource itself. `webhook` is the aggregator's shared secret.
+ * Who may call a route (deny by default: every row names its level).
+ * - `none`: public (OTP, forfaits, branding GET, status page, the portal).
+ * - `jwt`: any session token (subscriber, reseller, admin).
+ * - `reseller`: the owning reseller or an admin; subscribers get 403. The handler checks that
+ *   the resource is the reseller's own through functions/core/access.ts.
+ * - `admin`: admins only.
+ * - `webhook`: the payment aggregator, by its shared secret (`x-provider-secret`, constant time).
+ * - `radius`: a RADIUS server (FreeRADIUS), by its bearer secret; never a session token.
  */
-export type AuthLevel = 'none' | 'jwt' | 'reseller' | 'admin' | 'webhook';
+export type AuthLevel = 'none' | 'jwt' | 'reseller' | 'admin' | 'webhook' | 'radius';
 
 /** What a route's function may touch; the CDK stack derives its IAM grants from this. */
 export interface RouteAccess {
   table: 'none' | 'read' | 'write';
-  /** `sms`: publish SMS through SNS (OTP only). `ops`: publish to the operations topic. */
+  /** `sms`: publish SMS through SNS. `ops`: publish to the operations topic. */
   sns?: 'sms' | 'ops';
-  secrets?: SecretName[];
+  secrets?: readonly SecretName[];
 }
 
 export interface Route {
@@ -27,11 +33,9 @@ export interface Route {
   summary: string;
 }
 
-export type RouteKey = `${Route['method']} ${string}`;
-
-/** THE route table: the CDK stack and the local server both loop over it. */
-export const routes: readonly Route[] = [
-  // ---- auth (spec §4.1) ----
+/** THE route table, typed row by row: route keys and auth levels are derived from it. */
+const table = [
+  // ---- auth ----
   {
     method: 'POST',
     path: '/api/v1/auth/otp/request',
@@ -56,7 +60,7 @@ export const routes: readonly Route[] = [
     access: { table: 'none' },
     summary: 'Validate the session token',
   },
-  // ---- billing (spec §4.2) ----
+  // ---- billing ----
   {
     method: 'GET',
     path: '/api/v1/forfaits',
@@ -131,7 +135,7 @@ export const routes: readonly Route[] = [
     access: { table: 'read' },
     summary: "A reseller's month: total, split and sessions",
   },
-  // ---- network (spec §4.3) ----
+  // ---- network ----
   {
     method: 'GET',
     path: '/api/v1/network/vlans',
@@ -212,7 +216,7 @@ export const routes: readonly Route[] = [
     access: { table: 'read' },
     summary: 'Gateway firewall rules, optionally of one VLAN',
   },
-  // ---- monitoring (spec §4.4) ----
+  // ---- monitoring ----
   {
     method: 'GET',
     path: '/api/v1/monitoring/overview',
@@ -253,9 +257,18 @@ export const routes: readonly Route[] = [
     access: { table: 'read' },
     summary: 'Latest canary run: the five checks, failure streak and overall status',
   },
-];
+] as const satisfies readonly Route[];
 
-export const routeKey = (r: Pick<Route, 'method' | 'path'>): RouteKey => `${r.method} ${r.path}`;
+/** The route table: the CDK stack and the local server both loop over it. */
+export const routes: readonly Route[] = table;
+
+type Row = (typeof table)[number];
+/** Every route key of the table, `METHOD /path`: a handler names its row by one of these. */
+export type RouteKey = Row extends infer R ? (R extends Row ? `${R['method']} ${R['path']}` : never) : never;
+/** The auth level of each route key. */
+export type AuthOf<K extends RouteKey> = { [R in Row as `${R['method']} ${R['path']}`]: R['auth'] }[K];
+
+export const routeKey = (r: Pick<Route, 'method' | 'path'>): RouteKey => `${r.method} ${r.path}` as RouteKey;
 
 /** The row of a route; handlers look themselves up so that auth is declared only here. */
 export function findRoute(key: RouteKey): Route {

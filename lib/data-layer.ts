@@ -10,7 +10,8 @@ import { TABLE } from '../functions/store/table.js';
  * They are retained resources: a new logical id would make CloudFormation create a second, empty
  * table (and new secrets) and orphan the old ones. Grouping them here must not rename them.
  */
-const LOGICAL_IDS: Record<'Table' | `Secret${SecretName}`, string> = {
+// Secrets added after the first deploy have no entry: they keep the id CDK gives them.
+const LOGICAL_IDS: Partial<Record<'Table' | `Secret${SecretName}`, string>> = {
   Table: 'TableCD117FA1',
   SecretJWT_SECRET: 'SecretJWTSECRET1D08427D',
   SecretOTP_PEPPER: 'SecretOTPPEPPER00BC402C',
@@ -21,7 +22,8 @@ const LOGICAL_IDS: Record<'Table' | `Secret${SecretName}`, string> = {
 };
 
 function pin(construct: IConstruct, key: keyof typeof LOGICAL_IDS): void {
-  (construct.node.defaultChild as CfnResource).overrideLogicalId(LOGICAL_IDS[key]);
+  const id = LOGICAL_IDS[key];
+  if (id) (construct.node.defaultChild as CfnResource).overrideLogicalId(id);
 }
 
 /**

@@ -152,7 +152,7 @@ export class HotspotStack extends Stack {
   readonly opsTopic: Topic;
   readonly api: HttpApi;
   /** One function per route-table row, by route key (`GET /api/v1/forfaits`). */
-  readonly functions: Record<RouteKey, IFunction> = {};
+  readonly functions: Partial<Record<RouteKey, IFunction>> = {};
   /** The esbuild options every function of the service is bundled with. */
   readonly bundling: BundlingOptions = BUNDLING;
   /** The environment every function of the service shares (see the comment at the top). */

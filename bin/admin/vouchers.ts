@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { exportBatchCsv, listVouchers } from '../../functions/billing/vouchers.js';
+import { listVouchers, operatorBatchCsv } from '../../functions/billing/vouchers.js';
 import { UsageError } from './context.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -24,7 +24,7 @@ export async function run(command: string | undefined, flags: Record<string, str
     if (!!batchId === !!resellerId) throw new UsageError('give exactly one of --batch-id or --reseller-id');
     const id = (batchId ?? resellerId) as string;
     if (!UUID.test(id)) throw new UsageError(`--${batchId ? 'batch-id' : 'reseller-id'} must be a UUID`);
-    const csv = batchId ? await exportBatchCsv(batchId) : await resellerCsv(id);
+    const csv = batchId ? await operatorBatchCsv(batchId) : await resellerCsv(id);
     const out = flags.out;
     if (out && out !== 'true') {
       writeFileSync(out, csv);

@@ -11,6 +11,8 @@ interface LocalSecrets {
   JWT_SECRET: string;
   OTP_PEPPER: string;
   WEBHOOK_SECRET: string;
+  /** Bearer secret FreeRADIUS sends to the RADIUS routes. */
+  RADIUS_API_SECRET: string;
 }
 
 /**
@@ -25,6 +27,7 @@ export function localSecrets(): LocalSecrets {
     JWT_SECRET: stored.JWT_SECRET ?? randomBytes(48).toString('base64url'),
     OTP_PEPPER: stored.OTP_PEPPER ?? randomBytes(32).toString('base64url'),
     WEBHOOK_SECRET: stored.WEBHOOK_SECRET ?? randomBytes(32).toString('base64url'),
+    RADIUS_API_SECRET: stored.RADIUS_API_SECRET ?? randomBytes(32).toString('base64url'),
   };
   if (JSON.stringify(next) !== JSON.stringify(stored)) {
     mkdirSync(dirname(file), { recursive: true });
@@ -34,6 +37,7 @@ export function localSecrets(): LocalSecrets {
     JWT_SECRET: process.env.JWT_SECRET || next.JWT_SECRET,
     OTP_PEPPER: process.env.OTP_PEPPER || next.OTP_PEPPER,
     WEBHOOK_SECRET: process.env.WEBHOOK_SECRET || next.WEBHOOK_SECRET,
+    RADIUS_API_SECRET: process.env.RADIUS_API_SECRET || next.RADIUS_API_SECRET,
   };
 }
 
@@ -42,7 +46,8 @@ export function applyLocalEnv(settings: {
   endpoint: string;
   tableName: string;
   publicBaseUrl: string;
-  secrets: LocalSecrets;
+  /** RADIUS_API_SECRET may be left out by hosts that run no FreeRADIUS (the bench). */
+  secrets: Omit<LocalSecrets, 'RADIUS_API_SECRET'> & Partial<Pick<LocalSecrets, 'RADIUS_API_SECRET'>>;
   smsOutbox?: string;
 }): void {
   Object.assign(process.env, {
@@ -54,7 +59,7 @@ export function applyLocalEnv(settings: {
     SMS_OUTBOX: settings.smsOutbox ?? process.env.SMS_OUTBOX ?? resolve(LOCAL_DIR, 'sms-outbox.jsonl'),
     PUBLIC_BASE_URL: settings.publicBaseUrl,
     AGGREGATOR_MODE: 'sandbox',
-    ...settings.secrets,
+    ...Object.fromEntries(Object.entries(settings.secrets).filter(([, v]) => v !== undefined)),
   });
   resetConfig();
   resetSecrets();

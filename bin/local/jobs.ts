@@ -17,18 +17,28 @@ export function describeRun({ run, consecutive_fails, alert }: CanaryOutcome): s
 /**
  * What EventBridge schedules in AWS, run on timers by the local host: the canary, first about
  * a second after start, then every LOCAL_CANARY_INTERVAL_MS (default 5 minutes); LOCAL_CANARY=0
- * turns it off. Its API check targets this server; the other checks fail until CANARY_* point
- * at a resolver, a RADIUS server, a portal and a file (docs/monitoring.md). Alerts go to
+ * turns it off. Its API check targets this server and, when `radius` is given, its RADIUS check
+ * the FreeRADIUS `npm start` runs in front of it (account CANARY_RADIUS_USER / CANARY_PASSWORD,
+ * default `canary`/`canary`, shared secret RADIUS_SECRET); the other checks fail until CANARY_*
+ * point at a resolver, a portal and a file (docs/monitoring.md). Alerts go to
  * `.local/ops-outbox.jsonl`. Returns a function that stops the timer and waits for a run in
  * progress.
  */
-export function startLocalJobs(options: { baseUrl: string }): () => Promise<void> {
+export function startLocalJobs(options: {
+  baseUrl: string;
+  radius?: { host: string; port: number };
+}): () => Promise<void> {
   if (process.env.LOCAL_CANARY === '0') return async () => undefined;
   const interval = Number(process.env.LOCAL_CANARY_INTERVAL_MS ?? DEFAULT_INTERVAL_MS);
   if (!Number.isInteger(interval) || interval < 1000) {
     throw new Error('LOCAL_CANARY_INTERVAL_MS must be a whole number of milliseconds, at least 1000');
   }
   process.env.CANARY_API_URL ??= `${options.baseUrl}/api/v1/monitoring/status`;
+  if (options.radius) {
+    process.env.CANARY_RADIUS_HOST ??= options.radius.host;
+    process.env.CANARY_RADIUS_PORT ??= String(options.radius.port);
+    process.env.CANARY_PASSWORD ??= process.env.CANARY_RADIUS_USER ?? 'canary';
+  }
   process.env.OPS_OUTBOX ??= resolve(LOCAL_DIR, 'ops-outbox.jsonl');
   // The status page must not call a canary stale between two local runs.
   process.env.CANARY_STALE_AFTER_MS ??= String(Math.max(3 * interval, 15 * 60_000));

@@ -71,9 +71,17 @@ export async function buildOpenApi(): Promise<Json> {
         .replace(/[{}]/g, '')
         .replace(/[/_-](\w)/g, (_m, c: string) => c.toUpperCase())}`,
       summary: route.summary,
+      // The area is the handler's folder (auth, billing, network, monitoring, ...): /docs groups by it.
+      tags: [route.handler.split('/')[0]],
       'x-auth-level': route.auth,
       security:
-        route.auth === 'none' ? [] : route.auth === 'webhook' ? [{ providerSecret: [] }] : [{ bearer: [] }],
+        route.auth === 'none'
+          ? []
+          : route.auth === 'webhook'
+            ? [{ providerSecret: [] }]
+            : route.auth === 'radius'
+              ? [{ radiusBearer: [] }]
+              : [{ bearer: [] }],
       parameters: parameters(contract),
       responses: {
         [String(success.status)]: {
@@ -119,11 +127,18 @@ export async function buildOpenApi(): Promise<Json> {
       description: "Generated from functions/routes.ts and the handlers' zod schemas. Amounts in FCFA.",
     },
     servers: [{ url: '/' }],
+    tags: [
+      { name: 'auth', description: 'SMS one-time password login and session tokens' },
+      { name: 'billing', description: 'Forfaits, mobile-money payments, vouchers, revenue' },
+      { name: 'network', description: 'VLANs, sites, branding, DNS sinkhole, gateway rules' },
+      { name: 'monitoring', description: 'Overview, public status, alerts, canary' },
+    ],
     paths,
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         providerSecret: { type: 'apiKey', in: 'header', name: 'x-provider-secret' },
+        radiusBearer: { type: 'http', scheme: 'bearer', description: "A RADIUS server's own token" },
       },
       schemas: {
         Error: {

@@ -4,7 +4,7 @@ import { AppError } from '../core/errors.js';
 import { countMetric, log, maskMsisdn } from '../core/log.js';
 import { getSecret } from '../core/secrets.js';
 import { sendSms } from '../core/sms.js';
-import { SESSION_TTL_SECONDS, signSession } from '../core/tokens.js';
+import { SESSION_TTL_SECONDS, sessionClaims, signSession } from '../core/tokens.js';
 import { consumeOtp, issueOtp, readForRequest, readForVerify, recordFailure } from '../store/otp.js';
 import type { RateWindow } from '../store/rate-limit.js';
 import {
@@ -114,12 +114,9 @@ export async function verifyOtp(
   if (!(await consumeOtp(msisdn, state.otpToken, OTP.maxFails))) throw invalid();
 
   const ref = subscriberRef(msisdn);
-  const { token } = await signSession({
-    sub: state.accountId,
-    role: state.role,
-    ref,
-    ...(state.resellerId ? { resellerId: state.resellerId } : {}),
-  });
+  const { token } = await signSession(
+    sessionClaims({ sub: state.accountId, role: state.role, ref, resellerId: state.resellerId }),
+  );
   log.info('otp verified', { msisdn: maskMsisdn(msisdn), role: state.role });
   countMetric('OtpVerified');
   return { session_token: token, subscriber_ref: ref, expires_in: SESSION_TTL_SECONDS };

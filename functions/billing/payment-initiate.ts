@@ -7,7 +7,6 @@ export const handler = endpoint(
   'POST /api/v1/payments/initiate',
   { body: PaymentInitiateBody, response: { status: 201, schema: PaymentInitiateResponse } },
   async ({ body, headers, principal }) => {
-    if (!principal) throw new Error('auth middleware did not run');
     const key = headers['idempotency-key'];
     if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
       throw validation('Invalid Idempotency-Key', [

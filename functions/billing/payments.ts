@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { assertSeesPayment } from '../core/access.js';
 import { clock } from '../core/clock.js';
 import { AppError, notFound } from '../core/errors.js';
 import { countMetric, log } from '../core/log.js';
@@ -142,7 +143,7 @@ export function visibleStatus(p: Payment, nowMs: number): string {
 /** Only the paying subscriber or an admin may read a payment; anyone else gets 404. */
 export async function paymentStatus(id: string, principal: Principal) {
   const p = await getPayment(id);
-  if (!p || (principal.role !== 'admin' && principal.sub !== p.subscriber_id)) throw notFound('Payment');
+  assertSeesPayment(principal, p);
   return { status: visibleStatus(p, clock.now()), amount_fcfa: p.amount_fcfa, provider: p.provider };
 }
 

@@ -1,12 +1,12 @@
+import { assertActsFor } from '../core/access.js';
 import { config } from '../core/config.js';
-import { forbidden } from '../core/errors.js';
 import type { Principal } from '../core/tokens.js';
 import { getMonthlyRevenue } from '../store/revenue.js';
 import { splitRevenue } from './split.js';
 
 /** A reseller's month, from its aggregate (one GetItem); owner or admin only. */
 export async function billingSummary(principal: Principal, resellerId: string, month: string) {
-  if (principal.role !== 'admin' && principal.resellerId !== resellerId) throw forbidden();
+  assertActsFor(principal, resellerId);
   const revenue = await getMonthlyRevenue(resellerId, month);
   const c = config();
   return {

@@ -1,13 +1,13 @@
+import { resellerInScope } from '../core/access.js';
 import { endpoint, json } from '../core/http.js';
 import { VouchersPage, VouchersQuery } from './schemas.js';
-import { listVouchers, resellerInScope } from './vouchers.js';
+import { listVouchers } from './vouchers.js';
 
 /** An admin names the reseller; a reseller sees its own (another's: 403). */
 export const handler = endpoint(
   'GET /api/v1/vouchers',
   { query: VouchersQuery, response: { status: 200, schema: VouchersPage } },
   async ({ query, principal }) => {
-    if (!principal) throw new Error('auth middleware did not run');
     const resellerId = resellerInScope(principal, query.reseller_id);
     return json(200, await listVouchers(resellerId, query.status, query.page, query.page_size));
   },

@@ -1,8 +1,9 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import { assertActsFor } from '../core/access.js';
 import { clock } from '../core/clock.js';
 import { AppError, forbidden, notFound, validation } from '../core/errors.js';
 import { countMetric, log } from '../core/log.js';
-import type { Principal } from '../core/tokens.js';
+import type { OperatorPrincipal } from '../core/tokens.js';
 import { getForfait } from '../store/forfaits.js';
 import {
   countVouchers,
@@ -142,18 +143,6 @@ export async function redeem(rawCode: string, subscriberId: string) {
   throw new AppError('ERR_CONFLICT', 'Voucher already redeemed');
 }
 
-/** Whose vouchers a caller may list: an admin names the reseller, a reseller sees its own. */
-export function resellerInScope(principal: Principal, asked: string | undefined): string {
-  if (principal.role === 'admin') {
-    if (!asked)
-      throw validation('reseller_id is required', [{ path: 'query.reseller_id', message: 'required' }]);
-    return asked;
-  }
-  if (asked && asked !== principal.resellerId) throw forbidden();
-  if (!principal.resellerId) throw forbidden();
-  return principal.resellerId;
-}
-
 export async function listVouchers(
   resellerId: string,
   status: VoucherStatus | undefined,
@@ -183,13 +172,23 @@ export async function listVouchers(
 
 const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
-/** A batch as CSV (code, forfait, price, status, created, redeemed); owner or admin only. */
-export async function exportBatchCsv(batchId: string, principal?: Principal): Promise<string> {
+/** A batch as CSV for a caller of the API: the owning reseller or an admin. */
+export async function exportBatchCsv(batchId: string, principal: OperatorPrincipal): Promise<string> {
   const vouchers = await listBatch(batchId);
-  if (!vouchers.length) throw notFound('Batch');
-  if (principal && principal.role !== 'admin' && principal.resellerId !== vouchers[0]?.reseller_id) {
-    throw forbidden();
-  }
+  if (!vouchers[0]) throw notFound('Batch');
+  assertActsFor(principal, vouchers[0].reseller_id);
+  return batchCsv(vouchers);
+}
+
+/** A batch as CSV for the operator CLI, which runs with the operator's own AWS credentials. */
+export async function operatorBatchCsv(batchId: string): Promise<string> {
+  const vouchers = await listBatch(batchId);
+  if (!vouchers[0]) throw notFound('Batch');
+  return batchCsv(vouchers);
+}
+
+/** Code, forfait, price, status, reseller, batch, created, redeemed: one line a voucher. */
+function batchCsv(vouchers: Voucher[]): string {
   const header = 'code,forfait_id,price_fcfa,status,reseller_id,batch_id,created_at,redeemed_at';
   const now = clock.now();
   const rows = vouchers.map((v) =>

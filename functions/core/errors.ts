@@ -1,4 +1,4 @@
-/** Stable error codes and the one table that maps each to an HTTP status (DESIGN §4). */
+/** Stable error codes and the one table that maps each to an HTTP status. */
 export const ERROR_STATUS = {
   ERR_VALIDATION: 400,
   ERR_MSISDN_INVALID: 400,
@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   ERR_UNSUPPORTED_MEDIA_TYPE: 415,
   ERR_RATE_LIMITED: 429,
   ERR_INTERNAL: 500,
+  /** A RADIUS server's bearer secret is wrong: 5xx so that FreeRADIUS fails the request instead of rejecting the user. */
+  ERR_RADIUS_CREDENTIALS: 502,
   ERR_UPSTREAM: 502,
   ERR_UNAVAILABLE: 503,
 } as const;

@@ -2,26 +2,41 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod/mini';
-import { findRoute, type Route, type RouteKey } from '../routes.js';
+import { type AuthLevel, type AuthOf, findRoute, type Route, type RouteKey } from '../routes.js';
 import { safeEqual } from './compare.js';
 import { AppError, type ErrorDetail, errorBody, toAppError } from './errors.js';
 import { log, logger, metrics } from './log.js';
 import { getSecret } from './secrets.js';
-import { bearerToken, type Principal, verifySession } from './tokens.js';
+import {
+  type AdminPrincipal,
+  bearerToken,
+  type OperatorPrincipal,
+  type Principal,
+  verifySession,
+} from './tokens.js';
 
 /** Largest request body accepted, in bytes (the local server enforces the same before parsing). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 export type Schema<T> = z.ZodMiniType<T>;
 
-export interface Request<B, Q, P> {
+/** Who a route of each auth level is called by: a token's holder, or nobody in particular. */
+export type PrincipalFor<A extends AuthLevel> = A extends 'jwt'
+  ? Principal
+  : A extends 'reseller'
+    ? OperatorPrincipal
+    : A extends 'admin'
+      ? AdminPrincipal
+      : undefined;
+
+export interface Request<B, Q, P, Who = Principal | undefined> {
   body: B;
   query: Q;
   params: P;
   /** Lower-cased header names. */
   headers: Record<string, string>;
-  /** Set on every route whose auth level needs a token. */
-  principal: Principal | undefined;
+  /** The verified caller: never undefined on a route whose auth level needs a token. */
+  principal: Who;
   requestId: string;
   event: APIGatewayProxyEventV2;
 }
@@ -51,9 +66,14 @@ export interface Contract {
   response?: { status: number; schema?: Schema<unknown>; contentType?: string };
 }
 
-type Ctx = { route: Route; principal?: Principal; body?: unknown; query?: unknown; params?: unknown };
-// What the middlewares learnt about a request, handed to the handler.
-const contexts = new WeakMap<APIGatewayProxyEventV2, Ctx>();
+/** What the middlewares learnt about a request, handed to the handler on middy's context. */
+interface Parsed {
+  principal: Principal | undefined;
+  body: unknown;
+  query: unknown;
+  params: unknown;
+}
+type EndpointContext = Context & { parsed?: Parsed };
 
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({
   status,
@@ -115,6 +135,17 @@ function readJsonBody(event: APIGatewayProxyEventV2, headers: Record<string, str
   }
 }
 
+/**
+ * The RADIUS servers' bearer tokens: the secret holds one per server, separated by white space
+ * or commas, so that one server's token can be replaced without touching the others.
+ */
+async function radiusTokenMatches(header: string | undefined): Promise<boolean> {
+  const given = /^Bearer (\S+)$/.exec(header?.trim() ?? '')?.[1] ?? '';
+  const tokens = (await getSecret('RADIUS_API_SECRET')).split(/[\s,]+/).filter(Boolean);
+  // Every token is compared (no early exit), each in constant time.
+  return tokens.map((t) => safeEqual(given, t)).includes(true);
+}
+
 async function authenticate(route: Route, headers: Record<string, string>): Promise<Principal | undefined> {
   switch (route.auth) {
     case 'none':
@@ -125,7 +156,15 @@ async function authenticate(route: Route, headers: Record<string, string>): Prom
       if (!safeEqual(given, expected)) throw new AppError('ERR_UNAUTHENTICATED', 'Invalid provider secret');
       return undefined;
     }
-    default: {
+    case 'radius':
+      // Not a 401: FreeRADIUS reads 401 as "reject this user" and would blame the subscriber.
+      if (!(await radiusTokenMatches(headers.authorization))) {
+        throw new AppError('ERR_RADIUS_CREDENTIALS', 'Invalid RADIUS server credentials');
+      }
+      return undefined;
+    case 'jwt':
+    case 'reseller':
+    case 'admin': {
       const principal = await verifySession(bearerToken(headers.authorization));
       if (route.auth === 'admin' && principal.role !== 'admin')
         throw new AppError('ERR_FORBIDDEN', 'Admins only');
@@ -142,27 +181,30 @@ async function authenticate(route: Route, headers: Record<string, string>): Prom
  * normalised, auth, body parsed, input validated, then the handler; errors mapped last. The
  * auth level comes from the route table, so it is declared in one place only.
  */
-export function endpoint<B = undefined, Q = Record<string, string>, P = Record<string, string>>(
-  key: RouteKey,
+export function endpoint<
+  K extends RouteKey,
+  B = undefined,
+  Q = Record<string, string>,
+  P = Record<string, string>,
+>(
+  key: K,
   spec: EndpointSpec<B, Q, P>,
-  fn: (req: Request<B, Q, P>) => Promise<Reply>,
+  fn: (req: Request<B, Q, P, PrincipalFor<AuthOf<K>>>) => Promise<Reply>,
 ) {
   const route = findRoute(key);
 
   const prepare: middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> = {
     before: async (request) => {
-      const r = request;
-      const headers = normalizeHeaders(r.event);
+      const headers = normalizeHeaders(request.event);
       const principal = await authenticate(route, headers);
       // Auth runs before the body is read: an anonymous caller learns nothing about validation.
-      const rawBody = spec.body ? readJsonBody(r.event, headers) : undefined;
-      contexts.set(r.event, {
-        route,
-        ...(principal ? { principal } : {}),
+      const rawBody = spec.body ? readJsonBody(request.event, headers) : undefined;
+      (request.context as EndpointContext).parsed = {
+        principal,
         body: parse(spec.body, rawBody, 'body'),
-        query: parse(spec.query, { ...(r.event.queryStringParameters ?? {}) }, 'query'),
-        params: parse(spec.params, { ...(r.event.pathParameters ?? {}) }, 'path'),
-      });
+        query: parse(spec.query, { ...request.event.queryStringParameters }, 'query'),
+        params: parse(spec.params, { ...request.event.pathParameters }, 'path'),
+      };
     },
   };
 
@@ -200,15 +242,16 @@ export function endpoint<B = undefined, Q = Record<string, string>, P = Record<s
     .use(flushMetrics)
     .use(errors)
     .use(prepare)
-    .handler(async (event: APIGatewayProxyEventV2, context: Context) => {
-      const ctx = contexts.get(event);
-      if (!ctx) throw new Error('request context missing');
+    .handler(async (event: APIGatewayProxyEventV2, context: EndpointContext) => {
+      const parsed = context.parsed;
+      if (!parsed) throw new Error('request not parsed');
       const reply = await fn({
-        body: ctx.body as B,
-        query: ctx.query as Q,
-        params: ctx.params as P,
+        body: parsed.body as B,
+        query: parsed.query as Q,
+        params: parsed.params as P,
         headers: event.headers as Record<string, string>,
-        principal: ctx.principal,
+        // The auth middleware proved the principal this route's level requires.
+        principal: parsed.principal as PrincipalFor<AuthOf<K>>,
         requestId: context?.awsRequestId ?? event.requestContext?.requestId ?? '',
         event,
       });

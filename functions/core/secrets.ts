@@ -7,16 +7,23 @@ export type SecretName =
   | 'WEBHOOK_SECRET'
   | 'AGGREGATOR_API_KEY'
   | 'RADIUS_SECRET'
+  | 'RADIUS_API_SECRET'
   | 'CANARY_PASSWORD';
 
 /** Secrets the stack generates; the others are set by the operator after the first deploy. */
-export const GENERATED_SECRETS: readonly SecretName[] = ['JWT_SECRET', 'OTP_PEPPER', 'WEBHOOK_SECRET'];
+export const GENERATED_SECRETS: readonly SecretName[] = [
+  'JWT_SECRET',
+  'OTP_PEPPER',
+  'WEBHOOK_SECRET',
+  'RADIUS_API_SECRET',
+];
 export const ALL_SECRETS: readonly SecretName[] = [
   'JWT_SECRET',
   'OTP_PEPPER',
   'WEBHOOK_SECRET',
   'AGGREGATOR_API_KEY',
   'RADIUS_SECRET',
+  'RADIUS_API_SECRET',
   'CANARY_PASSWORD',
 ];
 

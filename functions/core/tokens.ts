@@ -7,17 +7,38 @@ import { getSecret } from './secrets.js';
 export const ROLES = ['subscriber', 'reseller', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** Who is calling, as proven by the session token. */
-export interface Principal {
+interface Claims {
   /** The account's UUID (subscriber id for subscribers). */
   sub: string;
-  role: Role;
   /** `SUB-<digits>` of the account's MSISDN. */
   ref: string;
-  /** Set for resellers: the reseller they act for. */
+}
+
+/** What a session token says of its holder, by role: only a reseller acts for a reseller. */
+export type SessionClaims =
+  | (Claims & { role: 'subscriber' })
+  | (Claims & { role: 'reseller'; resellerId: string })
+  | (Claims & { role: 'admin' });
+
+/** Who is calling, as proven by a verified session token (`exp`: its expiry, epoch seconds). */
+export type Principal = SessionClaims & { exp: number };
+export type SubscriberPrincipal = Extract<Principal, { role: 'subscriber' }>;
+export type ResellerPrincipal = Extract<Principal, { role: 'reseller' }>;
+export type AdminPrincipal = Extract<Principal, { role: 'admin' }>;
+/** The callers of `reseller` routes: the owning reseller or an admin. */
+export type OperatorPrincipal = ResellerPrincipal | AdminPrincipal;
+
+/** The claims of an account as stored (role, and the reseller it acts for when it is one). */
+export function sessionClaims(account: {
+  sub: string;
+  ref: string;
+  role: Role;
   resellerId?: string;
-  /** Expiry of the token (epoch seconds), set on verified tokens. */
-  exp?: number;
+}): SessionClaims {
+  const { sub, ref, role, resellerId } = account;
+  if (role !== 'reseller') return { sub, ref, role };
+  if (!resellerId) throw new Error('a reseller account has no reseller_id');
+  return { sub, ref, role, resellerId };
 }
 
 export const SESSION_TTL_SECONDS = 900;
@@ -33,14 +54,14 @@ async function signingKey(): Promise<Uint8Array> {
 }
 
 /** Signs a session token valid for 900 s; returns it with its expiry (epoch seconds). */
-export async function signSession(p: Principal): Promise<{ token: string; exp: number }> {
+export async function signSession(p: SessionClaims): Promise<{ token: string; exp: number }> {
   const { JWT_ISSUER, JWT_AUDIENCE } = config();
   const iat = clock.nowSeconds();
   const exp = iat + SESSION_TTL_SECONDS;
   const token = await new SignJWT({
     role: p.role,
     ref: p.ref,
-    ...(p.resellerId ? { reseller_id: p.resellerId } : {}),
+    ...(p.role === 'reseller' ? { reseller_id: p.resellerId } : {}),
   })
     .setProtectedHeader({ alg: ALG, typ: 'JWT' })
     .setIssuer(JWT_ISSUER)
@@ -59,7 +80,7 @@ const unauthenticated = (message = 'A valid session token is required') =>
  * Verifies a bearer token: signature (HS256 only), `iss`, `aud`, `exp`, and the `sub` and `role`
  * claims. Any failure is a 401 that does not say which check failed.
  */
-export async function verifySession(token: string): Promise<Principal & { exp: number }> {
+export async function verifySession(token: string): Promise<Principal> {
   const { JWT_ISSUER, JWT_AUDIENCE } = config();
   let payload: Record<string, unknown>;
   try {
@@ -77,15 +98,16 @@ export async function verifySession(token: string): Promise<Principal & { exp: n
   }
   const { sub, role, ref, reseller_id: resellerId, exp } = payload;
   if (typeof sub !== 'string' || typeof ref !== 'string' || typeof exp !== 'number') throw unauthenticated();
-  if (!ROLES.includes(role as Role)) throw unauthenticated();
-  if (role === 'reseller' && typeof resellerId !== 'string') throw unauthenticated();
-  return {
-    sub,
-    role: role as Role,
-    ref,
-    exp,
-    ...(typeof resellerId === 'string' ? { resellerId } : {}),
-  };
+  switch (role) {
+    case 'reseller':
+      if (typeof resellerId !== 'string') throw unauthenticated();
+      return { sub, ref, exp, role, resellerId };
+    case 'subscriber':
+    case 'admin':
+      return { sub, ref, exp, role };
+    default:
+      throw unauthenticated();
+  }
 }
 
 /** Extracts the token of an `Authorization: Bearer <token>` header. */

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
+import { assertActsFor } from '../core/access.js';
 import { clock } from '../core/clock.js';
 import { notFound } from '../core/errors.js';
 import type { Principal } from '../core/tokens.js';
 import { type BrandingFields, readBranding, saveBranding } from '../store/branding.js';
 import { isNasIdShape } from './naming.js';
 import { networkSettings } from './settings.js';
-import { assertActsFor } from './sites.js';
 
 export interface Branding {
   nas_id: string;
@@ -70,7 +70,7 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
 
 /** Partial update by the owning reseller or an admin; answers the whole record as saved. */
 export async function updateBranding(
-  principal: Principal | undefined,
+  principal: Principal,
   nasId: string,
   changes: BrandingChanges,
 ): Promise<Branding> {

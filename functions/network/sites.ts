@@ -1,24 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { assertActsFor } from '../core/access.js';
 import { clock } from '../core/clock.js';
-import { AppError, forbidden, notFound } from '../core/errors.js';
+import { AppError, notFound } from '../core/errors.js';
 import type { Principal } from '../core/tokens.js';
 import { getReseller } from '../store/resellers.js';
 import { createSite, listSites, type Site } from '../store/sites.js';
 import { hostOf, siteNasIdOf, ssidOf } from './naming.js';
-
-/** An admin acts for anyone; a reseller only for itself. */
-export function assertActsFor(principal: Principal | undefined, resellerId: string): void {
-  if (principal?.role === 'admin') return;
-  if (principal?.role === 'reseller' && principal.resellerId === resellerId) return;
-  throw forbidden('You may only act for your own reseller account');
-}
 
 /**
  * Registers site `site_number` (1..the reseller's site count, each once) inside the reseller's
  * VLAN: NAS id `access_<slug>_s<n>`, SSID `ACCESS <name> <city>`, access point at host n + 1.
  */
 export async function addSite(
-  principal: Principal | undefined,
+  principal: Principal,
   input: { reseller_id: string; site_number: number; city: string; latitude: number; longitude: number },
 ): Promise<Site> {
   assertActsFor(principal, input.reseller_id);
@@ -56,7 +50,7 @@ export async function addSite(
 }
 
 /** The reseller's sites, in site number order (owner or admin); 404 for a reseller never seen. */
-export async function sitesOf(principal: Principal | undefined, resellerId: string): Promise<Site[]> {
+export async function sitesOf(principal: Principal, resellerId: string): Promise<Site[]> {
   assertActsFor(principal, resellerId);
   if (!(await getReseller(resellerId))) throw notFound('Reseller');
   return listSites(resellerId);

@@ -1,3 +1,4 @@
+import { resellerInScope } from '../core/access.js';
 import { endpoint, json } from '../core/http.js';
 import { pageOf } from '../core/schemas.js';
 import { listAllocations } from '../store/vlans.js';
@@ -8,7 +9,7 @@ export const handler = endpoint(
   'GET /api/v1/network/vlans',
   { query: VlansQuery, response: { status: 200, schema: VlansPage } },
   async ({ query, principal }) => {
-    const all = await listAllocations(principal?.role === 'admin' ? undefined : principal?.resellerId);
+    const all = await listAllocations(resellerInScope(principal, undefined, { adminMayOmit: true }));
     return json(200, pageOf(all, query.page, query.page_size));
   },
 );

@@ -1,7 +1,5 @@
-import { BatchGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../core/ddb.js';
-import { type NasRecord, nasKeys } from './nas.js';
-import { cancellationReasons } from './table.js';
+import { batchGet, cancelled, entity, transact } from './entity.js';
+import { Nas, type NasRecord } from './nas.js';
 
 /** What a reseller set for a hotspot's captive portal; missing fields take the defaults. */
 export interface BrandingFields {
@@ -13,14 +11,10 @@ export interface BrandingFields {
   updated_at?: string;
 }
 
-export const brandingKeys = {
-  branding: (nasId: string) => ({ pk: `BRANDING#${nasId}`, sk: 'BRANDING' }),
-};
-
-const strip = (i: Record<string, unknown>) => {
-  const { pk, sk, entity, gsi1pk, gsi1sk, ...rest } = i;
-  return rest;
-};
+export const Branding = entity<BrandingFields & { nas_id?: string }>()({
+  name: 'branding',
+  key: (b: { nas_id: string }) => ({ pk: `BRANDING#${b.nas_id}`, sk: 'BRANDING' }),
+});
 
 /** The NAS record and the saved branding of a hotspot, in one round trip. */
 // Access: BatchGetItem pk=NAS#<nas_id> and pk=BRANDING#<nas_id> (consistent on request).
@@ -28,29 +22,15 @@ export async function readBranding(
   nasId: string,
   options: { consistent?: boolean } = {},
 ): Promise<{ nas?: NasRecord; saved?: BrandingFields }> {
-  const nasKey = nasKeys.nas(nasId);
-  const out = await ddb().send(
-    new BatchGetCommand({
-      RequestItems: {
-        [tableName()]: {
-          Keys: [nasKey, brandingKeys.branding(nasId)],
-          ...(options.consistent ? { ConsistentRead: true } : {}),
-        },
-      },
-    }),
+  const [nas, saved] = await batchGet(
+    [
+      [Nas, { nas_id: nasId }],
+      [Branding, { nas_id: nasId }],
+    ],
+    options,
   );
-  if (Object.keys(out.UnprocessedKeys ?? {}).length) {
-    const error = new Error('BatchGetItem left keys unprocessed');
-    error.name = 'ThrottlingException';
-    throw error;
-  }
-  const items = out.Responses?.[tableName()] ?? [];
-  const nas = items.find((i) => i.pk === nasKey.pk);
-  const saved = items.find((i) => i.pk !== nasKey.pk);
-  return {
-    ...(nas ? { nas: strip(nas) as unknown as NasRecord } : {}),
-    ...(saved ? { saved: strip(saved) as BrandingFields } : {}),
-  };
+  if (saved) delete saved.nas_id;
+  return { nas, saved };
 }
 
 /**
@@ -66,35 +46,23 @@ export async function saveBranding(
 ): Promise<boolean> {
   const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
   try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            ConditionCheck: {
-              TableName: tableName(),
-              Key: nasKeys.nas(nasId),
-              ConditionExpression: 'reseller_id = :r',
-              ExpressionAttributeValues: { ':r': resellerId },
-            },
-          },
-          {
-            Update: {
-              TableName: tableName(),
-              Key: brandingKeys.branding(nasId),
-              UpdateExpression: `SET entity = :entity, ${entries.map(([k]) => `#${k} = :${k}`).join(', ')}`,
-              ExpressionAttributeNames: Object.fromEntries(entries.map(([k]) => [`#${k}`, k])),
-              ExpressionAttributeValues: {
-                ':entity': 'branding',
-                ...Object.fromEntries(entries.map(([k, v]) => [`:${k}`, v])),
-              },
-            },
-          },
-        ],
-      }),
-    );
+    await transact({
+      owner: Nas.tx.check(
+        { nas_id: nasId },
+        { expression: 'reseller_id = :r', values: { ':r': resellerId } },
+      ),
+      branding: Branding.tx.update(
+        { nas_id: nasId },
+        {
+          expression: `SET entity = :entity, ${entries.map(([k]) => `#${k} = :${k}`).join(', ')}`,
+          names: Object.fromEntries(entries.map(([k]) => [`#${k}`, k])),
+          values: { ':entity': Branding.name, ...Object.fromEntries(entries.map(([k, v]) => [`:${k}`, v])) },
+        },
+      ),
+    });
     return true;
   } catch (error) {
-    if (cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return false;
+    if (cancelled<'owner' | 'branding'>(error)?.failed('owner')) return false;
     throw error;
   }
 }

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { subnetOf } from '../network/naming.js';
-import { queryAll } from './table.js';
+import { entity } from './entity.js';
 
 export interface GatewayRule {
   id: string;
   vlan: number;
+  /** Position in the VLAN's rule list (1 first). */
+  order: number;
   rule_type: 'DENY_DEFAULT' | 'ALLOW_DNS_SINKHOLE' | 'ALLOW_INTERNET';
   description: string;
   active: boolean;
@@ -12,67 +14,56 @@ export interface GatewayRule {
 
 const pad = (n: number) => String(n).padStart(5, '0');
 
-export const ruleKeys = {
-  rule: (vlan: number, order: number) => ({ pk: `VLAN#${vlan}#RULES`, sk: `RULE#${pad(order)}` }),
-  /** Every rule of the network, in VLAN then rule order, through gsi1. */
-  all: (vlan: number, order: number) => ({ gsi1pk: 'RULES', gsi1sk: `${pad(vlan)}#${pad(order)}` }),
-};
+export const Rule = entity<GatewayRule>()({
+  name: 'gateway_rule',
+  key: (r: Pick<GatewayRule, 'vlan' | 'order'>) => ({
+    pk: `VLAN#${r.vlan}#RULES`,
+    sk: `RULE#${pad(r.order)}`,
+  }),
+  indexes: {
+    /** Every rule of the network, in VLAN then rule order. */
+    gsi1: { pk: (_all: unknown) => 'RULES', sk: (r: GatewayRule) => `${pad(r.vlan)}#${pad(r.order)}` },
+  },
+});
 
 /** The rules a new VLAN starts with, isolation first. */
-function defaultRules(vlan: number): Pick<GatewayRule, 'rule_type' | 'description'>[] {
+function defaultRules(vlan: number): GatewayRule[] {
   const subnet = subnetOf(vlan);
+  const rule = (order: number, rule_type: GatewayRule['rule_type'], description: string): GatewayRule => ({
+    id: randomUUID(),
+    vlan,
+    order,
+    rule_type,
+    description,
+    active: true,
+  });
   return [
-    {
-      rule_type: 'DENY_DEFAULT',
-      description: `Isolation: drop all traffic between ${subnet} and every other VLAN`,
-    },
-    {
-      rule_type: 'ALLOW_DNS_SINKHOLE',
-      description: `Allow DNS (udp/tcp 53) from ${subnet} to the sinkhole resolver only`,
-    },
-    {
-      rule_type: 'ALLOW_INTERNET',
-      description: `Allow subscribers of ${subnet} with a valid session out to the internet (NAT)`,
-    },
+    rule(1, 'DENY_DEFAULT', `Isolation: drop all traffic between ${subnet} and every other VLAN`),
+    rule(2, 'ALLOW_DNS_SINKHOLE', `Allow DNS (udp/tcp 53) from ${subnet} to the sinkhole resolver only`),
+    rule(
+      3,
+      'ALLOW_INTERNET',
+      `Allow subscribers of ${subnet} with a valid session out to the internet (NAT)`,
+    ),
   ];
 }
 
-/** The keys of a VLAN's default rules (its release deletes them). */
-export const defaultRuleKeys = (vlan: number): { pk: string; sk: string }[] =>
-  defaultRules(vlan).map((_, i) => ruleKeys.rule(vlan, i + 1));
+/** The creation of a new VLAN's default rules, named, for the allocation transaction. */
+export const defaultRulesCreate = (vlan: number) =>
+  Object.fromEntries(defaultRules(vlan).map((r) => [`rule${r.order}`, Rule.tx.create(r)]));
 
-/** The items of a new VLAN's default rules, for the allocation transaction. */
-export function defaultRuleItems(vlan: number): Record<string, unknown>[] {
-  return defaultRules(vlan).map((r, i) => ({
-    ...ruleKeys.rule(vlan, i + 1),
-    ...ruleKeys.all(vlan, i + 1),
-    entity: 'gateway_rule',
-    id: randomUUID(),
-    vlan,
-    ...r,
-    active: true,
-  }));
-}
+/** The deletion of a VLAN's default rules, named, for the release transaction. */
+export const defaultRulesDelete = (vlan: number) =>
+  Object.fromEntries(defaultRules(vlan).map((r) => [`rule${r.order}`, Rule.tx.delete(r)]));
 
-const fromItem = (item: Record<string, unknown>): GatewayRule => ({
-  id: item.id as string,
-  vlan: item.vlan as number,
-  rule_type: item.rule_type as GatewayRule['rule_type'],
-  description: item.description as string,
-  active: item.active as boolean,
-});
+const publicRule = ({ order, ...rule }: GatewayRule) => rule;
 
 /** The rules of one VLAN, or of the whole network. */
 // Access: Query pk=VLAN#<v>#RULES (one VLAN), or Query gsi1 gsi1pk=RULES (all, in VLAN order).
-export async function listRules(vlan?: number): Promise<GatewayRule[]> {
-  const items = await queryAll(
+export async function listRules(vlan?: number): Promise<Omit<GatewayRule, 'order'>[]> {
+  const items =
     vlan === undefined
-      ? {
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :p',
-          ExpressionAttributeValues: { ':p': 'RULES' },
-        }
-      : { KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': ruleKeys.rule(vlan, 0).pk } },
-  );
-  return items.map(fromItem);
+      ? await Rule.queryIndexAll('gsi1', {})
+      : await Rule.queryAll({ pk: Rule.key({ vlan, order: 0 }).pk });
+  return items.map(publicRule);
 }

@@ -1,5 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../core/ddb.js';
+import { entity } from './entity.js';
 
 /**
  * A reseller's network profile: its name (recorded by the operator CLI or at allocation), its
@@ -16,50 +15,32 @@ export interface ResellerProfile {
   releasing?: number;
 }
 
-export const resellerKeys = {
-  profile: (resellerId: string) => ({ pk: `RESELLER#${resellerId}`, sk: 'PROFILE' }),
-};
+export const Reseller = entity<ResellerProfile>()({
+  name: 'reseller',
+  key: (r: Pick<ResellerProfile, 'reseller_id'>) => ({ pk: `RESELLER#${r.reseller_id}`, sk: 'PROFILE' }),
+});
 
 // Access: GetItem pk=RESELLER#<id>, sk=PROFILE (strongly consistent: read just before a write).
-export async function getReseller(resellerId: string): Promise<ResellerProfile | undefined> {
-  const out = await ddb().send(
-    new GetCommand({ TableName: tableName(), Key: resellerKeys.profile(resellerId), ConsistentRead: true }),
-  );
-  if (!out.Item) return undefined;
-  const { pk, sk, entity, ...rest } = out.Item;
-  return rest as ResellerProfile;
-}
+export const getReseller = (resellerId: string): Promise<ResellerProfile | undefined> =>
+  Reseller.get({ reseller_id: resellerId }, { consistent: true });
 
 /** Records a reseller's name (operator CLI), unless it already has one. */
 // Access: UpdateItem pk=RESELLER#<id>, sk=PROFILE SET reseller_name = if_not_exists(...).
 export async function recordResellerName(resellerId: string, name: string): Promise<void> {
-  await ddb().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: resellerKeys.profile(resellerId),
-      UpdateExpression:
-        'SET reseller_id = :id, reseller_name = if_not_exists(reseller_name, :n), entity = :e',
-      ExpressionAttributeValues: { ':id': resellerId, ':n': name, ':e': 'reseller' },
-    }),
+  await Reseller.update(
+    { reseller_id: resellerId },
+    {
+      expression: 'SET reseller_id = :id, reseller_name = if_not_exists(reseller_name, :n), entity = :e',
+      values: { ':id': resellerId, ':n': name, ':e': Reseller.name },
+    },
   );
 }
 
 /** Marks the reseller's VLAN as being released; false when it does not hold that VLAN. */
 // Access: UpdateItem pk=RESELLER#<id>, sk=PROFILE SET releasing, condition vlan_id = :v.
-export async function markReleasing(resellerId: string, vlanId: number): Promise<boolean> {
-  try {
-    await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: resellerKeys.profile(resellerId),
-        UpdateExpression: 'SET releasing = :v',
-        ConditionExpression: 'vlan_id = :v',
-        ExpressionAttributeValues: { ':v': vlanId },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
-}
+export const markReleasing = (resellerId: string, vlanId: number): Promise<boolean> =>
+  Reseller.update(
+    { reseller_id: resellerId },
+    { expression: 'SET releasing = :v', values: { ':v': vlanId } },
+    { expression: 'vlan_id = :v' },
+  );

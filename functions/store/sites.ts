@@ -1,9 +1,7 @@
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../core/ddb.js';
-import { brandingKeys } from './branding.js';
-import { nasItem, nasKeys } from './nas.js';
-import { resellerKeys } from './resellers.js';
-import { cancellationReasons } from './table.js';
+import { Branding } from './branding.js';
+import { cancelled, entity, transact } from './entity.js';
+import { Nas } from './nas.js';
+import { Reseller } from './resellers.js';
 
 /** An extra site (hotspot) of a multi-site reseller, inside the reseller's VLAN. */
 export interface Site {
@@ -19,13 +17,17 @@ export interface Site {
   created_at: string;
 }
 
-export const siteKeys = {
-  site: (resellerId: string, siteNumber: number) => ({
-    pk: `RESELLER#${resellerId}`,
-    sk: `SITE#${String(siteNumber).padStart(3, '0')}`,
+export const SiteEntity = entity<Site>()({
+  name: 'site',
+  // Beside the reseller's profile: one Query of the partition lists its sites.
+  key: (s: Pick<Site, 'reseller_id' | 'site_number'>) => ({
+    pk: `RESELLER#${s.reseller_id}`,
+    sk: `SITE#${String(s.site_number).padStart(3, '0')}`,
   }),
-  allOf: (resellerId: string) => ({ pk: `RESELLER#${resellerId}`, skPrefix: 'SITE#' }),
-};
+});
+
+/** The sort-key prefix of every site of a reseller. */
+const SITE_PREFIX = 'SITE#';
 
 export type CreateSiteResult = 'ok' | 'site_taken' | 'nas_taken' | 'no_vlan';
 
@@ -41,77 +43,41 @@ export async function createSite(
   resellerName: string,
 ): Promise<CreateSiteResult> {
   try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...siteKeys.site(site.reseller_id, site.site_number), entity: 'site', ...site },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: nasItem({
-                nas_id: site.nas_id,
-                reseller_id: site.reseller_id,
-                reseller_name: resellerName,
-                vlan_id: vlanId,
-                kind: 'site',
-                site_number: site.site_number,
-              }),
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            ConditionCheck: {
-              TableName: tableName(),
-              Key: resellerKeys.profile(site.reseller_id),
-              ConditionExpression: 'vlan_id = :v AND attribute_not_exists(releasing)',
-              ExpressionAttributeValues: { ':v': vlanId },
-            },
-          },
-        ],
+    await transact({
+      site: SiteEntity.tx.create(site),
+      nas: Nas.tx.create({
+        nas_id: site.nas_id,
+        reseller_id: site.reseller_id,
+        reseller_name: resellerName,
+        vlan_id: vlanId,
+        kind: 'site',
+        site_number: site.site_number,
       }),
-    );
+      vlan: Reseller.tx.check(site, {
+        expression: 'vlan_id = :v AND attribute_not_exists(releasing)',
+        values: { ':v': vlanId },
+      }),
+    });
     return 'ok';
   } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (!reasons) throw error;
-    if (reasons[0] === 'ConditionalCheckFailed') return 'site_taken';
-    if (reasons[2] === 'ConditionalCheckFailed') return 'no_vlan';
-    if (reasons[1] === 'ConditionalCheckFailed') return 'nas_taken';
+    const c = cancelled<'site' | 'nas' | 'vlan'>(error);
+    if (!c) throw error;
+    if (c.failed('site')) return 'site_taken';
+    if (c.failed('vlan')) return 'no_vlan';
+    if (c.failed('nas')) return 'nas_taken';
     // Two requests for the same site at once: the loser sees a conflict, as if it came second.
-    if (reasons.includes('TransactionConflict')) return 'site_taken';
+    if (c.conflict) return 'site_taken';
     throw error;
   }
 }
 
 // Access: Query pk=RESELLER#<id> AND begins_with(sk, 'SITE#'), strongly consistent, in site number order.
-export async function listSites(resellerId: string): Promise<Site[]> {
-  const sites: Site[] = [];
-  const { pk, skPrefix } = siteKeys.allOf(resellerId);
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-        ExpressionAttributeValues: { ':p': pk, ':s': skPrefix },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of out.Items ?? []) {
-      const { pk: _pk, sk, entity, ...site } = item;
-      sites.push(site as Site);
-    }
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return sites;
-}
+export const listSites = (resellerId: string): Promise<Site[]> =>
+  SiteEntity.queryAll({
+    pk: SiteEntity.key({ reseller_id: resellerId, site_number: 0 }).pk,
+    sk: { beginsWith: SITE_PREFIX },
+    consistent: true,
+  });
 
 /** Sites deleted per transaction (3 items each, within DynamoDB's 100). */
 const SITES_PER_TRANSACTION = 30;
@@ -121,16 +87,14 @@ const SITES_PER_TRANSACTION = 30;
 export async function deleteSites(sites: readonly Site[]): Promise<void> {
   for (let i = 0; i < sites.length; i += SITES_PER_TRANSACTION) {
     const chunk = sites.slice(i, i + SITES_PER_TRANSACTION);
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: chunk.flatMap((s) =>
-          [
-            siteKeys.site(s.reseller_id, s.site_number),
-            nasKeys.nas(s.nas_id),
-            brandingKeys.branding(s.nas_id),
-          ].map((Key) => ({ Delete: { TableName: tableName(), Key } })),
-        ),
-      }),
+    await transact(
+      Object.fromEntries(
+        chunk.flatMap((s) => [
+          [`site${s.site_number}`, SiteEntity.tx.delete(s)],
+          [`nas${s.site_number}`, Nas.tx.delete(s)],
+          [`branding${s.site_number}`, Branding.tx.delete(s)],
+        ]),
+      ),
     );
   }
 }

@@ -1,10 +1,8 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../core/ddb.js';
-import { brandingKeys } from './branding.js';
-import { defaultRuleItems, defaultRuleKeys } from './gateway-rules.js';
-import { type NasRecord, nasItem, nasKeys } from './nas.js';
-import { resellerKeys } from './resellers.js';
-import { cancellationReasons, queryAll } from './table.js';
+import { Branding } from './branding.js';
+import { cancelled, type Expr, entity, exists, transact } from './entity.js';
+import { defaultRulesCreate, defaultRulesDelete } from './gateway-rules.js';
+import { Nas } from './nas.js';
+import { Reseller } from './resellers.js';
 
 export { getReseller, type ResellerProfile, recordResellerName } from './resellers.js';
 
@@ -26,16 +24,25 @@ export interface Allocation {
 
 const pad = (n: number) => String(n).padStart(5, '0');
 
-export const vlanKeys = {
-  counter: () => ({ pk: 'VLAN#COUNTER', sk: 'COUNTER' }),
-  allocation: (vlanId: number) => ({ pk: `VLAN#${vlanId}`, sk: 'ALLOCATION' }),
-  /** Every allocation, in id order, through gsi1; a reseller's own through gsi2. */
-  allIndex: (vlanId: number) => ({ gsi1pk: 'VLANS', gsi1sk: pad(vlanId) }),
-  resellerIndex: (resellerId: string, vlanId: number) => ({
-    gsi2pk: `RESELLER#${resellerId}#VLAN`,
-    gsi2sk: pad(vlanId),
-  }),
-};
+export const Vlan = entity<Allocation & { slug: string }>()({
+  name: 'vlan',
+  key: (a: Pick<Allocation, 'vlan_id'>) => ({ pk: `VLAN#${a.vlan_id}`, sk: 'ALLOCATION' }),
+  indexes: {
+    /** Every allocation, in id order. */
+    gsi1: { pk: (_all: unknown) => 'VLANS', sk: (a: Allocation) => pad(a.vlan_id) },
+    /** A reseller's own. */
+    gsi2: {
+      pk: (a: Pick<Allocation, 'reseller_id'>) => `RESELLER#${a.reseller_id}#VLAN`,
+      sk: (a: Allocation) => pad(a.vlan_id),
+    },
+  },
+});
+
+/** The id counter: `next` never-used id, `free` the released ids (a number set). */
+const VlanCounter = entity<{ next?: number; free?: Set<number> }>()({
+  name: 'vlan_counter',
+  key: (_only: unknown) => ({ pk: 'VLAN#COUNTER', sk: 'COUNTER' }),
+});
 
 export interface Pool {
   /** The next never-used id; undefined before the first allocation. */
@@ -46,13 +53,10 @@ export interface Pool {
 
 // Access: GetItem pk=VLAN#COUNTER (strongly consistent: the transaction is conditioned on it).
 export async function readPool(): Promise<Pool> {
-  const out = await ddb().send(
-    new GetCommand({ TableName: tableName(), Key: vlanKeys.counter(), ConsistentRead: true }),
-  );
-  const free = out.Item?.free as Set<number> | undefined;
+  const counter = await VlanCounter.get({}, { consistent: true });
   return {
-    next: typeof out.Item?.next === 'number' ? out.Item.next : undefined,
-    free: free ? [...free].sort((a, b) => a - b) : [],
+    next: counter?.next,
+    free: counter?.free ? [...counter.free].sort((a, b) => a - b) : [],
   };
 }
 
@@ -65,27 +69,39 @@ type Take =
   /** Advance `next` from the value read; `freeWasEmpty`: and no id was released meanwhile. */
   | { kind: 'counter'; expectedNext: number | undefined; freeWasEmpty: boolean };
 
-function counterUpdate(vlanId: number, take: Take) {
+function counterUpdate(vlanId: number, take: Take): { update: Expr; condition: Expr } {
   if (take.kind === 'free') {
     return {
-      UpdateExpression: 'DELETE #free :id',
-      ConditionExpression: 'contains(#free, :v)',
-      ExpressionAttributeNames: { '#free': 'free' },
-      ExpressionAttributeValues: { ':id': new Set([vlanId]), ':v': vlanId } as Record<string, unknown>,
+      update: {
+        expression: 'DELETE #free :id',
+        names: { '#free': 'free' },
+        values: { ':id': new Set([vlanId]) },
+      },
+      condition: { expression: 'contains(#free, :v)', values: { ':v': vlanId } },
     };
   }
-  const conditions = [take.expectedNext === undefined ? 'attribute_not_exists(#next)' : '#next = :expected'];
-  // Released ids go first: an id released since the read sends this attempt round again.
-  if (take.freeWasEmpty) conditions.push('attribute_not_exists(#free)');
+  const expected: Expr =
+    take.expectedNext === undefined
+      ? { expression: 'attribute_not_exists(#next)', names: { '#next': 'next' } }
+      : {
+          expression: '#next = :expected',
+          names: { '#next': 'next' },
+          values: { ':expected': take.expectedNext },
+        };
   return {
-    UpdateExpression: 'SET #next = :after, entity = :e',
-    ConditionExpression: conditions.join(' AND '),
-    ExpressionAttributeNames: { '#next': 'next', ...(take.freeWasEmpty ? { '#free': 'free' } : {}) },
-    ExpressionAttributeValues: {
-      ':after': vlanId + 1,
-      ':e': 'vlan_counter',
-      ...(take.expectedNext === undefined ? {} : { ':expected': take.expectedNext }),
-    } as Record<string, unknown>,
+    update: {
+      expression: 'SET #next = :after, entity = :e',
+      names: { '#next': 'next' },
+      values: { ':after': vlanId + 1, ':e': VlanCounter.name },
+    },
+    // Released ids go first: an id released since the read sends this attempt round again.
+    condition: take.freeWasEmpty
+      ? {
+          ...expected,
+          expression: `${expected.expression} AND attribute_not_exists(#free)`,
+          names: { ...expected.names, '#free': 'free' },
+        }
+      : expected,
   };
 }
 
@@ -102,119 +118,65 @@ export async function allocateTx(input: {
   take: Take;
 }): Promise<AllocateResult> {
   const a = input.allocation;
-  const nas: NasRecord = {
-    nas_id: a.nas_id,
-    reseller_id: a.reseller_id,
-    reseller_name: a.reseller_name,
-    vlan_id: a.vlan_id,
-    kind: 'vlan',
-  };
+  const counter = counterUpdate(a.vlan_id, input.take);
   try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: vlanKeys.counter(),
-              ...counterUpdate(a.vlan_id, input.take),
-            },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: {
-                ...vlanKeys.allocation(a.vlan_id),
-                ...vlanKeys.allIndex(a.vlan_id),
-                ...vlanKeys.resellerIndex(a.reseller_id, a.vlan_id),
-                entity: 'vlan',
-                ...a,
-                slug: input.slug,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: nasItem(nas),
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Update: {
-              TableName: tableName(),
-              Key: resellerKeys.profile(a.reseller_id),
-              UpdateExpression:
-                'SET reseller_id = :rid, reseller_name = :n, site_count = :sc, vlan_id = :v, nas_id = :nas, slug = :slug, entity = :e',
-              ConditionExpression: 'attribute_not_exists(vlan_id)',
-              ExpressionAttributeValues: {
-                ':rid': a.reseller_id,
-                ':n': a.reseller_name,
-                ':sc': a.site_count,
-                ':v': a.vlan_id,
-                ':nas': a.nas_id,
-                ':slug': input.slug,
-                ':e': 'reseller',
-              },
-            },
-          },
-          ...defaultRuleItems(a.vlan_id).map((Item) => ({
-            Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
-          })),
-        ],
+    await transact({
+      counter: VlanCounter.tx.update({}, counter.update, counter.condition),
+      allocation: Vlan.tx.create({ ...a, slug: input.slug }),
+      nas: Nas.tx.create({
+        nas_id: a.nas_id,
+        reseller_id: a.reseller_id,
+        reseller_name: a.reseller_name,
+        vlan_id: a.vlan_id,
+        kind: 'vlan',
       }),
-    );
+      reseller: Reseller.tx.update(
+        a,
+        {
+          expression:
+            'SET reseller_id = :rid, reseller_name = :n, site_count = :sc, vlan_id = :v, nas_id = :nas, slug = :slug, entity = :e',
+          values: {
+            ':rid': a.reseller_id,
+            ':n': a.reseller_name,
+            ':sc': a.site_count,
+            ':v': a.vlan_id,
+            ':nas': a.nas_id,
+            ':slug': input.slug,
+            ':e': Reseller.name,
+          },
+        },
+        { expression: 'attribute_not_exists(vlan_id)' },
+      ),
+      ...defaultRulesCreate(a.vlan_id),
+    });
     return 'ok';
   } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (!reasons) throw error;
-    // The NAS id (index 2) or the reseller (index 3) is taken: final, whatever else failed.
-    if (reasons[2] === 'ConditionalCheckFailed' || reasons[3] === 'ConditionalCheckFailed')
-      return 'duplicate';
+    const c = cancelled<string>(error);
+    if (!c) throw error;
+    // The NAS id or the reseller is taken: final, whatever else failed.
+    if (c.failed('nas') || c.failed('reseller')) return 'duplicate';
     // The counter moved, or another transaction held one of the items: read again and retry.
-    if (reasons[0] === 'ConditionalCheckFailed' || reasons.includes('TransactionConflict')) return 'race';
+    if (c.failed('counter') || c.conflict) return 'race';
     // The pool offered an id whose allocation or rules exist: the data is inconsistent, do not loop.
     throw error;
   }
 }
 
+const publicAllocation = ({ slug, ...a }: Allocation & { slug?: string }): Allocation => a;
+
 // Access: GetItem pk=VLAN#<id>, sk=ALLOCATION (strongly consistent).
 export async function getAllocation(vlanId: number): Promise<Allocation | undefined> {
-  const out = await ddb().send(
-    new GetCommand({ TableName: tableName(), Key: vlanKeys.allocation(vlanId), ConsistentRead: true }),
-  );
-  return out.Item ? toAllocation(out.Item) : undefined;
+  const a = await Vlan.get({ vlan_id: vlanId }, { consistent: true });
+  return a && publicAllocation(a);
 }
-
-const toAllocation = (item: Record<string, unknown>): Allocation => ({
-  vlan_id: item.vlan_id as number,
-  reseller_id: item.reseller_id as string,
-  reseller_name: item.reseller_name as string,
-  subnet: item.subnet as string,
-  nas_id: item.nas_id as string,
-  ssid: item.ssid as string,
-  site_count: item.site_count as number,
-  created_at: item.created_at as string,
-});
 
 /** All allocations (admin) or one reseller's, in VLAN id order. At most the pool: read whole. */
 // Access: Query gsi1 gsi1pk=VLANS (all) or Query gsi2 gsi2pk=RESELLER#<id>#VLAN (one reseller's).
 export async function listAllocations(resellerId?: string): Promise<Allocation[]> {
-  const items = await queryAll(
-    resellerId
-      ? {
-          IndexName: 'gsi2',
-          KeyConditionExpression: 'gsi2pk = :p',
-          ExpressionAttributeValues: { ':p': vlanKeys.resellerIndex(resellerId, 0).gsi2pk },
-        }
-      : {
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :p',
-          ExpressionAttributeValues: { ':p': vlanKeys.allIndex(0).gsi1pk },
-        },
-  );
-  return items.map(toAllocation);
+  const items = resellerId
+    ? await Vlan.queryIndexAll('gsi2', { reseller_id: resellerId })
+    : await Vlan.queryIndexAll('gsi1', {});
+  return items.map(publicAllocation);
 }
 
 /**
@@ -226,47 +188,27 @@ export async function listAllocations(resellerId?: string): Promise<Allocation[]
 // Access: TransactWriteItems [Delete VLAN#<id> (exists), Delete NAS#<nas_id>, Delete BRANDING#<nas_id>,
 // Delete the default VLAN#<id>#RULES, Update RESELLER#<id>/PROFILE REMOVE vlan_id (vlan_id = :v), Update VLAN#COUNTER ADD free].
 export async function releaseTx(a: Allocation): Promise<boolean> {
-  const del = (Key: Record<string, string>) => ({ Delete: { TableName: tableName(), Key } });
   try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Delete: {
-              TableName: tableName(),
-              Key: vlanKeys.allocation(a.vlan_id),
-              ConditionExpression: 'attribute_exists(pk)',
-            },
-          },
-          del(nasKeys.nas(a.nas_id)),
-          del(brandingKeys.branding(a.nas_id)),
-          ...defaultRuleKeys(a.vlan_id).map(del),
-          {
-            Update: {
-              TableName: tableName(),
-              Key: resellerKeys.profile(a.reseller_id),
-              UpdateExpression: 'REMOVE vlan_id, nas_id, slug, releasing',
-              ConditionExpression: 'vlan_id = :v',
-              ExpressionAttributeValues: { ':v': a.vlan_id },
-            },
-          },
-          {
-            Update: {
-              TableName: tableName(),
-              Key: vlanKeys.counter(),
-              UpdateExpression: 'ADD #free :id',
-              ExpressionAttributeNames: { '#free': 'free' },
-              ExpressionAttributeValues: { ':id': new Set([a.vlan_id]) },
-            },
-          },
-        ],
-      }),
-    );
+    await transact({
+      allocation: Vlan.tx.delete(a, exists),
+      nas: Nas.tx.delete(a),
+      branding: Branding.tx.delete(a),
+      ...defaultRulesDelete(a.vlan_id),
+      reseller: Reseller.tx.update(
+        a,
+        { expression: 'REMOVE vlan_id, nas_id, slug, releasing' },
+        { expression: 'vlan_id = :v', values: { ':v': a.vlan_id } },
+      ),
+      counter: VlanCounter.tx.update(
+        {},
+        { expression: 'ADD #free :id', names: { '#free': 'free' }, values: { ':id': new Set([a.vlan_id]) } },
+      ),
+    });
     return true;
   } catch (error) {
-    const reasons = cancellationReasons(error);
+    const c = cancelled<string>(error);
     // The allocation, or the reseller's hold on it, is gone: released already.
-    if (reasons?.[0] === 'ConditionalCheckFailed' || reasons?.[6] === 'ConditionalCheckFailed') return false;
+    if (c && (c.failed('allocation') || c.failed('reseller'))) return false;
     throw error;
   }
 }

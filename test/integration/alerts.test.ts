@@ -12,14 +12,16 @@ import { type CanaryRun, countRunInDay } from '../../functions/store/canary.js';
 import { createTestTable } from '../support/db.js';
 import { giveSite } from './monitoring-fixtures.js';
 
-const admin: Principal = { sub: randomUUID(), role: 'admin', ref: 'SUB-1' };
+const exp = Math.floor(Date.now() / 1000) + 900;
+const admin: Principal = { sub: randomUUID(), role: 'admin', ref: 'SUB-1', exp };
 const reseller = (resellerId: string): Principal => ({
   sub: randomUUID(),
   role: 'reseller',
   ref: 'SUB-2',
   resellerId,
+  exp,
 });
-const subscriber: Principal = { sub: randomUUID(), role: 'subscriber', ref: 'SUB-3' };
+const subscriber: Principal = { sub: randomUUID(), role: 'subscriber', ref: 'SUB-3', exp };
 
 const codeOf = (p: Promise<unknown>) =>
   p.then(

@@ -12,12 +12,13 @@ import { getDnsStatus, setUnboundHealthy } from '../../functions/store/dns-statu
 import { getNas, listNasIdsOfReseller } from '../../functions/store/nas.js';
 import { createTestTable } from '../support/db.js';
 
-const admin: Principal = { sub: randomUUID(), role: 'admin', ref: 'SUB-1' };
+const admin: Principal = { sub: randomUUID(), role: 'admin', ref: 'SUB-1', exp: 4102444800 };
 const reseller = (resellerId: string): Principal => ({
   sub: randomUUID(),
   role: 'reseller',
   ref: 'SUB-2',
   resellerId,
+  exp: 4102444800,
 });
 
 const outcome = (p: Promise<unknown>) =>

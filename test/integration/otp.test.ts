@@ -99,8 +99,7 @@ describe('OTP verify', () => {
     await upsertOperator({ msisdn, role: 'reseller', resellerId });
     await requestOtp(msisdn);
     const claims = await verifySession((await verifyOtp(msisdn, lastOtp(msisdn))).session_token);
-    expect(claims.role).toBe('reseller');
-    expect(claims.resellerId).toBe(resellerId);
+    expect(claims).toMatchObject({ role: 'reseller', resellerId });
   });
 
   it('lets exactly one of ten parallel verifies of one code through', async () => {

@@ -20,7 +20,7 @@ import {
 import { createTestTable } from '../support/db.js';
 import { probeDdb } from '../support/ddb-instrument.js';
 
-const admin: Principal = { sub: randomUUID(), role: 'admin', ref: 'SUB-1' };
+const admin: Principal = { sub: randomUUID(), role: 'admin', ref: 'SUB-1', exp: 4102444800 };
 
 const outcome = (p: Promise<unknown>) =>
   p.then(

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { monthOf } from '../../functions/billing/payments.js';
 import {
-  exportBatchCsv,
   generateVouchers,
   listVouchers,
+  operatorBatchCsv,
   redeem,
   VOUCHER_ALPHABET,
 } from '../../functions/billing/vouchers.js';
@@ -36,7 +36,7 @@ describe('voucher generation', () => {
     expect(listed.total).toBe(1000);
     expect(listed.pages).toBe(10);
     expect(listed.items).toHaveLength(100);
-    const csv = await exportBatchCsv(out.batch_id);
+    const csv = await operatorBatchCsv(out.batch_id);
     expect(csv.trim().split('\n')).toHaveLength(1001);
   }, 60_000);
 
@@ -113,7 +113,7 @@ describe('voucher redemption', () => {
       expect(expired.items).toEqual([expect.objectContaining({ code, status: 'expired' })]);
       const all = await listVouchers(resellerId, undefined, 1, 20);
       expect(all.items.find((v) => v.code === code)?.status).toBe('expired');
-      expect(await exportBatchCsv(batch_id)).toMatch(new RegExp(`^${code},[^\\n]*,expired,`, 'm'));
+      expect(await operatorBatchCsv(batch_id)).toMatch(new RegExp(`^${code},[^\\n]*,expired,`, 'm'));
       expect(await redeem(code, randomUUID()).catch(codeOf)).toBe('ERR_CONFLICT');
     } finally {
       clock.reset();

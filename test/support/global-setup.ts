@@ -1,16 +1,50 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-import { type DynamoDbLocal, startDynamoDbLocal, waitForDynamo } from '../../bin/local/dynamodb-local.js';
+import {
+  type DynamoDbLocal,
+  freePort,
+  startDynamoDbLocal,
+  waitForDynamo,
+} from '../../bin/local/dynamodb-local.js';
+import {
+  FREERADIUS_INSTALL_HINT,
+  findBinary,
+  freeRadiusAvailable,
+  freeUdpPort,
+} from '../../bin/local/freeradius.js';
+import { type EdgeContext, radclient } from './radius.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     dynamoEndpoint: string;
+    edge: EdgeContext;
   }
 }
 
+/**
+ * The secrets every test process runs with (test/support/setup.ts sets the same values), so a
+ * token minted in a test is valid for the edge stack too.
+ */
+export const TEST_SECRETS = {
+  JWT_SECRET: 'test-jwt-secret-0123456789abcdef0123456789abcdef',
+  OTP_PEPPER: 'test-otp-pepper-0123456789abcdef',
+  WEBHOOK_SECRET: 'test-webhook-secret-0123456789',
+  RADIUS_API_SECRET: 'test-radius-api-secret-0123456789abcdef',
+} as const;
+
+const RADIUS_SECRET = 'test-radius-secret';
+const TSX = join('node_modules', 'tsx', 'dist', 'cli.mjs');
+
 let dynamo: DynamoDbLocal | undefined;
+let stack: ChildProcess | undefined;
+let stackDir: string | undefined;
 
 /** One DynamoDB Local for the whole run (each test file makes its own table in it). */
 export async function setup(project: TestProject): Promise<void> {
@@ -21,8 +55,117 @@ export async function setup(project: TestProject): Promise<void> {
     endpoint = dynamo.endpoint;
   }
   project.provide('dynamoEndpoint', endpoint);
+  project.provide('edge', await startEdgeStack(endpoint));
+}
+
+/**
+ * The edge stack of the run: `npm start` itself (bin/dev.ts: the API on every route, and
+ * FreeRADIUS with the shipped configuration in front of it) on its own table of the run's
+ * DynamoDB Local, free ports, and the test secrets. One for the whole run, started in the
+ * background: setup returns at once, and the edge tests wait for it (`edgeStack()` in
+ * test/support/radius.ts), so runs without them do not wait for its few seconds.
+ */
+async function startEdgeStack(endpoint: string): Promise<EdgeContext> {
+  stackDir = mkdtempSync(join(tmpdir(), 'hotspot-edge-'));
+  const apiPort = await freePort();
+  const radiusAuthPort = await freeUdpPort();
+  let radiusAcctPort = await freeUdpPort();
+  while (radiusAcctPort === radiusAuthPort) radiusAcctPort = await freeUdpPort();
+  const context: EdgeContext = {
+    apiUrl: `http://127.0.0.1:${apiPort}`,
+    table: `edge-${randomUUID()}`,
+    radiusAuthPort,
+    radiusAcctPort,
+    radiusSecret: RADIUS_SECRET,
+    radiusApiSecret: TEST_SECRETS.RADIUS_API_SECRET,
+    smsOutbox: join(stackDir, 'sms-outbox.jsonl'),
+    readyFile: join(stackDir, 'ready'),
+    failedFile: join(stackDir, 'failed'),
+    logFile: join(stackDir, 'stack.log'),
+  };
+  if (!freeRadiusAvailable() || !findBinary('radclient')) {
+    writeFileSync(context.failedFile, FREERADIUS_INSTALL_HINT);
+    return context;
+  }
+
+  const log = createWriteStream(context.logFile);
+  const { DYNAMODB_ENDPOINT, TABLE_NAME, ...inherited } = process.env;
+  const child = spawn(process.execPath, [TSX, 'bin/dev.ts'], {
+    env: {
+      ...inherited,
+      ...TEST_SECRETS,
+      PORT: String(apiPort),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: context.apiUrl,
+      DYNAMODB_ENDPOINT: endpoint,
+      TABLE_NAME: context.table,
+      LOCAL_DIR: stackDir,
+      SMS_OUTBOX: context.smsOutbox,
+      RADIUS_SECRET,
+      RADIUS_AUTH_PORT: String(radiusAuthPort),
+      RADIUS_ACCT_PORT: String(radiusAcctPort),
+      LOCAL_CANARY: '0',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: teardown stops the server and the FreeRADIUS it started together.
+    detached: true,
+  });
+  stack = child;
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  void watchStack(child, context);
+  return context;
+}
+
+/** Marks the stack ready once the API and FreeRADIUS both answer, or failed if it exits first. */
+async function watchStack(child: ChildProcess, context: EdgeContext): Promise<void> {
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  const failed = (why: string) => writeFileSync(context.failedFile, why);
+  child.once('exit', (code, signal) => {
+    if (stack === child) failed(`npm start exited (${code ?? signal}); its output is in ${context.logFile}`);
+  });
+  const deadline = Date.now() + 60_000;
+  let apiUp = false;
+  while (!exited()) {
+    if (Date.now() > deadline) return failed(`not up within 60 s; its output is in ${context.logFile}`);
+    if (!apiUp) {
+      apiUp = await fetch(`${context.apiUrl}/api/v1/forfaits`, { signal: AbortSignal.timeout(1000) }).then(
+        (res) => res.status < 500,
+        () => false,
+      );
+    } else {
+      const reply = await radclient(
+        'status',
+        { 'Message-Authenticator': '0x00' },
+        { port: context.radiusAuthPort, secret: context.radiusSecret, timeoutS: 1 },
+      ).catch(() => undefined);
+      if (reply && reply.code !== 'timeout') {
+        writeFileSync(context.readyFile, new Date().toISOString());
+        return;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 export async function teardown(): Promise<void> {
+  const child = stack;
+  stack = undefined;
+  if (child?.pid && child.exitCode === null && child.signalCode === null) {
+    const gone = new Promise((r) => child.once('exit', r));
+    const group = -child.pid;
+    process.kill(group, 'SIGTERM');
+    const force = setTimeout(() => {
+      try {
+        process.kill(group, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, 5000);
+    await gone;
+    clearTimeout(force);
+  }
+  if (stackDir) rmSync(stackDir, { recursive: true, force: true });
   await dynamo?.stop();
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
 import { localPages } from '../../bin/local/pages.js';
 import { type LocalServer, startServer } from '../../bin/local/server.js';
-import { type Role, signSession } from '../../functions/core/tokens.js';
+import { type Role, sessionClaims, signSession } from '../../functions/core/tokens.js';
 import { upsertOperator } from '../../functions/store/accounts.js';
 import { checkAgainstContract } from './contract.js';
 import { createTestTable } from './db.js';
@@ -113,11 +113,13 @@ export async function tokenFor(
   role: Role,
   options: { sub?: string; resellerId?: string } = {},
 ): Promise<string> {
-  const { token } = await signSession({
-    sub: options.sub ?? randomUUID(),
-    role,
-    ref: 'SUB-22500000000',
-    ...(options.resellerId ? { resellerId: options.resellerId } : {}),
-  });
+  const { token } = await signSession(
+    sessionClaims({
+      sub: options.sub ?? randomUUID(),
+      role,
+      ref: 'SUB-22500000000',
+      resellerId: options.resellerId,
+    }),
+  );
   return token;
 }

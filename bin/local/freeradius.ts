@@ -1,0 +1,211 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { accessSync, constants, cpSync, createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The FreeRADIUS configuration shipped in the repository (run by operators with its run.sh). */
+export const FREERADIUS_CONFIG_DIR = fileURLToPath(new URL('../../deploy/freeradius', import.meta.url));
+
+/** Where Debian's freeradius-rest package puts the module the configuration depends on. */
+const REST_MODULE = '/usr/lib/freeradius/rlm_rest.so';
+
+export const FREERADIUS_INSTALL_HINT =
+  'FreeRADIUS is not installed: `sudo apt-get install -y freeradius freeradius-rest freeradius-utils` ' +
+  '(Debian/Ubuntu; freeradius-rest holds the rest module, freeradius-utils holds radclient)';
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A binary from PATH or the sbin folders Debian installs daemons in (often not in a user's PATH). */
+export function findBinary(name: string): string | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/sbin', '/usr/local/sbin'];
+  return dirs
+    .filter(Boolean)
+    .map((dir) => join(dir, name))
+    .find(executable);
+}
+
+/** Whether `startFreeRadius` can work here: the daemon and its rest module are installed. */
+export function freeRadiusAvailable(): boolean {
+  try {
+    accessSync(REST_MODULE, constants.R_OK);
+  } catch {
+    return false;
+  }
+  return findBinary('freeradius') !== undefined;
+}
+
+/** A UDP port nothing listens on now, on loopback. */
+export function freeUdpPort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const socket = createSocket('udp4');
+    socket.once('error', fail);
+    socket.bind(0, '127.0.0.1', () => {
+      const { port } = socket.address();
+      socket.close(() => done(port));
+    });
+  });
+}
+
+export interface FreeRadiusOptions {
+  /** Base URL of the API; the routes /api/v1/radius/{authorize,post-auth,accounting} are appended. */
+  apiUrl: string;
+  /** Bearer secret sent to the API (RADIUS_API_SECRET). */
+  apiSecret: string;
+  /** Shared secret of the RADIUS client (RADIUS_SECRET). */
+  secret: string;
+  /** UDP ports; a free one is picked when omitted. */
+  authPort?: number;
+  acctPort?: number;
+  /** Address to listen on (default 127.0.0.1). */
+  listenAddr?: string;
+  /** Address or network allowed to send requests (default 127.0.0.1). */
+  clientIpAddr?: string;
+  /**
+   * Folder the configuration is copied into and run from; emptied first, kept after stop.
+   * Default: a temporary folder, removed on stop.
+   */
+  runDir?: string;
+  /** File the server's log is appended to (default: `radius.log` in the run folder). */
+  logFile?: string;
+}
+
+export interface RunningFreeRadius {
+  authPort: number;
+  acctPort: number;
+  secret: string;
+  listenAddr: string;
+  clientIpAddr: string;
+  apiUrl: string;
+  runDir: string;
+  logFile: string;
+  pid: number;
+  /** The last lines the server logged (for error messages). */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+const READY = 'Ready to process requests';
+const START_TIMEOUT_MS = 10_000;
+
+/**
+ * Runs the shipped configuration (`deploy/freeradius`) as it runs near the routers: copied into
+ * a folder this process owns, started through its `run.sh` (so the same checks apply) in the
+ * foreground without `-X` (which is single-threaded and logs secrets). Resolves once the server
+ * says it is ready (about 0.1 s); rejects with its output if it exits first. The server is
+ * killed when this process exits.
+ */
+export async function startFreeRadius(options: FreeRadiusOptions): Promise<RunningFreeRadius> {
+  if (!freeRadiusAvailable()) throw new Error(FREERADIUS_INSTALL_HINT);
+  const authPort = options.authPort ?? (await freeUdpPort());
+  let acctPort = options.acctPort ?? (await freeUdpPort());
+  while (acctPort === authPort) acctPort = await freeUdpPort();
+  const listenAddr = options.listenAddr ?? '127.0.0.1';
+  const clientIpAddr = options.clientIpAddr ?? '127.0.0.1';
+  const apiUrl = options.apiUrl.replace(/\/+$/, '');
+
+  const temporary = options.runDir === undefined;
+  const runDir = options.runDir ? resolve(options.runDir) : mkdtempSync(join(tmpdir(), 'freeradius-'));
+  if (!temporary) rmSync(runDir, { recursive: true, force: true });
+  mkdirSync(runDir, { recursive: true });
+  cpSync(FREERADIUS_CONFIG_DIR, runDir, { recursive: true });
+  const logFile = options.logFile ?? join(runDir, 'radius.log');
+  const log = createWriteStream(logFile, { flags: 'a' });
+
+  const child = spawn('sh', [join(runDir, 'run.sh')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      // The configuration logs timestamps in local time: keep the operator's zone.
+      ...(process.env.TZ ? { TZ: process.env.TZ } : {}),
+      RADIUS_API_URL: apiUrl,
+      RADIUS_API_SECRET: options.apiSecret,
+      RADIUS_SECRET: options.secret,
+      RADIUS_CLIENT_IPADDR: clientIpAddr,
+      RADIUS_LISTEN_ADDR: listenAddr,
+      RADIUS_AUTH_PORT: String(authPort),
+      RADIUS_ACCT_PORT: String(acctPort),
+    },
+  });
+  let tail = '';
+  const onData = (data: Buffer) => {
+    log.write(data);
+    tail = (tail + data.toString()).slice(-8000);
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+
+  const kill = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  process.once('exit', kill);
+  const stop = () =>
+    new Promise<void>((done) => {
+      process.removeListener('exit', kill);
+      const finish = () => {
+        log.end(() => {
+          if (temporary) rmSync(runDir, { recursive: true, force: true });
+          done();
+        });
+      };
+      if (child.exitCode !== null || child.signalCode !== null) return finish();
+      child.once('exit', finish);
+      child.kill('SIGTERM');
+      setTimeout(kill, 2000).unref();
+    });
+
+  try {
+    await waitForReady(child, () => tail);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    authPort,
+    acctPort,
+    secret: options.secret,
+    listenAddr,
+    clientIpAddr,
+    apiUrl,
+    runDir,
+    logFile,
+    pid: child.pid as number,
+    output: () => tail,
+    stop,
+  };
+}
+
+function waitForReady(child: ChildProcess, output: () => string): Promise<void> {
+  return new Promise((done, fail) => {
+    const cleanup = () => {
+      clearTimeout(timer);
+      child.stdout?.off('data', check);
+      child.off('exit', exited);
+    };
+    const check = () => {
+      if (output().includes(READY)) {
+        cleanup();
+        done();
+      }
+    };
+    const exited = (code: number | null) => {
+      cleanup();
+      fail(new Error(`freeradius exited (code ${code}) before it was ready:\n${output()}`));
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      fail(new Error(`freeradius was not ready within ${START_TIMEOUT_MS} ms:\n${output()}`));
+    }, START_TIMEOUT_MS);
+    child.stdout?.on('data', check);
+    child.once('exit', exited);
+    check();
+  });
+}

@@ -1,0 +1,71 @@
+#!/bin/sh
+# Starts FreeRADIUS with the configuration of this directory, in the foreground, logging to
+# stdout. Every setting comes from the environment (see docs/radius.md); FreeRADIUS turns an
+# unset variable into an empty string without a word (an empty API URL, "Bearer " with no
+# token), so this script refuses to start unless each one is set and well formed.
+#
+#   RADIUS_API_URL=https://api.example.com RADIUS_API_SECRET=... RADIUS_SECRET=... \
+#   RADIUS_CLIENT_IPADDR=10.8.0.0/16 RADIUS_LISTEN_ADDR=0.0.0.0 \
+#   RADIUS_AUTH_PORT=1812 RADIUS_ACCT_PORT=1813 ./run.sh
+#
+# Extra arguments go to freeradius (`./run.sh -X` for a debugging session: single-threaded,
+# and it prints secrets and passwords).
+set -eu
+
+dir=$(cd "$(dirname "$0")" && pwd)
+problems=""
+
+need() {
+  eval "value=\${$1:-}"
+  if [ -z "$value" ]; then problems="$problems\n  $1 is not set"; return 1; fi
+  return 0
+}
+
+for name in RADIUS_API_URL RADIUS_API_SECRET RADIUS_SECRET RADIUS_CLIENT_IPADDR \
+            RADIUS_LISTEN_ADDR RADIUS_AUTH_PORT RADIUS_ACCT_PORT; do
+  need "$name" || true
+done
+
+if [ -n "${RADIUS_API_URL:-}" ]; then
+  case "$RADIUS_API_URL" in
+    http://*|https://*) ;;
+    *) problems="$problems\n  RADIUS_API_URL must start with https:// (or http:// on loopback)" ;;
+  esac
+  # The routes are appended to it: a trailing slash would double.
+  RADIUS_API_URL=${RADIUS_API_URL%/}
+fi
+# The bearer secret is pasted into a header the server expands: bearer-token characters only.
+if [ -n "${RADIUS_API_SECRET:-}" ] && ! printf '%s' "$RADIUS_API_SECRET" | grep -Eq '^[A-Za-z0-9._~+/=-]{16,}$'; then
+  problems="$problems\n  RADIUS_API_SECRET must be at least 16 characters among A-Z a-z 0-9 . _ ~ + / = -"
+fi
+if [ -n "${RADIUS_SECRET:-}" ] && printf '%s' "$RADIUS_SECRET" | grep -q '["\\[:cntrl:]]'; then
+  problems="$problems\n  RADIUS_SECRET must not contain quotes, backslashes or control characters"
+fi
+for name in RADIUS_AUTH_PORT RADIUS_ACCT_PORT; do
+  eval "port=\${$name:-}"
+  if [ -n "$port" ]; then
+    case "$port" in
+      *[!0-9]*) problems="$problems\n  $name must be a port number" ;;
+      *) if [ "$port" -lt 1 ] || [ "$port" -gt 65535 ]; then problems="$problems\n  $name must be 1-65535"; fi ;;
+    esac
+  fi
+done
+if [ "${RADIUS_AUTH_PORT:-a}" = "${RADIUS_ACCT_PORT:-b}" ]; then
+  problems="$problems\n  RADIUS_AUTH_PORT and RADIUS_ACCT_PORT must differ"
+fi
+
+if [ -n "$problems" ]; then
+  printf 'run.sh: cannot start FreeRADIUS:%b\n(see docs/radius.md)\n' "$problems" >&2
+  exit 64
+fi
+
+bin=$(command -v freeradius || command -v radiusd || true)
+[ -z "$bin" ] && [ -x /usr/sbin/freeradius ] && bin=/usr/sbin/freeradius
+if [ -z "$bin" ]; then
+  echo "run.sh: freeradius is not installed: sudo apt-get install -y freeradius freeradius-rest freeradius-utils" >&2
+  exit 69
+fi
+
+export RADIUS_API_URL RADIUS_API_SECRET RADIUS_SECRET RADIUS_CLIENT_IPADDR RADIUS_LISTEN_ADDR \
+  RADIUS_AUTH_PORT RADIUS_ACCT_PORT
+exec "$bin" -f -d "$dir" "$@"

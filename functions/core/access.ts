@@ -1,0 +1,60 @@
+import { forbidden, notFound, validation } from './errors.js';
+import type { OperatorPrincipal, Principal } from './tokens.js';
+
+/**
+ * Who may see or change what, decided here and nowhere else. Every rule takes a verified
+ * principal (never an optional one), so a handler that forgot authentication cannot call it.
+ *
+ * - A reseller acts only for itself; an admin acts for any reseller; a subscriber for none.
+ * - A subscriber sees only its own payments; an admin sees all; resellers see none by id
+ *   (their money shows in the billing summary). Someone else's payment is "not found", so its
+ *   existence does not leak.
+ */
+
+/** Throws 403 unless the caller is the reseller `resellerId` or an admin. */
+export function assertActsFor(principal: Principal, resellerId: string): void {
+  // Optional chaining: even a caller that bypassed the types with no principal gets a 403.
+  if (principal?.role === 'admin') return;
+  if (principal?.role === 'reseller' && principal.resellerId === resellerId) return;
+  throw forbidden('You may only act for your own reseller account');
+}
+
+/**
+ * The reseller whose data a list shows. A reseller gets its own (naming another is a 403); an
+ * admin gets the one it names, or undefined for every reseller when `adminMayOmit`.
+ */
+export function resellerInScope(
+  principal: OperatorPrincipal,
+  asked: string | undefined,
+  options: { adminMayOmit: true },
+): string | undefined;
+export function resellerInScope(
+  principal: OperatorPrincipal,
+  asked: string | undefined,
+  options?: { adminMayOmit: false },
+): string;
+export function resellerInScope(
+  principal: OperatorPrincipal,
+  asked: string | undefined,
+  options: { adminMayOmit: boolean } = { adminMayOmit: false },
+): string | undefined {
+  if (principal?.role === 'reseller') {
+    if (asked !== undefined && asked !== principal.resellerId) throw forbidden();
+    return principal.resellerId;
+  }
+  if (principal?.role !== 'admin') throw forbidden();
+  if (asked === undefined && !options.adminMayOmit) {
+    throw validation('reseller_id is required', [{ path: 'query.reseller_id', message: 'required' }]);
+  }
+  return asked;
+}
+
+/** Throws 404 unless the payment is the caller's own (or the caller is an admin). */
+export function assertSeesPayment<T extends { subscriber_id: string }>(
+  principal: Principal,
+  payment: T | undefined,
+): asserts payment is T {
+  if (!payment) throw notFound('Payment');
+  if (principal?.role === 'admin' || (principal && principal.sub === payment.subscriber_id)) return;
+  throw notFound('Payment');
+}

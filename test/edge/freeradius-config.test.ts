@@ -1,0 +1,513 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../bin/local/dynamodb-local.js';
+import {
+  FREERADIUS_CONFIG_DIR,
+  type RunningFreeRadius,
+  startFreeRadius,
+} from '../../bin/local/freeradius.js';
+import { type RadiusAttributes, radclient } from '../support/radius.js';
+
+// The shipped configuration (deploy/freeradius), run by Debian's FreeRADIUS exactly as
+// operators run it, in front of a scripted stand-in for the API's three RADIUS routes.
+
+type Route = 'authorize' | 'post-auth' | 'accounting';
+type JsonAttributes = Record<string, { type: string; value: unknown[] }>;
+
+interface ApiCall {
+  route: Route;
+  headers: IncomingHttpHeaders;
+  body: JsonAttributes;
+}
+
+/** What the stand-in answers: a status and JSON body, or nothing at all (a hung API). */
+type Answer = { status: number; body?: unknown } | 'hang';
+
+const API_SECRET = 'edge-test-api-secret-0123456789';
+const SECRET = 'edge-test-radius-secret';
+const CODE = 'K7PX2M9Q';
+
+const ACCEPT = {
+  'reply:Session-Timeout': 3600,
+  'reply:Mikrotik-Rate-Limit': { value: '512k/1M', do_xlat: false },
+  'control:Cleartext-Password': { op: ':=', value: CODE, do_xlat: false },
+};
+
+const defaultAnswers = (): Record<Route, (body: JsonAttributes) => Answer> => ({
+  authorize: () => ({ status: 200, body: ACCEPT }),
+  'post-auth': () => ({ status: 204 }),
+  accounting: () => ({ status: 204 }),
+});
+
+let answers = defaultAnswers();
+let calls: ApiCall[] = [];
+const hanging = new Set<ServerResponse>();
+
+function startStubApi(port = 0): Promise<Server> {
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (d: Buffer) => {
+      raw += d.toString('latin1');
+    });
+    req.on('end', () => {
+      const route = /^\/api\/v1\/radius\/(authorize|post-auth|accounting)$/.exec(req.url ?? '')?.[1] as
+        | Route
+        | undefined;
+      if (!route) {
+        res.writeHead(404).end();
+        return;
+      }
+      const body = JSON.parse(Buffer.from(raw, 'latin1').toString('utf8')) as JsonAttributes;
+      calls.push({ route, headers: req.headers, body });
+      const answer = answers[route](body);
+      if (answer === 'hang') {
+        hanging.add(res);
+        return;
+      }
+      if (answer.body === undefined) res.writeHead(answer.status).end();
+      else
+        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+    });
+  });
+  return new Promise((done) => server.listen(port, '127.0.0.1', () => done(server)));
+}
+
+function closeServer(server: Server): Promise<void> {
+  for (const res of hanging) res.destroy();
+  hanging.clear();
+  server.closeAllConnections();
+  return new Promise((done) => server.close(() => done()));
+}
+
+let api: Server;
+let radius: RunningFreeRadius;
+
+beforeAll(async () => {
+  api = await startStubApi();
+  radius = await startFreeRadius({
+    apiUrl: `http://127.0.0.1:${(api.address() as AddressInfo).port}/`,
+    apiSecret: API_SECRET,
+    secret: SECRET,
+  });
+});
+
+afterAll(async () => {
+  await radius?.stop();
+  if (api) await closeServer(api);
+});
+
+beforeEach(() => {
+  answers = defaultAnswers();
+  calls = [];
+});
+
+const target = (server: RunningFreeRadius, port: number, timeoutS = 3) => ({
+  port,
+  secret: server.secret,
+  timeoutS,
+});
+const auth = (attributes: RadiusAttributes, server = radius, timeoutS = 3) =>
+  radclient(
+    'auth',
+    { 'NAS-Identifier': 'nas-edge-1', ...attributes },
+    target(server, server.authPort, timeoutS),
+  );
+const acct = (attributes: RadiusAttributes, timeoutS = 3) =>
+  radclient('acct', attributes, target(radius, radius.acctPort, timeoutS));
+const pap = (password = CODE) => auth({ 'User-Name': CODE, 'User-Password': password });
+const callsTo = (route: Route) => calls.filter((c) => c.route === route);
+const value = (body: JsonAttributes | undefined, name: string) => body?.[name]?.value;
+
+describe('the shipped FreeRADIUS configuration', () => {
+  it('accepts a PAP login and passes the reply attributes the API chose through to the NAS', async () => {
+    // Prepare
+    answers.authorize = () => ({
+      status: 200,
+      body: {
+        ...ACCEPT,
+        'reply:Mikrotik-Total-Limit': 705032704,
+        'reply:Mikrotik-Total-Limit-Gigawords': 1,
+        'reply:ChilliSpot-Bandwidth-Max-Up': 512,
+        'reply:WISPr-Bandwidth-Max-Down': 1_000_000,
+        'reply:Acct-Interim-Interval': 300,
+      },
+    });
+
+    // Act
+    const reply = await pap();
+
+    // Assess
+    expect(reply.code).toBe('Access-Accept');
+    expect(reply.attributes).toMatchObject({
+      'Session-Timeout': ['3600'],
+      'Mikrotik-Rate-Limit': ['512k/1M'],
+      'Mikrotik-Total-Limit': ['705032704'],
+      'Mikrotik-Total-Limit-Gigawords': ['1'],
+      'ChilliSpot-Bandwidth-Max-Up': ['512'],
+      'WISPr-Bandwidth-Max-Down': ['1000000'],
+      'Acct-Interim-Interval': ['300'],
+    });
+  });
+
+  it('sends the request list, the NAS source address and no password of its own to authorize', async () => {
+    // Act
+    await pap();
+
+    // Assess
+    const body = callsTo('authorize')[0]?.body;
+    expect(value(body, 'User-Name')).toEqual([CODE]);
+    expect(value(body, 'User-Password')).toEqual([CODE]);
+    expect(value(body, 'NAS-Identifier')).toEqual(['nas-edge-1']);
+    expect(value(body, 'Hotspot-NAS-IP')).toEqual(['127.0.0.1']);
+    expect(body).not.toHaveProperty('Cleartext-Password');
+  });
+
+  it('rejects a PAP login whose password differs from the one the API returned', async () => {
+    // Act
+    const reply = await pap('WRONG123');
+
+    // Assess
+    expect(reply.code).toBe('Access-Reject');
+  });
+
+  it('accepts a CHAP login checked against the control:Cleartext-Password the API returned', async () => {
+    // Act: radclient turns the clear password into CHAP-Password, as a MikroTik login page does.
+    const reply = await auth({ 'User-Name': CODE, 'CHAP-Password': CODE });
+
+    // Assess
+    expect(reply.code).toBe('Access-Accept');
+    const body = callsTo('authorize')[0]?.body;
+    expect(value(body, 'CHAP-Password')?.[0]).toMatch(/^0x[0-9a-f]{34}$/);
+    expect(body).not.toHaveProperty('User-Password');
+  });
+
+  it('rejects a CHAP login made with another password', async () => {
+    // Act
+    const reply = await auth({ 'User-Name': CODE, 'CHAP-Password': 'WRONG123' });
+
+    // Assess
+    expect(reply.code).toBe('Access-Reject');
+  });
+
+  it('rejects with the Reply-Message of a 401 from the API', async () => {
+    // Prepare
+    answers.authorize = () => ({
+      status: 401,
+      body: { 'reply:Reply-Message': { value: 'Code inconnu', do_xlat: false } },
+    });
+
+    // Act
+    const reply = await pap();
+
+    // Assess
+    expect(reply.code).toBe('Access-Reject');
+    expect(reply.attributes['Reply-Message']).toEqual(['Code inconnu']);
+  });
+
+  it('drops Session-Timeout and rate limits from a reject, even when the 401 body carried them', async () => {
+    // Prepare
+    answers.authorize = () => ({
+      status: 401,
+      body: {
+        'reply:Reply-Message': { value: 'Forfait expiré', do_xlat: false },
+        'reply:Session-Timeout': 3600,
+        'reply:Mikrotik-Rate-Limit': { value: '512k/1M', do_xlat: false },
+      },
+    });
+
+    // Act
+    const reply = await pap();
+
+    // Assess
+    expect(reply.code).toBe('Access-Reject');
+    expect(Object.keys(reply.attributes)).toEqual(['Reply-Message']);
+  });
+
+  it('drops the Session-Timeout of an accepted code from the reject a wrong password gets', async () => {
+    // Act
+    const reply = await pap('WRONG123');
+
+    // Assess
+    expect(reply.code).toBe('Access-Reject');
+    expect(reply.attributes).not.toHaveProperty('Session-Timeout');
+    expect(reply.attributes).not.toHaveProperty('Mikrotik-Rate-Limit');
+  });
+
+  it('returns a %{User-Password} sent with do_xlat false as plain text', async () => {
+    // Prepare
+    answers.authorize = () => ({
+      status: 200,
+      body: { ...ACCEPT, 'reply:Reply-Message': { value: 'Bienvenue %{User-Password}', do_xlat: false } },
+    });
+
+    // Act
+    const reply = await pap();
+
+    // Assess
+    expect(reply.attributes['Reply-Message']).toEqual(['Bienvenue %{User-Password}']);
+  });
+
+  it('expands a value sent without do_xlat false, which is why the API must always send it', async () => {
+    // Prepare
+    answers.authorize = () => ({
+      status: 200,
+      body: { ...ACCEPT, 'reply:Reply-Message': 'Bienvenue %{User-Password}' },
+    });
+
+    // Act
+    const reply = await pap();
+
+    // Assess
+    expect(reply.attributes['Reply-Message']).toEqual([`Bienvenue ${CODE}`]);
+  });
+
+  it('sends the bearer secret to all three routes', async () => {
+    // Act
+    await pap();
+    await acct({ 'Acct-Status-Type': 'Start', 'User-Name': CODE, 'Acct-Session-Id': 'bearer-1' });
+
+    // Assess
+    expect(calls.map((c) => [c.route, c.headers.authorization, c.headers['x-freeradius-section']])).toEqual([
+      ['authorize', `Bearer ${API_SECRET}`, 'authorize'],
+      ['post-auth', `Bearer ${API_SECRET}`, 'post-auth'],
+      ['accounting', `Bearer ${API_SECRET}`, 'accounting'],
+    ]);
+  });
+
+  it('keeps the Accept when the post-auth call fails', async () => {
+    // Prepare
+    answers['post-auth'] = () => ({ status: 500, body: { error: 'down' } });
+
+    // Act
+    const reply = await pap();
+
+    // Assess
+    expect(reply.code).toBe('Access-Accept');
+    expect(reply.attributes['Session-Timeout']).toEqual(['3600']);
+    expect(callsTo('post-auth')).toHaveLength(1);
+  });
+
+  it('does not call post-auth for a reject', async () => {
+    // Act
+    await pap('WRONG123');
+
+    // Assess
+    expect(calls.map((c) => c.route)).toEqual(['authorize']);
+  });
+
+  it('sends accounting with a stable session id, 64-bit counters and the event time in epoch seconds', async () => {
+    // Act
+    const reply = await acct({
+      'Acct-Status-Type': 'Interim-Update',
+      'User-Name': CODE,
+      'Acct-Session-Id': '81a00003',
+      'NAS-IP-Address': '10.0.0.1',
+      'NAS-Identifier': 'nas-edge-1',
+      'NAS-Port': 15728643,
+      'Acct-Input-Octets': 705032704,
+      'Acct-Input-Gigawords': 1,
+      'Acct-Output-Octets': 12345,
+      'Acct-Session-Time': 600,
+      'Event-Timestamp': 1_700_000_000,
+    });
+
+    // Assess
+    expect(reply.code).toBe('Accounting-Response');
+    const body = callsTo('accounting')[0]?.body;
+    const id = createHash('md5').update(`${CODE},81a00003,10.0.0.1,nas-edge-1,,15728643`).digest('hex');
+    expect(value(body, 'Acct-Unique-Session-Id')).toEqual([id]);
+    expect(value(body, 'Acct-Input-Octets64')).toEqual(['5000000000']);
+    expect(value(body, 'Acct-Output-Octets64')).toEqual(['12345']);
+    expect(value(body, 'Hotspot-Event-Time')).toEqual([1_700_000_000]);
+    expect(value(body, 'Acct-Status-Type')).toEqual(['Interim-Update']);
+    expect(value(body, 'Hotspot-NAS-IP')).toEqual(['127.0.0.1']);
+  });
+
+  it('gives the same session id to a retransmission', async () => {
+    // Prepare
+    const packet = {
+      'Acct-Status-Type': 'Stop',
+      'User-Name': CODE,
+      'Acct-Session-Id': '81a00004',
+      'NAS-Identifier': 'nas-edge-1',
+      'Acct-Input-Octets': 10,
+    };
+
+    // Act
+    await acct(packet);
+    await acct({ ...packet, 'Acct-Delay-Time': 5 });
+
+    // Assess
+    const [first, second] = callsTo('accounting').map((c) => value(c.body, 'Acct-Unique-Session-Id'));
+    expect(first).toBeDefined();
+    expect(second).toEqual(first);
+  });
+
+  it('gives no Accounting-Response when the API answers 5xx, so the NAS resends', async () => {
+    // Prepare
+    answers.accounting = () => ({ status: 503, body: { error: 'not stored' } });
+
+    // Act
+    const reply = await acct(
+      { 'Acct-Status-Type': 'Start', 'User-Name': CODE, 'Acct-Session-Id': 'lost-1' },
+      1,
+    );
+
+    // Assess
+    expect(reply.code).toBe('timeout');
+    expect(callsTo('accounting')).toHaveLength(1);
+  });
+
+  it('sends Accounting-On, which has no User-Name, to the API', async () => {
+    // Act
+    const reply = await acct({
+      'Acct-Status-Type': 'Accounting-On',
+      'NAS-Identifier': 'nas-edge-1',
+      'NAS-IP-Address': '10.0.0.1',
+      'Acct-Session-Id': '00000000',
+    });
+
+    // Assess
+    expect(reply.code).toBe('Accounting-Response');
+    const body = callsTo('accounting')[0]?.body;
+    expect(value(body, 'Acct-Status-Type')).toEqual(['Accounting-On']);
+    expect(body).not.toHaveProperty('User-Name');
+    expect(value(body, 'Acct-Unique-Session-Id')?.[0]).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('sends a UTF-8 user name encoded twice, as rlm_rest does', async () => {
+    // Prepare: the stand-in decodes the body once, as UTF-8.
+    answers.authorize = () => ({ status: 401 });
+
+    // Act
+    await auth({ 'User-Name': 'josé', 'User-Password': 'x' });
+
+    // Assess: one more latin1 -> UTF-8 step gives the name back.
+    const sent = value(callsTo('authorize')[0]?.body, 'User-Name')?.[0] as string;
+    expect(sent).toBe('josÃ©');
+    expect(Buffer.from(sent, 'latin1').toString('utf8')).toBe('josé');
+  });
+
+  it('answers Status-Server without asking the API', async () => {
+    // Act
+    const reply = await radclient(
+      'status',
+      { 'Message-Authenticator': '0x00' },
+      target(radius, radius.authPort),
+    );
+
+    // Assess
+    expect(reply.code).toBe('Access-Accept');
+    expect(calls).toEqual([]);
+  });
+
+  it('rejects when the API does not answer within its 2 s timeout, and answers the next request', async () => {
+    // Prepare
+    answers.authorize = () => 'hang';
+
+    // Act
+    const slow = await auth({ 'User-Name': CODE, 'User-Password': CODE }, radius, 6);
+    answers = defaultAnswers();
+    const next = await pap();
+
+    // Assess
+    expect(slow.code).toBe('Access-Reject');
+    expect(slow.ms).toBeLessThan(4000);
+    expect(next.code).toBe('Access-Accept');
+  });
+
+  it('rejects within a second when nothing listens at the API address', async () => {
+    // Prepare
+    const down = await startFreeRadius({
+      apiUrl: `http://127.0.0.1:${await freePort()}`,
+      apiSecret: API_SECRET,
+      secret: SECRET,
+    });
+
+    try {
+      // Act
+      const reply = await auth({ 'User-Name': CODE, 'User-Password': CODE }, down, 5);
+
+      // Assess
+      expect(reply.code).toBe('Access-Reject');
+      expect(reply.ms).toBeLessThan(1000);
+    } finally {
+      await down.stop();
+    }
+  });
+
+  it('uses the API again about a second after it comes back', async () => {
+    // Prepare: an API that is down while the first login arrives.
+    const port = await freePort();
+    const back = await startFreeRadius({
+      apiUrl: `http://127.0.0.1:${port}`,
+      apiSecret: API_SECRET,
+      secret: SECRET,
+    });
+    let revived: Server | undefined;
+
+    try {
+      const whileDown = await auth({ 'User-Name': CODE, 'User-Password': CODE }, back);
+      revived = await startStubApi(port);
+
+      // Act
+      await new Promise((r) => setTimeout(r, 1200));
+      const afterwards = await auth({ 'User-Name': CODE, 'User-Password': CODE }, back);
+
+      // Assess
+      expect(whileDown.code).toBe('Access-Reject');
+      expect(afterwards.code).toBe('Access-Accept');
+    } finally {
+      await back.stop();
+      if (revived) await closeServer(revived);
+    }
+  });
+});
+
+describe('run.sh', () => {
+  it('refuses to start, naming each missing variable, when the environment is incomplete', () => {
+    // Act
+    const out = spawnSync('sh', [join(FREERADIUS_CONFIG_DIR, 'run.sh')], {
+      env: { PATH: process.env.PATH, RADIUS_API_URL: 'http://127.0.0.1:1', RADIUS_AUTH_PORT: '1812' },
+      encoding: 'utf8',
+    });
+
+    // Assess
+    expect(out.status).toBe(64);
+    for (const name of [
+      'RADIUS_API_SECRET',
+      'RADIUS_SECRET',
+      'RADIUS_CLIENT_IPADDR',
+      'RADIUS_LISTEN_ADDR',
+      'RADIUS_ACCT_PORT',
+    ]) {
+      expect(out.stderr).toContain(`${name} is not set`);
+    }
+    expect(out.stderr).not.toContain('RADIUS_API_URL is not set');
+  });
+
+  it('refuses a bearer secret that could not travel in an HTTP header untouched', () => {
+    // Act
+    const out = spawnSync('sh', [join(FREERADIUS_CONFIG_DIR, 'run.sh')], {
+      env: {
+        PATH: process.env.PATH,
+        RADIUS_API_URL: 'http://127.0.0.1:1',
+        RADIUS_API_SECRET: 'has spaces and %{User-Password}',
+        RADIUS_SECRET: 'testing123',
+        RADIUS_CLIENT_IPADDR: '127.0.0.1',
+        RADIUS_LISTEN_ADDR: '127.0.0.1',
+        RADIUS_AUTH_PORT: '1812',
+        RADIUS_ACCT_PORT: '1813',
+      },
+      encoding: 'utf8',
+    });
+
+    // Assess
+    expect(out.status).toBe(64);
+    expect(out.stderr).toContain('RADIUS_API_SECRET must be');
+  });
+});

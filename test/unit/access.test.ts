@@ -1,0 +1,61 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { assertActsFor, assertSeesPayment, resellerInScope } from '../../functions/core/access.js';
+import type { PrincipalFor } from '../../functions/core/http.js';
+import type { AdminPrincipal, OperatorPrincipal, Principal } from '../../functions/core/tokens.js';
+import type { AuthOf } from '../../functions/routes.js';
+
+const exp = 4102444800;
+const admin: Principal = { sub: 'a', ref: 'SUB-1', role: 'admin', exp };
+const reseller: Principal = { sub: 'r', ref: 'SUB-2', role: 'reseller', resellerId: 'R1', exp };
+const subscriber: Principal = { sub: 's', ref: 'SUB-3', role: 'subscriber', exp };
+const codeOf = (fn: () => unknown) => {
+  try {
+    fn();
+    return 'passed';
+  } catch (error) {
+    return (error as { code?: string }).code;
+  }
+};
+
+describe('the access rules', () => {
+  it('lets the owning reseller and any admin act for a reseller, and nobody else', () => {
+    expect(codeOf(() => assertActsFor(admin, 'R1'))).toBe('passed');
+    expect(codeOf(() => assertActsFor(reseller, 'R1'))).toBe('passed');
+    expect(codeOf(() => assertActsFor(reseller, 'R2'))).toBe('ERR_FORBIDDEN');
+    expect(codeOf(() => assertActsFor(subscriber, 'R1'))).toBe('ERR_FORBIDDEN');
+  });
+
+  it('refuses a call that reached it with no principal at all, instead of letting it through', () => {
+    const missing = undefined as unknown as Principal;
+    expect(codeOf(() => assertActsFor(missing, 'R1'))).toBe('ERR_FORBIDDEN');
+    expect(codeOf(() => resellerInScope(missing as never, 'R1'))).toBe('ERR_FORBIDDEN');
+    expect(codeOf(() => assertSeesPayment(missing, { subscriber_id: 's' }))).toBe('ERR_NOT_FOUND');
+  });
+
+  it("scopes a list to the reseller's own, and makes an admin name one unless all may be shown", () => {
+    expect(resellerInScope(reseller as never, undefined)).toBe('R1');
+    expect(codeOf(() => resellerInScope(reseller as never, 'R2'))).toBe('ERR_FORBIDDEN');
+    expect(resellerInScope(admin as never, 'R2')).toBe('R2');
+    expect(codeOf(() => resellerInScope(admin as never, undefined))).toBe('ERR_VALIDATION');
+    expect(resellerInScope(admin as never, undefined, { adminMayOmit: true })).toBeUndefined();
+  });
+
+  it('shows a payment to its payer and admins, and answers not found to anyone else', () => {
+    const payment = { subscriber_id: 's' };
+    expect(codeOf(() => assertSeesPayment(subscriber, payment))).toBe('passed');
+    expect(codeOf(() => assertSeesPayment(admin, payment))).toBe('passed');
+    expect(codeOf(() => assertSeesPayment({ ...subscriber, sub: 'other' }, payment))).toBe('ERR_NOT_FOUND');
+    expect(codeOf(() => assertSeesPayment(reseller, payment))).toBe('ERR_NOT_FOUND');
+    expect(codeOf(() => assertSeesPayment(admin, undefined))).toBe('ERR_NOT_FOUND');
+  });
+});
+
+describe('the principal a handler receives', () => {
+  it('is typed by the route auth level, so a handler cannot forget that it is there', () => {
+    expectTypeOf<PrincipalFor<AuthOf<'GET /api/v1/billing/summary'>>>().toEqualTypeOf<OperatorPrincipal>();
+    expectTypeOf<PrincipalFor<AuthOf<'POST /api/v1/vouchers/generate'>>>().toEqualTypeOf<AdminPrincipal>();
+    expectTypeOf<PrincipalFor<AuthOf<'GET /api/v1/auth/session'>>>().toEqualTypeOf<Principal>();
+    expectTypeOf<PrincipalFor<AuthOf<'GET /api/v1/forfaits'>>>().toEqualTypeOf<undefined>();
+    expectTypeOf<PrincipalFor<AuthOf<'POST /api/v1/payments/webhook'>>>().toEqualTypeOf<undefined>();
+  });
+});
