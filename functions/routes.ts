@@ -257,6 +257,47 @@ const table = [
     access: { table: 'read' },
     summary: 'Latest canary run: the five checks, failure streak and overall status',
   },
+  // ---- radius: the network edge (FreeRADIUS asks, the API decides) ----
+  {
+    method: 'POST',
+    path: '/api/v1/radius/authorize',
+    handler: 'radius/radius-authorize',
+    auth: 'radius',
+    access: { table: 'write' },
+    summary: 'May this access code connect at this hotspot? The reply carries time, rate and data limits',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/radius/post-auth',
+    handler: 'radius/radius-post-auth',
+    auth: 'radius',
+    access: { table: 'none' },
+    summary: 'A login FreeRADIUS accepted (counted for operations)',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/radius/accounting',
+    handler: 'radius/radius-accounting',
+    auth: 'radius',
+    access: { table: 'write' },
+    summary: 'Accounting Start, Interim-Update, Stop, Accounting-On/Off: usage counted exactly once',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/access/check',
+    handler: 'radius/access-check',
+    auth: 'none',
+    access: { table: 'read' },
+    summary: 'What an access code still allows at a hotspot (the captive portal, before logging in)',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/access/mine',
+    handler: 'radius/access-mine',
+    auth: 'jwt',
+    access: { table: 'read' },
+    summary: "The caller's access codes with time left (at one hotspot with ?nas_id=)",
+  },
 ] as const satisfies readonly Route[];
 
 /** The route table: the CDK stack and the local server both loop over it. */

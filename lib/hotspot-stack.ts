@@ -42,6 +42,8 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FunctionUrlAuthType, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -51,6 +53,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { ALL_SECRETS, GENERATED_SECRETS, type SecretName } from '../functions/core/secrets.js';
+import { jobs } from '../functions/jobs.js';
 import {
   routes as ROUTES,
   type Route,
@@ -151,6 +154,8 @@ export class HotspotStack extends Stack {
   readonly secrets: Record<SecretName, Secret>;
   readonly opsTopic: Topic;
   readonly api: HttpApi;
+  /** One function per scheduled job (functions/jobs.ts), by job name. */
+  readonly jobFunctions: Record<string, IFunction> = {};
   /** One function per route-table row, by route key (`GET /api/v1/forfaits`). */
   readonly functions: Partial<Record<RouteKey, IFunction>> = {};
   /** The esbuild options every function of the service is bundled with. */
@@ -224,6 +229,22 @@ export class HotspotStack extends Stack {
           integration: new HttpLambdaIntegration(`${idOf(route)}Integration`, fn),
         });
       }
+    }
+
+    // ---- scheduled jobs (functions/jobs.ts): one function and one EventBridge rule each ----
+    for (const j of jobs) {
+      const { fn } = new ServiceFunction(this, j.name, {
+        handler: j.handler,
+        environment: this.functionEnvironment(j.access),
+        description: `${j.name}: ${j.summary}`,
+      });
+      this.grantAccess(fn, j.access);
+      this.jobFunctions[j.name] = fn;
+      new Rule(this, `${j.name}Schedule`, {
+        description: j.summary,
+        schedule: Schedule.rate(Duration.minutes(j.everyMinutes)),
+        targets: [new LambdaFunction(fn, { retryAttempts: 0 })],
+      });
     }
 
     // ---- SMS spend alarm ----

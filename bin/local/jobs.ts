@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { resetConfig } from '../../functions/core/config.js';
+import { jobs } from '../../functions/jobs.js';
 import { type CanaryOutcome, runCanary } from '../../functions/monitoring/canary.js';
 import { LOCAL_DIR } from './env.js';
 
@@ -25,6 +26,55 @@ export function describeRun({ run, consecutive_fails, alert }: CanaryOutcome): s
  * progress.
  */
 export function startLocalJobs(options: {
+  baseUrl: string;
+  radius?: { host: string; port: number };
+}): () => Promise<void> {
+  const stopScheduled = startScheduledJobs();
+  const stopCanary = startCanary(options);
+  return async () => {
+    await Promise.all([stopScheduled(), stopCanary()]);
+  };
+}
+
+/**
+ * Every job of functions/jobs.ts on its own timer, as EventBridge runs them in AWS
+ * (LOCAL_JOBS=0 turns them off; LOCAL_JOBS_SPEEDUP=N runs them N times as often).
+ */
+function startScheduledJobs(): () => Promise<void> {
+  if (process.env.LOCAL_JOBS === '0') return async () => undefined;
+  const speedup = Math.max(1, Number(process.env.LOCAL_JOBS_SPEEDUP ?? 1) || 1);
+  const timers: NodeJS.Timeout[] = [];
+  const running = new Set<Promise<unknown>>();
+  for (const j of jobs) {
+    let busy = false;
+    const tick = async () => {
+      if (busy) return;
+      busy = true;
+      const mod = (await import(`../../functions/${j.handler}.ts`)) as { handler: () => Promise<unknown> };
+      const run = mod
+        .handler()
+        .then((result) => {
+          if (process.env.LOCAL_CANARY_QUIET !== '1')
+            process.stdout.write(`[${j.name}] ${JSON.stringify(result)}\n`);
+        })
+        .catch((error: unknown) => process.stderr.write(`[${j.name}] failed: ${(error as Error).message}\n`))
+        .finally(() => {
+          busy = false;
+          running.delete(run);
+        });
+      running.add(run);
+    };
+    const timer = setInterval(() => void tick(), (j.everyMinutes * 60_000) / speedup);
+    timer.unref();
+    timers.push(timer);
+  }
+  return async () => {
+    for (const t of timers) clearInterval(t);
+    await Promise.all(running);
+  };
+}
+
+function startCanary(options: {
   baseUrl: string;
   radius?: { host: string; port: number };
 }): () => Promise<void> {

@@ -22,7 +22,9 @@ const errorStatuses = (route: Route, contract: Contract): number[] => {
     s.add(413);
     s.add(415);
   }
-  if (route.auth !== 'none') s.add(401);
+  // A RADIUS server's wrong bearer is a 5xx (FreeRADIUS reads 401 as "reject this user").
+  if (route.auth === 'radius') s.add(502);
+  else if (route.auth !== 'none') s.add(401);
   if (route.auth === 'admin' || route.auth === 'reseller') s.add(403);
   if (route.path.includes('{')) s.add(404);
   if (route.method !== 'GET' && !route.path.startsWith('/api/v1/auth/')) s.add(409);
@@ -97,16 +99,27 @@ export async function buildOpenApi(): Promise<Json> {
             : {}),
         },
         ...Object.fromEntries(
-          errorStatuses(route, contract).map((status) => [
-            String(status),
+          (contract.also ?? []).map((a) => [
+            String(a.status),
             {
-              description: Object.entries(ERROR_STATUS)
-                .filter(([, s]) => s === status)
-                .map(([code]) => code)
-                .join(', '),
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+              description: a.description,
+              content: { 'application/json': { schema: toSchema(a.schema, 'output') } },
             },
           ]),
+        ),
+        ...Object.fromEntries(
+          errorStatuses(route, contract)
+            .filter((status) => !contract.also?.some((a) => a.status === status))
+            .map((status) => [
+              String(status),
+              {
+                description: Object.entries(ERROR_STATUS)
+                  .filter(([, s]) => s === status)
+                  .map(([code]) => code)
+                  .join(', '),
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+              },
+            ]),
         ),
       },
     };

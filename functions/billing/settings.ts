@@ -1,10 +1,6 @@
 import * as z from 'zod/mini';
 import { defineSettings } from '../core/config.js';
-
-const int = z.pipe(
-  z.string(),
-  z.transform((v) => Number.parseInt(v, 10)),
-);
+import { intSetting as int } from '../core/schemas.js';
 
 /** Billing's own settings (the shared ones, rates and aggregator mode, are in core/config). */
 export const billingSettings = defineSettings(

@@ -1,12 +1,9 @@
 import * as z from 'zod/mini';
+import { intSetting as int } from './schemas.js';
 
 const rate = z.pipe(
   z.string(),
   z.transform((v) => Number(v)),
-);
-const int = z.pipe(
-  z.string(),
-  z.transform((v) => Number.parseInt(v, 10)),
 );
 
 /**

@@ -55,6 +55,8 @@ interface EndpointSpec<B, Q, P> {
   params?: Schema<P>;
   /** The success answer, for the OpenAPI document (not enforced at run time). */
   response?: { status: number; schema?: Schema<unknown>; contentType?: string };
+  /** Other answers the handler itself returns (not errors), for the OpenAPI document. */
+  also?: { status: number; schema: Schema<unknown>; description: string }[];
 }
 
 /** What the OpenAPI document is generated from: the schemas the handler validates with. */
@@ -64,6 +66,7 @@ export interface Contract {
   query?: Schema<unknown>;
   params?: Schema<unknown>;
   response?: { status: number; schema?: Schema<unknown>; contentType?: string };
+  also?: { status: number; schema: Schema<unknown>; description: string }[];
 }
 
 /** What the middlewares learnt about a request, handed to the handler on middy's context. */

@@ -28,7 +28,12 @@ export type BusinessMetric =
   | 'WebhookRefused'
   | 'VoucherRedeemed'
   | 'VlanAllocated'
-  | 'CanaryFailed';
+  | 'CanaryFailed'
+  | 'RadiusAccept'
+  | 'RadiusReject'
+  | 'RadiusLogin'
+  | 'RadiusAccounting'
+  | 'SessionsClosedStale';
 
 /** Counts a business event; flushed as EMF at the end of the invocation. */
 export function countMetric(name: BusinessMetric, value = 1): void {

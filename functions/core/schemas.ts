@@ -18,10 +18,13 @@ export const intParam = (min: number, max: number) =>
     ),
   );
 
+/** A whole number setting read from the environment (the one integer parser of the project). */
+export const intSetting = intParam(0, 999_999_999);
+
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
 
-/** `page` (from 1) and `page_size` (1..100, default 20): DESIGN §4. */
+/** `page` (from 1) and `page_size` (1..100, default 20). */
 export const pageQuery = {
   page: z._default(intParam(1, 1_000_000), 1),
   page_size: z._default(intParam(1, MAX_PAGE_SIZE), DEFAULT_PAGE_SIZE),

@@ -1,10 +1,6 @@
 import * as z from 'zod/mini';
 import { defineSettings } from '../core/config.js';
-
-const int = z.pipe(
-  z.string().check(z.regex(/^\d{1,9}$/, 'must be a whole number')),
-  z.transform((v) => Number.parseInt(v, 10)),
-);
+import { intSetting as int } from '../core/schemas.js';
 
 /**
  * What the canary probes and how long each probe may take (docs/monitoring.md). The CDK

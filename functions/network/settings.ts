@@ -1,10 +1,6 @@
 import * as z from 'zod/mini';
 import { defineSettings } from '../core/config.js';
-
-const int = z.pipe(
-  z.string(),
-  z.transform((v) => Number.parseInt(v, 10)),
-);
+import { intSetting as int } from '../core/schemas.js';
 
 /** Settings of the network area. */
 export const networkSettings = defineSettings(

@@ -1,4 +1,4 @@
-import { entity } from './entity.js';
+import { entity, exists } from './entity.js';
 
 /**
  * A NAS identifier (the RADIUS NAS-Identifier of a hotspot): unique across the network, claimed
@@ -12,7 +12,13 @@ export interface NasRecord {
   vlan_id: number;
   kind: 'vlan' | 'site';
   site_number?: number;
+  /** Which RADIUS attributes the hotspot's router understands; MikroTik when unset. */
+  vendor?: NasVendor;
 }
+
+/** The router families whose RADIUS attributes the platform speaks. */
+export const NAS_VENDORS = ['mikrotik', 'coova', 'wispr'] as const;
+export type NasVendor = (typeof NAS_VENDORS)[number];
 
 export const Nas = entity<NasRecord>()({
   name: 'nas',
@@ -25,6 +31,11 @@ export const Nas = entity<NasRecord>()({
     },
   },
 });
+
+/** Sets which router family a hotspot runs (operator CLI); false for an unknown NAS id. */
+// Access: UpdateItem pk=NAS#<nas_id> SET vendor, condition attribute_exists(pk).
+export const setNasVendor = (nasId: string, vendor: NasVendor): Promise<boolean> =>
+  Nas.update({ nas_id: nasId }, { expression: 'SET vendor = :v', values: { ':v': vendor } }, exists);
 
 // Access: GetItem pk=NAS#<nas_id>, sk=NAS.
 export const getNas = (nasId: string): Promise<NasRecord | undefined> => Nas.get({ nas_id: nasId });

@@ -48,6 +48,20 @@ export function revenueIncrement(
   };
 }
 
+/** One more RADIUS session started in the month at the reseller's hotspots (accounting Start). */
+// Access: UpdateItem pk=REVENUE#<reseller_id>, sk=MONTH#<YYYY-MM>: ADD sessions_count 1 (in a transaction).
+export function revenueSessionStarted(resellerId: string, month: string) {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.month(resellerId, month),
+      UpdateExpression: 'ADD sessions_count :one SET entity = :entity, reseller_id = :r, #month = :m',
+      ExpressionAttributeNames: { '#month': 'month' },
+      ExpressionAttributeValues: { ':one': 1, ':entity': 'revenue', ':r': resellerId, ':m': month },
+    },
+  };
+}
+
 /** A month with no activity reads as zeros. */
 // Access: GetItem pk=REVENUE#<reseller_id>, sk=MONTH#<YYYY-MM>.
 export async function getMonthlyRevenue(resellerId: string, month: string): Promise<MonthlyRevenue> {

@@ -41,9 +41,17 @@ describe('the OpenAPI document', () => {
         Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>
       >;
     };
-    type Schema = { type?: string; additionalProperties?: unknown; anyOf?: Schema[]; oneOf?: Schema[] };
+    type Schema = {
+      type?: string;
+      additionalProperties?: unknown;
+      propertyNames?: unknown;
+      anyOf?: Schema[];
+      oneOf?: Schema[];
+    };
+    // A map by design (FreeRADIUS's attributes: named by pattern) is checked through its values.
     const objects = (sch: Schema): Schema[] => [
-      ...(sch.type === 'object' ? [sch] : []),
+      ...(sch.type === 'object' && sch.propertyNames ? objects(sch.additionalProperties as Schema) : []),
+      ...(sch.type === 'object' && !sch.propertyNames ? [sch] : []),
       ...(sch.anyOf ?? []).flatMap(objects),
       ...(sch.oneOf ?? []).flatMap(objects),
     ];

@@ -5,7 +5,7 @@ import { cases } from './matrix/cases.js';
 import { type Cast, makeCast, PRINCIPALS } from './matrix/principals.js';
 
 const server = useLocalServer();
-const LEVELS: AuthLevel[] = ['none', 'jwt', 'reseller', 'admin', 'webhook'];
+const LEVELS: AuthLevel[] = ['none', 'jwt', 'reseller', 'admin', 'webhook', 'radius'];
 
 describe('route inventory', () => {
   it('declares a known auth level on every route', () => {
@@ -20,7 +20,13 @@ describe('route inventory', () => {
     for (const r of routes) {
       const c = cases[routeKey(r)];
       if (!c || r.auth === 'none') continue;
-      expect([c.expect.none, c.expect.expired, c.expect.forged], routeKey(r)).toEqual([401, 401, 401]);
+      // FreeRADIUS reads a 401 as "reject this user": a caller without its secret gets a 5xx.
+      const denied = r.auth === 'radius' ? 502 : 401;
+      expect([c.expect.none, c.expect.expired, c.expect.forged], routeKey(r)).toEqual([
+        denied,
+        denied,
+        denied,
+      ]);
       if (r.auth === 'admin') {
         expect([c.expect.subscriber, c.expect.otherReseller, c.expect.owner], routeKey(r)).toEqual([
           403, 403, 403,

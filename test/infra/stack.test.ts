@@ -2,6 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SECRETS, GENERATED_SECRETS, type SecretName } from '../../functions/core/secrets.js';
+import { jobs } from '../../functions/jobs.js';
 import { routeKey, routeSecrets, routes } from '../../functions/routes.js';
 import { HotspotStack, settingsFromContext } from '../../lib/hotspot-stack.js';
 import { actionsOf, inspect } from './template.js';
@@ -56,12 +57,12 @@ const topicId = () => {
 };
 
 describe('one function per route-table row', () => {
-  it('creates one Node.js 22 arm64 function per row, plus the canary, and no other function', () => {
+  it('creates one Node.js 22 arm64 function per row, per scheduled job, plus the canary, and no other function', () => {
     const all = t.ofType('AWS::Lambda::Function');
     const node22 = all.filter(
       ([, f]) => f.Properties.Runtime === 'nodejs22.x' && f.Properties.Handler === 'index.handler',
     );
-    expect(node22).toHaveLength(routes.length + 1);
+    expect(node22).toHaveLength(routes.length + jobs.length + 1);
     expect(all).toHaveLength(node22.length);
     for (const [, fn] of all) expect(fn.Properties.Architectures).toEqual(['arm64']);
   });
@@ -354,6 +355,26 @@ describe('operations', () => {
       expect(outputs.WebhookUrl).toMatchObject({
         Value: { 'Fn::GetAtt': [expect.any(String), 'FunctionUrl'] },
       });
+    }
+  });
+});
+
+describe('scheduled jobs', () => {
+  const app = new App({ context: CONTEXT });
+  const stack = new HotspotStack(
+    app,
+    'JobsStack',
+    settingsFromContext((k) => app.node.tryGetContext(k)),
+  );
+  const jobsTemplate = Template.fromStack(stack);
+
+  it('runs each job of functions/jobs.ts on its EventBridge schedule, with its own function', () => {
+    for (const j of jobs) {
+      jobsTemplate.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: `rate(${j.everyMinutes} minutes)`,
+        Targets: Match.arrayWith([Match.objectLike({ Arn: Match.anyValue() })]),
+      });
+      expect(stack.jobFunctions[j.name], j.name).toBeDefined();
     }
   });
 });

@@ -15,6 +15,7 @@ Object.assign(process.env, {
   JWT_SECRET: 'test-jwt-secret-0123456789abcdef0123456789abcdef',
   OTP_PEPPER: 'test-otp-pepper-0123456789abcdef',
   WEBHOOK_SECRET: 'test-webhook-secret-0123456789',
+  RADIUS_API_SECRET: 'test-radius-api-secret-0123456789abcdef',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'SILENT',
   POWERTOOLS_METRICS_DISABLED: 'true',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',

@@ -89,6 +89,21 @@ const ANY_TOKEN = {
   admin: 200,
 };
 
+/**
+ * A RADIUS route refuses every session token, anonymous callers included, with a 5xx: its
+ * only caller is FreeRADIUS with its own bearer secret, and a 401 would mean "reject the user".
+ */
+const RADIUS_ONLY = {
+  none: 502,
+  expired: 502,
+  forged: 502,
+  subscriber: 502,
+  otherReseller: 502,
+  owner: 502,
+  admin: 502,
+};
+const RADIUS_BODY = { 'User-Name': { type: 'string', value: ['ABCDEFGHJK'] } };
+
 /** Every route of the route table has a row here; the inventory test fails otherwise. */
 export const cases: Record<string, MatrixCase> = {
   'POST /api/v1/auth/otp/request': {
@@ -256,4 +271,22 @@ export const cases: Record<string, MatrixCase> = {
     },
     expect: OWNER_OR_ADMIN,
   },
+
+  'POST /api/v1/radius/authorize': {
+    request: async () => ({ path: '', body: RADIUS_BODY }),
+    expect: RADIUS_ONLY,
+  },
+  'POST /api/v1/radius/post-auth': {
+    request: async () => ({ path: '', body: RADIUS_BODY }),
+    expect: RADIUS_ONLY,
+  },
+  'POST /api/v1/radius/accounting': {
+    request: async () => ({ path: '', body: RADIUS_BODY }),
+    expect: RADIUS_ONLY,
+  },
+  'POST /api/v1/access/check': {
+    request: async () => ({ path: '', body: { nas_id: 'access_nowhere', code: 'ABCDEFGHJK' } }),
+    expect: PUBLIC,
+  },
+  'GET /api/v1/access/mine': { request: async () => ({ path: '' }), expect: ANY_TOKEN },
 };

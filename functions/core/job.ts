@@ -1,0 +1,22 @@
+import { log, metrics } from './log.js';
+
+/**
+ * A scheduled job's Lambda handler: runs `fn`, logs what it did, flushes its metrics. A
+ * failure is logged and rethrown, so the schedule's retry and the Lambda error alarm see it.
+ */
+export function job<T extends Record<string, unknown>>(name: string, fn: () => Promise<T>): () => Promise<T> {
+  return async () => {
+    try {
+      const result = await fn();
+      log.info(`${name} done`, result);
+      return result;
+    } catch (error) {
+      log.error(`${name} failed`, {
+        error: error instanceof Error ? `${error.name}: ${error.message}` : 'unknown',
+      });
+      throw error;
+    } finally {
+      if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+    }
+  };
+}

@@ -1,0 +1,26 @@
+import type { RouteAccess } from './routes.js';
+
+/**
+ * Scheduled jobs, beside the route table and like it the one place they are declared: the
+ * CDK stack gives each an EventBridge schedule and exactly the grants its access names, the
+ * local server runs each on a timer. (The canary has a construct of its own, lib/canary.ts.)
+ */
+export interface Job {
+  /** Construct id in the stack, and the name the local runner prints. */
+  name: string;
+  /** Module under `functions/` (no extension) that exports `handler`. */
+  handler: string;
+  everyMinutes: number;
+  access: RouteAccess;
+  summary: string;
+}
+
+export const jobs: readonly Job[] = [
+  {
+    name: 'SessionSweep',
+    handler: 'radius/sweep',
+    everyMinutes: 5,
+    access: { table: 'write' },
+    summary: 'Close RADIUS sessions whose NAS stopped reporting (no interim for two intervals)',
+  },
+];

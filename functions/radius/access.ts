@@ -1,0 +1,44 @@
+import { type AccessCode, getAccessCode, listCodesOf } from '../store/access-codes.js';
+import { getNas } from '../store/nas.js';
+import { normalizeCode, type Refusal } from './attributes.js';
+import { standing } from './authorize.js';
+
+/**
+ * What the captive portal asks before posting a code to the router: the same rules as a
+ * RADIUS login (code, hotspot, time, data), without taking a device slot or starting a clock.
+ */
+export type CodeCheck =
+  | { valid: true; seconds_remaining: number; bytes_remaining: number | null }
+  | { valid: false; reason: Refusal };
+
+function check(code: AccessCode | undefined, resellerId: string | undefined, nowMs: number): CodeCheck {
+  if (!code) return { valid: false, reason: 'unknown_code' };
+  if (code.reseller_id !== resellerId) return { valid: false, reason: 'wrong_hotspot' };
+  const s = standing(code, nowMs);
+  if ('refused' in s) return { valid: false, reason: s.refused };
+  return { valid: true, seconds_remaining: s.secondsLeft, bytes_remaining: s.bytesLeft ?? null };
+}
+
+export async function checkCode(nasId: string, typed: string, nowMs: number): Promise<CodeCheck> {
+  const [code, nas] = await Promise.all([getAccessCode(normalizeCode(typed)), getNas(nasId)]);
+  return check(code, nas?.reseller_id, nowMs);
+}
+
+/** A subscriber's codes that still allow something (at one hotspot when `nasId` is given). */
+export async function myCodes(subscriberId: string, nasId: string | undefined, nowMs: number) {
+  const [codes, nas] = await Promise.all([listCodesOf(subscriberId), nasId ? getNas(nasId) : undefined]);
+  const items = [];
+  for (const code of codes) {
+    if (nasId && !nas) break;
+    const result = check(code, nas ? nas.reseller_id : code.reseller_id, nowMs);
+    if (!result.valid) continue;
+    items.push({
+      code: code.code,
+      forfait_name: code.forfait_name ?? null,
+      seconds_remaining: result.seconds_remaining,
+      bytes_remaining: result.bytes_remaining,
+      expires_at: code.expires_at ?? null,
+    });
+  }
+  return { items };
+}

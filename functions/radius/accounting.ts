@@ -1,0 +1,185 @@
+import { log } from '../core/log.js';
+import { getAccessCode } from '../store/access-codes.js';
+import { cancelled, transact } from '../store/entity.js';
+import { revenueSessionStarted } from '../store/revenue.js';
+import {
+  getSession,
+  openSessionItems,
+  openSessionsOfNas,
+  type RadiusSession,
+  reportItems,
+  silentSessions,
+} from '../store/sessions.js';
+import { bytesOf, normalizeCode, normalizeMac } from './attributes.js';
+import { deviceKey } from './authorize.js';
+import { radiusSettings } from './settings.js';
+
+/**
+ * Accounting: every report carries the session's RUNNING totals (never increments). One
+ * record per Acct-Unique-Session-Id keeps the largest totals seen, and only the difference
+ * between a new total and the stored one is added to the code's usage, in the same
+ * transaction, conditioned on the stored total as read. A replay, a duplicate or a report
+ * arriving out of order adds nothing; a NAS retransmission after a lost answer adds nothing.
+ *
+ * The caller answers 2xx only once this resolved (stored, or nothing to store), so that the
+ * NAS resends any report whose write failed.
+ */
+export interface AccountingReport {
+  status: 'Start' | 'Interim-Update' | 'Stop' | 'Accounting-On' | 'Accounting-Off';
+  uniqueId?: string;
+  userName?: string;
+  nasId: string;
+  callingStationId?: string;
+  nasPort?: string;
+  totalBytes: number;
+  sessionTimeS: number;
+}
+
+export type AccountingOutcome = 'stored' | 'unchanged' | 'ignored' | { closed: number };
+
+/** The report of the request attributes FreeRADIUS sent. */
+export function reportOf(attrs: Map<string, string>): AccountingReport | undefined {
+  const status = attrs.get('Acct-Status-Type');
+  const statuses: AccountingReport['status'][] = [
+    'Start',
+    'Interim-Update',
+    'Stop',
+    'Accounting-On',
+    'Accounting-Off',
+  ];
+  if (!statuses.includes(status as AccountingReport['status'])) return undefined;
+  const time = Number(attrs.get('Acct-Session-Time') ?? 0);
+  return {
+    status: status as AccountingReport['status'],
+    uniqueId: attrs.get('Acct-Unique-Session-Id'),
+    userName: attrs.get('User-Name'),
+    nasId: attrs.get('NAS-Identifier') ?? '',
+    callingStationId: attrs.get('Calling-Station-Id'),
+    nasPort: attrs.get('NAS-Port'),
+    totalBytes: bytesOf(attrs, 'Input') + bytesOf(attrs, 'Output'),
+    sessionTimeS: Number.isFinite(time) ? time : 0,
+  };
+}
+
+const monthOf = (iso: string) => iso.slice(0, 7);
+
+export async function account(report: AccountingReport, nowMs: number): Promise<AccountingOutcome> {
+  if (report.status === 'Accounting-On' || report.status === 'Accounting-Off') {
+    // The NAS restarted (or is going down): none of its sessions survives.
+    return { closed: await closeSessionsOfNas(report.nasId, nowMs) };
+  }
+  if (!report.uniqueId || !report.userName) return 'ignored';
+  const settings = radiusSettings();
+  const nowIso = new Date(nowMs).toISOString();
+  const lease = Math.floor(nowMs / 1000) + settings.RADIUS_LEASE_S;
+  const stop = report.status === 'Stop';
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const read = await getSession(report.uniqueId);
+    if (!read) {
+      const code = await getAccessCode(normalizeCode(report.userName));
+      // A code that does not exist (a NAS with local users, a typo it let through): nothing to count.
+      if (!code) return 'ignored';
+      const session: RadiusSession = {
+        id: report.uniqueId,
+        code: code.code,
+        nas_id: report.nasId,
+        reseller_id: code.reseller_id,
+        subscriber_id: code.subscriber_id,
+        device: normalizeMac(report.callingStationId) ?? deviceKey(report),
+        status: stop ? 'closed' : 'open',
+        total_bytes: report.totalBytes,
+        session_time_s: report.sessionTimeS,
+        started_at: nowIso,
+        last_report_at: nowIso,
+        ...(stop ? { closed_at: nowIso, close_reason: 'stop' as const } : {}),
+      };
+      try {
+        await transact(
+          openSessionItems(session, lease, {
+            month: revenueSessionStarted(code.reseller_id, monthOf(nowIso)),
+          }),
+        );
+        return 'stored';
+      } catch (error) {
+        const c = cancelled(error);
+        // Created meanwhile by a retransmission of the same report: read it and go on as a later report.
+        if (c && (c.failed('session') || c.conflict)) continue;
+        throw error;
+      }
+    }
+    const grows = report.totalBytes > read.total_bytes || report.sessionTimeS > read.session_time_s;
+    const closes = stop && read.status === 'open';
+    if (!grows && !closes) return 'unchanged';
+    try {
+      await transact(
+        reportItems(read, {
+          total_bytes: report.totalBytes,
+          session_time_s: report.sessionTimeS,
+          nowIso,
+          lease,
+          ...(stop ? { close: 'stop' as const } : {}),
+        }),
+      );
+      return 'stored';
+    } catch (error) {
+      const c = cancelled(error);
+      // Another report of this session was stored since the read: read again.
+      if (c && (c.failed('session') || c.conflict)) continue;
+      throw error;
+    }
+  }
+  throw new Error('accounting: the session kept changing under this report');
+}
+
+/** Closes one open session as of its last report (reason: NAS restart or silence). */
+async function closeAsReported(
+  s: RadiusSession,
+  reason: 'nas_restart' | 'stale',
+  nowIso: string,
+): Promise<boolean> {
+  try {
+    await transact(
+      reportItems(s, {
+        total_bytes: s.total_bytes,
+        session_time_s: s.session_time_s,
+        nowIso,
+        lease: 0,
+        close: reason,
+      }),
+    );
+    return true;
+  } catch (error) {
+    const c = cancelled(error);
+    // It reported (or closed) meanwhile: it is not for this close any more.
+    if (c && (c.failed('session') || c.conflict)) return false;
+    throw error;
+  }
+}
+
+/** Accounting-On/Off: every open session of the NAS closes. */
+export async function closeSessionsOfNas(nasId: string, nowMs: number): Promise<number> {
+  const nowIso = new Date(nowMs).toISOString();
+  let closed = 0;
+  for (const s of await openSessionsOfNas(nasId))
+    if (await closeAsReported(s, 'nas_restart', nowIso)) closed++;
+  log.info('nas sessions closed', { nasId, closed });
+  return closed;
+}
+
+/**
+ * The sweep (scheduled): closes open sessions with no report for a lease (two interim
+ * intervals and a minute), a page at a time. Returns how many it closed.
+ */
+export async function sweepSilentSessions(nowMs: number, pageSize = 100): Promise<number> {
+  const cutoff = new Date(nowMs - radiusSettings().RADIUS_LEASE_S * 1000).toISOString();
+  const nowIso = new Date(nowMs).toISOString();
+  let closed = 0;
+  for (;;) {
+    const page = await silentSessions(cutoff, pageSize);
+    let progress = 0;
+    for (const s of page) if (await closeAsReported(s, 'stale', nowIso)) progress++;
+    closed += progress;
+    if (page.length < pageSize || progress === 0) break;
+  }
+  return closed;
+}

@@ -1,0 +1,124 @@
+import type { NasVendor } from '../store/nas.js';
+
+/**
+ * The RADIUS side of the edge, free of HTTP and DynamoDB: what FreeRADIUS's `rest` module
+ * sends (its JSON encoding of the request's attributes), and what it accepts back.
+ */
+
+/** The `rest` module's body: every request attribute as `{type, value: [...]}`. */
+export type RestBody = Record<string, { type: string; value: (string | number)[] }>;
+
+/**
+ * The request's attributes as `name -> first value`. UTF-8 arrives encoded twice (the module
+ * escapes each byte as a Latin-1 code point): a string is decoded back when it is valid UTF-8
+ * that way, and kept as it came otherwise.
+ */
+export function requestAttributes(body: RestBody): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, attr] of Object.entries(body)) {
+    const first = attr.value[0];
+    if (first === undefined) continue;
+    out.set(name, typeof first === 'number' ? String(first) : undoDoubleUtf8(first));
+  }
+  return out;
+}
+
+function undoDoubleUtf8(s: string): string {
+  if (!/[\u0080-\u00ff]/.test(s) || /[^\u0000-\u00ff]/.test(s)) return s;
+  const decoded = Buffer.from(s, 'latin1').toString('utf8');
+  return decoded.includes('\ufffd') ? s : decoded;
+}
+
+/** An access code as typed: upper case, with the spaces and dashes people add removed. */
+export const normalizeCode = (s: string): string => s.toUpperCase().replace(/[\s-]/g, '');
+
+/** A MAC address in one spelling (`AA:BB:CC:DD:EE:FF`), whatever the NAS sent; undefined otherwise. */
+export function normalizeMac(s: string | undefined): string | undefined {
+  const hex = s?.replace(/[^0-9a-f]/gi, '').toUpperCase();
+  return hex && hex.length === 12 ? (hex.match(/../g) as string[]).join(':') : undefined;
+}
+
+/** A 64-bit byte count split as RADIUS carries it: the low 32 bits and the wraps (gigawords). */
+export function splitGigawords(bytes: number): { low: number; gigawords: number } {
+  const n = BigInt(Math.max(0, Math.floor(bytes)));
+  return { low: Number(n & 0xffffffffn), gigawords: Number(n >> 32n) };
+}
+
+/** Octets + gigawords of one direction as one byte count (prefers the 64-bit attribute). */
+export function bytesOf(attrs: Map<string, string>, direction: 'Input' | 'Output'): number {
+  const wide = attrs.get(`Acct-${direction}-Octets64`);
+  if (wide !== undefined && /^\d+$/.test(wide)) return Number(wide);
+  const low = Number(attrs.get(`Acct-${direction}-Octets`) ?? 0);
+  const wraps = Number(attrs.get(`Acct-${direction}-Gigawords`) ?? 0);
+  return (Number.isFinite(wraps) ? wraps : 0) * 2 ** 32 + (Number.isFinite(low) ? low : 0);
+}
+
+/** A value FreeRADIUS must take literally: a `%` in it is never expanded. */
+const literal = (value: string) => ({ value, do_xlat: false });
+
+export interface Grant {
+  /** The code as the subscriber typed it: FreeRADIUS checks the password against it. */
+  password: string;
+  sessionTimeoutS: number;
+  cirKbps: number;
+  mirKbps: number;
+  /** Bytes this session may use; undefined: no cap. */
+  dataBytes: number | undefined;
+  interimS: number;
+  /** End of the access, for WISPr (ISO 8601). */
+  expiresAt: string;
+}
+
+/** MikroTik's rate: `rx/tx` from the router's side (rx: the client's upload), CIR as min-rate. */
+function mikrotikRate(cir: number, mir: number): string {
+  const k = (n: number) => `${n}k`;
+  return `${k(mir)}/${k(mir)} 0/0 0/0 0/0 8 ${k(Math.min(cir, mir))}/${k(Math.min(cir, mir))}`;
+}
+
+/** The reply of an accepted login, with each vendor's attributes. */
+export function acceptReply(vendor: NasVendor, g: Grant): Record<string, unknown> {
+  const reply: Record<string, unknown> = {
+    'control:Cleartext-Password': { op: ':=', ...literal(g.password) },
+    'reply:Session-Timeout': g.sessionTimeoutS,
+    'reply:Acct-Interim-Interval': g.interimS,
+  };
+  const data = g.dataBytes === undefined ? undefined : splitGigawords(g.dataBytes);
+  switch (vendor) {
+    case 'mikrotik':
+      reply['reply:Mikrotik-Rate-Limit'] = literal(mikrotikRate(g.cirKbps, g.mirKbps));
+      if (data) {
+        reply['reply:Mikrotik-Total-Limit'] = data.low;
+        reply['reply:Mikrotik-Total-Limit-Gigawords'] = data.gigawords;
+      }
+      break;
+    case 'coova':
+      reply['reply:ChilliSpot-Bandwidth-Max-Up'] = g.mirKbps;
+      reply['reply:ChilliSpot-Bandwidth-Max-Down'] = g.mirKbps;
+      // CoovaChilli's total is 32 bits with no gigawords attribute: past 4 GiB, cap at the most it takes.
+      if (data) reply['reply:ChilliSpot-Max-Total-Octets'] = data.gigawords > 0 ? 0xffffffff : data.low;
+      break;
+    case 'wispr':
+      reply['reply:WISPr-Bandwidth-Max-Up'] = g.mirKbps * 1000;
+      reply['reply:WISPr-Bandwidth-Max-Down'] = g.mirKbps * 1000;
+      reply['reply:WISPr-Bandwidth-Min-Up'] = g.cirKbps * 1000;
+      reply['reply:WISPr-Bandwidth-Min-Down'] = g.cirKbps * 1000;
+      reply['reply:WISPr-Session-Terminate-Time'] = literal(g.expiresAt.replace(/\.\d{3}Z$/, 'Z'));
+      break;
+  }
+  return reply;
+}
+
+/** Why a login is refused, each with the fixed short French text the subscriber sees. */
+export const REFUSALS = {
+  unknown_code: 'Code inconnu',
+  wrong_hotspot: 'Code non valable sur ce hotspot',
+  expired: 'Forfait expiré',
+  data_used: 'Volume de données épuisé',
+  device_limit: "Nombre maximal d'appareils atteint",
+} as const;
+export type Refusal = keyof typeof REFUSALS;
+
+/** The body of a refusal (sent with status 401, which FreeRADIUS turns into an Access-Reject). */
+export const rejectReply = (reason: Refusal): Record<string, unknown> => ({
+  'reply:Reply-Message': literal(REFUSALS[reason]),
+});

@@ -1,0 +1,28 @@
+import { clock } from '../core/clock.js';
+import { validation } from '../core/errors.js';
+import { endpoint, json } from '../core/http.js';
+import { countMetric, log } from '../core/log.js';
+import { account, reportOf } from './accounting.js';
+import { requestAttributes } from './attributes.js';
+import { RestRequest } from './schemas.js';
+
+/**
+ * FreeRADIUS's accounting call. 204 once the report is stored (or changed nothing); any
+ * failure answers 5xx, so FreeRADIUS sends no Accounting-Response and the NAS resends.
+ */
+export const handler = endpoint(
+  'POST /api/v1/radius/accounting',
+  { body: RestRequest, response: { status: 204 } },
+  async ({ body }) => {
+    const report = reportOf(requestAttributes(body));
+    if (!report)
+      throw validation(
+        'Acct-Status-Type must be Start, Interim-Update, Stop, Accounting-On or Accounting-Off',
+      );
+    const outcome = await account(report, clock.now());
+    countMetric('RadiusAccounting');
+    if (typeof outcome !== 'string')
+      log.info('nas restart closed sessions', { nasId: report.nasId, ...outcome });
+    return json(204, undefined);
+  },
+);

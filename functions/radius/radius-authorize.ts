@@ -1,0 +1,36 @@
+import { clock } from '../core/clock.js';
+import { endpoint, json } from '../core/http.js';
+import { countMetric, log } from '../core/log.js';
+import { rejectReply, requestAttributes } from './attributes.js';
+import { authorizeLogin } from './authorize.js';
+import { RestReply, RestRequest } from './schemas.js';
+
+/**
+ * FreeRADIUS's authorize call. Accept: 200 with the reply attributes and the password to
+ * check. Refusal: 401 with a Reply-Message, which FreeRADIUS turns into an Access-Reject that
+ * carries it to the subscriber.
+ */
+export const handler = endpoint(
+  'POST /api/v1/radius/authorize',
+  {
+    body: RestRequest,
+    response: { status: 200, schema: RestReply },
+    also: [{ status: 401, schema: RestReply, description: 'Access refused, with the Reply-Message to show' }],
+  },
+  async ({ body }) => {
+    const attrs = requestAttributes(body);
+    const decision = await authorizeLogin(
+      {
+        userName: attrs.get('User-Name') ?? '',
+        nasId: attrs.get('NAS-Identifier') ?? '',
+        callingStationId: attrs.get('Calling-Station-Id'),
+        nasPort: attrs.get('NAS-Port'),
+      },
+      clock.now(),
+    );
+    countMetric(decision.accept ? 'RadiusAccept' : 'RadiusReject');
+    if (!decision.accept)
+      log.info('radius reject', { reason: decision.reason, nasId: attrs.get('NAS-Identifier') });
+    return decision.accept ? json(200, decision.reply) : json(401, rejectReply(decision.reason));
+  },
+);

@@ -1,0 +1,24 @@
+import { endpoint, json } from '../core/http.js';
+import { countMetric, log } from '../core/log.js';
+import { normalizeCode, requestAttributes } from './attributes.js';
+import { RestRequest } from './schemas.js';
+
+/**
+ * FreeRADIUS's post-auth call, after a login it accepted (its password matched). Authorize
+ * already recorded the login on the code; this counts the logins that completed, per NAS, for
+ * the operations dashboard. FreeRADIUS treats a failure here as harmless.
+ */
+export const handler = endpoint(
+  'POST /api/v1/radius/post-auth',
+  { body: RestRequest, response: { status: 204 } },
+  async ({ body }) => {
+    const attrs = requestAttributes(body);
+    log.info('radius login', {
+      nasId: attrs.get('NAS-Identifier'),
+      // The first characters only: the code is a credential.
+      code: `${normalizeCode(attrs.get('User-Name') ?? '').slice(0, 3)}…`,
+    });
+    countMetric('RadiusLogin');
+    return json(204, undefined);
+  },
+);

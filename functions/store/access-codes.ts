@@ -1,0 +1,146 @@
+import { entity, type TxItem } from './entity.js';
+
+/**
+ * An access code: what a hotspot router lets in. Every entitlement has one: a voucher is an
+ * access code sold in advance, a completed mobile-money payment creates one. The subscriber
+ * types it on the captive portal (User-Name = User-Password = the code, as hotspot vouchers
+ * work on MikroTik), and RADIUS enforces what it carries: time, data, rates and devices.
+ *
+ * The code's clock starts at its first login (or, for a purchase, when the payment completes),
+ * not when it is made. Its data is counted across every session of every device.
+ */
+export interface AccessOffer {
+  duration_hours: number;
+  /** 0: no data cap. */
+  data_limit_mb: number;
+  cir_kbps: number;
+  mir_kbps: number;
+  /** How many devices may hold a session at once. */
+  max_devices: number;
+}
+
+export interface AccessCode {
+  code: string;
+  reseller_id: string;
+  source: 'voucher' | 'payment';
+  /** The voucher's batch or the payment that made the code. */
+  source_id: string;
+  /** The buyer, when known (payments; a voucher redeemed through the API). */
+  subscriber_id?: string;
+  forfait_id: string;
+  forfait_name?: string;
+  offer: AccessOffer;
+  created_at: string;
+  /** A code never used is refused after this (ISO). */
+  use_by?: string;
+  /** When its clock started (ISO): first login, redemption or payment. */
+  started_at?: string;
+  /** End of its access (ISO), set when its clock starts. */
+  expires_at?: string;
+  /** Bytes used by all its sessions (input + output). */
+  used_bytes: number;
+  /** Devices holding a session: device key (MAC, else NAS port) -> lease end, epoch seconds. */
+  devices: Record<string, number>;
+  /** Raised by each change of `devices`: the optimistic lock of a login. */
+  devices_version: number;
+  last_login_at?: string;
+  last_nas_id?: string;
+}
+
+/** Access codes are kept this long after their end (support questions, disputes). */
+const KEEP_AFTER_END_S = 90 * 24 * 3600;
+
+export const Access = entity<AccessCode>()({
+  name: 'access_code',
+  key: (a: Pick<AccessCode, 'code'>) => ({ pk: `CODE#${a.code}`, sk: 'CODE' }),
+  indexes: {
+    /** A subscriber's codes, newest first (the portal's "you have time left"). */
+    gsi1: {
+      pk: (a: Pick<AccessCode, 'subscriber_id'>) => `SUBSCRIBER#${a.subscriber_id}#CODES`,
+      sk: (a: AccessCode) => a.created_at,
+      when: (a: AccessCode) => a.subscriber_id !== undefined,
+    },
+  },
+  ttl: (a) => {
+    const end = a.expires_at ?? a.use_by;
+    return end ? Math.floor(Date.parse(end) / 1000) + KEEP_AFTER_END_S : undefined;
+  },
+});
+
+/** Bytes of a number of megabytes (1 MB = 1,048,576 bytes, as hotspot routers count). */
+export const bytesOfMb = (mb: number): number => mb * 1024 * 1024;
+
+// Access: GetItem pk=CODE#<code> (strongly consistent: a login decides on it).
+export const getAccessCode = (code: string): Promise<AccessCode | undefined> =>
+  Access.get({ code }, { consistent: true });
+
+/** The Put of a new code, for the transaction that sells it (voucher batch, payment). */
+// Access: PutItem pk=CODE#<code> attribute_not_exists(pk) (in a transaction).
+export const accessCodeCreate = (a: AccessCode): TxItem => Access.tx.create(a);
+
+/**
+ * Starts the clock of a code not started yet and binds it to its buyer (voucher redeemed
+ * through the API): for a transaction.
+ */
+// Access: UpdateItem pk=CODE#<code> SET started_at/expires_at if not set, subscriber_id and its gsi1 keys.
+export function accessCodeActivate(
+  a: AccessCode,
+  subscriberId: string,
+  nowIso: string,
+  expiresAt: string,
+): TxItem {
+  const bound = { ...a, subscriber_id: subscriberId };
+  return Access.tx.update(
+    a,
+    {
+      expression:
+        'SET started_at = if_not_exists(started_at, :now), expires_at = if_not_exists(expires_at, :exp), subscriber_id = :sub, gsi1pk = :g1pk, gsi1sk = :g1sk',
+      values: {
+        ':now': nowIso,
+        ':exp': expiresAt,
+        ':sub': subscriberId,
+        ':g1pk': Access.indexes.gsi1.pk(bound),
+        ':g1sk': Access.indexes.gsi1.sk(bound),
+      },
+    },
+    { expression: 'attribute_exists(pk)' },
+  );
+}
+
+/** A subscriber's codes, newest first (at most `limit`). */
+// Access: Query gsi1 gsi1pk=SUBSCRIBER#<id>#CODES, descending, Limit.
+export async function listCodesOf(subscriberId: string, limit = 20): Promise<AccessCode[]> {
+  const page = await Access.queryIndex('gsi1', { subscriber_id: subscriberId }, { forward: false, limit });
+  return page.items;
+}
+
+/**
+ * A login: the device's lease is written with the devices map as read (pruned of stale
+ * leases), and the clock starts if it has not. False when another login changed the devices
+ * meanwhile (read again and decide again).
+ */
+// Access: UpdateItem pk=CODE#<code> SET devices, devices_version + 1, started_at/expires_at if not set, condition devices_version = as read.
+export function claimDevice(input: {
+  code: AccessCode;
+  devices: Record<string, number>;
+  nowIso: string;
+  expiresAt: string;
+  nasId: string;
+}): Promise<boolean> {
+  const read = input.code.devices_version;
+  return Access.update(
+    input.code,
+    {
+      expression:
+        'SET devices = :d, devices_version = :next, started_at = if_not_exists(started_at, :now), expires_at = if_not_exists(expires_at, :exp), last_login_at = :now, last_nas_id = :nas',
+      values: {
+        ':d': input.devices,
+        ':next': read + 1,
+        ':now': input.nowIso,
+        ':exp': input.expiresAt,
+        ':nas': input.nasId,
+      },
+    },
+    { expression: 'devices_version = :read', values: { ':read': read } },
+  );
+}

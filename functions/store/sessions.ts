@@ -1,0 +1,198 @@
+import { Access } from './access-codes.js';
+import { entity, type TxItem } from './entity.js';
+
+/**
+ * A RADIUS session, one per `Acct-Unique-Session-Id`: the running totals the NAS reported
+ * (only ever raised), and whether it is open. Open sessions carry two sparse index keys: by
+ * NAS (Accounting-On/Off closes them) and by last report (the sweep closes silent ones).
+ */
+export interface RadiusSession {
+  id: string;
+  code: string;
+  nas_id: string;
+  reseller_id: string;
+  subscriber_id?: string;
+  device: string;
+  status: 'open' | 'closed';
+  /** Bytes (input + output) the NAS reported last: a running total, never an increment. */
+  total_bytes: number;
+  session_time_s: number;
+  started_at: string;
+  last_report_at: string;
+  closed_at?: string;
+  close_reason?: 'stop' | 'nas_restart' | 'stale';
+}
+
+/** Closed sessions are kept this long (support, disputes), then DynamoDB's TTL removes them. */
+const KEEP_S = 90 * 24 * 3600;
+
+export const Session = entity<RadiusSession>()({
+  name: 'radius_session',
+  key: (s: Pick<RadiusSession, 'id'>) => ({ pk: `SESSION#${s.id}`, sk: 'SESSION' }),
+  indexes: {
+    /** Open sessions of a NAS. */
+    gsi1: {
+      pk: (s: Pick<RadiusSession, 'nas_id'>) => `NAS#${s.nas_id}#OPEN`,
+      sk: (s: RadiusSession) => s.id,
+      when: (s: RadiusSession) => s.status === 'open',
+    },
+    /** Every open session, by last report: the oldest are the silent ones. */
+    gsi2: {
+      pk: (_all: unknown) => 'SESSIONS#OPEN',
+      sk: (s: RadiusSession) => `${s.last_report_at}#${s.id}`,
+      when: (s: RadiusSession) => s.status === 'open',
+    },
+  },
+  ttl: (s) => Math.floor(Date.parse(s.started_at) / 1000) + KEEP_S,
+});
+
+/**
+ * Open-session counters, kept in the same transactions that open and close sessions, so the
+ * monitoring overview reads a count in one GetItem instead of counting items.
+ */
+export interface SessionCounter {
+  scope: string;
+  open: number;
+}
+
+export const Counter = entity<SessionCounter>()({
+  name: 'session_counter',
+  key: (c: Pick<SessionCounter, 'scope'>) => ({ pk: `STATS#${c.scope}`, sk: 'SESSIONS' }),
+});
+
+/** The counters a session counts in: the whole platform, its reseller, its subscriber. */
+export const counterScopes = (s: Pick<RadiusSession, 'reseller_id' | 'subscriber_id'>): string[] => [
+  'ALL',
+  `RESELLER#${s.reseller_id}`,
+  ...(s.subscriber_id ? [`SUBSCRIBER#${s.subscriber_id}`] : []),
+];
+
+export const scopeOf = {
+  all: () => 'ALL',
+  reseller: (resellerId: string) => `RESELLER#${resellerId}`,
+  subscriber: (subscriberId: string) => `SUBSCRIBER#${subscriberId}`,
+};
+
+/** +1 or -1 on every counter of a session, named `count:<scope>` for a transaction. */
+function countItems(s: RadiusSession, by: 1 | -1): Record<string, TxItem> {
+  return Object.fromEntries(
+    counterScopes(s).map((scope) => [
+      `count:${scope}`,
+      Counter.tx.update(
+        { scope },
+        {
+          expression: 'ADD #open :n SET entity = :e',
+          names: { '#open': 'open' },
+          values: { ':n': by, ':e': Counter.name },
+        },
+      ),
+    ]),
+  );
+}
+
+// Access: GetItem pk=SESSION#<id> (strongly consistent: the next write is conditioned on it).
+export const getSession = (id: string): Promise<RadiusSession | undefined> =>
+  Session.get({ id }, { consistent: true });
+
+/** The lease of a device on its code, or its release, for the same transaction. */
+function deviceItem(s: RadiusSession, lease: number | 'release', addBytes: number): TxItem {
+  const set = lease === 'release' ? 'REMOVE devices.#dev' : 'SET devices.#dev = :lease';
+  const add = addBytes > 0 ? ' ADD used_bytes :bytes' : '';
+  return Access.tx.update(
+    { code: s.code },
+    {
+      expression: `${set}${add}`,
+      names: { '#dev': s.device },
+      values: {
+        ...(lease === 'release' ? {} : { ':lease': lease }),
+        ...(addBytes > 0 ? { ':bytes': addBytes } : {}),
+      },
+    },
+    { expression: 'attribute_exists(pk)' },
+  );
+}
+
+/**
+ * The first report of a session (a Start, or an Interim/Stop whose Start was lost): the
+ * session, the bytes it already used added to its code, the counters, and the month's session
+ * count of its reseller, all or nothing. Cancelled on `session` when it exists already.
+ */
+// Access: TransactWriteItems [Put SESSION#<id> not exists, Update CODE#<code> ADD used_bytes + device lease, Update STATS#<scope> ADD open (open only), extra items].
+export function openSessionItems(
+  s: RadiusSession,
+  lease: number,
+  extra: Record<string, TxItem>,
+): Record<string, TxItem> {
+  return {
+    session: Session.tx.create(s),
+    code: deviceItem(s, s.status === 'open' ? lease : 'release', s.total_bytes),
+    ...(s.status === 'open' ? countItems(s, 1) : {}),
+    ...extra,
+  };
+}
+
+/**
+ * A later report: the new running total (only if larger than the one read), the difference
+ * added to the code, and on close the counters lowered and the device released. Cancelled on
+ * `session` when another report changed the session since it was read.
+ */
+// Access: TransactWriteItems [Update SESSION#<id> (condition total_bytes and status as read), Update CODE#<code> ADD used_bytes, Update STATS#<scope> ADD open -1 (close only)].
+export function reportItems(
+  read: RadiusSession,
+  next: {
+    total_bytes: number;
+    session_time_s: number;
+    nowIso: string;
+    lease: number;
+    close?: RadiusSession['close_reason'];
+  },
+): Record<string, TxItem> {
+  const closing = next.close !== undefined && read.status === 'open';
+  const added = Math.max(0, next.total_bytes - read.total_bytes);
+  const sets = ['total_bytes = :total', 'session_time_s = :time', 'last_report_at = :now'];
+  const values: Record<string, unknown> = {
+    ':total': Math.max(next.total_bytes, read.total_bytes),
+    ':time': Math.max(next.session_time_s, read.session_time_s),
+    ':now': next.nowIso,
+    ':read': read.total_bytes,
+    ':status': read.status,
+  };
+  let remove = '';
+  if (closing) {
+    sets.push('#status = :closed', 'closed_at = :now', 'close_reason = :why');
+    values[':closed'] = 'closed';
+    values[':why'] = next.close;
+    remove = ' REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk';
+  } else if (read.status === 'open') {
+    sets.push('gsi2sk = :g2sk');
+    values[':g2sk'] = Session.indexes.gsi2.sk({ ...read, last_report_at: next.nowIso });
+  }
+  return {
+    session: Session.tx.update(
+      read,
+      { expression: `SET ${sets.join(', ')}${remove}`, names: { '#status': 'status' }, values },
+      { expression: 'total_bytes = :read AND #status = :status' },
+    ),
+    code: deviceItem(read, closing || read.status === 'closed' ? 'release' : next.lease, added),
+    ...(closing ? countItems(read, -1) : {}),
+  };
+}
+
+// Access: Query gsi1 gsi1pk=NAS#<nas_id>#OPEN.
+export const openSessionsOfNas = (nasId: string): Promise<RadiusSession[]> =>
+  Session.queryIndexAll('gsi1', { nas_id: nasId }, { consistent: false });
+
+/** Open sessions whose last report is older than `beforeIso`, oldest first, one page. */
+// Access: Query gsi2 gsi2pk=SESSIONS#OPEN AND gsi2sk < :before, Limit.
+export async function silentSessions(beforeIso: string, limit: number): Promise<RadiusSession[]> {
+  const page = await Session.queryIndex('gsi2', {}, { sk: { lt: beforeIso }, limit });
+  return page.items;
+}
+
+/** The open-session counters of several scopes, in one round trip. */
+// Access: BatchGetItem pk=STATS#<scope>, sk=SESSIONS.
+export async function openSessionCounts(scopes: string[]): Promise<number[]> {
+  const { batchGet } = await import('./entity.js');
+  const found = await batchGet(scopes.map((scope) => [Counter, { scope }] as const));
+  return found.map((c) => Math.max(0, c?.open ?? 0));
+}
