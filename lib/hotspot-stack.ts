@@ -275,7 +275,8 @@ export class HotspotStack extends Stack {
 
     new Observability(this, 'Observability', {
       api: this.api,
-      functions: this.functions,
+      // The scheduled jobs' errors page like the routes' do.
+      functions: { ...this.functions, ...this.jobFunctions } as Record<string, IFunction>,
       opsTopic: this.opsTopic,
       canary: canary.fn,
     });

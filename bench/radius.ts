@@ -1,0 +1,259 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createSocket } from 'node:dgram';
+import radius from 'radius';
+import { startFreeRadius } from '../bin/local/freeradius.js';
+import { getSecret } from '../functions/core/secrets.js';
+import { Access, type AccessCode } from '../functions/store/access-codes.js';
+import { Nas } from '../functions/store/nas.js';
+import type { DdbProbe } from '../test/support/ddb-instrument.js';
+import { startFreeRadius as startFilesFreeRadius } from '../test/support/peers.js';
+
+/**
+ * The RADIUS edge under load: Access-Requests and Accounting-Requests sent from this process
+ * over UDP (the `radius` package, no process per request), through Debian's FreeRADIUS with
+ * the shipped config, to the local API and DynamoDB Local. The floor is the same client against
+ * FreeRADIUS answering from its own `users` file, with no API behind it.
+ */
+export interface RadiusFigure {
+  name: string;
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  /** DynamoDB commands per request (undefined for the floor, which has no API). */
+  ddb_calls_per_request?: number;
+  answered: number;
+}
+
+const SECRET = 'bench-radius-secret';
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
+
+type Attributes = [string, string | number][];
+
+/** Sends `total` packets with `parallel` in flight; every reply is checked against its request. */
+async function blast(
+  port: number,
+  kind: 'Access-Request' | 'Accounting-Request',
+  packets: (i: number) => Attributes,
+  options: { total: number; parallel: number },
+): Promise<{ latencies: number[]; answered: number; elapsedS: number }> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((r) => socket.bind(0, '127.0.0.1', () => r()));
+  const pending = new Map<number, { started: number; done: (ok: boolean) => void }>();
+  socket.on('message', (msg) => {
+    const id = msg[1] as number;
+    const p = pending.get(id);
+    if (!p) return;
+    pending.delete(id);
+    p.done(true);
+  });
+  const latencies: number[] = [];
+  let answered = 0;
+  let next = 0;
+  let identifier = 0;
+  const started = performance.now();
+  const one = (i: number) =>
+    new Promise<void>((resolve) => {
+      identifier = (identifier + 1) % 256;
+      while (pending.has(identifier)) identifier = (identifier + 1) % 256;
+      const id = identifier;
+      const packet = radius.encode({
+        code: kind,
+        secret: SECRET,
+        identifier: id,
+        ...(kind === 'Access-Request' ? { authenticator: randomBytes(16) } : {}),
+        attributes: packets(i),
+      });
+      const t0 = performance.now();
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        resolve();
+      }, 5000);
+      pending.set(id, {
+        started: t0,
+        done: () => {
+          clearTimeout(timer);
+          latencies.push(performance.now() - t0);
+          answered++;
+          resolve();
+        },
+      });
+      socket.send(packet, port, '127.0.0.1');
+    });
+  await Promise.all(
+    Array.from({ length: options.parallel }, async () => {
+      while (next < options.total) await one(next++);
+    }),
+  );
+  const elapsedS = (performance.now() - started) / 1000;
+  socket.close();
+  latencies.sort((a, b) => a - b);
+  return { latencies, answered, elapsedS };
+}
+
+function figure(name: string, r: Awaited<ReturnType<typeof blast>>, calls?: number): RadiusFigure {
+  return {
+    name,
+    requests: r.latencies.length,
+    rps: r.answered / r.elapsedS,
+    p50: percentile(r.latencies, 50),
+    p99: percentile(r.latencies, 99),
+    ...(calls === undefined ? {} : { ddb_calls_per_request: calls }),
+    answered: r.answered,
+  };
+}
+
+/** Seeds a hotspot and `n` codes of its reseller; returns the NAS id and the codes. */
+async function seedCodes(n: number): Promise<{ nasId: string; codes: string[] }> {
+  const resellerId = randomUUID();
+  const nasId = `access_bench_${Date.now().toString(36)}`;
+  await Nas.put({
+    nas_id: nasId,
+    reseller_id: resellerId,
+    reseller_name: 'Bench',
+    vlan_id: 10,
+    kind: 'vlan',
+  });
+  const codes: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const code: AccessCode = {
+      code: `B${String(i).padStart(9, '0')}`,
+      reseller_id: resellerId,
+      source: 'voucher',
+      source_id: 'bench',
+      forfait_id: randomUUID(),
+      offer: { duration_hours: 24, data_limit_mb: 1024, cir_kbps: 512, mir_kbps: 2048, max_devices: 1 },
+      created_at: new Date().toISOString(),
+      used_bytes: 0,
+      devices: {},
+      devices_version: 0,
+    };
+    await Access.put(code);
+    codes.push(code.code);
+  }
+  return { nasId, codes };
+}
+
+export async function radiusFigures(apiUrl: string, probe: DdbProbe, total = 1000): Promise<RadiusFigure[]> {
+  const parallel = 20;
+  const out: RadiusFigure[] = [];
+  const edge = await startFreeRadius({
+    apiUrl,
+    apiSecret: await getSecret('RADIUS_API_SECRET'),
+    secret: SECRET,
+  });
+  try {
+    const { nasId, codes } = await seedCodes(total);
+    const mac = (i: number) =>
+      `02:00:00:${((i >> 16) & 255).toString(16).padStart(2, '0')}:${((i >> 8) & 255).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`;
+    // Warm the API's connections and FreeRADIUS's pool.
+    await blast(
+      edge.authPort,
+      'Access-Request',
+      (i) => [
+        ['User-Name', codes[i] as string],
+        ['User-Password', codes[i] as string],
+        ['NAS-Identifier', nasId],
+      ],
+      { total: 20, parallel: 5 },
+    );
+
+    probe.reset();
+    const authz = await blast(
+      edge.authPort,
+      'Access-Request',
+      (i) => [
+        ['User-Name', codes[i] as string],
+        ['User-Password', codes[i] as string],
+        ['NAS-Identifier', nasId],
+        ['Calling-Station-Id', mac(i)],
+      ],
+      { total, parallel },
+    );
+    out.push(
+      figure('authorize (Access-Request -> Accept)', authz, probe.calls.length / Math.max(1, authz.answered)),
+    );
+
+    const session = (i: number) => `bench-${i}`;
+    probe.reset();
+    const starts = await blast(
+      edge.acctPort,
+      'Accounting-Request',
+      (i) => [
+        ['Acct-Status-Type', 'Start'],
+        ['User-Name', codes[i] as string],
+        ['NAS-Identifier', nasId],
+        ['NAS-IP-Address', '127.0.0.1'],
+        ['Acct-Session-Id', session(i)],
+        ['Calling-Station-Id', mac(i)],
+      ],
+      { total, parallel },
+    );
+    out.push(figure('accounting Start', starts, probe.calls.length / Math.max(1, starts.answered)));
+
+    probe.reset();
+    const interims = await blast(
+      edge.acctPort,
+      'Accounting-Request',
+      (i) => [
+        ['Acct-Status-Type', 'Interim-Update'],
+        ['User-Name', codes[i] as string],
+        ['NAS-Identifier', nasId],
+        ['NAS-IP-Address', '127.0.0.1'],
+        ['Acct-Session-Id', session(i)],
+        ['Calling-Station-Id', mac(i)],
+        ['Acct-Input-Octets', 1_000_000],
+        ['Acct-Output-Octets', 9_000_000],
+        ['Acct-Session-Time', 300],
+      ],
+      { total, parallel },
+    );
+    out.push(
+      figure('accounting Interim-Update', interims, probe.calls.length / Math.max(1, interims.answered)),
+    );
+  } finally {
+    await edge.stop();
+  }
+
+  // The floor: FreeRADIUS answering from its own users file, no API.
+  const floor = await startFilesFreeRadius({ secret: SECRET, users: { bench: 'bench' } });
+  try {
+    const r = await blast(
+      floor.port,
+      'Access-Request',
+      () => [
+        ['User-Name', 'bench'],
+        ['User-Password', 'bench'],
+      ],
+      {
+        total,
+        parallel,
+      },
+    );
+    out.push(figure('floor: FreeRADIUS from its users file', r));
+  } finally {
+    await floor.stop();
+  }
+  return out;
+}
+
+/** The markdown section of the figures. */
+export function radiusSection(figures: RadiusFigure[]): string[] {
+  const floor = figures.find((f) => f.name.startsWith('floor'));
+  const lines = [
+    '## RADIUS through FreeRADIUS and the local API',
+    '',
+    '| exchange | requests | answered | req/s | p50 ms | p99 ms | DynamoDB calls/req | p50 / floor |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const f of figures) {
+    lines.push(
+      `| ${f.name} | ${f.requests} | ${f.answered} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(2)} | ${f.p99.toFixed(2)} | ${
+        f.ddb_calls_per_request === undefined ? '–' : f.ddb_calls_per_request.toFixed(1)
+      } | ${floor ? (f.p50 / floor.p50).toFixed(1) : '–'} |`,
+    );
+  }
+  lines.push('');
+  return lines;
+}
