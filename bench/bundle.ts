@@ -1,6 +1,13 @@
+/**
+ * Bundle sizes and the cold-start proxy: every function bundled as the stack bundles it, then
+ * `node` started to import it, against `node -e ""` started the same way. Part of `npm run bench`;
+ * `npx tsx bench/bundle.ts` runs this part alone (no DynamoDB Local) and writes
+ * bench/results/bundles.json.
+ */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { ESBUILD } from '../lib/bundling.js';
@@ -56,14 +63,184 @@ function timeNode(args: string[]): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-/** Median time to start node and import the bundle (runs = 9), and the same for `node -e ""`. */
-export function importTime(file: string, runs = 9): number {
-  const script = `await import(${JSON.stringify(`file://${file}`)})`;
-  return median(Array.from({ length: runs }, () => timeNode(['--input-type=module', '-e', script])));
+const importArgs = (file: string) => [
+  '--input-type=module',
+  '-e',
+  `await import(${JSON.stringify(`file://${file}`)})`,
+];
+
+/** Median time to start node and import the bundle. */
+export function importTime(file: string, runs = 15): number {
+  return median(Array.from({ length: runs }, () => timeNode(importArgs(file))));
 }
 
-export function bareNodeTime(runs = 9): number {
+export function bareNodeTime(runs = 15): number {
   return median(Array.from({ length: runs }, () => timeNode(['-e', ''])));
 }
 
+export interface ImportFigure {
+  /** Median of the runs importing the bundle. */
+  importMs: number;
+  /** Median of the `node -e ""` runs made between them. */
+  bareMs: number;
+  ratio: number;
+}
+
+/**
+ * `runs` imports of the bundle, each right after a `node -e ""`: both medians are taken under
+ * the same load, so a busy neighbour on the machine moves both rather than the ratio.
+ */
+export function importFigure(file: string, runs = 15): ImportFigure {
+  const bare: number[] = [];
+  const imported: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    bare.push(timeNode(['-e', '']));
+    imported.push(timeNode(importArgs(file)));
+  }
+  const importMs = median(imported);
+  const bareMs = median(bare);
+  return { importMs, bareMs, ratio: importMs / bareMs };
+}
+
 export const outDirFor = (root: string) => join(root, 'bench', '.out');
+
+/** What every function must stay within (the cold-start budget). */
+export const BUNDLE_TARGET = { maxKb: 350, importRatio: 1.6 };
+
+export interface FunctionFigure {
+  name: string;
+  minifiedBytes: number;
+  gzipBytes: number;
+  importMs: number;
+  bareMs: number;
+  ratio: number;
+}
+
+/** Every deployed function: one per route-table row, and the canary. */
+export async function functionEntries(
+  root: string,
+): Promise<{ name: string; entry: string; external: string[] }[]> {
+  const { routes } = await import('../functions/routes.js');
+  const entries = [
+    ...routes.map((r) => ({
+      name: r.handler.replace(/\//g, '-'),
+      entry: join(root, 'functions', `${r.handler}.ts`),
+      external: [] as string[],
+    })),
+    // `radius` ships beside the canary's bundle, as lib/canary.ts deploys it.
+    { name: 'monitoring-canary', entry: join(root, 'functions/monitoring/canary.ts'), external: ['radius'] },
+  ].filter((e) => existsSync(e.entry));
+  return [...new Map(entries.map((e) => [e.name, e])).values()];
+}
+
+interface Baseline {
+  bare_node_ms?: number;
+  bundles?: { name: string; minifiedBytes: number; ratio: number }[];
+}
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const ms = (v: number) => v.toFixed(2);
+
+/**
+ * Bundles and times every function. Returns the JSON figures and the markdown section, with
+ * the figures of `baseline` (docs/bench-baseline.json) beside them when given.
+ */
+export async function bundleSection(
+  root: string,
+  baseline?: Baseline,
+  runs = Number(process.env.BENCH_IMPORT_RUNS ?? 15),
+): Promise<{ json: { bare_node_ms: number; bundles: FunctionFigure[] }; lines: string[] }> {
+  const outDir = outDirFor(root);
+  rmSync(outDir, { recursive: true, force: true });
+  const figures: FunctionFigure[] = [];
+  for (const e of await functionEntries(root)) {
+    const { file, ...b } = await bundle(e.entry, outDir, e.name, e.external);
+    figures.push({ ...b, ...importFigure(file, runs) });
+  }
+  figures.sort((a, b) => b.minifiedBytes - a.minifiedBytes);
+  const bare = median(figures.map((f) => f.bareMs));
+  const before = new Map((baseline?.bundles ?? []).map((b) => [b.name, b]));
+
+  const lines = [
+    '## Bundles and cold-start proxy',
+    '',
+    `\`node -e ""\`: ${ms(bare)} ms (median of ${runs} per function, each run right before one import of ` +
+      'that function; its ratio is against those runs)',
+    '',
+    '| function | minified KB | gzip KB | import ms | ratio | baseline KB | baseline ratio |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const f of figures) {
+    const b = before.get(f.name);
+    lines.push(
+      `| ${f.name} | ${kb(f.minifiedBytes)} | ${kb(f.gzipBytes)} | ${ms(f.importMs)} | ${f.ratio.toFixed(2)} | ${
+        b ? kb(b.minifiedBytes) : '-'
+      } | ${b ? b.ratio.toFixed(2) : '-'} |`,
+    );
+  }
+  const largest = figures[0];
+  const worst = figures.reduce<FunctionFigure | undefined>(
+    (w, f) => (!w || f.ratio > w.ratio ? f : w),
+    undefined,
+  );
+  const over = figures.filter((f) => f.minifiedBytes > BUNDLE_TARGET.maxKb * 1024);
+  const slow = figures.filter((f) => f.ratio > BUNDLE_TARGET.importRatio);
+  // The offenders, worst first (at most five named).
+  const list = (
+    fs: FunctionFigure[],
+    by: (f: FunctionFigure) => number,
+    show: (f: FunctionFigure) => string,
+  ) => {
+    const sorted = [...fs].sort((a, b) => by(b) - by(a));
+    const named = sorted.slice(0, 5).map((f) => `${f.name} ${show(f)}`);
+    if (sorted.length > 5) named.push(`${sorted.length - 5} more`);
+    return ` (${named.join(', ')})`;
+  };
+  lines.push(
+    '',
+    `Largest: ${largest?.name} ${kb(largest?.minifiedBytes ?? 0)} KB (target <= ${BUNDLE_TARGET.maxKb} KB: ${
+      over.length
+        ? `MISSED by ${over.length} of ${figures.length}${list(
+            over,
+            (f) => f.minifiedBytes,
+            (f) => `${kb(f.minifiedBytes)} KB`,
+          )}`
+        : 'met'
+    }); worst import ratio ${worst?.name} ${worst?.ratio.toFixed(2)} (target <= ${BUNDLE_TARGET.importRatio}: ${
+      slow.length
+        ? `MISSED by ${slow.length} of ${figures.length}${list(
+            slow,
+            (f) => f.ratio,
+            (f) => f.ratio.toFixed(2),
+          )}`
+        : 'met'
+    })`,
+  );
+  if (baseline?.bare_node_ms) {
+    lines.push(`Baseline \`node -e ""\`: ${ms(baseline.bare_node_ms)} ms.`);
+  }
+  lines.push('');
+  return { json: { bare_node_ms: bare, bundles: figures }, lines };
+}
+
+async function main(): Promise<void> {
+  const root = resolve(import.meta.dirname, '..');
+  const baselineFile = join(root, 'docs', 'bench-baseline.json');
+  const baseline = existsSync(baselineFile)
+    ? (JSON.parse(readFileSync(baselineFile, 'utf8')) as Baseline)
+    : undefined;
+  const { json, lines } = await bundleSection(root, baseline);
+  mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+  writeFileSync(
+    join(root, 'bench', 'results', 'bundles.json'),
+    `${JSON.stringify({ measured_at: new Date().toISOString(), node: process.version, ...json }, null, 2)}\n`,
+  );
+  process.stdout.write(`${lines.join('\n')}\nJSON: bench/results/bundles.json\n`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`bench failed: ${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -17,9 +17,8 @@ import { startServer } from '../bin/local/server.js';
 import { createTable, seed } from '../bin/local/table.js';
 import { ddb, tableName } from '../functions/core/ddb.js';
 import { signSession } from '../functions/core/tokens.js';
-import { routes } from '../functions/routes.js';
 import { probeDdb } from '../test/support/ddb-instrument.js';
-import { bareNodeTime, bundle, importTime, outDirFor } from './bundle.js';
+import { bundleSection } from './bundle.js';
 import { extraFigures } from './extras.js';
 import { load } from './load.js';
 import { type BenchContext, scenarios } from './scenarios.js';
@@ -27,63 +26,20 @@ import { type BenchContext, scenarios } from './scenarios.js';
 const ROOT = resolve(import.meta.dirname, '..');
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 300);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
-const TARGET = { maxBundleKb: 400, importRatio: 1.7, ddbCalls: 2, summaryRatio: 1.2, overhead: 1.3 };
+const TARGET = { ddbCalls: 2, summaryRatio: 1.2, overhead: 1.3 };
 
-const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 const ms = (v: number) => v.toFixed(2);
 
 async function main(): Promise<void> {
   const results: Record<string, unknown> = { measured_at: new Date().toISOString(), node: process.version };
   const lines: string[] = [];
 
-  // 1. Bundles and cold-start proxy.
-  const outDir = outDirFor(ROOT);
-  rmSync(outDir, { recursive: true, force: true });
-  const entries = [
-    ...routes.map((r) => ({
-      name: r.handler.replace(/\//g, '-'),
-      entry: join(ROOT, 'functions', `${r.handler}.ts`),
-    })),
-    ...(existsSync(join(ROOT, 'functions/monitoring/canary.ts'))
-      ? // `radius` ships beside the canary's bundle, as lib/canary.ts deploys it.
-        [
-          {
-            name: 'monitoring-canary',
-            entry: join(ROOT, 'functions/monitoring/canary.ts'),
-            external: ['radius'],
-          },
-        ]
-      : []),
-  ];
-  const unique = [...new Map(entries.map((e) => [e.name, e])).values()];
-  const bare = bareNodeTime();
-  const bundles = [];
-  for (const e of unique) {
-    const b = await bundle(e.entry, outDir, e.name, 'external' in e ? e.external : []);
-    const t = importTime(b.file);
-    bundles.push({ ...b, importMs: t, ratio: t / bare });
-  }
-  bundles.sort((a, b) => b.minifiedBytes - a.minifiedBytes);
-  results.bare_node_ms = bare;
-  results.bundles = bundles.map(({ file, ...rest }) => rest);
-  lines.push('## Bundles and cold-start proxy', '', `\`node -e ""\`: ${ms(bare)} ms (median of 9)`, '');
-  lines.push('| function | minified KB | gzip KB | import ms | ratio |', '|---|---:|---:|---:|---:|');
-  for (const b of bundles) {
-    lines.push(
-      `| ${b.name} | ${kb(b.minifiedBytes)} | ${kb(b.gzipBytes)} | ${ms(b.importMs)} | ${b.ratio.toFixed(2)} |`,
-    );
-  }
-  const largest = bundles[0];
-  const worstRatio = Math.max(...bundles.map((b) => b.ratio));
-  lines.push(
-    '',
-    `Largest: ${largest?.name} ${kb(largest?.minifiedBytes ?? 0)} KB (target <= ${TARGET.maxBundleKb} KB: ${
-      (largest?.minifiedBytes ?? 0) <= TARGET.maxBundleKb * 1024 ? 'met' : 'MISSED'
-    }); worst import ratio ${worstRatio.toFixed(2)} (target <= ${TARGET.importRatio}: ${
-      worstRatio <= TARGET.importRatio ? 'met' : 'MISSED'
-    })`,
-    '',
-  );
+  // 1. Bundles and cold-start proxy (bench/bundle.ts; `npx tsx bench/bundle.ts` runs it alone).
+  const baselineFile = join(ROOT, 'docs', 'bench-baseline.json');
+  const previous = existsSync(baselineFile) ? JSON.parse(readFileSync(baselineFile, 'utf8')) : undefined;
+  const bundles = await bundleSection(ROOT, previous);
+  Object.assign(results, bundles.json);
+  lines.push(...bundles.lines);
 
   // 2. The API under load, on DynamoDB Local.
   const dynamo = await startDynamoDbLocal();
@@ -241,9 +197,8 @@ async function main(): Promise<void> {
 
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
   writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
-  const baselineFile = join(ROOT, 'docs', 'bench-baseline.json');
-  if (existsSync(baselineFile)) {
-    const before = JSON.parse(readFileSync(baselineFile, 'utf8')) as { measured_at?: string };
+  if (previous) {
+    const before = previous as { measured_at?: string };
     lines.push(`Previous figures: docs/bench-baseline.json (measured ${before.measured_at ?? '?'}).`);
   }
   process.stdout.write(`# npm run bench\n\n${lines.join('\n')}\nJSON: bench/results/latest.json\n`);

@@ -323,5 +323,6 @@ export function routeSecrets(route: Route): SecretName[] {
   const set = new Set<SecretName>(route.access.secrets ?? []);
   if (route.auth === 'jwt' || route.auth === 'reseller' || route.auth === 'admin') set.add('JWT_SECRET');
   if (route.auth === 'webhook') set.add('WEBHOOK_SECRET');
+  if (route.auth === 'radius') set.add('RADIUS_API_SECRET');
   return [...set];
 }

@@ -1,5 +1,5 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import { servedE164 } from '../core/phone.js';
 
 /** Limits of the OTP flow (spec §8, DESIGN §4). */
 export const OTP = {
@@ -22,13 +22,13 @@ export function compactMsisdn(input: string): string | undefined {
   return /^\+[1-9]\d{7,14}$/.test(compact) ? compact : undefined;
 }
 
-/** An E.164 number that is also valid in its country's numbering plan, or undefined. */
+/**
+ * An E.164 number that is also valid in its country's numbering plan, that country being one the
+ * platform serves (functions/core/phone.ts), or undefined.
+ */
 export function normalizeMsisdn(input: string): string | undefined {
   const compact = compactMsisdn(input);
-  if (!compact) return undefined;
-  const phone = parsePhoneNumberFromString(compact);
-  if (!phone?.isValid()) return undefined;
-  return phone.number;
+  return compact ? servedE164(compact) : undefined;
 }
 
 /** `SUB-` and the MSISDN's digits (spec §2.2). */

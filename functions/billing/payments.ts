@@ -5,7 +5,7 @@ import { AppError, notFound } from '../core/errors.js';
 import { countMetric, log } from '../core/log.js';
 import type { Principal } from '../core/tokens.js';
 import type { Entitlement } from '../store/entitlements.js';
-import { getForfait, type StoredForfait } from '../store/forfaits.js';
+import { type Forfait, getForfait, type Offer } from '../store/forfaits.js';
 import { getNas } from '../store/nas.js';
 import {
   completePayment,
@@ -30,7 +30,7 @@ export const monthOf = (ms: number): string => new Date(ms).toISOString().slice(
 /** The entitlement a forfait grants from now. */
 export function grant(
   subscriberId: string,
-  forfait: Pick<StoredForfait, 'id' | 'duration_hours' | 'data_limit_mb' | 'cir_kbps' | 'mir_kbps'>,
+  forfait: Pick<Forfait, 'id'> & Offer,
   source: Entitlement['source'],
   sourceId: string,
   nowMs: number,
@@ -125,7 +125,7 @@ export async function initiatePayment(input: {
       created_at: clock.iso(now),
       expires_at: clock.iso(now + billingSettings().PAYMENT_TTL_MINUTES * 60_000),
     };
-    const outcome = await createPayment(payment, key ? { key, request } : undefined, Math.floor(now / 1000));
+    const outcome = await createPayment(payment, key ? { key, request } : undefined);
     if (outcome === 'created') return withUrl(payment);
     const other = await existing();
     if (other) return withUrl(other);
@@ -218,7 +218,6 @@ export async function handleWebhook(e: WebhookEvent): Promise<'applied' | 'uncha
     const now = clock.now();
     if (e.amount_fcfa !== p.amount_fcfa) await refuse(p, e, 'amount_mismatch', now);
     if (e.provider !== p.provider) await refuse(p, e, 'provider_mismatch', now);
-    const nowS = Math.floor(now / 1000);
     let outcome: 'applied' | 'unchanged' | 'conflict';
     if (e.status === 'completed') {
       if (!confirmed) {
@@ -231,18 +230,17 @@ export async function handleWebhook(e: WebhookEvent): Promise<'applied' | 'uncha
       outcome = await completePayment({
         payment: p,
         eventId: e.event_id,
-        ...(e.provider_reference ? { providerReference: e.provider_reference } : {}),
+        providerReference: e.provider_reference,
         entitlement: grant(p.subscriber_id, forfait, 'payment', p.id, now),
         month: monthOf(now),
         nowIso: clock.iso(now),
-        nowS,
       });
       if (outcome === 'applied') {
         countMetric('PaymentCompleted');
         if (Date.parse(p.expires_at) <= now) log.info('late completion honoured', { payment: p.id });
       }
     } else {
-      outcome = await failPayment({ paymentId: p.id, eventId: e.event_id, nowIso: clock.iso(now), nowS });
+      outcome = await failPayment({ paymentId: p.id, eventId: e.event_id, nowIso: clock.iso(now) });
       if (outcome === 'applied') countMetric('PaymentFailed');
     }
     if (outcome !== 'conflict') return outcome;

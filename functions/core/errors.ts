@@ -68,21 +68,49 @@ export function errorBody(error: AppError): {
   };
 }
 
+/** DynamoDB (or any AWS service) refusing for load or being down: the client may retry. */
+const BUSY = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'ServiceUnavailable',
+  'InternalServerError',
+  'TransactionInProgressException',
+  // The SDK's own request timeout (a frozen dependency), and an aborted request.
+  'TimeoutError',
+  'RequestTimeout',
+  'AbortError',
+]);
+/** Network failures under the SDK: the dependency is unreachable, not the request wrong. */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+]);
+
+/** True when the error says "a dependency is busy or unreachable": answer 503, retry later. */
+export function isUnavailable(error: unknown): boolean {
+  const e = error as { name?: string; code?: string; cause?: unknown } | null;
+  if (!e) return false;
+  if ((e.name && BUSY.has(e.name)) || (e.code && UNREACHABLE.has(e.code))) return true;
+  return e.cause !== undefined && e.cause !== error && isUnavailable(e.cause);
+}
+
 /** Maps anything thrown to an AppError; unknown errors become a bare 500 with no internals. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  const name = (error as { name?: string } | null)?.name;
-  // DynamoDB throttling or a service outage: the client may retry.
-  if (
-    name === 'ProvisionedThroughputExceededException' ||
-    name === 'ThrottlingException' ||
-    name === 'RequestLimitExceeded' ||
-    name === 'ServiceUnavailable' ||
-    name === 'InternalServerError'
-  ) {
-    return new AppError('ERR_UNAVAILABLE', 'The service is busy, try again shortly', {
-      headers: { 'Retry-After': '1' },
-    });
+  if (isUnavailable(error)) {
+    return new AppError(
+      'ERR_UNAVAILABLE',
+      'The service is busy or a dependency is unreachable, try again shortly',
+      {
+        headers: { 'Retry-After': '1' },
+      },
+    );
   }
   return new AppError('ERR_INTERNAL', 'Internal error');
 }

@@ -1,32 +1,11 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../core/ddb.js';
+import { EntitlementEntity } from './entitlements.js';
+import { queryCount } from './entity.js';
 
 /**
- * Active sessions = entitlements not yet expired. Billing writes every entitlement with
- * gsi2pk = ENT#ACTIVE and gsi2sk = its expiry (ISO), so the count is one range query on the
- * index, whose cost follows the live entitlements, never the table.
+ * Active sessions = entitlements not yet expired. Every entitlement is on gsi2 by its expiry
+ * (ISO), so the count is one range query on the index, whose cost follows the live
+ * entitlements, never the table.
  */
-const keys = {
-  activeEntitlements: () => 'ENT#ACTIVE',
-};
-
 // Access: Query gsi2 gsi2pk=ENT#ACTIVE AND gsi2sk > :nowIso, Select=COUNT (paginated).
-export async function countActiveSessions(nowIso: string): Promise<number> {
-  let count = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :p AND gsi2sk > :now',
-        ExpressionAttributeValues: { ':p': keys.activeEntitlements(), ':now': nowIso },
-        Select: 'COUNT',
-        ExclusiveStartKey: start,
-      }),
-    );
-    count += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return count;
-}
+export const countActiveSessions = (nowIso: string): Promise<number> =>
+  queryCount({ index: 'gsi2', pk: EntitlementEntity.indexes.gsi2.pk({}), sk: { gt: nowIso } });

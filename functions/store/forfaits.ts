@@ -1,17 +1,13 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type * as z from 'zod/mini';
+import type { ForfaitSchema } from '../billing/schemas.js';
 import { clock } from '../core/clock.js';
-import { ddb, tableName } from '../core/ddb.js';
-import { isConditionFailure, queryAll } from './table.js';
+import { entity, exists, notExists } from './entity.js';
 
-export interface Forfait {
-  id: string;
-  name: string;
-  price_fcfa: number;
-  duration_hours: number;
-  data_limit_mb: number;
-  cir_kbps: number;
-  mir_kbps: number;
-}
+/** A forfait as the catalogue shows it: its fields are those of the API's forfait schema. */
+export type Forfait = z.infer<typeof ForfaitSchema>;
+
+/** What a forfait grants, copied onto the payments and vouchers that sell it. */
+export type Offer = Pick<Forfait, 'duration_hours' | 'data_limit_mb' | 'cir_kbps' | 'mir_kbps'>;
 
 export interface StoredForfait extends Forfait {
   status: 'active' | 'retired';
@@ -19,78 +15,36 @@ export interface StoredForfait extends Forfait {
   updated_at: string;
 }
 
-const keys = {
-  forfait: (id: string) => ({ pk: `FORFAIT#${id}`, sk: 'FORFAIT' }),
-  /** Only forfaits on sale carry gsi1 keys; retiring one removes them (sparse index). */
-  onSale: (f: Forfait) => ({
-    gsi1pk: 'FORFAITS#ACTIVE',
-    gsi1sk: `${String(f.price_fcfa).padStart(10, '0')}#${f.id}`,
-  }),
-};
+export const ForfaitEntity = entity<StoredForfait>()({
+  name: 'forfait',
+  key: (f: Pick<Forfait, 'id'>) => ({ pk: `FORFAIT#${f.id}`, sk: 'FORFAIT' }),
+  indexes: {
+    /** The forfaits on sale, by price: only active ones carry its keys (sparse index). */
+    gsi1: {
+      pk: (_onSale: unknown) => 'FORFAITS#ACTIVE',
+      sk: (f: StoredForfait) => `${String(f.price_fcfa).padStart(10, '0')}#${f.id}`,
+      when: (f: StoredForfait) => f.status === 'active',
+    },
+  },
+});
 
-export function publicForfait(item: Record<string, unknown>): Forfait {
-  return {
-    id: item.id as string,
-    name: item.name as string,
-    price_fcfa: item.price_fcfa as number,
-    duration_hours: item.duration_hours as number,
-    data_limit_mb: item.data_limit_mb as number,
-    cir_kbps: item.cir_kbps as number,
-    mir_kbps: item.mir_kbps as number,
-  };
-}
-
-function stored(item: Record<string, unknown>): StoredForfait {
-  return {
-    ...publicForfait(item),
-    status: item.status as 'active' | 'retired',
-    created_at: item.created_at as string,
-    updated_at: item.updated_at as string,
-  };
-}
+const publicForfait = ({ status, created_at, updated_at, ...f }: StoredForfait): Forfait => f;
 
 // Access: Query gsi1 gsi1pk=FORFAITS#ACTIVE, sorted by price (the catalogue is dozens of items).
 export async function listForfaitsOnSale(): Promise<Forfait[]> {
-  const items = await queryAll({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :p',
-    ExpressionAttributeValues: { ':p': 'FORFAITS#ACTIVE' },
-  });
+  const items = await ForfaitEntity.queryIndexAll('gsi1', {});
   return items.map(publicForfait);
 }
 
 /** Any forfait, retired ones included (old payments keep pointing at them). */
 // Access: GetItem pk=FORFAIT#<id>, sk=FORFAIT.
-export async function getForfait(id: string): Promise<StoredForfait | undefined> {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.forfait(id) }));
-  return out.Item ? stored(out.Item) : undefined;
-}
+export const getForfait = (id: string): Promise<StoredForfait | undefined> => ForfaitEntity.get({ id });
 
 /** Creates a forfait on sale; false when the id is taken. */
 // Access: PutItem pk=FORFAIT#<id> with attribute_not_exists(pk).
 export async function createForfait(f: Forfait): Promise<boolean> {
   const now = clock.iso();
-  try {
-    await ddb().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...keys.forfait(f.id),
-          ...keys.onSale(f),
-          entity: 'forfait',
-          ...f,
-          status: 'active',
-          created_at: now,
-          updated_at: now,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  return ForfaitEntity.put({ ...f, status: 'active', created_at: now, updated_at: now }, notExists);
 }
 
 /** Changes the offer of a forfait still on sale; undefined when there is none. */
@@ -101,56 +55,32 @@ export async function updateForfait(
 ): Promise<StoredForfait | undefined> {
   const current = await getForfait(id);
   if (current?.status !== 'active') return undefined;
-  const next: Forfait = { ...publicForfait(current as unknown as Record<string, unknown>), ...changes, id };
+  const next: StoredForfait = { ...current, ...changes, id };
   const fields = Object.keys(changes) as (keyof Forfait)[];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {
-    ':active': 'active',
-    ':now': clock.iso(),
-    ':g': keys.onSale(next).gsi1sk,
-  };
-  const sets = ['updated_at = :now', 'gsi1sk = :g'];
-  for (const f of fields) {
-    names[`#${f}`] = f;
-    values[`:${f}`] = next[f];
-    sets.push(`#${f} = :${f}`);
-  }
-  try {
-    const out = await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.forfait(id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: '#status = :active',
-        ExpressionAttributeNames: { ...names, '#status': 'status' },
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return out.Attributes ? stored(out.Attributes) : undefined;
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
+  return ForfaitEntity.updateReturning(
+    { id },
+    {
+      expression: `SET ${['updated_at = :now', 'gsi1sk = :g', ...fields.map((f) => `#${f} = :${f}`)].join(', ')}`,
+      names: Object.fromEntries(fields.map((f) => [`#${f}`, f])),
+      values: {
+        ':now': clock.iso(),
+        ':g': ForfaitEntity.indexes.gsi1.sk(next),
+        ...Object.fromEntries(fields.map((f) => [`:${f}`, next[f]])),
+      },
+    },
+    { expression: '#status = :active', names: { '#status': 'status' }, values: { ':active': 'active' } },
+  );
 }
 
 /** Takes a forfait off sale; the item stays for the payments that reference it. */
 // Access: UpdateItem pk=FORFAIT#<id>: status = retired, REMOVE gsi1 keys (leaves the sparse index).
-export async function retireForfait(id: string): Promise<boolean> {
-  try {
-    await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.forfait(id),
-        UpdateExpression: 'SET #status = :retired, updated_at = :now REMOVE gsi1pk, gsi1sk',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':retired': 'retired', ':now': clock.iso() },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-}
+export const retireForfait = (id: string): Promise<boolean> =>
+  ForfaitEntity.update(
+    { id },
+    {
+      expression: 'SET #status = :retired, updated_at = :now REMOVE gsi1pk, gsi1sk',
+      names: { '#status': 'status' },
+      values: { ':retired': 'retired', ':now': clock.iso() },
+    },
+    exists,
+  );

@@ -1,10 +1,11 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../core/ddb.js';
-import { type Entitlement, entitlementPut } from './entitlements.js';
+import type { PROVIDERS } from '../billing/schemas.js';
+import { type Entitlement, EntitlementEntity } from './entitlements.js';
+import { cancelled, entity, exists, notExists, type TxItem, transact } from './entity.js';
+import type { Offer } from './forfaits.js';
 import { revenueIncrement } from './revenue.js';
-import { cancellationReasons, isConditionFailure, stripKeys } from './table.js';
 
-export type Provider = 'orange_money' | 'mtn_momo' | 'moov_money' | 'wave';
+/** The mobile-money providers a payment may be initiated with: those the API accepts. */
+export type Provider = (typeof PROVIDERS)[number];
 export type PaymentStatus = 'pending' | 'completed' | 'failed';
 
 export interface Payment {
@@ -13,7 +14,7 @@ export interface Payment {
   forfait_id: string;
   forfait_name: string;
   /** What was bought, as sold at initiation: completion grants this even if the forfait changes. */
-  offer?: { duration_hours: number; data_limit_mb: number; cir_kbps: number; mir_kbps: number };
+  offer?: Offer;
   amount_fcfa: number;
   provider: Provider;
   /** The hotspot's reseller, or `unattributed` when the payment came without a NAS id. */
@@ -45,21 +46,17 @@ export const EVENT_KEEP_S = 35 * 24 * 3600;
 /** Payment and idempotency records are kept a year, then DynamoDB's TTL removes them. */
 const PAYMENT_KEEP_S = 365 * 24 * 3600;
 
-const keys = {
-  payment: (id: string) => ({ pk: `PAYMENT#${id}`, sk: 'PAYMENT' }),
-  idempotency: (subscriberId: string, key: string) => ({ pk: `IDEMP#${subscriberId}#${key}`, sk: 'IDEMP' }),
-  event: (eventId: string) => ({ pk: `EVENT#${eventId}`, sk: 'EVENT' }),
-};
+/** Seconds since the epoch of an ISO instant: the clock of the TTLs below. */
+const epochS = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
-const fromItem = (item: Record<string, unknown>): Payment => stripKeys(item) as unknown as Payment;
+/** When DynamoDB may drop a payment's items: a year after the payment was made. */
+const paymentExpiry = (p: Pick<Payment, 'created_at'>) => epochS(p.created_at) + PAYMENT_KEEP_S;
 
-// Access: GetItem pk=PAYMENT#<id>, sk=PAYMENT (ConsistentRead).
-export async function getPayment(id: string): Promise<Payment | undefined> {
-  const out = await ddb().send(
-    new GetCommand({ TableName: tableName(), Key: keys.payment(id), ConsistentRead: true }),
-  );
-  return out.Item ? fromItem(out.Item) : undefined;
-}
+export const PaymentEntity = entity<Payment>()({
+  name: 'payment',
+  key: (p: Pick<Payment, 'id'>) => ({ pk: `PAYMENT#${p.id}`, sk: 'PAYMENT' }),
+  ttl: paymentExpiry,
+});
 
 /** What an idempotency key already produced: the payment and the request that made it. */
 export interface IdempotencyRecord {
@@ -68,85 +65,93 @@ export interface IdempotencyRecord {
   request?: string;
 }
 
+/**
+ * An idempotency key's record. Its key holds the subscriber and the key, which its item does not
+ * repeat: it is written by an update of exactly its attributes (see `createPayment`).
+ */
+const Idempotency = entity<IdempotencyRecord & { created_at: string }>()({
+  name: 'idempotency',
+  key: (k: { subscriber_id: string; key: string }) => ({
+    pk: `IDEMP#${k.subscriber_id}#${k.key}`,
+    sk: 'IDEMP',
+  }),
+});
+
+/** A webhook delivery already applied: a redelivery of the same event changes nothing. */
+interface SeenEvent {
+  event_id: string;
+  payment_id: string;
+  status: 'completed' | 'failed';
+  received_at: string;
+}
+
+const WebhookEvent = entity<SeenEvent>()({
+  name: 'webhook_event',
+  key: (e: Pick<SeenEvent, 'event_id'>) => ({ pk: `EVENT#${e.event_id}`, sk: 'EVENT' }),
+  ttl: (e) => epochS(e.received_at) + EVENT_KEEP_S,
+});
+
+// Access: GetItem pk=PAYMENT#<id>, sk=PAYMENT (ConsistentRead).
+export const getPayment = (id: string): Promise<Payment | undefined> =>
+  PaymentEntity.get({ id }, { consistent: true });
+
 // Access: GetItem pk=IDEMP#<subscriber_id>#<key>, sk=IDEMP (ConsistentRead).
-export async function getIdempotencyRecord(
+export const getIdempotencyRecord = (
   subscriberId: string,
   key: string,
-): Promise<IdempotencyRecord | undefined> {
-  const out = await ddb().send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: keys.idempotency(subscriberId, key),
-      ConsistentRead: true,
-    }),
-  );
-  if (!out.Item) return undefined;
-  return {
-    payment_id: out.Item.payment_id as string,
-    ...(typeof out.Item.request === 'string' ? { request: out.Item.request } : {}),
-  };
-}
+): Promise<IdempotencyRecord | undefined> =>
+  Idempotency.get({ subscriber_id: subscriberId, key }, { consistent: true });
 
 /**
  * Creates a pending payment and, with a key, its idempotency record in the same transaction.
  * `created`: this call wrote it; `taken`: the key already names a payment (retry with a read);
- * `conflict`: a parallel transaction touched the key, read again.
+ * `conflict`: a parallel transaction touched the key, read again. Both expire a year after the
+ * payment's `created_at`.
  */
-// Access: TransactWriteItems [Put PAYMENT#<id> attribute_not_exists(pk), Put IDEMP#<sub>#<key> attribute_not_exists(pk)].
+// Access: TransactWriteItems [Put PAYMENT#<id> attribute_not_exists(pk), Update IDEMP#<sub>#<key> SET its attributes, attribute_not_exists(pk)].
 export async function createPayment(
   p: Payment,
   idempotency: { key: string; request: string } | undefined,
-  nowS: number,
 ): Promise<'created' | 'taken' | 'conflict'> {
-  const ttl = nowS + PAYMENT_KEEP_S;
-  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
-    {
-      Put: {
-        TableName: tableName(),
-        Item: { ...keys.payment(p.id), entity: 'payment', ...p, ttl },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-  ];
+  const items: Record<string, TxItem> = { payment: PaymentEntity.tx.create(p) };
   if (idempotency) {
-    items.push({
-      Put: {
-        TableName: tableName(),
-        Item: {
-          ...keys.idempotency(p.subscriber_id, idempotency.key),
-          entity: 'idempotency',
-          payment_id: p.id,
-          request: idempotency.request,
-          created_at: p.created_at,
-          ttl,
+    items.idempotency = Idempotency.tx.update(
+      { subscriber_id: p.subscriber_id, key: idempotency.key },
+      {
+        expression: 'SET entity = :e, payment_id = :p, #request = :r, created_at = :c, #ttl = :ttl',
+        names: { '#request': 'request', '#ttl': 'ttl' },
+        values: {
+          ':e': Idempotency.name,
+          ':p': p.id,
+          ':r': idempotency.request,
+          ':c': p.created_at,
+          ':ttl': paymentExpiry(p),
         },
-        ConditionExpression: 'attribute_not_exists(pk)',
       },
-    });
+      notExists,
+    );
   }
   try {
-    await ddb().send(new TransactWriteCommand({ TransactItems: items }));
+    await transact(items);
     return 'created';
   } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (!reasons) throw error;
-    if (reasons[1] === 'ConditionalCheckFailed') return 'taken';
-    if (reasons.some((r) => r === 'TransactionConflict')) return 'conflict';
+    const c = cancelled(error);
+    if (!c) throw error;
+    if (c.failed('idempotency')) return 'taken';
+    if (c.conflict) return 'conflict';
     throw error;
   }
 }
 
 // Access: UpdateItem pk=PAYMENT#<id>: SET payment_url.
 export async function setPaymentUrl(id: string, url: string): Promise<void> {
-  await ddb().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.payment(id),
-      UpdateExpression: 'SET payment_url = :u',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':u': url },
-    }),
+  const set = await PaymentEntity.update(
+    { id },
+    { expression: 'SET payment_url = :u', values: { ':u': url } },
+    exists,
   );
+  // Called with a payment just read or written: one that is gone is a fault, not a case.
+  if (!set) throw new Error(`payment ${id} is gone`);
 }
 
 /** At most this many refusals are kept in full on a payment; beyond, only `refusal_count` grows. */
@@ -158,69 +163,45 @@ export const MAX_REFUSALS_KEPT = 20;
  */
 // Access: UpdateItem pk=PAYMENT#<id>: ADD refusal_count 1, SET refusals = list_append(...) while refusal_count < 20; else ADD refusal_count only.
 export async function recordRefusal(id: string, refusal: Refusal): Promise<void> {
-  try {
-    await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.payment(id),
-        UpdateExpression:
-          'ADD refusal_count :one SET refusals = list_append(if_not_exists(refusals, :empty), :r)',
-        ConditionExpression:
-          'attribute_exists(pk) AND (attribute_not_exists(refusal_count) OR refusal_count < :max)',
-        ExpressionAttributeValues: { ':one': 1, ':empty': [], ':r': [refusal], ':max': MAX_REFUSALS_KEPT },
-      }),
-    );
-    return;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
-  try {
-    await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.payment(id),
-        UpdateExpression: 'ADD refusal_count :one',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':one': 1 },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  const kept = await PaymentEntity.update(
+    { id },
+    {
+      expression: 'ADD refusal_count :one SET refusals = list_append(if_not_exists(refusals, :empty), :r)',
+      values: { ':one': 1, ':empty': [], ':r': [refusal] },
+    },
+    {
+      expression: 'attribute_exists(pk) AND (attribute_not_exists(refusal_count) OR refusal_count < :max)',
+      values: { ':max': MAX_REFUSALS_KEPT },
+    },
+  );
+  if (kept) return;
+  await PaymentEntity.update({ id }, { expression: 'ADD refusal_count :one', values: { ':one': 1 } }, exists);
 }
 
 export type SettleOutcome = 'applied' | 'unchanged' | 'conflict';
 
 function settleOutcome(error: unknown): SettleOutcome {
-  const reasons = cancellationReasons(error);
-  if (!reasons) throw error;
+  const c = cancelled<'event' | 'payment'>(error);
+  if (!c) throw error;
   // The event was seen already, or the payment is no longer pending: at-least-once delivery.
-  if (reasons[0] === 'ConditionalCheckFailed' || reasons[1] === 'ConditionalCheckFailed') return 'unchanged';
-  if (reasons.some((r) => r === 'TransactionConflict')) return 'conflict';
+  if (c.failed('event') || c.failed('payment')) return 'unchanged';
+  if (c.conflict) return 'conflict';
   throw error;
 }
 
-function eventPut(eventId: string, paymentId: string, status: string, nowIso: string, nowS: number) {
-  return {
-    TableName: tableName(),
-    Item: {
-      ...keys.event(eventId),
-      entity: 'webhook_event',
-      event_id: eventId,
-      payment_id: paymentId,
-      status,
-      received_at: nowIso,
-      ttl: nowS + EVENT_KEEP_S,
-    },
-    ConditionExpression: 'attribute_not_exists(pk)',
-  };
-}
+/** The update of a pending payment to its final status (never of a settled one). */
+const settle = (paymentId: string, set: string, values: Record<string, unknown>) =>
+  PaymentEntity.tx.update(
+    { id: paymentId },
+    { expression: set, names: { '#status': 'status' }, values },
+    { expression: '#status = :pending', names: { '#status': 'status' }, values: { ':pending': 'pending' } },
+  );
 
 /**
  * Completes a payment: the event record, pending -> completed, the entitlement and the
  * reseller's monthly aggregate, all or nothing. A seen event or a settled payment cancels it.
  */
-// Access: TransactWriteItems [Put EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status = pending, Put SUB#<sub>/ENT#<id>, Update REVENUE#<reseller>/MONTH#<month> ADD].
+// Access: TransactWriteItems [Put EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status = pending, Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Update REVENUE#<reseller>/MONTH#<month> ADD].
 export async function completePayment(input: {
   payment: Payment;
   eventId: string;
@@ -228,34 +209,28 @@ export async function completePayment(input: {
   entitlement: Entitlement;
   month: string;
   nowIso: string;
-  nowS: number;
 }): Promise<SettleOutcome> {
   const { payment } = input;
   try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: eventPut(input.eventId, payment.id, 'completed', input.nowIso, input.nowS) },
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.payment(payment.id),
-              UpdateExpression: 'SET #status = :completed, completed_at = :now, provider_reference = :ref',
-              ConditionExpression: '#status = :pending',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: {
-                ':completed': 'completed',
-                ':pending': 'pending',
-                ':now': input.nowIso,
-                ':ref': input.providerReference ?? null,
-              },
-            },
-          },
-          { Put: entitlementPut(input.entitlement) },
-          { Update: revenueIncrement(payment.reseller_id, input.month, payment.amount_fcfa) },
-        ],
+    await transact({
+      event: WebhookEvent.tx.create({
+        event_id: input.eventId,
+        payment_id: payment.id,
+        status: 'completed',
+        received_at: input.nowIso,
       }),
-    );
+      payment: settle(
+        payment.id,
+        'SET #status = :completed, completed_at = :now, provider_reference = :ref',
+        {
+          ':completed': 'completed',
+          ':now': input.nowIso,
+          ':ref': input.providerReference ?? null,
+        },
+      ),
+      entitlement: EntitlementEntity.tx.create(input.entitlement),
+      revenue: revenueIncrement(payment.reseller_id, input.month, payment.amount_fcfa),
+    });
     return 'applied';
   } catch (error) {
     return settleOutcome(error);
@@ -268,26 +243,20 @@ export async function failPayment(input: {
   paymentId: string;
   eventId: string;
   nowIso: string;
-  nowS: number;
 }): Promise<SettleOutcome> {
   try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: eventPut(input.eventId, input.paymentId, 'failed', input.nowIso, input.nowS) },
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.payment(input.paymentId),
-              UpdateExpression: 'SET #status = :failed, failed_at = :now',
-              ConditionExpression: '#status = :pending',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':failed': 'failed', ':pending': 'pending', ':now': input.nowIso },
-            },
-          },
-        ],
+    await transact({
+      event: WebhookEvent.tx.create({
+        event_id: input.eventId,
+        payment_id: input.paymentId,
+        status: 'failed',
+        received_at: input.nowIso,
       }),
-    );
+      payment: settle(input.paymentId, 'SET #status = :failed, failed_at = :now', {
+        ':failed': 'failed',
+        ':now': input.nowIso,
+      }),
+    });
     return 'applied';
   } catch (error) {
     return settleOutcome(error);

@@ -1,5 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../core/ddb.js';
+import { entity, type TxItem } from './entity.js';
 
 /**
  * Revenue of one reseller in one month (UTC), kept up to date inside the transaction that
@@ -15,63 +14,52 @@ export interface MonthlyRevenue {
   sessions_count: number;
 }
 
-const keys = {
-  month: (resellerId: string, month: string) => ({ pk: `REVENUE#${resellerId}`, sk: `MONTH#${month}` }),
-};
+/** As stored: a month counted only by RADIUS session starts has no `total_fcfa` yet. */
+const Revenue = entity<Omit<MonthlyRevenue, 'total_fcfa'> & { total_fcfa?: number }>()({
+  name: 'revenue',
+  key: (r: Pick<MonthlyRevenue, 'reseller_id' | 'month'>) => ({
+    pk: `REVENUE#${r.reseller_id}`,
+    sk: `MONTH#${r.month}`,
+  }),
+});
 
-/** The increment of a month's aggregate, for a transaction. */
-// Access: UpdateItem pk=REVENUE#<reseller_id>, sk=MONTH#<YYYY-MM>: ADD total_fcfa, sessions_count (in a transaction).
-export function revenueIncrement(
-  resellerId: string,
-  month: string,
-  amountFcfa: number,
-): {
-  TableName: string;
-  Key: Record<string, string>;
-  UpdateExpression: string;
-  ExpressionAttributeNames: Record<string, string>;
-  ExpressionAttributeValues: Record<string, unknown>;
-} {
-  return {
-    TableName: tableName(),
-    Key: keys.month(resellerId, month),
-    UpdateExpression:
-      'ADD total_fcfa :amount, sessions_count :one SET entity = :entity, reseller_id = :r, #month = :m',
-    ExpressionAttributeNames: { '#month': 'month' },
-    ExpressionAttributeValues: {
-      ':amount': amountFcfa,
-      ':one': 1,
-      ':entity': 'revenue',
-      ':r': resellerId,
-      ':m': month,
-    },
-  };
+/**
+ * An ADD to a month's counters, for a transaction. The SET writes what the item is, so that the
+ * first ADD of a month creates a complete item.
+ */
+function add(
+  r: Pick<MonthlyRevenue, 'reseller_id' | 'month'>,
+  adds: string,
+  values: Record<string, number>,
+): TxItem {
+  return Revenue.tx.update(r, {
+    expression: `ADD ${adds} SET entity = :entity, reseller_id = :r, #month = :m`,
+    names: { '#month': 'month' },
+    values: { ...values, ':entity': Revenue.name, ':r': r.reseller_id, ':m': r.month },
+  });
 }
+
+/** The increment of a month's aggregate by a sale, for a transaction. */
+// Access: UpdateItem pk=REVENUE#<reseller_id>, sk=MONTH#<YYYY-MM>: ADD total_fcfa, sessions_count (in a transaction).
+export const revenueIncrement = (resellerId: string, month: string, amountFcfa: number): TxItem =>
+  add({ reseller_id: resellerId, month }, 'total_fcfa :amount, sessions_count :one', {
+    ':amount': amountFcfa,
+    ':one': 1,
+  });
 
 /** One more RADIUS session started in the month at the reseller's hotspots (accounting Start). */
 // Access: UpdateItem pk=REVENUE#<reseller_id>, sk=MONTH#<YYYY-MM>: ADD sessions_count 1 (in a transaction).
-export function revenueSessionStarted(resellerId: string, month: string) {
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: keys.month(resellerId, month),
-      UpdateExpression: 'ADD sessions_count :one SET entity = :entity, reseller_id = :r, #month = :m',
-      ExpressionAttributeNames: { '#month': 'month' },
-      ExpressionAttributeValues: { ':one': 1, ':entity': 'revenue', ':r': resellerId, ':m': month },
-    },
-  };
-}
+export const revenueSessionStarted = (resellerId: string, month: string): TxItem =>
+  add({ reseller_id: resellerId, month }, 'sessions_count :one', { ':one': 1 });
 
 /** A month with no activity reads as zeros. */
 // Access: GetItem pk=REVENUE#<reseller_id>, sk=MONTH#<YYYY-MM>.
 export async function getMonthlyRevenue(resellerId: string, month: string): Promise<MonthlyRevenue> {
-  const out = await ddb().send(
-    new GetCommand({ TableName: tableName(), Key: keys.month(resellerId, month) }),
-  );
+  const r = await Revenue.get({ reseller_id: resellerId, month });
   return {
     reseller_id: resellerId,
     month,
-    total_fcfa: (out.Item?.total_fcfa as number | undefined) ?? 0,
-    sessions_count: (out.Item?.sessions_count as number | undefined) ?? 0,
+    total_fcfa: r?.total_fcfa ?? 0,
+    sessions_count: r?.sessions_count ?? 0,
   };
 }

@@ -1,5 +1,5 @@
 import { Access } from './access-codes.js';
-import { entity, type TxItem } from './entity.js';
+import { batchGet, entity, type TxItem } from './entity.js';
 
 /**
  * A RADIUS session, one per `Acct-Unique-Session-Id`: the running totals the NAS reported
@@ -192,7 +192,6 @@ export async function silentSessions(beforeIso: string, limit: number): Promise<
 /** The open-session counters of several scopes, in one round trip. */
 // Access: BatchGetItem pk=STATS#<scope>, sk=SESSIONS.
 export async function openSessionCounts(scopes: string[]): Promise<number[]> {
-  const { batchGet } = await import('./entity.js');
   const found = await batchGet(scopes.map((scope) => [Counter, { scope }] as const));
   return found.map((c) => Math.max(0, c?.open ?? 0));
 }

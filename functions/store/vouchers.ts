@@ -1,8 +1,7 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../core/ddb.js';
-import { type Entitlement, entitlementPut } from './entitlements.js';
+import { type Entitlement, EntitlementEntity } from './entitlements.js';
+import { cancelled, type Expr, entity, queryCount, transact } from './entity.js';
+import type { Offer } from './forfaits.js';
 import { revenueIncrement } from './revenue.js';
-import { cancellationReasons, queryAll, queryCount, stripKeys } from './table.js';
 
 export type VoucherStatus = 'active' | 'redeemed' | 'expired';
 
@@ -16,7 +15,7 @@ export interface Voucher {
   /** Stored `active` or `redeemed`; a redeemed voucher whose access has ended reads `expired`. */
   status: VoucherStatus;
   /** What the voucher grants, as the forfait was when the voucher was made (printed and sold). */
-  offer?: { duration_hours: number; data_limit_mb: number; cir_kbps: number; mir_kbps: number };
+  offer?: Offer;
   created_at: string;
   redeemed_at?: string;
   redeemed_by?: string;
@@ -27,17 +26,22 @@ export interface Voucher {
 /** Most Puts one TransactWriteItems may hold (DynamoDB's limit). */
 export const VOUCHER_CHUNK = 100;
 
-const keys = {
-  voucher: (code: string) => ({ pk: `VOUCHER#${code}`, sk: 'VOUCHER' }),
-  /** A reseller's vouchers by status: the sort key changes on redemption. */
-  byReseller: (resellerId: string, status: VoucherStatus, code: string) => ({
-    gsi1pk: `VOUCHERS#${resellerId}`,
-    gsi1sk: `${status}#${code}`,
-  }),
-  batch: (batchId: string, code: string) => ({ gsi2pk: `BATCH#${batchId}`, gsi2sk: code }),
-};
+export const VoucherEntity = entity<Voucher>()({
+  name: 'voucher',
+  key: (v: Pick<Voucher, 'code'>) => ({ pk: `VOUCHER#${v.code}`, sk: 'VOUCHER' }),
+  indexes: {
+    /** A reseller's vouchers by stored status, then code: the sort key changes on redemption. */
+    gsi1: {
+      pk: (v: Pick<Voucher, 'reseller_id'>) => `VOUCHERS#${v.reseller_id}`,
+      sk: (v: Pick<Voucher, 'status' | 'code'>) => `${v.status}#${v.code}`,
+    },
+    /** The vouchers of a generation batch, by code. */
+    gsi2: { pk: (v: Pick<Voucher, 'batch_id'>) => `BATCH#${v.batch_id}`, sk: (v: Voucher) => v.code },
+  },
+});
 
-const fromItem = (item: Record<string, unknown>): Voucher => stripKeys(item) as unknown as Voucher;
+/** The name of a voucher's item in a transaction, by which a cancellation tells it apart. */
+const txName = (code: string) => `voucher:${code}`;
 
 /**
  * Writes up to 100 new vouchers in one transaction, each only if its code is free. Returns the
@@ -47,28 +51,12 @@ const fromItem = (item: Record<string, unknown>): Voucher => stripKeys(item) as 
 export async function putVouchers(vouchers: Voucher[]): Promise<string[]> {
   if (vouchers.length > VOUCHER_CHUNK) throw new Error('too many vouchers for one transaction');
   try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: vouchers.map((v) => ({
-          Put: {
-            TableName: tableName(),
-            Item: {
-              ...keys.voucher(v.code),
-              ...keys.byReseller(v.reseller_id, v.status, v.code),
-              ...keys.batch(v.batch_id, v.code),
-              entity: 'voucher',
-              ...v,
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        })),
-      }),
-    );
+    await transact(Object.fromEntries(vouchers.map((v) => [txName(v.code), VoucherEntity.tx.create(v)])));
     return [];
   } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (!reasons?.includes('ConditionalCheckFailed')) throw error;
-    return vouchers.filter((_, i) => reasons[i] === 'ConditionalCheckFailed').map((v) => v.code);
+    const c = cancelled(error);
+    if (!c?.failedItems.length) throw error;
+    return vouchers.filter((v) => c.failed(txName(v.code))).map((v) => v.code);
   }
 }
 
@@ -79,36 +67,29 @@ export async function putVouchers(vouchers: Voucher[]): Promise<string[]> {
  */
 // Access: TransactWriteItems of Delete VOUCHER#<code> with status = active, 100 at a time.
 export async function deleteVouchers(codes: string[]): Promise<void> {
+  const active: Expr = {
+    expression: '#s = :active',
+    names: { '#s': 'status' },
+    values: { ':active': 'active' },
+  };
   for (let start = 0; start < codes.length; start += VOUCHER_CHUNK) {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: codes.slice(start, start + VOUCHER_CHUNK).map((code) => ({
-          Delete: {
-            TableName: tableName(),
-            Key: keys.voucher(code),
-            ConditionExpression: '#s = :active',
-            ExpressionAttributeNames: { '#s': 'status' },
-            ExpressionAttributeValues: { ':active': 'active' },
-          },
-        })),
-      }),
+    const chunk = codes.slice(start, start + VOUCHER_CHUNK);
+    await transact(
+      Object.fromEntries(chunk.map((code) => [txName(code), VoucherEntity.tx.delete({ code }, active)])),
     );
   }
 }
 
 // Access: GetItem pk=VOUCHER#<code>, sk=VOUCHER (ConsistentRead).
-export async function getVoucher(code: string): Promise<Voucher | undefined> {
-  const out = await ddb().send(
-    new GetCommand({ TableName: tableName(), Key: keys.voucher(code), ConsistentRead: true }),
-  );
-  return out.Item ? fromItem(out.Item) : undefined;
-}
+export const getVoucher = (code: string): Promise<Voucher | undefined> =>
+  VoucherEntity.get({ code }, { consistent: true });
 
 /**
  * Redeems an active voucher: active -> redeemed, the entitlement and the reseller's monthly
- * aggregate in one transaction. False when the voucher is no longer active (another redeem won).
+ * aggregate in one transaction. `taken` when the voucher is no longer active (another redeem
+ * won) or its entitlement exists already.
  */
-// Access: TransactWriteItems [Update VOUCHER#<code> status = active (gsi1sk follows), Put SUB#<sub>/ENT#<id>, Update REVENUE#<reseller>/MONTH#<month> ADD].
+// Access: TransactWriteItems [Update VOUCHER#<code> status = active (gsi1sk follows), Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Update REVENUE#<reseller>/MONTH#<month> ADD].
 export async function redeemVoucher(input: {
   voucher: Voucher;
   subscriberId: string;
@@ -118,72 +99,70 @@ export async function redeemVoucher(input: {
 }): Promise<'redeemed' | 'taken' | 'conflict'> {
   const v = input.voucher;
   try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.voucher(v.code),
-              UpdateExpression:
-                'SET #status = :redeemed, gsi1sk = :g, redeemed_at = :now, redeemed_by = :sub, access_expires_at = :until',
-              ConditionExpression: '#status = :active',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: {
-                ':redeemed': 'redeemed',
-                ':active': 'active',
-                ':g': keys.byReseller(v.reseller_id, 'redeemed', v.code).gsi1sk,
-                ':now': input.nowIso,
-                ':sub': input.subscriberId,
-                ':until': input.entitlement.expires_at,
-              },
-            },
+    await transact({
+      voucher: VoucherEntity.tx.update(
+        v,
+        {
+          expression:
+            'SET #status = :redeemed, gsi1sk = :g, redeemed_at = :now, redeemed_by = :sub, access_expires_at = :until',
+          names: { '#status': 'status' },
+          values: {
+            ':redeemed': 'redeemed',
+            ':g': VoucherEntity.indexes.gsi1.sk({ ...v, status: 'redeemed' }),
+            ':now': input.nowIso,
+            ':sub': input.subscriberId,
+            ':until': input.entitlement.expires_at,
           },
-          { Put: entitlementPut(input.entitlement) },
-          { Update: revenueIncrement(v.reseller_id, input.month, v.price_fcfa) },
-        ],
-      }),
-    );
+        },
+        { expression: '#status = :active', names: { '#status': 'status' }, values: { ':active': 'active' } },
+      ),
+      entitlement: EntitlementEntity.tx.create(input.entitlement),
+      revenue: revenueIncrement(v.reseller_id, input.month, v.price_fcfa),
+    });
     return 'redeemed';
   } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (!reasons) throw error;
-    if (reasons[0] === 'ConditionalCheckFailed' || reasons[1] === 'ConditionalCheckFailed') return 'taken';
-    if (reasons.includes('TransactionConflict')) return 'conflict';
+    const c = cancelled<'voucher' | 'entitlement' | 'revenue'>(error);
+    if (!c) throw error;
+    if (c.failed('voucher') || c.failed('entitlement')) return 'taken';
+    if (c.conflict) return 'conflict';
     throw error;
   }
 }
 
 /**
- * The Query of a reseller's vouchers of one visible status. `expired` and `redeemed` share the
- * stored `redeemed#` prefix and are told apart by the end of the access granted, at `nowIso`.
+ * The gsi1 query of a reseller's vouchers of one visible status. `expired` and `redeemed` share
+ * the stored `redeemed` status and are told apart by the end of the access granted, at `nowIso`.
  */
-function resellerCondition(resellerId: string, status: VoucherStatus | undefined, nowIso: string) {
+function byStatus(
+  status: VoucherStatus | undefined,
+  nowIso: string,
+): { sk?: { beginsWith: string }; filter?: Expr } {
   const stored = status === 'expired' ? 'redeemed' : status;
-  const filter =
-    status === 'expired'
-      ? { FilterExpression: '#until <= :now' }
-      : status === 'redeemed'
-        ? { FilterExpression: 'attribute_not_exists(#until) OR #until > :now' }
-        : {};
+  const until = { names: { '#until': 'access_expires_at' }, values: { ':now': nowIso } };
   return {
-    IndexName: 'gsi1',
-    KeyConditionExpression: stored ? 'gsi1pk = :p AND begins_with(gsi1sk, :s)' : 'gsi1pk = :p',
-    ...filter,
-    ...(filter.FilterExpression ? { ExpressionAttributeNames: { '#until': 'access_expires_at' } } : {}),
-    ExpressionAttributeValues: {
-      ':p': `VOUCHERS#${resellerId}`,
-      ...(stored ? { ':s': `${stored}#` } : {}),
-      ...(filter.FilterExpression ? { ':now': nowIso } : {}),
-    },
+    // The sort key of an empty code is the prefix of every voucher of that status.
+    sk: stored && { beginsWith: VoucherEntity.indexes.gsi1.sk({ status: stored, code: '' }) },
+    filter:
+      status === 'expired'
+        ? { expression: '#until <= :now', ...until }
+        : status === 'redeemed'
+          ? { expression: 'attribute_not_exists(#until) OR #until > :now', ...until }
+          : undefined,
   };
 }
 
 /** How many vouchers a reseller has (of one visible status, at `nowIso`). */
 // Access: Query gsi1 gsi1pk=VOUCHERS#<reseller_id> [AND begins_with(gsi1sk, 'active#'|'redeemed#')] [Filter access_expires_at vs now], Select=COUNT.
-export async function countVouchers(resellerId: string, status: VoucherStatus | undefined, nowIso: string) {
-  return queryCount(resellerCondition(resellerId, status, nowIso));
-}
+export const countVouchers = (
+  resellerId: string,
+  status: VoucherStatus | undefined,
+  nowIso: string,
+): Promise<number> =>
+  queryCount({
+    index: 'gsi1',
+    pk: VoucherEntity.indexes.gsi1.pk({ reseller_id: resellerId }),
+    ...byStatus(status, nowIso),
+  });
 
 /** One page of a reseller's vouchers, in code order within a status. */
 // Access: Query gsi1 gsi1pk=VOUCHERS#<reseller_id> [AND begins_with(gsi1sk, 'active#'|'redeemed#')] [Filter access_expires_at vs now], Limit, skipping earlier pages.
@@ -199,29 +178,23 @@ export async function listVouchersPage(
   let start: Record<string, unknown> | undefined;
   do {
     // Limit counts the items read before the filter: never more than still to skip or to take.
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        ...resellerCondition(resellerId, status, nowIso),
-        Limit: skip > 0 ? Math.min(skip, 1000) : pageSize - items.length,
-        ExclusiveStartKey: start,
-      }),
+    const out = await VoucherEntity.queryIndex(
+      'gsi1',
+      { reseller_id: resellerId },
+      {
+        ...byStatus(status, nowIso),
+        limit: skip > 0 ? Math.min(skip, 1000) : pageSize - items.length,
+        start,
+      },
     );
-    const got = out.Items ?? [];
-    if (skip > 0) skip -= got.length;
-    else for (const item of got) items.push(fromItem(item));
-    start = out.LastEvaluatedKey;
+    if (skip > 0) skip -= out.items.length;
+    else items.push(...out.items);
+    start = out.next;
   } while (start && items.length < pageSize);
   return items;
 }
 
 /** Every voucher of a generation batch (at most 1000), in code order. */
 // Access: Query gsi2 gsi2pk=BATCH#<batch_id>.
-export async function listBatch(batchId: string): Promise<Voucher[]> {
-  const items = await queryAll({
-    IndexName: 'gsi2',
-    KeyConditionExpression: 'gsi2pk = :p',
-    ExpressionAttributeValues: { ':p': `BATCH#${batchId}` },
-  });
-  return items.map(fromItem);
-}
+export const listBatch = (batchId: string): Promise<Voucher[]> =>
+  VoucherEntity.queryIndexAll('gsi2', { batch_id: batchId });

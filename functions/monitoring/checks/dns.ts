@@ -1,4 +1,3 @@
-import { promises as dns } from 'node:dns';
 import { type CheckResult, fail, timed } from './types.js';
 
 export interface DnsTarget {
@@ -30,7 +29,9 @@ export function checkDnsSinkhole(target: DnsTarget): Promise<CheckResult> {
     if (!target.server || !target.name || !target.sinkholeIp) {
       fail('not_configured', 'CANARY_DNS_SERVER, CANARY_DNS_TEST_NAME and CANARY_SINKHOLE_IP are required');
     }
-    const resolver = new dns.Resolver({ timeout: target.timeoutMs, tries: 1 });
+    // node:dns is loaded by the first run (its resolver channel also slows the process's exit).
+    const { Resolver } = (await import('node:dns')).promises;
+    const resolver = new Resolver({ timeout: target.timeoutMs, tries: 1 });
     resolver.setServers([target.server]);
     signal.addEventListener('abort', () => resolver.cancel(), { once: true });
     let answers: string[];

@@ -1,7 +1,6 @@
 import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
-import radius from 'radius';
 import { type CheckResult, fail, timed } from './types.js';
 
 export interface RadiusTarget {
@@ -81,6 +80,8 @@ export function checkRadiusAuth(
     } catch (error) {
       return fail('not_configured', `RADIUS_SECRET or CANARY_PASSWORD: ${(error as Error).message}`);
     }
+    // Loaded on the first run rather than with the function: only this check needs it.
+    const { default: radius } = await import('radius');
     const identifier = randomInt(0, 256);
     const request = radius.encode({
       code: 'Access-Request',

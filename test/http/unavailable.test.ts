@@ -1,0 +1,58 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../bin/local/dynamodb-local.js';
+import { setDdb } from '../../functions/core/ddb.js';
+import { call, useLocalServer } from '../support/http.js';
+
+// Unavailability is a contract: whatever is wrong with DynamoDB, the client gets a 503
+// ERR_UNAVAILABLE with Retry-After, within the function's budget, never a 500.
+
+const server = useLocalServer();
+const realEndpoint = () => process.env.DYNAMODB_ENDPOINT as string;
+let saved = '';
+
+function pointDynamoAt(endpoint: string) {
+  saved ||= realEndpoint();
+  process.env.DYNAMODB_ENDPOINT = endpoint;
+  setDdb(undefined);
+}
+
+afterEach(() => {
+  if (saved) process.env.DYNAMODB_ENDPOINT = saved;
+  setDdb(undefined);
+});
+
+const sockets: Socket[] = [];
+let frozen: Server | undefined;
+afterAll(() => {
+  for (const s of sockets) s.destroy();
+  frozen?.close();
+});
+
+describe('DynamoDB unavailable, through the local server', () => {
+  it('answers 503 ERR_UNAVAILABLE with Retry-After when DynamoDB refuses connections', async () => {
+    pointDynamoAt(`http://127.0.0.1:${await freePort()}`);
+    const started = Date.now();
+    const res = await call<{ error: { code: string } }>(server.url(), 'GET', '/api/v1/forfaits');
+    expect(res.status).toBe(503);
+    expect(res.body.error.code).toBe('ERR_UNAVAILABLE');
+    expect(res.headers.get('retry-after')).toBe('1');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('answers 503 within the function budget when DynamoDB accepts the connection and never answers', async () => {
+    frozen = createServer((socket) => {
+      sockets.push(socket); // holds it open, says nothing
+    });
+    const port = await freePort();
+    await new Promise<void>((r) => frozen?.listen(port, '127.0.0.1', () => r()));
+    pointDynamoAt(`http://127.0.0.1:${port}`);
+    const started = Date.now();
+    const res = await call<{ error: { code: string } }>(server.url(), 'POST', '/api/v1/auth/otp/request', {
+      body: { msisdn: '+2250712345670' },
+    });
+    expect(res.status).toBe(503);
+    expect(res.body.error.code).toBe('ERR_UNAVAILABLE');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 20_000);
+});
