@@ -14,7 +14,11 @@ const GROUPS: Record<string, string> = {
   forfaits: 'forfaits add|update|retire|list ...',
   vouchers: 'vouchers export --batch-id <uuid> | --reseller-id <uuid> [--out file.csv]',
   canary: 'canary run',
+  mikrotik:
+    'mikrotik script --nas-id <id> [--radius-host <ip>] [--portal-url <url>] [--secret <s>] | mikrotik login-html --portal-url <url>',
 };
+// Groups that only print something: no table needed, so no running DynamoDB either.
+const OFFLINE = new Set(['mikrotik']);
 
 async function main(): Promise<void> {
   const [group, command, ...rest] = process.argv.slice(2);
@@ -29,7 +33,7 @@ async function main(): Promise<void> {
   const mod = (await import(file.href)) as {
     run: (command: string | undefined, flags: Record<string, string>) => Promise<void>;
   };
-  const disconnect = await connectAdmin();
+  const disconnect = OFFLINE.has(group) ? async () => undefined : await connectAdmin();
   try {
     await mod.run(command, parseFlags(rest));
   } finally {

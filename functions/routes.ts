@@ -83,7 +83,8 @@ const table = [
     handler: 'billing/payment-webhook',
     auth: 'webhook',
     // The aggregator key: a completion is confirmed with the aggregator's status API (http mode).
-    access: { table: 'write', secrets: ['AGGREGATOR_API_KEY'] },
+    // SMS: the access code a completed purchase creates is texted to the buyer.
+    access: { table: 'write', sns: 'sms', secrets: ['AGGREGATOR_API_KEY'] },
     expose: 'function-url',
     summary: "The payment aggregator's delivery (at least once)",
   },
@@ -297,6 +298,23 @@ const table = [
     auth: 'jwt',
     access: { table: 'read' },
     summary: "The caller's access codes with time left (at one hotspot with ?nas_id=)",
+  },
+  // ---- portal ----
+  {
+    method: 'GET',
+    path: '/portal/{nas_id}',
+    handler: 'portal/portal-page',
+    auth: 'none',
+    access: { table: 'read' },
+    summary: "A hotspot's captive portal page (HTML, branded; ?lang=fr|en and the router's parameters)",
+  },
+  {
+    method: 'GET',
+    path: '/portal/assets/{file}',
+    handler: 'portal/portal-asset',
+    auth: 'none',
+    access: { table: 'none' },
+    summary: "The captive portal's script and stylesheet (content-hashed names, cached for a year)",
   },
 ] as const satisfies readonly Route[];
 

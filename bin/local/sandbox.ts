@@ -7,7 +7,8 @@ import type { LocalPage } from './server.js';
 /**
  * The sandbox payment aggregator (local mode only): the page a payment_url points at, with
  * two buttons that make the aggregator's decision and deliver it to the REAL webhook over HTTP,
- * with the shared secret, exactly as the aggregator would.
+ * with the shared secret, exactly as the aggregator would; then, for a payment made from a
+ * hotspot's portal, back to that portal with `?payment=<id>`.
  */
 const PREFIX = '/sandbox/pay/';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -82,6 +83,15 @@ export function sandboxPages(): LocalPage[] {
           p.amount_fcfa,
           p.provider,
         );
+        // Bought from a hotspot's portal: back to it, as a real aggregator's return address does.
+        if (p.nas_id && out.status < 300) {
+          res.writeHead(303, {
+            location: `/portal/${encodeURIComponent(p.nas_id)}?payment=${encodeURIComponent(p.id)}`,
+            'cache-control': 'no-store',
+          });
+          res.end();
+          return;
+        }
         html(
           res,
           200,

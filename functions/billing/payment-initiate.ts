@@ -15,6 +15,8 @@ export const handler = endpoint(
     }
     const out = await initiatePayment({
       subscriberId: principal.sub,
+      // `SUB-<digits>` of the caller's number: where the access code is texted.
+      msisdn: `+${principal.ref.slice(4)}`,
       forfaitId: body.forfait_id,
       provider: body.provider,
       ...(body.nas_id ? { nasId: body.nas_id } : {}),

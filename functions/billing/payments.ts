@@ -3,7 +3,9 @@ import { assertSeesPayment } from '../core/access.js';
 import { clock } from '../core/clock.js';
 import { AppError, notFound } from '../core/errors.js';
 import { countMetric, log } from '../core/log.js';
+import { sendSms } from '../core/sms.js';
 import type { Principal } from '../core/tokens.js';
+import type { AccessCode } from '../store/access-codes.js';
 import type { Entitlement } from '../store/entitlements.js';
 import { type Forfait, getForfait, type Offer } from '../store/forfaits.js';
 import { getNas } from '../store/nas.js';
@@ -20,6 +22,7 @@ import {
 } from '../store/payments.js';
 import { UNATTRIBUTED } from '../store/revenue.js';
 import { aggregator } from './aggregator.js';
+import { newCode } from './codes.js';
 import { billingSettings } from './settings.js';
 
 const MAX_TRIES = 8;
@@ -77,6 +80,7 @@ const fingerprint = (input: { forfaitId: string; provider: Provider; nasId?: str
  */
 export async function initiatePayment(input: {
   subscriberId: string;
+  msisdn?: string;
   forfaitId: string;
   provider: Provider;
   nasId?: string;
@@ -116,10 +120,12 @@ export async function initiatePayment(input: {
         data_limit_mb: forfait.data_limit_mb,
         cir_kbps: forfait.cir_kbps,
         mir_kbps: forfait.mir_kbps,
+        max_devices: forfait.max_devices,
       },
       amount_fcfa: forfait.price_fcfa,
       provider: input.provider,
       reseller_id: resellerId,
+      msisdn: input.msisdn,
       ...(input.nasId ? { nas_id: input.nasId } : {}),
       status: 'pending',
       created_at: clock.iso(now),
@@ -140,11 +146,57 @@ export function visibleStatus(p: Payment, nowMs: number): string {
   return p.status === 'pending' && Date.parse(p.expires_at) <= nowMs ? 'expired' : p.status;
 }
 
-/** Only the paying subscriber or an admin may read a payment; anyone else gets 404. */
+/**
+ * Only the paying subscriber or an admin may read a payment; anyone else gets 404. A completed
+ * payment also answers its access code (the portal shows it and logs the device in with it).
+ */
 export async function paymentStatus(id: string, principal: Principal) {
   const p = await getPayment(id);
   assertSeesPayment(principal, p);
-  return { status: visibleStatus(p, clock.now()), amount_fcfa: p.amount_fcfa, provider: p.provider };
+  return {
+    status: visibleStatus(p, clock.now()),
+    amount_fcfa: p.amount_fcfa,
+    provider: p.provider,
+    ...(p.status === 'completed' && p.access_code ? { access_code: p.access_code } : {}),
+  };
+}
+
+/** The access code a completed purchase creates: its clock starts with the entitlement. */
+function purchaseCode(
+  p: Payment,
+  offer: Offer & { max_devices?: number },
+  e: Entitlement,
+  nowMs: number,
+): AccessCode {
+  return {
+    code: newCode(),
+    reseller_id: p.reseller_id,
+    source: 'payment',
+    source_id: p.id,
+    subscriber_id: p.subscriber_id,
+    forfait_id: p.forfait_id,
+    forfait_name: p.forfait_name,
+    offer: { ...offer, max_devices: offer.max_devices ?? 1 },
+    created_at: clock.iso(nowMs),
+    started_at: e.starts_at,
+    expires_at: e.expires_at,
+    used_bytes: 0,
+    devices: {},
+    devices_version: 0,
+  };
+}
+
+/**
+ * Texts the code to the buyer. The payment is settled already: a failed SMS is logged, not
+ * retried by the aggregator (the portal and the payment status show the code too).
+ */
+async function textAccessCode(p: Payment, code: string): Promise<void> {
+  if (!p.msisdn) return;
+  try {
+    await sendSms(p.msisdn, `Votre code d'acces WiFi est ${code}. Forfait: ${p.forfait_name}.`);
+  } catch (error) {
+    log.warn('access code sms failed', { payment: p.id, error: (error as Error).name });
+  }
 }
 
 export interface WebhookEvent {
@@ -227,17 +279,23 @@ export async function handleWebhook(e: WebhookEvent): Promise<'applied' | 'uncha
       // The offer was copied onto the payment when it was sold; older payments read the forfait.
       const forfait = p.offer ? { id: p.forfait_id, ...p.offer } : await getForfait(p.forfait_id);
       if (!forfait) throw new Error(`forfait ${p.forfait_id} of payment ${p.id} is gone`);
-      outcome = await completePayment({
+      const entitlement = grant(p.subscriber_id, forfait, 'payment', p.id, now);
+      const access = purchaseCode(p, forfait, entitlement, now);
+      const settled = await completePayment({
         payment: p,
         eventId: e.event_id,
         providerReference: e.provider_reference,
-        entitlement: grant(p.subscriber_id, forfait, 'payment', p.id, now),
+        entitlement,
+        access,
         month: monthOf(now),
         nowIso: clock.iso(now),
       });
+      // A code drawn twice (about 1 in 8e14): draw again.
+      outcome = settled === 'code_taken' ? 'conflict' : settled;
       if (outcome === 'applied') {
         countMetric('PaymentCompleted');
         if (Date.parse(p.expires_at) <= now) log.info('late completion honoured', { payment: p.id });
+        await textAccessCode(p, access.code);
       }
     } else {
       outcome = await failPayment({ paymentId: p.id, eventId: e.event_id, nowIso: clock.iso(now) });

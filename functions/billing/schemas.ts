@@ -6,9 +6,12 @@ export const ForfaitSchema = z.object({
   name: z.string(),
   price_fcfa: z.int(),
   duration_hours: z.int(),
+  /** 0: no data cap. */
   data_limit_mb: z.int(),
   cir_kbps: z.int(),
   mir_kbps: z.int(),
+  /** Devices that may be online at once with one purchase; 1 when absent. */
+  max_devices: z.optional(z.int().check(z.gte(1), z.lte(10))),
 });
 
 export const ForfaitsQuery = z.strictObject({ ...pageQuery });
@@ -40,6 +43,8 @@ export const PaymentStatusResponse = z.object({
   status: z.enum(['pending', 'completed', 'failed', 'expired']),
   amount_fcfa: z.int(),
   provider: z.string(),
+  /** Once completed: the access code the purchase created (the payer's and admins' eyes only). */
+  access_code: z.optional(z.string()),
 });
 
 export const VoucherGenerateBody = z.strictObject({

@@ -16,5 +16,7 @@ export const billingSettings = defineSettings(
      * (http mode only; the sandbox has none) that the payment is completed, for that amount.
      */
     AGGREGATOR_CONFIRM_WEBHOOK: z._default(z.enum(['true', 'false']), 'true'),
+    /** Days a voucher may wait, unused, after it was made; past this it is refused. */
+    VOUCHER_VALIDITY_DAYS: z._default(int, 180),
   }),
 );

@@ -1,9 +1,10 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { assertActsFor } from '../core/access.js';
 import { clock } from '../core/clock.js';
-import { AppError, forbidden, notFound, validation } from '../core/errors.js';
+import { AppError, notFound, validation } from '../core/errors.js';
 import { countMetric, log } from '../core/log.js';
 import type { OperatorPrincipal } from '../core/tokens.js';
+import { type AccessCode, getAccessCode } from '../store/access-codes.js';
 import { getForfait } from '../store/forfaits.js';
 import {
   countVouchers,
@@ -17,18 +18,11 @@ import {
   type Voucher,
   type VoucherStatus,
 } from '../store/vouchers.js';
+import { newCode } from './codes.js';
 import { grant, monthOf } from './payments.js';
+import { billingSettings } from './settings.js';
 
-/** No 0/O, 1/I/L: codes are read aloud and typed on phones. */
-export const VOUCHER_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-export const VOUCHER_LENGTH = 10;
-
-/** A code from the CSPRNG: 31^10 (about 8e14) possibilities. */
-export function newCode(): string {
-  let code = '';
-  for (let i = 0; i < VOUCHER_LENGTH; i++) code += VOUCHER_ALPHABET[randomInt(VOUCHER_ALPHABET.length)];
-  return code;
-}
+export { newCode, VOUCHER_ALPHABET, VOUCHER_LENGTH } from './codes.js';
 
 const MAX_COLLISION_ROUNDS = 10;
 
@@ -38,32 +32,58 @@ export async function generateVouchers(input: { forfaitId: string; resellerId: s
   const forfait = await getForfait(input.forfaitId);
   if (forfait?.status !== 'active') throw notFound('Forfait');
   const batchId = randomUUID();
-  const createdAt = clock.iso();
-  const make = (): Voucher => ({
-    code: newCode(),
-    forfait_id: forfait.id,
-    price_fcfa: forfait.price_fcfa,
-    offer: {
-      duration_hours: forfait.duration_hours,
-      data_limit_mb: forfait.data_limit_mb,
-      cir_kbps: forfait.cir_kbps,
-      mir_kbps: forfait.mir_kbps,
-    },
-    reseller_id: input.resellerId,
-    batch_id: batchId,
-    status: 'active',
-    created_at: createdAt,
-  });
-  const all: Voucher[] = [];
+  const now = clock.now();
+  const createdAt = clock.iso(now);
+  const useBy = clock.iso(now + billingSettings().VOUCHER_VALIDITY_DAYS * 24 * 3600_000);
+  const offer = {
+    duration_hours: forfait.duration_hours,
+    data_limit_mb: forfait.data_limit_mb,
+    cir_kbps: forfait.cir_kbps,
+    mir_kbps: forfait.mir_kbps,
+    max_devices: forfait.max_devices,
+  };
+  // A voucher is an access code sold in advance: both are written together, with one code.
+  const make = (): { voucher: Voucher; access: AccessCode } => {
+    const code = newCode();
+    return {
+      voucher: {
+        code,
+        forfait_id: forfait.id,
+        price_fcfa: forfait.price_fcfa,
+        offer,
+        reseller_id: input.resellerId,
+        batch_id: batchId,
+        status: 'active',
+        created_at: createdAt,
+        use_by: useBy,
+      },
+      access: {
+        code,
+        reseller_id: input.resellerId,
+        source: 'voucher',
+        source_id: batchId,
+        forfait_id: forfait.id,
+        forfait_name: forfait.name,
+        offer: { ...offer, max_devices: offer.max_devices ?? 1 },
+        price_fcfa: forfait.price_fcfa,
+        created_at: createdAt,
+        use_by: useBy,
+        used_bytes: 0,
+        devices: {},
+        devices_version: 0,
+      },
+    };
+  };
+  const all: { voucher: Voucher; access: AccessCode }[] = [];
   try {
     for (let start = 0; start < input.n; start += VOUCHER_CHUNK) {
       // Unique within the chunk first, then against the table by the conditional writes.
-      const seen = new Set(all.map((v) => v.code));
-      let chunk: Voucher[] = [];
+      const seen = new Set(all.map((v) => v.voucher.code));
+      let chunk: { voucher: Voucher; access: AccessCode }[] = [];
       while (chunk.length < Math.min(VOUCHER_CHUNK, input.n - start)) {
         const v = make();
-        if (!seen.has(v.code)) {
-          seen.add(v.code);
+        if (!seen.has(v.voucher.code)) {
+          seen.add(v.voucher.code);
           chunk.push(v);
         }
       }
@@ -72,10 +92,10 @@ export async function generateVouchers(input: { forfaitId: string; resellerId: s
         if (!taken.size) break;
         if (round >= MAX_COLLISION_ROUNDS) throw new AppError('ERR_INTERNAL', 'Could not find free codes');
         chunk = chunk.map((v) => {
-          if (!taken.has(v.code)) return v;
+          if (!taken.has(v.voucher.code)) return v;
           let fresh = make();
-          while (seen.has(fresh.code)) fresh = make();
-          seen.add(fresh.code);
+          while (seen.has(fresh.voucher.code)) fresh = make();
+          seen.add(fresh.voucher.code);
           return fresh;
         });
       }
@@ -84,7 +104,7 @@ export async function generateVouchers(input: { forfaitId: string; resellerId: s
   } catch (error) {
     // All or nothing: a batch cut short (DynamoDB throttled, say) takes back what it wrote.
     try {
-      await deleteVouchers(all.map((v) => v.code));
+      await deleteVouchers(all.map((v) => v.voucher.code));
     } catch (cleanup) {
       log.error('voucher batch left partial', {
         batch_id: batchId,
@@ -95,7 +115,7 @@ export async function generateVouchers(input: { forfaitId: string; resellerId: s
     throw error;
   }
   return {
-    items: all.map((v) => ({ code: v.code, forfait_id: v.forfait_id, status: v.status })),
+    items: all.map(({ voucher: v }) => ({ code: v.code, forfait_id: v.forfait_id, status: v.status })),
     total: all.length,
     batch_id: batchId,
   };
@@ -125,9 +145,13 @@ export async function redeem(rawCode: string, subscriberId: string) {
     const forfait = v.offer ? { id: v.forfait_id, ...v.offer } : await getForfait(v.forfait_id);
     if (!forfait) throw new Error(`forfait ${v.forfait_id} of voucher is gone`);
     const now = clock.now();
+    if (v.use_by && Date.parse(v.use_by) <= now) throw new AppError('ERR_CONFLICT', 'Voucher expired unused');
+    const access = await getAccessCode(code);
+    if (!access) throw new Error(`voucher ${code.slice(0, 3)}… has no access code`);
     const entitlement = grant(subscriberId, forfait, 'voucher', code, now);
     const outcome = await redeemVoucher({
       voucher: v,
+      access,
       subscriberId,
       entitlement,
       month: monthOf(now),

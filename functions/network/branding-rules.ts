@@ -1,9 +1,11 @@
 import { isIP } from 'node:net';
+import postcss, { type Root } from 'postcss';
+import valueParser from 'postcss-value-parser';
 
 /**
- * What a reseller may put on its captive portal (DESIGN §4). The portal is served to every
- * subscriber of the hotspot, so anything that could run script, load another site's content or
- * reach the operator's own network is refused.
+ * What a reseller may put on its captive portal. The portal is served to every subscriber of the
+ * hotspot, so anything that could run script, load another site's content or reach the
+ * operator's own network is refused.
  */
 
 // Names that only resolve inside a network (RFC 6761, 6762, 8375 and common practice).
@@ -11,8 +13,16 @@ const PRIVATE_HOST =
   /^(localhost|.*\.(localhost|local|localdomain|internal|intranet|lan|home|home\.arpa|corp|private|test|invalid|arpa))$/i;
 // Public DNS names that answer with the IP written into them (127.0.0.1.nip.io, 10-0-0-1.sslip.io).
 const IP_ECHO_DNS = /(^|\.)(nip\.io|sslip\.io|xip\.io|localtest\.me|lvh\.me|vcap\.me)$/i;
+// Letters, digits and hyphens per label, a last label starting with a letter (so never an IPv4 in
+// any of its spellings: 2130706433, 0x7f.1, 127.1).
+const DNS_NAME = /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.[a-z][a-z0-9-]{0,62}(?<!-)$/i;
 
-/** Null when the URL is acceptable for a logo, else why not. */
+/**
+ * Null when the URL is acceptable for a logo, else why not. Checked on the text as written as
+ * well as on the parsed URL: parsers disagree on `\`, `@` and control characters
+ * (`https://evil.example\@169.254.169.254/` is evil.example to a browser and 169.254.169.254 to
+ * some HTTP clients), so any input where they could disagree is refused.
+ */
 export function logoUrlProblem(value: string): string | null {
   if (value.length > 2048) return 'must be at most 2048 characters';
   let url: URL;
@@ -21,60 +31,242 @@ export function logoUrlProblem(value: string): string | null {
   } catch {
     return 'must be an absolute URL';
   }
-  if (url.protocol !== 'https:') return 'must use https';
-  if (url.username || url.password) return 'must not carry credentials';
+  const control = (c: string) =>
+    c.charCodeAt(0) <= 0x20 || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f);
+  if ([...value].some(control)) return 'must not contain spaces or control characters';
+  if (value.includes('\\')) return 'must not contain a backslash';
+  if (url.protocol !== 'https:' || !/^https:\/\//i.test(value)) return 'must use https://';
+  // The authority as any parser would cut it: up to the first /, ? or #.
+  const authority = value.slice('https://'.length).split(/[/?#]/, 1)[0] ?? '';
+  if (authority.includes('@') || url.username || url.password) return 'must not carry credentials';
   // The URL parser already rewrote 0x7f.1, 2130706433 and the like as dotted IPv4.
   const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
-  if (isIP(host) || /^[\d.]+$/.test(host) || /^0x[0-9a-f]+$/i.test(host))
+  if (isIP(host) || /^[\d.]+$/.test(host) || /^0x[0-9a-f]+$/i.test(host) || url.hostname.startsWith('['))
     return 'must name a host, not an IP address';
-  if (!host.includes('.') || PRIVATE_HOST.test(host) || IP_ECHO_DNS.test(host))
+  if (url.port !== '' || !/^[^:]+(:443)?$/.test(authority)) return 'must not name a port other than 443';
+  if (!DNS_NAME.test(host) || PRIVATE_HOST.test(host) || IP_ECHO_DNS.test(host))
     return 'must be a public host name';
+  if (authority.replace(/:443$/, '').toLowerCase().replace(/\.+$/, '') !== host.toLowerCase())
+    return 'must name its host in plain ASCII (punycode for international names)';
   return null;
 }
 
-/** Undoes CSS escapes (`\\75 rl(` is `url(`) and drops comments, so checks see what a browser sees. */
-function canonicalCss(css: string): string {
-  return css
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/\\([0-9a-f]{1,6})\s?/gi, (_m, hex: string) => {
-      // As CSS Syntax §4.3.7: zero, a surrogate or beyond Unicode is U+FFFD.
-      const code = Number.parseInt(hex, 16);
-      const valid = code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff);
-      return String.fromCodePoint(valid ? code : 0xfffd);
-    })
-    .replace(/\\(.)/g, '$1')
-    .replace(/\s+/g, '')
-    .toLowerCase();
+/** The logo URL as the portal writes it (serialised by the URL parser); undefined when refused. */
+export function normalizedLogoUrl(value: string): string | undefined {
+  return logoUrlProblem(value) === null ? new URL(value).href : undefined;
 }
 
 export const MAX_CSS_BYTES = 10 * 1024;
 
-/** Null when the CSS is acceptable, else why not. */
-export function customCssProblem(css: string): string | null {
-  if (Buffer.byteLength(css, 'utf8') > MAX_CSS_BYTES) return 'must be at most 10 KB';
-  if (css.includes('<')) return 'must not contain <';
-  const c = canonicalCss(css);
+/** Undoes CSS escapes as CSS Syntax §4.3.7 does: `\75 rl(` is `url(`. */
+function decodeEscapes(text: string): string {
+  // One left-to-right pass: in `\\e` the second backslash is escaped, not the start of `\e`.
+  return text.replace(
+    /\\(?:([0-9a-f]{1,6})[ \t\n\r\f]?|(\r\n|[\s\S]))/gi,
+    (_m, hex?: string, char?: string) => {
+      if (hex === undefined) return /^[\r\n\f]/.test(char ?? '') ? '' : (char ?? '');
+      // Zero, a surrogate or beyond Unicode is U+FFFD.
+      const code = Number.parseInt(hex, 16);
+      const valid = code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff);
+      return String.fromCodePoint(valid ? code : 0xfffd);
+    },
+  );
+}
+
+/**
+ * Removes comments the way a CSS tokenizer does: a `/*` inside a string is text, not the start of
+ * a comment (the regex `\/\*[\s\S]*?\*\/` took `content: "/*"` as one, and hid what followed).
+ * Strings end at their quote or at an unescaped line break, as in the browser.
+ */
+function withoutComments(css: string): string {
+  let out = '';
+  let i = 0;
+  while (i < css.length) {
+    const c = css[i] as string;
+    if (c === '/' && css[i + 1] === '*') {
+      const end = css.indexOf('*/', i + 2);
+      i = end === -1 ? css.length : end + 2;
+      continue;
+    }
+    if (c === '\\') {
+      out += css.slice(i, i + 2);
+      i += 2;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      let j = i + 1;
+      while (j < css.length && css[j] !== c && !/[\n\r\f]/.test(css[j] as string))
+        j += css[j] === '\\' ? 2 : 1;
+      out += css.slice(i, j + 1);
+      i = j + 1;
+      continue;
+    }
+    out += c;
+    i += 1;
+  }
+  return out;
+}
+
+/** What the checks compare against: no comments, escapes decoded, no white space, lower case. */
+const canonical = (css: string): string =>
+  decodeEscapes(withoutComments(css)).replace(/\s+/g, '').replaceAll('\0', '').toLowerCase();
+
+// Any base outside the page's own origin would do: only the origin of the result matters.
+const PORTAL_BASE = 'https://portal.invalid/portal/hotspot';
+
+/** Null when a url() target may be loaded by the portal page, else why not. */
+function urlTargetProblem(target: string): string | null {
+  const t = target.trim();
+  if (/^data:/i.test(t)) {
+    return /^data:image\/(png|gif|jpeg|webp)(;base64)?,[a-z0-9+/=%._-]*$/i.test(t)
+      ? null
+      : 'url() may only hold a data:image (png, jpeg, gif, webp) URI, or a path on the portal itself';
+  }
+  if (/^[a-z][a-z0-9+.-]*:/i.test(t) || /^[\\/]{2}/.test(t)) {
+    return /^(javascript|vbscript):/i.test(t)
+      ? 'must not use javascript: or vbscript: URLs'
+      : 'url() may only hold a data:image (png, jpeg, gif, webp) URI, or a path on the portal itself';
+  }
+  // The browser's own URL parser decides: `/\evil.example`, `/\t/evil.example` leave the origin.
+  let resolved: URL;
+  try {
+    resolved = new URL(t, PORTAL_BASE);
+  } catch {
+    return 'url() must hold a valid URL';
+  }
+  return resolved.origin === new URL(PORTAL_BASE).origin
+    ? null
+    : 'url() may only hold a data:image (png, jpeg, gif, webp) URI, or a path on the portal itself';
+}
+
+const FORBIDDEN_AT_RULES: Record<string, string> = {
+  import: 'must not use @import',
+  charset: 'must not use @charset',
+  namespace: 'must not use @namespace',
+};
+
+// Functions that fetch from a URL written as a plain string, or run script.
+const FORBIDDEN_FUNCTIONS: Record<string, string> = {
+  expression: 'must not use expression()',
+  'image-set': 'must not use image-set()',
+  '-webkit-image-set': 'must not use image-set()',
+  image: 'must not use image()',
+  src: 'must not use src()',
+  'cross-fade': 'must not use cross-fade()',
+  '-webkit-cross-fade': 'must not use cross-fade()',
+};
+
+/** The checks on one value (a declaration's value or an at-rule's parameters), by its tokens. */
+function valueProblems(value: string, problems: Set<string>): void {
+  valueParser(value).walk((node) => {
+    if (node.type === 'function') {
+      const name = decodeEscapes(node.value).toLowerCase();
+      const why = FORBIDDEN_FUNCTIONS[name];
+      if (why) problems.add(why);
+      if (name === 'url') {
+        const target = decodeEscapes(node.nodes.map((n) => valueParser.stringify(n)).join(''))
+          .trim()
+          .replace(/^(['"])([\s\S]*)\1$/, '$2');
+        const problem = urlTargetProblem(target);
+        if (problem) problems.add(problem);
+        return false;
+      }
+    }
+    if (
+      (node.type === 'word' || node.type === 'string') &&
+      /(java|vb)script:/i.test(decodeEscapes(node.value))
+    )
+      problems.add('must not use javascript: or vbscript: URLs');
+    return undefined;
+  });
+}
+
+/**
+ * The checks on the whole serialised text, whatever its structure: a safety net for the places
+ * where postcss's error recovery and a browser's could differ.
+ */
+function textProblems(css: string, problems: Set<string>): void {
+  const c = canonical(css);
   for (const [needle, why] of [
     ['@import', 'must not use @import'],
+    ['@charset', 'must not use @charset'],
+    ['@namespace', 'must not use @namespace'],
     ['expression(', 'must not use expression()'],
-    ['javascript:', 'must not use javascript: URLs'],
-    ['vbscript:', 'must not use vbscript: URLs'],
-    ['behavior:', 'must not use behavior'],
+    ['javascript:', 'must not use javascript: or vbscript: URLs'],
+    ['vbscript:', 'must not use javascript: or vbscript: URLs'],
+    ['behavior', 'must not use behavior'],
     ['-moz-binding', 'must not use -moz-binding'],
-    // These load an image from a URL written as a plain string, without url().
     ['image-set(', 'must not use image-set()'],
     ['image(', 'must not use image()'],
     ['src(', 'must not use src()'],
+    ['cross-fade(', 'must not use cross-fade()'],
     ['</', 'must not contain </'],
   ] as const) {
-    if (c.includes(needle)) return why;
+    if (c.includes(needle)) problems.add(why);
   }
-  // url() may only embed an image inline: a URL to any host would let the portal call out.
   for (const m of c.matchAll(/url\(([^)]*)\)?/g)) {
-    const target = (m[1] ?? '').replace(/^['"]|['"]$/g, '');
-    if (!/^data:image\/(png|jpeg|gif|webp);base64,[a-z0-9+/=]*$/i.test(target)) {
-      return 'url() may only hold a data:image (png, jpeg, gif, webp) URI';
-    }
+    const problem = urlTargetProblem((m[1] ?? '').replace(/^(['"])([\s\S]*)\1$/, '$2'));
+    if (problem) problems.add(problem);
   }
-  return null;
+}
+
+/** Every node of a parsed stylesheet checked; comments removed from the tree. */
+function treeProblems(root: Root, problems: Set<string>): void {
+  root.walk((node) => {
+    switch (node.type) {
+      case 'comment':
+        node.remove();
+        return;
+      case 'atrule': {
+        const name = decodeEscapes(node.name).toLowerCase();
+        const why = FORBIDDEN_AT_RULES[name];
+        if (why) problems.add(why);
+        valueProblems(node.params, problems);
+        return;
+      }
+      case 'decl': {
+        const prop = decodeEscapes(node.prop).toLowerCase();
+        if (prop === 'behavior' || prop === '-ms-behavior') problems.add('must not use behavior');
+        if (prop === '-moz-binding') problems.add('must not use -moz-binding');
+        valueProblems(node.value, problems);
+        return;
+      }
+      default:
+        return;
+    }
+  });
+}
+
+export type CustomCssResult = { ok: true; css: string } | { ok: false; problems: string[] };
+
+/**
+ * Parses a reseller's CSS with postcss, checks every node and the serialised whole, and answers
+ * either the problems (a 400 on PUT) or the CSS to serve, as postcss serialises it without its
+ * comments. What is served is exactly what was checked.
+ */
+export function safeCustomCss(css: string): CustomCssResult {
+  if (Buffer.byteLength(css, 'utf8') > MAX_CSS_BYTES)
+    return { ok: false, problems: ['must be at most 10 KB'] };
+  // Inlined in a <style> element: `</style` would end it, whatever CSS makes of it.
+  if (css.includes('<')) return { ok: false, problems: ['must not contain <'] };
+  const problems = new Set<string>();
+  let root: Root;
+  try {
+    root = postcss.parse(css);
+  } catch (error) {
+    // Say what was recognisable anyway (`@\69mport` is an unnamed at-rule to postcss).
+    textProblems(css, problems);
+    const reason = (error as { reason?: string }).reason ?? 'syntax error';
+    return { ok: false, problems: [...problems, `is not valid CSS (${reason})`] };
+  }
+  treeProblems(root, problems);
+  const out = root.toString().trim();
+  textProblems(out, problems);
+  return problems.size > 0 ? { ok: false, problems: [...problems] } : { ok: true, css: out };
+}
+
+/** Null when the CSS is acceptable, else why not (every problem found, separated by `; `). */
+export function customCssProblem(css: string): string | null {
+  const result = safeCustomCss(css);
+  return result.ok ? null : result.problems.join('; ');
 }

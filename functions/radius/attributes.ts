@@ -24,7 +24,8 @@ export function requestAttributes(body: RestBody): Map<string, string> {
 }
 
 function undoDoubleUtf8(s: string): string {
-  if (!/[\u0080-\u00ff]/.test(s) || /[^\u0000-\u00ff]/.test(s)) return s;
+  // Only Latin-1 code points, some of them past ASCII: what the module's escaping produces.
+  if (![...s].some((c) => c.charCodeAt(0) > 0x7f) || [...s].some((c) => c.charCodeAt(0) > 0xff)) return s;
   const decoded = Buffer.from(s, 'latin1').toString('utf8');
   return decoded.includes('\ufffd') ? s : decoded;
 }

@@ -1,6 +1,8 @@
 import { Access, type AccessCode, bytesOfMb, claimDevice } from '../store/access-codes.js';
 import { batchGet } from '../store/entity.js';
 import { Nas, type NasRecord, type NasVendor } from '../store/nas.js';
+import { revenueIncrement } from '../store/revenue.js';
+import { voucherFirstUse } from '../store/vouchers.js';
 import { acceptReply, type Grant, normalizeCode, normalizeMac, type Refusal } from './attributes.js';
 import { radiusSettings } from './settings.js';
 
@@ -91,12 +93,22 @@ export async function authorizeLogin(req: LoginRequest, nowMs: number): Promise<
     );
     const d = decide(code, nas, req, nowMs);
     if ('refused' in d) return { accept: false, reason: d.refused };
+    const nowIso = new Date(nowMs).toISOString();
+    // A voucher's first use redeems it, as the API's redemption would: its price counts once.
+    const firstUse =
+      !d.code.started_at && d.code.source === 'voucher'
+        ? {
+            voucher: voucherFirstUse(d.code, nowIso, d.standing.expiresAt),
+            revenue: revenueIncrement(d.code.reseller_id, nowIso.slice(0, 7), d.code.price_fcfa ?? 0),
+          }
+        : undefined;
     const claimed = await claimDevice({
       code: d.code,
       devices: d.devices,
-      nowIso: new Date(nowMs).toISOString(),
+      nowIso,
       expiresAt: d.standing.expiresAt,
       nasId: req.nasId,
+      firstUse,
     });
     if (!claimed) continue;
     const vendor = d.nas.vendor ?? 'mikrotik';

@@ -1,4 +1,5 @@
-import { entity, type TxItem } from './entity.js';
+import { cancelled, type Expr, entity, type TxItem, transact } from './entity.js';
+import type { Offer } from './forfaits.js';
 
 /**
  * An access code: what a hotspot router lets in. Every entitlement has one: a voucher is an
@@ -9,15 +10,8 @@ import { entity, type TxItem } from './entity.js';
  * The code's clock starts at its first login (or, for a purchase, when the payment completes),
  * not when it is made. Its data is counted across every session of every device.
  */
-export interface AccessOffer {
-  duration_hours: number;
-  /** 0: no data cap. */
-  data_limit_mb: number;
-  cir_kbps: number;
-  mir_kbps: number;
-  /** How many devices may hold a session at once. */
-  max_devices: number;
-}
+/** The offer of a code, with how many devices may hold a session at once. */
+export type AccessOffer = Offer & { max_devices: number };
 
 export interface AccessCode {
   code: string;
@@ -30,6 +24,8 @@ export interface AccessCode {
   forfait_id: string;
   forfait_name?: string;
   offer: AccessOffer;
+  /** What a voucher's first use adds to its reseller's revenue. */
+  price_fcfa?: number;
   created_at: string;
   /** A code never used is refused after this (ISO). */
   use_by?: string;
@@ -119,28 +115,37 @@ export async function listCodesOf(subscriberId: string, limit = 20): Promise<Acc
  * leases), and the clock starts if it has not. False when another login changed the devices
  * meanwhile (read again and decide again).
  */
-// Access: UpdateItem pk=CODE#<code> SET devices, devices_version + 1, started_at/expires_at if not set, condition devices_version = as read.
-export function claimDevice(input: {
+// Access: UpdateItem pk=CODE#<code> SET devices, devices_version + 1, started_at/expires_at if not set, condition devices_version = as read;
+// on a voucher's first use, in a transaction with its voucher and its reseller's revenue.
+export async function claimDevice(input: {
   code: AccessCode;
   devices: Record<string, number>;
   nowIso: string;
   expiresAt: string;
   nasId: string;
+  /** Items that must change with the first use (the voucher, the revenue). */
+  firstUse?: Record<string, TxItem>;
 }): Promise<boolean> {
   const read = input.code.devices_version;
-  return Access.update(
-    input.code,
-    {
-      expression:
-        'SET devices = :d, devices_version = :next, started_at = if_not_exists(started_at, :now), expires_at = if_not_exists(expires_at, :exp), last_login_at = :now, last_nas_id = :nas',
-      values: {
-        ':d': input.devices,
-        ':next': read + 1,
-        ':now': input.nowIso,
-        ':exp': input.expiresAt,
-        ':nas': input.nasId,
-      },
+  const update: Expr = {
+    expression:
+      'SET devices = :d, devices_version = :next, started_at = if_not_exists(started_at, :now), expires_at = if_not_exists(expires_at, :exp), last_login_at = :now, last_nas_id = :nas',
+    values: {
+      ':d': input.devices,
+      ':next': read + 1,
+      ':now': input.nowIso,
+      ':exp': input.expiresAt,
+      ':nas': input.nasId,
     },
-    { expression: 'devices_version = :read', values: { ':read': read } },
-  );
+  };
+  const asRead: Expr = { expression: 'devices_version = :read', values: { ':read': read } };
+  if (!input.firstUse) return Access.update(input.code, update, asRead);
+  try {
+    await transact({ claim: Access.tx.update(input.code, update, asRead), ...input.firstUse });
+    return true;
+  } catch (error) {
+    // Another login or a redemption changed the code or its voucher since the read: decide again.
+    if (cancelled(error)) return false;
+    throw error;
+  }
 }

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.js';
-import { ddb, tableName } from '../core/ddb.js';
 import type { Role } from '../core/tokens.js';
-import { queryAll } from './table.js';
+import { entity } from './entity.js';
 
 /**
  * An account is a phone number that has logged in (a subscriber) or that an operator
@@ -19,27 +17,52 @@ export interface Account {
   created_at: string;
 }
 
-export const accountKeys = {
-  account: (msisdn: string) => ({ pk: `ACCOUNT#${msisdn}`, sk: 'ACCOUNT' }),
-  /** Operator accounts (admins, resellers) are listed through gsi1; subscribers are not. */
-  operatorIndex: (role: Role, msisdn: string) => ({ gsi1pk: 'OPERATORS', gsi1sk: `${role}#${msisdn}` }),
-};
-
-function fromItem(item: Record<string, unknown>): Account {
-  return {
-    id: item.id as string,
-    msisdn: item.msisdn as string,
-    role: item.role as Role,
-    created_at: item.created_at as string,
-    ...(item.reseller_id ? { reseller_id: item.reseller_id as string } : {}),
-    ...(item.name ? { name: item.name as string } : {}),
-  };
+/**
+ * The account's current one-time password, kept on the account item so that an OTP request is
+ * one read and one transaction (otp.ts). Never part of what the account store answers.
+ */
+export interface AccountOtp {
+  otp_token?: string;
+  /** Hash of the code, bound to the account's id and the OTP token. */
+  otp_hash?: string;
+  /** Epoch ms after which the code is refused (checked in code; TTL does not apply here). */
+  otp_expires_at?: number;
+  otp_used?: boolean;
+  /** Wrong guesses at the current code; absent while the account never had a code. */
+  otp_fails?: number;
+  /** Epoch ms of the last wrong guess: the lockout runs from it. */
+  otp_last_fail_at?: number;
 }
+
+export type StoredAccount = Account & AccountOtp;
+
+export const AccountEntity = entity<StoredAccount>()({
+  name: 'account',
+  key: (a: Pick<Account, 'msisdn'>) => ({ pk: `ACCOUNT#${a.msisdn}`, sk: 'ACCOUNT' }),
+  indexes: {
+    /** Operator accounts (admins, resellers), by role then MSISDN; subscribers are not listed. */
+    gsi1: {
+      pk: (_all: unknown) => 'OPERATORS',
+      sk: (a: Pick<Account, 'role' | 'msisdn'>) => `${a.role}#${a.msisdn}`,
+      when: (a: StoredAccount) => a.role !== 'subscriber',
+    },
+  },
+});
+
+const publicAccount = ({
+  otp_token,
+  otp_hash,
+  otp_expires_at,
+  otp_used,
+  otp_fails,
+  otp_last_fail_at,
+  ...account
+}: StoredAccount): Account => account;
 
 // Access: GetItem pk=ACCOUNT#<msisdn>, sk=ACCOUNT.
 export async function getAccount(msisdn: string): Promise<Account | undefined> {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: accountKeys.account(msisdn) }));
-  return out.Item ? fromItem(out.Item) : undefined;
+  const stored = await AccountEntity.get({ msisdn });
+  return stored && publicAccount(stored);
 }
 
 /**
@@ -53,47 +76,47 @@ export async function upsertOperator(input: {
   resellerId?: string;
   name?: string;
 }): Promise<Account> {
+  const set = [
+    '#id = if_not_exists(#id, :id)',
+    'msisdn = :m',
+    '#role = :role',
+    'created_at = if_not_exists(created_at, :now)',
+    'entity = :entity',
+    'gsi1pk = :gsi1pk',
+    'gsi1sk = :gsi1sk',
+  ];
+  const names: Record<string, string> = { '#id': 'id', '#role': 'role' };
   const values: Record<string, unknown> = {
     ':id': randomUUID(),
     ':m': input.msisdn,
     ':role': input.role,
     ':now': clock.iso(),
-    ':entity': 'account',
-    ...Object.fromEntries(
-      Object.entries(accountKeys.operatorIndex(input.role, input.msisdn)).map(([k, v]) => [`:${k}`, v]),
-    ),
+    ':entity': AccountEntity.name,
+    ':gsi1pk': AccountEntity.indexes.gsi1.pk(input),
+    ':gsi1sk': AccountEntity.indexes.gsi1.sk(input),
   };
-  let set =
-    'SET #id = if_not_exists(#id, :id), msisdn = :m, #role = :role, created_at = if_not_exists(created_at, :now), ' +
-    'entity = :entity, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk';
-  const remove: string[] = [];
   if (input.resellerId) {
-    set += ', reseller_id = :rid';
+    set.push('reseller_id = :rid');
     values[':rid'] = input.resellerId;
-  } else remove.push('reseller_id');
+  }
   if (input.name) {
-    set += ', #name = :name';
+    set.push('#name = :name');
+    names['#name'] = 'name';
     values[':name'] = input.name;
   }
-  const out = await ddb().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: accountKeys.account(input.msisdn),
-      UpdateExpression: remove.length ? `${set} REMOVE ${remove.join(', ')}` : set,
-      ExpressionAttributeNames: { '#id': 'id', '#role': 'role', ...(input.name ? { '#name': 'name' } : {}) },
-      ExpressionAttributeValues: values,
-      ReturnValues: 'ALL_NEW',
-    }),
+  // An admin holds no reseller id, whatever the account was before.
+  const remove = input.resellerId ? '' : ' REMOVE reseller_id';
+  const stored = await AccountEntity.updateReturning(
+    { msisdn: input.msisdn },
+    { expression: `SET ${set.join(', ')}${remove}`, names, values },
   );
-  return fromItem(out.Attributes ?? {});
+  // Unconditional: DynamoDB always answers the item it wrote.
+  if (!stored) throw new Error('UpdateItem of an account returned no attributes');
+  return publicAccount(stored);
 }
 
 // Access: Query gsi1 gsi1pk=OPERATORS (admins and resellers, ordered by role then MSISDN).
 export async function listOperators(): Promise<Account[]> {
-  const items = await queryAll({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :p',
-    ExpressionAttributeValues: { ':p': 'OPERATORS' },
-  });
-  return items.map(fromItem);
+  const items = await AccountEntity.queryIndexAll('gsi1', {});
+  return items.map(publicAccount);
 }

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../core/ddb.js';
-import { cancellationReasons, isConditionFailure, queryAll, queryCount } from './table.js';
+import { cancelled, entity, queryCount, transact } from './entity.js';
 
 export type AlertStatus = 'active' | 'acked';
 
-/** An alert (spec §2.13), as stored and as answered. */
+/** An alert, as answered: `acked_by` and `acked_at` are null until someone acks it. */
 export interface Alert {
   id: string;
   type: string;
@@ -19,40 +17,50 @@ export interface Alert {
   message: string;
 }
 
+/** An alert as stored: the ack's attributes only once acked, with the acking principal. */
+interface StoredAlert extends Omit<Alert, 'acked_by' | 'acked_at'> {
+  acked_by?: string;
+  /** The `sub` of the principal who acked (audit; not answered). */
+  acked_by_sub?: string;
+  acked_at?: string;
+}
+
 /** Acked alerts are kept this long after their ack; active ones until someone acks them. */
 const ACKED_RETENTION_S = 90 * 86_400;
 
-const keys = {
-  alert: (id: string) => ({ pk: `ALERT#${id}`, sk: 'ALERT' }),
-  /** gsi1: every alert of a status, by time (admin lists and counts). */
-  byStatus: (status: AlertStatus, ts: string, id: string) => ({
-    gsi1pk: `ALERTS#${status}`,
-    gsi1sk: `${ts}#${id}`,
-  }),
-  statusPartition: (status: AlertStatus) => `ALERTS#${status}`,
-  /** gsi2: the alerts of one site, status first so a status is one begins_with. */
-  bySite: (site: string, status: AlertStatus, ts: string, id: string) => ({
-    gsi2pk: `SITE#${site}#ALERTS`,
-    gsi2sk: `${status}#${ts}#${id}`,
-  }),
-  sitePartition: (site: string) => `SITE#${site}#ALERTS`,
-  /** At most one open incident per site and alert type: the guard against an alert per run. */
-  incident: (site: string, type: string) => ({ pk: `INCIDENT#${site}#${type}`, sk: 'INCIDENT' }),
-};
+const statusOf = (a: Pick<StoredAlert, 'acked'>): AlertStatus => (a.acked ? 'acked' : 'active');
 
-function fromItem(item: Record<string, unknown>): Alert {
-  return {
-    id: item.id as string,
-    type: item.type as string,
-    severity: item.severity as string,
-    site: item.site as string,
-    ts: item.ts as string,
-    acked: item.acked === true,
-    acked_by: (item.acked_by as string | undefined) ?? null,
-    acked_at: (item.acked_at as string | undefined) ?? null,
-    message: (item.message as string | undefined) ?? '',
-  };
-}
+/** The start of a site's gsi2 sort keys of one status: a status is one begins_with. */
+const siteStatusPrefix = (status: AlertStatus) => `${status}#`;
+
+const AlertEntity = entity<StoredAlert>()({
+  name: 'alert',
+  key: (a: Pick<Alert, 'id'>) => ({ pk: `ALERT#${a.id}`, sk: 'ALERT' }),
+  indexes: {
+    /** Every alert of a status, by time (admin lists and counts); an ack moves it. */
+    gsi1: {
+      pk: (a: Pick<StoredAlert, 'acked'>) => `ALERTS#${statusOf(a)}`,
+      sk: (a: StoredAlert) => `${a.ts}#${a.id}`,
+    },
+    /** The alerts of one site, status first; an ack moves it within the partition. */
+    gsi2: {
+      pk: (a: Pick<StoredAlert, 'site'>) => `SITE#${a.site}#ALERTS`,
+      sk: (a: Pick<StoredAlert, 'acked' | 'ts' | 'id'>) => `${siteStatusPrefix(statusOf(a))}${a.ts}#${a.id}`,
+    },
+  },
+});
+
+/** At most one open incident per site and alert type: the guard against an alert per run. */
+const Incident = entity<{ site: string; type: string; alert_id: string; opened_at: string }>()({
+  name: 'incident',
+  key: (i: { site: string; type: string }) => ({ pk: `INCIDENT#${i.site}#${i.type}`, sk: 'INCIDENT' }),
+});
+
+const answered = ({ acked_by_sub, acked_by, acked_at, ...a }: StoredAlert): Alert => ({
+  ...a,
+  acked_by: acked_by ?? null,
+  acked_at: acked_at ?? null,
+});
 
 /**
  * Raises an alert unless an incident of this type is already open for the site: the incident
@@ -67,48 +75,20 @@ export async function raiseAlertOnce(input: {
   ts: string;
   message: string;
 }): Promise<Alert | undefined> {
-  const id = randomUUID();
-  const alert: Alert = { id, ...input, acked: false, acked_by: null, acked_at: null };
+  const alert: StoredAlert = { id: randomUUID(), ...input, acked: false };
   try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: {
-                ...keys.incident(input.site, input.type),
-                entity: 'incident',
-                alert_id: id,
-                opened_at: input.ts,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: {
-                ...keys.alert(id),
-                ...keys.byStatus('active', input.ts, id),
-                ...keys.bySite(input.site, 'active', input.ts, id),
-                entity: 'alert',
-                id,
-                type: input.type,
-                severity: input.severity,
-                site: input.site,
-                ts: input.ts,
-                acked: false,
-                message: input.message,
-              },
-            },
-          },
-        ],
+    await transact({
+      incident: Incident.tx.create({
+        site: input.site,
+        type: input.type,
+        alert_id: alert.id,
+        opened_at: input.ts,
       }),
-    );
-    return alert;
+      alert: AlertEntity.tx.put(alert),
+    });
+    return answered(alert);
   } catch (error) {
-    if (cancellationReasons(error)?.[0] === 'ConditionalCheckFailed') return undefined;
+    if (cancelled<'incident' | 'alert'>(error)?.failed('incident')) return undefined;
     throw error;
   }
 }
@@ -116,21 +96,18 @@ export async function raiseAlertOnce(input: {
 /** Ends the open incident, if any, so that the next degradation raises a new alert. */
 // Access: DeleteItem pk=INCIDENT#<site>#<type>, sk=INCIDENT.
 export async function closeIncident(site: string, type: string): Promise<void> {
-  await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.incident(site, type) }));
+  await Incident.delete({ site, type });
 }
 
 // Access: GetItem pk=INCIDENT#<site>#<type>, sk=INCIDENT.
 export async function isIncidentOpen(site: string, type: string): Promise<boolean> {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.incident(site, type) }));
-  return out.Item !== undefined;
+  return (await Incident.get({ site, type })) !== undefined;
 }
 
 // Access: GetItem pk=ALERT#<id>, sk=ALERT.
 export async function getAlert(id: string): Promise<Alert | undefined> {
-  const out = await ddb().send(
-    new GetCommand({ TableName: tableName(), Key: keys.alert(id), ConsistentRead: true }),
-  );
-  return out.Item?.entity === 'alert' ? fromItem(out.Item) : undefined;
+  const stored = await AlertEntity.get({ id }, { consistent: true });
+  return stored && answered(stored);
 }
 
 /**
@@ -144,80 +121,59 @@ export async function ackAlert(
   bySub: string,
   at: string,
 ): Promise<Alert | undefined> {
-  const current = await getAlert(id);
+  const current = await AlertEntity.get({ id }, { consistent: true });
   if (!current) return undefined;
-  if (current.acked) return current;
-  try {
-    const out = await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.alert(id),
-        UpdateExpression:
-          'SET acked = :true, acked_by = :user, acked_by_sub = :sub, acked_at = :at, ' +
-          'gsi1pk = :g1pk, gsi2sk = :g2sk, #ttl = :ttl',
-        ConditionExpression: 'attribute_exists(pk) AND acked = :false',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: {
-          ':true': true,
-          ':false': false,
-          ':user': userId,
-          ':sub': bySub,
-          ':at': at,
-          ':g1pk': keys.byStatus('acked', current.ts, id).gsi1pk,
-          ':g2sk': keys.bySite(current.site, 'acked', current.ts, id).gsi2sk,
-          ':ttl': Math.floor(Date.parse(at) / 1000) + ACKED_RETENTION_S,
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return fromItem(out.Attributes ?? {});
-  } catch (error) {
-    // A parallel ack won: answer what it wrote.
-    if (isConditionFailure(error)) return getAlert(id);
-    throw error;
-  }
-}
-
-async function queryAlerts(input: Parameters<typeof queryAll>[0]): Promise<Alert[]> {
-  return (await queryAll(input)).map(fromItem);
+  if (current.acked) return answered(current);
+  const acked = { ...current, acked: true };
+  const stored = await AlertEntity.updateReturning(
+    { id },
+    {
+      expression:
+        'SET acked = :true, acked_by = :user, acked_by_sub = :sub, acked_at = :at, ' +
+        'gsi1pk = :g1pk, gsi2sk = :g2sk, #ttl = :ttl',
+      names: { '#ttl': 'ttl' },
+      values: {
+        ':true': true,
+        ':user': userId,
+        ':sub': bySub,
+        ':at': at,
+        ':g1pk': AlertEntity.indexes.gsi1.pk(acked),
+        ':g2sk': AlertEntity.indexes.gsi2.sk(acked),
+        ':ttl': Math.floor(Date.parse(at) / 1000) + ACKED_RETENTION_S,
+      },
+    },
+    { expression: 'attribute_exists(pk) AND acked = :false', values: { ':false': false } },
+  );
+  // Refused: a parallel ack won; answer what it wrote.
+  return stored ? answered(stored) : getAlert(id);
 }
 
 /** Every alert of a status, newest first. */
 // Access: Query gsi1 gsi1pk=ALERTS#<status>, ScanIndexForward=false.
-export function listAlertsByStatus(status: AlertStatus): Promise<Alert[]> {
-  return queryAlerts({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :p',
-    ExpressionAttributeValues: { ':p': keys.statusPartition(status) },
-    ScanIndexForward: false,
-  });
+export async function listAlertsByStatus(status: AlertStatus): Promise<Alert[]> {
+  const items = await AlertEntity.queryIndexAll('gsi1', { acked: status === 'acked' }, { forward: false });
+  return items.map(answered);
 }
 
 /** The alerts of one site, of one status or all, newest first within a status. */
 // Access: Query gsi2 gsi2pk=SITE#<nas_id>#ALERTS [AND begins_with(gsi2sk, <status>#)], ScanIndexForward=false.
-export function listSiteAlerts(site: string, status?: AlertStatus): Promise<Alert[]> {
-  return queryAlerts({
-    IndexName: 'gsi2',
-    KeyConditionExpression: status ? 'gsi2pk = :p AND begins_with(gsi2sk, :s)' : 'gsi2pk = :p',
-    ExpressionAttributeValues: { ':p': keys.sitePartition(site), ...(status ? { ':s': `${status}#` } : {}) },
-    ScanIndexForward: false,
-  });
+export async function listSiteAlerts(site: string, status?: AlertStatus): Promise<Alert[]> {
+  const items = await AlertEntity.queryIndexAll(
+    'gsi2',
+    { site },
+    { forward: false, sk: status && { beginsWith: siteStatusPrefix(status) } },
+  );
+  return items.map(answered);
 }
 
 // Access: Query gsi1 gsi1pk=ALERTS#active, Select=COUNT.
-export function countActiveAlerts(): Promise<number> {
-  return queryCount({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :p',
-    ExpressionAttributeValues: { ':p': keys.statusPartition('active') },
-  });
-}
+export const countActiveAlerts = (): Promise<number> =>
+  queryCount({ index: 'gsi1', pk: AlertEntity.indexes.gsi1.pk({ acked: false }) });
 
 // Access: Query gsi2 gsi2pk=SITE#<nas_id>#ALERTS AND begins_with(gsi2sk, active#), Select=COUNT.
-export function countActiveSiteAlerts(site: string): Promise<number> {
-  return queryCount({
-    IndexName: 'gsi2',
-    KeyConditionExpression: 'gsi2pk = :p AND begins_with(gsi2sk, :s)',
-    ExpressionAttributeValues: { ':p': keys.sitePartition(site), ':s': 'active#' },
+export const countActiveSiteAlerts = (site: string): Promise<number> =>
+  queryCount({
+    index: 'gsi2',
+    pk: AlertEntity.indexes.gsi2.pk({ site }),
+    sk: { beginsWith: siteStatusPrefix('active') },
   });
-}

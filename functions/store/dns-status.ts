@@ -1,5 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../core/ddb.js';
+import { entity } from './entity.js';
 
 /** The DNS sinkhole's status: reported by the DNS host (admin PUT) and by the canary's DNS check. */
 export interface DnsStatus {
@@ -10,26 +9,24 @@ export interface DnsStatus {
   checked_at?: string;
 }
 
-const keys = { status: () => ({ pk: 'DNS', sk: 'STATUS' }) };
+/** One item for the whole network: both reporters update their own attributes of it. */
+const Status = entity<DnsStatus>()({
+  name: 'dns_status',
+  key: (_only: unknown) => ({ pk: 'DNS', sk: 'STATUS' }),
+});
 
 // Access: GetItem pk=DNS, sk=STATUS.
-export async function getDnsStatus(): Promise<DnsStatus | undefined> {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.status() }));
-  if (!out.Item) return undefined;
-  const { pk, sk, entity, ...rest } = out.Item;
-  return rest as DnsStatus;
-}
+export const getDnsStatus = (): Promise<DnsStatus | undefined> => Status.get({});
 
 /** The canary's verdict on the resolver; touches nothing the DNS host reports. */
 // Access: UpdateItem pk=DNS, sk=STATUS SET unbound_healthy, checked_at.
 export async function setUnboundHealthy(healthy: boolean, at: string): Promise<void> {
-  await ddb().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.status(),
-      UpdateExpression: 'SET unbound_healthy = :h, checked_at = :at, entity = :e',
-      ExpressionAttributeValues: { ':h': healthy, ':at': at, ':e': 'dns_status' },
-    }),
+  await Status.update(
+    {},
+    {
+      expression: 'SET unbound_healthy = :h, checked_at = :at, entity = :e',
+      values: { ':h': healthy, ':at': at, ':e': Status.name },
+    },
   );
 }
 
@@ -40,28 +37,19 @@ export async function reportDnsStatus(report: {
   sinkhole_ip: string;
   last_update: string;
 }): Promise<DnsStatus> {
-  try {
-    const out = await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.status(),
-        UpdateExpression: 'SET blocklist_count = :c, sinkhole_ip = :ip, last_update = :u, entity = :e',
-        ConditionExpression: 'attribute_not_exists(last_update) OR last_update <= :u',
-        ExpressionAttributeValues: {
-          ':c': report.blocklist_count,
-          ':ip': report.sinkhole_ip,
-          ':u': report.last_update,
-          ':e': 'dns_status',
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    const { pk, sk, entity, ...rest } = out.Attributes ?? {};
-    return rest as DnsStatus;
-  } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') {
-      return (await getDnsStatus()) ?? {};
-    }
-    throw error;
-  }
+  const stored = await Status.updateReturning(
+    {},
+    {
+      expression: 'SET blocklist_count = :c, sinkhole_ip = :ip, last_update = :u, entity = :e',
+      values: {
+        ':c': report.blocklist_count,
+        ':ip': report.sinkhole_ip,
+        ':u': report.last_update,
+        ':e': Status.name,
+      },
+    },
+    { expression: 'attribute_not_exists(last_update) OR last_update <= :u' },
+  );
+  // Refused: a newer report is stored already, and is the answer.
+  return stored ?? (await getDnsStatus()) ?? {};
 }

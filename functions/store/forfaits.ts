@@ -7,7 +7,11 @@ import { entity, exists, notExists } from './entity.js';
 export type Forfait = z.infer<typeof ForfaitSchema>;
 
 /** What a forfait grants, copied onto the payments and vouchers that sell it. */
-export type Offer = Pick<Forfait, 'duration_hours' | 'data_limit_mb' | 'cir_kbps' | 'mir_kbps'>;
+/** What a purchase grants, copied onto what sells it (payment, voucher, access code). */
+export type Offer = Pick<
+  Forfait,
+  'duration_hours' | 'data_limit_mb' | 'cir_kbps' | 'mir_kbps' | 'max_devices'
+>;
 
 export interface StoredForfait extends Forfait {
   status: 'active' | 'retired';

@@ -1,9 +1,7 @@
-import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../core/ddb.js';
 import type { Role } from '../core/tokens.js';
-import { accountKeys } from './accounts.js';
-import { planToken, type RatePlan, type RateWindow, rateKeys, takeSlotUpdate } from './rate-limit.js';
-import { cancellationReasons, isConditionFailure } from './table.js';
+import { AccountEntity, type StoredAccount } from './accounts.js';
+import { batchGet, cancelled, type Expr, notExists, transact } from './entity.js';
+import { planToken, RateLimiter, type RatePlan, type RateWindow, takeSlotTx } from './rate-limit.js';
 
 /**
  * The one-time password of an account lives on the account item (keyed by MSISDN), next to the
@@ -25,19 +23,17 @@ export interface OtpState {
   lastFailAt?: number;
 }
 
-function stateOf(item: Record<string, unknown>): OtpState {
-  return {
-    accountId: item.id as string,
-    role: item.role as Role,
-    ...(item.reseller_id ? { resellerId: item.reseller_id as string } : {}),
-    ...(typeof item.otp_token === 'string' ? { otpToken: item.otp_token } : {}),
-    ...(typeof item.otp_hash === 'string' ? { codeHash: item.otp_hash } : {}),
-    ...(typeof item.otp_expires_at === 'number' ? { expiresAt: item.otp_expires_at } : {}),
-    used: item.otp_used === true,
-    fails: typeof item.otp_fails === 'number' ? item.otp_fails : undefined,
-    ...(typeof item.otp_last_fail_at === 'number' ? { lastFailAt: item.otp_last_fail_at } : {}),
-  };
-}
+const stateOf = (a: StoredAccount): OtpState => ({
+  accountId: a.id,
+  role: a.role,
+  resellerId: a.reseller_id,
+  otpToken: a.otp_token,
+  codeHash: a.otp_hash,
+  expiresAt: a.otp_expires_at,
+  used: a.otp_used === true,
+  fails: a.otp_fails,
+  lastFailAt: a.otp_last_fail_at,
+});
 
 /** The rate limiter and the account (with its OTP) of an MSISDN, in one strongly consistent read. */
 // Access: BatchGetItem (ConsistentRead) pk=RATE#<scope>#<msisdn> and pk=ACCOUNT#<msisdn>.
@@ -46,24 +42,18 @@ export async function readForRequest(
   msisdn: string,
   nowMs: number,
 ): Promise<{ plan: RatePlan; account: OtpState | undefined }> {
-  const rateKey = rateKeys.limiter(w.scope, msisdn);
-  const accountKey = accountKeys.account(msisdn);
-  const out = await ddb().send(
-    new BatchGetCommand({
-      RequestItems: { [tableName()]: { Keys: [rateKey, accountKey], ConsistentRead: true } },
-    }),
+  const [limiter, account] = await batchGet(
+    [
+      [RateLimiter, { scope: w.scope, subject: msisdn }],
+      [AccountEntity, { msisdn }],
+    ],
+    { consistent: true },
   );
-  // Two small items never come back as unprocessed unless DynamoDB throttles: fail clean then.
-  if (Object.keys(out.UnprocessedKeys ?? {}).length) {
-    const error = new Error('BatchGetItem left keys unprocessed');
-    error.name = 'ThrottlingException';
-    throw error;
-  }
-  const items = out.Responses?.[tableName()] ?? [];
-  const rate = items.find((i) => i.pk === rateKey.pk);
-  const account = items.find((i) => i.pk === accountKey.pk);
-  return { plan: planToken(rate, w, nowMs), account: account ? stateOf(account) : undefined };
+  return { plan: planToken(limiter, w, nowMs), account: account && stateOf(account) };
 }
+
+/** A transaction lost to a concurrent one: every item either passed, failed its condition or was held. */
+const RACE_REASONS = new Set(['None', 'ConditionalCheckFailed', 'TransactionConflict']);
 
 /**
  * Takes the rate-limit slot and stores the new code in one transaction: both or neither. Each
@@ -85,52 +75,42 @@ export async function issueOtp(input: {
   fails: number;
   createdAt: string;
 }): Promise<boolean> {
-  const condition = !input.read
-    ? 'attribute_not_exists(pk)'
+  const asRead: Expr = !input.read
+    ? notExists
     : input.read.fails === undefined
-      ? 'attribute_not_exists(otp_fails)'
-      : 'otp_fails = :expect';
+      ? { expression: 'attribute_not_exists(otp_fails)' }
+      : { expression: 'otp_fails = :expect', values: { ':expect': input.read.fails } };
   try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Update: takeSlotUpdate(input.window, input.msisdn, input.plan, input.nowMs) },
-          {
-            Update: {
-              TableName: tableName(),
-              Key: accountKeys.account(input.msisdn),
-              UpdateExpression:
-                'SET #id = if_not_exists(#id, :id), msisdn = :m, #role = if_not_exists(#role, :role), ' +
-                'created_at = if_not_exists(created_at, :now), entity = :entity, otp_token = :tok, ' +
-                'otp_hash = :h, otp_expires_at = :exp, otp_used = :false, otp_fails = :fails',
-              ConditionExpression: condition,
-              ExpressionAttributeNames: { '#id': 'id', '#role': 'role' },
-              ExpressionAttributeValues: {
-                ':id': input.accountId,
-                ':m': input.msisdn,
-                ':role': 'subscriber',
-                ':now': input.createdAt,
-                ':entity': 'account',
-                ':tok': input.otpToken,
-                ':h': input.codeHash,
-                ':exp': input.expiresAt,
-                ':false': false,
-                ':fails': input.fails,
-                ...(input.read?.fails !== undefined ? { ':expect': input.read.fails } : {}),
-              },
-            },
+    await transact({
+      slot: takeSlotTx(input.window, input.msisdn, input.plan, input.nowMs),
+      account: AccountEntity.tx.update(
+        { msisdn: input.msisdn },
+        {
+          expression:
+            'SET #id = if_not_exists(#id, :id), msisdn = :m, #role = if_not_exists(#role, :role), ' +
+            'created_at = if_not_exists(created_at, :now), entity = :entity, otp_token = :tok, ' +
+            'otp_hash = :h, otp_expires_at = :exp, otp_used = :false, otp_fails = :fails',
+          names: { '#id': 'id', '#role': 'role' },
+          values: {
+            ':id': input.accountId,
+            ':m': input.msisdn,
+            ':role': 'subscriber',
+            ':now': input.createdAt,
+            ':entity': AccountEntity.name,
+            ':tok': input.otpToken,
+            ':h': input.codeHash,
+            ':exp': input.expiresAt,
+            ':false': false,
+            ':fails': input.fails,
           },
-        ],
-      }),
-    );
+        },
+        asRead,
+      ),
+    });
     return true;
   } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (
-      reasons?.every((r) => r === 'None' || r === 'ConditionalCheckFailed' || r === 'TransactionConflict')
-    ) {
-      return false;
-    }
+    const c = cancelled<'slot' | 'account'>(error);
+    if (c && Object.values<string>(c.reasons).every((r) => RACE_REASONS.has(r))) return false;
     throw error;
   }
 }
@@ -138,10 +118,8 @@ export async function issueOtp(input: {
 /** The account of an MSISDN with its current code, read strongly consistent. */
 // Access: GetItem pk=ACCOUNT#<msisdn>, sk=ACCOUNT (ConsistentRead).
 export async function readForVerify(msisdn: string): Promise<OtpState | undefined> {
-  const out = await ddb().send(
-    new GetCommand({ TableName: tableName(), Key: accountKeys.account(msisdn), ConsistentRead: true }),
-  );
-  return out.Item ? stateOf(out.Item) : undefined;
+  const account = await AccountEntity.get({ msisdn }, { consistent: true });
+  return account && stateOf(account);
 }
 
 /**
@@ -149,47 +127,27 @@ export async function readForVerify(msisdn: string): Promise<OtpState | undefine
  * the same code through; it also refuses a code replaced or burnt meanwhile.
  */
 // Access: conditional UpdateItem pk=ACCOUNT#<msisdn> (otp_token matches, unused, otp_fails < max).
-export async function consumeOtp(msisdn: string, otpToken: string, maxFails: number): Promise<boolean> {
-  try {
-    await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: accountKeys.account(msisdn),
-        UpdateExpression: 'SET otp_used = :true, otp_fails = :zero REMOVE otp_last_fail_at',
-        ConditionExpression: 'otp_token = :tok AND otp_used = :false AND otp_fails < :max',
-        ExpressionAttributeValues: {
-          ':true': true,
-          ':false': false,
-          ':zero': 0,
-          ':tok': otpToken,
-          ':max': maxFails,
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-}
+export const consumeOtp = (msisdn: string, otpToken: string, maxFails: number): Promise<boolean> =>
+  AccountEntity.update(
+    { msisdn },
+    {
+      expression: 'SET otp_used = :true, otp_fails = :zero REMOVE otp_last_fail_at',
+      values: { ':true': true, ':zero': 0 },
+    },
+    {
+      expression: 'otp_token = :tok AND otp_used = :false AND otp_fails < :max',
+      values: { ':false': false, ':tok': otpToken, ':max': maxFails },
+    },
+  );
 
 /** Counts a wrong guess against the code that was read; returns the new failure count. */
 // Access: UpdateItem pk=ACCOUNT#<msisdn>, ADD otp_fails 1 (atomic counter) if otp_token still matches.
 export async function recordFailure(msisdn: string, otpToken: string, nowMs: number): Promise<number> {
-  try {
-    const out = await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: accountKeys.account(msisdn),
-        UpdateExpression: 'ADD otp_fails :one SET otp_last_fail_at = :now',
-        ConditionExpression: 'otp_token = :tok',
-        ExpressionAttributeValues: { ':one': 1, ':now': nowMs, ':tok': otpToken },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    return (out.Attributes?.otp_fails as number | undefined) ?? 0;
-  } catch (error) {
-    if (isConditionFailure(error)) return 0;
-    throw error;
-  }
+  const account = await AccountEntity.updateReturning(
+    { msisdn },
+    { expression: 'ADD otp_fails :one SET otp_last_fail_at = :now', values: { ':one': 1, ':now': nowMs } },
+    { expression: 'otp_token = :tok', values: { ':tok': otpToken } },
+  );
+  // Undefined: the code was replaced meanwhile, and the guess counts against nothing.
+  return account?.otp_fails ?? 0;
 }

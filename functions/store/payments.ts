@@ -1,4 +1,5 @@
 import type { PROVIDERS } from '../billing/schemas.js';
+import { Access, type AccessCode } from './access-codes.js';
 import { type Entitlement, EntitlementEntity } from './entitlements.js';
 import { cancelled, entity, exists, notExists, type TxItem, transact } from './entity.js';
 import type { Offer } from './forfaits.js';
@@ -28,6 +29,10 @@ export interface Payment {
   completed_at?: string;
   failed_at?: string;
   provider_reference?: string;
+  /** The buyer's number (E.164): the access code goes to it by SMS. */
+  msisdn?: string;
+  /** The access code the completed purchase created. */
+  access_code?: string;
   refusal_count?: number;
   refusals?: Refusal[];
 }
@@ -207,9 +212,11 @@ export async function completePayment(input: {
   eventId: string;
   providerReference?: string;
   entitlement: Entitlement;
+  /** The access code the purchase creates (its clock starts now). */
+  access: AccessCode;
   month: string;
   nowIso: string;
-}): Promise<SettleOutcome> {
+}): Promise<SettleOutcome | 'code_taken'> {
   const { payment } = input;
   try {
     await transact({
@@ -221,18 +228,22 @@ export async function completePayment(input: {
       }),
       payment: settle(
         payment.id,
-        'SET #status = :completed, completed_at = :now, provider_reference = :ref',
+        'SET #status = :completed, completed_at = :now, provider_reference = :ref, access_code = :code',
         {
           ':completed': 'completed',
           ':now': input.nowIso,
           ':ref': input.providerReference ?? null,
+          ':code': input.access.code,
         },
       ),
       entitlement: EntitlementEntity.tx.create(input.entitlement),
       revenue: revenueIncrement(payment.reseller_id, input.month, payment.amount_fcfa),
+      code: Access.tx.create(input.access),
     });
     return 'applied';
   } catch (error) {
+    // The random code exists already (about 1 in 8e14): the caller draws another.
+    if (cancelled(error)?.failed('code')) return 'code_taken';
     return settleOutcome(error);
   }
 }

@@ -1,6 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../core/ddb.js';
-import { isConditionFailure } from './table.js';
+import { entity, type TxItem } from './entity.js';
 
 /**
  * Sliding-window limiter: at most `limit` events in any `windowMs`. The item holds one slot per
@@ -18,16 +16,18 @@ export type RatePlan =
   | { allowed: true; slot: number; taken: number | undefined }
   | { allowed: false; retryAfterSeconds: number };
 
-export const rateKeys = {
-  limiter: (scope: string, subject: string) => ({ pk: `RATE#${scope}#${subject}`, sk: 'RATE' }),
-};
+/** The limiter item: slot `s<i>` holds when it was last taken (epoch ms). */
+export type RateSlots = { [slot: `s${number}`]: number };
 
-/** Which slot an event would take, given the limiter item as read (pure). */
-export function planToken(item: Record<string, unknown> | undefined, w: RateWindow, nowMs: number): RatePlan {
-  const slots = Array.from({ length: w.limit }, (_, i) => {
-    const v = item?.[`s${i}`];
-    return typeof v === 'number' ? v : undefined;
-  });
+/** One limiter per scope (what is limited) and subject (whom it limits, e.g. an MSISDN). */
+export const RateLimiter = entity<RateSlots>()({
+  name: 'rate_limit',
+  key: (r: { scope: string; subject: string }) => ({ pk: `RATE#${r.scope}#${r.subject}`, sk: 'RATE' }),
+});
+
+/** Which slot an event would take, given the limiter as read (pure). */
+export function planToken(limiter: RateSlots | undefined, w: RateWindow, nowMs: number): RatePlan {
+  const slots = Array.from({ length: w.limit }, (_, i) => limiter?.[`s${i}`]);
   let oldest = 0;
   for (let i = 1; i < w.limit; i++) {
     if ((slots[i] ?? -1) < (slots[oldest] ?? -1)) oldest = i;
@@ -39,52 +39,30 @@ export function planToken(item: Record<string, unknown> | undefined, w: RateWind
   return { allowed: true, slot: oldest, taken };
 }
 
-/** The conditional update that takes the planned slot (alone, or inside a transaction). */
-export function takeSlotUpdate(
+/**
+ * The transaction item that takes the planned slot, conditioned on the slot's value as read.
+ * The item expires a minute after the window it covers.
+ */
+export function takeSlotTx(
   w: RateWindow,
   subject: string,
   plan: { slot: number; taken: number | undefined },
   nowMs: number,
-) {
-  return {
-    TableName: tableName(),
-    Key: rateKeys.limiter(w.scope, subject),
-    UpdateExpression: 'SET #slot = :now, entity = :entity, #ttl = :ttl',
-    ConditionExpression: plan.taken === undefined ? 'attribute_not_exists(#slot)' : '#slot = :taken',
-    ExpressionAttributeNames: { '#slot': `s${plan.slot}`, '#ttl': 'ttl' },
-    ExpressionAttributeValues: {
-      ':now': nowMs,
-      ':entity': 'rate_limit',
-      ':ttl': Math.ceil((nowMs + w.windowMs) / 1000) + 60,
-      ...(plan.taken === undefined ? {} : { ':taken': plan.taken }),
+): TxItem {
+  const slot = { '#slot': `s${plan.slot}` };
+  return RateLimiter.tx.update(
+    { scope: w.scope, subject },
+    {
+      expression: 'SET #slot = :now, entity = :entity, #ttl = :ttl',
+      names: { ...slot, '#ttl': 'ttl' },
+      values: {
+        ':now': nowMs,
+        ':entity': RateLimiter.name,
+        ':ttl': Math.ceil((nowMs + w.windowMs) / 1000) + 60,
+      },
     },
-  };
-}
-
-/** Takes a token on its own: read, plan, conditional write; read again after a lost race. */
-// Access: GetItem + conditional UpdateItem pk=RATE#<scope>#<subject>, sk=RATE; retried on a lost race.
-export async function takeToken(
-  w: RateWindow,
-  subject: string,
-  nowMs: number,
-): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
-  for (let attempt = 0; attempt < w.limit + 3; attempt++) {
-    const out = await ddb().send(
-      new GetCommand({
-        TableName: tableName(),
-        Key: rateKeys.limiter(w.scope, subject),
-        ConsistentRead: true,
-      }),
-    );
-    const plan = planToken(out.Item, w, nowMs);
-    if (!plan.allowed) return plan;
-    try {
-      await ddb().send(new UpdateCommand(takeSlotUpdate(w, subject, plan, nowMs)));
-      return { allowed: true };
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
-  }
-  // Only reachable under pathological contention; refusing is the safe side.
-  return { allowed: false, retryAfterSeconds: 1 };
+    plan.taken === undefined
+      ? { expression: 'attribute_not_exists(#slot)', names: slot }
+      : { expression: '#slot = :taken', names: slot, values: { ':taken': plan.taken } },
+  );
 }

@@ -42,10 +42,7 @@ function add(
 /** The increment of a month's aggregate by a sale, for a transaction. */
 // Access: UpdateItem pk=REVENUE#<reseller_id>, sk=MONTH#<YYYY-MM>: ADD total_fcfa, sessions_count (in a transaction).
 export const revenueIncrement = (resellerId: string, month: string, amountFcfa: number): TxItem =>
-  add({ reseller_id: resellerId, month }, 'total_fcfa :amount, sessions_count :one', {
-    ':amount': amountFcfa,
-    ':one': 1,
-  });
+  add({ reseller_id: resellerId, month }, 'total_fcfa :amount', { ':amount': amountFcfa });
 
 /** One more RADIUS session started in the month at the reseller's hotspots (accounting Start). */
 // Access: UpdateItem pk=REVENUE#<reseller_id>, sk=MONTH#<YYYY-MM>: ADD sessions_count 1 (in a transaction).

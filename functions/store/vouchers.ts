@@ -1,3 +1,4 @@
+import { Access, type AccessCode, accessCodeActivate } from './access-codes.js';
 import { type Entitlement, EntitlementEntity } from './entitlements.js';
 import { cancelled, type Expr, entity, queryCount, transact } from './entity.js';
 import type { Offer } from './forfaits.js';
@@ -21,10 +22,12 @@ export interface Voucher {
   redeemed_by?: string;
   /** End of the access its redemption granted. */
   access_expires_at?: string;
+  /** An unused voucher is refused after this (ISO). */
+  use_by?: string;
 }
 
-/** Most Puts one TransactWriteItems may hold (DynamoDB's limit). */
-export const VOUCHER_CHUNK = 100;
+/** Vouchers per transaction: each is two items (voucher, access code), DynamoDB takes 100. */
+export const VOUCHER_CHUNK = 50;
 
 export const VoucherEntity = entity<Voucher>()({
   name: 'voucher',
@@ -43,20 +46,32 @@ export const VoucherEntity = entity<Voucher>()({
 /** The name of a voucher's item in a transaction, by which a cancellation tells it apart. */
 const txName = (code: string) => `voucher:${code}`;
 
+const codeTxName = (code: string) => `code:${code}`;
+
 /**
- * Writes up to 100 new vouchers in one transaction, each only if its code is free. Returns the
- * codes that were taken (nothing was written then: the caller regenerates them and retries).
+ * Writes up to 50 new vouchers with their access codes in one transaction, each only if its
+ * code is free (as a voucher and as an access code). Returns the codes that were taken (nothing
+ * was written then: the caller regenerates them and retries).
  */
-// Access: TransactWriteItems of Put VOUCHER#<code> with attribute_not_exists(pk).
-export async function putVouchers(vouchers: Voucher[]): Promise<string[]> {
+// Access: TransactWriteItems of [Put VOUCHER#<code>, Put CODE#<code>] with attribute_not_exists(pk).
+export async function putVouchers(vouchers: { voucher: Voucher; access: AccessCode }[]): Promise<string[]> {
   if (vouchers.length > VOUCHER_CHUNK) throw new Error('too many vouchers for one transaction');
   try {
-    await transact(Object.fromEntries(vouchers.map((v) => [txName(v.code), VoucherEntity.tx.create(v)])));
+    await transact(
+      Object.fromEntries(
+        vouchers.flatMap(({ voucher, access }) => [
+          [txName(voucher.code), VoucherEntity.tx.create(voucher)],
+          [codeTxName(access.code), Access.tx.create(access)],
+        ]),
+      ),
+    );
     return [];
   } catch (error) {
     const c = cancelled(error);
     if (!c?.failedItems.length) throw error;
-    return vouchers.filter((v) => c.failed(txName(v.code))).map((v) => v.code);
+    return vouchers
+      .filter(({ voucher }) => c.failed(txName(voucher.code)) || c.failed(codeTxName(voucher.code)))
+      .map(({ voucher }) => voucher.code);
   }
 }
 
@@ -65,19 +80,48 @@ export async function putVouchers(vouchers: Voucher[]): Promise<string[]> {
  * Only vouchers still active are removed (none can have been sold yet: their codes were never
  * returned to anyone).
  */
-// Access: TransactWriteItems of Delete VOUCHER#<code> with status = active, 100 at a time.
+// Access: TransactWriteItems of [Delete VOUCHER#<code> with status = active, Delete CODE#<code> never started], 50 at a time.
 export async function deleteVouchers(codes: string[]): Promise<void> {
   const active: Expr = {
     expression: '#s = :active',
     names: { '#s': 'status' },
     values: { ':active': 'active' },
   };
+  const unused: Expr = { expression: 'attribute_not_exists(started_at)' };
   for (let start = 0; start < codes.length; start += VOUCHER_CHUNK) {
     const chunk = codes.slice(start, start + VOUCHER_CHUNK);
     await transact(
-      Object.fromEntries(chunk.map((code) => [txName(code), VoucherEntity.tx.delete({ code }, active)])),
+      Object.fromEntries(
+        chunk.flatMap((code) => [
+          [txName(code), VoucherEntity.tx.delete({ code }, active)],
+          [codeTxName(code), Access.tx.delete({ code }, unused)],
+        ]),
+      ),
     );
   }
+}
+
+/**
+ * A voucher's first login at a hotspot: active -> redeemed, as a redemption through the API
+ * would, so that its price counts in the reseller's revenue once, whichever comes first. For
+ * the login's transaction.
+ */
+// Access: UpdateItem pk=VOUCHER#<code> SET status = redeemed (condition status = active) (in a transaction).
+export function voucherFirstUse(v: Pick<Voucher, 'code' | 'reseller_id'>, nowIso: string, until: string) {
+  return VoucherEntity.tx.update(
+    v,
+    {
+      expression: 'SET #status = :redeemed, gsi1sk = :g, redeemed_at = :now, access_expires_at = :until',
+      names: { '#status': 'status' },
+      values: {
+        ':redeemed': 'redeemed',
+        ':g': VoucherEntity.indexes.gsi1.sk({ code: v.code, status: 'redeemed' }),
+        ':now': nowIso,
+        ':until': until,
+      },
+    },
+    { expression: '#status = :active', names: { '#status': 'status' }, values: { ':active': 'active' } },
+  );
 }
 
 // Access: GetItem pk=VOUCHER#<code>, sk=VOUCHER (ConsistentRead).
@@ -92,6 +136,8 @@ export const getVoucher = (code: string): Promise<Voucher | undefined> =>
 // Access: TransactWriteItems [Update VOUCHER#<code> status = active (gsi1sk follows), Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Update REVENUE#<reseller>/MONTH#<month> ADD].
 export async function redeemVoucher(input: {
   voucher: Voucher;
+  /** Its access code as read: its clock starts now and it is bound to the subscriber. */
+  access: AccessCode;
   subscriberId: string;
   entitlement: Entitlement;
   month: string;
@@ -118,10 +164,11 @@ export async function redeemVoucher(input: {
       ),
       entitlement: EntitlementEntity.tx.create(input.entitlement),
       revenue: revenueIncrement(v.reseller_id, input.month, v.price_fcfa),
+      code: accessCodeActivate(input.access, input.subscriberId, input.nowIso, input.entitlement.expires_at),
     });
     return 'redeemed';
   } catch (error) {
-    const c = cancelled<'voucher' | 'entitlement' | 'revenue'>(error);
+    const c = cancelled<'voucher' | 'entitlement' | 'revenue' | 'code'>(error);
     if (!c) throw error;
     if (c.failed('voucher') || c.failed('entitlement')) return 'taken';
     if (c.conflict) return 'conflict';

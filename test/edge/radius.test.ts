@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
 import { sweepSilentSessions } from '../../functions/radius/accounting.js';
@@ -7,6 +8,7 @@ import { Access, type AccessCode, getAccessCode } from '../../functions/store/ac
 import { Nas, type NasVendor } from '../../functions/store/nas.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import { Counter, getSession, Session } from '../../functions/store/sessions.js';
+import { call, tokenFor } from '../support/http.js';
 import { type EdgeContext, edgeStack, type RadiusAttributes, radclient } from '../support/radius.js';
 
 // The whole edge, for real: radclient -> Debian's FreeRADIUS with the shipped config -> the
@@ -53,7 +55,8 @@ async function code(resellerId: string, overrides: Partial<AccessCode> = {}): Pr
   const c: AccessCode = {
     code: newCode(),
     reseller_id: resellerId,
-    source: 'voucher',
+    // A code of a purchase: a voucher's also has a voucher item (see the end-to-end test).
+    source: 'payment',
     source_id: randomUUID(),
     forfait_id: randomUUID(),
     forfait_name: 'Jour',
@@ -368,3 +371,70 @@ async function sessionIdOf(c: string, nasId: string, sessionId: string, _mac?: s
   const { createHash } = await import('node:crypto');
   return createHash('md5').update(`${c},${sessionId},127.0.0.1,${nasId},,`).digest('hex');
 }
+
+describe('from a voucher sold to a router that enforces it (the whole chain)', () => {
+  it('accepts a generated voucher at its reseller hotspot, counts its sale once, and refuses it once its data is used', async () => {
+    const admin = await tokenFor('admin');
+    const resellerId = randomUUID();
+    const allocated = await call<{ nas_id: string }>(edge.apiUrl, 'POST', '/api/v1/network/vlan/allocate', {
+      token: admin,
+      body: { reseller_id: resellerId, reseller_name: `Chez Edge ${Date.now()}`, site_count: 1 },
+    });
+    expect(allocated.status).toBe(201);
+    const nasId = allocated.body.nas_id;
+    const forfait = SEED_FORFAITS[0] as {
+      id: string;
+      data_limit_mb: number;
+      price_fcfa: number;
+      mir_kbps: number;
+    };
+    const generated = await call<{ items: { code: string }[] }>(
+      edge.apiUrl,
+      'POST',
+      '/api/v1/vouchers/generate',
+      {
+        token: admin,
+        body: { n: 2, forfait_id: forfait.id, reseller_id: resellerId },
+      },
+    );
+    expect(generated.status).toBe(201);
+    const [voucher, other] = generated.body.items.map((i) => i.code) as [string, string];
+
+    // Not at another reseller's hotspot.
+    const elsewhere = await hotspot();
+    expect(first(await login(voucher, elsewhere.nasId), 'Reply-Message')).toBe(
+      'Code non valable sur ce hotspot',
+    );
+
+    const accepted = await login(voucher, nasId);
+    expect(accepted.code).toBe('Access-Accept');
+    expect(Number(first(accepted, 'Session-Timeout'))).toBeGreaterThan(0);
+    expect(first(accepted, 'Mikrotik-Rate-Limit')).toMatch(
+      new RegExp(`^${forfait.mir_kbps}k/${forfait.mir_kbps}k `),
+    );
+
+    // Its first use sold it: redeemed, and its price in the reseller's month once, however often it logs in.
+    await login(voucher, nasId);
+    const month = new Date().toISOString().slice(0, 7);
+    expect((await getMonthlyRevenue(resellerId, month)).total_fcfa).toBe(forfait.price_fcfa);
+    const list = await call<{ items: { code: string; status: string }[] }>(
+      edge.apiUrl,
+      'GET',
+      `/api/v1/vouchers?reseller_id=${resellerId}&page_size=100`,
+      { token: admin },
+    );
+    expect(list.body.items.find((v) => v.code === voucher)?.status).toBe('redeemed');
+    expect(list.body.items.find((v) => v.code === other)?.status).toBe('active');
+
+    // Accounting reports the whole forfait used: the next login is refused with the reason.
+    const session = randomUUID();
+    await report('Start', voucher, nasId, session);
+    const cap = forfait.data_limit_mb * MiB;
+    await report('Stop', voucher, nasId, session, { input: cap / 4, output: cap - cap / 4 });
+    const refused = await login(voucher, nasId);
+    expect([refused.code, first(refused, 'Reply-Message')]).toEqual([
+      'Access-Reject',
+      'Volume de données épuisé',
+    ]);
+  });
+});

@@ -11,6 +11,7 @@ import {
 } from '../../functions/billing/vouchers.js';
 import { clock } from '../../functions/core/clock.js';
 import { AppError } from '../../functions/core/errors.js';
+import { getAccessCode } from '../../functions/store/access-codes.js';
 import { listEntitlements } from '../../functions/store/entitlements.js';
 import { createForfait, retireForfait, updateForfait } from '../../functions/store/forfaits.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
@@ -72,7 +73,8 @@ describe('voucher redemption', () => {
     expect(results.filter((r) => r === 'ERR_CONFLICT')).toHaveLength(19);
     expect((await getVoucher(code))?.status).toBe('redeemed');
     const revenue = await getMonthlyRevenue(resellerId, monthOf(clock.now()));
-    expect(revenue).toMatchObject({ total_fcfa: forfait.price_fcfa, sessions_count: 1 });
+    // Sessions are counted by RADIUS accounting (a session's Start), not by a redemption.
+    expect(revenue).toMatchObject({ total_fcfa: forfait.price_fcfa, sessions_count: 0 });
     const listed = await listVouchers(resellerId, 'redeemed', 1, 20);
     expect(listed.items.map((v) => v.code)).toEqual([code]);
     expect((await listVouchers(resellerId, 'active', 1, 20)).total).toBe(0);
@@ -169,12 +171,25 @@ describe('voucher code collisions', () => {
     const { items } = await generateVouchers({ forfaitId: forfait.id, resellerId: randomUUID(), n: 1 });
     const taken = items[0]?.code as string;
     const fresh = 'ZZZZZZZZZ2';
+    const access = (code: string) => ({
+      code,
+      reseller_id: base.reseller_id,
+      source: 'voucher' as const,
+      source_id: base.batch_id,
+      forfait_id: forfait.id,
+      offer: { duration_hours: 1, data_limit_mb: 0, cir_kbps: 1, mir_kbps: 1, max_devices: 1 },
+      created_at: base.created_at,
+      used_bytes: 0,
+      devices: {},
+      devices_version: 0,
+    });
     expect(
       await putVouchers([
-        { ...base, code: fresh },
-        { ...base, code: taken },
+        { voucher: { ...base, code: fresh }, access: access(fresh) },
+        { voucher: { ...base, code: taken }, access: access(taken) },
       ]),
     ).toEqual([taken]);
     expect(await getVoucher(fresh)).toBeUndefined();
+    expect(await getAccessCode(fresh)).toBeUndefined();
   });
 });

@@ -1,0 +1,198 @@
+import { createHash } from 'node:crypto';
+import phonePlans from '../core/phone-metadata.json' with { type: 'json' };
+import { safeCustomCss } from '../network/branding-rules.js';
+import { PORTAL_SCRIPT, PORTAL_STYLE } from './assets.generated.js';
+import { loginOrigin, routerParams } from './router-login.js';
+import { type Key, type Lang, PROVIDERS, t } from './strings.js';
+
+/** What the portal page of one hotspot is written from. */
+export interface PortalInput {
+  nasId: string;
+  resellerName: string;
+  /** Already checked by the branding rules (https, public host name). */
+  logoUrl: string;
+  primaryColor: string;
+  secondaryColor: string;
+  customCss: string;
+  /** The reseller's own welcome sentence; the default names the reseller. */
+  welcomeText?: string;
+  lang: Lang;
+  /** The query string as the router sent it (or as the page put it back). */
+  query: URLSearchParams;
+}
+
+export interface PortalPage {
+  html: string;
+  /** The Content-Security-Policy header that goes with this HTML. */
+  csp: string;
+}
+
+const escapeHtml = (s: string): string =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+/** WCAG relative luminance of `#rrggbb`. */
+function luminance(hex: string): number {
+  const channel = (i: number) => {
+    const v = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+}
+
+/** White or near-black, whichever reads better on that colour (WCAG contrast ratio). */
+function textOn(hex: string): string {
+  const l = luminance(/^#[0-9a-f]{6}$/i.test(hex) ? hex : '#0f6cbd');
+  return 1.05 / (l + 0.05) >= (l + 0.05) / (0.0056 + 0.05) ? '#ffffff' : '#111111';
+}
+
+const colour = (hex: string, fallback: string): string => (/^#[0-9a-f]{6}$/i.test(hex) ? hex : fallback);
+
+/** The calling codes of the countries the platform serves, Côte d'Ivoire first. */
+function countryOptions(): string {
+  const plans = phonePlans as unknown as {
+    countries: Record<string, [string, ...unknown[]]>;
+  };
+  return Object.entries(plans.countries)
+    .map(([iso, plan]) => ({ iso, code: plan[0], trunk: plan[5] === '0' || plan[5] === 0 ? '0' : '' }))
+    .sort((a, b) => (a.iso === 'CI' ? -1 : b.iso === 'CI' ? 1 : a.iso.localeCompare(b.iso)))
+    .map(
+      (c) =>
+        `<option value="${c.code}${c.trunk ? ':0' : ''}"${c.iso === 'CI' ? ' selected' : ''}>${c.iso} +${c.code}</option>`,
+    )
+    .join('');
+}
+
+const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/**
+ * The portal's HTML and its Content-Security-Policy: scripts and the stylesheet from the page's
+ * own origin, the branding `<style>` by its hash, images from the page, data: URIs and the
+ * reseller's logo host, API calls to the page's origin, and forms posted to the page or to the
+ * router's login URL (`link-login-only`, or CoovaChilli's `uamip:uamport`) only.
+ */
+export function renderPortal(input: PortalInput): PortalPage {
+  const { lang } = input;
+  const tr = (key: Key) => escapeHtml(t(lang, key));
+  const primary = colour(input.primaryColor, '#0f6cbd');
+  const secondary = colour(input.secondaryColor, '#ffffff');
+  const custom = safeCustomCss(input.customCss);
+  // A `</style>` cannot be in here: the branding rules refuse `<` in custom CSS.
+  const style =
+    `:root{--p:${primary};--on-p:${textOn(primary)};--s:${secondary};--on-s:${textOn(secondary)}}` +
+    (custom.ok ? custom.css : '');
+  const logo = new URL(input.logoUrl);
+  const router = routerParams(input.query);
+  const formTarget = loginOrigin(router);
+  const other: Lang = lang === 'fr' ? 'en' : 'fr';
+  const switchQuery = new URLSearchParams(input.query);
+  switchQuery.set('lang', other);
+  const welcome = input.welcomeText
+    ? `<h1 id="welcome">${escapeHtml(input.welcomeText)}</h1>`
+    : `<h1 id="welcome"><span data-t="welcome_to">${tr('welcome_to')}</span> ${escapeHtml(input.resellerName)}</h1>`;
+  const providers = PROVIDERS.map(
+    ([id, name], i) =>
+      `<label class="choice"><input type="radio" name="provider" value="${id}"${i === 0 ? ' checked' : ''}> ${name}</label>`,
+  ).join('');
+  const button = (key: Key, attrs = '') => `<button${attrs} data-t="${key}">${tr(key)}</button>`;
+  const link = (key: Key, id: string) =>
+    `<button type="button" class="link" id="${id}" data-t="${key}">${tr(key)}</button>`;
+
+  const html = `<!doctype html>
+<html lang="${lang}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
+<title>${escapeHtml(input.resellerName)} · ${tr('title')}</title>
+<link rel="stylesheet" href="assets/${PORTAL_STYLE}">
+<style>${style}</style>
+<script src="assets/${PORTAL_SCRIPT}" defer></script>
+</head>
+<body data-nas="${escapeHtml(input.nasId)}">
+<header><img id="logo" src="${escapeHtml(logo.href)}" alt="${escapeHtml(input.resellerName)}" width="40" height="40"><span class="brand">${escapeHtml(input.resellerName)}</span><a id="lang" href="?${escapeHtml(switchQuery.toString())}" hreflang="${other}" lang="${other}" data-t="other_lang">${tr('other_lang')}</a></header>
+<main>
+${welcome}
+<p id="router-error" class="alert" hidden></p>
+<p id="msg" class="alert" role="alert" hidden></p>
+<section id="s-phone">
+<p data-t="intro">${tr('intro')}</p>
+<form id="f-phone" novalidate>
+<label for="country" data-t="country">${tr('country')}</label>
+<select id="country" name="country">${countryOptions()}</select>
+<label for="msisdn" data-t="phone">${tr('phone')}</label>
+<input id="msisdn" name="msisdn" type="tel" inputmode="tel" autocomplete="tel-national" required aria-describedby="msisdn-hint">
+<p id="msisdn-hint" class="hint" data-t="phone_hint">${tr('phone_hint')}</p>
+${button('phone_submit')}
+</form>
+${link('have_voucher', 'to-voucher')}
+</section>
+<section id="s-otp" hidden>
+<form id="f-otp" novalidate>
+<p id="otp-sent"></p>
+<label for="otp" data-t="otp">${tr('otp')}</label>
+<input id="otp" name="otp" inputmode="numeric" autocomplete="one-time-code" maxlength="6" required>
+${button('otp_submit')}
+</form>
+${link('change_number', 'to-phone')}
+</section>
+<section id="s-forfaits" hidden>
+<form id="f-pay" novalidate>
+<fieldset><legend data-t="forfaits">${tr('forfaits')}</legend><div id="forfaits"><p data-t="loading">${tr('loading')}</p></div></fieldset>
+<fieldset><legend data-t="provider">${tr('provider')}</legend>${providers}</fieldset>
+${button('pay')}
+</form>
+${link('have_voucher', 'to-voucher-2')}
+</section>
+<section id="s-voucher" hidden>
+<h2 data-t="voucher_title">${tr('voucher_title')}</h2>
+<form id="f-voucher" novalidate>
+<label for="voucher" data-t="voucher">${tr('voucher')}</label>
+<input id="voucher" name="voucher" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="20" required>
+${button('voucher_submit')}
+</form>
+${link('back', 'voucher-back')}
+</section>
+<section id="s-wait" hidden>
+<h2 data-t="wait_title">${tr('wait_title')}</h2>
+<p data-t="wait_text">${tr('wait_text')}</p>
+</section>
+<section id="s-code" hidden>
+<h2 data-t="code_title">${tr('code_title')}</h2>
+<p id="code" class="code"></p>
+<p id="remaining"></p>
+<p data-t="code_sms">${tr('code_sms')}</p>
+${button('copy', ' type="button" id="copy" class="secondary"')}
+${button('connect', ' type="button" id="connect"')}
+<p id="no-router" hidden data-t="no_router">${tr('no_router')}</p>
+${link('buy_more', 'buy-more')}
+</section>
+</main>
+</body></html>
+`;
+
+  const csp = [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'self' ${sha256(style)}`,
+    `img-src 'self' data: ${logo.origin}`,
+    "connect-src 'self'",
+    `form-action 'self'${formTarget ? ` ${formTarget}` : ''}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+  return { html, csp };
+}
+
+/** A small page for a NAS id that names no hotspot. */
+export function unknownHotspotPage(lang: Lang): PortalPage {
+  const [title, text] =
+    lang === 'fr'
+      ? ['Hotspot inconnu', 'Ce hotspot n’existe pas. Vérifiez l’adresse ou reconnectez-vous au Wi-Fi.']
+      : ['Unknown hotspot', 'This hotspot does not exist. Check the address or join the Wi-Fi again.'];
+  return {
+    html: `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>\n`,
+    csp: "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  };
+}

@@ -1,0 +1,464 @@
+/**
+ * The captive portal's script: one page whose steps are shown and hidden (phone, SMS code,
+ * forfaits, voucher, payment wait, access code), talking to the platform's API on the page's own
+ * origin. What it must keep while the subscriber is away at the payment page (the router's
+ * parameters, the session token, the payment) is in sessionStorage, per hotspot.
+ * Built by bin/portal-assets.ts into functions/portal/assets.generated.ts.
+ */
+import {
+  type NasLogin,
+  nasLogin,
+  ROUTER_PARAM_NAMES,
+  type RouterParams,
+  routerParams,
+} from '../functions/portal/router-login';
+import {
+  dataText,
+  durationText,
+  type Key,
+  type Lang,
+  priceText,
+  remainingText,
+  STRINGS,
+  speedText,
+  t,
+} from '../functions/portal/strings';
+
+interface Forfait {
+  id: string;
+  name: string;
+  price_fcfa: number;
+  duration_hours: number;
+  data_limit_mb: number | null;
+  mir_kbps: number;
+}
+interface MyCode {
+  code: string;
+  seconds_remaining: number;
+}
+type Step = 'phone' | 'otp' | 'forfaits' | 'voucher' | 'wait' | 'code';
+type Answer = { status: number; body: Record<string, unknown> };
+
+const nasId = document.body.dataset.nas ?? '';
+const API = '../api/v1';
+// A voucher as the platform prints it: 10 of these 31 characters (no 0, O, 1, I, L).
+const VOUCHER = /^[A-HJKMNP-Z2-9]{10}$/;
+
+const el = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+/** sessionStorage, per hotspot; a browser that refuses storage just forgets between pages. */
+const store = {
+  get(name: string): string | null {
+    try {
+      return sessionStorage.getItem(`portal:${nasId}:${name}`);
+    } catch {
+      return null;
+    }
+  },
+  set(name: string, value: string | null): void {
+    try {
+      if (value === null) sessionStorage.removeItem(`portal:${nasId}:${name}`);
+      else sessionStorage.setItem(`portal:${nasId}:${name}`, value);
+    } catch {
+      // Private browsing with storage off: the flow still works within this page.
+    }
+  },
+};
+
+let lang = document.documentElement.lang as Lang;
+let forfaits: Forfait[] = [];
+let message: { key: Key; vars: Record<string, string | number> } | undefined;
+let shown: { code: string; seconds?: number } | undefined;
+
+// ---- the router's parameters: from the address, else kept from before the payment page ----
+const here = new URL(location.href);
+const fromRouter = new URLSearchParams();
+for (const name of ROUTER_PARAM_NAMES) {
+  const v = here.searchParams.get(name);
+  if (v !== null) fromRouter.set(name, v);
+}
+if (routerParams(fromRouter)) store.set('router', fromRouter.toString());
+const keptRouter = new URLSearchParams(store.get('router') ?? '');
+// Back from the payment page without them: the page's form-action (CSP) is computed from the
+// address, so the address gets them back before anything else happens.
+const reloading = !routerParams(fromRouter) && !!routerParams(keptRouter);
+if (reloading) {
+  for (const [k, v] of keptRouter) here.searchParams.set(k, v);
+  location.replace(here.href);
+}
+const router: RouterParams | undefined = routerParams(fromRouter);
+
+// ---- words ----
+function say(key: Key, vars: Record<string, string | number> = {}): void {
+  message = { key, vars };
+  const box = el('msg');
+  box.textContent = t(lang, key, vars);
+  box.hidden = false;
+}
+function quiet(): void {
+  message = undefined;
+  el('msg').hidden = true;
+}
+
+function translate(to: Lang): void {
+  lang = to;
+  document.documentElement.lang = to;
+  for (const node of document.querySelectorAll<HTMLElement>('[data-t]')) {
+    node.textContent = t(to, node.dataset.t as Key);
+  }
+  const other: Lang = to === 'fr' ? 'en' : 'fr';
+  const link = el<HTMLAnchorElement>('lang');
+  const target = new URL(location.href);
+  target.searchParams.set('lang', other);
+  link.href = target.search;
+  link.hreflang = other;
+  link.lang = other;
+  if (message) say(message.key, message.vars);
+  if (forfaits.length) renderForfaits();
+  if (shown) showCode(shown.code, shown.seconds);
+  const msisdn = store.get('msisdn');
+  if (msisdn) el('otp-sent').textContent = t(to, 'otp_sent', { msisdn });
+  if (router?.error) el('router-error').textContent = t(to, 'err_router', { error: router.error });
+}
+
+// ---- steps ----
+function show(step: Step, focus = true): void {
+  for (const s of ['phone', 'otp', 'forfaits', 'voucher', 'wait', 'code'] as const) {
+    el(`s-${s}`).hidden = s !== step;
+  }
+  const field = { phone: 'msisdn', otp: 'otp', voucher: 'voucher' }[step as string];
+  if (focus && field) el(field).focus();
+}
+
+function busy(form: HTMLElement, on: boolean): void {
+  for (const b of form.querySelectorAll('button')) b.disabled = on;
+}
+
+async function api(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const token = store.get('token');
+  let res: Response;
+  try {
+    res = await fetch(`${API}${path}`, {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+  } catch {
+    say('err_network');
+    return undefined;
+  }
+  const answer: Answer = { status: res.status, body: {} };
+  try {
+    answer.body = (await res.json()) as Record<string, unknown>;
+  } catch {
+    // A body that is not JSON (a proxy's error page): the status decides.
+  }
+  if (res.status === 401 && token && !path.startsWith('/auth/')) {
+    store.set('token', null);
+    show('phone');
+    say('err_session');
+    return undefined;
+  }
+  if (res.status === 429) {
+    say('err_rate_limited');
+    return undefined;
+  }
+  if (res.status >= 500) {
+    say('err_server');
+    return undefined;
+  }
+  return answer;
+}
+
+const errorCode = (a: Answer): string =>
+  ((a.body.error as { code?: string } | undefined)?.code ?? '') as string;
+
+function randomKey(): string {
+  // crypto.randomUUID needs a secure context; a hotspot's plain-http page has none.
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join(
+    '',
+  );
+}
+
+// ---- 1-2: phone number and SMS code ----
+function msisdnOf(typed: string, country: string): string {
+  const compact = typed.replace(/[\s.\-()]/g, '');
+  if (compact.startsWith('+')) return compact;
+  if (compact.startsWith('00')) return `+${compact.slice(2)}`;
+  const [code = '', trunk] = country.split(':');
+  return `+${code}${trunk && compact.startsWith(trunk) ? compact.slice(trunk.length) : compact}`;
+}
+
+el('f-phone').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  quiet();
+  const form = el('f-phone');
+  const msisdn = msisdnOf(el<HTMLInputElement>('msisdn').value, el<HTMLSelectElement>('country').value);
+  busy(form, true);
+  const a = await api('POST', '/auth/otp/request', { msisdn });
+  busy(form, false);
+  if (!a) return;
+  if (a.status !== 200) return say(errorCode(a) === 'ERR_RATE_LIMITED' ? 'err_rate_limited' : 'err_msisdn');
+  store.set('msisdn', msisdn);
+  el('otp-sent').textContent = t(lang, 'otp_sent', { msisdn });
+  el<HTMLInputElement>('otp').value = '';
+  show('otp');
+});
+
+el('f-otp').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  quiet();
+  const form = el('f-otp');
+  const otp = el<HTMLInputElement>('otp').value.replace(/\D/g, '');
+  if (otp.length !== 6) return say('err_otp_invalid');
+  busy(form, true);
+  const a = await api('POST', '/auth/otp/verify', { msisdn: store.get('msisdn'), otp });
+  busy(form, false);
+  if (!a) return;
+  if (a.status !== 200)
+    return say(errorCode(a) === 'ERR_OTP_EXPIRED' ? 'err_otp_expired' : 'err_otp_invalid');
+  store.set('token', String(a.body.session_token));
+  await afterLogin();
+});
+
+// ---- 3: time left at this hotspot, else 4: the forfaits ----
+async function afterLogin(): Promise<void> {
+  const mine = await api('GET', `/access/mine?nas_id=${encodeURIComponent(nasId)}`);
+  const best = ((mine?.status === 200 ? mine.body.items : undefined) as MyCode[] | undefined)?.sort(
+    (a, b) => b.seconds_remaining - a.seconds_remaining,
+  )[0];
+  if (best) return showCode(best.code, best.seconds_remaining);
+  await showForfaits();
+}
+
+async function showForfaits(): Promise<void> {
+  show('forfaits');
+  if (forfaits.length) return;
+  const a = await api('GET', '/forfaits?page_size=100');
+  if (a?.status !== 200) return;
+  forfaits = (a.body.items as Forfait[] | undefined) ?? [];
+  renderForfaits();
+}
+
+function renderForfaits(): void {
+  const box = el('forfaits');
+  const picked = (box.querySelector('input:checked') as HTMLInputElement | null)?.value;
+  box.replaceChildren(
+    ...forfaits.map((f, i) => {
+      const label = document.createElement('label');
+      label.className = 'choice';
+      const radio = document.createElement('input');
+      radio.type = 'radio';
+      radio.name = 'forfait';
+      radio.value = f.id;
+      radio.checked = picked ? picked === f.id : i === 0;
+      const offer = document.createElement('span');
+      offer.className = 'offer';
+      const name = document.createElement('b');
+      name.textContent = f.name;
+      const details = document.createElement('small');
+      details.textContent = [
+        durationText(lang, f.duration_hours),
+        dataText(lang, f.data_limit_mb),
+        speedText(lang, f.mir_kbps),
+      ].join(' · ');
+      offer.append(name, details);
+      const price = document.createElement('span');
+      price.className = 'price';
+      price.textContent = priceText(lang, f.price_fcfa);
+      label.append(radio, offer, price);
+      return label;
+    }),
+  );
+}
+
+// ---- 5a: mobile money ----
+el('f-pay').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  quiet();
+  const form = el<HTMLFormElement>('f-pay');
+  const forfait = (form.querySelector('input[name=forfait]:checked') as HTMLInputElement | null)?.value;
+  const provider = (form.querySelector('input[name=provider]:checked') as HTMLInputElement | null)?.value;
+  if (!forfait || !provider) return say('err_choose');
+  // One key per choice: a retry after a lost answer opens no second payment.
+  const choice = `${forfait}/${provider}`;
+  let key = store.get('pay-key');
+  if (!key || store.get('pay-choice') !== choice) {
+    key = randomKey();
+    store.set('pay-key', key);
+    store.set('pay-choice', choice);
+  }
+  busy(form, true);
+  const a = await api(
+    'POST',
+    '/payments/initiate',
+    { forfait_id: forfait, provider, nas_id: nasId },
+    { 'idempotency-key': key },
+  );
+  if (a?.status !== 201) {
+    busy(form, false);
+    if (a) say('err_server');
+    return;
+  }
+  store.set('pay-key', null);
+  location.href = String(a.body.payment_url);
+});
+
+async function waitForPayment(id: string): Promise<void> {
+  show('wait');
+  const started = Date.now();
+  for (;;) {
+    const a = await api('GET', `/payments/${encodeURIComponent(id)}/status`);
+    const status = a?.status === 200 ? String(a.body.status) : undefined;
+    if (status === 'completed') {
+      history.replaceState(
+        null,
+        '',
+        location.pathname + location.search.replace(/([?&])payment=[^&]*&?/, '$1'),
+      );
+      if (typeof a?.body.access_code === 'string') return showCode(a.body.access_code);
+      return afterLogin();
+    }
+    if (status === 'failed' || status === 'expired' || a?.status === 404) {
+      await showForfaits();
+      return say(status === 'expired' ? 'err_payment_expired' : 'err_payment_failed');
+    }
+    if (!store.get('token')) return;
+    // An aggregator can take minutes; the payment itself expires after half an hour.
+    if (Date.now() - started > 30 * 60_000) {
+      await showForfaits();
+      return say('err_payment_expired');
+    }
+    await new Promise((r) => setTimeout(r, Date.now() - started < 60_000 ? 2000 : 5000));
+  }
+}
+
+// ---- 5b: voucher ----
+el('f-voucher').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  quiet();
+  const form = el('f-voucher');
+  const code = el<HTMLInputElement>('voucher').value.toUpperCase().replace(/[\s-]/g, '');
+  if (!VOUCHER.test(code)) return say('err_voucher_format');
+  busy(form, true);
+  const a = await api('POST', '/access/check', { nas_id: nasId, code });
+  busy(form, false);
+  if (!a) return;
+  if (a.status !== 200) return say('err_voucher_format');
+  if (a.body.valid === true) return showCode(code, Number(a.body.seconds_remaining));
+  const reason = String(a.body.reason);
+  const key = `err_${reason === 'unknown' ? 'unknown_code' : reason}`;
+  say(key in STRINGS.fr ? (key as Key) : 'err_unknown_code');
+});
+
+// ---- 6: the access code, then the router's login ----
+function showCode(code: string, seconds?: number): void {
+  shown = { code, ...(seconds !== undefined ? { seconds } : {}) };
+  store.set('code', code);
+  el('code').textContent = code;
+  const left = el('remaining');
+  left.hidden = seconds === undefined;
+  if (seconds !== undefined) left.textContent = t(lang, 'remaining', { time: remainingText(lang, seconds) });
+  el('connect').hidden = !router;
+  el('no-router').hidden = !!router;
+  el('buy-more').hidden = !store.get('token');
+  show('code');
+}
+
+el('copy').addEventListener('click', async () => {
+  const code = el('code').textContent ?? '';
+  try {
+    await navigator.clipboard.writeText(code);
+  } catch {
+    // No clipboard API on a plain-http page: select the code so that the phone offers to copy.
+    getSelection()?.selectAllChildren(el('code'));
+    document.execCommand('copy');
+  }
+  el('copy').textContent = t(lang, 'copied');
+});
+
+function logIn(login: NasLogin): void {
+  if (login.method === 'get') {
+    location.href = login.url;
+    return;
+  }
+  const form = document.createElement('form');
+  form.method = 'post';
+  form.action = login.action;
+  for (const [name, value] of Object.entries(login.fields)) {
+    const input = document.createElement('input');
+    input.type = 'hidden';
+    input.name = name;
+    input.value = value;
+    form.append(input);
+  }
+  document.body.append(form);
+  form.submit();
+}
+
+el('connect').addEventListener('click', () => {
+  const code = el('code').textContent ?? '';
+  const login = router && nasLogin(router, code);
+  if (!login) return say('err_server');
+  el('connect').textContent = t(lang, 'connecting');
+  store.set('code', null);
+  logIn(login);
+});
+
+// ---- moving between steps ----
+const toVoucher = () => {
+  quiet();
+  show('voucher');
+};
+el('to-voucher').addEventListener('click', toVoucher);
+el('to-voucher-2').addEventListener('click', toVoucher);
+el('voucher-back').addEventListener('click', () => {
+  quiet();
+  if (store.get('token')) void showForfaits();
+  else show('phone');
+});
+el('to-phone').addEventListener('click', () => {
+  quiet();
+  show('phone');
+});
+el('buy-more').addEventListener('click', () => {
+  quiet();
+  shown = undefined;
+  store.set('code', null);
+  void showForfaits();
+});
+el('lang').addEventListener('click', (e) => {
+  e.preventDefault();
+  const to: Lang = lang === 'fr' ? 'en' : 'fr';
+  store.set('lang', to);
+  translate(to);
+  const url = new URL(location.href);
+  url.searchParams.set('lang', to);
+  history.replaceState(null, '', url.href);
+});
+el('logo').addEventListener('error', () => {
+  el('logo').hidden = true;
+});
+
+// ---- where the subscriber is in the flow ----
+const keptLang = store.get('lang');
+if (!here.searchParams.has('lang') && (keptLang === 'fr' || keptLang === 'en') && keptLang !== lang) {
+  translate(keptLang);
+}
+if (router?.error) {
+  const box = el('router-error');
+  box.textContent = t(lang, 'err_router', { error: router.error });
+  box.hidden = false;
+}
+const payment = here.searchParams.get('payment');
+const keptCode = store.get('code');
+if (reloading) {
+  // The page is being replaced; nothing to start.
+} else if (payment && store.get('token')) void waitForPayment(payment);
+else if (keptCode) showCode(keptCode);
+else if (store.get('token')) void afterLogin();
+else show('phone', false);

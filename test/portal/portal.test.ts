@@ -1,0 +1,402 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, measurePortal } from '../../bench/portal.js';
+import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
+import { lastOtp, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
+
+/**
+ * The captive portal in a real browser (Debian's chromium through playwright-core), against the
+ * real local server and a fake NAS: a small HTTP server playing the router's login page, which
+ * records the form it receives and sends the browser on to `dst`, as a MikroTik does.
+ */
+const server = useLocalServer();
+const LOGO = 'https://logo.example.com/chez-awa.png';
+const PRIMARY = '#b3261e';
+// A 1x1 PNG: the logo host is not reachable from here, the test answers for it.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+let browser: Browser;
+let nas: { server: Server; url: string; logins: Record<string, string>[] };
+let nasId = '';
+let resellerId = '';
+let admin = '';
+
+function fakeNas(): Promise<typeof nas> {
+  const logins: Record<string, string>[] = [];
+  const srv = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => {
+      body += c.toString('utf8');
+    });
+    req.on('end', () => {
+      if (req.method === 'POST' && req.url === '/login') {
+        const fields = Object.fromEntries(new URLSearchParams(body));
+        logins.push(fields);
+        res.writeHead(302, { location: fields.dst || '/status' });
+        return res.end();
+      }
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><title>online</title><p>You are online.</p>');
+    });
+  });
+  return new Promise((resolve) => {
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      resolve({ server: srv, url: `http://127.0.0.1:${port}`, logins });
+    });
+  });
+}
+
+const api = async (method: string, path: string, token: string, body?: unknown) => {
+  const res = await fetch(`${server.url()}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+
+/** MikroTik's `$(chap-id)` / `$(chap-challenge)`: every byte as a 3-digit octal escape. */
+const octal = (bytes: Buffer) => [...bytes].map((b) => `\\${b.toString(8).padStart(3, '0')}`).join('');
+
+/** The address the router's login.html sends the subscriber to. */
+function portalUrl(extra: Record<string, string> = {}, chap?: { id: Buffer; challenge: Buffer }): string {
+  const q = new URLSearchParams({
+    'link-login-only': `${nas.url}/login`,
+    'link-orig': `${nas.url}/orig?from=portal`,
+    mac: 'AA:BB:CC:DD:EE:FF',
+    ...(chap ? { 'chap-id': octal(chap.id), 'chap-challenge': octal(chap.challenge) } : {}),
+    ...extra,
+  });
+  return `${server.url()}/portal/${nasId}?${q}`;
+}
+
+interface Watched {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors, page errors and CSP violations. */
+  problems: string[];
+  /** Every origin the page asked something of. */
+  origins: Set<string>;
+}
+
+async function open(options: { locale?: string; headers?: Record<string, string> } = {}): Promise<Watched> {
+  const context = await browser.newContext({
+    viewport: { width: 360, height: 740 },
+    locale: options.locale ?? 'fr-FR',
+    ...(options.headers ? { extraHTTPHeaders: options.headers } : {}),
+  });
+  // Short waits: a step that does not appear fails with its locator named, not a test timeout.
+  context.setDefaultTimeout(8000);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const origins = new Set<string>();
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('request', (r) => origins.add(new URL(r.url()).origin));
+  await page.route(`${new URL(LOGO).origin}/**`, (route) =>
+    route.fulfill({ status: 200, contentType: 'image/png', body: PNG }),
+  );
+  // A CSP violation is also a console error, but this catches the ones a report would carry.
+  await page.addInitScript(
+    "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));",
+  );
+  return { context, page, problems, origins };
+}
+
+/** A computed style property of the first element a selector finds (the test has no DOM types). */
+type Styles = { getComputedStyle(element: unknown): Record<string, string> };
+const style = (page: Page, selector: string, property: string) =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((e, p) => (globalThis as unknown as Styles).getComputedStyle(e)[p], property);
+
+async function loginWithPhone(page: Page): Promise<string> {
+  const msisdn = newMsisdn();
+  // Typed as people do: the national number with its spaces, the country chosen in the list.
+  await page.getByLabel('Votre numéro de téléphone').fill(`${msisdn.slice(4, 6)} ${msisdn.slice(6)}`);
+  await page.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
+  await page.getByLabel('Code reçu par SMS (6 chiffres)').waitFor();
+  await page.getByLabel('Code reçu par SMS (6 chiffres)').fill(lastOtp(msisdn));
+  await page.getByRole('button', { name: 'Valider', exact: true }).click();
+  return msisdn;
+}
+
+beforeAll(async () => {
+  browser = await chromium.launch(CHROMIUM);
+  nas = await fakeNas();
+  admin = await tokenFor('admin');
+  resellerId = randomUUID();
+  // A fresh table per test file: the name (and so the NAS id) is free.
+  const name = 'Chez Awa';
+  const vlan = await api('POST', '/api/v1/network/vlan/allocate', admin, {
+    reseller_id: resellerId,
+    reseller_name: name,
+    site_count: 1,
+  });
+  expect(vlan.status).toBe(201);
+  nasId = String(vlan.body.nas_id);
+  const owner = await tokenFor('reseller', { resellerId });
+  const branded = await api('PUT', `/api/v1/branding/${nasId}`, owner, {
+    logo_url: LOGO,
+    primary_color: PRIMARY,
+    custom_css: '.brand { letter-spacing: .02em } /* house style */',
+  });
+  expect(branded.status).toBe(200);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  nas?.server.close();
+});
+
+describe('the captive portal page', () => {
+  it('shows the hotspot branded, in French by default', async () => {
+    const w = await open();
+    await w.page.goto(portalUrl());
+    expect(await w.page.locator('html').getAttribute('lang')).toBe('fr');
+    expect(await w.page.locator('h1').innerText()).toMatch(/^Bienvenue chez Chez Awa/);
+    expect(await w.page.locator('#logo').getAttribute('src')).toBe(LOGO);
+    expect(await style(w.page, 'header', 'backgroundColor')).toBe('rgb(179, 38, 30)');
+    // The reseller's custom CSS is applied.
+    expect(await style(w.page, '.brand', 'letterSpacing')).not.toBe('normal');
+    expect(await w.page.getByRole('button', { name: 'Recevoir le code par SMS' }).isVisible()).toBe(true);
+    await w.context.close();
+  });
+
+  it('speaks English with ?lang=en, with an English Accept-Language, and after the switch', async () => {
+    const byQuery = await open();
+    await byQuery.page.goto(portalUrl({ lang: 'en' }));
+    expect(await byQuery.page.locator('h1').innerText()).toMatch(/^Welcome to /);
+    await byQuery.context.close();
+
+    const byHeader = await open({ locale: 'en-GB' });
+    await byHeader.page.goto(portalUrl());
+    expect(await byHeader.page.locator('html').getAttribute('lang')).toBe('en');
+    await byHeader.page.getByRole('link', { name: 'Français' }).click();
+    expect(await byHeader.page.locator('h1').innerText()).toMatch(/^Bienvenue chez /);
+    expect(await byHeader.page.getByRole('button', { name: 'Recevoir le code par SMS' }).isVisible()).toBe(
+      true,
+    );
+    await byHeader.page.getByRole('link', { name: 'English' }).click();
+    expect(await byHeader.page.getByRole('button', { name: 'Send me a code by SMS' }).isVisible()).toBe(true);
+    await byHeader.context.close();
+  });
+
+  it('sends a strict Content-Security-Policy that allows posting to the router only', async () => {
+    const res = await fetch(portalUrl());
+    const csp = res.headers.get('content-security-policy') ?? '';
+    const directives = Object.fromEntries(
+      csp.split(';').map((d) => {
+        const [name = '', ...values] = d.trim().split(/\s+/);
+        return [name, values.join(' ')];
+      }),
+    );
+    expect(directives).toMatchObject({
+      'default-src': "'none'",
+      'script-src': "'self'",
+      'img-src': "'self' data: https://logo.example.com",
+      'connect-src': "'self'",
+      'form-action': `'self' ${nas.url}`,
+      'frame-ancestors': "'none'",
+      'base-uri': "'none'",
+    });
+    expect(directives['style-src']).toMatch(/^'self' 'sha256-[A-Za-z0-9+/=]+'$/);
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    const bare = await fetch(`${server.url()}/portal/${nasId}?link-login-only=javascript:alert(1)`);
+    expect(bare.headers.get('content-security-policy')).toContain("form-action 'self';");
+  });
+
+  it('takes a phone number and the SMS code, then shows the forfaits with their price', async () => {
+    const w = await open();
+    await w.page.goto(portalUrl());
+    await loginWithPhone(w.page);
+    await w.page.getByText('Choisissez un forfait').waitFor();
+    const first = SEED_FORFAITS[0];
+    const card = w.page.locator('label.choice', { hasText: first?.name ?? '' });
+    await card.waitFor();
+    expect(await card.innerText()).toContain(`${first?.price_fcfa} FCFA`);
+    expect(await card.innerText()).toContain('1 heure');
+    expect(w.problems).toEqual([]);
+    await w.context.close();
+  });
+
+  it('says a wrong SMS code in words', async () => {
+    const w = await open();
+    await w.page.goto(portalUrl());
+    const msisdn = newMsisdn();
+    await w.page.getByLabel('Votre numéro de téléphone').fill(msisdn.slice(4));
+    await w.page.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
+    await w.page.getByLabel('Code reçu par SMS (6 chiffres)').waitFor();
+    const wrong = lastOtp(msisdn) === '000000' ? '111111' : '000000';
+    await w.page.getByLabel('Code reçu par SMS (6 chiffres)').fill(wrong);
+    await w.page.getByRole('button', { name: 'Valider', exact: true }).click();
+    await w.page.getByRole('alert').filter({ hasText: 'Ce code n’est pas le bon' }).waitFor();
+    await w.context.close();
+  });
+
+  it('shows the router’s own error', async () => {
+    const w = await open();
+    await w.page.goto(portalUrl({ error: 'invalid username or password' }));
+    expect(await w.page.locator('#router-error').innerText()).toBe(
+      'Le routeur indique : invalid username or password',
+    );
+    await w.context.close();
+  });
+
+  it('raises no console error or CSP violation and asks nothing of another site than the logo’s', async () => {
+    const w = await open();
+    await w.page.goto(portalUrl());
+    await loginWithPhone(w.page);
+    await w.page.locator('label.choice').first().waitFor();
+    await w.page.getByRole('button', { name: 'J’ai un ticket' }).last().click();
+    await w.page.getByRole('link', { name: 'English' }).click();
+    expect(w.problems).toEqual([]);
+    expect([...w.origins].sort()).toEqual([server.url(), new URL(LOGO).origin].sort());
+    await w.context.close();
+  });
+
+  it('has no serious or critical accessibility violation (axe-core), on the first and the forfaits steps', async () => {
+    // axe is injected as a script of its own: for this test only, the page's CSP is bypassed.
+    const context = await browser.newContext({
+      viewport: { width: 360, height: 740 },
+      locale: 'fr-FR',
+      bypassCSP: true,
+    });
+    context.setDefaultTimeout(8000);
+    const page = await context.newPage();
+    await page.route(`${new URL(LOGO).origin}/**`, (route) =>
+      route.fulfill({ status: 200, contentType: 'image/png', body: PNG }),
+    );
+    const axePath = createRequire(import.meta.url).resolve('axe-core');
+    const audit = async () => {
+      await page.addScriptTag({ path: axePath });
+      const result = (await page.evaluate('axe.run()')) as {
+        violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+      };
+      return result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    };
+    await page.goto(portalUrl());
+    expect(await audit()).toEqual([]);
+    await loginWithPhone(page);
+    await page.locator('label.choice').first().waitFor();
+    expect(await audit()).toEqual([]);
+    await context.close();
+  });
+
+  it('weighs at most 60 KB on the first visit and comes from the cache on the next', async () => {
+    const figures = await measurePortal(server.url(), nasId, {
+      browser,
+      logoPattern: `${new URL(LOGO).origin}/*`,
+    });
+    expect(figures.firstLoadBytes).toBeGreaterThan(1000);
+    expect(figures.firstLoadBytes).toBeLessThanOrEqual(60 * 1024);
+    expect(figures.repeatFromCache).toHaveLength(2);
+    expect(figures.repeatLoadBytes).toBeLessThan(figures.firstLoadBytes / 4);
+    expect(figures.phoneFieldUsableMs2G).toBeGreaterThan(0);
+    process.stdout.write(`portal: ${JSON.stringify(figures)}\n`);
+  }, 90_000);
+
+  it('answers 304 to a revalidation and serves its assets as immutable', async () => {
+    const first = await fetch(portalUrl());
+    const html = await first.text();
+    const etag = first.headers.get('etag') ?? '';
+    expect(first.headers.get('cache-control')).toBe('public, max-age=60');
+    const again = await fetch(portalUrl(), { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    const script = /src="(assets\/portal\.[\w-]+\.js)"/.exec(html)?.[1];
+    const asset = await fetch(`${server.url()}/portal/${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+  });
+
+  it('leaves a phone-sized screenshot in docs/portal.png', async () => {
+    const w = await open();
+    await w.page.goto(portalUrl());
+    await loginWithPhone(w.page);
+    await w.page.locator('label.choice').first().waitFor();
+    await w.page.screenshot({ path: 'docs/portal.png', fullPage: false });
+    await w.context.close();
+  });
+});
+
+describe('getting online with the portal', () => {
+  it('takes a voucher, shows its code and posts it to the router with MikroTik CHAP', async () => {
+    const forfait = SEED_FORFAITS[0]?.id as string;
+    const made = await api('POST', '/api/v1/vouchers/generate', admin, {
+      forfait_id: forfait,
+      reseller_id: resellerId,
+      n: 1,
+    });
+    expect(made.status).toBe(201);
+    const code = (made.body.items as { code: string }[])[0]?.code as string;
+    const chap = { id: randomBytes(1), challenge: randomBytes(16) };
+    const w = await open();
+    await w.page.goto(portalUrl({}, chap));
+    await w.page.getByRole('button', { name: 'J’ai un ticket' }).first().click();
+    // Typed with a dash and in lower case, as on a printed ticket.
+    await w.page
+      .getByLabel('Code du ticket (10 caractères)')
+      .fill(`${code.slice(0, 5)}-${code.slice(5)}`.toLowerCase());
+    await w.page.getByRole('button', { name: 'Valider le ticket' }).click();
+    await w.page.locator('#code').filter({ hasText: code }).waitFor();
+    const logins = nas.logins.length;
+    await w.page.getByRole('button', { name: 'Se connecter' }).click();
+    await w.page.waitForURL(`${nas.url}/orig?from=portal`);
+    const expected = createHash('md5')
+      .update(Buffer.concat([chap.id, Buffer.from(code), chap.challenge]))
+      .digest('hex');
+    expect(nas.logins.slice(logins)).toEqual([
+      { username: code, password: expected, dst: `${nas.url}/orig?from=portal`, popup: 'true' },
+    ]);
+    expect(w.problems).toEqual([]);
+    await w.context.close();
+  });
+
+  it('says an unknown voucher in words', async () => {
+    const w = await open();
+    await w.page.goto(portalUrl());
+    await w.page.getByRole('button', { name: 'J’ai un ticket' }).first().click();
+    await w.page.getByLabel('Code du ticket (10 caractères)').fill('ABCDEFGHJK');
+    await w.page.getByRole('button', { name: 'Valider le ticket' }).click();
+    await w.page.getByRole('alert').filter({ hasText: 'Ce ticket n’existe pas' }).waitFor();
+    await w.context.close();
+  });
+
+  it('pays by mobile money in the sandbox, comes back, shows the code and logs in', async () => {
+    const w = await open();
+    await w.page.goto(portalUrl());
+    await loginWithPhone(w.page);
+    await w.page.locator('label.choice').first().waitFor();
+    await w.page.getByRole('radio', { name: 'Wave' }).check();
+    await w.page.getByRole('button', { name: 'Payer' }).click();
+    await w.page.waitForURL(/\/sandbox\/pay\//);
+    await w.page.getByRole('button', { name: 'Pay (complete)' }).click();
+    // Back on the portal, which puts the router's parameters back in its address.
+    await w.page.waitForURL(/\/portal\/.*link-login-only=/);
+    const code = w.page.locator('#code');
+    await code.filter({ hasText: /^[A-Z0-9]{6,}$/ }).waitFor({ timeout: 15_000 });
+    const accessCode = (await code.innerText()).trim();
+    const logins = nas.logins.length;
+    await w.page.getByRole('button', { name: 'Se connecter' }).click();
+    await w.page.waitForURL(`${nas.url}/orig?from=portal`);
+    expect(nas.logins.slice(logins)).toEqual([
+      { username: accessCode, password: accessCode, dst: `${nas.url}/orig?from=portal`, popup: 'true' },
+    ]);
+    expect(w.problems).toEqual([]);
+    await w.context.close();
+  }, 60_000);
+});

@@ -1,0 +1,169 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { portalAssetsModule } from '../../bin/portal-assets.js';
+import { md5Hex } from '../../functions/portal/md5.js';
+import { renderPortal } from '../../functions/portal/page.js';
+import {
+  coovaChapResponse,
+  loginOrigin,
+  mikrotikChapPassword,
+  nasLogin,
+  octalBytes,
+  routerParams,
+} from '../../functions/portal/router-login.js';
+import {
+  durationText,
+  pickLang,
+  priceText,
+  remainingText,
+  sizeText,
+} from '../../functions/portal/strings.js';
+
+const md5 = (...parts: Buffer[]) => createHash('md5').update(Buffer.concat(parts)).digest('hex');
+const octal = (bytes: Buffer) => [...bytes].map((b) => `\\${b.toString(8).padStart(3, '0')}`).join('');
+
+describe('the portal’s MD5', () => {
+  it('agrees with node:crypto on every length around the block boundaries', () => {
+    for (const n of [0, 1, 3, 55, 56, 57, 63, 64, 65, 119, 120, 1000]) {
+      const bytes = randomBytes(n);
+      expect(md5Hex(bytes), `length ${n}`).toBe(md5(bytes));
+    }
+  });
+
+  it('gives RFC 1321’s test vector', () => {
+    expect(md5Hex(new TextEncoder().encode('abc'))).toBe('900150983cd24fb0d6963f7d28e17f72');
+  });
+});
+
+describe('logging in at the router', () => {
+  it('decodes MikroTik’s octal escapes into bytes', () => {
+    expect([...octalBytes('\\357\\001A\\0')]).toEqual([0o357, 1, 65, 0]);
+  });
+
+  it('computes MikroTik’s CHAP password as hexMD5(chap-id + code + chap-challenge)', () => {
+    const id = randomBytes(1);
+    const challenge = randomBytes(16);
+    expect(mikrotikChapPassword(octal(id), 'ABCDEFGHJK', octal(challenge))).toBe(
+      md5(id, Buffer.from('ABCDEFGHJK'), challenge),
+    );
+  });
+
+  it('posts username, CHAP password, dst and popup to link-login-only', () => {
+    const params = routerParams(
+      new URLSearchParams({
+        'link-login-only': 'http://10.5.50.1/login',
+        'link-orig': 'http://example.com/',
+        'chap-id': '\\001',
+        'chap-challenge': '\\002\\003',
+      }),
+    );
+    expect(params && nasLogin(params, 'CODE234567')).toEqual({
+      method: 'post',
+      action: 'http://10.5.50.1/login',
+      fields: {
+        username: 'CODE234567',
+        password: md5(Buffer.from([1]), Buffer.from('CODE234567'), Buffer.from([2, 3])),
+        dst: 'http://example.com/',
+        popup: 'true',
+      },
+    });
+  });
+
+  it('posts the code itself as the password without CHAP (PAP)', () => {
+    const params = routerParams(new URLSearchParams({ 'link-login-only': 'https://login.wifi/login' }));
+    expect(params && nasLogin(params, 'CODE234567')).toMatchObject({
+      fields: { username: 'CODE234567', password: 'CODE234567', dst: '', popup: 'true' },
+    });
+  });
+
+  it('opens CoovaChilli’s logon with the CHAP response MD5(0 + code + challenge)', () => {
+    const challenge = randomBytes(16).toString('hex');
+    const params = routerParams(
+      new URLSearchParams({
+        uamip: '10.1.0.1',
+        uamport: '3990',
+        challenge,
+        userurl: 'http://a.example/',
+        res: 'notyet',
+      }),
+    );
+    expect(loginOrigin(params)).toBe('http://10.1.0.1:3990');
+    const login = params && nasLogin(params, 'CODE234567');
+    const url = new URL((login as { url: string }).url);
+    expect(url.origin + url.pathname).toBe('http://10.1.0.1:3990/logon');
+    expect(url.searchParams.get('response')).toBe(coovaChapResponse('CODE234567', challenge));
+    expect(url.searchParams.get('response')).toBe(
+      md5(Buffer.from([0]), Buffer.from('CODE234567'), Buffer.from(challenge, 'hex')),
+    );
+    expect(url.searchParams.get('userurl')).toBe('http://a.example/');
+  });
+
+  it.each([
+    ['link-login-only', 'javascript:alert(1)'],
+    ['link-login-only', 'http://user:pw@10.5.50.1/login'],
+    ['uamip', '10.1.0.1:80'],
+  ])('ignores a router parameter %s=%s that is not a plain web address', (name, value) => {
+    expect(routerParams(new URLSearchParams({ [name]: value, uamport: '3990' }))).toBeUndefined();
+  });
+});
+
+describe('the portal page', () => {
+  const input = {
+    nasId: 'access_chez_awa',
+    resellerName: 'Chez <Awa> & "Fils"',
+    logoUrl: 'https://cdn.example.com/logo.png',
+    primaryColor: '#ffcc00',
+    secondaryColor: '#ffffff',
+    customCss: '.brand { color: #222 }',
+    lang: 'fr' as const,
+    query: new URLSearchParams({ 'link-login-only': 'http://10.5.50.1:8080/login' }),
+  };
+
+  it('allows posting to the router’s login origin and the branding style by its hash', () => {
+    const { html, csp } = renderPortal(input);
+    expect(csp).toContain("form-action 'self' http://10.5.50.1:8080;");
+    expect(csp).toContain("img-src 'self' data: https://cdn.example.com;");
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
+    const hash = createHash('sha256').update(style).digest('base64');
+    expect(csp).toContain(`style-src 'self' 'sha256-${hash}'`);
+  });
+
+  it('escapes the reseller’s name and drops custom CSS the rules refuse', () => {
+    const { html } = renderPortal({ ...input, customCss: '.a { background: url(https://evil.example/x) }' });
+    expect(html).toContain('Chez &lt;Awa&gt; &amp; &quot;Fils&quot;');
+    expect(html).not.toContain('evil.example');
+  });
+
+  it('writes dark text on a light primary colour, and white on a dark one', () => {
+    expect(renderPortal(input).html).toContain('--on-p:#111111');
+    expect(renderPortal({ ...input, primaryColor: '#0f6cbd' }).html).toContain('--on-p:#ffffff');
+  });
+});
+
+describe('the portal’s language and words', () => {
+  it.each([
+    [undefined, undefined, 'fr'],
+    ['en', 'fr-FR', 'en'],
+    [undefined, 'en-US,en;q=0.9', 'en'],
+    [undefined, 'de-DE, en;q=0.5, fr;q=0.8', 'fr'],
+    [undefined, 'de-DE', 'fr'],
+    ['xx', 'en', 'en'],
+  ])('picks lang=%s / Accept-Language %s as %s', (explicit, header, expected) => {
+    expect(pickLang(explicit, header)).toBe(expected);
+  });
+
+  it('words forfaits and time left for a subscriber', () => {
+    expect(priceText('fr', 1500).replace(/\s/g, ' ')).toBe('1 500 FCFA');
+    expect(durationText('fr', 72)).toBe('3 jours');
+    expect(durationText('en', 1)).toBe('1 hour');
+    expect(sizeText('fr', 1536)).toBe('1,5 Go');
+    expect(remainingText('fr', 2 * 3600 + 15 * 60)).toBe('2 heures 15 min');
+  });
+});
+
+describe('the generated portal assets', () => {
+  it('are current (run `npx tsx bin/portal-assets.ts` after changing portal/)', async () => {
+    expect(readFileSync('functions/portal/assets.generated.ts', 'utf8')).toBe(await portalAssetsModule());
+  });
+});
