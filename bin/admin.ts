@@ -10,7 +10,7 @@ import { connectAdmin, parseFlags, UsageError } from './admin/context.js';
 
 const GROUPS: Record<string, string> = {
   accounts:
-    'accounts add --msisdn <E.164> --role admin|reseller [--reseller-id <uuid>] [--name <name>] | accounts list',
+    'accounts add --msisdn <E.164> --role admin|reseller [--reseller-id <uuid>] [--name <name>] [--change-role] | accounts remove --msisdn <E.164> | accounts revoke --msisdn <E.164> | accounts list',
   forfaits: 'forfaits add|update|retire|list ...',
   vouchers: 'vouchers export --batch-id <uuid> | --reseller-id <uuid> [--out file.csv]',
   canary: 'canary run',

@@ -7,8 +7,20 @@
  * LOCAL_RADIUS=0 (no FreeRADIUS).
  */
 import './local/preamble.js';
-import { mkdirSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  statSync,
+  unwatchFile,
+  watchFile,
+} from 'node:fs';
 import { resolve } from 'node:path';
+import { maskMsisdn } from '../functions/core/log.js';
+import { seedDemo } from './local/demo.js';
 import {
   type DynamoDbLocal,
   localClient,
@@ -54,11 +66,14 @@ async function main(): Promise<void> {
     publicBaseUrl,
     secrets,
   });
-  process.env.SMS_ECHO = '1';
+  // The console only says that an SMS was written (to a masked number): the code itself stays
+  // in the outbox file, not in the terminal's scroll-back or a shared screen.
+  const stopSmsNotices = noticeSms(process.env.SMS_OUTBOX as string);
   const client = localClient(endpoint);
   await createTable(client, process.env.TABLE_NAME ?? LOCAL_TABLE);
   client.destroy();
   await seed();
+  const demo = await seedDemo();
 
   const api = await startServer({ port, host, pages: localPages() });
   const radius = await startLocalRadius(api.url, secrets.RADIUS_API_SECRET);
@@ -72,6 +87,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`\n${signal}: stopping\n`);
+    stopSmsNotices();
     await stopJobs();
     await radius.running?.stop();
     await api.close();
@@ -82,11 +98,22 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   const base = `http://localhost:${port}`;
+  const loopback = isLoopback(host);
   process.stdout.write(
     [
       '',
       `Hotspot API listening on ${base}  (DynamoDB: ${endpoint}${dynamo ? ', started by this server' : ''})`,
-      `SMS go to the console and to ${process.env.SMS_OUTBOX}`,
+      loopback
+        ? `Listening on ${host} only: this machine alone can reach it (HOST=0.0.0.0 opens it to the network).`
+        : `WARNING: listening on ${host} (HOST): anyone who can reach this machine can use this API, ` +
+          'read any code from its sandbox and have its sandbox aggregator complete any payment.',
+      ...(dynamo
+        ? [
+            `DynamoDB Local (port ${dynamo.port}) has no host option: it listens on every interface, ` +
+              'without authentication. Firewall that port on a shared network (README, "Local mode").',
+          ]
+        : []),
+      `SMS are written to ${process.env.SMS_OUTBOX} (the console only says to whom)`,
       '',
       'Try it:',
       `  curl -s -X POST ${base}/api/v1/auth/otp/request -H 'content-type: application/json' -d '{"msisdn":"+2250712345678"}'`,
@@ -94,12 +121,65 @@ async function main(): Promise<void> {
       `  curl -s -X POST ${base}/api/v1/auth/otp/verify -H 'content-type: application/json' -d '{"msisdn":"+2250712345678","otp":"<code>"}'`,
       `  curl -s ${base}/api/v1/forfaits`,
       '',
+      `Demo hotspot ${demo.nasId}: its captive portal is ${base}/portal/${demo.nasId}`,
+      `  vouchers for it: ${demo.vouchers.join(', ')}`,
+      '',
       ...radius.banner,
+      ...(radius.running
+        ? [
+            `  echo 'User-Name=${demo.vouchers[0]},User-Password=${demo.vouchers[0]},NAS-Identifier=${demo.nasId}' | radclient 127.0.0.1:${radius.running.authPort} auth ${process.env.RADIUS_SECRET}`,
+          ]
+        : []),
       '',
       `Ctrl-C stops the API${radius.running ? ', FreeRADIUS' : ''} and DynamoDB Local.`,
       '',
     ].join('\n'),
   );
+}
+
+/** Whether a listen address is the loopback interface only. */
+const isLoopback = (host: string): boolean =>
+  host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/** The `to` of an outbox line, or undefined for a line that is not one. */
+function recipientOf(line: string): string | undefined {
+  try {
+    const to = (JSON.parse(line) as { to?: unknown }).to;
+    return typeof to === 'string' ? to : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Prints "SMS to +225*****5678 written to <outbox>" for each SMS appended to the outbox from now
+ * on, and never the message itself (the code). Returns the function that stops watching.
+ */
+function noticeSms(outbox: string): () => void {
+  let offset = existsSync(outbox) ? statSync(outbox).size : 0;
+  let partial = '';
+  const readNew = () => {
+    if (!existsSync(outbox)) return;
+    const fd = openSync(outbox, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      if (size < offset) offset = 0;
+      if (size === offset) return;
+      const chunk = Buffer.alloc(size - offset);
+      readSync(fd, chunk, 0, chunk.length, offset);
+      offset = size;
+      const lines = `${partial}${chunk.toString('utf8')}`.split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        const to = recipientOf(line);
+        if (to) process.stdout.write(`SMS to ${maskMsisdn(to)} written to ${outbox}\n`);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  };
+  watchFile(outbox, { interval: 200 }, readNew);
+  return () => unwatchFile(outbox, readNew);
 }
 
 /**

@@ -33,6 +33,18 @@ export interface Route {
   summary: string;
 }
 
+/**
+ * The payment gateways' keys: every function that opens, confirms or settles a payment may talk
+ * to whichever gateway the payment was opened with.
+ */
+const PAYMENT_SECRETS = [
+  'AGGREGATOR_API_KEY',
+  'CINETPAY_API_KEY',
+  'CINETPAY_SECRET_KEY',
+  'FEDAPAY_API_KEY',
+  'FEDAPAY_WEBHOOK_SECRET',
+] as const satisfies readonly SecretName[];
+
 /** THE route table, typed row by row: route keys and auth levels are derived from it. */
 const table = [
   // ---- auth ----
@@ -57,8 +69,17 @@ const table = [
     path: '/api/v1/auth/session',
     handler: 'auth/session',
     auth: 'jwt',
-    access: { table: 'none' },
+    // Read: an operator's token is checked against its account (revocation).
+    access: { table: 'read' },
     summary: 'Validate the session token',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/auth/logout',
+    handler: 'auth/logout',
+    auth: 'jwt',
+    access: { table: 'write' },
+    summary: "End every session token of the caller's account",
   },
   // ---- billing ----
   {
@@ -74,7 +95,7 @@ const table = [
     path: '/api/v1/payments/initiate',
     handler: 'billing/payment-initiate',
     auth: 'jwt',
-    access: { table: 'write', secrets: ['AGGREGATOR_API_KEY'] },
+    access: { table: 'write', secrets: PAYMENT_SECRETS },
     summary: 'Open a mobile-money payment for a forfait (optional Idempotency-Key)',
   },
   {
@@ -82,18 +103,30 @@ const table = [
     path: '/api/v1/payments/webhook',
     handler: 'billing/payment-webhook',
     auth: 'webhook',
-    // The aggregator key: a completion is confirmed with the aggregator's status API (http mode).
+    // The gateways' keys: a completion is confirmed with the payment's gateway's status API.
     // SMS: the access code a completed purchase creates is texted to the buyer.
-    access: { table: 'write', sns: 'sms', secrets: ['AGGREGATOR_API_KEY'] },
+    access: { table: 'write', sns: 'sms', secrets: PAYMENT_SECRETS },
     expose: 'function-url',
     summary: "The payment aggregator's delivery (at least once)",
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/payments/notify/{provider}',
+    handler: 'billing/payment-notify',
+    // No session: the provider's signature (CinetPay x-token, X-FEDAPAY-SIGNATURE) is checked by
+    // the handler on the raw body before any read or write.
+    auth: 'none',
+    access: { table: 'write', sns: 'sms', secrets: PAYMENT_SECRETS },
+    expose: 'function-url',
+    summary: "A payment provider's signed notification (cinetpay, fedapay): confirmed with its status API",
   },
   {
     method: 'GET',
     path: '/api/v1/payments/{id}/status',
     handler: 'billing/payment-status',
     auth: 'jwt',
-    access: { table: 'read' },
+    // A pending payment is asked of its provider, and completed (code texted) when it says paid.
+    access: { table: 'write', sns: 'sms', secrets: PAYMENT_SECRETS },
     summary: 'Status of a payment (the paying subscriber or an admin)',
   },
   {

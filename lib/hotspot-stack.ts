@@ -37,7 +37,13 @@
  */
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  type CfnStage,
+  HttpApi,
+  HttpMethod,
+  HttpStage,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -45,7 +51,12 @@ import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { FunctionUrlAuthType, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import {
+  type CfnFunction,
+  FunctionUrlAuthType,
+  type IFunction,
+  Function as LambdaFunction_,
+} from 'aws-cdk-lib/aws-lambda';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -77,6 +88,21 @@ export interface HotspotSettings {
   stage: string;
   throttleRate: number;
   throttleBurst: number;
+  /**
+   * Route throttles below the stage's: `POST /auth/otp/request` (each call may cost an SMS) and
+   * `POST /auth/otp/verify` (guesses). Requests per second and burst.
+   */
+  otpRequestThrottle?: { rate: number; burst: number };
+  otpVerifyThrottle?: { rate: number; burst: number };
+  /**
+   * Reserved concurrency of each function URL (the payment webhooks, which no API Gateway
+   * throttle covers): at most this many run at once, so a flood on one cannot take the
+   * account's concurrency from the API's functions. 0: no reservation (for an account whose
+   * concurrency quota is still the new-account 10).
+   */
+  webhookReservedConcurrency?: number;
+  /** Alarm when more OTPs than this are sent in an hour (counted per 15 minutes). */
+  otpSentAlarmPerHour?: number;
   smsSpendAlarmUsd: number;
   opsEmails: string[];
   canary?: Omit<CanaryTargets, 'apiUrl'>;
@@ -96,7 +122,24 @@ export const SETTINGS: Record<string, string> = {
   smsSenderId: 'SMS_SENDER_ID',
   jwtIssuer: 'JWT_ISSUER',
   jwtAudience: 'JWT_AUDIENCE',
+  // OTP budgets (functions/auth/settings.ts).
+  otpRequestsPerAddressPerHour: 'OTP_REQUESTS_PER_ADDRESS_PER_HOUR',
+  otpRequestsPerHour: 'OTP_REQUESTS_PER_HOUR',
+  otpGuessesPerAddressPerHour: 'OTP_GUESSES_PER_ADDRESS_PER_HOUR',
+  // Payments (docs/payments.md): the gateway of new payments and each provider's settings.
+  paymentProvider: 'PAYMENT_PROVIDER',
+  defaultCountry: 'DEFAULT_COUNTRY',
+  paymentReturnUrl: 'PAYMENT_RETURN_URL',
+  cinetpaySiteId: 'CINETPAY_SITE_ID',
+  cinetpayBaseUrl: 'CINETPAY_BASE_URL',
+  fedapayBaseUrl: 'FEDAPAY_BASE_URL',
 };
+
+/** The values `paymentProvider` may take (functions/billing/settings.ts GATEWAYS). */
+const PAYMENT_PROVIDERS = ['sandbox', 'http', 'cinetpay', 'fedapay'];
+
+/** The platform's OTP budget per clock hour when `otpRequestsPerHour` is not given (functions/auth/settings.ts). */
+const OTP_REQUESTS_PER_HOUR_DEFAULT = 2000;
 
 export function settingsFromContext(get: (key: string) => unknown): HotspotSettings {
   const env: Record<string, string> = {};
@@ -110,11 +153,23 @@ export function settingsFromContext(get: (key: string) => unknown): HotspotSetti
     if (!Number.isFinite(v)) throw new Error(`context "${key}" must be a number`);
     return v;
   };
+  // A typo here would open every payment with the default gateway: fail the synth instead.
+  if (env.PAYMENT_PROVIDER !== undefined && !PAYMENT_PROVIDERS.includes(env.PAYMENT_PROVIDER)) {
+    throw new Error(`context "paymentProvider" must be one of ${PAYMENT_PROVIDERS.join(', ')}`);
+  }
   const emails = get('opsEmails');
   return {
     stage: String(get('stage') ?? 'prod'),
     throttleRate: num('throttleRate', 50),
     throttleBurst: num('throttleBurst', 100),
+    otpRequestThrottle: { rate: num('otpRequestThrottleRate', 5), burst: num('otpRequestThrottleBurst', 10) },
+    otpVerifyThrottle: { rate: num('otpVerifyThrottleRate', 10), burst: num('otpVerifyThrottleBurst', 20) },
+    webhookReservedConcurrency: num('webhookReservedConcurrency', 10),
+    // Half the platform's hourly budget: operations hear of a flood before it is refused.
+    otpSentAlarmPerHour: num(
+      'otpSentAlarmPerHour',
+      Math.ceil(num('otpRequestsPerHour', OTP_REQUESTS_PER_HOUR_DEFAULT) / 2),
+    ),
     smsSpendAlarmUsd: num('smsSpendAlarmUsd', 50),
     opsEmails: Array.isArray(emails)
       ? emails.map(String)
@@ -181,7 +236,7 @@ export class HotspotStack extends Stack {
       createDefaultStage: false,
       description: 'Hotspot reseller platform API',
     });
-    new HttpStage(this, 'DefaultStage', {
+    const stage = new HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
@@ -201,6 +256,22 @@ export class HotspotStack extends Stack {
         }),
       },
     });
+    // Routes throttled below the stage's default: the OTP request (an SMS each) and verify.
+    const routeThrottles: Record<string, { rate: number; burst: number } | undefined> = {
+      'POST /api/v1/auth/otp/request': settings.otpRequestThrottle,
+      'POST /api/v1/auth/otp/verify': settings.otpVerifyThrottle,
+    };
+    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
+    for (const [key, t] of Object.entries(routeThrottles)) {
+      if (!t || !routes.some((r) => routeKey(r) === key)) continue;
+      routeSettings[key] = {
+        ThrottlingRateLimit: Math.min(t.rate, settings.throttleRate),
+        ThrottlingBurstLimit: Math.min(t.burst, settings.throttleBurst),
+      };
+    }
+    if (Object.keys(routeSettings).length) {
+      (stage.node.defaultChild as CfnStage).addPropertyOverride('RouteSettings', routeSettings);
+    }
     const apiUrl = settings.env.PUBLIC_BASE_URL ?? this.api.apiEndpoint;
 
     this.sharedEnvironment = {
@@ -212,16 +283,30 @@ export class HotspotStack extends Stack {
       PUBLIC_BASE_URL: apiUrl,
     };
 
+    let notifyUrl: string | undefined;
     for (const route of routes) {
       const fn = this.routeFunction(route);
       this.functions[routeKey(route)] = fn;
       if (route.expose === 'function-url') {
-        // Public by design: the function checks the aggregator's x-provider-secret header itself.
+        // No API Gateway throttle covers a function URL: its reserved concurrency caps it, so a
+        // flood on it cannot take the account's concurrency from the API's functions.
+        const reserved = settings.webhookReservedConcurrency ?? 0;
+        if (reserved > 0) (fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = reserved;
+        // Public by design: the function authenticates its caller itself (the aggregator's
+        // x-provider-secret, or a provider's signature on the raw body).
         const url = fn.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
-        new CfnOutput(this, route.auth === 'webhook' ? 'WebhookUrl' : `${idOf(route)}Url`, {
-          value: url.url,
-          description: `${routeKey(route)}: give this URL to the payment aggregator (checks x-provider-secret)`,
-        });
+        const notify = route.handler === 'billing/payment-notify';
+        if (notify) notifyUrl = url.url;
+        new CfnOutput(
+          this,
+          route.auth === 'webhook' ? 'WebhookUrl' : notify ? 'PaymentNotifyUrl' : `${idOf(route)}Url`,
+          {
+            value: url.url,
+            description: notify
+              ? `${routeKey(route)}: <this URL>api/v1/payments/notify/<provider> is the providers' notification address (docs/payments.md)`
+              : `${routeKey(route)}: give this URL to the payment aggregator (checks x-provider-secret)`,
+          },
+        );
       } else {
         this.api.addRoutes({
           path: route.path,
@@ -231,14 +316,24 @@ export class HotspotStack extends Stack {
       }
     }
 
+    // CinetPay is told where to notify with each payment: the function opening payments needs
+    // the notification function's URL (the other providers are configured in their dashboards).
+    if (notifyUrl) {
+      for (const route of routes.filter((r) => r.handler === 'billing/payment-initiate')) {
+        const fn = this.functions[routeKey(route)];
+        if (fn instanceof LambdaFunction_) fn.addEnvironment('PAYMENT_NOTIFY_BASE_URL', notifyUrl);
+      }
+    }
+
     // ---- scheduled jobs (functions/jobs.ts): one function and one EventBridge rule each ----
     for (const j of jobs) {
+      const secrets = j.access.secrets ?? [];
       const { fn } = new ServiceFunction(this, j.name, {
         handler: j.handler,
-        environment: this.functionEnvironment(j.access),
+        environment: this.functionEnvironment(j.access, secrets),
         description: `${j.name}: ${j.summary}`,
       });
-      this.grantAccess(fn, j.access);
+      this.grantAccess(fn, j.access, secrets);
       this.jobFunctions[j.name] = fn;
       new Rule(this, `${j.name}Schedule`, {
         description: j.summary,
@@ -279,6 +374,7 @@ export class HotspotStack extends Stack {
       functions: { ...this.functions, ...this.jobFunctions } as Record<string, IFunction>,
       opsTopic: this.opsTopic,
       canary: canary.fn,
+      ...(settings.otpSentAlarmPerHour ? { otpSentAlarmPerHour: settings.otpSentAlarmPerHour } : {}),
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });

@@ -19,6 +19,11 @@ export interface ObservabilityProps {
   canary?: IFunction;
   /** Alarm when the API's 5xx share over 5 minutes exceeds this (default 5%). */
   api5xxRatePct?: number;
+  /**
+   * Alarm when OTP SMS are sent faster than this many an hour (checked per 15 minutes, at a
+   * quarter of it): it fires before the platform's hourly OTP budget and the SMS spend alarm.
+   */
+  otpSentAlarmPerHour?: number;
 }
 
 const business = (name: string, label: string) =>
@@ -108,6 +113,19 @@ export class Observability extends Construct {
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
         alarmDescription: `A Lambda function of group ${n} was throttled`,
+      });
+    }
+
+    // SMS are money: a login flood shows here within 15 minutes, well before the month's spend.
+    if (props.otpSentAlarmPerHour) {
+      const per15 = Math.ceil(props.otpSentAlarmPerHour / 4);
+      alarm('OtpSendRate', {
+        metric: business('OtpSent', 'OTPs sent').with({ period: Duration.minutes(15) }),
+        threshold: per15,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        alarmDescription: `${per15} or more OTP SMS sent in 15 minutes (${props.otpSentAlarmPerHour} an hour): an SMS flood?`,
       });
     }
 

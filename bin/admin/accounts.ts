@@ -1,30 +1,113 @@
 import { randomUUID } from 'node:crypto';
 import { requireMsisdn } from '../../functions/auth/service.js';
-import { listOperators, upsertOperator } from '../../functions/store/accounts.js';
-import { recordResellerName } from '../../functions/store/vlans.js';
+import { COUNTRIES, isCountry, sameZone } from '../../functions/billing/currency.js';
+import {
+  getAccount,
+  listOperators,
+  registerOperator,
+  removeOperator,
+  revokeTokens,
+} from '../../functions/store/accounts.js';
+import { recordReseller } from '../../functions/store/resellers.js';
 import { required, UsageError } from './context.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
-/** `accounts add` and `accounts list`. */
-export async function run(command: string | undefined, flags: Record<string, string>): Promise<void> {
-  if (command === 'add') {
-    const msisdn = requireMsisdn(required(flags, 'msisdn'));
-    const role = required(flags, 'role');
-    if (role !== 'admin' && role !== 'reseller') throw new UsageError('--role must be admin or reseller');
-    let resellerId = flags['reseller-id'];
-    if (resellerId && !UUID.test(resellerId)) throw new UsageError('--reseller-id must be a UUID');
-    if (role === 'admin' && resellerId) throw new UsageError('--reseller-id is for resellers only');
-    if (role === 'reseller') resellerId ??= randomUUID();
-    const account = await upsertOperator({
+export const ACCOUNTS_USAGE =
+  'accounts add --msisdn <E.164> --role admin|reseller [--reseller-id <uuid>] [--name <name>] [--country CI|SN|CM|...] [--change-role] | ' +
+  'accounts remove --msisdn <E.164> | accounts revoke --msisdn <E.164> | accounts list';
+
+/**
+ * `accounts add`: registers an operator, and is safe to run again. An existing reseller keeps its
+ * reseller_id (its VLAN, sites and money hang on it) and its name unless `--name` is given; a
+ * different `--reseller-id` is refused. Turning an admin into a reseller or back needs
+ * `--change-role`. The write is conditioned on the account as read, so a change made meanwhile
+ * is never overwritten.
+ */
+async function add(flags: Record<string, string>): Promise<void> {
+  const msisdn = requireMsisdn(required(flags, 'msisdn'));
+  const role = required(flags, 'role');
+  if (role !== 'admin' && role !== 'reseller') throw new UsageError('--role must be admin or reseller');
+  const given = flags['reseller-id'];
+  if (given && !UUID.test(given)) throw new UsageError('--reseller-id must be a UUID');
+  if (role === 'admin' && given) throw new UsageError('--reseller-id is for resellers only');
+  const country = flags.country?.toUpperCase();
+  if (country !== undefined && !isCountry(country)) {
+    throw new UsageError(`--country must be one of ${COUNTRIES.join(' ')}`);
+  }
+  if (role === 'admin' && country) throw new UsageError('--country is for resellers only');
+
+  const existing = await getAccount(msisdn);
+  const operator = existing && existing.role !== 'subscriber' ? existing : undefined;
+  if (operator && operator.role !== role && flags['change-role'] !== 'true') {
+    throw new UsageError(
+      `${msisdn} is already ${operator.role === 'admin' ? 'an admin' : `reseller ${operator.reseller_id}`}: ` +
+        `pass --change-role to make it ${role === 'admin' ? 'an admin' : 'a reseller'}`,
+    );
+  }
+  let resellerId: string | undefined;
+  if (role === 'reseller') {
+    const kept = operator?.role === 'reseller' ? operator.reseller_id : undefined;
+    if (kept && given && given !== kept) {
+      throw new UsageError(
+        `${msisdn} is already reseller ${kept}, which keeps its VLAN, sites and money: an account's ` +
+          'reseller_id does not change (remove the account first to register the number for another reseller)',
+      );
+    }
+    resellerId = kept ?? given ?? randomUUID();
+  }
+  const account = await registerOperator(
+    {
       msisdn,
       role,
       ...(resellerId ? { resellerId } : {}),
       ...(flags.name ? { name: flags.name } : {}),
+    },
+    existing && {
+      role: existing.role,
+      ...(existing.reseller_id ? { reseller_id: existing.reseller_id } : {}),
+    },
+  );
+  if (!account) throw new Error(`${msisdn} changed while it was being registered: run the command again`);
+  // The reseller's profile: vouchers are made only for a recorded reseller, its country sets its
+  // currency, and its name is what a VLAN allocation with only the reseller id uses.
+  if (role === 'reseller' && resellerId) {
+    const recorded = await recordReseller({
+      resellerId,
+      ...(flags.name ? { name: flags.name } : {}),
+      ...(country ? { country, sameZone: sameZone(country) } : {}),
     });
-    // The reseller's name is what a VLAN allocation with only the reseller id uses.
-    if (role === 'reseller' && resellerId && flags.name) await recordResellerName(resellerId, flags.name);
-    process.stdout.write(`${JSON.stringify(account, null, 2)}\n`);
+    if (recorded === 'zone_change') {
+      throw new UsageError(
+        `--country ${country}: this reseller already sells in the other CFA franc; its revenue would add XOF to XAF`,
+      );
+    }
+  }
+  process.stdout.write(`${JSON.stringify(account, null, 2)}\n`);
+}
+
+/** `accounts add|remove|revoke|list`. */
+export async function run(command: string | undefined, flags: Record<string, string>): Promise<void> {
+  if (command === 'add') return add(flags);
+  if (command === 'remove') {
+    // The account stays (a subscriber, same id, history attached); its operator role and every
+    // token it holds end now.
+    const msisdn = requireMsisdn(required(flags, 'msisdn'));
+    const before = await getAccount(msisdn);
+    if (!(await removeOperator(msisdn)) || !before) {
+      throw new Error(`${msisdn} is not an admin or reseller account`);
+    }
+    // The reseller id is printed so that the number can be registered again for the same reseller.
+    process.stdout.write(
+      `${msisdn} is no longer ${before.role === 'admin' ? 'an admin' : `reseller ${before.reseller_id}`}; ` +
+        'its session tokens are revoked\n',
+    );
+    return;
+  }
+  if (command === 'revoke') {
+    const msisdn = requireMsisdn(required(flags, 'msisdn'));
+    if (!(await revokeTokens(msisdn))) throw new Error(`no account for ${msisdn}`);
+    process.stdout.write(`every session token of ${msisdn} is revoked\n`);
     return;
   }
   if (command === 'list') {
@@ -37,7 +120,5 @@ export async function run(command: string | undefined, flags: Record<string, str
     if (!accounts.length) process.stdout.write('no admin or reseller accounts yet\n');
     return;
   }
-  throw new UsageError(
-    'accounts add --msisdn <E.164> --role admin|reseller [--reseller-id <uuid>] [--name <name>] | accounts list',
-  );
+  throw new UsageError(ACCOUNTS_USAGE);
 }

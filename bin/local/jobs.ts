@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import { resetConfig } from '../../functions/core/config.js';
 import { jobs } from '../../functions/jobs.js';
 import { type CanaryOutcome, runCanary } from '../../functions/monitoring/canary.js';
+import { PORTAL_MARKER } from '../../functions/portal/page.js';
+import { CANARY_CODE } from './demo.js';
 import { LOCAL_DIR } from './env.js';
 
 const DEFAULT_INTERVAL_MS = 5 * 60_000;
@@ -19,8 +21,8 @@ export function describeRun({ run, consecutive_fails, alert }: CanaryOutcome): s
  * What EventBridge schedules in AWS, run on timers by the local host: the canary, first about
  * a second after start, then every LOCAL_CANARY_INTERVAL_MS (default 5 minutes); LOCAL_CANARY=0
  * turns it off. Its API check targets this server and, when `radius` is given, its RADIUS check
- * the FreeRADIUS `npm start` runs in front of it (account CANARY_RADIUS_USER / CANARY_PASSWORD,
- * default `canary`/`canary`, shared secret RADIUS_SECRET); the other checks fail until CANARY_*
+ * the FreeRADIUS `npm start` runs in front of it (account CANARY_RADIUS_USER / CANARY_PASSWORD:
+ * the demo seed's canary code, shared secret RADIUS_SECRET); the other checks fail until CANARY_*
  * point at a resolver, a portal and a file (docs/monitoring.md). Alerts go to
  * `.local/ops-outbox.jsonl`. Returns a function that stops the timer and waits for a run in
  * progress.
@@ -87,8 +89,13 @@ function startCanary(options: {
   if (options.radius) {
     process.env.CANARY_RADIUS_HOST ??= options.radius.host;
     process.env.CANARY_RADIUS_PORT ??= String(options.radius.port);
-    process.env.CANARY_PASSWORD ??= process.env.CANARY_RADIUS_USER ?? 'canary';
+    // The demo seed's canary code (bin/local/demo.ts): the API accepts it at access_canary.
+    process.env.CANARY_RADIUS_USER ??= CANARY_CODE;
+    process.env.CANARY_PASSWORD ??= process.env.CANARY_RADIUS_USER;
   }
+  // Its portal check loads the canary hotspot's captive portal from this server.
+  process.env.CANARY_PORTAL_URL ??= `${options.baseUrl}/portal/${process.env.CANARY_SITE_NAS_ID ?? 'access_canary'}`;
+  process.env.CANARY_PORTAL_MARKER ??= PORTAL_MARKER;
   process.env.OPS_OUTBOX ??= resolve(LOCAL_DIR, 'ops-outbox.jsonl');
   // The status page must not call a canary stale between two local runs.
   process.env.CANARY_STALE_AFTER_MS ??= String(Math.max(3 * interval, 15 * 60_000));

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ERROR_STATUS } from '../../functions/core/errors.js';
-import type { Contract } from '../../functions/core/http.js';
+import { type Contract, routeErrors } from '../../functions/core/http.js';
+import { documentedAs } from '../../functions/core/schemas.js';
 import { type Route, routes } from '../../functions/routes.js';
 
 type Json = Record<string, unknown>;
@@ -10,28 +11,73 @@ const toSchema = (schema: unknown, io: 'input' | 'output'): Json => {
     io,
     unrepresentable: 'any',
     target: 'draft-2020-12',
+    override: ({ zodSchema, jsonSchema }) => {
+      const js = jsonSchema as Json;
+      // An integer carried as text is documented as the integer it must be, with its bounds.
+      const as = documentedAs.get(zodSchema);
+      if (as) {
+        for (const k of Object.keys(js)) delete js[k];
+        Object.assign(js, as);
+      }
+      // A default is what the server uses when the parameter is left out: show it on input too.
+      const def = zodSchema._zod.def as { type: string; defaultValue?: unknown };
+      if (def.type === 'default' && js.default === undefined) js.default = def.defaultValue;
+    },
   }) as Json;
   delete out.$schema;
   return out;
 };
 
-const errorStatuses = (route: Route, contract: Contract): number[] => {
-  const s = new Set<number>([500]);
-  if (contract.body || contract.query || contract.params) s.add(400);
-  if (contract.body) {
-    s.add(413);
-    s.add(415);
+/** Statuses of every route's error answers, each with the codes it may carry. */
+function errorResponses(route: Route, contract: Contract): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const [status, codes] of routeErrors(route, contract)) {
+    out[String(status)] = {
+      description: codes.join(', '),
+      content: {
+        'application/json': {
+          schema: {
+            allOf: [
+              { $ref: '#/components/schemas/Error' },
+              {
+                type: 'object',
+                properties: { error: { type: 'object', properties: { code: { enum: codes } } } },
+              },
+            ],
+          },
+        },
+      },
+      'x-error-codes': codes,
+    };
   }
-  // A RADIUS server's wrong bearer is a 5xx (FreeRADIUS reads 401 as "reject this user").
-  if (route.auth === 'radius') s.add(502);
-  else if (route.auth !== 'none') s.add(401);
-  if (route.auth === 'admin' || route.auth === 'reseller') s.add(403);
-  if (route.path.includes('{')) s.add(404);
-  if (route.method !== 'GET' && !route.path.startsWith('/api/v1/auth/')) s.add(409);
-  if (route.path.endsWith('/otp/request')) s.add(429);
-  if (route.access.table !== 'none') s.add(503);
-  return [...s].sort();
-};
+  return out;
+}
+
+/** The `also` answers of a handler (a 304, a refusal with its own body, an HTML page). */
+function otherResponses(contract: Contract): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const a of contract.also ?? []) {
+    const content = a.schema
+      ? { [a.contentType ?? 'application/json']: { schema: toSchema(a.schema, 'output') } }
+      : a.contentType
+        ? { [a.contentType]: { schema: { type: 'string' } } }
+        : undefined;
+    out[String(a.status)] = { description: a.description, ...(content ? { content } : {}) };
+  }
+  return out;
+}
+
+/** Merges two answers of one status: descriptions joined, JSON bodies either schema. */
+function merge(a: Json | undefined, b: Json): Json {
+  if (!a) return b;
+  const ca = (a.content ?? {}) as Record<string, { schema: Json }>;
+  const cb = (b.content ?? {}) as Record<string, { schema: Json }>;
+  const content: Record<string, { schema: Json }> = { ...ca, ...cb };
+  for (const type of Object.keys(ca)) {
+    if (cb[type] && ca[type]) content[type] = { schema: { anyOf: [ca[type].schema, cb[type].schema] } };
+  }
+  return { ...a, ...b, description: `${a.description}; ${b.description}`, content };
+}
 
 async function loadContract(route: Route): Promise<Contract> {
   const mod = (await import(new URL(`../../functions/${route.handler}.ts`, import.meta.url).href)) as {
@@ -85,44 +131,29 @@ export async function buildOpenApi(): Promise<Json> {
               ? [{ radiusBearer: [] }]
               : [{ bearer: [] }],
       parameters: parameters(contract),
-      responses: {
-        [String(success.status)]: {
-          description: 'Success',
-          ...(success.schema || success.contentType
-            ? {
-                content: {
-                  [success.contentType ?? 'application/json']: {
-                    schema: success.schema ? toSchema(success.schema, 'output') : { type: 'string' },
-                  },
+      responses: {} as Record<string, Json>,
+    };
+    const responses: Record<string, Json> = {
+      [String(success.status)]: {
+        description: 'Success',
+        ...(success.schema || success.contentType
+          ? {
+              content: {
+                [success.contentType ?? 'application/json']: {
+                  schema: success.schema ? toSchema(success.schema, 'output') : { type: 'string' },
                 },
-              }
-            : {}),
-        },
-        ...Object.fromEntries(
-          (contract.also ?? []).map((a) => [
-            String(a.status),
-            {
-              description: a.description,
-              content: { 'application/json': { schema: toSchema(a.schema, 'output') } },
-            },
-          ]),
-        ),
-        ...Object.fromEntries(
-          errorStatuses(route, contract)
-            .filter((status) => !contract.also?.some((a) => a.status === status))
-            .map((status) => [
-              String(status),
-              {
-                description: Object.entries(ERROR_STATUS)
-                  .filter(([, s]) => s === status)
-                  .map(([code]) => code)
-                  .join(', '),
-                content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
               },
-            ]),
-        ),
+            }
+          : {}),
       },
     };
+    for (const [status, answer] of [
+      ...Object.entries(otherResponses(contract)),
+      ...Object.entries(errorResponses(route, contract)),
+    ]) {
+      responses[status] = merge(responses[status], answer);
+    }
+    op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
     if (contract.body) {
       op.requestBody = {
         required: true,
@@ -137,7 +168,12 @@ export async function buildOpenApi(): Promise<Json> {
     info: {
       title: 'Hotspot reseller platform API',
       version: '1.0.0',
-      description: "Generated from functions/routes.ts and the handlers' zod schemas. Amounts in FCFA.",
+      description: [
+        "Generated from functions/routes.ts and the handlers' zod schemas. Amounts in FCFA.",
+        'Every status an operation can answer is listed with its error codes (`x-error-codes`); an error body is `{"error": {"code", "message", "details"?}}`.',
+        'Any operation: a query parameter it does not list is a 400 ERR_VALIDATION. A path no operation has is a 404 ERR_NOT_FOUND; a known path with a method it has no operation for (HEAD and OPTIONS included) is a 405 ERR_METHOD_NOT_ALLOWED with an `Allow` header naming its methods. (In AWS, API Gateway answers a path or method that has no route itself, before any function runs: 404 `{"message":"Not Found"}`.)',
+        'No CORS: the captive portal and the dashboards are served from the API origin, so no `Access-Control-*` header is sent and a cross-origin browser call is refused by the browser.',
+      ].join('\n\n'),
     },
     servers: [{ url: '/' }],
     tags: [

@@ -24,6 +24,8 @@ interface CompiledRoute {
   pattern: RegExp;
   names: string[];
   handler: LambdaHandler;
+  /** The route may read a body (POST and PUT: with a schema, or raw as a signed notification). */
+  takesBody: boolean;
 }
 
 function compile(path: string): { pattern: RegExp; names: string[] } {
@@ -48,14 +50,35 @@ export async function loadRoutes(): Promise<CompiledRoute[]> {
         handler?: LambdaHandler;
       };
       if (typeof mod.handler !== 'function') throw new Error(`${route.handler} exports no handler`);
-      return { route, ...compile(route.path), handler: mod.handler };
+      const takesBody = route.method === 'POST' || route.method === 'PUT';
+      return { route, ...compile(route.path), handler: mod.handler, takesBody };
     }),
   );
 }
 
-function sendJson(res: ServerResponse, status: number, code: string, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...headers,
+  });
   res.end(JSON.stringify({ error: { code, message } }));
+}
+
+/** A path segment decoded as API Gateway hands it over; undefined for a malformed %-escape. */
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Reads the body, refusing past the limit without buffering the rest. */
@@ -151,8 +174,10 @@ export interface LocalServer {
 
 /**
  * Serves every route-table row on one port, invoking each handler with the event API Gateway
- * would send. Unknown paths answer 404, a known path with another method 405, a body over
- * 64 KB 413: all in the API's JSON error shape.
+ * would send. Unknown paths answer 404, a known path with another method 405 with an `Allow`
+ * header (HEAD and OPTIONS too: no CORS, see docs/decisions.md), a malformed %-escape in a path
+ * parameter 400, a body over 64 KB on a route that reads one 413: all in the API's JSON error
+ * shape. (In AWS, API Gateway answers an unrouted path or method itself, before any function.)
  */
 export async function startServer(
   options: { port?: number; host?: string; pages?: LocalPage[] } = {},
@@ -165,40 +190,44 @@ export async function startServer(
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const method = req.method ?? 'GET';
-      const body = await readBody(req);
-      if (body === undefined) {
-        return sendJson(
-          res,
-          413,
-          'ERR_PAYLOAD_TOO_LARGE',
-          `Request body is larger than ${MAX_BODY_BYTES} bytes`,
-        );
-      }
+      const read = await readBody(req);
+      const tooLarge = () =>
+        sendJson(res, 413, 'ERR_PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_BODY_BYTES} bytes`);
+      const body = read ?? '';
       const page = pages.find(
         (p) =>
           p.method === method &&
           (p.path.endsWith('/') ? url.pathname.startsWith(p.path) : url.pathname === p.path),
       );
-      if (page) return await page.handle(req, res, body, url);
+      if (page) return read === undefined ? tooLarge() : await page.handle(req, res, body, url);
 
-      let pathMatched = false;
+      const allowed = new Set<string>();
       for (const c of compiled) {
         const m = c.pattern.exec(url.pathname);
         if (!m) continue;
-        pathMatched = true;
+        allowed.add(c.route.method);
         if (c.route.method !== method) continue;
+        // A route that reads no body ignores one, as its function in AWS would.
+        if (read === undefined && c.takesBody) return tooLarge();
         const params: Record<string, string> = {};
-        c.names.forEach((name, i) => {
-          params[name] = decodeURIComponent(m[i + 1] ?? '');
-        });
-        const event = toEvent(req, url, body, c.route, params);
+        for (const [i, name] of c.names.entries()) {
+          const value = decodeSegment(m[i + 1] ?? '');
+          if (value === undefined) {
+            return sendJson(res, 400, 'ERR_VALIDATION', `Path parameter ${name} has a malformed %-escape`);
+          }
+          params[name] = value;
+        }
+        const event = toEvent(req, url, c.takesBody ? body : '', c.route, params);
         const result = await c.handler(event, lambdaContext(c.route, event.requestContext.requestId));
         res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
         res.end(result.body ?? '');
         return;
       }
-      if (pathMatched)
-        return sendJson(res, 405, 'ERR_METHOD_NOT_ALLOWED', `${method} is not allowed on this path`);
+      if (allowed.size > 0) {
+        return sendJson(res, 405, 'ERR_METHOD_NOT_ALLOWED', `${method} is not allowed on this path`, {
+          allow: [...allowed].sort().join(', '),
+        });
+      }
       return sendJson(res, 404, 'ERR_NOT_FOUND', `No route for ${method} ${url.pathname}`);
     } catch (error) {
       process.stderr.write(`local server: ${(error as Error).stack ?? String(error)}\n`);
@@ -207,6 +236,9 @@ export async function startServer(
     }
   });
 
+  // Longer than any client's keep-alive (undici's 4 s): the client always closes an idle
+  // connection first, so a request never races the server's close (ECONNRESET under load).
+  server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());

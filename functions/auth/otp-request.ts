@@ -4,6 +4,12 @@ import { requestOtp } from './service.js';
 
 export const handler = endpoint(
   'POST /api/v1/auth/otp/request',
-  { body: OtpRequestBody, response: { status: 200, schema: OtpRequestResponse } },
-  async ({ body }) => json(200, await requestOtp(body.msisdn)),
+  {
+    errors: ['ERR_MSISDN_INVALID', 'ERR_RATE_LIMITED', 'ERR_UNAVAILABLE'],
+    body: OtpRequestBody,
+    response: { status: 200, schema: OtpRequestResponse },
+  },
+  // The client address API Gateway saw (the local server sets it too): its hourly SMS budget.
+  async ({ body, event }) =>
+    json(200, await requestOtp(body.msisdn, { sourceIp: event.requestContext?.http?.sourceIp })),
 );

@@ -4,6 +4,17 @@ import { verifyOtp } from './service.js';
 
 export const handler = endpoint(
   'POST /api/v1/auth/otp/verify',
-  { body: OtpVerifyBody, response: { status: 200, schema: OtpVerifyResponse } },
-  async ({ body }) => json(200, await verifyOtp(body.msisdn, body.otp, body.otp_token)),
+  {
+    errors: ['ERR_OTP_INVALID', 'ERR_OTP_EXPIRED', 'ERR_RATE_LIMITED', 'ERR_UNAVAILABLE'],
+    body: OtpVerifyBody,
+    response: { status: 200, schema: OtpVerifyResponse },
+  },
+  // The client address limits the guesses made without the request's otp_token.
+  async ({ body, event }) =>
+    json(
+      200,
+      await verifyOtp(body.msisdn, body.otp, body.otp_token, {
+        sourceIp: event.requestContext?.http?.sourceIp,
+      }),
+    ),
 );

@@ -1,7 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { servedE164 } from '../core/phone.js';
 
-/** Limits of the OTP flow (spec §8, DESIGN §4). */
+/** Limits of the OTP flow (docs/decisions.md, "OTP" and "Hardening"). */
 export const OTP = {
   digits: 6,
   lifetimeMs: 300_000,
@@ -10,6 +10,12 @@ export const OTP = {
   lockoutMs: 900_000,
   requestsPerWindow: 3,
   windowMs: 60_000,
+  /**
+   * Verifications without the request's `otp_token`, per number in any `guessWindowMs`: they
+   * count against no code (so they cannot burn it nor lock the number out), this bounds them.
+   */
+  guessesWithoutToken: 5,
+  guessWindowMs: 900_000,
 } as const;
 
 /**
@@ -31,7 +37,7 @@ export function normalizeMsisdn(input: string): string | undefined {
   return compact ? servedE164(compact) : undefined;
 }
 
-/** `SUB-` and the MSISDN's digits (spec §2.2). */
+/** `SUB-` and the MSISDN's digits. */
 export const subscriberRef = (msisdn: string): string => `SUB-${msisdn.replace(/\D/g, '')}`;
 
 /** Six digits from the CSPRNG, leading zeros kept. */

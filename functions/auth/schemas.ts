@@ -1,14 +1,30 @@
 import * as z from 'zod/mini';
+import { uuid } from '../core/schemas.js';
 
-export const OtpRequestBody = z.strictObject({
-  msisdn: z.string().check(z.maxLength(32)),
-});
+/**
+ * The shape the server accepts (functions/auth/otp.ts `compactMsisdn`): `+`, then 8 to 15 digits
+ * not starting with 0, with spaces, dots, dashes and brackets anywhere. The request also checks
+ * the numbering plan of the countries served (400 ERR_MSISDN_INVALID); the document shows the
+ * shape, the server keeps its own error code for it.
+ */
+const MSISDN_SHAPE = '^[\\s.()-]*\\+[\\s.()-]*[1-9]([\\s.()-]*[0-9]){7,14}[\\s.()-]*$';
+const msisdn = z.string().check(
+  z.maxLength(32),
+  z.meta({
+    pattern: MSISDN_SHAPE,
+    description:
+      'E.164: + and 8 to 15 digits (spaces, dots, dashes and brackets tolerated), in the numbering plan of a country the platform serves',
+    examples: ['+2250712345678'],
+  }),
+);
+
+export const OtpRequestBody = z.strictObject({ msisdn });
 
 export const OtpVerifyBody = z.strictObject({
-  msisdn: z.string().check(z.maxLength(32)),
+  msisdn,
   otp: z.string().check(z.regex(/^\d{6}$/, 'must be 6 digits')),
   /** Optional: the token returned by the request; when given it must be the current one. */
-  otp_token: z.optional(z.string().check(z.uuid())),
+  otp_token: z.optional(uuid()),
 });
 
 export const OtpRequestResponse = z.object({ otp_token: z.string() });

@@ -5,7 +5,11 @@ import { IDEMPOTENCY_KEY, PaymentInitiateBody, PaymentInitiateResponse } from '.
 
 export const handler = endpoint(
   'POST /api/v1/payments/initiate',
-  { body: PaymentInitiateBody, response: { status: 201, schema: PaymentInitiateResponse } },
+  {
+    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT', 'ERR_IDEMPOTENCY_MISMATCH', 'ERR_UPSTREAM', 'ERR_UNAVAILABLE'],
+    body: PaymentInitiateBody,
+    response: { status: 201, schema: PaymentInitiateResponse },
+  },
   async ({ body, headers, principal }) => {
     const key = headers['idempotency-key'];
     if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {

@@ -5,7 +5,11 @@ import { WebhookBody, WebhookResponse } from './schemas.js';
 /** The aggregator's delivery (shared secret checked by the middleware); at least once. */
 export const handler = endpoint(
   'POST /api/v1/payments/webhook',
-  { body: WebhookBody, response: { status: 200, schema: WebhookResponse } },
+  {
+    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT', 'ERR_UPSTREAM', 'ERR_UNAVAILABLE'],
+    body: WebhookBody,
+    response: { status: 200, schema: WebhookResponse },
+  },
   async ({ body }) => {
     await handleWebhook({
       event_id: body.event_id,

@@ -38,10 +38,18 @@ export const WebhookBody = z.strictObject({
 });
 export const WebhookResponse = z.object({ status: z.literal('processed') });
 
+/** A payment provider's notification, answered once its signature verified. */
+export const NotifyResponse = z.object({
+  /** `pending`: the provider still waits for the buyer; `ignored`: signed, but none of our payments. */
+  status: z.enum(['processed', 'pending', 'ignored']),
+});
+
 export const IdParams = z.object({ id: uuid() });
 export const PaymentStatusResponse = z.object({
   status: z.enum(['pending', 'completed', 'failed', 'expired']),
   amount_fcfa: z.int(),
+  /** XOF (UEMOA) or XAF (CEMAC): the hotspot reseller's country's. */
+  currency: z.enum(['XOF', 'XAF']),
   provider: z.string(),
   /** Once completed: the access code the purchase created (the payer's and admins' eyes only). */
   access_code: z.optional(z.string()),
@@ -54,7 +62,15 @@ export const VoucherGenerateBody = z.strictObject({
 });
 const VoucherStatus = z.enum(['active', 'redeemed', 'expired']);
 export const VoucherGenerateResponse = z.object({
-  items: z.array(z.object({ code: z.string(), forfait_id: z.string(), status: VoucherStatus })),
+  items: z.array(
+    z.object({
+      code: z.string(),
+      forfait_id: z.string(),
+      status: VoucherStatus,
+      /** Refused unused after this (VOUCHER_VALIDITY_DAYS from its making). */
+      use_by: z.optional(z.string()),
+    }),
+  ),
   total: z.int(),
   batch_id: z.string(),
 });
@@ -79,17 +95,26 @@ export const VouchersQuery = z.strictObject({
   reseller_id: z.optional(uuid()),
   status: z.optional(VoucherStatus),
   ...pageQuery,
+  /** The previous page's `next_cursor`: reads the next page only (it carries its page number). */
+  cursor: z.optional(z.string().check(z.maxLength(4096), z.regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/))),
 });
-export const VouchersPage = pageSchema(
-  z.object({
-    code: z.string(),
-    forfait_id: z.string(),
-    status: VoucherStatus,
-    batch_id: z.string(),
-    created_at: z.string(),
-    redeemed_at: z.optional(z.string()),
-  }),
-);
+const VoucherItem = z.object({
+  code: z.string(),
+  forfait_id: z.string(),
+  status: VoucherStatus,
+  batch_id: z.string(),
+  created_at: z.string(),
+  use_by: z.optional(z.string()),
+  redeemed_at: z.optional(z.string()),
+});
+export const VouchersPage = z.object({
+  items: z.array(VoucherItem),
+  total: z.int(),
+  page: z.int(),
+  pages: z.int(),
+  /** Where the next page starts (absent on the last page): pass it as `cursor`. */
+  next_cursor: z.optional(z.string()),
+});
 export const VoucherExportQuery = z.strictObject({ batch_id: uuid() });
 
 export const SummaryQuery = z.strictObject({
@@ -98,6 +123,8 @@ export const SummaryQuery = z.strictObject({
 });
 export const SummaryResponse = z.object({
   month: z.string(),
+  /** The reseller's currency (its country's): XOF or XAF; the total is in it. */
+  currency: z.enum(['XOF', 'XAF']),
   total_fcfa: z.int(),
   split: z.object({ reseller_fcfa: z.int(), operator_fcfa: z.int(), provider_fee_fcfa: z.int() }),
   sessions_count: z.int(),

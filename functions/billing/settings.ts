@@ -1,22 +1,68 @@
 import * as z from 'zod/mini';
 import { defineSettings } from '../core/config.js';
 import { intSetting as int } from '../core/schemas.js';
+import { COUNTRIES } from './currency.js';
+
+/** The payment gateways the service speaks; a payment remembers the one it was opened with. */
+export const GATEWAYS = ['sandbox', 'http', 'cinetpay', 'fedapay'] as const;
+export type Gateway = (typeof GATEWAYS)[number];
 
 /** Billing's own settings (the shared ones, rates and aggregator mode, are in core/config). */
 export const billingSettings = defineSettings(
   z.object({
+    /**
+     * The gateway new payments are opened with: `sandbox` (local), `http` (the generic
+     * aggregator that speaks the spec webhook), `cinetpay`, `fedapay`. Unset: AGGREGATOR_MODE,
+     * which older deployments set (`sandbox` | `http`).
+     */
+    PAYMENT_PROVIDER: z.optional(z.enum(GATEWAYS)),
     /** Minutes a payment stays payable; a pending payment past this reads `expired`. */
     PAYMENT_TTL_MINUTES: z._default(int, 30),
+    /**
+     * Minutes after its creation when reconciliation stores a payment the provider never
+     * completed as `expired` (past the provider's own payment deadline, so no late completion).
+     */
+    PAYMENT_ABANDON_MINUTES: z._default(int, 120),
+    /** A pending payment's status read asks the provider once it is this old (seconds). */
+    PAYMENT_CHECK_AFTER_S: z._default(int, 60),
+    /** ... and at most once per this many seconds per payment. */
+    PAYMENT_CHECK_EVERY_S: z._default(int, 30),
     /** Webhook URL given to the aggregator (http mode); empty: not sent (configured aggregator-side). */
     AGGREGATOR_CALLBACK_URL: z._default(z.string(), ''),
     /** First back-off delay between aggregator attempts, doubled each time. */
     AGGREGATOR_RETRY_BASE_MS: z._default(int, 200),
     /**
      * `true`: before a `completed` delivery grants access, ask the aggregator's status API
-     * (http mode only; the sandbox has none) that the payment is completed, for that amount.
+     * (every gateway but the sandbox has one) that the payment is completed, for that amount.
      */
     AGGREGATOR_CONFIRM_WEBHOOK: z._default(z.enum(['true', 'false']), 'true'),
+    /**
+     * Base URL of the provider notification function (its Lambda function URL in AWS, the local
+     * server locally): CinetPay is told `<base>/api/v1/payments/notify/cinetpay` per payment.
+     * Empty: PUBLIC_BASE_URL.
+     */
+    PAYMENT_NOTIFY_BASE_URL: z._default(z.string(), ''),
+    /** Where the provider's page sends the buyer back; empty: the hotspot's portal (or PUBLIC_BASE_URL). */
+    PAYMENT_RETURN_URL: z._default(z.string(), ''),
+    CINETPAY_BASE_URL: z._default(z.string(), 'https://api-checkout.cinetpay.com'),
+    /** CinetPay's site_id (not a secret: it is in every notification). */
+    CINETPAY_SITE_ID: z._default(z.string(), ''),
+    /** `https://api.fedapay.com` (live) or `https://sandbox-api.fedapay.com`. */
+    FEDAPAY_BASE_URL: z._default(z.string(), 'https://api.fedapay.com'),
+    /** Seconds a FedaPay signature's timestamp may be old (the SDK's own tolerance). */
+    FEDAPAY_TOLERANCE_S: z._default(int, 300),
+    /** Time one provider call may take, and how many calls at most (5xx, network, timeout). */
+    PROVIDER_TIMEOUT_MS: z._default(int, 5000),
+    PROVIDER_ATTEMPTS: z._default(int, 3),
+    /** Country of resellers with none recorded (and of unattributed payments): its currency. */
+    DEFAULT_COUNTRY: z._default(z.enum(COUNTRIES), 'CI'),
     /** Days a voucher may wait, unused, after it was made; past this it is refused. */
     VOUCHER_VALIDITY_DAYS: z._default(int, 180),
+    /** Pending payments one reconciliation run re-checks at most (oldest first). */
+    RECONCILE_BATCH: z._default(int, 200),
   }),
+  (v) => [
+    ...(v.PROVIDER_ATTEMPTS >= 1 && v.PROVIDER_ATTEMPTS <= 5 ? [] : ['PROVIDER_ATTEMPTS']),
+    ...(v.PAYMENT_ABANDON_MINUTES >= v.PAYMENT_TTL_MINUTES ? [] : ['PAYMENT_ABANDON_MINUTES']),
+  ],
 );

@@ -2,15 +2,24 @@ import { assertActsFor } from '../core/access.js';
 import { config } from '../core/config.js';
 import type { Principal } from '../core/tokens.js';
 import { getMonthlyRevenue } from '../store/revenue.js';
+import { resellerCurrency } from './payments.js';
 import { splitRevenue } from './split.js';
 
-/** A reseller's month, from its aggregate (one GetItem); owner or admin only. */
+/**
+ * A reseller's month, from its aggregate and its profile (two GetItems, side by side); owner or
+ * admin only. The total is in the reseller's one currency, which the answer names: XOF and XAF
+ * are never added together.
+ */
 export async function billingSummary(principal: Principal, resellerId: string, month: string) {
   assertActsFor(principal, resellerId);
-  const revenue = await getMonthlyRevenue(resellerId, month);
+  const [revenue, currency] = await Promise.all([
+    getMonthlyRevenue(resellerId, month),
+    resellerCurrency(resellerId),
+  ]);
   const c = config();
   return {
     month,
+    currency,
     total_fcfa: revenue.total_fcfa,
     split: splitRevenue(revenue.total_fcfa, c.PROVIDER_FEE_RATE, c.OPERATOR_SHARE_RATE),
     sessions_count: revenue.sessions_count,

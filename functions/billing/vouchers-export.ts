@@ -5,7 +5,11 @@ import { exportBatchCsv } from './vouchers.js';
 /** A generation batch as CSV, for printing; the owning reseller or an admin. */
 export const handler = endpoint(
   'GET /api/v1/vouchers/export',
-  { query: VoucherExportQuery, response: { status: 200, contentType: 'text/csv' } },
+  {
+    errors: ['ERR_NOT_FOUND'],
+    query: VoucherExportQuery,
+    response: { status: 200, contentType: 'text/csv' },
+  },
   async ({ query, principal }) => ({
     status: 200,
     raw: await exportBatchCsv(query.batch_id, principal),

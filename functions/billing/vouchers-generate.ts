@@ -4,7 +4,11 @@ import { generateVouchers } from './vouchers.js';
 
 export const handler = endpoint(
   'POST /api/v1/vouchers/generate',
-  { body: VoucherGenerateBody, response: { status: 201, schema: VoucherGenerateResponse } },
+  {
+    errors: ['ERR_NOT_FOUND'],
+    body: VoucherGenerateBody,
+    response: { status: 201, schema: VoucherGenerateResponse },
+  },
   async ({ body }) =>
     json(
       201,

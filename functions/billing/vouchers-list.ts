@@ -9,6 +9,6 @@ export const handler = endpoint(
   { query: VouchersQuery, response: { status: 200, schema: VouchersPage } },
   async ({ query, principal }) => {
     const resellerId = resellerInScope(principal, query.reseller_id);
-    return json(200, await listVouchers(resellerId, query.status, query.page, query.page_size));
+    return json(200, await listVouchers(resellerId, query.status, query.page, query.page_size, query.cursor));
   },
 );

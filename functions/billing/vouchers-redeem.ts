@@ -4,7 +4,11 @@ import { redeem } from './vouchers.js';
 
 export const handler = endpoint(
   'POST /api/v1/vouchers/redeem',
-  { body: VoucherRedeemBody, response: { status: 200, schema: EntitlementResponse } },
+  {
+    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'],
+    body: VoucherRedeemBody,
+    response: { status: 200, schema: EntitlementResponse },
+  },
   async ({ body, principal }) => {
     return json(200, await redeem(body.code, principal.sub));
   },

@@ -1,24 +1,30 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { assertActsFor } from '../core/access.js';
 import { clock } from '../core/clock.js';
 import { AppError, notFound, validation } from '../core/errors.js';
 import { countMetric, log } from '../core/log.js';
+import { getSecret } from '../core/secrets.js';
 import type { OperatorPrincipal } from '../core/tokens.js';
 import { type AccessCode, getAccessCode } from '../store/access-codes.js';
+import type { Item } from '../store/entity.js';
 import { getForfait } from '../store/forfaits.js';
+import { getReseller } from '../store/resellers.js';
+import { getVoucherCounts } from '../store/voucher-counts.js';
 import {
-  countVouchers,
+  countRedeemedByEnd,
   deleteVouchers,
   getVoucher,
   listBatch,
-  listVouchersPage,
+  listVouchersFrom,
   putVouchers,
   redeemVoucher,
+  startOfPage,
   VOUCHER_CHUNK,
   type Voucher,
   type VoucherStatus,
 } from '../store/vouchers.js';
 import { newCode } from './codes.js';
+import { currencyOf } from './currency.js';
 import { grant, monthOf } from './payments.js';
 import { billingSettings } from './settings.js';
 
@@ -26,11 +32,17 @@ export { newCode, VOUCHER_ALPHABET, VOUCHER_LENGTH } from './codes.js';
 
 const MAX_COLLISION_ROUNDS = 10;
 
-/** Makes `n` vouchers of a forfait for a reseller, in transactions of 100; one batch id. */
+/**
+ * Makes `n` vouchers of a forfait for a reseller the platform knows (its profile: recorded by
+ * the operator CLI or a VLAN allocation; else 404, so that no voucher is sold for nobody), in
+ * transactions of 49; one batch id. Each is valid unused until VOUCHER_VALIDITY_DAYS from now.
+ */
 export async function generateVouchers(input: { forfaitId: string; resellerId: string; n: number }) {
   if (!Number.isInteger(input.n) || input.n < 1 || input.n > 1000) throw validation('n must be 1..1000');
-  const forfait = await getForfait(input.forfaitId);
+  const [forfait, reseller] = await Promise.all([getForfait(input.forfaitId), getReseller(input.resellerId)]);
   if (forfait?.status !== 'active') throw notFound('Forfait');
+  if (!reseller) throw notFound('Reseller');
+  const currency = currencyOf(reseller.country ?? billingSettings().DEFAULT_COUNTRY);
   const batchId = randomUUID();
   const now = clock.now();
   const createdAt = clock.iso(now);
@@ -50,6 +62,7 @@ export async function generateVouchers(input: { forfaitId: string; resellerId: s
         code,
         forfait_id: forfait.id,
         price_fcfa: forfait.price_fcfa,
+        currency,
         offer,
         reseller_id: input.resellerId,
         batch_id: batchId,
@@ -104,7 +117,10 @@ export async function generateVouchers(input: { forfaitId: string; resellerId: s
   } catch (error) {
     // All or nothing: a batch cut short (DynamoDB throttled, say) takes back what it wrote.
     try {
-      await deleteVouchers(all.map((v) => v.voucher.code));
+      await deleteVouchers(
+        input.resellerId,
+        all.map((v) => v.voucher.code),
+      );
     } catch (cleanup) {
       log.error('voucher batch left partial', {
         batch_id: batchId,
@@ -115,7 +131,12 @@ export async function generateVouchers(input: { forfaitId: string; resellerId: s
     throw error;
   }
   return {
-    items: all.map(({ voucher: v }) => ({ code: v.code, forfait_id: v.forfait_id, status: v.status })),
+    items: all.map(({ voucher: v }) => ({
+      code: v.code,
+      forfait_id: v.forfait_id,
+      status: v.status,
+      ...(v.use_by ? { use_by: v.use_by } : {}),
+    })),
     total: all.length,
     batch_id: batchId,
   };
@@ -167,30 +188,92 @@ export async function redeem(rawCode: string, subscriberId: string) {
   throw new AppError('ERR_CONFLICT', 'Voucher already redeemed');
 }
 
+/** What a cursor carries: the query it continues, the page it starts and where, signed. */
+interface CursorState {
+  r: string;
+  s: string;
+  p: number;
+  k: Item;
+}
+
+const b64 = (v: Buffer | string) => Buffer.from(v).toString('base64url');
+
+async function cursorMac(payload: string): Promise<Buffer> {
+  // The session key signs cursors too: a client cannot forge a start key (another reseller's
+  // partition, a malformed key DynamoDB would refuse) nor tell anything from it.
+  return createHmac('sha256', await getSecret('JWT_SECRET'))
+    .update(`vouchers-cursor:${payload}`)
+    .digest();
+}
+
+/** An opaque cursor: base64url(JSON state) "." base64url(HMAC-SHA256). */
+async function encodeCursor(state: CursorState): Promise<string> {
+  const payload = b64(JSON.stringify(state));
+  return `${payload}.${b64(await cursorMac(payload))}`;
+}
+
+/** The state of a cursor this service made for this very query; else 400. */
+async function decodeCursor(cursor: string, resellerId: string, status: string): Promise<CursorState> {
+  const invalid = () =>
+    validation('Invalid cursor', [{ path: 'query.cursor', message: 'not a cursor of this list' }]);
+  const [payload = '', mac = ''] = cursor.split('.');
+  const given = Buffer.from(mac, 'base64url');
+  const expected = await cursorMac(payload);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+  const state = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as CursorState;
+  if (state.r !== resellerId || state.s !== status) throw invalid();
+  return state;
+}
+
+/** A voucher as a list shows it. */
+const listed = (v: Voucher, now: number) => ({
+  code: v.code,
+  forfait_id: v.forfait_id,
+  status: visibleVoucherStatus(v, now),
+  batch_id: v.batch_id,
+  created_at: v.created_at,
+  ...(v.use_by ? { use_by: v.use_by } : {}),
+  ...(v.redeemed_at ? { redeemed_at: v.redeemed_at } : {}),
+});
+
+/**
+ * A page of a reseller's vouchers. `cursor` (the previous page's `next_cursor`) reads exactly
+ * one page; `page` alone still works (its earlier pages' keys are read and dropped). `total`
+ * comes from the counts kept on write (one GetItem); `redeemed`/`expired` are told apart by the
+ * time, so their total is counted over the reseller's redeemed vouchers.
+ */
 export async function listVouchers(
   resellerId: string,
   status: VoucherStatus | undefined,
   page: number,
   pageSize: number,
+  cursor?: string,
 ) {
   const now = clock.now();
   const nowIso = clock.iso(now);
-  const [total, items] = await Promise.all([
-    countVouchers(resellerId, status, nowIso),
-    listVouchersPage(resellerId, status, page, pageSize, nowIso),
-  ]);
+  const state = cursor ? await decodeCursor(cursor, resellerId, status ?? '') : undefined;
+  const pageNo = state?.p ?? page;
+  const totalOf = async () => {
+    if (status === 'redeemed' || status === 'expired') return countRedeemedByEnd(resellerId, status, nowIso);
+    const counts = await getVoucherCounts(resellerId);
+    return status === 'active' ? counts.active : counts.active + counts.redeemed;
+  };
+  const pageOf = async () => {
+    if (state) return listVouchersFrom(resellerId, status, pageSize, nowIso, state.k);
+    const from =
+      pageNo > 1 ? await startOfPage(resellerId, status, pageNo, pageSize, nowIso) : { exhausted: false };
+    if (from.exhausted) return { items: [] as Voucher[] };
+    return listVouchersFrom(resellerId, status, pageSize, nowIso, 'start' in from ? from.start : undefined);
+  };
+  const [total, found] = await Promise.all([totalOf(), pageOf()]);
   return {
-    items: items.map((v) => ({
-      code: v.code,
-      forfait_id: v.forfait_id,
-      status: visibleVoucherStatus(v, now),
-      batch_id: v.batch_id,
-      created_at: v.created_at,
-      ...(v.redeemed_at ? { redeemed_at: v.redeemed_at } : {}),
-    })),
+    items: found.items.map((v) => listed(v, now)),
     total,
-    page,
+    page: pageNo,
     pages: Math.ceil(total / pageSize),
+    ...(found.next
+      ? { next_cursor: await encodeCursor({ r: resellerId, s: status ?? '', p: pageNo + 1, k: found.next }) }
+      : {}),
   };
 }
 
@@ -211,9 +294,10 @@ export async function operatorBatchCsv(batchId: string): Promise<string> {
   return batchCsv(vouchers);
 }
 
-/** Code, forfait, price, status, reseller, batch, created, redeemed: one line a voucher. */
+/** Code, forfait, price, status, reseller, batch, created, redeemed, use-by, currency: one line a voucher. */
 function batchCsv(vouchers: Voucher[]): string {
-  const header = 'code,forfait_id,price_fcfa,status,reseller_id,batch_id,created_at,redeemed_at';
+  const header =
+    'code,forfait_id,price_fcfa,status,reseller_id,batch_id,created_at,redeemed_at,use_by,currency';
   const now = clock.now();
   const rows = vouchers.map((v) =>
     [
@@ -225,6 +309,8 @@ function batchCsv(vouchers: Voucher[]): string {
       v.batch_id,
       v.created_at,
       v.redeemed_at ?? '',
+      v.use_by ?? '',
+      v.currency ?? 'XOF',
     ]
       .map(csvCell)
       .join(','),

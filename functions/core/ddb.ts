@@ -5,12 +5,17 @@ let client: DynamoDBDocumentClient | undefined;
 
 /**
  * Every call is bounded so that a frozen DynamoDB answers 503 within the function's 10 s:
- * 1 s to connect, 2 s for an answer, 3 attempts with the SDK's back-off (about 7 s at worst).
+ * 1 s to connect, 2 s for an answer (DYNAMODB_REQUEST_TIMEOUT_MS), 3 attempts with the SDK's
+ * back-off (about 7 s at worst). DynamoDB answers in milliseconds; the local Java engine under
+ * a test run's load may take seconds, so the local host and the tests give it more.
  */
-const BOUNDS = {
-  maxAttempts: 3,
-  requestHandler: { connectionTimeout: 1000, requestTimeout: 2000, throwOnRequestTimeout: true },
-};
+function bounds() {
+  const requestTimeout = Number(process.env.DYNAMODB_REQUEST_TIMEOUT_MS ?? 2000);
+  return {
+    maxAttempts: 3,
+    requestHandler: { connectionTimeout: 1000, requestTimeout, throwOnRequestTimeout: true },
+  };
+}
 
 /**
  * The DynamoDB document client, created once per container. `DYNAMODB_ENDPOINT` points it at
@@ -25,9 +30,9 @@ export function ddb(): DynamoDBDocumentClient {
             endpoint,
             region: process.env.AWS_REGION ?? 'local',
             credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-            ...BOUNDS,
+            ...bounds(),
           }
-        : BOUNDS,
+        : bounds(),
     );
     client = DynamoDBDocumentClient.from(base, {
       marshallOptions: { removeUndefinedValues: true },

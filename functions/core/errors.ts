@@ -3,6 +3,10 @@ export const ERROR_STATUS = {
   ERR_VALIDATION: 400,
   ERR_MSISDN_INVALID: 400,
   ERR_UNAUTHENTICATED: 401,
+  /** A payment provider's notification whose signature does not verify. */
+  ERR_SIGNATURE_INVALID: 401,
+  /** A payment provider's notification signed too long ago (replay window). */
+  ERR_SIGNATURE_STALE: 401,
   ERR_OTP_INVALID: 401,
   ERR_OTP_EXPIRED: 401,
   ERR_FORBIDDEN: 403,
@@ -11,6 +15,14 @@ export const ERROR_STATUS = {
   ERR_CONFLICT: 409,
   ERR_DUPLICATE_NAS_ID: 409,
   ERR_VLAN_POOL_EXHAUSTED: 409,
+  /** An Idempotency-Key already used for another request body. */
+  ERR_IDEMPOTENCY_MISMATCH: 409,
+  /** A provider notification already applied to that payment. */
+  ERR_NOTIFICATION_REPLAYED: 409,
+  /** A payment notification or confirmation for another amount than the payment's. */
+  ERR_AMOUNT_MISMATCH: 409,
+  /** A payment notification or confirmation in another currency than the payment's. */
+  ERR_CURRENCY_MISMATCH: 409,
   ERR_PAYLOAD_TOO_LARGE: 413,
   ERR_UNSUPPORTED_MEDIA_TYPE: 415,
   ERR_RATE_LIMITED: 429,

@@ -1,10 +1,17 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { z } from 'zod/mini';
-import { type AuthLevel, type AuthOf, findRoute, type Route, type RouteKey } from '../routes.js';
+import * as z from 'zod/mini';
+import {
+  type AuthLevel,
+  type AuthOf,
+  findRoute,
+  type Route,
+  type RouteKey,
+  routeSecrets,
+} from '../routes.js';
 import { safeEqual } from './compare.js';
-import { AppError, type ErrorDetail, errorBody, toAppError } from './errors.js';
+import { AppError, ERROR_STATUS, type ErrorCode, type ErrorDetail, errorBody, toAppError } from './errors.js';
 import { log, logger, metrics } from './log.js';
 import { getSecret } from './secrets.js';
 import {
@@ -49,14 +56,34 @@ export interface Reply {
   raw?: string;
 }
 
+/** An answer other than the success and the errors: a 304, a refusal with its own body, a page. */
+export interface OtherAnswer {
+  status: number;
+  description: string;
+  /** A JSON body's schema; none for an empty body (304) or a non-JSON one. */
+  schema?: Schema<unknown>;
+  /** The media type of a body that is not JSON (`text/html`). */
+  contentType?: string;
+}
+
 interface EndpointSpec<B, Q, P> {
   body?: Schema<B>;
+  /**
+   * The query string's schema. Without one, the route takes no query parameter: any is a 400
+   * (`z.record(...)` for a route that passes an open set on, as the captive portal does).
+   */
   query?: Schema<Q>;
   params?: Schema<P>;
   /** The success answer, for the OpenAPI document (not enforced at run time). */
   response?: { status: number; schema?: Schema<unknown>; contentType?: string };
   /** Other answers the handler itself returns (not errors), for the OpenAPI document. */
-  also?: { status: number; schema: Schema<unknown>; description: string }[];
+  also?: OtherAnswer[];
+  /**
+   * The error codes the handler (and what it calls) may raise itself, beyond those the route
+   * row implies (auth, validation, body, dependencies: see `routeErrors`). The OpenAPI document
+   * lists every status with its codes, and the HTTP tests fail on a code it does not list.
+   */
+  errors?: readonly ErrorCode[];
 }
 
 /** What the OpenAPI document is generated from: the schemas the handler validates with. */
@@ -66,7 +93,55 @@ export interface Contract {
   query?: Schema<unknown>;
   params?: Schema<unknown>;
   response?: { status: number; schema?: Schema<unknown>; contentType?: string };
-  also?: { status: number; schema: Schema<unknown>; description: string }[];
+  also?: OtherAnswer[];
+  errors?: readonly ErrorCode[];
+}
+
+/** The query schema of a route that declares none: no parameter at all. */
+const NO_QUERY = z.strictObject({});
+
+/**
+ * Every error code a route can answer, by status: those its row implies, and those its handler
+ * declares (`errors`). Implied: `ERR_INTERNAL` always; `ERR_VALIDATION` (every route validates
+ * its query string at least); 413 on a POST or PUT, 415 with a body schema; a token's 401 and, on the `reseller` and
+ * `admin` levels, 403; the aggregator's 401; a RADIUS server's 502; and 503 for a route that
+ * touches the table, SNS or a secret.
+ */
+export function routeErrors(
+  route: Route,
+  contract: Pick<Contract, 'body' | 'errors'>,
+): Map<number, ErrorCode[]> {
+  const codes = new Set<ErrorCode>(['ERR_INTERNAL', 'ERR_VALIDATION']);
+  // A POST or PUT may carry a body (a schema's, or a raw one a handler checks itself).
+  if (contract.body || route.method === 'POST' || route.method === 'PUT') codes.add('ERR_PAYLOAD_TOO_LARGE');
+  if (contract.body) codes.add('ERR_UNSUPPORTED_MEDIA_TYPE');
+  if (route.auth === 'jwt' || route.auth === 'reseller' || route.auth === 'admin' || route.auth === 'webhook')
+    codes.add('ERR_UNAUTHENTICATED');
+  if (route.auth === 'reseller' || route.auth === 'admin') codes.add('ERR_FORBIDDEN');
+  if (route.auth === 'radius') codes.add('ERR_RADIUS_CREDENTIALS');
+  if (route.access.table !== 'none' || route.access.sns || routeSecrets(route).length > 0)
+    codes.add('ERR_UNAVAILABLE');
+  for (const code of contract.errors ?? []) codes.add(code);
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of Object.keys(ERROR_STATUS) as ErrorCode[]) {
+    if (!codes.has(code)) continue;
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return new Map([...byStatus].sort(([a], [b]) => a - b));
+}
+
+/**
+ * DynamoDB's refusal of a number it cannot store (magnitude under 1e-130 or over 1e126, more
+ * than 38 significant digits): only a number the request carried can be one, so a 400, never a
+ * 500. The schemas bound numbers first (coordinates are rounded); this is the backstop.
+ */
+function unstorableNumber(error: unknown): boolean {
+  const e = error as { name?: string; message?: string } | null;
+  return (
+    e?.name === 'ValidationException' &&
+    /number (underflow|overflow)|significant digits/i.test(e.message ?? '')
+  );
 }
 
 /** What the middlewares learnt about a request, handed to the handler on middy's context. */
@@ -205,7 +280,11 @@ export function endpoint<
       (request.context as EndpointContext).parsed = {
         principal,
         body: parse(spec.body, rawBody, 'body'),
-        query: parse(spec.query, { ...request.event.queryStringParameters }, 'query'),
+        query: parse(
+          spec.query ?? (NO_QUERY as unknown as Schema<Q>),
+          { ...request.event.queryStringParameters },
+          'query',
+        ),
         params: parse(spec.params, { ...request.event.pathParameters }, 'path'),
       };
     },
@@ -223,7 +302,9 @@ export function endpoint<
 
   const errors: middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> = {
     onError: async (request) => {
-      const appError = toAppError(request.error);
+      const appError = unstorableNumber(request.error)
+        ? new AppError('ERR_VALIDATION', 'A number in the request cannot be stored: too small or too large')
+        : toAppError(request.error);
       if (appError.status >= 500) {
         log.error('request failed', {
           route: key,

@@ -1,25 +1,64 @@
 import * as z from 'zod/mini';
 
-/** Building blocks shared by the request schemas of every area. */
+/**
+ * What the OpenAPI document shows for a schema whose wire form says less than the server checks:
+ * an integer carried as text in a query string or a path is documented as the integer it must be
+ * (`page_size`: integer 1..100), not as any digits. bin/local/openapi.ts reads this map.
+ */
+export const documentedAs = new WeakMap<object, Record<string, unknown>>();
+
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/;
+
+/**
+ * A UUID in any case, answered in lower case: every id the service makes is lower case, so an
+ * upper-case spelling of one's own id compares equal once parsed (no 403 on one's own id).
+ */
 export const uuid = () =>
-  z
-    .string()
-    .check(
-      z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i, 'must be a UUID'),
-    );
+  z.pipe(
+    z.string().check(z.regex(UUID, 'must be a UUID'), z.meta({ format: 'uuid' })),
+    z.transform((v: string) => v.toLowerCase()),
+  );
 
 /** An integer carried in a query string or a path, within bounds. */
-export const intParam = (min: number, max: number) =>
-  z.pipe(
+export const intParam = (min: number, max: number) => {
+  const schema = z.pipe(
     z.string().check(z.regex(/^-?\d{1,9}$/, 'must be an integer')),
     z.pipe(
       z.transform((v: string) => Number.parseInt(v, 10)),
       z.number().check(z.gte(min, `must be at least ${min}`), z.lte(max, `must be at most ${max}`)),
     ),
   );
+  documentedAs.set(schema, { type: 'integer', minimum: min, maximum: max });
+  return schema;
+};
 
 /** A whole number setting read from the environment (the one integer parser of the project). */
 export const intSetting = intParam(0, 999_999_999);
+
+/**
+ * Characters no text the service stores and shows back may hold: C0/C1 controls, and the
+ * bidirectional controls (U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069) that make
+ * `ACCESS Abidjan\u202Egnp.exe` read backwards on a phone's list of networks.
+ */
+const NOT_PLAIN = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+/** The same rule as a JSON Schema pattern (ECMA-262 without flags: no \p classes). */
+const PLAIN_PATTERN =
+  '^[^\\u0000-\\u001F\\u007F-\\u009F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$';
+
+/**
+ * Free text shown to people (a city, a reseller name and the SSID made from it): trimmed, 1 to
+ * `max` characters, no control or bidirectional control characters.
+ */
+export const plainText = (max: number) =>
+  z.string().check(
+    z.trim(),
+    z.minLength(1, 'must not be empty'),
+    z.maxLength(max),
+    z.refine((v: string) => !NOT_PLAIN.test(v), {
+      message: 'must not contain control or bidirectional control characters',
+    }),
+    z.meta({ pattern: PLAIN_PATTERN }),
+  );
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
@@ -51,3 +90,10 @@ export function pageOf<T>(all: readonly T[], page: number, pageSize: number): Pa
 /** Envelope schema, for the OpenAPI document. */
 export const pageSchema = <T extends z.ZodMiniType>(item: T) =>
   z.object({ items: z.array(item), total: z.int(), page: z.int(), pages: z.int() });
+
+/**
+ * The query string of a route that passes an open set of parameters on (the captive portal: the
+ * router's own `mac`, `ip`, `link-login`...): any name, any value. Every other route lists its
+ * parameters, and any other is a 400.
+ */
+export const OpenQuery = z.record(z.string(), z.string());

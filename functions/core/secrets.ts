@@ -6,6 +6,14 @@ export type SecretName =
   | 'OTP_PEPPER'
   | 'WEBHOOK_SECRET'
   | 'AGGREGATOR_API_KEY'
+  /** CinetPay's apikey (initialisation, /v2/payment/check). */
+  | 'CINETPAY_API_KEY'
+  /** CinetPay's secret key: the x-token HMAC of its notifications (`new,old` during a rotation). */
+  | 'CINETPAY_SECRET_KEY'
+  /** FedaPay's secret API key (`sk_live_...`), the bearer of its API. */
+  | 'FEDAPAY_API_KEY'
+  /** FedaPay's webhook endpoint secret (`wh_...`), the X-FEDAPAY-SIGNATURE HMAC (`new,old`). */
+  | 'FEDAPAY_WEBHOOK_SECRET'
   | 'RADIUS_SECRET'
   | 'RADIUS_API_SECRET'
   | 'CANARY_PASSWORD';
@@ -25,6 +33,10 @@ export const ALL_SECRETS: readonly SecretName[] = [
   'RADIUS_SECRET',
   'RADIUS_API_SECRET',
   'CANARY_PASSWORD',
+  'CINETPAY_API_KEY',
+  'CINETPAY_SECRET_KEY',
+  'FEDAPAY_API_KEY',
+  'FEDAPAY_WEBHOOK_SECRET',
 ];
 
 let sm: SecretsManagerClient | undefined;

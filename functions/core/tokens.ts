@@ -1,4 +1,5 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
+import { sessionStateOf } from '../store/accounts.js';
 import { clock } from './clock.js';
 import { config } from './config.js';
 import { AppError } from './errors.js';
@@ -12,6 +13,11 @@ interface Claims {
   sub: string;
   /** `SUB-<digits>` of the account's MSISDN. */
   ref: string;
+  /**
+   * The account's token version when the token was signed (claim `tv`; absent: 0). Revoking an
+   * account's tokens moves its version on (functions/store/accounts.ts).
+   */
+  tokenVersion?: number;
 }
 
 /** What a session token says of its holder, by role: only a reseller acts for a reseller. */
@@ -34,11 +40,13 @@ export function sessionClaims(account: {
   ref: string;
   role: Role;
   resellerId?: string;
+  tokenVersion?: number;
 }): SessionClaims {
-  const { sub, ref, role, resellerId } = account;
-  if (role !== 'reseller') return { sub, ref, role };
+  const { sub, ref, role, resellerId, tokenVersion } = account;
+  const version = tokenVersion ? { tokenVersion } : {};
+  if (role !== 'reseller') return { sub, ref, role, ...version };
   if (!resellerId) throw new Error('a reseller account has no reseller_id');
-  return { sub, ref, role, resellerId };
+  return { sub, ref, role, resellerId, ...version };
 }
 
 export const SESSION_TTL_SECONDS = 900;
@@ -62,6 +70,7 @@ export async function signSession(p: SessionClaims): Promise<{ token: string; ex
     role: p.role,
     ref: p.ref,
     ...(p.role === 'reseller' ? { reseller_id: p.resellerId } : {}),
+    ...(p.tokenVersion ? { tv: p.tokenVersion } : {}),
   })
     .setProtectedHeader({ alg: ALG, typ: 'JWT' })
     .setIssuer(JWT_ISSUER)
@@ -76,11 +85,47 @@ export async function signSession(p: SessionClaims): Promise<{ token: string; ex
 const unauthenticated = (message = 'A valid session token is required') =>
   new AppError('ERR_UNAUTHENTICATED', message);
 
+/** The E.164 number of a `SUB-<digits>` reference (the account's key). */
+export const msisdnOfRef = (ref: string): string => `+${ref.replace(/^SUB-/, '')}`;
+
+/**
+ * Whether an operator's token still stands for its account: same account id, role and
+ * reseller id, and the account's token version not moved on since signing (a logout, `accounts
+ * revoke`, `accounts remove` or a role change ends it at once). One strongly consistent GetItem.
+ * A token whose number has no account at all was never issued by the login flow (only minted
+ * by tests and tools holding the signing key, which can mint anything anyway): it stands.
+ */
+async function stillValid(p: Principal): Promise<boolean> {
+  const account = await sessionStateOf(msisdnOfRef(p.ref));
+  if (!account) return true;
+  return (
+    account.id === p.sub &&
+    account.role === p.role &&
+    (account.token_version ?? 0) === (p.tokenVersion ?? 0) &&
+    (p.role !== 'reseller' || account.reseller_id === p.resellerId)
+  );
+}
+
 /**
  * Verifies a bearer token: signature (HS256 only), `iss`, `aud`, `exp`, and the `sub` and `role`
  * claims. Any failure is a 401 that does not say which check failed.
+ *
+ * Revocation is checked for the tokens of operators (admins and resellers): they are few, their
+ * requests rare, and theirs are the tokens worth ending at once (a lost phone). A subscriber's
+ * token costs no read: it is not checked unless `checkRevocation` asks for it, and otherwise
+ * ends with its 900 s.
  */
-export async function verifySession(token: string): Promise<Principal> {
+export async function verifySession(
+  token: string,
+  options: { checkRevocation?: boolean } = {},
+): Promise<Principal> {
+  const principal = await verifyClaims(token);
+  const check = options.checkRevocation ?? principal.role !== 'subscriber';
+  if (check && !(await stillValid(principal))) throw unauthenticated();
+  return principal;
+}
+
+async function verifyClaims(token: string): Promise<Principal> {
   const { JWT_ISSUER, JWT_AUDIENCE } = config();
   let payload: Record<string, unknown>;
   try {
@@ -96,15 +141,18 @@ export async function verifySession(token: string): Promise<Principal> {
     if (error instanceof errors.JOSEError) throw unauthenticated();
     throw error;
   }
-  const { sub, role, ref, reseller_id: resellerId, exp } = payload;
+  const { sub, role, ref, reseller_id: resellerId, exp, tv } = payload;
   if (typeof sub !== 'string' || typeof ref !== 'string' || typeof exp !== 'number') throw unauthenticated();
+  if (tv !== undefined && !(typeof tv === 'number' && Number.isInteger(tv) && tv >= 0))
+    throw unauthenticated();
+  const version = tv ? { tokenVersion: tv as number } : {};
   switch (role) {
     case 'reseller':
       if (typeof resellerId !== 'string') throw unauthenticated();
-      return { sub, ref, exp, role, resellerId };
+      return { sub, ref, exp, role, resellerId, ...version };
     case 'subscriber':
     case 'admin':
-      return { sub, ref, exp, role };
+      return { sub, ref, exp, role, ...version };
     default:
       throw unauthenticated();
   }

@@ -7,26 +7,31 @@ import {
   type Alert,
   type AlertStatus,
   ackAlert,
-  countActiveAlerts,
-  countActiveSiteAlerts,
+  alertOwner,
   getAlert,
   listAlertsByStatus,
-  listSiteAlerts,
+  listOwnedSiteAlerts,
 } from '../store/alerts.js';
 import { listNasIdsOfReseller } from '../store/nas.js';
 
 const newestFirst = (a: Alert, b: Alert) => (a.ts < b.ts ? 1 : a.ts > b.ts ? -1 : a.id < b.id ? 1 : -1);
 
-/** The sites whose alerts a caller may see: all (undefined) for an admin, its own for a reseller. */
-async function visibleSites(principal: Principal): Promise<string[] | undefined> {
+/**
+ * Whose alerts a caller may see: all (undefined) for an admin; for a reseller, those of its own
+ * sites raised while it held them.
+ */
+async function visibleSites(
+  principal: Principal,
+): Promise<{ resellerId: string; sites: string[] } | undefined> {
   if (principal.role === 'admin') return undefined;
   if (principal.role === 'reseller' && principal.resellerId)
-    return listNasIdsOfReseller(principal.resellerId);
+    return { resellerId: principal.resellerId, sites: await listNasIdsOfReseller(principal.resellerId) };
   throw forbidden('Resellers and admins only');
 }
 
 /**
- * `GET /alerts`: an admin sees every alert, a reseller those of its own sites (its NAS ids),
+ * `GET /alerts`: an admin sees every alert, a reseller those of its own sites (its NAS ids)
+ * raised while it held them (a released name's next holder does not inherit its alerts),
  * newest first, `status` `active`, `acked` or `all`.
  */
 export async function listAlerts(
@@ -36,34 +41,29 @@ export async function listAlerts(
   pageSize: number,
 ): Promise<Page<Alert>> {
   const statuses: AlertStatus[] = status === 'all' ? ['active', 'acked'] : [status];
-  const sites = await visibleSites(principal);
-  const lists = sites
-    ? await Promise.all(sites.map((site) => listSiteAlerts(site, status === 'all' ? undefined : status)))
+  const scope = await visibleSites(principal);
+  const lists = scope
+    ? await Promise.all(
+        scope.sites.map((site) =>
+          listOwnedSiteAlerts(site, scope.resellerId, status === 'all' ? undefined : status),
+        ),
+      )
     : await Promise.all(statuses.map((s) => listAlertsByStatus(s)));
   return pageOf(lists.flat().sort(newestFirst), page, pageSize);
 }
 
-/** Active alerts the caller may see (the overview's `alerts_active`). */
-export async function activeAlertCount(principal: Principal): Promise<number> {
-  if (principal.role === 'reseller' && principal.resellerId) {
-    const sites = await listNasIdsOfReseller(principal.resellerId);
-    const counts = await Promise.all(sites.map((site) => countActiveSiteAlerts(site)));
-    return counts.reduce((a, b) => a + b, 0);
-  }
-  return countActiveAlerts();
-}
-
 /**
- * `PUT /alerts/{id}/ack`: sets `acked`, `acked_by` (the body's user_id) and `acked_at`; a
- * second ack changes nothing and answers the alert as the first ack left it. A reseller may
- * ack only the alerts of its own sites (403 otherwise).
+ * `PUT /alerts/{id}/ack`: sets `acked`, `acked_by` (the caller: the token's subject, never a
+ * client-given id) and `acked_at`; a second ack changes nothing and answers the alert as the
+ * first ack left it. A reseller may ack only the alerts of its own sites (403 otherwise).
  */
-export async function acknowledge(principal: Principal, id: string, userId: string): Promise<Alert> {
+export async function acknowledge(principal: Principal, id: string): Promise<Alert> {
   const alert = await getAlert(id);
   if (!alert) throw notFound('Alert');
-  const sites = await visibleSites(principal);
-  if (sites && !sites.includes(alert.site)) throw forbidden('This alert is not about one of your sites');
-  const acked = await ackAlert(id, userId, principal.sub, clock.iso());
+  const scope = await visibleSites(principal);
+  if (scope && (!scope.sites.includes(alert.site) || (await alertOwner(id)) !== scope.resellerId))
+    throw forbidden('This alert is not about one of your sites');
+  const acked = await ackAlert(id, principal.sub, principal.sub, clock.iso());
   if (!acked) throw notFound('Alert');
   return acked;
 }

@@ -1,8 +1,7 @@
 import { clock } from '../core/clock.js';
 import type { Principal } from '../core/tokens.js';
-import { countActiveSessions } from '../store/active-sessions.js';
 import { getCanaryState, listDays } from '../store/canary.js';
-import { activeAlertCount } from './alerts.js';
+import { countersOf, scopeOf } from '../store/counters.js';
 import { CHECK_NAMES } from './checks/types.js';
 import { monitoringSettings } from './settings.js';
 import { type PublicStatus, percentages, publicStatus, windowStart } from './status.js';
@@ -15,19 +14,27 @@ export interface Overview {
   runs_30d: number;
 }
 
-/** `GET /monitoring/overview`: three queries, none of which grows with the table. */
+/**
+ * `GET /monitoring/overview`, scoped to the caller: an admin sees the platform's open sessions
+ * and active alerts, a reseller its own hotspots', a subscriber its own sessions (and no
+ * alerts); everyone sees the service levels. Two DynamoDB round trips whatever the activity:
+ * the caller's counters (one GetItem, kept by accounting and alerts) and the 30 days of canary
+ * results (one Query of at most 30 items).
+ */
 export async function overview(principal: Principal): Promise<Overview> {
   const now = clock.now();
-  const [sessions, days, alerts] = await Promise.all([
-    countActiveSessions(clock.iso(now)),
-    listDays(windowStart(now)),
-    activeAlertCount(principal),
-  ]);
+  const scope =
+    principal.role === 'admin'
+      ? scopeOf.all()
+      : principal.role === 'reseller'
+        ? scopeOf.reseller(principal.resellerId)
+        : scopeOf.subscriber(principal.sub);
+  const [counters, days] = await Promise.all([countersOf(scope), listDays(windowStart(now))]);
   const p = percentages(days);
   return {
-    sessions_active: sessions,
+    sessions_active: counters.open,
     uptime_pct: p.uptime_pct,
-    alerts_active: alerts,
+    alerts_active: principal.role === 'subscriber' ? 0 : counters.alerts_active,
     sla_pct: p.sla_pct,
     runs_30d: p.runs,
   };

@@ -7,7 +7,7 @@ export const PUBLIC_STATUSES = ['operational', 'degraded', 'down'] as const;
 export const COMPONENT_STATUSES = ['operational', 'down', 'unknown'] as const;
 export const ALERT_STATUSES = ['active', 'acked'] as const;
 
-/** `GET /monitoring/status` (public): what anyone may know, nothing internal (DESIGN §4). */
+/** `GET /monitoring/status` (public): what anyone may know, nothing internal. */
 export const PublicStatusSchema = z.object({
   status: z.enum(PUBLIC_STATUSES),
   components: z.array(z.object({ name: z.string(), status: z.enum(COMPONENT_STATUSES) })),
@@ -57,6 +57,14 @@ export const AlertsQuery = z.strictObject({
 export const AlertsPage = pageSchema(AlertSchema);
 
 export const AlertIdParams = z.strictObject({ id: uuid() });
-export const AckBody = z.strictObject({ user_id: uuid() });
+/**
+ * `user_id` is accepted for compatibility with the first clients and ignored: `acked_by` is the
+ * token's subject, so nobody can ack in another's name. The body may be `{}`.
+ */
+export const AckBody = z.strictObject({
+  user_id: z.optional(
+    uuid().check(z.meta({ description: "Ignored: acked_by is the caller's own id (the token's subject)" })),
+  ),
+});
 
 export const NoQuery = z.strictObject({});

@@ -4,15 +4,21 @@ import { CHECK_NAMES, type CheckName, type CheckResult } from './checks/types.js
 /** The checks without which no subscriber gets online: the API (OTP, payments) and RADIUS. */
 export const CRITICAL_CHECKS: readonly CheckName[] = ['api_health', 'radius_auth'];
 
+/** A check with no target: it proves nothing either way. */
+const notConfigured = (t: Pick<CheckResult, 'success' | 'error'>) =>
+  !t.success && t.error === 'not_configured';
+
 /**
  * The rules of `overall_status` (docs/monitoring.md):
- * - `healthy`: all five checks passed;
+ * - `healthy`: every configured check passed (a non-critical check with no target configured
+ *   counts for nothing; a critical one with no target is a failure: a canary that cannot see
+ *   logins must not look healthy);
  * - `down`: a critical check (api_health, radius_auth) failed, or every check failed;
  * - `degraded`: anything else (DNS filtering, the portal page or the data path is failing while
  *   subscribers can still log in).
  */
-export function overallStatus(tests: readonly Pick<CheckResult, 'name' | 'success'>[]): RunStatus {
-  const failed = tests.filter((t) => !t.success);
+export function overallStatus(tests: readonly Pick<CheckResult, 'name' | 'success' | 'error'>[]): RunStatus {
+  const failed = tests.filter((t) => !t.success && !(notConfigured(t) && !CRITICAL_CHECKS.includes(t.name)));
   if (failed.length === 0) return 'healthy';
   if (failed.length === tests.length || failed.some((t) => CRITICAL_CHECKS.includes(t.name))) return 'down';
   return 'degraded';
@@ -51,12 +57,14 @@ export function publicStatus(
       updated_at: state?.last_run ?? new Date(nowMs).toISOString(),
     };
   }
-  const byName = new Map(state.tests.map((t) => [t.name, t.success]));
+  const byName = new Map(state.tests.map((t) => [t.name, t]));
   return {
     status: state.overall_status === 'healthy' ? 'operational' : state.overall_status,
     components: CHECK_NAMES.map((n) => {
-      const ok = byName.get(n);
-      return { name: COMPONENTS[n], status: ok === undefined ? 'unknown' : ok ? 'operational' : 'down' };
+      const t = byName.get(n);
+      // A check with no target says nothing about its component: unknown, never down.
+      const status = !t || notConfigured(t) ? 'unknown' : t.success ? 'operational' : 'down';
+      return { name: COMPONENTS[n], status };
     }),
     updated_at: state.last_run,
   };

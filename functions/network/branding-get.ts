@@ -5,7 +5,13 @@ import { BrandingParams, BrandingQuery, BrandingResponse } from './schemas.js';
 /** Read on every captive-portal hit: cacheable for a minute, revalidated by ETag. */
 export const handler = endpoint(
   'GET /api/v1/branding/{nas_id}',
-  { params: BrandingParams, query: BrandingQuery, response: { status: 200, schema: BrandingResponse } },
+  {
+    errors: ['ERR_NOT_FOUND'],
+    also: [{ status: 304, description: 'Not modified (If-None-Match)' }],
+    params: BrandingParams,
+    query: BrandingQuery,
+    response: { status: 200, schema: BrandingResponse },
+  },
   async ({ params, query, headers }) => {
     const full = await brandingOf(params.nas_id);
     const body = query.view === 'portal' ? portalView(full) : full;

@@ -4,6 +4,11 @@ import { BrandingBody, BrandingParams, BrandingResponse } from './schemas.js';
 
 export const handler = endpoint(
   'PUT /api/v1/branding/{nas_id}',
-  { params: BrandingParams, body: BrandingBody, response: { status: 200, schema: BrandingResponse } },
+  {
+    errors: ['ERR_NOT_FOUND'],
+    params: BrandingParams,
+    body: BrandingBody,
+    response: { status: 200, schema: BrandingResponse },
+  },
   async ({ params, body, principal }) => json(200, await updateBranding(principal, params.nas_id, body)),
 );

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
-import { intParam, pageQuery, pageSchema, uuid } from '../core/schemas.js';
-import { customCssProblem, logoUrlProblem } from './branding-rules.js';
+import { intParam, pageQuery, pageSchema, plainText, uuid } from '../core/schemas.js';
+import { customCssProblem, logoUrlProblem, MAX_CSS_BYTES, normalizedLogoUrl } from './branding-rules.js';
+import { slugify } from './naming.js';
 import { MAX_SITES } from './settings.js';
 
 const rule = (problem: (v: string) => string | null) =>
@@ -12,15 +13,61 @@ const rule = (problem: (v: string) => string | null) =>
 const colour = () => z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour #rrggbb'));
 // Any text: a NAS id this service never issued is unknown (404), not malformed.
 const nasIdParam = z.string().check(z.minLength(1), z.maxLength(200));
-const label = (max: number) =>
-  z
-    .string()
-    .check(
-      z.trim(),
-      z.minLength(1, 'must not be empty'),
-      z.maxLength(max),
-      z.regex(/^[^\p{Cc}]*$/u, 'must not contain control characters'),
-    );
+
+/**
+ * A reseller name: plain text, and a NAS id must be buildable from it (`access_<slug>`), which
+ * takes at least one letter a-z (accents are folded: `É` is `e`) or digit. `Ⱦ£` has letters, but
+ * none that folds to a-z: the message says so rather than "no letters".
+ */
+const resellerName = plainText(64).check(
+  z.refine((v: string) => slugify(v) !== '', {
+    message:
+      'must contain at least one letter a-z (accents allowed: é is e) or digit 0-9, to build the NAS id from',
+  }),
+  z.meta({
+    description:
+      'Plain text (no control or bidirectional control characters), 1 to 64 characters, with at least one letter that folds to a-z or a digit: the NAS id is `access_` and that slug',
+  }),
+);
+
+/**
+ * A coordinate in degrees, kept to 7 decimal places (about 1 cm): a value that DynamoDB cannot
+ * store (`5e-324`, `1e-200`: below its 1e-130) becomes 0 instead of reaching the table.
+ */
+const coordinate = (limit: number) =>
+  z.pipe(
+    z
+      .number()
+      .check(
+        z.gte(-limit),
+        z.lte(limit),
+        z.meta({ description: `Degrees, -${limit}..${limit}; rounded to 7 decimal places` }),
+      ),
+    z.transform((v: number) => Math.round(v * 1e7) / 1e7 || 0),
+  );
+
+/**
+ * The logo URL rules (functions/network/branding-rules.ts), plus: no character that would end
+ * an HTML attribute or a JavaScript string where a dashboard writes the URL (`"`, `'`, `<`, `>`,
+ * `` ` ``; a real URL percent-encodes them). Stored and answered as the URL parser serialises it.
+ */
+const LOGO_URL_UNSAFE = /["'<>`]/;
+const logoUrl = z.pipe(
+  z.string().check(
+    z.maxLength(2048),
+    z.refine((v: string) => !LOGO_URL_UNSAFE.test(v), {
+      message: 'must not contain quotes, <, > or ` (percent-encode them)',
+    }),
+    rule(logoUrlProblem),
+    z.meta({
+      format: 'uri',
+      pattern: '^https://[^"\'<>`\\\\@\\s]+$',
+      description:
+        'https:// on a public host name (no IP address in any notation, no credentials, no port other than 443, no private suffix such as .local or .internal, no nip.io-like names); no backslash, spaces, quotes, < > or `; at most 2048 characters. Answered as the URL parser serialises it.',
+    }),
+  ),
+  z.transform((v: string) => normalizedLogoUrl(v) ?? v),
+);
 
 /**
  * The full variant gives the name and the site count; the other only `reseller_id`, and the
@@ -28,7 +75,7 @@ const label = (max: number) =>
  */
 export const AllocateBody = z.strictObject({
   reseller_id: uuid(),
-  reseller_name: z.optional(label(64)),
+  reseller_name: z.optional(resellerName),
   site_count: z.optional(z.int().check(z.gte(1), z.lte(MAX_SITES))),
 });
 
@@ -56,10 +103,16 @@ export const VlanParams = z.strictObject({ vlan_id: intParam(-999_999_999, 999_9
 
 export const SiteBody = z.strictObject({
   reseller_id: uuid(),
-  site_number: z.int().check(z.gte(1), z.lte(MAX_SITES)),
-  city: label(64),
-  latitude: z.number().check(z.gte(-90), z.lte(90)),
-  longitude: z.number().check(z.gte(-180), z.lte(180)),
+  site_number: z
+    .int()
+    .check(
+      z.gte(1),
+      z.lte(MAX_SITES),
+      z.meta({ description: "1 to the reseller's site_count (given at VLAN allocation), each once" }),
+    ),
+  city: plainText(64),
+  latitude: coordinate(90),
+  longitude: coordinate(180),
 });
 export const SiteResponse = z.object({
   site_id: z.string(),
@@ -89,11 +142,19 @@ export const BrandingResponse = z.object({
 });
 export const BrandingBody = z
   .strictObject({
-    logo_url: z.optional(z.string().check(rule(logoUrlProblem))),
+    logo_url: z.optional(logoUrl),
     primary_color: z.optional(colour()),
     secondary_color: z.optional(colour()),
     banner_rotation_seconds: z.optional(z.int().check(z.gte(3), z.lte(600))),
-    custom_css: z.optional(z.string().check(rule(customCssProblem))),
+    custom_css: z.optional(
+      z.string().check(
+        rule(customCssProblem),
+        z.meta({
+          maxLength: MAX_CSS_BYTES,
+          description: `Valid CSS of at most ${MAX_CSS_BYTES} bytes (UTF-8); no @import, no url() except inline images (data:image/...), no expression(, javascript: or </ (CSS escapes are decoded before the check)`,
+        }),
+      ),
+    ),
   })
   .check(
     z.refine(
@@ -114,7 +175,12 @@ export const DnsStatusResponse = z.object({
 export const DnsReportBody = z.strictObject({
   blocklist_count: z.int().check(z.gte(0), z.lte(100_000_000)),
   sinkhole_ip: z.string().check(z.ipv4()),
-  last_update: z.string().check(z.iso.datetime({ offset: true })),
+  last_update: z
+    .string()
+    .check(
+      z.iso.datetime({ offset: true }),
+      z.meta({ description: 'ISO 8601 with an offset; not in the future (5 minutes of clock skew allowed)' }),
+    ),
 });
 
 // Any integer filters (an id outside the pool has no rules); anything else is a 400.

@@ -4,6 +4,10 @@ import { addSite } from './sites.js';
 
 export const handler = endpoint(
   'POST /api/v1/network/sites',
-  { body: SiteBody, response: { status: 201, schema: SiteResponse } },
+  {
+    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT', 'ERR_DUPLICATE_NAS_ID'],
+    body: SiteBody,
+    response: { status: 201, schema: SiteResponse },
+  },
   async ({ body, principal }) => json(201, await addSite(principal, body)),
 );

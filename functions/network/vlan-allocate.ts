@@ -4,7 +4,11 @@ import { allocateVlan } from './vlans.js';
 
 export const handler = endpoint(
   'POST /api/v1/network/vlan/allocate',
-  { body: AllocateBody, response: { status: 201, schema: AllocationResponse } },
+  {
+    errors: ['ERR_NOT_FOUND', 'ERR_DUPLICATE_NAS_ID', 'ERR_VLAN_POOL_EXHAUSTED'],
+    body: AllocateBody,
+    response: { status: 201, schema: AllocationResponse },
+  },
   async ({ body }) => {
     const a = await allocateVlan({
       resellerId: body.reseller_id,

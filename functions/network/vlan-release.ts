@@ -4,7 +4,7 @@ import { releaseVlan } from './vlans.js';
 
 export const handler = endpoint(
   'DELETE /api/v1/network/vlans/{vlan_id}',
-  { params: VlanParams, response: { status: 204 } },
+  { errors: ['ERR_NOT_FOUND'], params: VlanParams, response: { status: 204 } },
   async ({ params }) => {
     await releaseVlan(params.vlan_id);
     return json(204, undefined);

@@ -2,6 +2,7 @@ import { clock } from '../core/clock.js';
 import { config } from '../core/config.js';
 import { AppError, notFound } from '../core/errors.js';
 import { countMetric, log } from '../core/log.js';
+import { closeSiteIncidents } from '../store/alerts.js';
 import { getReseller, markReleasing } from '../store/resellers.js';
 import { deleteSites, listSites } from '../store/sites.js';
 import { type Allocation, allocateTx, getAllocation, readPool, releaseTx } from '../store/vlans.js';
@@ -62,8 +63,14 @@ export async function allocateVlan(input: AllocateInput): Promise<Allocation> {
   }
   const slug = slugify(name);
   if (!slug) {
-    throw new AppError('ERR_VALIDATION', 'reseller_name must contain letters or digits', {
-      details: [{ path: 'body.reseller_name', message: 'has no letter or digit to build a NAS id from' }],
+    // A name on record from before the schema's check; a given one is checked by the schema.
+    throw new AppError('ERR_VALIDATION', 'reseller_name cannot make a NAS id', {
+      details: [
+        {
+          path: 'body.reseller_name',
+          message: 'must contain at least one letter a-z (accents allowed: é is e) or digit 0-9',
+        },
+      ],
     });
   }
   const chosen = { name, slug, siteCount };
@@ -124,7 +131,12 @@ export async function releaseVlan(vlanId: number): Promise<void> {
   const allocation = await getAllocation(vlanId);
   if (!allocation) throw notFound('VLAN');
   if (!(await markReleasing(allocation.reseller_id, vlanId))) throw notFound('VLAN');
-  await deleteSites(await listSites(allocation.reseller_id));
+  const sites = await listSites(allocation.reseller_id);
+  // The names' next holder starts with no open incident (and sees none of these alerts:
+  // functions/monitoring/alerts.ts shows a reseller the alerts raised while it held the site).
+  // Before the transaction, so that a release cut short and finished later still does it.
+  await Promise.all([allocation.nas_id, ...sites.map((s) => s.nas_id)].map(closeSiteIncidents));
+  await deleteSites(sites);
   if (!(await releaseTx(allocation))) throw notFound('VLAN');
   log.info('vlan released', { vlan_id: vlanId });
 }

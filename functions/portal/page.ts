@@ -27,6 +27,9 @@ export interface PortalPage {
   csp: string;
 }
 
+/** What the canary's portal check looks for: the page is the portal, not a router's error page. */
+export const PORTAL_MARKER = 'data-hotspot-portal="v1"';
+
 const escapeHtml = (s: string): string =>
   s.replace(
     /[&<>"']/g,
@@ -110,7 +113,7 @@ export function renderPortal(input: PortalInput): PortalPage {
 <style>${style}</style>
 <script src="assets/${PORTAL_SCRIPT}" defer></script>
 </head>
-<body data-nas="${escapeHtml(input.nasId)}">
+<body data-nas="${escapeHtml(input.nasId)}" ${PORTAL_MARKER}>
 <header><img id="logo" src="${escapeHtml(logo.href)}" alt="${escapeHtml(input.resellerName)}" width="40" height="40"><span class="brand">${escapeHtml(input.resellerName)}</span><a id="lang" href="?${escapeHtml(switchQuery.toString())}" hreflang="${other}" lang="${other}" data-t="other_lang">${tr('other_lang')}</a></header>
 <main>
 ${welcome}

@@ -15,7 +15,7 @@ const bodies = new Map(
  */
 export const handler = endpoint(
   'GET /portal/assets/{file}',
-  { response: { status: 200, contentType: 'text/javascript' } },
+  { errors: ['ERR_NOT_FOUND'], response: { status: 200, contentType: 'text/javascript' } },
   async ({ params }) => {
     const asset = bodies.get(params.file ?? '');
     if (!asset) throw notFound('Asset');

@@ -1,5 +1,6 @@
 import { AppError } from '../core/errors.js';
 import { endpoint, type Reply } from '../core/http.js';
+import { OpenQuery } from '../core/schemas.js';
 import { brandingOf, etagMatches, etagOf } from '../network/branding.js';
 import { normalizedLogoUrl } from '../network/branding-rules.js';
 import { networkSettings } from '../network/settings.js';
@@ -25,7 +26,14 @@ const page = (status: number, p: PortalPage, headers: Record<string, string>): R
  */
 export const handler = endpoint(
   'GET /portal/{nas_id}',
-  { response: { status: 200, contentType: 'text/html' } },
+  {
+    query: OpenQuery,
+    response: { status: 200, contentType: 'text/html' },
+    also: [
+      { status: 304, description: 'Not modified (If-None-Match)' },
+      { status: 404, contentType: 'text/html', description: 'No such hotspot: a page saying so' },
+    ],
+  },
   async ({ params, event, headers }) => {
     const query = new URLSearchParams(event.rawQueryString ?? '');
     const lang = pickLang(query.get('lang') ?? undefined, headers['accept-language']);

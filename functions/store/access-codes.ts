@@ -1,5 +1,6 @@
 import { cancelled, type Expr, entity, type TxItem, transact } from './entity.js';
 import type { Offer } from './forfaits.js';
+import { voucherCountsMove } from './voucher-counts.js';
 
 /**
  * An access code: what a hotspot router lets in. Every entitlement has one: a voucher is an
@@ -141,7 +142,15 @@ export async function claimDevice(input: {
   const asRead: Expr = { expression: 'devices_version = :read', values: { ':read': read } };
   if (!input.firstUse) return Access.update(input.code, update, asRead);
   try {
-    await transact({ claim: Access.tx.update(input.code, update, asRead), ...input.firstUse });
+    const items: Record<string, TxItem> = {
+      claim: Access.tx.update(input.code, update, asRead),
+      ...input.firstUse,
+    };
+    // A voucher's first login redeems it: its reseller's counts follow (voucher lists' totals).
+    if (input.code.source === 'voucher') {
+      items.voucherCounts = voucherCountsMove(input.code.reseller_id, { active: -1, redeemed: 1 });
+    }
+    await transact(items);
     return true;
   } catch (error) {
     // Another login or a redemption changed the code or its voucher since the read: decide again.

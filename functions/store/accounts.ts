@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { clock } from '../core/clock.js';
 import type { Role } from '../core/tokens.js';
-import { entity } from './entity.js';
+import { type Expr, entity, exists, notExists } from './entity.js';
 
 /**
  * An account is a phone number that has logged in (a subscriber) or that an operator
@@ -15,6 +15,12 @@ export interface Account {
   reseller_id?: string;
   name?: string;
   created_at: string;
+  /**
+   * Bumped to end every session token the account holds: a token carries the version it was
+   * signed at, and an operator's token is refused once the account's version moved on
+   * (functions/core/tokens.ts). Absent: 0.
+   */
+  token_version?: number;
 }
 
 /**
@@ -66,16 +72,55 @@ export async function getAccount(msisdn: string): Promise<Account | undefined> {
 }
 
 /**
- * Registers (or changes) an operator account. An existing subscriber keeps its id, so its
- * history stays attached to it.
+ * What an account looked like when it was read, for a write that must not undo a change made
+ * meanwhile: `undefined` when there was no account.
  */
-// Access: UpdateItem pk=ACCOUNT#<msisdn>, sk=ACCOUNT; sets gsi1 (OPERATORS) for listing.
-export async function upsertOperator(input: {
+export type AccountAsRead = Pick<Account, 'role' | 'reseller_id'> | undefined;
+
+/** `attribute_not_exists(pk)`, or the role and reseller id as read. */
+function unchangedSince(read: AccountAsRead): Expr {
+  if (!read) return notExists;
+  return read.reseller_id === undefined
+    ? {
+        expression: '#role = :readRole AND attribute_not_exists(reseller_id)',
+        names: { '#role': 'role' },
+        values: { ':readRole': read.role },
+      }
+    : {
+        expression: '#role = :readRole AND reseller_id = :readRid',
+        names: { '#role': 'role' },
+        values: { ':readRole': read.role, ':readRid': read.reseller_id },
+      };
+}
+
+interface OperatorInput {
   msisdn: string;
   role: 'admin' | 'reseller';
   resellerId?: string;
   name?: string;
-}): Promise<Account> {
+}
+
+/**
+ * Registers (or changes) an operator account. An existing subscriber keeps its id, so its
+ * history stays attached to it.
+ */
+// Access: UpdateItem pk=ACCOUNT#<msisdn>, sk=ACCOUNT; sets gsi1 (OPERATORS) for listing.
+export async function upsertOperator(input: OperatorInput): Promise<Account> {
+  const account = await writeOperator(input);
+  // Unconditional: DynamoDB always answers the item it wrote.
+  if (!account) throw new Error('UpdateItem of an account returned no attributes');
+  return account;
+}
+
+/**
+ * `upsertOperator`, refused (undefined) when the account's role or reseller id changed since it
+ * was read as `asRead`: bin/admin/accounts.ts decides from that read what may change.
+ */
+// Access: UpdateItem pk=ACCOUNT#<msisdn>, sk=ACCOUNT (condition: role and reseller_id as read); sets gsi1.
+export const registerOperator = (input: OperatorInput, asRead: AccountAsRead): Promise<Account | undefined> =>
+  writeOperator(input, unchangedSince(asRead));
+
+async function writeOperator(input: OperatorInput, condition?: Expr): Promise<Account | undefined> {
   const set = [
     '#id = if_not_exists(#id, :id)',
     'msisdn = :m',
@@ -109,10 +154,71 @@ export async function upsertOperator(input: {
   const stored = await AccountEntity.updateReturning(
     { msisdn: input.msisdn },
     { expression: `SET ${set.join(', ')}${remove}`, names, values },
+    condition,
   );
-  // Unconditional: DynamoDB always answers the item it wrote.
-  if (!stored) throw new Error('UpdateItem of an account returned no attributes');
-  return publicAccount(stored);
+  return stored && publicAccount(stored);
+}
+
+/**
+ * Takes an operator's role away: the account becomes a subscriber again (same id, so its
+ * history stays attached), leaves the operator list, and every token it holds ends at once.
+ * Undefined when there is no such account or it is not an operator.
+ */
+// Access: UpdateItem pk=ACCOUNT#<msisdn> (condition: an operator), removes role keys, ADD token_version 1.
+export async function removeOperator(msisdn: string): Promise<Account | undefined> {
+  const stored = await AccountEntity.updateReturning(
+    { msisdn },
+    {
+      expression: 'SET #role = :subscriber ADD token_version :one REMOVE reseller_id, #name, gsi1pk, gsi1sk',
+      names: { '#role': 'role', '#name': 'name' },
+      values: { ':subscriber': 'subscriber', ':one': 1 },
+    },
+    {
+      expression: `${exists.expression} AND #role <> :subscriber`,
+      names: { '#role': 'role' },
+      values: { ':subscriber': 'subscriber' },
+    },
+  );
+  return stored && publicAccount(stored);
+}
+
+/**
+ * Ends every session token of an account: its token version moves on. With `accountId`, only
+ * while the number still belongs to that account (a logout names its own). False when there is
+ * no such account.
+ */
+// Access: UpdateItem pk=ACCOUNT#<msisdn>, ADD token_version 1 (condition: exists, and id as given).
+export function revokeTokens(msisdn: string, accountId?: string): Promise<boolean> {
+  return AccountEntity.update(
+    { msisdn },
+    { expression: 'ADD token_version :one', values: { ':one': 1 } },
+    accountId
+      ? {
+          expression: `${exists.expression} AND #id = :id`,
+          names: { '#id': 'id' },
+          values: { ':id': accountId },
+        }
+      : exists,
+  );
+}
+
+/**
+ * What a session token of the account must still match: its id, role, reseller id and token
+ * version. Read strongly consistent, so a revocation holds from the next request on.
+ */
+// Access: GetItem pk=ACCOUNT#<msisdn>, sk=ACCOUNT (ConsistentRead).
+export async function sessionStateOf(
+  msisdn: string,
+): Promise<Pick<Account, 'id' | 'role' | 'reseller_id' | 'token_version'> | undefined> {
+  const a = await AccountEntity.get({ msisdn }, { consistent: true });
+  return (
+    a && {
+      id: a.id,
+      role: a.role,
+      ...(a.reseller_id !== undefined ? { reseller_id: a.reseller_id } : {}),
+      ...(a.token_version !== undefined ? { token_version: a.token_version } : {}),
+    }
+  );
 }
 
 // Access: Query gsi1 gsi1pk=OPERATORS (admins and resellers, ordered by role then MSISDN).

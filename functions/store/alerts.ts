@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { countItems, scopeOf } from './counters.js';
 import { cancelled, entity, queryCount, transact } from './entity.js';
+import { getNas } from './nas.js';
 
 export type AlertStatus = 'active' | 'acked';
 
@@ -19,6 +21,8 @@ export interface Alert {
 
 /** An alert as stored: the ack's attributes only once acked, with the acking principal. */
 interface StoredAlert extends Omit<Alert, 'acked_by' | 'acked_at'> {
+  /** The reseller of the site when it was raised: whose active-alert count it is in. */
+  reseller_id?: string;
   acked_by?: string;
   /** The `sub` of the principal who acked (audit; not answered). */
   acked_by_sub?: string;
@@ -56,7 +60,13 @@ const Incident = entity<{ site: string; type: string; alert_id: string; opened_a
   key: (i: { site: string; type: string }) => ({ pk: `INCIDENT#${i.site}#${i.type}`, sk: 'INCIDENT' }),
 });
 
-const answered = ({ acked_by_sub, acked_by, acked_at, ...a }: StoredAlert): Alert => ({
+/** The counts an alert is in while active: the platform's, and its site's reseller's. */
+const alertScopes = (a: StoredAlert): string[] => [
+  scopeOf.all(),
+  ...(a.reseller_id ? [scopeOf.reseller(a.reseller_id)] : []),
+];
+
+const answered = ({ acked_by_sub, acked_by, acked_at, reseller_id, ...a }: StoredAlert): Alert => ({
   ...a,
   acked_by: acked_by ?? null,
   acked_at: acked_at ?? null,
@@ -75,7 +85,8 @@ export async function raiseAlertOnce(input: {
   ts: string;
   message: string;
 }): Promise<Alert | undefined> {
-  const alert: StoredAlert = { id: randomUUID(), ...input, acked: false };
+  const resellerId = (await getNas(input.site))?.reseller_id;
+  const alert: StoredAlert = { id: randomUUID(), ...input, acked: false, reseller_id: resellerId };
   try {
     await transact({
       incident: Incident.tx.create({
@@ -85,6 +96,7 @@ export async function raiseAlertOnce(input: {
         opened_at: input.ts,
       }),
       alert: AlertEntity.tx.put(alert),
+      ...countItems('alerts_active', alertScopes(alert), 1),
     });
     return answered(alert);
   } catch (error) {
@@ -125,7 +137,7 @@ export async function ackAlert(
   if (!current) return undefined;
   if (current.acked) return answered(current);
   const acked = { ...current, acked: true };
-  const stored = await AlertEntity.updateReturning(
+  const ack = AlertEntity.tx.update(
     { id },
     {
       expression:
@@ -144,8 +156,13 @@ export async function ackAlert(
     },
     { expression: 'attribute_exists(pk) AND acked = :false', values: { ':false': false } },
   );
-  // Refused: a parallel ack won; answer what it wrote.
-  return stored ? answered(stored) : getAlert(id);
+  try {
+    await transact({ ack, ...countItems('alerts_active', alertScopes(current), -1) });
+  } catch (error) {
+    // Refused: a parallel ack won; answer what it wrote.
+    if (!cancelled(error)) throw error;
+  }
+  return getAlert(id);
 }
 
 /** Every alert of a status, newest first. */
@@ -166,14 +183,37 @@ export async function listSiteAlerts(site: string, status?: AlertStatus): Promis
   return items.map(answered);
 }
 
-// Access: Query gsi1 gsi1pk=ALERTS#active, Select=COUNT.
-export const countActiveAlerts = (): Promise<number> =>
-  queryCount({ index: 'gsi1', pk: AlertEntity.indexes.gsi1.pk({ acked: false }) });
+/**
+ * The alerts of one site raised while `resellerId` held it: a hotspot name (its NAS id) passes
+ * to the next reseller when a VLAN is released, and the alerts raised before do not go with it.
+ * An alert raised before owners were recorded has none, and is shown to admins only.
+ */
+// Access: Query gsi2 gsi2pk=SITE#<nas_id>#ALERTS [AND begins_with(gsi2sk, <status>#)], filtered on reseller_id.
+export async function listOwnedSiteAlerts(
+  site: string,
+  resellerId: string,
+  status?: AlertStatus,
+): Promise<Alert[]> {
+  const items = await AlertEntity.queryIndexAll(
+    'gsi2',
+    { site },
+    { forward: false, sk: status && { beginsWith: siteStatusPrefix(status) } },
+  );
+  return items.filter((a) => a.reseller_id === resellerId).map(answered);
+}
 
-// Access: Query gsi2 gsi2pk=SITE#<nas_id>#ALERTS AND begins_with(gsi2sk, active#), Select=COUNT.
-export const countActiveSiteAlerts = (site: string): Promise<number> =>
-  queryCount({
-    index: 'gsi2',
-    pk: AlertEntity.indexes.gsi2.pk({ site }),
-    sk: { beginsWith: siteStatusPrefix('active') },
-  });
+/** The reseller that held the alert's site when it was raised (undefined: unknown alert or owner). */
+// Access: GetItem pk=ALERT#<id>, sk=ALERT.
+export async function alertOwner(id: string): Promise<string | undefined> {
+  return (await AlertEntity.get({ id }, { consistent: true }))?.reseller_id;
+}
+
+/**
+ * Ends every open incident of a site (a VLAN release: the name's next holder starts clean, its
+ * first degradation raises its own alert). Every incident was opened with an alert of its type.
+ */
+// Access: Query gsi2 gsi2pk=SITE#<nas_id>#ALERTS; DeleteItem pk=INCIDENT#<site>#<type> per type.
+export async function closeSiteIncidents(site: string): Promise<void> {
+  const items = await AlertEntity.queryIndexAll('gsi2', { site });
+  await Promise.all([...new Set(items.map((a) => a.type))].map((type) => closeIncident(site, type)));
+}

@@ -4,8 +4,8 @@ import { entity } from './entity.js';
 
 /**
  * An access entitlement: what a completed payment or a redeemed voucher grants a subscriber
- * (duration, data limit, rates), exactly as the API returns it. Active ones are listed through
- * gsi2 (by expiry), as the monitoring overview counts them.
+ * (duration, data limit, rates), exactly as the API returns it. What the network enforces is
+ * its access code (store/access-codes.ts); open sessions are counted by RADIUS accounting.
  */
 export type Entitlement = z.infer<typeof EntitlementResponse>;
 
@@ -22,10 +22,6 @@ export const EntitlementEntity = entity<Entitlement>()({
     pk: `SUB#${e.subscriber_id}`,
     sk: `ENT#${e.id}`,
   }),
-  indexes: {
-    /** Every entitlement by expiry: those after now are the active sessions. */
-    gsi2: { pk: (_all: unknown) => 'ENT#ACTIVE', sk: (e: Entitlement) => e.expires_at },
-  },
   ttl: (e) => Math.floor(Date.parse(e.expires_at) / 1000) + KEEP_AFTER_EXPIRY_S,
 });
 

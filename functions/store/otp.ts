@@ -1,18 +1,33 @@
 import type { Role } from '../core/tokens.js';
 import { AccountEntity, type StoredAccount } from './accounts.js';
-import { batchGet, cancelled, type Expr, notExists, transact } from './entity.js';
-import { planToken, RateLimiter, type RatePlan, type RateWindow, takeSlotTx } from './rate-limit.js';
+import { batchGet, cancelled, type Expr, notExists, type TxItem, transact } from './entity.js';
+import {
+  type BudgetPlan,
+  type BudgetWindow,
+  planBudget,
+  planToken,
+  RateBudget,
+  RateLimiter,
+  type RatePlan,
+  type RateSlots,
+  type RateWindow,
+  takeBudgetTx,
+  takeSlotTx,
+  windowStartOf,
+} from './rate-limit.js';
 
 /**
  * The one-time password of an account lives on the account item (keyed by MSISDN), next to the
  * account's UUID that its hash is bound to: an OTP request is then one read and one transaction,
- * a verification one read and one conditional write. A new code replaces the old one but keeps
- * the failure count, so resending buys no extra guesses.
+ * a verification one read and one conditional write or two. A new code replaces the old one but
+ * keeps the failure count, so resending buys no extra guesses.
  */
 export interface OtpState {
   accountId: string;
   role: Role;
   resellerId?: string;
+  /** The account's token version: what a session token signed now carries. */
+  tokenVersion: number;
   otpToken?: string;
   codeHash?: string;
   /** Epoch ms after which the code is refused (checked in code; TTL does not apply here). */
@@ -27,6 +42,7 @@ const stateOf = (a: StoredAccount): OtpState => ({
   accountId: a.id,
   role: a.role,
   resellerId: a.reseller_id,
+  tokenVersion: a.token_version ?? 0,
   otpToken: a.otp_token,
   codeHash: a.otp_hash,
   expiresAt: a.otp_expires_at,
@@ -35,36 +51,104 @@ const stateOf = (a: StoredAccount): OtpState => ({
   lastFailAt: a.otp_last_fail_at,
 });
 
-/** The rate limiter and the account (with its OTP) of an MSISDN, in one strongly consistent read. */
-// Access: BatchGetItem (ConsistentRead) pk=RATE#<scope>#<msisdn> and pk=ACCOUNT#<msisdn>.
-export async function readForRequest(
-  w: RateWindow,
+/** One sliding-window limit and whom it limits (an MSISDN, a client address). */
+export interface Limit {
+  window: RateWindow;
+  subject: string;
+}
+
+/** One fixed-window budget and whom it limits (`ALL`: the platform). */
+export interface Budget {
+  window: BudgetWindow;
+  subject: string;
+}
+
+/** A limit (or budget) as read: its plan, and what taking it writes. */
+export interface Planned {
+  limit: Limit | Budget;
+  plan: RatePlan | BudgetPlan;
+}
+
+type Refused = Extract<RatePlan | BudgetPlan, { allowed: false }>;
+
+/** The first refusal among planned limits, or undefined when every one allows the event. */
+export const refusal = (planned: Planned[]): Refused | undefined =>
+  planned.map((p) => p.plan).find((p): p is Refused => !p.allowed);
+
+/** The transaction items that take every planned limit, named by scope (`limit:<scope>`). */
+function takeTx(planned: Planned[], nowMs: number): Record<string, TxItem> {
+  const items: Record<string, TxItem> = {};
+  for (const { limit, plan } of planned) {
+    if (!plan.allowed) throw new Error(`limit ${limit.window.scope} is not allowed`);
+    items[`limit:${limit.window.scope}`] =
+      'windowStart' in plan
+        ? takeBudgetTx(limit.window as BudgetWindow, limit.subject, plan.windowStart)
+        : takeSlotTx(limit.window as RateWindow, limit.subject, plan, nowMs);
+  }
+  return items;
+}
+
+/**
+ * The limits and budgets of an event and the account of an MSISDN, in one strongly consistent
+ * BatchGetItem, each planned for `nowMs`.
+ */
+// Access: BatchGetItem (ConsistentRead) pk=RATE#<scope>#<subject> per limit, pk=BUDGET#<scope>#<subject> sk=WINDOW#<start> per budget, and pk=ACCOUNT#<msisdn>.
+export async function readLimitsAndAccount(
+  limits: Limit[],
+  budgets: Budget[],
   msisdn: string,
   nowMs: number,
-): Promise<{ plan: RatePlan; account: OtpState | undefined }> {
-  const [limiter, account] = await batchGet(
-    [
-      [RateLimiter, { scope: w.scope, subject: msisdn }],
-      [AccountEntity, { msisdn }],
-    ],
-    { consistent: true },
-  );
-  return { plan: planToken(limiter, w, nowMs), account: account && stateOf(account) };
+): Promise<{ planned: Planned[]; account: OtpState | undefined }> {
+  const reads = [
+    ...limits.map((l) => [RateLimiter, { scope: l.window.scope, subject: l.subject }] as const),
+    ...budgets.map(
+      (b) =>
+        [
+          RateBudget,
+          { scope: b.window.scope, subject: b.subject, windowStart: windowStartOf(b.window, nowMs) },
+        ] as const,
+    ),
+    [AccountEntity, { msisdn }] as const,
+  ];
+  const read = (await batchGet(reads, { consistent: true })) as unknown[];
+  const planned: Planned[] = [
+    ...limits.map((limit, i) => ({
+      limit,
+      plan: planToken(read[i] as RateSlots | undefined, limit.window, nowMs),
+    })),
+    ...budgets.map((limit, i) => ({
+      limit,
+      plan: planBudget(read[limits.length + i] as { n?: number } | undefined, limit.window, nowMs),
+    })),
+  ];
+  const account = read[read.length - 1] as StoredAccount | undefined;
+  return { planned, account: account && stateOf(account) };
 }
 
 /** A transaction lost to a concurrent one: every item either passed, failed its condition or was held. */
 const RACE_REASONS = new Set(['None', 'ConditionalCheckFailed', 'TransactionConflict']);
 
+async function raced(run: () => Promise<void>): Promise<boolean> {
+  try {
+    await run();
+    return true;
+  } catch (error) {
+    const c = cancelled(error);
+    if (c && Object.values<string>(c.reasons).every((r) => RACE_REASONS.has(r))) return false;
+    throw error;
+  }
+}
+
 /**
- * Takes the rate-limit slot and stores the new code in one transaction: both or neither. Each
- * write is conditioned on what was read (the slot's value; the account's absence or its failure
- * count), so a race with another request or a wrong guess cancels it: false, read again.
+ * Takes every limit and budget and stores the new code in one transaction: all or nothing. Each
+ * write is conditioned on what was read (a slot's value; a budget below its limit; the
+ * account's absence or its failure count), so a race with another request or a wrong guess
+ * cancels it: false, read again.
  */
-// Access: TransactWriteItems [UpdateItem RATE slot (condition on value read), UpdateItem ACCOUNT#<msisdn> (condition on otp_fails read)].
-export async function issueOtp(input: {
-  window: RateWindow;
+// Access: TransactWriteItems [UpdateItem RATE slot per limit (condition on value read), UpdateItem BUDGET counter per budget (condition n < limit), UpdateItem ACCOUNT#<msisdn> (condition on otp_fails read)].
+export function issueOtp(input: {
+  planned: Planned[];
   msisdn: string;
-  plan: { slot: number; taken: number | undefined };
   nowMs: number;
   /** The account as read; undefined creates it as a subscriber with `accountId`. */
   read: OtpState | undefined;
@@ -80,9 +164,9 @@ export async function issueOtp(input: {
     : input.read.fails === undefined
       ? { expression: 'attribute_not_exists(otp_fails)' }
       : { expression: 'otp_fails = :expect', values: { ':expect': input.read.fails } };
-  try {
-    await transact({
-      slot: takeSlotTx(input.window, input.msisdn, input.plan, input.nowMs),
+  return raced(() =>
+    transact({
+      ...takeTx(input.planned, input.nowMs),
       account: AccountEntity.tx.update(
         { msisdn: input.msisdn },
         {
@@ -106,14 +190,14 @@ export async function issueOtp(input: {
         },
         asRead,
       ),
-    });
-    return true;
-  } catch (error) {
-    const c = cancelled<'slot' | 'account'>(error);
-    if (c && Object.values<string>(c.reasons).every((r) => RACE_REASONS.has(r))) return false;
-    throw error;
-  }
+    }),
+  );
 }
+
+/** Takes every planned limit in one transaction; false when a race took one first (read again). */
+// Access: TransactWriteItems [UpdateItem RATE slot per limit (condition on value read)].
+export const takeLimits = (planned: Planned[], nowMs: number): Promise<boolean> =>
+  raced(() => transact(takeTx(planned, nowMs)));
 
 /** The account of an MSISDN with its current code, read strongly consistent. */
 // Access: GetItem pk=ACCOUNT#<msisdn>, sk=ACCOUNT (ConsistentRead).
@@ -123,11 +207,36 @@ export async function readForVerify(msisdn: string): Promise<OtpState | undefine
 }
 
 /**
- * Marks the code used. Single use: the condition lets exactly one of many parallel verifies of
- * the same code through; it also refuses a code replaced or burnt meanwhile.
+ * Counts one guess at the current code BEFORE it is compared, as long as the code is still the
+ * one that was read, unused, and below `maxFails` guesses: so parallel guesses can never
+ * compare more than `maxFails` times, and a guess that lost the race to a successful verify
+ * counts against nothing. The right code then resets the count (`consumeOtp`). False: the code
+ * was replaced, used or burnt meanwhile.
  */
-// Access: conditional UpdateItem pk=ACCOUNT#<msisdn> (otp_token matches, unused, otp_fails < max).
-export const consumeOtp = (msisdn: string, otpToken: string, maxFails: number): Promise<boolean> =>
+// Access: conditional UpdateItem pk=ACCOUNT#<msisdn>, ADD otp_fails 1 (otp_token matches, unused, otp_fails < max).
+export const takeGuess = (
+  msisdn: string,
+  otpToken: string,
+  maxFails: number,
+  nowMs: number,
+): Promise<boolean> =>
+  AccountEntity.update(
+    { msisdn },
+    { expression: 'ADD otp_fails :one SET otp_last_fail_at = :now', values: { ':one': 1, ':now': nowMs } },
+    {
+      expression: 'otp_token = :tok AND otp_used = :false AND otp_fails < :max',
+      values: { ':tok': otpToken, ':false': false, ':max': maxFails },
+    },
+  );
+
+/**
+ * Marks the code used and resets the failure count. Single use: the condition lets exactly one
+ * of many parallel verifies of the same code through; it also refuses a code replaced or burnt
+ * meanwhile. `failsAtMost`: the count the code may have (the guess being answered included,
+ * when `takeGuess` counted it).
+ */
+// Access: conditional UpdateItem pk=ACCOUNT#<msisdn> (otp_token matches, unused, otp_fails <= failsAtMost).
+export const consumeOtp = (msisdn: string, otpToken: string, failsAtMost: number): Promise<boolean> =>
   AccountEntity.update(
     { msisdn },
     {
@@ -135,19 +244,7 @@ export const consumeOtp = (msisdn: string, otpToken: string, maxFails: number): 
       values: { ':true': true, ':zero': 0 },
     },
     {
-      expression: 'otp_token = :tok AND otp_used = :false AND otp_fails < :max',
-      values: { ':false': false, ':tok': otpToken, ':max': maxFails },
+      expression: 'otp_token = :tok AND otp_used = :false AND otp_fails <= :most',
+      values: { ':false': false, ':tok': otpToken, ':most': failsAtMost },
     },
   );
-
-/** Counts a wrong guess against the code that was read; returns the new failure count. */
-// Access: UpdateItem pk=ACCOUNT#<msisdn>, ADD otp_fails 1 (atomic counter) if otp_token still matches.
-export async function recordFailure(msisdn: string, otpToken: string, nowMs: number): Promise<number> {
-  const account = await AccountEntity.updateReturning(
-    { msisdn },
-    { expression: 'ADD otp_fails :one SET otp_last_fail_at = :now', values: { ':one': 1, ':now': nowMs } },
-    { expression: 'otp_token = :tok', values: { ':tok': otpToken } },
-  );
-  // Undefined: the code was replaced meanwhile, and the guess counts against nothing.
-  return account?.otp_fails ?? 0;
-}

@@ -1,13 +1,25 @@
+import type { Currency } from '../billing/currency.js';
 import type { PROVIDERS } from '../billing/schemas.js';
+import type { Gateway } from '../billing/settings.js';
 import { Access, type AccessCode } from './access-codes.js';
 import { type Entitlement, EntitlementEntity } from './entitlements.js';
-import { cancelled, entity, exists, notExists, type TxItem, transact } from './entity.js';
+import {
+  batchGet,
+  cancelled,
+  type Expr,
+  entity,
+  exists,
+  notExists,
+  type TxItem,
+  transact,
+} from './entity.js';
 import type { Offer } from './forfaits.js';
 import { revenueIncrement } from './revenue.js';
 
 /** The mobile-money providers a payment may be initiated with: those the API accepts. */
 export type Provider = (typeof PROVIDERS)[number];
-export type PaymentStatus = 'pending' | 'completed' | 'failed';
+/** `expired`: stored by reconciliation once the provider's deadline passed unpaid. Terminal. */
+export type PaymentStatus = 'pending' | 'completed' | 'failed' | 'expired';
 
 export interface Payment {
   id: string;
@@ -17,7 +29,11 @@ export interface Payment {
   /** What was bought, as sold at initiation: completion grants this even if the forfait changes. */
   offer?: Offer;
   amount_fcfa: number;
+  /** XOF or XAF, from the reseller's country; absent on payments older than currencies (XOF). */
+  currency?: Currency;
   provider: Provider;
+  /** The gateway it was opened with (absent: older payments, the generic aggregator or sandbox). */
+  gateway?: Gateway;
   /** The hotspot's reseller, or `unattributed` when the payment came without a NAS id. */
   reseller_id: string;
   nas_id?: string;
@@ -28,7 +44,11 @@ export interface Payment {
   expires_at: string;
   completed_at?: string;
   failed_at?: string;
+  expired_at?: string;
+  /** The provider's id of the payment (FedaPay's transaction id), or its operator reference once paid. */
   provider_reference?: string;
+  /** Last time a status read or reconciliation asked the provider (at most once per 30 s). */
+  last_checked_at?: string;
   /** The buyer's number (E.164): the access code goes to it by SMS. */
   msisdn?: string;
   /** The access code the completed purchase created. */
@@ -44,6 +64,7 @@ export interface Refusal {
   reason: string;
   amount_fcfa: number;
   provider: string;
+  currency?: string;
 }
 
 /** Webhook events are remembered this long (the aggregator's redelivery window, and then some). */
@@ -60,6 +81,17 @@ const paymentExpiry = (p: Pick<Payment, 'created_at'>) => epochS(p.created_at) +
 export const PaymentEntity = entity<Payment>()({
   name: 'payment',
   key: (p: Pick<Payment, 'id'>) => ({ pk: `PAYMENT#${p.id}`, sk: 'PAYMENT' }),
+  indexes: {
+    /**
+     * Pending payments by creation time, for reconciliation. Sparse: a payment carries these
+     * keys only while pending; settling it removes them (see `settle`).
+     */
+    gsi1: {
+      pk: (_p: Partial<Payment>) => 'PAYMENTS#PENDING',
+      sk: (p: Pick<Payment, 'created_at' | 'id'>) => `${p.created_at}#${p.id}`,
+      when: (p: Payment) => p.status === 'pending',
+    },
+  },
   ttl: paymentExpiry,
 });
 
@@ -82,8 +114,12 @@ const Idempotency = entity<IdempotencyRecord & { created_at: string }>()({
   }),
 });
 
-/** A webhook delivery already applied: a redelivery of the same event changes nothing. */
-interface SeenEvent {
+/**
+ * A delivery already applied to a payment (a spec webhook's event id, a provider notification's
+ * id): the same one again for the same payment changes nothing. Keyed by payment AND event, in
+ * the payment's partition: an event id another payment already used is another delivery.
+ */
+export interface SeenEvent {
   event_id: string;
   payment_id: string;
   status: 'completed' | 'failed';
@@ -91,14 +127,68 @@ interface SeenEvent {
 }
 
 const WebhookEvent = entity<SeenEvent>()({
-  name: 'webhook_event',
-  key: (e: Pick<SeenEvent, 'event_id'>) => ({ pk: `EVENT#${e.event_id}`, sk: 'EVENT' }),
+  name: 'payment_event',
+  key: (e: Pick<SeenEvent, 'event_id' | 'payment_id'>) => ({
+    pk: `PAYMENT#${e.payment_id}`,
+    sk: `EVENT#${e.event_id}`,
+  }),
   ttl: (e) => epochS(e.received_at) + EVENT_KEEP_S,
 });
 
 // Access: GetItem pk=PAYMENT#<id>, sk=PAYMENT (ConsistentRead).
 export const getPayment = (id: string): Promise<Payment | undefined> =>
   PaymentEntity.get({ id }, { consistent: true });
+
+/** A payment and whether one delivery was already applied to it, in one round trip. */
+// Access: BatchGetItem [PAYMENT#<id>/PAYMENT, PAYMENT#<id>/EVENT#<event_id>] (ConsistentRead).
+export async function getPaymentAndEvent(
+  id: string,
+  eventId: string,
+): Promise<{ payment?: Payment; seen: boolean }> {
+  const [payment, event] = await batchGet(
+    [
+      [PaymentEntity, { id }],
+      [WebhookEvent, { payment_id: id, event_id: eventId }],
+    ],
+    { consistent: true },
+  );
+  return { ...(payment ? { payment } : {}), seen: event !== undefined };
+}
+
+/** Pending payments created before `beforeIso`, oldest first: what reconciliation re-checks. */
+// Access: Query gsi1 gsi1pk=PAYMENTS#PENDING AND gsi1sk < <beforeIso>, ascending, Limit.
+export async function listPendingPayments(beforeIso: string, limit: number): Promise<Payment[]> {
+  const out: Payment[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await PaymentEntity.queryIndex(
+      'gsi1',
+      {},
+      { sk: { lt: beforeIso }, limit: limit - out.length, forward: true, ...(start ? { start } : {}) },
+    );
+    out.push(...page.items);
+    start = page.next;
+  } while (start && out.length < limit);
+  return out;
+}
+
+/**
+ * Claims the right to ask the provider about a pending payment now: true for one caller per
+ * `since` window, so that a client polling its status every second costs one provider call per
+ * 30 s, whatever the number of readers.
+ */
+// Access: UpdateItem pk=PAYMENT#<id> SET last_checked_at, condition status = pending AND (no last_checked_at OR last_checked_at < :since).
+export const claimStatusCheck = (id: string, nowIso: string, sinceIso: string): Promise<boolean> =>
+  PaymentEntity.update(
+    { id },
+    { expression: 'SET last_checked_at = :now', values: { ':now': nowIso } },
+    {
+      expression:
+        '#status = :pending AND (attribute_not_exists(last_checked_at) OR last_checked_at < :since)',
+      names: { '#status': 'status' },
+      values: { ':pending': 'pending', ':since': sinceIso },
+    },
+  );
 
 // Access: GetItem pk=IDEMP#<subscriber_id>#<key>, sk=IDEMP (ConsistentRead).
 export const getIdempotencyRecord = (
@@ -148,11 +238,16 @@ export async function createPayment(
   }
 }
 
-// Access: UpdateItem pk=PAYMENT#<id>: SET payment_url.
-export async function setPaymentUrl(id: string, url: string): Promise<void> {
+// Access: UpdateItem pk=PAYMENT#<id>: SET payment_url[, provider_reference].
+export async function setPaymentUrl(id: string, url: string, providerReference?: string): Promise<void> {
   const set = await PaymentEntity.update(
     { id },
-    { expression: 'SET payment_url = :u', values: { ':u': url } },
+    providerReference
+      ? {
+          expression: 'SET payment_url = :u, provider_reference = :r',
+          values: { ':u': url, ':r': providerReference },
+        }
+      : { expression: 'SET payment_url = :u', values: { ':u': url } },
     exists,
   );
   // Called with a payment just read or written: one that is gone is a fault, not a case.
@@ -183,33 +278,60 @@ export async function recordRefusal(id: string, refusal: Refusal): Promise<void>
   await PaymentEntity.update({ id }, { expression: 'ADD refusal_count :one', values: { ':one': 1 } }, exists);
 }
 
-export type SettleOutcome = 'applied' | 'unchanged' | 'conflict';
+/**
+ * `replayed`: this very delivery was applied to the payment already; `unchanged`: the payment
+ * is no longer pending (another delivery, a status check or reconciliation settled it).
+ */
+export type SettleOutcome = 'applied' | 'unchanged' | 'replayed' | 'conflict';
 
 function settleOutcome(error: unknown): SettleOutcome {
   const c = cancelled<'event' | 'payment'>(error);
   if (!c) throw error;
-  // The event was seen already, or the payment is no longer pending: at-least-once delivery.
-  if (c.failed('event') || c.failed('payment')) return 'unchanged';
+  // The delivery was seen already, or the payment is no longer pending: at-least-once delivery.
+  if (c.failed('event')) return 'replayed';
+  if (c.failed('payment')) return 'unchanged';
   if (c.conflict) return 'conflict';
   throw error;
 }
 
-/** The update of a pending payment to its final status (never of a settled one). */
+/**
+ * The update of a pending payment to its final status (never of a settled one). It leaves the
+ * sparse index of pending payments.
+ */
 const settle = (paymentId: string, set: string, values: Record<string, unknown>) =>
   PaymentEntity.tx.update(
     { id: paymentId },
-    { expression: set, names: { '#status': 'status' }, values },
+    { expression: `${set} REMOVE gsi1pk, gsi1sk`, names: { '#status': 'status' }, values },
     { expression: '#status = :pending', names: { '#status': 'status' }, values: { ':pending': 'pending' } },
   );
 
+/** The record of a delivery in a settling transaction, when the settlement came from one. */
+const seen = (
+  paymentId: string,
+  eventId: string | undefined,
+  status: SeenEvent['status'],
+  nowIso: string,
+): Record<string, TxItem> =>
+  eventId
+    ? {
+        event: WebhookEvent.tx.create({
+          event_id: eventId,
+          payment_id: paymentId,
+          status,
+          received_at: nowIso,
+        }),
+      }
+    : {};
+
 /**
- * Completes a payment: the event record, pending -> completed, the entitlement and the
- * reseller's monthly aggregate, all or nothing. A seen event or a settled payment cancels it.
+ * Completes a payment: the delivery's record (when it came from one), pending -> completed, the
+ * entitlement, the access code and the reseller's monthly aggregate, all or nothing. A seen
+ * delivery or a settled payment cancels it.
  */
-// Access: TransactWriteItems [Put EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status = pending, Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Update REVENUE#<reseller>/MONTH#<month> ADD].
+// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status = pending, Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Put CODE#<code>, Update REVENUE#<reseller>/MONTH#<month> ADD].
 export async function completePayment(input: {
   payment: Payment;
-  eventId: string;
+  eventId?: string;
   providerReference?: string;
   entitlement: Entitlement;
   /** The access code the purchase creates (its clock starts now). */
@@ -220,19 +342,14 @@ export async function completePayment(input: {
   const { payment } = input;
   try {
     await transact({
-      event: WebhookEvent.tx.create({
-        event_id: input.eventId,
-        payment_id: payment.id,
-        status: 'completed',
-        received_at: input.nowIso,
-      }),
+      ...seen(payment.id, input.eventId, 'completed', input.nowIso),
       payment: settle(
         payment.id,
         'SET #status = :completed, completed_at = :now, provider_reference = :ref, access_code = :code',
         {
           ':completed': 'completed',
           ':now': input.nowIso,
-          ':ref': input.providerReference ?? null,
+          ':ref': input.providerReference ?? payment.provider_reference ?? null,
           ':code': input.access.code,
         },
       ),
@@ -248,21 +365,16 @@ export async function completePayment(input: {
   }
 }
 
-/** Fails a pending payment (never a completed one), with the event record. */
-// Access: TransactWriteItems [Put EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status = pending].
+/** Fails a pending payment (never a completed one), with the delivery's record when there is one. */
+// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status = pending].
 export async function failPayment(input: {
   paymentId: string;
-  eventId: string;
+  eventId?: string;
   nowIso: string;
 }): Promise<SettleOutcome> {
   try {
     await transact({
-      event: WebhookEvent.tx.create({
-        event_id: input.eventId,
-        payment_id: input.paymentId,
-        status: 'failed',
-        received_at: input.nowIso,
-      }),
+      ...seen(input.paymentId, input.eventId, 'failed', input.nowIso),
       payment: settle(input.paymentId, 'SET #status = :failed, failed_at = :now', {
         ':failed': 'failed',
         ':now': input.nowIso,
@@ -273,3 +385,22 @@ export async function failPayment(input: {
     return settleOutcome(error);
   }
 }
+
+const stillPending: Expr = {
+  expression: '#status = :pending',
+  names: { '#status': 'status' },
+  values: { ':pending': 'pending' },
+};
+
+/** Stores a pending payment the provider never completed as `expired`; false when it was settled meanwhile. */
+// Access: UpdateItem pk=PAYMENT#<id> SET status = expired REMOVE gsi1pk, gsi1sk, condition status = pending.
+export const expirePayment = (id: string, nowIso: string): Promise<boolean> =>
+  PaymentEntity.update(
+    { id },
+    {
+      expression: 'SET #status = :expired, expired_at = :now REMOVE gsi1pk, gsi1sk',
+      names: { '#status': 'status' },
+      values: { ':expired': 'expired', ':now': nowIso },
+    },
+    stillPending,
+  );

@@ -66,3 +66,69 @@ export function takeSlotTx(
       : { expression: '#slot = :taken', names: slot, values: { ':taken': plan.taken } },
   );
 }
+
+/**
+ * Fixed-window budget: at most `limit` events per clock window (e.g. per clock hour), one
+ * counter item per window. Meant for limits too large for one slot per event (a platform-wide
+ * budget of thousands); exact under concurrency, as a conditional ADD never passes the limit.
+ * Across a window boundary up to twice the limit may fall within one `windowMs`.
+ */
+export interface BudgetWindow {
+  scope: string;
+  limit: number;
+  windowMs: number;
+}
+
+export type BudgetPlan =
+  | { allowed: true; windowStart: number }
+  | { allowed: false; retryAfterSeconds: number };
+
+/** The counter of one window: `n` events taken in it. */
+export type BudgetCount = { n?: number };
+
+/** One counter per scope, subject (`ALL` for the platform) and window start (epoch ms). */
+export const RateBudget = entity<BudgetCount>()({
+  name: 'rate_budget',
+  key: (b: { scope: string; subject: string; windowStart: number }) => ({
+    pk: `BUDGET#${b.scope}#${b.subject}`,
+    sk: `WINDOW#${b.windowStart}`,
+  }),
+});
+
+/** The start (epoch ms) of the window `nowMs` falls in. */
+export const windowStartOf = (b: BudgetWindow, nowMs: number): number =>
+  Math.floor(nowMs / b.windowMs) * b.windowMs;
+
+/** Whether one more event fits the window's counter as read (pure). */
+export function planBudget(counter: BudgetCount | undefined, b: BudgetWindow, nowMs: number): BudgetPlan {
+  const windowStart = windowStartOf(b, nowMs);
+  if ((counter?.n ?? 0) < b.limit) return { allowed: true, windowStart };
+  return {
+    allowed: false,
+    retryAfterSeconds: Math.max(1, Math.ceil((windowStart + b.windowMs - nowMs) / 1000)),
+  };
+}
+
+/**
+ * The transaction item that counts one event in the planned window, refused once the window
+ * holds `limit` events. The item expires an hour after its window ends.
+ */
+export function takeBudgetTx(b: BudgetWindow, subject: string, windowStart: number): TxItem {
+  return RateBudget.tx.update(
+    { scope: b.scope, subject, windowStart },
+    {
+      expression: 'ADD #n :one SET entity = :entity, #ttl = :ttl',
+      names: { '#n': 'n', '#ttl': 'ttl' },
+      values: {
+        ':one': 1,
+        ':entity': RateBudget.name,
+        ':ttl': Math.ceil((windowStart + b.windowMs) / 1000) + 3600,
+      },
+    },
+    {
+      expression: 'attribute_not_exists(#n) OR #n < :limit',
+      names: { '#n': 'n' },
+      values: { ':limit': b.limit },
+    },
+  );
+}

@@ -1,3 +1,4 @@
+import type { Country } from '../billing/currency.js';
 import { entity } from './entity.js';
 
 /**
@@ -13,6 +14,8 @@ export interface ResellerProfile {
   nas_id?: string;
   slug?: string;
   releasing?: number;
+  /** Where it sells (ISO 3166-1 alpha-2): its prices' currency. Unset: DEFAULT_COUNTRY. */
+  country?: Country;
 }
 
 export const Reseller = entity<ResellerProfile>()({
@@ -44,3 +47,43 @@ export const markReleasing = (resellerId: string, vlanId: number): Promise<boole
     { expression: 'SET releasing = :v', values: { ':v': vlanId } },
     { expression: 'vlan_id = :v' },
   );
+
+/**
+ * Records a reseller (operator CLI): creates its profile if absent, and sets its country. A
+ * country in the other currency zone than the one recorded is refused (`zone_change`): the
+ * reseller's revenue aggregate would then add XOF to XAF.
+ */
+// Access: UpdateItem pk=RESELLER#<id>, sk=PROFILE SET reseller_id, country[, reseller_name if absent], condition no country OR a country of the same currency.
+export async function recordReseller(input: {
+  resellerId: string;
+  name?: string;
+  country?: Country;
+  /** The countries of the same currency as `country` (currency.ts knows them). */
+  sameZone?: readonly Country[];
+}): Promise<'recorded' | 'zone_change'> {
+  const sets = ['reseller_id = :id', 'entity = :e'];
+  const values: Record<string, unknown> = { ':id': input.resellerId, ':e': Reseller.name };
+  if (input.name) {
+    sets.push('reseller_name = if_not_exists(reseller_name, :n)');
+    values[':n'] = input.name;
+  }
+  if (!input.country) {
+    await Reseller.update(
+      { reseller_id: input.resellerId },
+      { expression: `SET ${sets.join(', ')}`, values },
+    );
+    return 'recorded';
+  }
+  sets.push('country = :c');
+  values[':c'] = input.country;
+  const zone = input.sameZone ?? [input.country];
+  const zoneValues = Object.fromEntries(zone.map((c, i) => [`:z${i}`, c]));
+  const ok = await Reseller.update(
+    { reseller_id: input.resellerId },
+    { expression: `SET ${sets.join(', ')}`, values: { ...values, ...zoneValues } },
+    {
+      expression: `attribute_not_exists(country) OR country IN (${Object.keys(zoneValues).join(', ')})`,
+    },
+  );
+  return ok ? 'recorded' : 'zone_change';
+}

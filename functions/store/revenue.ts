@@ -1,11 +1,18 @@
+import type { Currency } from '../billing/currency.js';
 import { entity, type TxItem } from './entity.js';
 
 /**
  * Revenue of one reseller in one month (UTC), kept up to date inside the transaction that
  * completes a payment or redeems a voucher: the billing summary is one GetItem, whatever the
- * number of payments. Payments without a NAS id count under `UNATTRIBUTED`.
+ * number of payments. A reseller sells in one currency (its country's; the operator CLI refuses
+ * to move it to the other zone), so its aggregate never mixes XOF and XAF. Payments without a
+ * NAS id count under `UNATTRIBUTED` (XOF, as before currencies) or `unattributed-xaf`.
  */
 export const UNATTRIBUTED = 'unattributed';
+
+/** The reseller id unattributed revenue of a currency counts under: one aggregate per currency. */
+export const unattributedFor = (currency: Currency): string =>
+  currency === 'XOF' ? UNATTRIBUTED : `${UNATTRIBUTED}-${currency.toLowerCase()}`;
 
 export interface MonthlyRevenue {
   reseller_id: string;

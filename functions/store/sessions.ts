@@ -1,5 +1,6 @@
 import { Access } from './access-codes.js';
-import { batchGet, entity, type TxItem } from './entity.js';
+import { countItems, scopeOf } from './counters.js';
+import { entity, type TxItem } from './entity.js';
 
 /**
  * A RADIUS session, one per `Acct-Unique-Session-Id`: the running totals the NAS reported
@@ -46,49 +47,14 @@ export const Session = entity<RadiusSession>()({
   ttl: (s) => Math.floor(Date.parse(s.started_at) / 1000) + KEEP_S,
 });
 
-/**
- * Open-session counters, kept in the same transactions that open and close sessions, so the
- * monitoring overview reads a count in one GetItem instead of counting items.
- */
-export interface SessionCounter {
-  scope: string;
-  open: number;
-}
-
-export const Counter = entity<SessionCounter>()({
-  name: 'session_counter',
-  key: (c: Pick<SessionCounter, 'scope'>) => ({ pk: `STATS#${c.scope}`, sk: 'SESSIONS' }),
-});
-
 /** The counters a session counts in: the whole platform, its reseller, its subscriber. */
 export const counterScopes = (s: Pick<RadiusSession, 'reseller_id' | 'subscriber_id'>): string[] => [
-  'ALL',
-  `RESELLER#${s.reseller_id}`,
-  ...(s.subscriber_id ? [`SUBSCRIBER#${s.subscriber_id}`] : []),
+  scopeOf.all(),
+  scopeOf.reseller(s.reseller_id),
+  ...(s.subscriber_id ? [scopeOf.subscriber(s.subscriber_id)] : []),
 ];
 
-export const scopeOf = {
-  all: () => 'ALL',
-  reseller: (resellerId: string) => `RESELLER#${resellerId}`,
-  subscriber: (subscriberId: string) => `SUBSCRIBER#${subscriberId}`,
-};
-
-/** +1 or -1 on every counter of a session, named `count:<scope>` for a transaction. */
-function countItems(s: RadiusSession, by: 1 | -1): Record<string, TxItem> {
-  return Object.fromEntries(
-    counterScopes(s).map((scope) => [
-      `count:${scope}`,
-      Counter.tx.update(
-        { scope },
-        {
-          expression: 'ADD #open :n SET entity = :e',
-          names: { '#open': 'open' },
-          values: { ':n': by, ':e': Counter.name },
-        },
-      ),
-    ]),
-  );
-}
+const countOpen = (s: RadiusSession, by: 1 | -1) => countItems('open', counterScopes(s), by);
 
 // Access: GetItem pk=SESSION#<id> (strongly consistent: the next write is conditioned on it).
 export const getSession = (id: string): Promise<RadiusSession | undefined> =>
@@ -126,7 +92,7 @@ export function openSessionItems(
   return {
     session: Session.tx.create(s),
     code: deviceItem(s, s.status === 'open' ? lease : 'release', s.total_bytes),
-    ...(s.status === 'open' ? countItems(s, 1) : {}),
+    ...(s.status === 'open' ? countOpen(s, 1) : {}),
     ...extra,
   };
 }
@@ -174,7 +140,7 @@ export function reportItems(
       { expression: 'total_bytes = :read AND #status = :status' },
     ),
     code: deviceItem(read, closing || read.status === 'closed' ? 'release' : next.lease, added),
-    ...(closing ? countItems(read, -1) : {}),
+    ...(closing ? countOpen(read, -1) : {}),
   };
 }
 
@@ -187,11 +153,4 @@ export const openSessionsOfNas = (nasId: string): Promise<RadiusSession[]> =>
 export async function silentSessions(beforeIso: string, limit: number): Promise<RadiusSession[]> {
   const page = await Session.queryIndex('gsi2', {}, { sk: { lt: beforeIso }, limit });
   return page.items;
-}
-
-/** The open-session counters of several scopes, in one round trip. */
-// Access: BatchGetItem pk=STATS#<scope>, sk=SESSIONS.
-export async function openSessionCounts(scopes: string[]): Promise<number[]> {
-  const found = await batchGet(scopes.map((scope) => [Counter, { scope }] as const));
-  return found.map((c) => Math.max(0, c?.open ?? 0));
 }

@@ -1,8 +1,10 @@
+import type { Currency } from '../billing/currency.js';
 import { Access, type AccessCode, accessCodeActivate } from './access-codes.js';
 import { type Entitlement, EntitlementEntity } from './entitlements.js';
-import { cancelled, type Expr, entity, queryCount, transact } from './entity.js';
+import { cancelled, type Expr, entity, type Item, queryCount, transact } from './entity.js';
 import type { Offer } from './forfaits.js';
 import { revenueIncrement } from './revenue.js';
+import { voucherCountsMove } from './voucher-counts.js';
 
 export type VoucherStatus = 'active' | 'redeemed' | 'expired';
 
@@ -11,6 +13,8 @@ export interface Voucher {
   forfait_id: string;
   /** The forfait's price when the voucher was made: what its redemption adds to revenue. */
   price_fcfa: number;
+  /** Its reseller's currency when it was made (absent on older vouchers: XOF). */
+  currency?: Currency;
   reseller_id: string;
   batch_id: string;
   /** Stored `active` or `redeemed`; a redeemed voucher whose access has ended reads `expired`. */
@@ -26,8 +30,11 @@ export interface Voucher {
   use_by?: string;
 }
 
-/** Vouchers per transaction: each is two items (voucher, access code), DynamoDB takes 100. */
-export const VOUCHER_CHUNK = 50;
+/**
+ * Vouchers per transaction: each is two items (voucher, access code), plus the reseller's
+ * counts; DynamoDB takes 100 items.
+ */
+export const VOUCHER_CHUNK = 49;
 
 export const VoucherEntity = entity<Voucher>()({
   name: 'voucher',
@@ -53,18 +60,23 @@ const codeTxName = (code: string) => `code:${code}`;
  * code is free (as a voucher and as an access code). Returns the codes that were taken (nothing
  * was written then: the caller regenerates them and retries).
  */
-// Access: TransactWriteItems of [Put VOUCHER#<code>, Put CODE#<code>] with attribute_not_exists(pk).
+// Access: TransactWriteItems of [Put VOUCHER#<code>, Put CODE#<code>] with attribute_not_exists(pk), + ADD VOUCHERCOUNT#<reseller> active.
 export async function putVouchers(vouchers: { voucher: Voucher; access: AccessCode }[]): Promise<string[]> {
   if (vouchers.length > VOUCHER_CHUNK) throw new Error('too many vouchers for one transaction');
+  const resellerId = vouchers[0]?.voucher.reseller_id;
+  if (!resellerId || vouchers.some((v) => v.voucher.reseller_id !== resellerId)) {
+    throw new Error('one transaction writes the vouchers of one reseller');
+  }
   try {
-    await transact(
-      Object.fromEntries(
+    await transact({
+      ...Object.fromEntries(
         vouchers.flatMap(({ voucher, access }) => [
           [txName(voucher.code), VoucherEntity.tx.create(voucher)],
           [codeTxName(access.code), Access.tx.create(access)],
         ]),
       ),
-    );
+      counts: voucherCountsMove(resellerId, { active: vouchers.length }),
+    });
     return [];
   } catch (error) {
     const c = cancelled(error);
@@ -80,8 +92,8 @@ export async function putVouchers(vouchers: { voucher: Voucher; access: AccessCo
  * Only vouchers still active are removed (none can have been sold yet: their codes were never
  * returned to anyone).
  */
-// Access: TransactWriteItems of [Delete VOUCHER#<code> with status = active, Delete CODE#<code> never started], 50 at a time.
-export async function deleteVouchers(codes: string[]): Promise<void> {
+// Access: TransactWriteItems of [Delete VOUCHER#<code> with status = active, Delete CODE#<code> never started], 49 at a time, + ADD VOUCHERCOUNT#<reseller> active -n.
+export async function deleteVouchers(resellerId: string, codes: string[]): Promise<void> {
   const active: Expr = {
     expression: '#s = :active',
     names: { '#s': 'status' },
@@ -90,14 +102,15 @@ export async function deleteVouchers(codes: string[]): Promise<void> {
   const unused: Expr = { expression: 'attribute_not_exists(started_at)' };
   for (let start = 0; start < codes.length; start += VOUCHER_CHUNK) {
     const chunk = codes.slice(start, start + VOUCHER_CHUNK);
-    await transact(
-      Object.fromEntries(
+    await transact({
+      ...Object.fromEntries(
         chunk.flatMap((code) => [
           [txName(code), VoucherEntity.tx.delete({ code }, active)],
           [codeTxName(code), Access.tx.delete({ code }, unused)],
         ]),
       ),
-    );
+      counts: voucherCountsMove(resellerId, { active: -chunk.length }),
+    });
   }
 }
 
@@ -165,10 +178,11 @@ export async function redeemVoucher(input: {
       entitlement: EntitlementEntity.tx.create(input.entitlement),
       revenue: revenueIncrement(v.reseller_id, input.month, v.price_fcfa),
       code: accessCodeActivate(input.access, input.subscriberId, input.nowIso, input.entitlement.expires_at),
+      counts: voucherCountsMove(v.reseller_id, { active: -1, redeemed: 1 }),
     });
     return 'redeemed';
   } catch (error) {
-    const c = cancelled<'voucher' | 'entitlement' | 'revenue' | 'code'>(error);
+    const c = cancelled<'voucher' | 'entitlement' | 'revenue' | 'code' | 'counts'>(error);
     if (!c) throw error;
     if (c.failed('voucher') || c.failed('entitlement')) return 'taken';
     if (c.conflict) return 'conflict';
@@ -198,11 +212,14 @@ function byStatus(
   };
 }
 
-/** How many vouchers a reseller has (of one visible status, at `nowIso`). */
-// Access: Query gsi1 gsi1pk=VOUCHERS#<reseller_id> [AND begins_with(gsi1sk, 'active#'|'redeemed#')] [Filter access_expires_at vs now], Select=COUNT.
-export const countVouchers = (
+/**
+ * How many of a reseller's redeemed vouchers read `status` (`redeemed` or `expired`) at `nowIso`:
+ * the counts kept on write know redeemed vouchers only as a whole, the split moves with time.
+ */
+// Access: Query gsi1 gsi1pk=VOUCHERS#<reseller_id> AND begins_with(gsi1sk, 'redeemed#') Filter access_expires_at vs now, Select=COUNT.
+export const countRedeemedByEnd = (
   resellerId: string,
-  status: VoucherStatus | undefined,
+  status: 'redeemed' | 'expired',
   nowIso: string,
 ): Promise<number> =>
   queryCount({
@@ -211,34 +228,67 @@ export const countVouchers = (
     ...byStatus(status, nowIso),
   });
 
-/** One page of a reseller's vouchers, in code order within a status. */
-// Access: Query gsi1 gsi1pk=VOUCHERS#<reseller_id> [AND begins_with(gsi1sk, 'active#'|'redeemed#')] [Filter access_expires_at vs now], Limit, skipping earlier pages.
-export async function listVouchersPage(
+/** Queries filling a filtered page (`redeemed`, `expired`) at most, before answering it short. */
+const MAX_FILL_QUERIES = 4;
+
+/**
+ * One page of a reseller's vouchers, in code order within a status, from `start` (a page's
+ * LastEvaluatedKey): one Query, or a few when a filter (redeemed/expired) drops items. `next`
+ * is where the following page starts.
+ */
+// Access: Query gsi1 gsi1pk=VOUCHERS#<reseller_id> [AND begins_with(gsi1sk, 'active#'|'redeemed#')] [Filter access_expires_at vs now], Limit, ExclusiveStartKey.
+export async function listVouchersFrom(
+  resellerId: string,
+  status: VoucherStatus | undefined,
+  pageSize: number,
+  nowIso: string,
+  start: Item | undefined,
+): Promise<{ items: Voucher[]; next?: Item }> {
+  const items: Voucher[] = [];
+  let from = start;
+  let queries = 0;
+  do {
+    const out = await VoucherEntity.queryIndex(
+      'gsi1',
+      { reseller_id: resellerId },
+      { ...byStatus(status, nowIso), limit: pageSize - items.length, ...(from ? { start: from } : {}) },
+    );
+    items.push(...out.items);
+    from = out.next;
+    queries += 1;
+  } while (from && items.length < pageSize && queries < MAX_FILL_QUERIES);
+  return { items, ...(from ? { next: from } : {}) };
+}
+
+/**
+ * Where page `page` starts, for a client that asks by page number: the keys of the earlier
+ * pages are read and dropped (cost grows with `page`; a client that follows `next_cursor` reads
+ * one page a request).
+ */
+// Access: Query gsi1 gsi1pk=VOUCHERS#<reseller_id> [AND begins_with(...)] [Filter], Limit up to 1000, skipping.
+export async function startOfPage(
   resellerId: string,
   status: VoucherStatus | undefined,
   page: number,
   pageSize: number,
   nowIso: string,
-): Promise<Voucher[]> {
+): Promise<{ start?: Item; exhausted: boolean }> {
   let skip = (page - 1) * pageSize;
-  const items: Voucher[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    // Limit counts the items read before the filter: never more than still to skip or to take.
+  let start: Item | undefined;
+  while (skip > 0) {
     const out = await VoucherEntity.queryIndex(
       'gsi1',
       { reseller_id: resellerId },
-      {
-        ...byStatus(status, nowIso),
-        limit: skip > 0 ? Math.min(skip, 1000) : pageSize - items.length,
-        start,
-      },
+      { ...byStatus(status, nowIso), limit: Math.min(skip, 1000), ...(start ? { start } : {}) },
     );
-    if (skip > 0) skip -= out.items.length;
-    else items.push(...out.items);
+    // Limit counts items read, the filter drops some: only those kept count as skipped, and
+    // the ones it dropped before LastEvaluatedKey would not have been on any page either.
+    skip -= out.items.length;
+    // Past the last voucher: the page asked is empty.
+    if (!out.next) return { exhausted: true };
     start = out.next;
-  } while (start && items.length < pageSize);
-  return items;
+  }
+  return { ...(start ? { start } : {}), exhausted: false };
 }
 
 /** Every voucher of a generation batch (at most 1000), in code order. */

@@ -5,9 +5,10 @@ import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
 import { sweepSilentSessions } from '../../functions/radius/accounting.js';
 import { Access, type AccessCode, getAccessCode } from '../../functions/store/access-codes.js';
+import { countersOf } from '../../functions/store/counters.js';
 import { Nas, type NasVendor } from '../../functions/store/nas.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
-import { Counter, getSession, Session } from '../../functions/store/sessions.js';
+import { getSession, Session } from '../../functions/store/sessions.js';
 import { call, tokenFor } from '../support/http.js';
 import { type EdgeContext, edgeStack, type RadiusAttributes, radclient } from '../support/radius.js';
 
@@ -363,7 +364,7 @@ describe("the peers' top complaints, beaten", () => {
 });
 
 async function openCount(scope: string): Promise<number> {
-  return (await Counter.get({ scope }, { consistent: true }))?.open ?? 0;
+  return (await countersOf(scope)).open;
 }
 
 /** The Acct-Unique-Session-Id FreeRADIUS derives (the acct_unique policy of the shipped config). */

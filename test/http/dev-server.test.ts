@@ -12,7 +12,8 @@ function startDev(env: Record<string, string>): { child: ChildProcess; output: (
   // The server must start its own DynamoDB Local, not reuse the test run's.
   const { DYNAMODB_ENDPOINT, TABLE_NAME, ...inherited } = process.env;
   const child = spawn(process.execPath, [tsx, 'bin/dev.ts'], {
-    env: { ...inherited, LOCAL_CANARY: '0', ...env },
+    // Its own FreeRADIUS would take 1812/1813, which the run's edge stack or a developer's npm start may hold.
+    env: { ...inherited, LOCAL_CANARY: '0', LOCAL_RADIUS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (d: Buffer) => {

@@ -30,6 +30,40 @@ describe('overall_status rules', () => {
   it('is down when every check fails', () => {
     expect(overallStatus(results([...CHECK_NAMES]))).toBe('down');
   });
+
+  it('ignores a non-critical check with no target, and counts a critical one with none as failed', () => {
+    const unconfigured = (names: CheckName[]) =>
+      CHECK_NAMES.map((name) =>
+        names.includes(name) ? { name, success: false, error: 'not_configured' } : { name, success: true },
+      );
+    expect(overallStatus(unconfigured(['dns_sinkhole', 'portal_access', 'data_transfer']))).toBe('healthy');
+    expect(overallStatus(unconfigured(['radius_auth']))).toBe('down');
+  });
+});
+
+describe('a component whose check is not configured', () => {
+  it('shows unknown on the public status page, never down', () => {
+    const now = Date.parse('2025-03-01T12:01:00.000Z');
+    const s = publicStatus(
+      {
+        last_run: '2025-03-01T12:00:00.000Z',
+        run_id: 'r',
+        overall_status: 'healthy',
+        consecutive_fails: 0,
+        tests: CHECK_NAMES.map((name) => ({
+          name,
+          success: name !== 'dns_sinkhole',
+          latency_ms: 1,
+          ...(name === 'dns_sinkhole' ? { error: 'not_configured' } : {}),
+        })),
+      } as CanaryState,
+      now,
+      15 * 60_000,
+    );
+    expect(s.components.find((c) => c.name === 'dns_filtering')?.status).toBe('unknown');
+    expect(s.components.find((c) => c.name === 'wifi_login')?.status).toBe('operational');
+    expect(s.status).toBe('operational');
+  });
 });
 
 const state = (over: Partial<CanaryState> = {}): CanaryState => ({

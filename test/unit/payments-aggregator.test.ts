@@ -2,7 +2,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { httpAggregator, sandboxAggregator } from '../../functions/billing/aggregator.js';
 import { AppError } from '../../functions/core/errors.js';
 
-const request = { reference: 'ref-1', amount_fcfa: 300, provider: 'wave' };
+const request = {
+  reference: 'ref-1',
+  amount_fcfa: 300,
+  currency: 'XOF' as const,
+  provider: 'wave',
+  description: 'WiFi Pass Jour',
+  notify_url: 'https://api.example/api/v1/payments/notify/http',
+  return_url: 'https://api.example/',
+};
 const ok = () => new Response(JSON.stringify({ payment_url: 'https://pay.example/x' }), { status: 200 });
 const status = (s: number) => new Response('{}', { status: s });
 const adapter = (timeoutMs = 1000) =>
@@ -20,7 +28,12 @@ describe('the http aggregator adapter', () => {
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('https://agg.example/payments');
     expect((init.headers as Record<string, string>).authorization).toBe('Bearer k3y');
-    expect(JSON.parse(init.body as string)).toEqual(request);
+    expect(JSON.parse(init.body as string)).toEqual({
+      reference: 'ref-1',
+      amount_fcfa: 300,
+      currency: 'XOF',
+      provider: 'wave',
+    });
   });
 
   it('retries a 5xx and succeeds on the third attempt', async () => {
@@ -34,14 +47,15 @@ describe('the http aggregator adapter', () => {
     expect(fetchMock).toHaveBeenCalledTimes(3);
   });
 
-  it('gives up after three 5xx with 502 ERR_UPSTREAM', async () => {
+  it('gives up after three 5xx with 503 ERR_UNAVAILABLE and a Retry-After, never a 500', async () => {
     const fetchMock = vi.fn(async () => status(502));
     vi.stubGlobal('fetch', fetchMock);
     const error = await adapter()
       .createPayment(request)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).code).toBe('ERR_UPSTREAM');
+    expect((error as AppError).code).toBe('ERR_UNAVAILABLE');
+    expect((error as AppError).headers?.['Retry-After']).toBeDefined();
     expect(fetchMock).toHaveBeenCalledTimes(3);
   });
 
@@ -88,7 +102,7 @@ describe("the http aggregator adapter's status API", () => {
   it('reads the state of a payment by its reference, with the bearer key', async () => {
     const fetchMock = vi.fn(async () => state({ status: 'completed', amount_fcfa: 300, provider: 'wave' }));
     vi.stubGlobal('fetch', fetchMock);
-    await expect(adapter().paymentState?.('ref/1')).resolves.toEqual({
+    await expect(adapter().paymentState?.({ reference: 'ref/1' })).resolves.toEqual({
       status: 'completed',
       amount_fcfa: 300,
       provider: 'wave',
@@ -102,7 +116,7 @@ describe("the http aggregator adapter's status API", () => {
   it('answers undefined for a reference the aggregator does not know (404), without retrying', async () => {
     const fetchMock = vi.fn(async () => status(404));
     vi.stubGlobal('fetch', fetchMock);
-    await expect(adapter().paymentState?.('ref-1')).resolves.toBeUndefined();
+    await expect(adapter().paymentState?.({ reference: 'ref-1' })).resolves.toBeUndefined();
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
@@ -112,7 +126,9 @@ describe("the http aggregator adapter's status API", () => {
       .mockResolvedValueOnce(status(500))
       .mockResolvedValue(state({ status: 'pending', amount_fcfa: 300, provider: 'wave' }));
     vi.stubGlobal('fetch', fetchMock);
-    await expect(adapter().paymentState?.('ref-1')).resolves.toMatchObject({ status: 'pending' });
+    await expect(adapter().paymentState?.({ reference: 'ref-1' })).resolves.toMatchObject({
+      status: 'pending',
+    });
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });
 
@@ -125,13 +141,17 @@ describe("the http aggregator adapter's status API", () => {
       'fetch',
       vi.fn(async () => state(body)),
     );
-    await expect(adapter().paymentState?.('ref-1')).rejects.toMatchObject({ code: 'ERR_UPSTREAM' });
+    await expect(adapter().paymentState?.({ reference: 'ref-1' })).rejects.toMatchObject({
+      code: 'ERR_UPSTREAM',
+    });
   });
 
   it('does not retry another 4xx and answers ERR_UPSTREAM', async () => {
     const fetchMock = vi.fn(async () => status(401));
     vi.stubGlobal('fetch', fetchMock);
-    await expect(adapter().paymentState?.('ref-1')).rejects.toMatchObject({ code: 'ERR_UPSTREAM' });
+    await expect(adapter().paymentState?.({ reference: 'ref-1' })).rejects.toMatchObject({
+      code: 'ERR_UPSTREAM',
+    });
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 });

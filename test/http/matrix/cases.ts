@@ -111,8 +111,9 @@ export const cases: Record<string, MatrixCase> = {
     expect: PUBLIC,
   },
   'POST /api/v1/auth/otp/verify': {
-    // No code was sent to this number: every caller gets the same 401, token or not.
-    request: async () => ({ path: '', body: { msisdn: '+2250799999999', otp: '123456' } }),
+    // No code was sent to this number: every caller gets the same 401, token or not. A number of
+    // its own per caller: guesses without an otp_token are limited per number.
+    request: async () => ({ path: '', body: { msisdn: newMsisdn(), otp: '123456' } }),
     expect: {
       none: 401,
       expired: 401,
@@ -124,6 +125,19 @@ export const cases: Record<string, MatrixCase> = {
     },
   },
   'GET /api/v1/auth/session': { request: async () => ({ path: '' }), expect: ANY_TOKEN },
+  // The cast's tokens are minted for no account: a logout ends nothing the other cases use.
+  'POST /api/v1/auth/logout': {
+    request: async () => ({ path: '' }),
+    expect: {
+      none: 401,
+      expired: 401,
+      forged: 401,
+      subscriber: 204,
+      otherReseller: 204,
+      owner: 204,
+      admin: 204,
+    },
+  },
   'GET /api/v1/forfaits': { request: async () => ({ path: '' }), expect: PUBLIC },
 
   'POST /api/v1/payments/initiate': {
@@ -289,4 +303,21 @@ export const cases: Record<string, MatrixCase> = {
     expect: PUBLIC,
   },
   'GET /api/v1/access/mine': { request: async () => ({ path: '' }), expect: ANY_TOKEN },
+  'GET /portal/{nas_id}': {
+    request: async (cast) => ({ path: `/portal/${(await ownerVlan(cast)).nas_id}` }),
+    expect: PUBLIC,
+  },
+  'GET /portal/assets/{file}': {
+    // A name that is no asset: 404 for everyone, whoever asks (the route is public).
+    request: async () => ({ path: '/portal/assets/none.js' }),
+    expect: {
+      none: 404,
+      expired: 404,
+      forged: 404,
+      subscriber: 404,
+      otherReseller: 404,
+      owner: 404,
+      admin: 404,
+    },
+  },
 };

@@ -1,0 +1,182 @@
+import { AppError } from '../core/errors.js';
+import { log } from '../core/log.js';
+import type { Aggregator, PaymentState, ProviderStatus } from './aggregator.js';
+import { anySignatureMatches, badSignature, secretKeys } from './signatures.js';
+import { callUpstream, providerRefused, type UpstreamPolicy } from './upstream.js';
+
+/**
+ * A FedaPay transaction's status. Paid: approved, and what follows it (transferred to the
+ * merchant, partly refunded afterwards). A refund before we credit means the money went back.
+ */
+const STATUS: Record<string, ProviderStatus> = {
+  pending: 'pending',
+  approved: 'completed',
+  transferred: 'completed',
+  approved_partially_refunded: 'completed',
+  transferred_partially_refunded: 'completed',
+  declined: 'failed',
+  canceled: 'failed',
+  refunded: 'failed',
+  expired: 'failed',
+};
+
+/** The event names a transaction notification carries, and the status each claims. */
+const EVENTS: Record<string, ProviderStatus> = {
+  'transaction.created': 'pending',
+  'transaction.updated': 'pending',
+  'transaction.approved': 'completed',
+  'transaction.transferred': 'completed',
+  'transaction.declined': 'failed',
+  'transaction.canceled': 'failed',
+};
+
+interface FedaPayTransaction {
+  id?: unknown;
+  amount?: unknown;
+  status?: unknown;
+  currency?: { iso?: unknown };
+  custom_metadata?: { payment_id?: unknown } | null;
+}
+
+/** `t=<unix seconds>,s=<hex>[,s=<hex>...]`: the timestamp and every signature given. */
+export function parseFedaPaySignature(header: string): { t: number; s: string[] } | undefined {
+  let t: number | undefined;
+  const s: string[] = [];
+  for (const part of header.split(',')) {
+    const [k, v = ''] = part.trim().split('=', 2);
+    if (k === 't' && /^\d{1,12}$/.test(v)) t = Number(v);
+    if (k === 's' && v) s.push(v);
+  }
+  return t === undefined || !s.length ? undefined : { t, s };
+}
+
+/**
+ * FedaPay (v1): `POST /v1/transactions` then `POST /v1/transactions/<id>/token` answer the page
+ * to pay on; its webhook is signed by `X-FEDAPAY-SIGNATURE: t=..,s=..` = HMAC-SHA256(endpoint
+ * secret, `<t>.<raw body>`), refused past the tolerance; `GET /v1/transactions/<id>` is the
+ * status every credit is decided on. Our payment id travels in `custom_metadata.payment_id`.
+ */
+export function fedapayAggregator(options: {
+  baseUrl: string;
+  apiKey: () => Promise<string>;
+  webhookSecret: () => Promise<string>;
+  toleranceS: number;
+  policy: UpstreamPolicy;
+}): Aggregator {
+  const root = options.baseUrl.replace(/\/$/, '');
+  const call = async (
+    method: 'GET' | 'POST',
+    path: string,
+    reference: string,
+    body?: unknown,
+    attempts?: number,
+  ) =>
+    callUpstream(
+      { ...options.policy, ...(attempts ? { attempts } : {}) },
+      {
+        method,
+        url: `${root}${path}`,
+        headers: { authorization: `Bearer ${await options.apiKey()}` },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        reference,
+      },
+    );
+  const transactionOf = (json: unknown): FedaPayTransaction | undefined =>
+    (json as Record<string, FedaPayTransaction> | undefined)?.['v1/transaction'];
+
+  return {
+    gateway: 'fedapay',
+
+    async createPayment(req) {
+      const created = await call('POST', '/v1/transactions', req.reference, {
+        description: req.description,
+        amount: req.amount_fcfa,
+        currency: { iso: req.currency },
+        callback_url: req.return_url,
+        custom_metadata: { payment_id: req.reference, operator: req.provider },
+      });
+      const tx = transactionOf(created.json);
+      if (created.status >= 400 || (typeof tx?.id !== 'number' && typeof tx?.id !== 'string')) {
+        log.warn('fedapay refused the transaction', { status: created.status, reference: req.reference });
+        throw providerRefused('The payment provider refused the request');
+      }
+      const id = String(tx.id);
+      const token = await call('POST', `/v1/transactions/${encodeURIComponent(id)}/token`, req.reference);
+      const url = (token.json as { url?: unknown } | undefined)?.url;
+      if (token.status >= 400 || typeof url !== 'string') {
+        log.warn('fedapay refused the token', { status: token.status, reference: req.reference });
+        throw providerRefused('The payment provider refused the request');
+      }
+      return { payment_url: url, provider_reference: id };
+    },
+
+    async paymentState(ref, opts = {}) {
+      // The page was never opened at FedaPay (its creation failed): it has no such payment.
+      if (!ref.provider_reference) return undefined;
+      const res = await call(
+        'GET',
+        `/v1/transactions/${encodeURIComponent(ref.provider_reference)}?include=currency`,
+        ref.reference,
+        undefined,
+        opts.attempts,
+      );
+      if (res.status === 404) return undefined;
+      if (res.status >= 400) throw providerRefused('The payment provider refused the status request');
+      const tx = transactionOf(res.json);
+      // The transaction must be this payment's: a reference pointing elsewhere confirms nothing.
+      if (tx?.custom_metadata?.payment_id !== ref.reference) return undefined;
+      const status = typeof tx.status === 'string' ? STATUS[tx.status] : undefined;
+      if (!status || typeof tx.amount !== 'number') {
+        log.warn('fedapay status not understood', { reference: ref.reference, status: String(tx.status) });
+        throw providerRefused('Bad provider answer');
+      }
+      const state: PaymentState = {
+        status,
+        amount_fcfa: tx.amount,
+        provider_reference: ref.provider_reference,
+      };
+      if (typeof tx.currency?.iso === 'string') state.currency = tx.currency.iso;
+      return state;
+    },
+
+    async verifyNotification(headers, rawBody, nowMs) {
+      const parsed = parseFedaPaySignature(headers['x-fedapay-signature'] ?? '');
+      if (!parsed) throw badSignature('Missing or malformed X-FEDAPAY-SIGNATURE');
+      const keys = secretKeys(await options.webhookSecret());
+      if (!anySignatureMatches(keys, `${parsed.t}.${rawBody}`, parsed.s)) throw badSignature();
+      // Checked after the signature, so the age of an unsigned header tells nothing.
+      if (Math.abs(Math.floor(nowMs / 1000) - parsed.t) > options.toleranceS) {
+        throw new AppError('ERR_SIGNATURE_STALE', 'Notification timestamp outside the tolerance');
+      }
+      let event: { id?: unknown; name?: unknown; entity?: FedaPayTransaction };
+      try {
+        event = JSON.parse(rawBody) as typeof event;
+      } catch {
+        return { kind: 'ignored', reason: 'not_json' };
+      }
+      const claimed = typeof event.name === 'string' ? EVENTS[event.name] : undefined;
+      if (!claimed) return { kind: 'ignored', reason: `event ${String(event.name)}` };
+      const tx = event.entity;
+      const paymentId = tx?.custom_metadata?.payment_id;
+      // A transaction made outside this service (the dashboard, another integration).
+      if (typeof paymentId !== 'string' || !tx) return { kind: 'ignored', reason: 'not_ours' };
+      return {
+        kind: 'payment',
+        notification: {
+          // The event's own id when it has one; else its signature, unique to its content and time.
+          id:
+            typeof event.id === 'string' || typeof event.id === 'number'
+              ? `event:${event.id}`
+              : `signature:${parsed.t}:${parsed.s[0]}`,
+          payment_id: paymentId,
+          status: claimed,
+          ...(typeof tx.amount === 'number' ? { amount_fcfa: tx.amount } : {}),
+          ...(typeof tx.currency?.iso === 'string' ? { currency: tx.currency.iso } : {}),
+          ...(typeof tx.id === 'number' || typeof tx.id === 'string'
+            ? { provider_reference: String(tx.id) }
+            : {}),
+        },
+      };
+    },
+  };
+}
