@@ -6,14 +6,22 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, measurePortal } from '../../bench/portal.js';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
-import { lastOtp, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
+import { resetConfig } from '../../functions/core/config.js';
+import { setDdb } from '../../functions/core/ddb.js';
+import { Access } from '../../functions/store/access-codes.js';
+import { getAccount } from '../../functions/store/accounts.js';
+import { lastOtp, newMsisdn, tokenFor } from '../support/http.js';
+import { type EdgeContext, edgeStack, radclient } from '../support/radius.js';
 
 /**
  * The captive portal in a real browser (Debian's chromium through playwright-core), against the
- * real local server and a fake NAS: a small HTTP server playing the router's login page, which
- * records the form it receives and sends the browser on to `dst`, as a MikroTik does.
+ * run's local stack (npm start's server with FreeRADIUS in front, test/support/global-setup.ts)
+ * and a fake NAS: a small HTTP server playing the router's login page, which records the form
+ * it receives and sends the browser on to `dst`, as a MikroTik does. What the page posted is
+ * then checked by FreeRADIUS itself.
  */
-const server = useLocalServer();
+let edge: EdgeContext;
+const server = { url: () => edge.apiUrl };
 const LOGO = 'https://logo.example.com/chez-awa.png';
 const PRIMARY = '#b3261e';
 // A 1x1 PNG: the logo host is not reachable from here, the test answers for it.
@@ -115,14 +123,20 @@ async function open(options: { locale?: string; headers?: Record<string, string>
 
 /** A computed style property of the first element a selector finds (the test has no DOM types). */
 type Styles = { getComputedStyle(element: unknown): Record<string, string> };
+/** The account id (a subscriber's `sub`) of a number that logged in. */
+async function accountOf(msisdn: string): Promise<string> {
+  const account = await getAccount(msisdn);
+  if (!account) throw new Error(`no account for ${msisdn}`);
+  return account.id;
+}
+
 const style = (page: Page, selector: string, property: string) =>
   page
     .locator(selector)
     .first()
     .evaluate((e, p) => (globalThis as unknown as Styles).getComputedStyle(e)[p], property);
 
-async function loginWithPhone(page: Page): Promise<string> {
-  const msisdn = newMsisdn();
+async function loginWithPhone(page: Page, msisdn = newMsisdn()): Promise<string> {
   // Typed as people do: the national number with its spaces, the country chosen in the list.
   await page.getByLabel('Votre numéro de téléphone').fill(`${msisdn.slice(4, 6)} ${msisdn.slice(6)}`);
   await page.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
@@ -133,12 +147,18 @@ async function loginWithPhone(page: Page): Promise<string> {
 }
 
 beforeAll(async () => {
+  edge = await edgeStack();
+  // The stack's SMS outbox (where a phone login's code arrives) and table (for fixtures).
+  process.env.SMS_OUTBOX = edge.smsOutbox;
+  process.env.TABLE_NAME = edge.table;
+  resetConfig();
+  setDdb(undefined);
   browser = await chromium.launch(CHROMIUM);
   nas = await fakeNas();
   admin = await tokenFor('admin');
   resellerId = randomUUID();
-  // A fresh table per test file: the name (and so the NAS id) is free.
-  const name = 'Chez Awa';
+  // The stack is shared by the run: a name of this run's own, so the NAS id is free.
+  const name = `Chez Awa ${randomUUID().slice(0, 6)}`;
   const vlan = await api('POST', '/api/v1/network/vlan/allocate', admin, {
     reseller_id: resellerId,
     reseller_name: name,
@@ -364,6 +384,73 @@ describe('getting online with the portal', () => {
     ]);
     expect(w.problems).toEqual([]);
     await w.context.close();
+
+    // What the router would send FreeRADIUS with that form: FreeRADIUS checks the CHAP answer.
+    const router = { port: edge.radiusAuthPort, secret: edge.radiusSecret };
+    const chapPassword = (hex: string) => `0x${chap.id.toString('hex')}${hex}`;
+    const attrs = (hex: string) => ({
+      'User-Name': code,
+      'CHAP-Password': chapPassword(hex),
+      'CHAP-Challenge': `0x${chap.challenge.toString('hex')}`,
+      'NAS-Identifier': nasId,
+    });
+    expect((await radclient('auth', attrs(expected), router)).code).toBe('Access-Accept');
+    expect((await radclient('auth', attrs('0'.repeat(32)), router)).code).toBe('Access-Reject');
+  });
+
+  it('says an expired voucher in words, and posts nothing to the router', async () => {
+    const made = await api('POST', '/api/v1/vouchers/generate', admin, {
+      forfait_id: SEED_FORFAITS[0]?.id,
+      reseller_id: resellerId,
+      n: 1,
+    });
+    const code = (made.body.items as { code: string }[])[0]?.code as string;
+    // Its validity ran out unused (as if the reseller kept it past its date).
+    await Access.update(
+      { code },
+      { expression: 'SET use_by = :past', values: { ':past': '2020-01-01T00:00:00.000Z' } },
+    );
+    const logins = nas.logins.length;
+    const w = await open();
+    await w.page.goto(portalUrl());
+    await w.page.getByRole('button', { name: 'J’ai un ticket' }).first().click();
+    await w.page.getByLabel('Code du ticket (10 caractères)').fill(code);
+    await w.page.getByRole('button', { name: 'Valider le ticket' }).click();
+    await w.page.getByRole('alert').filter({ hasText: 'Ce ticket ou forfait a expiré.' }).waitFor();
+    expect(nas.logins.length).toBe(logins);
+    await w.context.close();
+  });
+
+  it('sends a subscriber who still has time at this hotspot straight to "connect"', async () => {
+    const w = await open();
+    await w.page.goto(portalUrl());
+    const msisdn = await loginWithPhone(w.page);
+    await w.page.locator('label.choice').first().waitFor();
+    await w.context.close();
+    // The same number bought earlier: a code of its own at this hotspot, with time left.
+    const owner = await accountOf(msisdn);
+    await Access.put({
+      code: 'TIMELEFT23',
+      reseller_id: resellerId,
+      source: 'payment',
+      source_id: randomUUID(),
+      subscriber_id: owner,
+      forfait_id: SEED_FORFAITS[0]?.id as string,
+      forfait_name: 'Jour',
+      offer: { duration_hours: 24, data_limit_mb: 0, cir_kbps: 256, mir_kbps: 1024, max_devices: 1 },
+      created_at: new Date().toISOString(),
+      started_at: new Date().toISOString(),
+      expires_at: new Date(Date.now() + 3600_000).toISOString(),
+      used_bytes: 0,
+      devices: {},
+      devices_version: 0,
+    });
+    const again = await open();
+    await again.page.goto(portalUrl());
+    await loginWithPhone(again.page, msisdn);
+    await again.page.locator('#code').filter({ hasText: 'TIMELEFT23' }).waitFor();
+    expect(await again.page.getByRole('button', { name: 'Se connecter' }).isVisible()).toBe(true);
+    await again.context.close();
   });
 
   it('says an unknown voucher in words', async () => {
