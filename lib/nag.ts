@@ -22,13 +22,12 @@ export function stackAcknowledgements(tableLogicalId: string): NagAcknowledgemen
       id: 'AwsSolutions-APIG4',
       reason:
         'Authorization is checked inside every function by the endpoint middleware (jose, HS256 pinned), ' +
-        'from the auth level of its route-table row, so local and cloud behave the same (DESIGN §2). ' +
+        'from the auth level of its route-table row, so local and cloud behave the same. ' +
         'Public routes are public by the spec (§5.5).',
     },
     {
       id: 'AwsSolutions-L1',
-      reason:
-        'The owner fixed the runtime at Node.js 22 (DESIGN §1); moving to a newer one is a decision of theirs.',
+      reason: 'The owner fixed the runtime at Node.js 22; moving to a newer one is a decision of theirs.',
     },
     {
       id: 'AwsSolutions-SMG4',

@@ -1,4 +1,8 @@
-/** The split of a month's revenue (DESIGN §4): integers that always sum to the total. */
+/**
+ * The split of a month's revenue, in whole FCFA that always sum to the total: the provider's
+ * fee = round(total x fee rate), the operator's share = round((total - fee) x operator rate),
+ * the reseller gets the rest. Rates are configuration (PROVIDER_FEE_RATE, OPERATOR_SHARE_RATE).
+ */
 export interface Split {
   reseller_fcfa: number;
   operator_fcfa: number;

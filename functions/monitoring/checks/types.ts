@@ -1,4 +1,4 @@
-/** The five checks of a canary run (spec §2.14), in the order they are reported. */
+/** The five checks of a canary run, as the canary status answers them, in the order they are reported. */
 export const CHECK_NAMES = [
   'dns_sinkhole',
   'api_health',
