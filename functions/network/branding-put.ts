@@ -1,5 +1,6 @@
 import { endpoint, json } from '../core/http.js';
 import { updateBranding } from './branding.js';
+import { checkedCustomCss } from './custom-css.js';
 import { BrandingBody, BrandingParams, BrandingResponse } from './schemas.js';
 
 export const handler = endpoint(
@@ -10,5 +11,10 @@ export const handler = endpoint(
     body: BrandingBody,
     response: { status: 200, schema: BrandingResponse },
   },
-  async ({ params, body, principal }) => json(200, await updateBranding(principal, params.nas_id, body)),
+  async ({ params, body, principal }) => {
+    // Checked by its parser here, the only function that carries one (custom-css.ts).
+    const changes =
+      body.custom_css === undefined ? body : { ...body, custom_css: checkedCustomCss(body.custom_css) };
+    return json(200, await updateBranding(principal, params.nas_id, changes));
+  },
 );

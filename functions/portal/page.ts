@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import phonePlans from '../core/phone-metadata.json' with { type: 'json' };
-import { safeCustomCss } from '../network/branding-rules.js';
 import { PORTAL_SCRIPT, PORTAL_STYLE } from './assets.generated.js';
 import { loginOrigin, routerParams } from './router-login.js';
 import { type Key, type Lang, PROVIDERS, t } from './strings.js';
@@ -81,11 +80,11 @@ export function renderPortal(input: PortalInput): PortalPage {
   const tr = (key: Key) => escapeHtml(t(lang, key));
   const primary = colour(input.primaryColor, '#0f6cbd');
   const secondary = colour(input.secondaryColor, '#ffffff');
-  const custom = safeCustomCss(input.customCss);
-  // A `</style>` cannot be in here: the branding rules refuse `<` in custom CSS.
+  // Saved only as its parser serialised it after the checks (network/custom-css.ts), which
+  // refuse `<`; refused here too, so that nothing could ever end the <style> element early.
+  const custom = input.customCss.includes('<') ? '' : input.customCss;
   const style =
-    `:root{--p:${primary};--on-p:${textOn(primary)};--s:${secondary};--on-s:${textOn(secondary)}}` +
-    (custom.ok ? custom.css : '');
+    `:root{--p:${primary};--on-p:${textOn(primary)};--s:${secondary};--on-s:${textOn(secondary)}}` + custom;
   const logo = new URL(input.logoUrl);
   const router = routerParams(input.query);
   const formTarget = loginOrigin(router);

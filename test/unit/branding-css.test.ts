@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  customCssProblem,
-  logoUrlProblem,
-  normalizedLogoUrl,
-  safeCustomCss,
-} from '../../functions/network/branding-rules.js';
+import { logoUrlProblem, normalizedLogoUrl } from '../../functions/network/branding-rules.js';
+import { customCssProblem, safeCustomCss } from '../../functions/network/custom-css.js';
 
 const refused = (css: string): string => {
   const result = safeCustomCss(css);
@@ -145,5 +141,15 @@ describe('logo URL', () => {
   ])('refuses %s', (url, why) => {
     expect(logoUrlProblem(url)).toContain(why);
     expect(normalizedLogoUrl(url)).toBeUndefined();
+  });
+});
+
+describe('a sourceMappingURL comment in custom CSS', () => {
+  it('cannot make the server read one of its files', () => {
+    // postcss reads the map an annotation names unless told not to: /etc/hostname is no map.
+    expect(safeCustomCss('.a { color: red }\n/*# sourceMappingURL=/etc/hostname */')).toEqual({
+      ok: true,
+      css: '.a { color: red }',
+    });
   });
 });

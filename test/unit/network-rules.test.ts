@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { etagMatches } from '../../functions/network/branding.js';
-import { customCssProblem, logoUrlProblem } from '../../functions/network/branding-rules.js';
+import { logoUrlProblem } from '../../functions/network/branding-rules.js';
+import { customCssProblem } from '../../functions/network/custom-css.js';
 import {
   hostOf,
   isNasIdShape,
