@@ -18,6 +18,7 @@ export const ESBUILD = {
   // Lambda's credentials are in the environment: the SDK's node provider chain is replaced.
   alias: {
     '@aws-sdk/credential-provider-node': fileURLToPath(new URL('./lambda/credentials.ts', import.meta.url)),
+    'source-map-js': fileURLToPath(new URL('./lambda/no-source-maps.ts', import.meta.url)),
   },
 };
 
@@ -30,6 +31,7 @@ export const BUNDLING: BundlingOptions = {
   banner: ESBUILD.banner,
   esbuildArgs: {
     '--alias:@aws-sdk/credential-provider-node': ESBUILD.alias['@aws-sdk/credential-provider-node'],
+    '--alias:source-map-js': ESBUILD.alias['source-map-js'],
   },
   externalModules: [],
   // Local esbuild (a devDependency): no Docker needed to synth or deploy.
