@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { seedDemo } from '../bin/local/demo.js';
 import { localClient, startDynamoDbLocal } from '../bin/local/dynamodb-local.js';
 import { applyLocalEnv } from '../bin/local/env.js';
 import { localPages } from '../bin/local/pages.js';
@@ -21,6 +22,8 @@ import { probeDdb } from '../test/support/ddb-instrument.js';
 import { bundleSection } from './bundle.js';
 import { extraFigures } from './extras.js';
 import { load } from './load.js';
+import { measurePortal } from './portal.js';
+import { radiusFigures, radiusSection } from './radius.js';
 import { type BenchContext, scenarios } from './scenarios.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -54,6 +57,7 @@ async function main(): Promise<void> {
         JWT_SECRET: 'bench-jwt-secret-0123456789abcdef',
         OTP_PEPPER: 'bench-pepper-0123456789',
         WEBHOOK_SECRET: 'bench-webhook-secret-0123',
+        RADIUS_API_SECRET: 'bench-radius-api-secret-0123456789',
       },
       smsOutbox: join(localDir, 'sms.jsonl'),
     });
@@ -188,6 +192,26 @@ async function main(): Promise<void> {
     const extras = await extraFigures(ctx, probe);
     results.extras = extras.map(({ lines: _l, ...rest }) => rest);
     for (const e of extras) lines.push(...e.lines, '');
+
+    // 5. The network edge: RADIUS through FreeRADIUS and this server.
+    const radius = await radiusFigures(server.url, probe);
+    results.radius = radius;
+    lines.push(...radiusSection(radius));
+
+    // 6. The captive portal in Debian's chromium: weight and the 2G time.
+    const { nasId } = await seedDemo();
+    const portal = await measurePortal(server.url, nasId);
+    results.portal = portal;
+    lines.push(
+      '## Captive portal (Debian chromium, 360 px)',
+      '',
+      '| figure | value | target |',
+      '|---|---:|---:|',
+      `| first load, bytes transferred | ${portal.firstLoadBytes} | <= 61440 |`,
+      `| repeat load, bytes transferred | ${portal.repeatLoadBytes} | from cache |`,
+      `| phone field usable on 2G (250 kbit/s, 300 ms) | ${portal.phoneFieldUsableMs2G} ms | <= 3000 ms |`,
+      '',
+    );
 
     await server.close();
   } finally {
