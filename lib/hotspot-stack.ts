@@ -232,6 +232,7 @@ export class HotspotStack extends Stack {
 
     // ---- the API: one function and one route per route-table row ----
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS });
+    // No corsPreflight: the portal and dashboards are same-origin, no origin is granted (decisions.md, Hardening).
     this.api = new HttpApi(this, 'Api', {
       createDefaultStage: false,
       description: 'Hotspot reseller platform API',

@@ -204,6 +204,9 @@ el('f-phone').addEventListener('submit', async (e) => {
   if (!a) return;
   if (a.status !== 200) return say(errorCode(a) === 'ERR_RATE_LIMITED' ? 'err_rate_limited' : 'err_msisdn');
   store.set('msisdn', msisdn);
+  // Sent back with the code: only a guess carrying it counts against the code (and a stranger
+  // without it cannot lock the number out).
+  store.set('otp_token', String(a.body.otp_token ?? ''));
   el('otp-sent').textContent = t(lang, 'otp_sent', { msisdn });
   el<HTMLInputElement>('otp').value = '';
   show('otp');
@@ -216,7 +219,12 @@ el('f-otp').addEventListener('submit', async (e) => {
   const otp = el<HTMLInputElement>('otp').value.replace(/\D/g, '');
   if (otp.length !== 6) return say('err_otp_invalid');
   busy(form, true);
-  const a = await api('POST', '/auth/otp/verify', { msisdn: store.get('msisdn'), otp });
+  const token = store.get('otp_token');
+  const a = await api('POST', '/auth/otp/verify', {
+    msisdn: store.get('msisdn'),
+    otp,
+    ...(token ? { otp_token: token } : {}),
+  });
   busy(form, false);
   if (!a) return;
   if (a.status !== 200)

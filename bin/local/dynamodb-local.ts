@@ -98,6 +98,8 @@ export async function startDynamoDbLocal(
   const dir = emulatorDir();
   const port = options.port ?? (await freePort());
   const storage = options.dbPath ? ['-dbPath', options.dbPath, '-sharedDb'] : ['-inMemory'];
+  // No host option exists (`java -jar DynamoDBLocal.jar -help`): the jar listens on every
+  // interface, without authentication. The README ("Local mode: who can reach it") says what to do.
   const child = spawn(
     'java',
     [

@@ -87,8 +87,14 @@ async function loadContract(route: Route): Promise<Contract> {
   return mod.handler.contract;
 }
 
-function parameters(contract: Contract): Json[] {
+function parameters(route: Route, contract: Contract): Json[] {
   const out: Json[] = [];
+  // A path parameter the handler reads without a schema (the portal's) is still a parameter.
+  if (!contract.params) {
+    for (const [, name] of route.path.matchAll(/\{(\w+)\}/g)) {
+      out.push({ name, in: 'path', required: true, schema: { type: 'string', minLength: 1 } });
+    }
+  }
   for (const [where, schema] of [
     ['path', contract.params],
     ['query', contract.query],
@@ -130,7 +136,7 @@ export async function buildOpenApi(): Promise<Json> {
             : route.auth === 'radius'
               ? [{ radiusBearer: [] }]
               : [{ bearer: [] }],
-      parameters: parameters(contract),
+      parameters: parameters(route, contract),
       responses: {} as Record<string, Json>,
     };
     const responses: Record<string, Json> = {

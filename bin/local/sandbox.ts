@@ -60,7 +60,7 @@ export function sandboxPages(): LocalPage[] {
           res,
           200,
           'Sandbox aggregator',
-          `<p>Payment <code>${escapeHtml(p.id)}</code>: <strong>${p.amount_fcfa} FCFA</strong> via ` +
+          `<p>Payment <code>${escapeHtml(p.id)}</code>: <strong>${p.amount_fcfa} FCFA (${p.currency ?? 'XOF'})</strong> via ` +
             `<strong>${escapeHtml(p.provider)}</strong> for <strong>${escapeHtml(p.forfait_name)}</strong> ` +
             `(status: ${escapeHtml(p.status)}).</p>` +
             `<form method="post" action="${PREFIX}${p.id}/complete"><button>Pay (complete)</button></form>` +

@@ -50,6 +50,12 @@ function limitsOf(perNumber: Limit, perAddress: RateWindow, client: Client | und
   return address === undefined ? [perNumber] : [perNumber, { window: perAddress, subject: address }];
 }
 
+/**
+ * How often a request reads again after losing a race: enough for every slot of its largest
+ * limit to be taken by a parallel caller first, and then some.
+ */
+const attemptsFor = (limits: Limit[]): number => Math.max(...limits.map((l) => l.window.limit)) + 4;
+
 const rateLimited = (retryAfterSeconds: number, message = 'Too many code requests, try again later') =>
   new AppError('ERR_RATE_LIMITED', message, {
     headers: { 'Retry-After': String(retryAfterSeconds) },
@@ -93,7 +99,7 @@ export async function requestOtp(input: string, client?: Client): Promise<{ otp_
     },
   ];
 
-  for (let attempt = 0; attempt < OTP.requestsPerWindow + 4; attempt++) {
+  for (let attempt = 0; attempt < attemptsFor(limits); attempt++) {
     const { planned, account } = await readLimitsAndAccount(limits, budgets, msisdn, now);
     const refused = refusal(planned);
     if (refused) {
@@ -155,7 +161,7 @@ async function takeTokenlessSlot(msisdn: string, client: Client | undefined): Pr
     client,
   );
   const now = clock.now();
-  for (let attempt = 0; attempt < OTP.guessesWithoutToken + 4; attempt++) {
+  for (let attempt = 0; attempt < attemptsFor(limits); attempt++) {
     const { planned, account } = await readLimitsAndAccount(limits, [], msisdn, now);
     const refused = refusal(planned);
     if (refused) {

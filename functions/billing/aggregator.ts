@@ -1,5 +1,6 @@
 import { config } from '../core/config.js';
-import { getSecret } from '../core/secrets.js';
+import { AppError } from '../core/errors.js';
+import { getSecret, type SecretName } from '../core/secrets.js';
 import { cinetpayAggregator } from './cinetpay.js';
 import type { Currency } from './currency.js';
 import { fedapayAggregator } from './fedapay.js';
@@ -172,6 +173,19 @@ export function httpAggregator(options: {
   };
 }
 
+/**
+ * A provider secret, read when first needed. One the deployment never set (a provider it does
+ * not use) makes that provider unknown here (404), not a fault of ours (500); any other failure
+ * to read it (Secrets Manager throttling) goes on as it came, a 503.
+ */
+const secret = (name: SecretName) => () =>
+  getSecret(name).catch((error: unknown) => {
+    if (error instanceof Error && error.message.endsWith('is not configured')) {
+      throw new AppError('ERR_NOT_FOUND', 'Payment provider not configured');
+    }
+    throw error;
+  });
+
 /** The gateway new payments are opened with (PAYMENT_PROVIDER, else AGGREGATOR_MODE). */
 export const configuredGateway = (): Gateway =>
   billingSettings().PAYMENT_PROVIDER ?? config().AGGREGATOR_MODE;
@@ -196,22 +210,22 @@ export function aggregatorFor(gateway: Gateway): Aggregator {
       return httpAggregator({
         baseUrl: c.AGGREGATOR_BASE_URL,
         timeoutMs: c.AGGREGATOR_TIMEOUT_MS,
-        apiKey: () => getSecret('AGGREGATOR_API_KEY'),
+        apiKey: secret('AGGREGATOR_API_KEY'),
         retryBaseMs: b.AGGREGATOR_RETRY_BASE_MS,
       });
     case 'cinetpay':
       return cinetpayAggregator({
         baseUrl: b.CINETPAY_BASE_URL,
         siteId: b.CINETPAY_SITE_ID,
-        apiKey: () => getSecret('CINETPAY_API_KEY'),
-        secretKey: () => getSecret('CINETPAY_SECRET_KEY'),
+        apiKey: secret('CINETPAY_API_KEY'),
+        secretKey: secret('CINETPAY_SECRET_KEY'),
         policy: policy('cinetpay'),
       });
     case 'fedapay':
       return fedapayAggregator({
         baseUrl: b.FEDAPAY_BASE_URL,
-        apiKey: () => getSecret('FEDAPAY_API_KEY'),
-        webhookSecret: () => getSecret('FEDAPAY_WEBHOOK_SECRET'),
+        apiKey: secret('FEDAPAY_API_KEY'),
+        webhookSecret: secret('FEDAPAY_WEBHOOK_SECRET'),
         toleranceS: b.FEDAPAY_TOLERANCE_S,
         policy: policy('fedapay'),
       });

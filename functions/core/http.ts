@@ -174,10 +174,13 @@ function toResponse(reply: Reply): APIGatewayProxyStructuredResultV2 {
 }
 
 function issues(error: z.core.$ZodError, prefix: string): ErrorDetail[] {
-  return error.issues.map((i) => ({
-    path: [prefix, ...i.path.map(String)].filter(Boolean).join('.'),
-    message: i.message,
-  }));
+  const at = (path: PropertyKey[]) => [prefix, ...path.map(String)].filter(Boolean).join('.');
+  return error.issues.flatMap((i) =>
+    // A strict schema's refusal names each unknown field (zod/mini's message says only "Invalid input").
+    i.code === 'unrecognized_keys'
+      ? i.keys.map((key) => ({ path: at([...i.path, key]), message: 'is not a known field' }))
+      : [{ path: at(i.path), message: i.message }],
+  );
 }
 
 function parse<T>(schema: Schema<T> | undefined, value: unknown, where: string): T {

@@ -17,7 +17,6 @@ export async function sendSms(to: string, message: string): Promise<void> {
     const line = JSON.stringify({ to, message, sent_at: clock.iso() });
     await mkdir(dirname(SMS_OUTBOX), { recursive: true });
     await appendFile(SMS_OUTBOX, `${line}\n`, 'utf8');
-    if (process.env.SMS_ECHO === '1') process.stdout.write(`[sms] ${line}\n`);
     return;
   }
   sns ??= new SNSClient({});

@@ -25,18 +25,26 @@ export const RateLimiter = entity<RateSlots>()({
   key: (r: { scope: string; subject: string }) => ({ pk: `RATE#${r.scope}#${r.subject}`, sk: 'RATE' }),
 });
 
-/** Which slot an event would take, given the limiter as read (pure). */
-export function planToken(limiter: RateSlots | undefined, w: RateWindow, nowMs: number): RatePlan {
+/**
+ * Which slot an event would take, given the limiter as read: one of the slots that is free or
+ * older than the window, at random, so that parallel callers mostly take different slots rather
+ * than all racing for the oldest one (each take is still conditioned on the value read). With
+ * none free, the wait until the oldest frees. `random` is for tests.
+ */
+export function planToken(
+  limiter: RateSlots | undefined,
+  w: RateWindow,
+  nowMs: number,
+  random: () => number = Math.random,
+): RatePlan {
   const slots = Array.from({ length: w.limit }, (_, i) => limiter?.[`s${i}`]);
-  let oldest = 0;
-  for (let i = 1; i < w.limit; i++) {
-    if ((slots[i] ?? -1) < (slots[oldest] ?? -1)) oldest = i;
+  const free = slots.flatMap((taken, i) => (taken === undefined || taken <= nowMs - w.windowMs ? [i] : []));
+  if (free.length) {
+    const slot = free[Math.floor(random() * free.length)] ?? (free[0] as number);
+    return { allowed: true, slot, taken: slots[slot] };
   }
-  const taken = slots[oldest];
-  if (taken !== undefined && taken > nowMs - w.windowMs) {
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((taken + w.windowMs - nowMs) / 1000)) };
-  }
-  return { allowed: true, slot: oldest, taken };
+  const oldest = Math.min(...(slots as number[]));
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + w.windowMs - nowMs) / 1000)) };
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { Nas } from '../../functions/store/nas.js';
+import { recordReseller } from '../../functions/store/resellers.js';
 import { call, login, loginAs, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
 
 const server = useLocalServer();
@@ -51,6 +52,7 @@ describe('the sandbox payment flow end to end', () => {
     expect(pending.body).toEqual({
       status: 'pending',
       amount_fcfa: forfait.price_fcfa,
+      currency: 'XOF',
       provider: 'mtn_momo',
     });
 
@@ -64,6 +66,7 @@ describe('the sandbox payment flow end to end', () => {
     expect(status.body).toEqual({
       status: 'completed',
       amount_fcfa: forfait.price_fcfa,
+      currency: 'XOF',
       provider: 'mtn_momo',
       access_code: expect.stringMatching(/^[A-Z2-9]{10}$/),
     });
@@ -121,7 +124,8 @@ describe('the sandbox payment flow end to end', () => {
       headers,
     });
     expect(changed.status).toBe(409);
-    expect((changed.body as ErrorBody).error.code).toBe('ERR_CONFLICT');
+    // Its own code: a client can tell "you reused a key" from a state conflict.
+    expect((changed.body as ErrorBody).error.code).toBe('ERR_IDEMPOTENCY_MISMATCH');
     const bad = await api('POST', '/api/v1/payments/initiate', {
       token,
       body,
@@ -137,6 +141,7 @@ describe('the sandbox payment flow end to end', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       month: '2020-01',
+      currency: 'XOF',
       total_fcfa: 0,
       split: { reseller_fcfa: 0, operator_fcfa: 0, provider_fee_fcfa: 0 },
       sessions_count: 0,
@@ -147,6 +152,7 @@ describe('the sandbox payment flow end to end', () => {
 describe('vouchers over HTTP', () => {
   it('generates, lists, exports as CSV and redeems once', async () => {
     const resellerId = randomUUID();
+    await recordReseller({ resellerId, name: 'Chez Awa' });
     const admin = await tokenFor('admin');
     const owner = await tokenFor('reseller', { resellerId });
     const gen = await api('POST', '/api/v1/vouchers/generate', {
@@ -200,6 +206,37 @@ describe('vouchers over HTTP', () => {
       token: owner,
     });
     expect(summary.body).toMatchObject({ total_fcfa: forfait.price_fcfa, sessions_count: 0 });
+  });
+});
+
+describe('voucher lists by cursor over HTTP', () => {
+  it('answers next_cursor, which reads the next page, and 400 for a cursor it did not make', async () => {
+    const resellerId = randomUUID();
+    await recordReseller({ resellerId, name: 'Chez Awa' });
+    const owner = await tokenFor('reseller', { resellerId });
+    await api('POST', '/api/v1/vouchers/generate', {
+      token: await tokenFor('admin'),
+      body: { forfait_id: forfait.id, reseller_id: resellerId, n: 3 },
+    });
+    const first = await api('GET', '/api/v1/vouchers?page_size=2', { token: owner });
+    const body = first.body as { items: { code: string }[]; total: number; next_cursor: string };
+    expect(body).toMatchObject({ total: 3, page: 1, pages: 2 });
+    const second = await api('GET', `/api/v1/vouchers?page_size=2&cursor=${body.next_cursor}`, {
+      token: owner,
+    });
+    expect(second.body).toMatchObject({ page: 2, items: [expect.any(Object)] });
+    expect((second.body as { next_cursor?: string }).next_cursor).toBeUndefined();
+    const forged = await api('GET', '/api/v1/vouchers?page_size=2&cursor=abc.def', { token: owner });
+    expect(forged.status).toBe(400);
+  });
+
+  it('refuses vouchers for a reseller the platform does not know with 404', async () => {
+    const res = await api('POST', '/api/v1/vouchers/generate', {
+      token: await tokenFor('admin'),
+      body: { forfait_id: forfait.id, reseller_id: randomUUID(), n: 1 },
+    });
+    expect(res.status).toBe(404);
+    expect((res.body as ErrorBody).error.code).toBe('ERR_NOT_FOUND');
   });
 });
 

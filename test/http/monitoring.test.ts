@@ -8,6 +8,9 @@ import { giveSite } from '../integration/monitoring-fixtures.js';
 import { call, loginAs, tokenFor, useLocalServer } from '../support/http.js';
 
 const server = useLocalServer();
+/** The `sub` claim of a session token. */
+const subjectOf = (token: string): string =>
+  (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub: string }).sub;
 const api = <T = Record<string, unknown>>(
   method: string,
   path: string,
@@ -193,7 +196,9 @@ describe('PUT /api/v1/alerts/{id}/ack', () => {
       body: { user_id: userId },
     });
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ id, acked: true, acked_by: userId });
+    // acked_by is the caller (the token's subject), not the body's user_id.
+    expect(first.body).toMatchObject({ id, acked: true, acked_by: subjectOf(owner.token) });
+    expect(first.body.acked_by).not.toBe(userId);
     expect(Number.isNaN(Date.parse(first.body.acked_at as string))).toBe(false);
     const second = await api<AlertBody>('PUT', `/api/v1/alerts/${id}/ack`, {
       token: admin,
@@ -219,13 +224,30 @@ describe('PUT /api/v1/alerts/{id}/ack', () => {
   it.each([
     ['a malformed id', 'not-a-uuid', { user_id: '6f1c2a52-8a9e-4b7e-9d55-0c7c3d7e1a10' }],
     ['a malformed user_id', 'VALID', { user_id: 'bob' }],
-    ['a missing user_id', 'VALID', {}],
     ['an unknown field', 'VALID', { user_id: '6f1c2a52-8a9e-4b7e-9d55-0c7c3d7e1a10', acked: false }],
   ])('answers 400 ERR_VALIDATION to %s', async (_name, id, body) => {
     const alertId = id === 'VALID' ? await raise('access_http_owner') : id;
     const r = await api<ErrorBody>('PUT', `/api/v1/alerts/${alertId}/ack`, { token: admin, body });
     expect(r.status).toBe(400);
     expect(r.body.error.code).toBe('ERR_VALIDATION');
+  });
+
+  it("acks in the caller's name only: a body naming another user (acked_by spoofing) records the token's subject", async () => {
+    const id = await raise('access_http_owner');
+    const victim = randomUUID();
+    const r = await api<AlertBody>('PUT', `/api/v1/alerts/${id}/ack`, {
+      token: owner.token,
+      body: { user_id: victim },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.acked_by).toBe(subjectOf(owner.token));
+    // The body may be empty: user_id is accepted for compatibility, and ignored.
+    const bare = await api<AlertBody>('PUT', `/api/v1/alerts/${await raise('access_http_owner')}/ack`, {
+      token: owner.token,
+      body: {},
+    });
+    expect(bare.status).toBe(200);
+    expect(bare.body.acked_by).toBe(subjectOf(owner.token));
   });
 
   it("answers 403 to a subscriber and to a reseller acking another reseller's alert", async () => {

@@ -3,8 +3,11 @@ import { removeOperator, revokeTokens, upsertOperator } from '../../functions/st
 import { call, login, loginAs, newMsisdn, useLocalServer } from '../support/http.js';
 
 const server = useLocalServer();
-const api = (method: string, path: string, options?: Parameters<typeof call>[3]) =>
-  call(server.url(), method, path, options);
+const api = <T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  options?: Parameters<typeof call>[3],
+) => call<T>(server.url(), method, path, options);
 
 const ADMIN_ROUTE = '/api/v1/network/gateway/rules';
 

@@ -4,6 +4,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { jobs } from '../../functions/jobs.js';
 import { routes } from '../../functions/routes.js';
 import { buildApp } from '../../lib/app.js';
 import { idOf } from '../../lib/hotspot-stack.js';
@@ -71,10 +72,15 @@ describe('cdk-nag AwsSolutions on the app', () => {
     expect(outcome.synthError).toBeUndefined();
   });
 
-  it('acknowledges sns:Publish on * on the role of the sms row only, not on the stack', () => {
+  it('acknowledges sns:Publish on * on the role of the sms rows and jobs only, not on the stack', () => {
     const smsRows = routes.filter((r) => r.access.sns === 'sms');
+    // A scheduled job that completes payments texts access codes too (reconciliation).
+    const smsJobs = jobs.filter((j) => j.access.sns === 'sms');
     expect(acknowledgedAt(app, SMS_PUBLISH_ACKNOWLEDGEMENT.id).sort()).toEqual(
-      smsRows.map((r) => `${stackPath}/${idOf(r)}/Role`).sort(),
+      [
+        ...smsRows.map((r) => `${stackPath}/${idOf(r)}/Role`),
+        ...smsJobs.map((j) => `${stackPath}/${j.name}/Role`),
+      ].sort(),
     );
   });
 

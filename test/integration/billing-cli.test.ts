@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { generateVouchers } from '../../functions/billing/vouchers.js';
 import { getForfait, listForfaitsOnSale } from '../../functions/store/forfaits.js';
+import { recordReseller } from '../../functions/store/resellers.js';
 import { useTestTable } from '../support/db.js';
 
 const table = useTestTable({ seed: true });
@@ -62,9 +63,11 @@ describe('npm run admin -- forfaits and vouchers', () => {
   }, 30_000);
 
   it('exports a voucher batch to a CSV file', async () => {
+    const resellerId = randomUUID();
+    await recordReseller({ resellerId, name: 'Chez Awa' });
     const { batch_id, items } = await generateVouchers({
       forfaitId: (SEED_FORFAITS[0] as { id: string }).id,
-      resellerId: randomUUID(),
+      resellerId,
       n: 5,
     });
     const out = join(tmpdir(), `vouchers-${randomUUID()}.csv`);

@@ -6,6 +6,7 @@ import { initiatePayment } from '../../functions/billing/payments.js';
 import { ddb, tableName } from '../../functions/core/ddb.js';
 import { getAccount } from '../../functions/store/accounts.js';
 import { getPayment } from '../../functions/store/payments.js';
+import { recordReseller } from '../../functions/store/resellers.js';
 import { getMonthlyRevenue, UNATTRIBUTED } from '../../functions/store/revenue.js';
 import { probeDdb } from '../support/ddb-instrument.js';
 import { call, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
@@ -102,8 +103,10 @@ describe('DynamoDB failing during voucher generation', () => {
 
   it('answers 503 and takes back the part of the batch already written', async () => {
     const resellerId = randomUUID();
+    // Vouchers are made for a reseller the platform knows.
+    await recordReseller({ resellerId, name: 'Chez Awa' });
     const admin = await tokenFor('admin');
-    // 250 vouchers are three transactions: the second one is throttled.
+    // 250 vouchers are six transactions (49 a time): the second one is throttled.
     probeDdb().failOn(2, { only: ['TransactWriteItemsCommand'] });
     const res = await call(server.url(), 'POST', '/api/v1/vouchers/generate', {
       token: admin,

@@ -157,20 +157,23 @@ describe('OTP verify: guesses with the otp_token', () => {
   });
 });
 
+/** A promise and the function that resolves it. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
 /**
  * Holds the answers of the next `n` single-item reads (GetItem) until `release()`: the callers
  * have read, and act on what they read only after whatever the test does meanwhile.
  */
 function pauseAfterReads(n: number): { allPaused: Promise<void>; release: () => void } {
   let paused = 0;
-  let release = () => undefined as void;
-  const released = new Promise<void>((r) => {
-    release = r;
-  });
-  let allPausedResolve = () => undefined as void;
-  const allPaused = new Promise<void>((r) => {
-    allPausedResolve = r;
-  });
+  const released = deferred();
+  const allPaused = deferred();
   const name = `pause-${Math.random()}`;
   ddb().middlewareStack.add(
     (next, context) => async (args) => {
@@ -178,18 +181,18 @@ function pauseAfterReads(n: number): { allPaused: Promise<void>; release: () => 
       const command = (context as { commandName?: string }).commandName ?? '';
       if (/^Get(Item)?Command$/.test(command) && paused < n) {
         paused += 1;
-        if (paused === n) allPausedResolve();
-        await released;
+        if (paused === n) allPaused.resolve();
+        await released.promise;
       }
       return result;
     },
     { step: 'initialize', name },
   );
   return {
-    allPaused,
+    allPaused: allPaused.promise,
     release: () => {
       ddb().middlewareStack.remove(name);
-      release();
+      released.resolve();
     },
   };
 }

@@ -104,9 +104,11 @@ describe('OTP verify', () => {
 
   it('lets exactly one of ten parallel verifies of one code through', async () => {
     const msisdn = newMsisdn();
-    await requestOtp(msisdn);
+    const { otp_token } = await requestOtp(msisdn);
     const code = lastOtp(msisdn);
-    const results = await Promise.all(Array.from({ length: 10 }, () => codeOf(verifyOtp(msisdn, code))));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => codeOf(verifyOtp(msisdn, code, otp_token))),
+    );
     expect(results.filter((r) => r === 'ok')).toHaveLength(1);
     expect(results.filter((r) => r === 'ERR_OTP_INVALID')).toHaveLength(9);
   });
@@ -131,31 +133,32 @@ describe('OTP verify', () => {
     expect(await codeOf(verifyOtp(msisdn, code))).toBe('ok');
   });
 
+  // Wrong guesses count against the code only with the request's otp_token (docs/decisions.md, Hardening).
   it('burns the code after five wrong tries, even for the right code afterwards', async () => {
     const msisdn = newMsisdn();
-    await requestOtp(msisdn);
+    const { otp_token } = await requestOtp(msisdn);
     const code = lastOtp(msisdn);
     for (let i = 0; i < 5; i++)
-      expect(await codeOf(verifyOtp(msisdn, wrongCode(code)))).toBe('ERR_OTP_INVALID');
-    expect(await codeOf(verifyOtp(msisdn, code))).toBe('ERR_OTP_INVALID');
+      expect(await codeOf(verifyOtp(msisdn, wrongCode(code), otp_token))).toBe('ERR_OTP_INVALID');
+    expect(await codeOf(verifyOtp(msisdn, code, otp_token))).toBe('ERR_OTP_INVALID');
   });
 
   it('keeps the failure count across a resend', async () => {
     const msisdn = newMsisdn();
-    await requestOtp(msisdn);
-    for (let i = 0; i < 3; i++) await codeOf(verifyOtp(msisdn, wrongCode(lastOtp(msisdn))));
-    await requestOtp(msisdn);
+    const first = await requestOtp(msisdn);
+    for (let i = 0; i < 3; i++) await codeOf(verifyOtp(msisdn, wrongCode(lastOtp(msisdn)), first.otp_token));
+    const { otp_token } = await requestOtp(msisdn);
     const code = lastOtp(msisdn);
-    for (let i = 0; i < 2; i++) await codeOf(verifyOtp(msisdn, wrongCode(code)));
-    expect(await codeOf(verifyOtp(msisdn, code))).toBe('ERR_OTP_INVALID');
+    for (let i = 0; i < 2; i++) await codeOf(verifyOtp(msisdn, wrongCode(code), otp_token));
+    expect(await codeOf(verifyOtp(msisdn, code, otp_token))).toBe('ERR_OTP_INVALID');
   });
 
   it('refuses new codes during the lockout after a burn, then allows them again', async () => {
     const msisdn = newMsisdn();
     const start = Date.now();
     clock.set(() => start);
-    await requestOtp(msisdn);
-    for (let i = 0; i < 5; i++) await codeOf(verifyOtp(msisdn, wrongCode(lastOtp(msisdn))));
+    const { otp_token } = await requestOtp(msisdn);
+    for (let i = 0; i < 5; i++) await codeOf(verifyOtp(msisdn, wrongCode(lastOtp(msisdn)), otp_token));
     clock.set(() => start + 61_000);
     expect(await codeOf(requestOtp(msisdn))).toBe('ERR_RATE_LIMITED');
     clock.set(() => start + OTP.lockoutMs + 1000);
@@ -165,19 +168,19 @@ describe('OTP verify', () => {
 
   it('loses none of five parallel wrong guesses: the code is burnt', async () => {
     const msisdn = newMsisdn();
-    await requestOtp(msisdn);
+    const { otp_token } = await requestOtp(msisdn);
     const code = lastOtp(msisdn);
-    await Promise.all(Array.from({ length: 5 }, () => codeOf(verifyOtp(msisdn, wrongCode(code)))));
+    await Promise.all(Array.from({ length: 5 }, () => codeOf(verifyOtp(msisdn, wrongCode(code), otp_token))));
     expect((await readForVerify(msisdn))?.fails).toBe(5);
     expect(await codeOf(verifyOtp(msisdn, code))).toBe('ERR_OTP_INVALID');
   });
 
   it('still accepts the right code after four parallel wrong guesses', async () => {
     const msisdn = newMsisdn();
-    await requestOtp(msisdn);
+    const { otp_token } = await requestOtp(msisdn);
     const code = lastOtp(msisdn);
-    await Promise.all(Array.from({ length: 4 }, () => codeOf(verifyOtp(msisdn, wrongCode(code)))));
-    expect(await codeOf(verifyOtp(msisdn, code))).toBe('ok');
+    await Promise.all(Array.from({ length: 4 }, () => codeOf(verifyOtp(msisdn, wrongCode(code), otp_token))));
+    expect(await codeOf(verifyOtp(msisdn, code, otp_token))).toBe('ok');
   });
 
   it('answers the same error for an unknown number as for a wrong code', async () => {

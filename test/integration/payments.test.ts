@@ -80,7 +80,7 @@ describe('payment initiation', () => {
     expect(again.transaction_id).toBe(results[0]?.transaction_id);
   });
 
-  it('refuses a repeated Idempotency-Key with another forfait, provider or NAS id (409); the original request still gets its payment', async () => {
+  it('refuses a repeated Idempotency-Key with another forfait, provider or NAS id (409 ERR_IDEMPOTENCY_MISMATCH); the original request still gets its payment', async () => {
     const subscriberId = randomUUID();
     const key = `key-${randomUUID()}`;
     const first = await initiatePayment({
@@ -102,7 +102,7 @@ describe('payment initiation', () => {
         idempotencyKey: key,
         ...changed,
       }).catch(codeOf);
-      expect(error).toBe('ERR_CONFLICT');
+      expect(error).toBe('ERR_IDEMPOTENCY_MISMATCH');
     }
     const again = await initiatePayment({
       subscriberId,
@@ -260,7 +260,10 @@ describe('completions confirmed with the aggregator (http mode)', () => {
       new Response(JSON.stringify({ status, amount_fcfa: amount, provider }), { status: 200 });
   const empty = (status: number) => () => new Response('', { status });
 
-  /** Switches the functions to the http adapter, whose fetch answers `reply`. */
+  /**
+   * Switches the functions to the http adapter, whose fetch opens payments and answers `reply`
+   * to status reads. Only the status reads are recorded in the mock.
+   */
   function httpMode(reply: () => Response, extra: Record<string, string> = {}) {
     Object.assign(process.env, {
       AGGREGATOR_MODE: 'http',
@@ -271,7 +274,11 @@ describe('completions confirmed with the aggregator (http mode)', () => {
     });
     resetConfig();
     const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) => reply());
-    vi.stubGlobal('fetch', fetchMock);
+    vi.stubGlobal('fetch', async (url: string, init?: RequestInit) =>
+      init?.method === 'POST'
+        ? new Response(JSON.stringify({ payment_url: 'https://aggregator.example/pay/1' }), { status: 201 })
+        : fetchMock(url, init),
+    );
     return fetchMock;
   }
 
@@ -287,9 +294,9 @@ describe('completions confirmed with the aggregator (http mode)', () => {
     vi.unstubAllGlobals();
   }
 
-  /** A payment opened through the sandbox adapter (the http one would call the stubbed fetch). */
+  /** A payment opened through the http adapter: it is confirmed with that adapter's status API. */
   async function givenSandboxPayment() {
-    sandboxMode();
+    httpMode(answer('pending'));
     return givenPayment();
   }
 

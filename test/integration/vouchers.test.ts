@@ -14,6 +14,7 @@ import { AppError } from '../../functions/core/errors.js';
 import { getAccessCode } from '../../functions/store/access-codes.js';
 import { listEntitlements } from '../../functions/store/entitlements.js';
 import { createForfait, retireForfait, updateForfait } from '../../functions/store/forfaits.js';
+import { recordReseller } from '../../functions/store/resellers.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import { getVoucher } from '../../functions/store/vouchers.js';
 import { useTestTable } from '../support/db.js';
@@ -21,12 +22,19 @@ import { useTestTable } from '../support/db.js';
 useTestTable({ seed: true });
 
 const forfait = SEED_FORFAITS[0] as (typeof SEED_FORFAITS)[number];
+/** A reseller the platform knows (vouchers are made for known resellers only). */
+async function newReseller(): Promise<string> {
+  const id = randomUUID();
+  await recordReseller({ resellerId: id, name: 'Chez Awa' });
+  return id;
+}
+
 const codeOf = (e: unknown) => (e instanceof AppError ? e.code : String(e));
 const CODE = new RegExp(`^[${VOUCHER_ALPHABET}]{10}$`);
 
 describe('voucher generation', () => {
   it('makes 1000 unique codes of the alphabet, all stored active in one batch', async () => {
-    const resellerId = randomUUID();
+    const resellerId = await newReseller();
     const out = await generateVouchers({ forfaitId: forfait.id, resellerId, n: 1000 });
     expect(out.total).toBe(1000);
     const codes = out.items.map((v) => v.code);
@@ -42,7 +50,7 @@ describe('voucher generation', () => {
   }, 60_000);
 
   it('refuses n out of 1..1000 and an unknown or retired forfait', async () => {
-    const r = randomUUID();
+    const r = await newReseller();
     expect(await generateVouchers({ forfaitId: forfait.id, resellerId: r, n: 0 }).catch(codeOf)).toBe(
       'ERR_VALIDATION',
     );
@@ -63,7 +71,7 @@ describe('voucher generation', () => {
 
 describe('voucher redemption', () => {
   it('lets exactly one of 20 parallel redeems win; the others get 409; revenue counted once', async () => {
-    const resellerId = randomUUID();
+    const resellerId = await newReseller();
     const { items } = await generateVouchers({ forfaitId: forfait.id, resellerId, n: 1 });
     const code = items[0]?.code as string;
     const results = await Promise.all(
@@ -83,7 +91,7 @@ describe('voucher redemption', () => {
   it('grants the offer the voucher was made with, even if the forfait changed or was retired since', async () => {
     const id = randomUUID();
     await createForfait({ ...forfait, id, name: 'Pass Carte', price_fcfa: 400, duration_hours: 6 });
-    const resellerId = randomUUID();
+    const resellerId = await newReseller();
     const { items } = await generateVouchers({ forfaitId: id, resellerId, n: 1 });
     await updateForfait(id, { duration_hours: 1, data_limit_mb: 1, price_fcfa: 9999 });
     await retireForfait(id);
@@ -96,7 +104,7 @@ describe('voucher redemption', () => {
   });
 
   it('reads a redeemed voucher as expired once the access it granted has ended', async () => {
-    const resellerId = randomUUID();
+    const resellerId = await newReseller();
     const { items, batch_id } = await generateVouchers({ forfaitId: forfait.id, resellerId, n: 3 });
     const code = items[0]?.code as string;
     await redeem(code, randomUUID());
@@ -123,7 +131,7 @@ describe('voucher redemption', () => {
   });
 
   it('pages a status filtered on expiry without losing or repeating a voucher', async () => {
-    const resellerId = randomUUID();
+    const resellerId = await newReseller();
     const { items } = await generateVouchers({ forfaitId: forfait.id, resellerId, n: 10 });
     const codes = items.map((v) => v.code);
     // Redeemed two days ago (a one-hour pass): expired now, interleaved with live ones in code order.
@@ -168,7 +176,11 @@ describe('voucher code collisions', () => {
       status: 'active' as const,
       created_at: clock.iso(),
     };
-    const { items } = await generateVouchers({ forfaitId: forfait.id, resellerId: randomUUID(), n: 1 });
+    const { items } = await generateVouchers({
+      forfaitId: forfait.id,
+      resellerId: await newReseller(),
+      n: 1,
+    });
     const taken = items[0]?.code as string;
     const fresh = 'ZZZZZZZZZ2';
     const access = (code: string) => ({

@@ -4,6 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { clock } from '../../functions/core/clock.js';
 import { AppError } from '../../functions/core/errors.js';
 import { bearerToken, signSession, verifySession } from '../../functions/core/tokens.js';
+import { useTestTable } from '../support/db.js';
+
+// An operator's token is checked against its account (revocation): a table to look in.
+useTestTable();
 
 const secret = () => new TextEncoder().encode(process.env.JWT_SECRET as string);
 const base = { role: 'subscriber', ref: 'SUB-2250712345678' };

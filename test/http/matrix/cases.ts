@@ -4,6 +4,7 @@ import { initiatePayment } from '../../../functions/billing/payments.js';
 import { generateVouchers } from '../../../functions/billing/vouchers.js';
 import { allocateVlan } from '../../../functions/network/vlans.js';
 import { closeIncident, raiseAlertOnce } from '../../../functions/store/alerts.js';
+import { recordReseller } from '../../../functions/store/resellers.js';
 import { giveSite } from '../../integration/monitoring-fixtures.js';
 import { newMsisdn } from '../../support/http.js';
 import type { Cast, Who } from './principals.js';
@@ -161,6 +162,18 @@ export const cases: Record<string, MatrixCase> = {
     // A session token is not the aggregator's secret, whoever holds it.
     expect: { ...DENIED, subscriber: 401, otherReseller: 401, owner: 401, admin: 401 },
   },
+  'POST /api/v1/payments/notify/{provider}': {
+    request: async () => {
+      // The provider's signature is the only credential: a session token proves nothing here.
+      process.env.FEDAPAY_WEBHOOK_SECRET ??= 'matrix-fedapay-webhook-secret';
+      return {
+        path: '/api/v1/payments/notify/fedapay',
+        body: { id: 1, name: 'transaction.approved', entity: { id: 1 } },
+        headers: { 'x-fedapay-signature': `t=${Math.floor(Date.now() / 1000)},s=${'0'.repeat(64)}` },
+      };
+    },
+    expect: { ...DENIED, subscriber: 401, otherReseller: 401, owner: 401, admin: 401 },
+  },
   'GET /api/v1/payments/{id}/status': {
     request: async (cast) => {
       const p = await initiatePayment({ subscriberId: cast.subscriberId, forfaitId, provider: 'wave' });
@@ -169,14 +182,19 @@ export const cases: Record<string, MatrixCase> = {
     expect: { ...DENIED, subscriber: 200, otherReseller: 404, owner: 404, admin: 200 },
   },
   'POST /api/v1/vouchers/generate': {
-    request: async (cast) => ({
-      path: '/api/v1/vouchers/generate',
-      body: { forfait_id: forfaitId, reseller_id: cast.ownerResellerId, n: 1 },
-    }),
+    request: async (cast) => {
+      // Vouchers are made for a reseller the platform knows.
+      await recordReseller({ resellerId: cast.ownerResellerId });
+      return {
+        path: '/api/v1/vouchers/generate',
+        body: { forfait_id: forfaitId, reseller_id: cast.ownerResellerId, n: 1 },
+      };
+    },
     expect: { ...DENIED, subscriber: 403, otherReseller: 403, owner: 403, admin: 201 },
   },
   'POST /api/v1/vouchers/redeem': {
     request: async (cast) => {
+      await recordReseller({ resellerId: cast.ownerResellerId });
       const { items } = await generateVouchers({ forfaitId, resellerId: cast.ownerResellerId, n: 1 });
       return { path: '/api/v1/vouchers/redeem', body: { code: items[0]?.code } };
     },
@@ -188,6 +206,7 @@ export const cases: Record<string, MatrixCase> = {
   },
   'GET /api/v1/vouchers/export': {
     request: async (cast) => {
+      await recordReseller({ resellerId: cast.ownerResellerId });
       const { batch_id } = await generateVouchers({ forfaitId, resellerId: cast.ownerResellerId, n: 2 });
       return { path: `/api/v1/vouchers/export?batch_id=${batch_id}` };
     },

@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
+import { handleWebhook, initiatePayment, monthOf } from '../../functions/billing/payments.js';
+import {
+  generateVouchers,
+  listVouchers,
+  operatorBatchCsv,
+  redeem,
+} from '../../functions/billing/vouchers.js';
+import { clock } from '../../functions/core/clock.js';
+import { AppError } from '../../functions/core/errors.js';
+import { claimDevice, getAccessCode } from '../../functions/store/access-codes.js';
+import { listAlertsByStatus } from '../../functions/store/alerts.js';
+import { Nas } from '../../functions/store/nas.js';
+import { getPayment } from '../../functions/store/payments.js';
+import { getReseller, recordReseller } from '../../functions/store/resellers.js';
+import { getMonthlyRevenue, UNATTRIBUTED, unattributedFor } from '../../functions/store/revenue.js';
+import { getVoucherCounts } from '../../functions/store/voucher-counts.js';
+import { voucherFirstUse } from '../../functions/store/vouchers.js';
+import { useTestTable } from '../support/db.js';
+import { probeDdb } from '../support/ddb-instrument.js';
+
+useTestTable({ seed: true });
+
+const forfait = SEED_FORFAITS[0] as (typeof SEED_FORFAITS)[number];
+const codeOf = (e: unknown) => (e instanceof AppError ? e.code : String(e));
+
+async function newReseller(country?: 'CI' | 'SN' | 'CM'): Promise<string> {
+  const id = randomUUID();
+  await recordReseller({ resellerId: id, name: 'Chez Awa', ...(country ? { country } : {}) });
+  return id;
+}
+
+async function hotspotOf(resellerId: string): Promise<string> {
+  const nasId = `access_mc_${randomUUID().slice(0, 8)}`;
+  await Nas.put({
+    nas_id: nasId,
+    reseller_id: resellerId,
+    reseller_name: 'Chez Awa',
+    vlan_id: 10,
+    kind: 'vlan',
+  });
+  return nasId;
+}
+
+const delivery = (id: string, status: 'completed' | 'failed', eventId: string = randomUUID()) => ({
+  event_id: eventId,
+  transaction_id: id,
+  status,
+  amount_fcfa: forfait.price_fcfa,
+  provider: 'wave',
+});
+
+const newPayment = async (nasId?: string) =>
+  (
+    await initiatePayment({
+      subscriberId: randomUUID(),
+      forfaitId: forfait.id,
+      provider: 'wave',
+      ...(nasId ? { nasId } : {}),
+    })
+  ).transaction_id;
+
+describe('the webhook event id, per payment', () => {
+  it('applies one event id reused on another payment to that payment too, instead of dropping it', async () => {
+    const a = await newPayment();
+    const b = await newPayment();
+    const eventId = `evt-${randomUUID()}`;
+    expect(await handleWebhook(delivery(a, 'completed', eventId))).toBe('applied');
+    expect(await handleWebhook(delivery(b, 'completed', eventId))).toBe('applied');
+    expect((await getPayment(b))?.status).toBe('completed');
+  });
+
+  it('keeps a failed payment failed when the provider later says completed, and raises one alert for a human', async () => {
+    const id = await newPayment();
+    expect(await handleWebhook(delivery(id, 'failed'))).toBe('applied');
+    expect(await handleWebhook(delivery(id, 'completed'))).toBe('unchanged');
+    expect(await handleWebhook(delivery(id, 'completed'))).toBe('unchanged');
+    expect((await getPayment(id))?.status).toBe('failed');
+    const mine = (await listAlertsByStatus('active')).filter((a) => a.site === `payment:${id}`);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ type: 'PAYMENT_MISMATCH' });
+  });
+});
+
+describe('currencies', () => {
+  it('opens a payment at a Cameroonian hotspot in XAF and a Senegalese one in XOF', async () => {
+    const cm = await hotspotOf(await newReseller('CM'));
+    const sn = await hotspotOf(await newReseller('SN'));
+    expect((await getPayment(await newPayment(cm)))?.currency).toBe('XAF');
+    expect((await getPayment(await newPayment(sn)))?.currency).toBe('XOF');
+  });
+
+  it('counts unattributed revenue per currency, never adding XAF to XOF', async () => {
+    const month = monthOf(clock.now());
+    const before = await getMonthlyRevenue(UNATTRIBUTED, month);
+    process.env.DEFAULT_COUNTRY = 'CM';
+    const { resetConfig } = await import('../../functions/core/config.js');
+    resetConfig();
+    try {
+      const id = await newPayment();
+      expect((await getPayment(id))?.reseller_id).toBe(unattributedFor('XAF'));
+      await handleWebhook(delivery(id, 'completed'));
+    } finally {
+      delete process.env.DEFAULT_COUNTRY;
+      resetConfig();
+    }
+    expect(await getMonthlyRevenue(UNATTRIBUTED, month)).toEqual(before);
+    expect((await getMonthlyRevenue(unattributedFor('XAF'), month)).total_fcfa).toBeGreaterThanOrEqual(
+      forfait.price_fcfa,
+    );
+  });
+
+  it('refuses to move a reseller to the other currency zone, so that its revenue never mixes francs', async () => {
+    const id = await newReseller('CI');
+    expect(await recordReseller({ resellerId: id, country: 'SN', sameZone: ['CI', 'SN'] })).toBe('recorded');
+    expect(await recordReseller({ resellerId: id, country: 'CM', sameZone: ['CM'] })).toBe('zone_change');
+    expect((await getReseller(id))?.country).toBe('SN');
+  });
+});
+
+describe('vouchers and the resellers they are made for', () => {
+  it('refuses vouchers for a reseller the platform does not know (404 ERR_NOT_FOUND), writing none', async () => {
+    const stranger = randomUUID();
+    expect(await generateVouchers({ forfaitId: forfait.id, resellerId: stranger, n: 3 }).catch(codeOf)).toBe(
+      'ERR_NOT_FOUND',
+    );
+    expect((await listVouchers(stranger, undefined, 1, 20)).total).toBe(0);
+  });
+
+  it('sets use_by at generation on the voucher and its access code, and shows it in lists and the CSV', async () => {
+    const resellerId = await newReseller();
+    const before = clock.now();
+    const { items, batch_id } = await generateVouchers({ forfaitId: forfait.id, resellerId, n: 1 });
+    const code = items[0]?.code as string;
+    const useBy = items[0]?.use_by as string;
+    expect(Date.parse(useBy) - before).toBeGreaterThanOrEqual(180 * 86_400_000 - 5000);
+    expect((await getAccessCode(code))?.use_by).toBe(useBy);
+    expect((await listVouchers(resellerId, undefined, 1, 20)).items[0]).toMatchObject({
+      code,
+      use_by: useBy,
+    });
+    const [header, line] = (await operatorBatchCsv(batch_id)).trim().split('\n');
+    expect(header?.split(',')).toContain('use_by');
+    expect(line).toContain(useBy);
+  });
+
+  it('refuses to redeem an unused voucher past its use_by date (409), granting nothing', async () => {
+    const resellerId = await newReseller();
+    const { items } = await generateVouchers({ forfaitId: forfait.id, resellerId, n: 1 });
+    const code = items[0]?.code as string;
+    const start = clock.now();
+    clock.set(() => start + 181 * 86_400_000);
+    try {
+      expect(await redeem(code, randomUUID()).catch(codeOf)).toBe('ERR_CONFLICT');
+    } finally {
+      clock.reset();
+    }
+    expect((await getVoucherCounts(resellerId)).active).toBe(1);
+  });
+
+  it('keeps the counts by status in the generation and redemption transactions', async () => {
+    const resellerId = await newReseller();
+    const { items } = await generateVouchers({ forfaitId: forfait.id, resellerId, n: 60 });
+    await redeem(items[0]?.code as string, randomUUID());
+    await redeem(items[1]?.code as string, randomUUID());
+    expect(await getVoucherCounts(resellerId)).toEqual({ active: 58, redeemed: 2 });
+    expect((await listVouchers(resellerId, 'active', 1, 20)).total).toBe(58);
+    expect((await listVouchers(resellerId, undefined, 1, 20)).total).toBe(60);
+  });
+});
+
+describe("a voucher's first login at a hotspot", () => {
+  it('moves one voucher from active to redeemed in its reseller counts, in the login transaction', async () => {
+    const resellerId = await newReseller();
+    const { items } = await generateVouchers({ forfaitId: forfait.id, resellerId, n: 2 });
+    const code = (await getAccessCode(items[0]?.code as string)) as NonNullable<
+      Awaited<ReturnType<typeof getAccessCode>>
+    >;
+    const nowIso = clock.iso();
+    const until = clock.iso(clock.now() + 3600_000);
+    expect(
+      await claimDevice({
+        code,
+        devices: { 'AA:BB:CC:DD:EE:FF': Math.floor(clock.now() / 1000) + 600 },
+        nowIso,
+        expiresAt: until,
+        nasId: 'access_test',
+        firstUse: { voucher: voucherFirstUse(code, nowIso, until) },
+      }),
+    ).toBe(true);
+    expect(await getVoucherCounts(resellerId)).toEqual({ active: 1, redeemed: 1 });
+  });
+});
+
+describe('voucher lists by cursor', () => {
+  it('lists 10,000 vouchers page by page, each page in two DynamoDB calls, none lost or repeated', async () => {
+    const resellerId = await newReseller();
+    await Promise.all(
+      Array.from({ length: 10 }, () => generateVouchers({ forfaitId: forfait.id, resellerId, n: 1000 })),
+    );
+    const probe = probeDdb();
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    let pages = 0;
+    let mostCalls = 0;
+    do {
+      probe.reset();
+      const out = await listVouchers(resellerId, undefined, 1, 100, cursor);
+      mostCalls = Math.max(mostCalls, probe.calls.length);
+      pages += 1;
+      expect(out.page).toBe(pages);
+      expect(out).toMatchObject({ total: 10_000, pages: 100 });
+      for (const v of out.items) seen.add(v.code);
+      cursor = out.next_cursor;
+    } while (cursor);
+    expect(seen.size).toBe(10_000);
+    expect(pages).toBeLessThanOrEqual(101);
+    // The counts item and one page of the index: the cost of a page does not grow with the list.
+    expect(mostCalls).toBe(2);
+  }, 240_000);
+
+  it('refuses a cursor that was tampered with, or that belongs to another reseller or status (400)', async () => {
+    const a = await newReseller();
+    const b = await newReseller();
+    await generateVouchers({ forfaitId: forfait.id, resellerId: a, n: 3 });
+    const first = await listVouchers(a, undefined, 1, 1);
+    const cursor = first.next_cursor as string;
+    expect(cursor).toMatch(/^[\w-]+\.[\w-]+$/);
+    const [payload, mac] = cursor.split('.') as [string, string];
+    const forged = `${Buffer.from(Buffer.from(payload, 'base64url').toString('utf8').replace(a, b)).toString(
+      'base64url',
+    )}.${mac}`;
+    expect(await listVouchers(b, undefined, 1, 1, forged).catch(codeOf)).toBe('ERR_VALIDATION');
+    expect(await listVouchers(b, undefined, 1, 1, cursor).catch(codeOf)).toBe('ERR_VALIDATION');
+    expect(await listVouchers(a, 'active', 1, 1, cursor).catch(codeOf)).toBe('ERR_VALIDATION');
+    expect((await listVouchers(a, undefined, 1, 1, cursor)).page).toBe(2);
+  });
+});

@@ -1,0 +1,94 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { CINETPAY_SIGNED_FIELDS, cinetpaySignedString } from '../../functions/billing/cinetpay.js';
+import { currencyOf, isCountry } from '../../functions/billing/currency.js';
+import { parseFedaPaySignature } from '../../functions/billing/fedapay.js';
+import { anySignatureMatches, hmacHex, secretKeys } from '../../functions/billing/signatures.js';
+
+describe("CinetPay's x-token", () => {
+  it('signs the 16 documented fields concatenated in their documented order, a missing one as empty', () => {
+    expect(CINETPAY_SIGNED_FIELDS).toEqual([
+      'cpm_site_id',
+      'cpm_trans_id',
+      'cpm_trans_date',
+      'cpm_amount',
+      'cpm_currency',
+      'signature',
+      'payment_method',
+      'cel_phone_num',
+      'cpm_phone_prefixe',
+      'cpm_language',
+      'cpm_version',
+      'cpm_payment_config',
+      'cpm_page_action',
+      'cpm_custom',
+      'cpm_designation',
+      'cpm_error_message',
+    ]);
+    // Posted in another order than it is signed: the order of the signature is the documented one.
+    const form = new URLSearchParams(
+      'cpm_trans_id=T1&cpm_site_id=445160&cpm_amount=100&cpm_currency=XOF&cpm_version=V4&cpm_error_message=SUCCES',
+    );
+    expect(cinetpaySignedString(form)).toBe('445160T1100XOFV4SUCCES');
+  });
+
+  it('is the lower-case hex HMAC-SHA256 that PHP hash_hmac answers', () => {
+    expect(hmacHex('key', 'data')).toBe(createHmac('sha256', 'key').update('data').digest('hex'));
+    expect(hmacHex('key', 'data')).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe("FedaPay's X-FEDAPAY-SIGNATURE", () => {
+  it('reads the timestamp and every s= signature of the header', () => {
+    expect(parseFedaPaySignature('t=1700000000,s=ab12,s=cd34')).toEqual({
+      t: 1700000000,
+      s: ['ab12', 'cd34'],
+    });
+    expect(parseFedaPaySignature(' t=1700000000 , s=ab12 ')).toEqual({ t: 1700000000, s: ['ab12'] });
+  });
+
+  it.each([
+    ['no timestamp', 's=ab12'],
+    ['no signature', 't=1700000000'],
+    ['a timestamp that is not a number', 't=soon,s=ab12'],
+    ['another scheme only (v1=)', 't=1700000000,v1=ab12'],
+    ['an empty header', ''],
+  ])('refuses a header with %s', (_name, header) => {
+    expect(parseFedaPaySignature(header)).toBeUndefined();
+  });
+});
+
+describe('signature comparison with rotating keys', () => {
+  const data = '1700000000.{"name":"transaction.approved"}';
+  it('accepts a signature made with the old key while the secret holds new,old', () => {
+    const old = hmacHex('old-key', data);
+    expect(anySignatureMatches(secretKeys('new-key, old-key'), data, [old])).toBe(true);
+    expect(anySignatureMatches(secretKeys('new-key'), data, [old])).toBe(false);
+  });
+
+  it('accepts a signature in upper case and refuses anything that is not hex of the right length', () => {
+    const good = hmacHex('k', data);
+    expect(anySignatureMatches(['k'], data, [good.toUpperCase()])).toBe(true);
+    expect(anySignatureMatches(['k'], data, [good.slice(0, 62)])).toBe(false);
+    expect(anySignatureMatches(['k'], data, [`${good.slice(0, 63)}z`])).toBe(false);
+    expect(anySignatureMatches(['k'], data, [])).toBe(false);
+  });
+
+  it('ignores empty keys, so that a trailing comma opens nothing', () => {
+    expect(secretKeys('a,,b, ,')).toEqual(['a', 'b']);
+    expect(anySignatureMatches(secretKeys(','), data, [hmacHex('', data)])).toBe(false);
+  });
+});
+
+describe('the currency of a country', () => {
+  it('is XOF in the UEMOA and XAF in the CEMAC', () => {
+    for (const c of ['BJ', 'BF', 'CI', 'GW', 'ML', 'NE', 'SN', 'TG'] as const)
+      expect(currencyOf(c)).toBe('XOF');
+    for (const c of ['CM', 'CF', 'CG', 'GA', 'GQ', 'TD'] as const) expect(currencyOf(c)).toBe('XAF');
+  });
+
+  it('knows no country outside the two zones', () => {
+    expect(isCountry('FR')).toBe(false);
+    expect(isCountry('ci')).toBe(false);
+  });
+});
