@@ -18,10 +18,12 @@ import { startServer } from '../bin/local/server.js';
 import { createTable, seed } from '../bin/local/table.js';
 import { ddb, tableName } from '../functions/core/ddb.js';
 import { signSession } from '../functions/core/tokens.js';
+import { recordReseller } from '../functions/store/resellers.js';
 import { probeDdb } from '../test/support/ddb-instrument.js';
 import { bundleSection } from './bundle.js';
 import { extraFigures } from './extras.js';
 import { load } from './load.js';
+import { paymentFigures } from './payments.js';
 import { measurePortal } from './portal.js';
 import { radiusFigures, radiusSection } from './radius.js';
 import { type BenchContext, scenarios } from './scenarios.js';
@@ -69,6 +71,8 @@ async function main(): Promise<void> {
     const server = await startServer({ port: 0, pages: localPages() });
     process.env.PUBLIC_BASE_URL = server.url;
     const resellerId = '7d3c8a2e-5b1f-4c9a-8e2d-1f0a9b8c7d6e';
+    // Vouchers are made only for a reseller on record.
+    await recordReseller({ resellerId, name: 'Bench', country: 'CI' });
     const ctx: BenchContext = {
       baseUrl: server.url,
       resellerId,
@@ -198,7 +202,13 @@ async function main(): Promise<void> {
     results.radius = radius;
     lines.push(...radiusSection(radius));
 
-    // 6. The captive portal in Debian's chromium: weight and the 2G time.
+    // 6. Money: a provider's notification through its signature check and status check.
+    const payments = await paymentFigures(server.url, probe);
+    results.payments = payments.map(({ lines: _l, ...rest }) => rest);
+    lines.push('## Payment notifications (local fake providers)', '');
+    for (const p of payments) lines.push(...p.lines, '');
+
+    // 7. The captive portal in Debian's chromium: weight and the 2G time.
     const { nasId } = await seedDemo();
     const portal = await measurePortal(server.url, nasId);
     results.portal = portal;

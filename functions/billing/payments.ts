@@ -456,6 +456,7 @@ async function refuse(
   e: { event_id: string; amount_fcfa: number; provider: string; currency?: string },
   reason: string,
   error: AppError,
+  metric: 'WebhookRefused' | 'NotificationRefused' = 'WebhookRefused',
 ): Promise<never> {
   await recordRefusal(p.id, {
     event_id: e.event_id,
@@ -465,7 +466,7 @@ async function refuse(
     provider: e.provider,
     ...(e.currency ? { currency: e.currency } : {}),
   });
-  countMetric('WebhookRefused');
+  countMetric(metric);
   log.warn('delivery refused', { payment: p.id, reason });
   throw error;
 }
@@ -611,21 +612,21 @@ export async function handleProviderNotification(
     ...(n.currency ? { currency: n.currency } : {}),
   };
   if (n.amount_fcfa !== undefined && n.amount_fcfa !== p.amount_fcfa) {
-    countMetric('NotificationRefused');
     await refuse(
       p,
       claimed,
       'amount_mismatch',
       new AppError('ERR_AMOUNT_MISMATCH', 'Amount differs from the payment'),
+      'NotificationRefused',
     );
   }
   if (n.currency !== undefined && n.currency !== (p.currency ?? 'XOF')) {
-    countMetric('NotificationRefused');
     await refuse(
       p,
       claimed,
       'currency_mismatch',
       new AppError('ERR_CURRENCY_MISMATCH', 'Currency differs from the payment'),
+      'NotificationRefused',
     );
   }
   if (p.status !== 'pending') {
@@ -667,6 +668,7 @@ export async function handleProviderNotification(
         claimed,
         'not_confirmed',
         new AppError('ERR_CONFLICT', 'The provider does not know this payment'),
+        'NotificationRefused',
       );
   }
 }

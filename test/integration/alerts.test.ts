@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clock } from '../../functions/core/clock.js';
-import { ddb, tableName } from '../../functions/core/ddb.js';
 import { AppError } from '../../functions/core/errors.js';
 import type { Principal } from '../../functions/core/tokens.js';
 import { acknowledge, listAlerts } from '../../functions/monitoring/alerts.js';
 import { overview } from '../../functions/monitoring/dashboard.js';
+import { account } from '../../functions/radius/accounting.js';
+import { Access } from '../../functions/store/access-codes.js';
 import { closeIncident, listAlertsByStatus, raiseAlertOnce } from '../../functions/store/alerts.js';
 import { type CanaryRun, countRunInDay } from '../../functions/store/canary.js';
 import { createTestTable } from '../support/db.js';
@@ -136,14 +136,24 @@ describe('listing alerts', () => {
 });
 
 describe('the monitoring overview', () => {
-  async function entitlement(expiresAt: string) {
-    const id = randomUUID();
-    await ddb().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { pk: `ENT#${id}`, sk: 'ENT', entity: 'entitlement', gsi2pk: 'ENT#ACTIVE', gsi2sk: expiresAt },
-      }),
-    );
+  /** A RADIUS session opened (accounting Start) on a code of this reseller and buyer. */
+  async function sessionOf(resellerId: string, subscriberId?: string) {
+    const code = randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase();
+    await Access.put({
+      code,
+      reseller_id: resellerId,
+      subscriber_id: subscriberId,
+      source: 'payment',
+      source_id: randomUUID(),
+      forfait_id: randomUUID(),
+      offer: { duration_hours: 1, data_limit_mb: 0, cir_kbps: 1, mir_kbps: 1, max_devices: 1 },
+      created_at: new Date(clock.now()).toISOString(),
+      used_bytes: 0,
+      devices: {},
+      devices_version: 0,
+    });
+    const report = { status: 'Start', uniqueId: randomUUID(), userName: code, nasId: 'access_x' } as const;
+    await account({ ...report, totalBytes: 0, sessionTimeS: 0 }, clock.now());
   }
   const runOn = (at: string, overall_status: CanaryRun['overall_status']): CanaryRun => ({
     id: randomUUID(),
@@ -152,13 +162,19 @@ describe('the monitoring overview', () => {
     tests: [],
   });
 
-  it('counts unexpired entitlements as active sessions', async () => {
-    const now = Date.parse('2025-03-10T12:00:00Z');
-    clock.set(() => now);
-    await entitlement('2025-03-10T12:00:01.000Z');
-    await entitlement('2025-03-11T00:00:00.000Z');
-    await entitlement('2025-03-10T11:59:59.000Z');
-    expect((await overview(admin)).sessions_active).toBe(2);
+  it("counts open RADIUS sessions: the platform's for an admin, its own for a reseller and a subscriber", async () => {
+    const resellerId = randomUUID();
+    const buyer = randomUUID();
+    const before = (await overview(admin)).sessions_active;
+    await sessionOf(resellerId, buyer);
+    await sessionOf(resellerId);
+    await sessionOf(randomUUID());
+    expect((await overview(admin)).sessions_active).toBe(before + 3);
+    expect((await overview(reseller(resellerId))).sessions_active).toBe(2);
+    const subscriberOverview = await overview({ ...subscriber, sub: buyer });
+    expect(subscriberOverview.sessions_active).toBe(1);
+    // A subscriber sees the service levels, never the platform's alerts.
+    expect(subscriberOverview.alerts_active).toBe(0);
   });
 
   it('computes uptime and SLA over the runs of the last 30 days only', async () => {

@@ -97,7 +97,7 @@ describe('VLAN pool under 420 parallel allocations', () => {
     expect((await listAllocations()).length).toBe(400);
     expect((await listRules()).length).toBe(1200);
     expect(await readPool()).toEqual({ next: 410, free: [] });
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('VLAN allocation', () => {
