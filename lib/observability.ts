@@ -129,6 +129,26 @@ export class Observability extends Construct {
       });
     }
 
+    // Money: a provider that says "paid" for a payment we closed, or notifications that fail
+    // their signature (a leaked or rotated key, or someone forging them), need a person.
+    alarm('PaymentMismatch', {
+      metric: business('PaymentMismatch', 'Payment mismatches').with({ period: Duration.minutes(15) }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      alarmDescription: 'A provider reported a payment paid that was refused, expired or of another amount',
+    });
+    alarm('NotificationsRefused', {
+      metric: business('NotificationRefused', 'Refused notifications').with({ period: Duration.minutes(15) }),
+      threshold: 5,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      alarmDescription:
+        'Five or more payment notifications refused (signature, replay, amount) in 15 minutes',
+    });
+
     // The canary counts a failed run as CanaryFailed; two failed runs in 15 minutes page.
     alarm('CanaryFailing', {
       metric: business('CanaryFailed', 'Canary failed runs').with({ period: Duration.minutes(15) }),

@@ -92,6 +92,25 @@ describe('flood limits in the stack', () => {
     });
   });
 
+  it.each([
+    ['PaymentMismatch', 1],
+    ['NotificationRefused', 5],
+  ])('pages operations when %s reaches %i in 15 minutes (money needs a person)', (metric, threshold) => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Metrics: [
+        Match.objectLike({
+          MetricStat: {
+            Metric: Match.objectLike({ MetricName: metric, Namespace: 'HotspotPlatform' }),
+            Period: 900,
+            Stat: 'Sum',
+          },
+        }),
+      ],
+      Threshold: threshold,
+      AlarmActions: Match.anyValue(),
+    });
+  });
+
   it('the OTP budgets given in context reach the functions, and the alarm follows the platform budget', () => {
     const t = synth({ otpRequestsPerHour: 400, otpRequestsPerAddressPerHour: 5 });
     const [[, fn] = []] = inspect(t)
