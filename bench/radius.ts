@@ -120,7 +120,8 @@ async function seedCodes(n: number): Promise<{ nasId: string; codes: string[] }>
     const code: AccessCode = {
       code: `B${String(i).padStart(9, '0')}`,
       reseller_id: resellerId,
-      source: 'voucher',
+      // A purchase's code: a voucher's would also need its voucher item (its first login redeems it).
+      source: 'payment',
       source_id: 'bench',
       forfait_id: randomUUID(),
       offer: { duration_hours: 24, data_limit_mb: 1024, cir_kbps: 512, mir_kbps: 2048, max_devices: 1 },

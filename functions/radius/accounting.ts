@@ -1,13 +1,13 @@
 import { log } from '../core/log.js';
-import { getAccessCode } from '../store/access-codes.js';
-import { cancelled, transact } from '../store/entity.js';
+import { Access } from '../store/access-codes.js';
+import { batchGet, cancelled, transact } from '../store/entity.js';
 import { revenueSessionStarted } from '../store/revenue.js';
 import {
-  getSession,
   openSessionItems,
   openSessionsOfNas,
   type RadiusSession,
   reportItems,
+  Session,
   silentSessions,
 } from '../store/sessions.js';
 import { bytesOf, normalizeCode, normalizeMac } from './attributes.js';
@@ -74,9 +74,15 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
   const lease = Math.floor(nowMs / 1000) + settings.RADIUS_LEASE_S;
   const stop = report.status === 'Stop';
   for (let attempt = 0; attempt < 6; attempt++) {
-    const read = await getSession(report.uniqueId);
+    // The session and its code in one round trip: a first report needs the code's reseller.
+    const [read, code] = await batchGet(
+      [
+        [Session, { id: report.uniqueId }],
+        [Access, { code: normalizeCode(report.userName) }],
+      ],
+      { consistent: true },
+    );
     if (!read) {
-      const code = await getAccessCode(normalizeCode(report.userName));
       // A code that does not exist (a NAS with local users, a typo it let through): nothing to count.
       if (!code) return 'ignored';
       const session: RadiusSession = {
