@@ -83,8 +83,7 @@ export function renderPortal(input: PortalInput): PortalPage {
   // Saved only as its parser serialised it after the checks (network/custom-css.ts), which
   // refuse `<`; refused here too, so that nothing could ever end the <style> element early.
   const custom = input.customCss.includes('<') ? '' : input.customCss;
-  const style =
-    `:root{--p:${primary};--on-p:${textOn(primary)};--s:${secondary};--on-s:${textOn(secondary)}}` + custom;
+  const style = `:root{--p:${primary};--on-p:${textOn(primary)};--s:${secondary};--on-s:${textOn(secondary)}}${custom}`;
   const logo = new URL(input.logoUrl);
   const router = routerParams(input.query);
   const formTarget = loginOrigin(router);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { countItems, scopeOf } from './counters.js';
-import { cancelled, entity, queryCount, transact } from './entity.js';
+import { cancelled, entity, transact } from './entity.js';
 import { getNas } from './nas.js';
 
 export type AlertStatus = 'active' | 'acked';

@@ -80,7 +80,9 @@ export function lastOtp(msisdn: string): string {
 
 /** Logs in through the real OTP flow and returns the session token. */
 export async function login(base: string, msisdn: string): Promise<string> {
-  const req = await call<{ otp_token: string }>(base, 'POST', '/api/v1/auth/otp/request', { body: { msisdn } });
+  const req = await call<{ otp_token: string }>(base, 'POST', '/api/v1/auth/otp/request', {
+    body: { msisdn },
+  });
   if (req.status !== 200) throw new Error(`otp request failed: ${req.status} ${JSON.stringify(req.body)}`);
   const res = await call<{ session_token: string }>(base, 'POST', '/api/v1/auth/otp/verify', {
     body: { msisdn, otp: lastOtp(msisdn), otp_token: req.body.otp_token },

@@ -132,11 +132,16 @@ describe('the portal page', () => {
   it('escapes the reseller’s name, and no CSS could reach another site: its CSP allows no such image', () => {
     // Custom CSS is checked by its parser when saved (custom-css.ts); even a CSS that slipped
     // through could not load a remote image: the policy names only this origin, data: and the logo's host.
-    const { html, csp } = renderPortal({ ...input, customCss: '.a { background: url(https://evil.example/x) }' });
+    const { html, csp } = renderPortal({
+      ...input,
+      customCss: '.a { background: url(https://evil.example/x) }',
+    });
     expect(html).toContain('Chez &lt;Awa&gt; &amp; &quot;Fils&quot;');
     const img = csp.split(';').find((d) => d.trim().startsWith('img-src')) ?? '';
     expect(img).not.toContain('evil.example');
-    expect(renderPortal({ ...input, customCss: '</style><script>x()</script>' }).html).not.toContain('<script>x()');
+    expect(renderPortal({ ...input, customCss: '</style><script>x()</script>' }).html).not.toContain(
+      '<script>x()',
+    );
   });
 
   it('writes dark text on a light primary colour, and white on a dark one', () => {
