@@ -1,28 +1,14 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { requestOtp, verifyOtp } from '../../functions/auth/service.js';
 import { AppError } from '../../functions/core/errors.js';
 import { verifySession } from '../../functions/core/tokens.js';
 import { getAccount } from '../../functions/store/accounts.js';
+import { adminCli } from '../support/admin-cli.js';
 import { useTestTable } from '../support/db.js';
 import { lastOtp, newMsisdn } from '../support/http.js';
 
 const table = useTestTable();
-const run = promisify(execFile);
-
-/** Runs `npm run admin -- ...` the way an operator does, against this file's table. */
-async function admin(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const out = await run(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'bin/admin.ts', ...args], {
-      env: { ...process.env, TABLE_NAME: table.name(), DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT },
-    });
-    return { ...out, code: 0 };
-  } catch (error) {
-    const e = error as { stdout: string; stderr: string; code: number };
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-  }
-}
+const admin = adminCli(table.name);
 
 /** A session token of the number, through the login flow. */
 async function loginToken(msisdn: string): Promise<string> {

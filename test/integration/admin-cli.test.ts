@@ -1,28 +1,14 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { requestOtp, verifyOtp } from '../../functions/auth/service.js';
 import { verifySession } from '../../functions/core/tokens.js';
 import { getAccount } from '../../functions/store/accounts.js';
 import { getReseller } from '../../functions/store/vlans.js';
+import { adminCli } from '../support/admin-cli.js';
 import { useTestTable } from '../support/db.js';
 import { lastOtp, newMsisdn } from '../support/http.js';
 
 const table = useTestTable();
-const run = promisify(execFile);
-
-/** Runs `npm run admin -- ...` the way an operator does, against this file's table. */
-async function admin(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const out = await run('npx', ['tsx', 'bin/admin.ts', ...args], {
-      env: { ...process.env, TABLE_NAME: table.name(), DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT },
-    });
-    return { ...out, code: 0 };
-  } catch (error) {
-    const e = error as { stdout: string; stderr: string; code: number };
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-  }
-}
+const admin = adminCli(table.name);
 
 describe('npm run admin -- accounts', () => {
   it('registers a reseller with a generated id that ends up in its session token', async () => {

@@ -1,25 +1,12 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { authorizeLogin } from '../../functions/radius/authorize.js';
 import { Access } from '../../functions/store/access-codes.js';
 import { getNas, Nas } from '../../functions/store/nas.js';
+import { adminCli } from '../support/admin-cli.js';
 import { useTestTable } from '../support/db.js';
 
 const table = useTestTable();
-const run = promisify(execFile);
-
-async function admin(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const out = await run('npx', ['tsx', 'bin/admin.ts', ...args], {
-      env: { ...process.env, TABLE_NAME: table.name(), DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT },
-    });
-    return { ...out, code: 0 };
-  } catch (error) {
-    const e = error as { stdout: string; stderr: string; code: number };
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-  }
-}
+const admin = adminCli(table.name);
 
 describe('npm run admin -- nas vendor', () => {
   it("switches a hotspot to CoovaChilli, and RADIUS then answers it with ChilliSpot's attributes", async () => {
