@@ -128,6 +128,8 @@ export async function startFreeRadius(options: FreeRadiusOptions): Promise<Runni
       ...(process.env.TZ ? { TZ: process.env.TZ } : {}),
       RADIUS_API_URL: apiUrl,
       RADIUS_API_SECRET: options.apiSecret,
+      // Seconds to wait for the API (run.sh defaults it to 2): the test run's stack waits longer.
+      ...(process.env.RADIUS_API_TIMEOUT ? { RADIUS_API_TIMEOUT: process.env.RADIUS_API_TIMEOUT } : {}),
       RADIUS_SECRET: options.secret,
       RADIUS_CLIENT_IPADDR: clientIpAddr,
       RADIUS_LISTEN_ADDR: listenAddr,

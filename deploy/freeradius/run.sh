@@ -50,6 +50,11 @@ for name in RADIUS_AUTH_PORT RADIUS_ACCT_PORT; do
     esac
   fi
 done
+# Optional: seconds FreeRADIUS waits for the API before it rejects (default 2).
+RADIUS_API_TIMEOUT=${RADIUS_API_TIMEOUT:-2}
+case "$RADIUS_API_TIMEOUT" in
+  ''|*[!0-9.]*) problems="$problems\n  RADIUS_API_TIMEOUT must be a number of seconds" ;;
+esac
 if [ "${RADIUS_AUTH_PORT:-a}" = "${RADIUS_ACCT_PORT:-b}" ]; then
   problems="$problems\n  RADIUS_AUTH_PORT and RADIUS_ACCT_PORT must differ"
 fi
@@ -67,5 +72,5 @@ if [ -z "$bin" ]; then
 fi
 
 export RADIUS_API_URL RADIUS_API_SECRET RADIUS_SECRET RADIUS_CLIENT_IPADDR RADIUS_LISTEN_ADDR \
-  RADIUS_AUTH_PORT RADIUS_ACCT_PORT
+  RADIUS_AUTH_PORT RADIUS_ACCT_PORT RADIUS_API_TIMEOUT
 exec "$bin" -f -d "$dir" "$@"

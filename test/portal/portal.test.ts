@@ -386,7 +386,7 @@ describe('getting online with the portal', () => {
     await w.context.close();
 
     // What the router would send FreeRADIUS with that form: FreeRADIUS checks the CHAP answer.
-    const router = { port: edge.radiusAuthPort, secret: edge.radiusSecret };
+    const router = { port: edge.radiusAuthPort, secret: edge.radiusSecret, timeoutS: 10 };
     const chapPassword = (hex: string) => `0x${chap.id.toString('hex')}${hex}`;
     const attrs = (hex: string) => ({
       'User-Name': code,

@@ -105,6 +105,8 @@ async function startEdgeStack(endpoint: string): Promise<EdgeContext> {
       RADIUS_AUTH_PORT: String(radiusAuthPort),
       RADIUS_ACCT_PORT: String(radiusAcctPort),
       LOCAL_CANARY: '0',
+      // The run's two workers load this machine: the API may take longer than a router would wait.
+      RADIUS_API_TIMEOUT: '6',
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

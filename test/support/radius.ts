@@ -25,7 +25,7 @@ export interface RadclientTarget {
   port: number;
   secret: string;
   host?: string;
-  /** Seconds radclient waits for each try (default 3). */
+  /** Seconds radclient waits for each try (default 8: the run's stack waits up to 6 s for its API). */
   timeoutS?: number;
   /** Tries in all (default 1: a lost reply is the answer, not something to hide). */
   tries?: number;
@@ -91,7 +91,7 @@ export function parseReply(output: string, ms: number): RadiusReply {
 function targetArgs(kind: 'auth' | 'acct' | 'status', target: RadclientTarget): string[] {
   return [
     '-t',
-    String(target.timeoutS ?? 3),
+    String(target.timeoutS ?? 8),
     '-r',
     String(target.tries ?? 1),
     `${target.host ?? '127.0.0.1'}:${target.port}`,
