@@ -263,7 +263,14 @@ export async function listVouchers(
     const from =
       pageNo > 1 ? await startOfPage(resellerId, status, pageNo, pageSize, nowIso) : { exhausted: false };
     if (from.exhausted) return { items: [] as Voucher[] };
-    return listVouchersFrom(resellerId, status, pageSize, nowIso, 'start' in from ? from.start : undefined);
+    return listVouchersFrom(
+      resellerId,
+      status,
+      pageSize,
+      nowIso,
+      'start' in from ? from.start : undefined,
+      'full',
+    );
   };
   const [total, found] = await Promise.all([totalOf(), pageOf()]);
   return {

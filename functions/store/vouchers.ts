@@ -243,6 +243,11 @@ export async function listVouchersFrom(
   pageSize: number,
   nowIso: string,
   start: Item | undefined,
+  /**
+   * `full`: fill the page whatever it takes. A client paging by number needs full pages (the
+   * next page starts after (page - 1) x size vouchers); one following `next_cursor` does not.
+   */
+  fill: 'bounded' | 'full' = 'bounded',
 ): Promise<{ items: Voucher[]; next?: Item }> {
   const items: Voucher[] = [];
   let from = start;
@@ -256,7 +261,7 @@ export async function listVouchersFrom(
     items.push(...out.items);
     from = out.next;
     queries += 1;
-  } while (from && items.length < pageSize && queries < MAX_FILL_QUERIES);
+  } while (from && items.length < pageSize && (fill === 'full' || queries < MAX_FILL_QUERIES));
   return { items, ...(from ? { next: from } : {}) };
 }
 
