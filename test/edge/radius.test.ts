@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
+import { mikrotikChapPassword } from '../../functions/portal/router-login.js';
 import { sweepSilentSessions } from '../../functions/radius/accounting.js';
 import { Access, type AccessCode, getAccessCode } from '../../functions/store/access-codes.js';
 import { countersOf } from '../../functions/store/counters.js';
@@ -129,6 +130,24 @@ describe('RADIUS authorize through FreeRADIUS', () => {
     const wrong = await auth({ 'User-Name': c.code, 'CHAP-Password': 'WRONGWRONG', 'NAS-Identifier': nasId });
     expect(wrong.code).toBe('Access-Reject');
     expect(wrong.attributes['Session-Timeout']).toBeUndefined();
+  });
+
+  it('accepts the MikroTik CHAP answer the captive portal computes, checked by FreeRADIUS itself', async () => {
+    const { resellerId, nasId } = await hotspot();
+    const c = await code(resellerId);
+    const id = randomBytes(1);
+    const challenge = randomBytes(16);
+    // As the router hands them to the portal: octal escapes (`$(chap-id)`, `$(chap-challenge)`).
+    const octal = (b: Buffer) => [...b].map((x) => `\\${x.toString(8).padStart(3, '0')}`).join('');
+    const answer = mikrotikChapPassword(octal(id), c.code, octal(challenge));
+    const attrs = (hex: string) => ({
+      'User-Name': c.code,
+      'CHAP-Password': `0x${id.toString('hex')}${hex}`,
+      'CHAP-Challenge': `0x${challenge.toString('hex')}`,
+      'NAS-Identifier': nasId,
+    });
+    expect((await auth(attrs(answer))).code).toBe('Access-Accept');
+    expect((await auth(attrs('0'.repeat(32)))).code).toBe('Access-Reject');
   });
 
   it('answers CoovaChilli and WISPr hotspots with their own attributes and units', async () => {
