@@ -6,6 +6,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { BUNDLING } from './bundling.js';
+import { readsSecrets, SECRETS_EXTENSION } from './secrets-extension.js';
 
 export interface ServiceFunctionProps {
   /** Module under `functions/` (no extension) exporting `handler`. */
@@ -18,7 +19,9 @@ export interface ServiceFunctionProps {
 
 /**
  * One function of the service: Node.js 22 on arm64 (Graviton: cheaper per ms), ESM bundled and
- * minified by the local esbuild, its own log group with a retention.
+ * minified by the local esbuild, its own log group with a retention. A function whose
+ * environment names a secret (`<NAME>_ARN`) gets the Parameters and Secrets extension layer it
+ * reads that secret through (lib/secrets-extension.ts).
  */
 export class ServiceFunction extends Construct {
   readonly fn: NodejsFunction;
@@ -41,6 +44,7 @@ export class ServiceFunction extends Construct {
       environment: props.environment,
       logGroup,
       description: props.description ?? props.handler,
+      ...(readsSecrets(props.environment) ? { paramsAndSecrets: SECRETS_EXTENSION } : {}),
     });
   }
 }

@@ -2,6 +2,9 @@ import { fileURLToPath } from 'node:url';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 
+/** A module of lib/lambda that replaces a dependency in the bundles. */
+const standIn = (file: string) => fileURLToPath(new URL(`./lambda/${file}`, import.meta.url));
+
 /**
  * How every function is bundled: ESM, minified, for Node 22, with the AWS SDK v3 inside the
  * bundle (a pinned, tested SDK rather than whatever the runtime ships). `npm run bench` bundles
@@ -15,11 +18,19 @@ export const ESBUILD = {
   mainFields: ['module', 'main'],
   // ESM bundles still meet CommonJS dependencies that call require().
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-  // Lambda's credentials are in the environment: the SDK's node provider chain is replaced.
+  /**
+   * Stand-ins for modules a Lambda function never needs (each file says why): the SDK's
+   * credential chain (Lambda's credentials are in the environment), its event-stream support
+   * and browser user-agent parser (both behind a dynamic import), the endpoint-discovery LRU,
+   * and postcss's source maps.
+   */
   alias: {
-    '@aws-sdk/credential-provider-node': fileURLToPath(new URL('./lambda/credentials.ts', import.meta.url)),
-    'source-map-js': fileURLToPath(new URL('./lambda/no-source-maps.ts', import.meta.url)),
-  },
+    '@aws-sdk/credential-provider-node': standIn('credentials.ts'),
+    '@smithy/core/event-streams': standIn('no-event-streams.ts'),
+    bowser: standIn('no-bowser.ts'),
+    'mnemonist/lru-cache': standIn('lru-cache.ts'),
+    'source-map-js': standIn('no-source-maps.ts'),
+  } as Record<string, string>,
 };
 
 export const BUNDLING: BundlingOptions = {
@@ -29,10 +40,7 @@ export const BUNDLING: BundlingOptions = {
   sourceMap: ESBUILD.sourcemap,
   mainFields: ESBUILD.mainFields,
   banner: ESBUILD.banner,
-  esbuildArgs: {
-    '--alias:@aws-sdk/credential-provider-node': ESBUILD.alias['@aws-sdk/credential-provider-node'],
-    '--alias:source-map-js': ESBUILD.alias['source-map-js'],
-  },
+  esbuildArgs: Object.fromEntries(Object.entries(ESBUILD.alias).map(([from, to]) => [`--alias:${from}`, to])),
   externalModules: [],
   // Local esbuild (a devDependency): no Docker needed to synth or deploy.
   forceDockerBundling: false,

@@ -12,6 +12,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { BUNDLING } from './bundling.js';
+import { SECRETS_EXTENSION } from './secrets-extension.js';
 
 /**
  * What the canary probes (docs/monitoring.md). Every value becomes one `CANARY_*` variable
@@ -44,7 +45,8 @@ export interface CanaryProps {
   /**
    * Optional VPC placement. RADIUS and the DNS resolver usually sit on the operator's private
    * network: place the canary in subnets that reach them (and, for the API, portal and data
-   * checks and for DynamoDB/SNS/Secrets Manager, a NAT gateway or VPC endpoints).
+   * checks and for DynamoDB/SNS/Secrets Manager, a NAT gateway or VPC endpoints: the secrets
+   * extension calls Secrets Manager from inside the function).
    */
   vpc?: IVpc;
   vpcSubnets?: SubnetSelection;
@@ -121,6 +123,8 @@ export class Canary extends Construct {
       // The slowest check (the download) has 15 s by default; the run stores its results after.
       timeout: Duration.seconds(60),
       logGroup,
+      // It reads RADIUS_SECRET and CANARY_PASSWORD through the extension (lib/secrets-extension.ts).
+      paramsAndSecrets: SECRETS_EXTENSION,
       environment: {
         ...props.environment,
         TABLE_NAME: props.table.tableName,

@@ -25,7 +25,8 @@
  *                                                 exactly the IAM grants a route row with that access gets
  *
  * A function built with ServiceFunction (lib/api-function.ts) plus these two methods is built
- * exactly as a route's function is:
+ * exactly as a route's function is (the secrets extension layer included, which ServiceFunction
+ * adds when the environment names a secret):
  *
  *   const access = { table: 'write', sns: 'ops' } as const;
  *   const secrets = ['RADIUS_SECRET', 'CANARY_PASSWORD'] as const;

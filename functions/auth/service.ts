@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
-import { countMetric, log, maskMsisdn } from '../core/log.js';
+import { log, maskMsisdn } from '../core/log.js';
+import { countMetric } from '../core/metrics.js';
 import { getSecret } from '../core/secrets.js';
 import { sendSms } from '../core/sms.js';
 import { SESSION_TTL_SECONDS, sessionClaims, signSession } from '../core/tokens.js';

@@ -176,7 +176,7 @@ export function httpAggregator(options: {
 /**
  * A provider secret, read when first needed. One the deployment never set (a provider it does
  * not use) makes that provider unknown here (404), not a fault of ours (500); any other failure
- * to read it (Secrets Manager throttling) goes on as it came, a 503.
+ * to read it (the secrets extension unreachable or failing) goes on as it came, a 503.
  */
 const secret = (name: SecretName) => () =>
   getSecret(name).catch((error: unknown) => {

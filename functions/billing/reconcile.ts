@@ -1,7 +1,8 @@
 import { clock } from '../core/clock.js';
 import { config } from '../core/config.js';
 import { job } from '../core/job.js';
-import { countMetric, log } from '../core/log.js';
+import { log } from '../core/log.js';
+import { countMetric } from '../core/metrics.js';
 import { expirePayment, listPendingPayments, type Payment } from '../store/payments.js';
 import { aggregatorFor } from './aggregator.js';
 import { type Decision, settleFromState } from './payments.js';

@@ -92,6 +92,8 @@ const BUSY = new Set([
   'TimeoutError',
   'RequestTimeout',
   'AbortError',
+  // The Parameters and Secrets extension unreachable, late or failing (functions/core/secrets.ts).
+  'SecretsUnavailable',
 ]);
 /** Network failures under the SDK: the dependency is unreachable, not the request wrong. */
 const UNREACHABLE = new Set([

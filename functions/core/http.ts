@@ -12,7 +12,7 @@ import {
 } from '../routes.js';
 import { safeEqual } from './compare.js';
 import { AppError, ERROR_STATUS, type ErrorCode, type ErrorDetail, errorBody, toAppError } from './errors.js';
-import { log, logger, metrics } from './log.js';
+import { endInvocation, log, logger } from './log.js';
 import { getSecret } from './secrets.js';
 import {
   type AdminPrincipal,
@@ -293,14 +293,10 @@ export function endpoint<
     },
   };
 
-  // Flushes the business metrics of this invocation as EMF; most requests count none.
+  // Flushes what this invocation buffered (business metrics as EMF; most requests count none).
   const flushMetrics: middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> = {
-    after: async () => {
-      if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
-    },
-    onError: async () => {
-      if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
-    },
+    after: async () => endInvocation(),
+    onError: async () => endInvocation(),
   };
 
   const errors: middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> = {

@@ -1,7 +1,7 @@
-import { log, metrics } from './log.js';
+import { endInvocation, log } from './log.js';
 
 /**
- * A scheduled job's Lambda handler: runs `fn`, logs what it did, flushes its metrics. A
+ * A scheduled job's Lambda handler: runs `fn`, logs what it did, flushes what the invocation buffered (metrics). A
  * failure is logged and rethrown, so the schedule's retry and the Lambda error alarm see it.
  */
 export function job<T extends Record<string, unknown>>(name: string, fn: () => Promise<T>): () => Promise<T> {
@@ -16,7 +16,7 @@ export function job<T extends Record<string, unknown>>(name: string, fn: () => P
       });
       throw error;
     } finally {
-      if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+      endInvocation();
     }
   };
 }

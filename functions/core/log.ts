@@ -1,14 +1,11 @@
 import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 
 /**
  * Structured JSON logs (Powertools Logger: one object a line, with the Lambda request id once
- * the endpoint middleware has added the context) and business metrics as CloudWatch EMF.
+ * the endpoint middleware has added the context). Business metrics are in ./metrics.ts.
  * Never pass a secret, an OTP or a hash here; MSISDNs go through `maskMsisdn` first.
  */
 export const logger = new Logger({ serviceName: 'hotspot-api' });
-
-export const metrics = new Metrics({ namespace: 'HotspotPlatform', serviceName: 'hotspot-api' });
 
 type Fields = Record<string, unknown>;
 
@@ -18,32 +15,19 @@ export const log = {
   error: (message: string, fields: Fields = {}) => logger.error(message, fields),
 };
 
-/** The business events operations watch; each is one EMF count. */
-export type BusinessMetric =
-  | 'OtpSent'
-  | 'OtpVerified'
-  | 'OtpRejected'
-  | 'PaymentCompleted'
-  | 'PaymentFailed'
-  | 'WebhookRefused'
-  | 'NotificationRefused'
-  | 'PaymentExpired'
-  | 'PaymentMismatch'
-  | 'PaymentStatusChecked'
-  | 'ReconciliationRun'
-  | 'ReconciliationCompleted'
-  | 'VoucherRedeemed'
-  | 'VlanAllocated'
-  | 'CanaryFailed'
-  | 'RadiusAccept'
-  | 'RadiusReject'
-  | 'RadiusLogin'
-  | 'RadiusAccounting'
-  | 'SessionsClosedStale';
+const endHooks: (() => void)[] = [];
 
-/** Counts a business event; flushed as EMF at the end of the invocation. */
-export function countMetric(name: BusinessMetric, value = 1): void {
-  metrics.addMetric(name, MetricUnit.Count, value);
+/**
+ * Runs `fn` when each invocation ends, answered or failed (the endpoint wrapper and the job
+ * wrapper call `endInvocation`). Modules that buffer per-invocation output register here, so a
+ * function that never loads them carries none of their code.
+ */
+export function atInvocationEnd(fn: () => void): void {
+  endHooks.push(fn);
+}
+
+export function endInvocation(): void {
+  for (const fn of endHooks) fn();
 }
 
 /** `+22507123456` -> `+225*****3456`: enough to tell numbers apart in logs, not to dial them. */

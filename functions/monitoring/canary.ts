@@ -4,7 +4,8 @@ import middy from '@middy/core';
 import type { ScheduledEvent } from 'aws-lambda';
 import { clock } from '../core/clock.js';
 import { config } from '../core/config.js';
-import { countMetric, log, logger, metrics } from '../core/log.js';
+import { endInvocation, log, logger } from '../core/log.js';
+import { countMetric } from '../core/metrics.js';
 import { getSecret } from '../core/secrets.js';
 import { type Alert, closeIncident, raiseAlertOnce } from '../store/alerts.js';
 import { type CanaryRun, countRunInDay, putRun, recordLatest } from '../store/canary.js';
@@ -186,6 +187,6 @@ export const handler = middy<
       const { run, consecutive_fails } = await runCanary();
       return { overall_status: run.overall_status, consecutive_fails };
     } finally {
-      if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+      endInvocation();
     }
   });

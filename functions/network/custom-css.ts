@@ -1,4 +1,5 @@
-import postcss, { type Root } from 'postcss';
+import type { Parser, Root } from 'postcss';
+import parse from 'postcss/lib/parse';
 import valueParser from 'postcss-value-parser';
 import { validation } from '../core/errors.js';
 import { MAX_CSS_BYTES } from './branding-rules.js';
@@ -6,7 +7,16 @@ import { MAX_CSS_BYTES } from './branding-rules.js';
 /**
  * A reseller's custom CSS, made safe with a real CSS parser (postcss): only the branding PUT
  * imports this module, so no other function carries the parser.
+ *
+ * Only postcss's parser is imported (`postcss/lib/parse`, the very function `postcss.parse` is):
+ * the `postcss` entry point also loads LazyResult, Processor, MapGenerator, fromJSON and the rest
+ * of the plugin pipeline, none of it used here. Serialising needs no import: `Node#toString()`
+ * defaults to `postcss/lib/stringify`, whatever else is loaded.
  */
+
+// `lib/parse.d.ts` types the parser for any syntax (`Root | Document`); the standard CSS parser
+// always answers a Root, which is how `lib/postcss.d.ts` types this same function.
+const parseCss = parse as Parser<Root>;
 
 /** Undoes CSS escapes as CSS Syntax §4.3.7 does: `\75 rl(` is `url(`. */
 function decodeEscapes(text: string): string {
@@ -203,7 +213,7 @@ export function safeCustomCss(css: string): CustomCssResult {
   let root: Root;
   try {
     // `prev: false`: a sourceMappingURL comment in the CSS must never make the server read a file.
-    root = postcss.parse(css, { map: { prev: false } });
+    root = parseCss(css, { map: { prev: false } });
   } catch (error) {
     // Say what was recognisable anyway (`@\69mport` is an unnamed at-rule to postcss).
     textProblems(css, problems);

@@ -1,7 +1,8 @@
 import { clock } from '../core/clock.js';
 import { config } from '../core/config.js';
 import { AppError, notFound } from '../core/errors.js';
-import { countMetric, log } from '../core/log.js';
+import { log } from '../core/log.js';
+import { countMetric } from '../core/metrics.js';
 import { closeSiteIncidents } from '../store/alerts.js';
 import { getReseller, markReleasing } from '../store/resellers.js';
 import { deleteSites, listSites } from '../store/sites.js';

@@ -1,7 +1,8 @@
 import { clock } from '../core/clock.js';
 import { validation } from '../core/errors.js';
 import { endpoint, json } from '../core/http.js';
-import { countMetric, log } from '../core/log.js';
+import { log } from '../core/log.js';
+import { countMetric } from '../core/metrics.js';
 import { account, reportOf } from './accounting.js';
 import { requestAttributes } from './attributes.js';
 import { RestRequest } from './schemas.js';

@@ -1,6 +1,7 @@
 import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
-import { countMetric, log } from '../core/log.js';
+import { log } from '../core/log.js';
+import { countMetric } from '../core/metrics.js';
 import { rejectReply, requestAttributes } from './attributes.js';
 import { authorizeLogin } from './authorize.js';
 import { RestReply, RestRequest } from './schemas.js';

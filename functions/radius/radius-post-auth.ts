@@ -1,5 +1,6 @@
 import { endpoint, json } from '../core/http.js';
-import { countMetric, log } from '../core/log.js';
+import { log } from '../core/log.js';
+import { countMetric } from '../core/metrics.js';
 import { normalizeCode, requestAttributes } from './attributes.js';
 import { RestRequest } from './schemas.js';
 

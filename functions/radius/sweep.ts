@@ -1,6 +1,6 @@
 import { clock } from '../core/clock.js';
 import { job } from '../core/job.js';
-import { countMetric } from '../core/log.js';
+import { countMetric } from '../core/metrics.js';
 import { sweepSilentSessions } from './accounting.js';
 
 /** Every 5 minutes: sessions whose NAS went silent are closed (they block no login meanwhile). */

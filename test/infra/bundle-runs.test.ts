@@ -1,10 +1,14 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { bundle } from '../../bench/bundle.js';
+import { signSession } from '../../functions/core/tokens.js';
 import { useTestTable } from '../support/db.js';
 
 const table = useTestTable({ seed: true });
@@ -17,7 +21,11 @@ const out = mkdtempSync(join(tmpdir(), 'bundles-'));
  * environment, DynamoDB reached through the SDK's own endpoint setting. (DynamoDB Local keeps
  * tables per access key and region: the test run's are `local`/`local`.)
  */
-async function invoke(handler: string, event: Record<string, unknown>) {
+async function invoke(
+  handler: string,
+  event: Record<string, unknown>,
+  extraEnv: Record<string, string> = {},
+) {
   const b = await bundle(join('functions', `${handler}.ts`), out, handler.replace('/', '-'));
   const script = `
     const { handler } = await import(${JSON.stringify(`file://${b.file}`)});
@@ -34,6 +42,7 @@ async function invoke(handler: string, event: Record<string, unknown>) {
       AWS_SECRET_ACCESS_KEY: 'local-secret',
       AWS_SESSION_TOKEN: 'local-session',
       LOG_LEVEL: 'ERROR',
+      ...extraEnv,
     },
   });
   if (process.env.DEBUG_BUNDLES) process.stderr.write(res.stderr);
@@ -74,5 +83,87 @@ describe('the deployed bundles run', () => {
     );
     expect(res.statusCode).toBe(401);
     expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'ERR_OTP_INVALID' } });
+  });
+
+  it('texts the code through SNS with the bundled client (POST /auth/otp/request)', async () => {
+    // A local SNS speaking its Query protocol: a form-encoded Publish in, the XML answer out.
+    const published: URLSearchParams[] = [];
+    const sns = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        published.push(new URLSearchParams(body));
+        res.writeHead(200, { 'content-type': 'text/xml' });
+        res.end(
+          '<PublishResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"><PublishResult>' +
+            '<MessageId>m-1</MessageId></PublishResult><ResponseMetadata><RequestId>r-1</RequestId>' +
+            '</ResponseMetadata></PublishResponse>',
+        );
+      });
+    });
+    await new Promise<void>((ok) => sns.listen(0, '127.0.0.1', ok));
+    try {
+      const res = await invoke(
+        'auth/otp-request',
+        event('POST', '/api/v1/auth/otp/request', {
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ msisdn: '+2250700000123' }),
+        }),
+        {
+          AWS_ENDPOINT_URL_SNS: `http://127.0.0.1:${(sns.address() as AddressInfo).port}`,
+          SMS_MODE: 'sns',
+          OTP_PEPPER: 'bundle-test-pepper',
+        },
+      );
+      expect(res.statusCode).toBe(200);
+      expect(published).toHaveLength(1);
+      const publish = published[0] as URLSearchParams;
+      expect(publish.get('Action')).toBe('Publish');
+      expect(publish.get('PhoneNumber')).toBe('+2250700000123');
+      expect(publish.get('Message')).toMatch(/\b\d{6}\b/);
+    } finally {
+      sns.close();
+    }
+  });
+
+  it('reads its signing key through the secrets extension (GET /auth/session with a token)', async () => {
+    // A local stand-in for the Parameters and Secrets extension, speaking its wire format.
+    const secret = process.env.JWT_SECRET as string;
+    const asked: { url?: string; token?: string | string[] }[] = [];
+    const extension = createServer((req, res) => {
+      asked.push({ url: req.url, token: req.headers['x-aws-parameters-secrets-token'] });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          ARN: 'arn:aws:secretsmanager:local:1:secret:jwt',
+          Name: 'jwt',
+          SecretString: secret,
+        }),
+      );
+    });
+    await new Promise<void>((ok) => extension.listen(0, '127.0.0.1', ok));
+    try {
+      const { token } = await signSession({ sub: randomUUID(), role: 'subscriber', ref: 'SUB-1' });
+      const res = await invoke(
+        'auth/session',
+        event('GET', '/api/v1/auth/session', { headers: { authorization: `Bearer ${token}` } }),
+        {
+          JWT_SECRET: '',
+          JWT_SECRET_ARN: 'arn:aws:secretsmanager:local:1:secret:jwt',
+          PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: String((extension.address() as AddressInfo).port),
+        },
+      );
+      expect(res.statusCode).toBe(200);
+      expect(asked).toEqual([
+        {
+          url: `/secretsmanager/get?secretId=${encodeURIComponent('arn:aws:secretsmanager:local:1:secret:jwt')}`,
+          token: 'local-session',
+        },
+      ]);
+    } finally {
+      extension.close();
+    }
   });
 });

@@ -88,6 +88,23 @@ describe('the canary construct', () => {
     });
   });
 
+  it('reads its secrets through the Parameters and Secrets extension layer, its cache on', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({
+          CANARY_SITE_NAS_ID: 'access_chez_awa',
+          PARAMETERS_SECRETS_EXTENSION_CACHE_ENABLED: 'true',
+          PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: '2773',
+        }),
+      },
+      Layers: [
+        Match.stringLikeRegexp(
+          '^arn:aws:lambda:eu-west-1:\\d{12}:layer:AWS-Parameters-and-Secrets-Lambda-Extension-Arm64:\\d+$',
+        ),
+      ],
+    });
+  });
+
   it('lets the canary publish to the ops topic and read the two secrets, and nothing else of SNS', () => {
     const policies = template.findResources('AWS::IAM::Policy');
     const statements = Object.values(policies).flatMap(

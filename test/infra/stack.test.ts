@@ -162,6 +162,59 @@ describe('the environment of each function', () => {
   });
 });
 
+/** The arm64 layer of the Parameters and Secrets extension, as deployed in eu-west-1. */
+const EXTENSION_LAYER =
+  /^arn:aws:lambda:eu-west-1:\d{12}:layer:AWS-Parameters-and-Secrets-Lambda-Extension-Arm64:\d+$/;
+
+describe('the secrets extension', () => {
+  const secretRows = () => routes.filter((r) => routeSecrets(r).length > 0);
+  const plainRows = () => routes.filter((r) => routeSecrets(r).length === 0);
+
+  it('is the one layer of every function that names a secret, its cache on and its port in the environment', () => {
+    expect(secretRows().length).toBeGreaterThan(0);
+    for (const r of secretRows()) {
+      const key = routeKey(r);
+      expect(t.layersOfFunction(t.functionIdOf(key), 'eu-west-1'), key).toEqual([
+        expect.stringMatching(EXTENSION_LAYER),
+      ]);
+      expect(t.envOf(key), key).toMatchObject({
+        PARAMETERS_SECRETS_EXTENSION_CACHE_ENABLED: 'true',
+        PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: '2773',
+        PARAMETERS_SECRETS_EXTENSION_LOG_LEVEL: 'warn',
+        SECRETS_MANAGER_TTL: '300',
+      });
+    }
+  });
+
+  it('is no layer of a function that names no secret, nor configured in its environment', () => {
+    expect(plainRows().length).toBeGreaterThan(0);
+    for (const r of plainRows()) {
+      const key = routeKey(r);
+      expect(t.functionOf(key).Properties.Layers, key).toBeUndefined();
+      expect(
+        Object.keys(t.envOf(key)).filter((k) => k.startsWith('PARAMETERS_SECRETS_')),
+        key,
+      ).toEqual([]);
+    }
+  });
+
+  it('is a layer of exactly the rows, scheduled jobs and canary that read a secret', () => {
+    const withLayer = t
+      .ofType('AWS::Lambda::Function')
+      .filter(([, f]) => f.Properties.Layers !== undefined)
+      .map(([id]) => id);
+    const readers = [
+      ...secretRows().map((r) => t.functionIdOf(routeKey(r))),
+      ...jobs.filter((j) => (j.access.secrets ?? []).length > 0).map((j) => t.functionIdOf(j.name)),
+      t.functionIdOf('Canary'),
+    ];
+    expect(jobs.some((j) => !j.access.secrets?.length)).toBe(true);
+    expect(withLayer.sort()).toEqual(readers.sort());
+    for (const id of readers)
+      expect(t.layersOfFunction(id, 'eu-west-1'), id).toEqual([expect.stringMatching(EXTENSION_LAYER)]);
+  });
+});
+
 describe('the table', () => {
   it('is on demand, with TTL, PITR, two GSIs, deletion protection, and retained', () => {
     template.hasResource('AWS::DynamoDB::Table', {

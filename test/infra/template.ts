@@ -22,6 +22,7 @@ export function inspect(template: Template) {
   const json = template.toJSON() as {
     Resources: Record<string, Resource>;
     Outputs?: Record<string, unknown>;
+    Mappings?: Record<string, Record<string, Record<string, string>>>;
   };
   const resources = json.Resources;
   const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
@@ -49,5 +50,31 @@ export function inspect(template: Template) {
   const envOf = (key: string) =>
     (functionOf(key).Properties.Environment as { Variables: Record<string, unknown> }).Variables;
 
-  return { json, resources, ofType, functionIdOf, functionOf, statementsOf, statementsOfFunction, envOf };
+  /**
+   * The layer ARNs of a function as deployed in `region`: a region-agnostic stack names a
+   * layer by `Fn::FindInMap` on the region, resolved here through the template's mappings.
+   */
+  const layersOfFunction = (fnId: string, region: string): string[] =>
+    ((resources[fnId]?.Properties.Layers ?? []) as unknown[]).map((layer) => {
+      if (typeof layer === 'string') return layer;
+      const find = (layer as { 'Fn::FindInMap'?: [string, unknown, string] })['Fn::FindInMap'];
+      if (!find) throw new Error(`${fnId}: unexpected layer ${JSON.stringify(layer)}`);
+      const [map, key, attribute] = find;
+      if (JSON.stringify(key) !== JSON.stringify({ Ref: 'AWS::Region' })) {
+        throw new Error(`${fnId}: layer mapped by ${JSON.stringify(key)}`);
+      }
+      return String(json.Mappings?.[map]?.[region]?.[attribute]);
+    });
+
+  return {
+    json,
+    resources,
+    ofType,
+    functionIdOf,
+    functionOf,
+    statementsOf,
+    statementsOfFunction,
+    envOf,
+    layersOfFunction,
+  };
 }

@@ -28,6 +28,51 @@ describe('custom CSS: what is accepted', () => {
     expect(result).toEqual({ ok: true, css: '.a { color: red }' });
   });
 
+  it('saves a whole stylesheet as postcss serialises it, to the character', () => {
+    // Rules, at-rules (with and without a block), declarations, !important, custom properties
+    // and comments everywhere: the saved text is the served text, so any change in how it is
+    // parsed or serialised shows here.
+    const css = [
+      '/* head */',
+      '.a { color: red; /* in */ background: blue !important }',
+      '',
+      '@media (min-width: 600px) {',
+      '  /* m */ main { max-width: 40rem; }',
+      '}',
+      '@font-face { font-family: "X" }',
+      '@supports (display:grid){.g{display:grid}}',
+      '@layer base;',
+      '.b>.c + .d ~ .e::after { content: "\\201C /* not */" }',
+      ':root{--x: { a: b };--y:  1px  }',
+      '/* tail */',
+    ].join('\n');
+    expect(safeCustomCss(css)).toEqual({
+      ok: true,
+      css: [
+        '.a { color: red; background: blue !important }',
+        '',
+        '@media (min-width: 600px) { main { max-width: 40rem; }',
+        '}',
+        '@font-face { font-family: "X" }',
+        '@supports (display:grid){.g{display:grid}}',
+        '@layer base;',
+        '.b>.c + .d ~ .e::after { content: "\\201C /* not */" }',
+        ':root{--x: { a: b };--y:  1px  }',
+      ].join('\n'),
+    });
+  });
+
+  it('names the parser error of CSS that does not parse, as postcss words it', () => {
+    expect(safeCustomCss('.a { color: "red }')).toEqual({
+      ok: false,
+      problems: ['is not valid CSS (Unclosed string)'],
+    });
+    expect(safeCustomCss('.a color: red')).toEqual({
+      ok: false,
+      problems: ['is not valid CSS (Unknown word color)'],
+    });
+  });
+
   it('serves exactly what it checked: a comment cannot rejoin two tokens after the check', () => {
     const result = safeCustomCss('.a { background: u/**/rl(https://evil.example/x) }');
     expect(result.ok).toBe(false);

@@ -1,9 +1,16 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../functions/core/config.js';
-import { getSecret, resetSecrets } from '../../functions/core/secrets.js';
+import { toAppError } from '../../functions/core/errors.js';
+import {
+  EXTENSION_TIMEOUT_MS,
+  getSecret,
+  resetSecrets,
+  SecretsUnavailable,
+} from '../../functions/core/secrets.js';
 import { resetSms, sendSms } from '../../functions/core/sms.js';
 
 describe('SMS through SNS', () => {
@@ -38,44 +45,256 @@ describe('SMS through SNS', () => {
   });
 });
 
-describe('secrets from Secrets Manager', () => {
-  const sm = mockClient(SecretsManagerClient);
-  const saved = process.env.OTP_PEPPER;
+/**
+ * A stand-in for the Parameters and Secrets extension, speaking its wire format:
+ * `GET /secretsmanager/get?secretId=<id>` with the session token in
+ * `X-Aws-Parameters-Secrets-Token` (400 without it, 401 with another), the GetSecretValue JSON
+ * of a known secret, 400 (ResourceNotFoundException) for any other. `next` scripts the answer
+ * to the next request instead (a failure, a hang).
+ */
+function fakeExtension(token: string, secrets: Record<string, Record<string, unknown>>) {
+  const requests: { url: string; token: string | undefined }[] = [];
+  const scripted: ((req: IncomingMessage, res: ServerResponse) => void)[] = [];
+  const server: Server = createServer((req, res) => {
+    const given = req.headers['x-aws-parameters-secrets-token'];
+    requests.push({ url: req.url ?? '', token: typeof given === 'string' ? given : undefined });
+    const script = scripted.shift();
+    if (script) return script(req, res);
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (given === undefined) return json(400, { message: 'missing X-Aws-Parameters-Secrets-Token' });
+    if (given !== token) return json(401, { message: 'invalid token' });
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (req.method !== 'GET' || url.pathname !== '/secretsmanager/get') return json(404, {});
+    const secret = secrets[url.searchParams.get('secretId') ?? ''];
+    if (!secret) {
+      return json(400, {
+        __type: 'ResourceNotFoundException',
+        message: "Secrets Manager can't find the specified secret.",
+      });
+    }
+    json(200, secret);
+  });
+  return {
+    requests,
+    /** The answer to the next request, instead of the extension's. */
+    next: (script: (req: IncomingMessage, res: ServerResponse) => void) => scripted.push(script),
+    start: () =>
+      new Promise<number>((ok) =>
+        server.listen(0, '127.0.0.1', () => ok((server.address() as AddressInfo).port)),
+      ),
+    stop: () => {
+      server.closeAllConnections();
+      return new Promise<void>((ok) => server.close(() => ok()));
+    },
+  };
+}
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((ok) => server.close(() => ok()));
+  return port;
+}
+
+/** Everything an error would show in a log line or a response: its name, message and causes. */
+function shown(error: unknown): string {
+  const parts: string[] = [];
+  for (let e = error as { name?: unknown; message?: unknown; cause?: unknown } | undefined; e; ) {
+    parts.push(String(e.name), String(e.message));
+    e = e.cause as typeof e;
+  }
+  return `${parts.join(' ')} ${JSON.stringify(toAppError(error))}`;
+}
+
+const rejection = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: unknown) => error,
+  );
+
+describe('secrets through the Parameters and Secrets extension', () => {
+  const TOKEN = 'session-token-IQoJb3JpZ2luX2VjEXAMPLE';
+  // A name with characters a query string must escape (`/`, `+`, `:`).
+  const ARN = 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:hotspot/otp+pepper-AbCdEf';
+  const VALUE = 'pepper-value-7f3a9c2e51d84b06';
+  const extension = fakeExtension(TOKEN, {
+    [ARN]: {
+      ARN,
+      Name: 'hotspot/otp+pepper',
+      SecretString: VALUE,
+      VersionId: 'v-1',
+      VersionStages: ['AWSCURRENT'],
+      CreatedDate: '2025-01-01T00:00:00.000Z',
+    },
+    [`${ARN}-binary`]: { ARN: `${ARN}-binary`, Name: 'binary', SecretBinary: 'AAEC', VersionId: 'v-1' },
+  });
+  let port = 0;
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    port = await extension.start();
+  });
+  afterAll(() => extension.stop());
   beforeEach(() => {
-    sm.reset();
     resetSecrets();
+    extension.requests.length = 0;
     delete process.env.OTP_PEPPER;
-    process.env.OTP_PEPPER_ARN = 'arn:aws:secretsmanager:eu-west-1:1:secret:pepper';
+    process.env.OTP_PEPPER_ARN = ARN;
+    process.env.AWS_SESSION_TOKEN = TOKEN;
+    process.env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT = String(port);
   });
   afterEach(() => {
-    process.env.OTP_PEPPER = saved;
-    delete process.env.OTP_PEPPER_ARN;
+    for (const k of [
+      'OTP_PEPPER',
+      'OTP_PEPPER_ARN',
+      'AWS_SESSION_TOKEN',
+      'PARAMETERS_SECRETS_EXTENSION_HTTP_PORT',
+    ]) {
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
+    }
     resetSecrets();
   });
 
   it('reads a secret once per container, however many requests need it', async () => {
-    sm.on(GetSecretValueCommand).resolves({ SecretString: 'from-sm' });
     const values = await Promise.all([
       getSecret('OTP_PEPPER'),
       getSecret('OTP_PEPPER'),
       getSecret('OTP_PEPPER'),
     ]);
-    expect(values).toEqual(['from-sm', 'from-sm', 'from-sm']);
-    expect(await getSecret('OTP_PEPPER')).toBe('from-sm');
-    expect(sm.commandCalls(GetSecretValueCommand)).toHaveLength(1);
-    expect(sm.commandCalls(GetSecretValueCommand)[0]?.args[0].input.SecretId).toBe(
-      process.env.OTP_PEPPER_ARN,
-    );
+    expect(values).toEqual([VALUE, VALUE, VALUE]);
+    expect(await getSecret('OTP_PEPPER')).toBe(VALUE);
+    expect(extension.requests).toHaveLength(1);
   });
 
-  it('tries again after a failed read instead of caching the failure', async () => {
-    sm.on(GetSecretValueCommand).rejectsOnce(new Error('network')).resolves({ SecretString: 'second' });
-    await expect(getSecret('OTP_PEPPER')).rejects.toThrow('network');
-    expect(await getSecret('OTP_PEPPER')).toBe('second');
+  it('asks for the ARN, URL-encoded, with the session token', async () => {
+    await getSecret('OTP_PEPPER');
+    expect(extension.requests).toEqual([
+      { url: `/secretsmanager/get?secretId=${encodeURIComponent(ARN)}`, token: TOKEN },
+    ]);
   });
 
-  it('fails clearly when a secret is not configured', async () => {
+  it('keeps the local mode: the value in the environment wins, and the extension is not asked', async () => {
+    process.env.OTP_PEPPER = 'local-pepper';
+    expect(await getSecret('OTP_PEPPER')).toBe('local-pepper');
+    expect(extension.requests).toEqual([]);
+  });
+
+  it.each([
+    ['a 500', (_: IncomingMessage, res: ServerResponse) => res.writeHead(500).end()],
+    ['a 503', (_: IncomingMessage, res: ServerResponse) => res.writeHead(503).end('{"message":"busy"}')],
+    [
+      'a 400 (Secrets Manager throttling)',
+      (_: IncomingMessage, res: ServerResponse) =>
+        res.writeHead(400).end('{"__type":"ThrottlingException","message":"Rate exceeded"}'),
+    ],
+    [
+      'an answer broken off midway',
+      (_: IncomingMessage, res: ServerResponse) => {
+        res.writeHead(200, { 'content-length': '1000' });
+        res.write(`{"SecretString":"${VALUE}`);
+        setTimeout(() => res.destroy(), 20);
+      },
+    ],
+  ])('answers %s with a retryable 503, not cached: the next read succeeds', async (_, script) => {
+    extension.next(script);
+    const error = await rejection(getSecret('OTP_PEPPER'));
+    expect(error).toBeInstanceOf(SecretsUnavailable);
+    expect(toAppError(error)).toMatchObject({
+      code: 'ERR_UNAVAILABLE',
+      status: 503,
+      headers: { 'Retry-After': '1' },
+    });
+    expect(shown(error)).not.toContain(VALUE);
+
+    expect(await getSecret('OTP_PEPPER')).toBe(VALUE);
+    expect(extension.requests).toHaveLength(2);
+  });
+
+  it('answers an unknown secret (the extension says 400) with the same 503', async () => {
+    process.env.OTP_PEPPER_ARN = `${ARN}-deleted`;
+    const error = await rejection(getSecret('OTP_PEPPER'));
+    expect(toAppError(error).code).toBe('ERR_UNAVAILABLE');
+    expect((error as Error).message).toBe('Secret OTP_PEPPER: the secrets extension answered 400');
+  });
+
+  it('answers a refused connection with a retryable 503, not cached', async () => {
+    process.env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT = String(await closedPort());
+    const error = await rejection(getSecret('OTP_PEPPER'));
+    expect(toAppError(error)).toMatchObject({ code: 'ERR_UNAVAILABLE', status: 503 });
+    expect((error as Error).message).toContain('ECONNREFUSED');
+
+    process.env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT = String(port);
+    expect(await getSecret('OTP_PEPPER')).toBe(VALUE);
+  });
+
+  it('gives up on an extension that does not answer in time, with a retryable 503, not cached', async () => {
+    extension.next(() => undefined);
+    const started = Date.now();
+    const error = await rejection(getSecret('OTP_PEPPER'));
+    const waited = Date.now() - started;
+    expect(toAppError(error)).toMatchObject({ code: 'ERR_UNAVAILABLE', status: 503 });
+    expect(waited).toBeGreaterThanOrEqual(EXTENSION_TIMEOUT_MS - 50);
+    expect(waited).toBeLessThan(EXTENSION_TIMEOUT_MS + 1500);
+
+    expect(await getSecret('OTP_PEPPER')).toBe(VALUE);
+    expect(extension.requests).toHaveLength(2);
+  });
+
+  it('fails, as an internal error, on a secret with no string value', async () => {
+    process.env.OTP_PEPPER_ARN = `${ARN}-binary`;
+    const error = await rejection(getSecret('OTP_PEPPER'));
+    expect((error as Error).message).toBe('Secret OTP_PEPPER has no string value');
+    expect(toAppError(error).code).toBe('ERR_INTERNAL');
+  });
+
+  it('never shows the secret or the session token in an error', async () => {
+    // A short value: the JSON parser's own message quotes the first characters of what it read.
+    const SHORT = 'h4x0r!';
+    const answers: ((req: IncomingMessage, res: ServerResponse) => void)[] = [
+      // Not JSON (the bare value, a form): the parser would quote it.
+      (_, res) => res.writeHead(200).end(SHORT),
+      (_, res) => res.writeHead(200).end(`SecretString=${VALUE}`),
+      (_, res) => res.writeHead(200).end(`{"SecretString":"${VALUE}"`),
+      // An error status whose body carries both.
+      (_, res) => res.writeHead(500).end(`{"SecretString":"${VALUE}","token":"${TOKEN}"}`),
+      (_, res) => res.writeHead(200).end(JSON.stringify({ SecretString: { value: VALUE } })),
+    ];
+    for (const answer of answers) {
+      extension.next(answer);
+      const error = await rejection(getSecret('OTP_PEPPER'));
+      expect(shown(error)).not.toContain(SHORT);
+      expect(shown(error)).not.toContain(VALUE);
+      expect(shown(error)).not.toContain(TOKEN);
+    }
+    expect(extension.requests).toHaveLength(answers.length);
+  });
+
+  it('fails clearly, as an internal error, when a secret is not configured', async () => {
     delete process.env.OTP_PEPPER_ARN;
-    await expect(getSecret('OTP_PEPPER')).rejects.toThrow('Secret OTP_PEPPER is not configured');
+    const error = await rejection(getSecret('OTP_PEPPER'));
+    expect((error as Error).message).toBe('Secret OTP_PEPPER is not configured');
+    expect(toAppError(error).code).toBe('ERR_INTERNAL');
+    expect(extension.requests).toEqual([]);
+  });
+
+  it('is refused by the extension without the session token, and asks nothing without one', async () => {
+    delete process.env.AWS_SESSION_TOKEN;
+    await expect(getSecret('OTP_PEPPER')).rejects.toThrow('no AWS_SESSION_TOKEN');
+    expect(extension.requests).toEqual([]);
+
+    // The stand-in itself holds to the wire format: no token, no secret.
+    const res = await fetch(
+      `http://127.0.0.1:${port}/secretsmanager/get?secretId=${encodeURIComponent(ARN)}`,
+    );
+    expect(res.status).toBe(400);
+    expect(await res.text()).not.toContain(VALUE);
   });
 });

@@ -1,0 +1,2 @@
+/** Reference for the import ratio: a bundle with nothing in it (what Node's module loading costs). */
+export {};

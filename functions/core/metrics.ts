@@ -1,0 +1,41 @@
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { atInvocationEnd } from './log.js';
+
+/**
+ * Business metrics as CloudWatch EMF (Powertools Metrics), flushed when each invocation ends.
+ * Only the functions that count something load this module (Powertools Metrics and its own
+ * console stay out of the others' bundles and start-up).
+ */
+export const metrics = new Metrics({ namespace: 'HotspotPlatform', serviceName: 'hotspot-api' });
+
+atInvocationEnd(() => {
+  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+});
+
+/** The business events operations watch; each is one EMF count. */
+export type BusinessMetric =
+  | 'OtpSent'
+  | 'OtpVerified'
+  | 'OtpRejected'
+  | 'PaymentCompleted'
+  | 'PaymentFailed'
+  | 'WebhookRefused'
+  | 'NotificationRefused'
+  | 'PaymentExpired'
+  | 'PaymentMismatch'
+  | 'PaymentStatusChecked'
+  | 'ReconciliationRun'
+  | 'ReconciliationCompleted'
+  | 'VoucherRedeemed'
+  | 'VlanAllocated'
+  | 'CanaryFailed'
+  | 'RadiusAccept'
+  | 'RadiusReject'
+  | 'RadiusLogin'
+  | 'RadiusAccounting'
+  | 'SessionsClosedStale';
+
+/** Counts a business event; flushed as EMF at the end of the invocation. */
+export function countMetric(name: BusinessMetric, value = 1): void {
+  metrics.addMetric(name, MetricUnit.Count, value);
+}
