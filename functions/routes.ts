@@ -360,6 +360,13 @@ export type RouteKey = Row extends infer R ? (R extends Row ? `${R['method']} ${
 /** The auth level of each route key. */
 export type AuthOf<K extends RouteKey> = { [R in Row as `${R['method']} ${R['path']}`]: R['auth'] }[K];
 
+/** The auth levels whose callers hold a session token. */
+export type SessionLevel = 'jwt' | 'reseller' | 'admin';
+/** Route keys whose handlers check a session token (`sessionEndpoint`, functions/core/session-endpoint.ts). */
+export type SessionRouteKey = { [K in RouteKey]: AuthOf<K> extends SessionLevel ? K : never }[RouteKey];
+/** Route keys called without a session token: public, the aggregator's, FreeRADIUS's (`endpoint`). */
+export type OpenRouteKey = Exclude<RouteKey, SessionRouteKey>;
+
 export const routeKey = (r: Pick<Route, 'method' | 'path'>): RouteKey => `${r.method} ${r.path}` as RouteKey;
 
 /** The row of a route; handlers look themselves up so that auth is declared only here. */

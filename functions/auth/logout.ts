@@ -1,4 +1,4 @@
-import { endpoint } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { msisdnOfRef } from '../core/tokens.js';
 import { revokeTokens } from '../store/accounts.js';
 
@@ -8,7 +8,7 @@ import { revokeTokens } from '../store/accounts.js';
  * wherever revocation is checked (functions/core/tokens.ts), and all end with their 900 s.
  * 204 whether or not the account still exists: the caller learns nothing either way.
  */
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'POST /api/v1/auth/logout',
   { response: { status: 204 } },
   async ({ principal }) => {

@@ -1,9 +1,10 @@
 import { clock } from '../core/clock.js';
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { SessionResponse } from './schemas.js';
 
 /** The token was checked by the auth middleware; this only reports what it says. */
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'GET /api/v1/auth/session',
   { response: { status: 200, schema: SessionResponse } },
   async ({ principal }) => {

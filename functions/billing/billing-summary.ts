@@ -1,9 +1,10 @@
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { SummaryQuery, SummaryResponse } from './schemas.js';
 import { billingSummary } from './summary.js';
 
 /** One reseller's month: total, split and sessions, from its aggregate. */
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'GET /api/v1/billing/summary',
   { query: SummaryQuery, response: { status: 200, schema: SummaryResponse } },
   async ({ query, principal }) => {

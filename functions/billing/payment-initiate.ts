@@ -1,9 +1,10 @@
 import { validation } from '../core/errors.js';
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { initiatePayment } from './payments.js';
 import { IDEMPOTENCY_KEY, PaymentInitiateBody, PaymentInitiateResponse } from './schemas.js';
 
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'POST /api/v1/payments/initiate',
   {
     errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT', 'ERR_IDEMPOTENCY_MISMATCH', 'ERR_UPSTREAM', 'ERR_UNAVAILABLE'],

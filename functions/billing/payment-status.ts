@@ -1,9 +1,10 @@
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { paymentStatus } from './payments.js';
 import { IdParams, PaymentStatusResponse } from './schemas.js';
 
 /** The paying subscriber or an admin; anyone else gets 404 (existence does not leak). */
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'GET /api/v1/payments/{id}/status',
   { errors: ['ERR_NOT_FOUND'], params: IdParams, response: { status: 200, schema: PaymentStatusResponse } },
   async ({ params, principal }) => {

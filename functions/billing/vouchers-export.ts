@@ -1,9 +1,9 @@
-import { endpoint } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { VoucherExportQuery } from './schemas.js';
 import { exportBatchCsv } from './vouchers.js';
 
 /** A generation batch as CSV, for printing; the owning reseller or an admin. */
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'GET /api/v1/vouchers/export',
   {
     errors: ['ERR_NOT_FOUND'],

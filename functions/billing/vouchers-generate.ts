@@ -1,8 +1,9 @@
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { VoucherGenerateBody, VoucherGenerateResponse } from './schemas.js';
 import { generateVouchers } from './vouchers.js';
 
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'POST /api/v1/vouchers/generate',
   {
     errors: ['ERR_NOT_FOUND'],

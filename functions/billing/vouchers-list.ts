@@ -1,10 +1,11 @@
 import { resellerInScope } from '../core/access.js';
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { VouchersPage, VouchersQuery } from './schemas.js';
 import { listVouchers } from './vouchers.js';
 
 /** An admin names the reseller; a reseller sees its own (another's: 403). */
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'GET /api/v1/vouchers',
   { query: VouchersQuery, response: { status: 200, schema: VouchersPage } },
   async ({ query, principal }) => {

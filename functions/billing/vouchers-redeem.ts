@@ -1,8 +1,9 @@
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { EntitlementResponse, VoucherRedeemBody } from './schemas.js';
 import { redeem } from './vouchers.js';
 
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'POST /api/v1/vouchers/redeem',
   {
     errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'],

@@ -6,6 +6,7 @@ import {
   type AuthLevel,
   type AuthOf,
   findRoute,
+  type OpenRouteKey,
   type Route,
   type RouteKey,
   routeSecrets,
@@ -14,13 +15,7 @@ import { safeEqual } from './compare.js';
 import { AppError, ERROR_STATUS, type ErrorCode, type ErrorDetail, errorBody, toAppError } from './errors.js';
 import { endInvocation, log, logger } from './log.js';
 import { getSecret } from './secrets.js';
-import {
-  type AdminPrincipal,
-  bearerToken,
-  type OperatorPrincipal,
-  type Principal,
-  verifySession,
-} from './tokens.js';
+import type { AdminPrincipal, OperatorPrincipal, Principal } from './tokens.js';
 
 /** Largest request body accepted, in bytes (the local server enforces the same before parsing). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -66,7 +61,7 @@ export interface OtherAnswer {
   contentType?: string;
 }
 
-interface EndpointSpec<B, Q, P> {
+export interface EndpointSpec<B, Q, P> {
   body?: Schema<B>;
   /**
    * The query string's schema. Without one, the route takes no query parameter: any is a 400
@@ -227,7 +222,18 @@ async function radiusTokenMatches(header: string | undefined): Promise<boolean> 
   return tokens.map((t) => safeEqual(given, t)).includes(true);
 }
 
-async function authenticate(route: Route, headers: Record<string, string>): Promise<Principal | undefined> {
+/**
+ * Checks a session token (the `Authorization` header) and answers its verified principal. Only
+ * the handlers of session routes pass one (`sessionEndpoint`): the JWT library and the token
+ * checks stay out of the other functions' bundles.
+ */
+export type SessionCheck = (authorization: string | undefined) => Promise<Principal>;
+
+async function authenticate(
+  route: Route,
+  headers: Record<string, string>,
+  checkSession: SessionCheck | undefined,
+): Promise<Principal | undefined> {
   switch (route.auth) {
     case 'none':
       return undefined;
@@ -246,7 +252,9 @@ async function authenticate(route: Route, headers: Record<string, string>): Prom
     case 'jwt':
     case 'reseller':
     case 'admin': {
-      const principal = await verifySession(bearerToken(headers.authorization));
+      // The types make this unreachable (a session route's key is not an OpenRouteKey).
+      if (!checkSession) throw new Error(`${route.method} ${route.path} needs sessionEndpoint`);
+      const principal = await checkSession(headers.authorization);
       if (route.auth === 'admin' && principal.role !== 'admin')
         throw new AppError('ERR_FORBIDDEN', 'Admins only');
       if (route.auth === 'reseller' && principal.role === 'subscriber') {
@@ -258,12 +266,12 @@ async function authenticate(route: Route, headers: Record<string, string>): Prom
 }
 
 /**
- * Builds the Lambda handler of one route-table row. The middleware order is middy's: headers
- * normalised, auth, body parsed, input validated, then the handler; errors mapped last. The
- * auth level comes from the route table, so it is declared in one place only.
+ * Builds the Lambda handler of a route-table row called without a session token (public, the
+ * aggregator's webhook, FreeRADIUS). A session route's key is a type error here: its handler
+ * uses `sessionEndpoint` (functions/core/session-endpoint.ts), which checks the token.
  */
 export function endpoint<
-  K extends RouteKey,
+  K extends OpenRouteKey,
   B = undefined,
   Q = Record<string, string>,
   P = Record<string, string>,
@@ -272,12 +280,31 @@ export function endpoint<
   spec: EndpointSpec<B, Q, P>,
   fn: (req: Request<B, Q, P, PrincipalFor<AuthOf<K>>>) => Promise<Reply>,
 ) {
+  return routeHandler(key, spec, fn, undefined);
+}
+
+/**
+ * Builds the Lambda handler of one route-table row. The middleware order is middy's: headers
+ * normalised, auth, body parsed, input validated, then the handler; errors mapped last. The
+ * auth level comes from the route table, so it is declared in one place only.
+ */
+export function routeHandler<
+  K extends RouteKey,
+  B = undefined,
+  Q = Record<string, string>,
+  P = Record<string, string>,
+>(
+  key: K,
+  spec: EndpointSpec<B, Q, P>,
+  fn: (req: Request<B, Q, P, PrincipalFor<AuthOf<K>>>) => Promise<Reply>,
+  checkSession: SessionCheck | undefined,
+) {
   const route = findRoute(key);
 
   const prepare: middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> = {
     before: async (request) => {
       const headers = normalizeHeaders(request.event);
-      const principal = await authenticate(route, headers);
+      const principal = await authenticate(route, headers, checkSession);
       // Auth runs before the body is read: an anonymous caller learns nothing about validation.
       const rawBody = spec.body ? readJsonBody(request.event, headers) : undefined;
       (request.context as EndpointContext).parsed = {

@@ -1,9 +1,10 @@
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { acknowledge } from './alerts.js';
 import { AckBody, AlertIdParams, AlertSchema } from './schemas.js';
 
 /** Idempotent: a second ack answers 200 with the alert as the first ack left it. */
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'PUT /api/v1/alerts/{id}/ack',
   {
     errors: ['ERR_NOT_FOUND'],

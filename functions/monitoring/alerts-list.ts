@@ -1,8 +1,9 @@
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { listAlerts } from './alerts.js';
 import { AlertsPage, AlertsQuery } from './schemas.js';
 
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'GET /api/v1/alerts',
   { query: AlertsQuery, response: { status: 200, schema: AlertsPage } },
   async ({ principal, query }) => {

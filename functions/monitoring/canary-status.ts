@@ -1,8 +1,9 @@
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { canaryStatus } from './dashboard.js';
 import { CanaryStatusSchema, NoQuery } from './schemas.js';
 
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'GET /api/v1/canary/status',
   { query: NoQuery, response: { status: 200, schema: CanaryStatusSchema } },
   async () => json(200, await canaryStatus()),

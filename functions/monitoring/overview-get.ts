@@ -1,8 +1,9 @@
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { overview } from './dashboard.js';
 import { NoQuery, OverviewSchema } from './schemas.js';
 
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'GET /api/v1/monitoring/overview',
   { query: NoQuery, response: { status: 200, schema: OverviewSchema } },
   async ({ principal }) => {

@@ -1,9 +1,10 @@
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { updateBranding } from './branding.js';
 import { checkedCustomCss } from './custom-css.js';
 import { BrandingBody, BrandingParams, BrandingResponse } from './schemas.js';
 
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'PUT /api/v1/branding/{nas_id}',
   {
     errors: ['ERR_NOT_FOUND'],

@@ -1,9 +1,10 @@
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { getDnsStatus } from '../store/dns-status.js';
 import { dnsStatusView } from './dns.js';
 import { DnsStatusResponse } from './schemas.js';
 
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'GET /api/v1/network/dns/status',
   { response: { status: 200, schema: DnsStatusResponse } },
   async () => json(200, dnsStatusView(await getDnsStatus())),

@@ -1,9 +1,10 @@
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { reportDns } from './dns.js';
 import { DnsReportBody, DnsStatusResponse } from './schemas.js';
 
 /** The DNS host reports its blocklist; a report older than the stored one changes nothing. */
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'PUT /api/v1/network/dns/status',
   { body: DnsReportBody, response: { status: 200, schema: DnsStatusResponse } },
   async ({ body }) => json(200, await reportDns(body)),

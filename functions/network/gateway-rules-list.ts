@@ -1,8 +1,9 @@
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { listRules } from '../store/gateway-rules.js';
 import { RulesQuery, RulesResponse } from './schemas.js';
 
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'GET /api/v1/network/gateway/rules',
   { query: RulesQuery, response: { status: 200, schema: RulesResponse } },
   async ({ query }) => json(200, { items: await listRules(query.vlan) }),

@@ -1,8 +1,9 @@
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { SiteBody, SiteResponse } from './schemas.js';
 import { addSite } from './sites.js';
 
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'POST /api/v1/network/sites',
   {
     errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT', 'ERR_DUPLICATE_NAS_ID'],

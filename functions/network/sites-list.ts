@@ -1,8 +1,9 @@
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { SitesList, SitesParams } from './schemas.js';
 import { sitesOf } from './sites.js';
 
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'GET /api/v1/network/sites/{reseller_id}',
   { errors: ['ERR_NOT_FOUND'], params: SitesParams, response: { status: 200, schema: SitesList } },
   async ({ params, principal }) => {

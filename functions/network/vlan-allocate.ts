@@ -1,8 +1,9 @@
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { AllocateBody, AllocationResponse } from './schemas.js';
 import { allocateVlan } from './vlans.js';
 
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'POST /api/v1/network/vlan/allocate',
   {
     errors: ['ERR_NOT_FOUND', 'ERR_DUPLICATE_NAS_ID', 'ERR_VLAN_POOL_EXHAUSTED'],

@@ -1,8 +1,9 @@
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { VlanParams } from './schemas.js';
 import { releaseVlan } from './vlans.js';
 
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'DELETE /api/v1/network/vlans/{vlan_id}',
   { errors: ['ERR_NOT_FOUND'], params: VlanParams, response: { status: 204 } },
   async ({ params }) => {

@@ -1,11 +1,12 @@
 import { resellerInScope } from '../core/access.js';
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
 import { pageOf } from '../core/schemas.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { listAllocations } from '../store/vlans.js';
 import { VlansPage, VlansQuery } from './schemas.js';
 
 /** An admin sees every VLAN; a reseller its own (subscribers are refused by the auth level). */
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'GET /api/v1/network/vlans',
   { query: VlansQuery, response: { status: 200, schema: VlansPage } },
   async ({ query, principal }) => {

@@ -1,10 +1,11 @@
 import { clock } from '../core/clock.js';
-import { endpoint, json } from '../core/http.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
 import { myCodes } from './access.js';
 import { MyCodes, MyCodesQuery } from './schemas.js';
 
 /** The caller's codes with time left: the portal sends a returning subscriber straight to "connect". */
-export const handler = endpoint(
+export const handler = sessionEndpoint(
   'GET /api/v1/access/mine',
   { query: MyCodesQuery, response: { status: 200, schema: MyCodes } },
   async ({ query, principal }) => json(200, await myCodes(principal.sub, query.nas_id, clock.now())),
