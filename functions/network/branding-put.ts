@@ -1,7 +1,6 @@
 import { json } from '../core/http.js';
 import { sessionEndpoint } from '../core/session-endpoint.js';
 import { updateBranding } from './branding.js';
-import { checkedCustomCss } from './custom-css.js';
 import { BrandingBody, BrandingParams, BrandingResponse } from './schemas.js';
 
 export const handler = sessionEndpoint(
@@ -13,9 +12,12 @@ export const handler = sessionEndpoint(
     response: { status: 200, schema: BrandingResponse },
   },
   async ({ params, body, principal }) => {
-    // Checked by its parser here, the only function that carries one (custom-css.ts).
-    const changes =
-      body.custom_css === undefined ? body : { ...body, custom_css: checkedCustomCss(body.custom_css) };
+    // Checked by its parser here, the only function that carries one (custom-css.ts). The parser
+    // is loaded by the first PUT that sets custom CSS: one that changes only colours, texts or
+    // the logo starts and answers without it.
+    if (body.custom_css === undefined) return json(200, await updateBranding(principal, params.nas_id, body));
+    const { checkedCustomCss } = await import('./custom-css.js');
+    const changes = { ...body, custom_css: checkedCustomCss(body.custom_css) };
     return json(200, await updateBranding(principal, params.nas_id, changes));
   },
 );
