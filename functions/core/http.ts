@@ -265,38 +265,40 @@ async function authenticate(
   }
 }
 
-/**
- * Builds the Lambda handler of a route-table row called without a session token (public, the
- * aggregator's webhook, FreeRADIUS). A session route's key is a type error here: its handler
- * uses `sessionEndpoint` (functions/core/session-endpoint.ts), which checks the token.
- */
-export function endpoint<
-  K extends OpenRouteKey,
+/** The function a route's handler module gives: its request typed by the route's auth level. */
+export type RouteFn<K extends RouteKey, B, Q, P> = (
+  req: Request<B, Q, P, PrincipalFor<AuthOf<K>>>,
+) => Promise<Reply>;
+
+/** Builds the Lambda handler of a row of the route table whose key is one of `Keys`. */
+export type EndpointBuilder<Keys extends RouteKey> = <
+  K extends Keys,
   B = undefined,
   Q = Record<string, string>,
   P = Record<string, string>,
 >(
   key: K,
   spec: EndpointSpec<B, Q, P>,
-  fn: (req: Request<B, Q, P, PrincipalFor<AuthOf<K>>>) => Promise<Reply>,
-) {
-  return routeHandler(key, spec, fn, undefined);
-}
+  fn: RouteFn<K, B, Q, P>,
+) => ReturnType<typeof routeHandler>;
+
+/**
+ * Builds the Lambda handler of a route-table row called without a session token (public, the
+ * aggregator's webhook, FreeRADIUS). A session route's key is a type error here: its handler
+ * uses `sessionEndpoint` (functions/core/session-endpoint.ts), which checks the token.
+ */
+export const endpoint: EndpointBuilder<OpenRouteKey> = (key, spec, fn) =>
+  routeHandler(key, spec, fn, undefined);
 
 /**
  * Builds the Lambda handler of one route-table row. The middleware order is middy's: headers
  * normalised, auth, body parsed, input validated, then the handler; errors mapped last. The
  * auth level comes from the route table, so it is declared in one place only.
  */
-export function routeHandler<
-  K extends RouteKey,
-  B = undefined,
-  Q = Record<string, string>,
-  P = Record<string, string>,
->(
+export function routeHandler<K extends RouteKey, B, Q, P>(
   key: K,
   spec: EndpointSpec<B, Q, P>,
-  fn: (req: Request<B, Q, P, PrincipalFor<AuthOf<K>>>) => Promise<Reply>,
+  fn: RouteFn<K, B, Q, P>,
   checkSession: SessionCheck | undefined,
 ) {
   const route = findRoute(key);

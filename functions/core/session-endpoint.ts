@@ -1,5 +1,5 @@
-import type { AuthOf, SessionRouteKey } from '../routes.js';
-import { type EndpointSpec, type PrincipalFor, type Reply, type Request, routeHandler } from './http.js';
+import type { SessionRouteKey } from '../routes.js';
+import { type EndpointBuilder, routeHandler } from './http.js';
 import { bearerToken, verifySession } from './tokens.js';
 
 /**
@@ -8,15 +8,5 @@ import { bearerToken, verifySession } from './tokens.js';
  * before anything else, and the handler receives its principal, never undefined. Only these
  * handlers import this module, so only their bundles carry the JWT library.
  */
-export function sessionEndpoint<
-  K extends SessionRouteKey,
-  B = undefined,
-  Q = Record<string, string>,
-  P = Record<string, string>,
->(
-  key: K,
-  spec: EndpointSpec<B, Q, P>,
-  fn: (req: Request<B, Q, P, PrincipalFor<AuthOf<K>>>) => Promise<Reply>,
-) {
-  return routeHandler(key, spec, fn, (authorization) => verifySession(bearerToken(authorization)));
-}
+export const sessionEndpoint: EndpointBuilder<SessionRouteKey> = (key, spec, fn) =>
+  routeHandler(key, spec, fn, (authorization) => verifySession(bearerToken(authorization)));
