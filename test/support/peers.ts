@@ -87,7 +87,8 @@ export interface UnboundOptions {
 
 /**
  * Unbound on 127.0.0.1:<free port>, unprivileged, in the foreground, with a blocklist of
- * `local-zone: redirect` entries (TOOLCHAIN.md). Ready when it answers a query.
+ * `local-zone: redirect` entries (no root, no chroot, no daemon: a test can run it as any user).
+ * Ready when it answers a query.
  */
 export async function startUnbound(options: UnboundOptions): Promise<Peer> {
   const bin = binary('unbound');
@@ -149,8 +150,9 @@ export interface FreeRadiusOptions {
 
 /**
  * FreeRADIUS on 127.0.0.1:<free UDP port>, in the foreground (`-X`), with the smallest
- * configuration that authenticates PAP users from a `users` file (TOOLCHAIN.md). Ready when it
- * says so on its output.
+ * configuration that authenticates PAP users from a `users` file (its own directory of
+ * configuration, so the system's /etc/freeradius is never read). Ready when it says so on its
+ * output.
  */
 export async function startFreeRadius(options: FreeRadiusOptions): Promise<Peer> {
   const bin = binary('freeradius');
