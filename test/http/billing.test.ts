@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
-import { Nas } from '../../functions/store/nas.js';
 import { recordReseller } from '../../functions/store/resellers.js';
+import { hotspotOf } from '../support/hotspots.js';
 import { call, login, loginAs, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
 
 const server = useLocalServer();
@@ -13,22 +13,10 @@ type ErrorBody = { error: { code: string } };
 const forfait = SEED_FORFAITS[3] as (typeof SEED_FORFAITS)[number];
 const month = () => new Date().toISOString().slice(0, 7);
 
-async function givenNas(resellerId: string): Promise<string> {
-  const nasId = `access_http_${randomUUID().slice(0, 8)}`;
-  await Nas.put({
-    nas_id: nasId,
-    reseller_id: resellerId,
-    reseller_name: 'Chez Awa',
-    vlan_id: 10,
-    kind: 'vlan',
-  });
-  return nasId;
-}
-
 describe('the sandbox payment flow end to end', () => {
   it('pays through the sandbox page, completes the payment and counts it in the reseller summary', async () => {
     const reseller = await loginAs(server.url(), 'reseller');
-    const nasId = await givenNas(reseller.resellerId);
+    const nasId = await hotspotOf(reseller.resellerId, 'access_http');
     const subscriber = await login(server.url(), newMsisdn());
 
     const initiated = await api('POST', '/api/v1/payments/initiate', {

@@ -3,7 +3,7 @@ import { requestOtp, verifyOtp } from '../../functions/auth/service.js';
 import { AppError } from '../../functions/core/errors.js';
 import { verifySession } from '../../functions/core/tokens.js';
 import { getAccount } from '../../functions/store/accounts.js';
-import { adminCli } from '../support/admin-cli.js';
+import { addReseller, adminCli } from '../support/admin-cli.js';
 import { useTestTable } from '../support/db.js';
 import { lastOtp, newMsisdn } from '../support/http.js';
 
@@ -25,16 +25,7 @@ const status = (p: Promise<unknown>) =>
 describe('npm run admin -- accounts add, run again', () => {
   it('a second `accounts add` of a reseller does not cut it from its reseller_id (VLAN, sites, money)', async () => {
     const msisdn = newMsisdn();
-    const first = await admin(
-      'accounts',
-      'add',
-      '--msisdn',
-      msisdn,
-      '--role',
-      'reseller',
-      '--name',
-      'Chez Awa',
-    );
+    const first = await admin(...addReseller(msisdn, '--name', 'Chez Awa'));
     expect(first.code).toBe(0);
     const { reseller_id } = JSON.parse(first.stdout) as { reseller_id: string };
 
@@ -42,16 +33,7 @@ describe('npm run admin -- accounts add, run again', () => {
     expect(again.code).toBe(0);
     expect(await getAccount(msisdn)).toMatchObject({ role: 'reseller', reseller_id, name: 'Chez Awa' });
 
-    const renamed = await admin(
-      'accounts',
-      'add',
-      '--msisdn',
-      msisdn,
-      '--role',
-      'reseller',
-      '--name',
-      'Awa Net',
-    );
+    const renamed = await admin(...addReseller(msisdn, '--name', 'Awa Net'));
     expect(renamed.code).toBe(0);
     expect(await getAccount(msisdn)).toMatchObject({ reseller_id, name: 'Awa Net' });
   });
@@ -61,14 +43,7 @@ describe('npm run admin -- accounts add, run again', () => {
     const first = await admin('accounts', 'add', '--msisdn', msisdn, '--role', 'reseller');
     const { reseller_id } = JSON.parse(first.stdout) as { reseller_id: string };
     const moved = await admin(
-      'accounts',
-      'add',
-      '--msisdn',
-      msisdn,
-      '--role',
-      'reseller',
-      '--reseller-id',
-      '0b8f6a3e-3c1d-4c55-9f1a-2f4b7d9e8a11',
+      ...addReseller(msisdn, '--reseller-id', '0b8f6a3e-3c1d-4c55-9f1a-2f4b7d9e8a11'),
     );
     expect(moved.code).toBe(2);
     expect(moved.stderr).toContain(`already reseller ${reseller_id}`);

@@ -3,7 +3,7 @@ import { requestOtp, verifyOtp } from '../../functions/auth/service.js';
 import { verifySession } from '../../functions/core/tokens.js';
 import { getAccount } from '../../functions/store/accounts.js';
 import { getReseller } from '../../functions/store/vlans.js';
-import { adminCli } from '../support/admin-cli.js';
+import { addReseller, adminCli } from '../support/admin-cli.js';
 import { useTestTable } from '../support/db.js';
 import { lastOtp, newMsisdn } from '../support/http.js';
 
@@ -13,16 +13,7 @@ const admin = adminCli(table.name);
 describe('npm run admin -- accounts', () => {
   it('registers a reseller with a generated id that ends up in its session token', async () => {
     const msisdn = newMsisdn();
-    const added = await admin(
-      'accounts',
-      'add',
-      '--msisdn',
-      msisdn,
-      '--role',
-      'reseller',
-      '--name',
-      'Chez Awa',
-    );
+    const added = await admin(...addReseller(msisdn, '--name', 'Chez Awa'));
     expect(added.code).toBe(0);
     const printed = JSON.parse(added.stdout) as { reseller_id: string; role: string };
     expect(printed.role).toBe('reseller');
@@ -48,16 +39,7 @@ describe('npm run admin -- accounts', () => {
     const badRole = await admin('accounts', 'add', '--msisdn', msisdn, '--role', 'root');
     expect(badRole.code).toBe(2);
     expect(badRole.stderr).toContain('--role must be admin or reseller');
-    const badId = await admin(
-      'accounts',
-      'add',
-      '--msisdn',
-      msisdn,
-      '--role',
-      'reseller',
-      '--reseller-id',
-      'x',
-    );
+    const badId = await admin(...addReseller(msisdn, '--reseller-id', 'x'));
     expect(badId.code).toBe(2);
     expect(await getAccount(msisdn)).toBeUndefined();
   });

@@ -12,7 +12,6 @@ import { clock } from '../../functions/core/clock.js';
 import { AppError } from '../../functions/core/errors.js';
 import { claimDevice, getAccessCode } from '../../functions/store/access-codes.js';
 import { listAlertsByStatus } from '../../functions/store/alerts.js';
-import { Nas } from '../../functions/store/nas.js';
 import { getPayment } from '../../functions/store/payments.js';
 import { getReseller, recordReseller } from '../../functions/store/resellers.js';
 import { getMonthlyRevenue, UNATTRIBUTED, unattributedFor } from '../../functions/store/revenue.js';
@@ -20,6 +19,7 @@ import { getVoucherCounts } from '../../functions/store/voucher-counts.js';
 import { voucherFirstUse } from '../../functions/store/vouchers.js';
 import { useTestTable } from '../support/db.js';
 import { probeDdb } from '../support/ddb-instrument.js';
+import { hotspotOf } from '../support/hotspots.js';
 
 useTestTable({ seed: true });
 
@@ -30,18 +30,6 @@ async function newReseller(country?: 'CI' | 'SN' | 'CM'): Promise<string> {
   const id = randomUUID();
   await recordReseller({ resellerId: id, name: 'Chez Awa', ...(country ? { country } : {}) });
   return id;
-}
-
-async function hotspotOf(resellerId: string): Promise<string> {
-  const nasId = `access_mc_${randomUUID().slice(0, 8)}`;
-  await Nas.put({
-    nas_id: nasId,
-    reseller_id: resellerId,
-    reseller_name: 'Chez Awa',
-    vlan_id: 10,
-    kind: 'vlan',
-  });
-  return nasId;
 }
 
 const delivery = (id: string, status: 'completed' | 'failed', eventId: string = randomUUID()) => ({
@@ -86,8 +74,8 @@ describe('the webhook event id, per payment', () => {
 
 describe('currencies', () => {
   it('opens a payment at a Cameroonian hotspot in XAF and a Senegalese one in XOF', async () => {
-    const cm = await hotspotOf(await newReseller('CM'));
-    const sn = await hotspotOf(await newReseller('SN'));
+    const cm = await hotspotOf(await newReseller('CM'), 'access_mc');
+    const sn = await hotspotOf(await newReseller('SN'), 'access_mc');
     expect((await getPayment(await newPayment(cm)))?.currency).toBe('XAF');
     expect((await getPayment(await newPayment(sn)))?.currency).toBe('XOF');
   });

@@ -7,11 +7,11 @@ import { resetConfig } from '../../functions/core/config.js';
 import { resetSecrets } from '../../functions/core/secrets.js';
 import { listAlertsByStatus } from '../../functions/store/alerts.js';
 import { listEntitlements } from '../../functions/store/entitlements.js';
-import { Nas } from '../../functions/store/nas.js';
 import { getPayment } from '../../functions/store/payments.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import { type FakeCinetPay, type FakeFedaPay, fakeCinetPay, fakeFedaPay } from '../support/fake-providers.js';
+import { hotspotOf } from '../support/hotspots.js';
 import { call, tokenFor, useLocalServer } from '../support/http.js';
 
 /**
@@ -126,14 +126,7 @@ const drivers: Driver[] = [
 async function givenHotspot(country: 'CI' | 'CM' = 'CI'): Promise<{ nasId: string; resellerId: string }> {
   const resellerId = randomUUID();
   await recordReseller({ resellerId, name: 'Chez Awa', country });
-  const nasId = `access_pp_${randomUUID().slice(0, 8)}`;
-  await Nas.put({
-    nas_id: nasId,
-    reseller_id: resellerId,
-    reseller_name: 'Chez Awa',
-    vlan_id: 10,
-    kind: 'vlan',
-  });
+  const nasId = await hotspotOf(resellerId, 'access_pp');
   return { nasId, resellerId };
 }
 

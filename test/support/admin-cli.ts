@@ -26,3 +26,14 @@ export function adminCli(table: () => string): (...args: string[]) => Promise<Cl
     }
   };
 }
+
+/** The arguments of `accounts add` for a reseller, then any options (`--name X`, `--reseller-id Y`). */
+export const addReseller = (msisdn: string, ...options: string[]): string[] => [
+  'accounts',
+  'add',
+  '--msisdn',
+  msisdn,
+  '--role',
+  'reseller',
+  ...options,
+];
