@@ -1,37 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../bin/local/dynamodb-local.js';
-
-const tsx = join('node_modules', 'tsx', 'dist', 'cli.mjs');
-
-function startDev(env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  let output = '';
-  // The server must start its own DynamoDB Local, not reuse the test run's.
-  const { DYNAMODB_ENDPOINT, TABLE_NAME, ...inherited } = process.env;
-  const child = spawn(process.execPath, [tsx, 'bin/dev.ts'], {
-    // Its own FreeRADIUS would take 1812/1813, which the run's edge stack or a developer's npm start may hold.
-    env: { ...inherited, LOCAL_CANARY: '0', LOCAL_RADIUS: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d: Buffer) => {
-    output += d.toString();
-  });
-  child.stderr?.on('data', (d: Buffer) => {
-    output += d.toString();
-  });
-  return { child, output: () => output };
-}
-
-async function until(check: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { startDev, until } from '../support/dev-server.js';
 
 const exited = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => {

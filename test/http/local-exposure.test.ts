@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -7,10 +7,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../bin/local/dynamodb-local.js';
 import { startServer } from '../../bin/local/server.js';
+import { startDev, until } from '../support/dev-server.js';
 
 /** Local mode must not be reachable from the network, nor print codes, unless told to. */
-
-const tsx = join('node_modules', 'tsx', 'dist', 'cli.mjs');
 
 /** An IPv4 address of this machine on a real network interface, if it has one. */
 const lanAddress = () =>
@@ -33,29 +32,6 @@ const reachable = (host: string, port: number) =>
       resolve(false);
     });
   });
-
-function startDev(env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  let output = '';
-  const child = spawn(process.execPath, [tsx, 'bin/dev.ts'], {
-    env: { ...process.env, LOCAL_CANARY: '0', LOCAL_RADIUS: '0', LOG_LEVEL: 'WARN', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d: Buffer) => {
-    output += d.toString();
-  });
-  child.stderr?.on('data', (d: Buffer) => {
-    output += d.toString();
-  });
-  return { child, output: () => output };
-}
-
-async function until(check: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const stop = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
@@ -82,6 +58,7 @@ describe('local mode exposure', () => {
     const outbox = join(dir, 'sms-outbox.jsonl');
     const port = await freePort();
     const dev = startDev({
+      LOG_LEVEL: 'WARN',
       PORT: String(port),
       DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT as string,
       TABLE_NAME: `dev-${randomUUID()}`,
@@ -116,6 +93,7 @@ describe('local mode exposure', () => {
   it('says plainly when HOST opens the local server to the network', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dev-exposure-'));
     const dev = startDev({
+      LOG_LEVEL: 'WARN',
       HOST: '0.0.0.0',
       PORT: String(await freePort()),
       DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT as string,
