@@ -57,7 +57,7 @@ export class DataLayer extends Construct {
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
-        projectionType: ProjectionType.ALL,
+        projectionType: ProjectionType[index.projection],
       });
     }
     pin(this.table, 'Table');

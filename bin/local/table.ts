@@ -32,7 +32,7 @@ export async function createTable(client: DynamoDBClient, name: string): Promise
             { AttributeName: index.partitionKey, KeyType: 'HASH' },
             { AttributeName: index.sortKey, KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: 'ALL' },
+          Projection: { ProjectionType: index.projection },
         })),
       }),
     );

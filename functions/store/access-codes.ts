@@ -52,7 +52,9 @@ export const Access = entity<AccessCode>()({
   key: (a: Pick<AccessCode, 'code'>) => ({ pk: `CODE#${a.code}`, sk: 'CODE' }),
   indexes: {
     /** A subscriber's codes, newest first (the portal's "you have time left"). */
-    gsi1: {
+    bySubscriber: {
+      gsi: 'gsi1',
+      composite: ['subscriber_id', 'created_at'],
       pk: (a: Pick<AccessCode, 'subscriber_id'>) => `SUBSCRIBER#${a.subscriber_id}#CODES`,
       sk: (a: AccessCode) => a.created_at,
       when: (a: AccessCode) => a.subscriber_id !== undefined,
@@ -79,35 +81,34 @@ export const accessCodeCreate = (a: AccessCode): TxItem => Access.tx.create(a);
  * Starts the clock of a code not started yet and binds it to its buyer (voucher redeemed
  * through the API): for a transaction.
  */
-// Access: UpdateItem pk=CODE#<code> SET started_at/expires_at if not set, subscriber_id and its gsi1 keys.
+// Access: UpdateItem pk=CODE#<code> SET started_at/expires_at if not set, subscriber_id (enters bySubscriber).
 export function accessCodeActivate(
   a: AccessCode,
   subscriberId: string,
   nowIso: string,
   expiresAt: string,
 ): TxItem {
-  const bound = { ...a, subscriber_id: subscriberId };
   return Access.tx.update(
     a,
     {
+      set: { subscriber_id: subscriberId },
+      read: a,
       expression:
-        'SET started_at = if_not_exists(started_at, :now), expires_at = if_not_exists(expires_at, :exp), subscriber_id = :sub, gsi1pk = :g1pk, gsi1sk = :g1sk',
-      values: {
-        ':now': nowIso,
-        ':exp': expiresAt,
-        ':sub': subscriberId,
-        ':g1pk': Access.indexes.gsi1.pk(bound),
-        ':g1sk': Access.indexes.gsi1.sk(bound),
-      },
+        'SET started_at = if_not_exists(started_at, :now), expires_at = if_not_exists(expires_at, :exp)',
+      values: { ':now': nowIso, ':exp': expiresAt },
     },
     { expression: 'attribute_exists(pk)' },
   );
 }
 
 /** A subscriber's codes, newest first (at most `limit`). */
-// Access: Query gsi1 gsi1pk=SUBSCRIBER#<id>#CODES, descending, Limit.
+// Access: Query bySubscriber (gsi1) gsi1pk=SUBSCRIBER#<id>#CODES, descending, Limit.
 export async function listCodesOf(subscriberId: string, limit = 20): Promise<AccessCode[]> {
-  const page = await Access.queryIndex('gsi1', { subscriber_id: subscriberId }, { forward: false, limit });
+  const page = await Access.queryIndex(
+    'bySubscriber',
+    { subscriber_id: subscriberId },
+    { forward: false, limit },
+  );
   return page.items;
 }
 

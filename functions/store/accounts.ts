@@ -47,7 +47,9 @@ export const AccountEntity = entity<StoredAccount>()({
   key: (a: Pick<Account, 'msisdn'>) => ({ pk: `ACCOUNT#${a.msisdn}`, sk: 'ACCOUNT' }),
   indexes: {
     /** Operator accounts (admins, resellers), by role then MSISDN; subscribers are not listed. */
-    gsi1: {
+    operators: {
+      gsi: 'gsi1',
+      composite: ['role', 'msisdn'],
       pk: (_all: unknown) => 'OPERATORS',
       sk: (a: Pick<Account, 'role' | 'msisdn'>) => `${a.role}#${a.msisdn}`,
       when: (a: StoredAccount) => a.role !== 'subscriber',
@@ -104,7 +106,7 @@ interface OperatorInput {
  * Registers (or changes) an operator account. An existing subscriber keeps its id, so its
  * history stays attached to it.
  */
-// Access: UpdateItem pk=ACCOUNT#<msisdn>, sk=ACCOUNT; sets gsi1 (OPERATORS) for listing.
+// Access: UpdateItem pk=ACCOUNT#<msisdn>, sk=ACCOUNT; enters the operators index (gsi1).
 export async function upsertOperator(input: OperatorInput): Promise<Account> {
   const account = await writeOperator(input);
   // Unconditional: DynamoDB always answers the item it wrote.
@@ -116,44 +118,26 @@ export async function upsertOperator(input: OperatorInput): Promise<Account> {
  * `upsertOperator`, refused (undefined) when the account's role or reseller id changed since it
  * was read as `asRead`: bin/admin/accounts.ts decides from that read what may change.
  */
-// Access: UpdateItem pk=ACCOUNT#<msisdn>, sk=ACCOUNT (condition: role and reseller_id as read); sets gsi1.
+// Access: UpdateItem pk=ACCOUNT#<msisdn>, sk=ACCOUNT (condition: role and reseller_id as read); enters operators.
 export const registerOperator = (input: OperatorInput, asRead: AccountAsRead): Promise<Account | undefined> =>
   writeOperator(input, unchangedSince(asRead));
 
 async function writeOperator(input: OperatorInput, condition?: Expr): Promise<Account | undefined> {
-  const set = [
-    '#id = if_not_exists(#id, :id)',
-    'msisdn = :m',
-    '#role = :role',
-    'created_at = if_not_exists(created_at, :now)',
-    'entity = :entity',
-    'gsi1pk = :gsi1pk',
-    'gsi1sk = :gsi1sk',
-  ];
-  const names: Record<string, string> = { '#id': 'id', '#role': 'role' };
-  const values: Record<string, unknown> = {
-    ':id': randomUUID(),
-    ':m': input.msisdn,
-    ':role': input.role,
-    ':now': clock.iso(),
-    ':entity': AccountEntity.name,
-    ':gsi1pk': AccountEntity.indexes.gsi1.pk(input),
-    ':gsi1sk': AccountEntity.indexes.gsi1.sk(input),
-  };
-  if (input.resellerId) {
-    set.push('reseller_id = :rid');
-    values[':rid'] = input.resellerId;
-  }
-  if (input.name) {
-    set.push('#name = :name');
-    names['#name'] = 'name';
-    values[':name'] = input.name;
-  }
-  // An admin holds no reseller id, whatever the account was before.
-  const remove = input.resellerId ? '' : ' REMOVE reseller_id';
   const stored = await AccountEntity.updateReturning(
     { msisdn: input.msisdn },
-    { expression: `SET ${set.join(', ')}${remove}`, names, values },
+    {
+      set: {
+        msisdn: input.msisdn,
+        role: input.role,
+        // An admin holds no reseller id, whatever the account was before.
+        reseller_id: input.resellerId || undefined,
+        ...(input.name ? { name: input.name } : {}),
+      },
+      expression:
+        'SET #id = if_not_exists(#id, :id), created_at = if_not_exists(created_at, :now), entity = :entity',
+      names: { '#id': 'id' },
+      values: { ':id': randomUUID(), ':now': clock.iso(), ':entity': AccountEntity.name },
+    },
     condition,
   );
   return stored && publicAccount(stored);
@@ -164,14 +148,15 @@ async function writeOperator(input: OperatorInput, condition?: Expr): Promise<Ac
  * history stays attached), leaves the operator list, and every token it holds ends at once.
  * Undefined when there is no such account or it is not an operator.
  */
-// Access: UpdateItem pk=ACCOUNT#<msisdn> (condition: an operator), removes role keys, ADD token_version 1.
+// Access: UpdateItem pk=ACCOUNT#<msisdn> (condition: an operator), leaves operators, ADD token_version 1.
 export async function removeOperator(msisdn: string): Promise<Account | undefined> {
   const stored = await AccountEntity.updateReturning(
     { msisdn },
     {
-      expression: 'SET #role = :subscriber ADD token_version :one REMOVE reseller_id, #name, gsi1pk, gsi1sk',
-      names: { '#role': 'role', '#name': 'name' },
-      values: { ':subscriber': 'subscriber', ':one': 1 },
+      set: { role: 'subscriber' },
+      remove: ['reseller_id', 'name'],
+      expression: 'ADD token_version :one',
+      values: { ':one': 1 },
     },
     {
       expression: `${exists.expression} AND #role <> :subscriber`,
@@ -221,8 +206,8 @@ export async function sessionStateOf(
   );
 }
 
-// Access: Query gsi1 gsi1pk=OPERATORS (admins and resellers, ordered by role then MSISDN).
+// Access: Query operators (gsi1) gsi1pk=OPERATORS (admins and resellers, ordered by role then MSISDN).
 export async function listOperators(): Promise<Account[]> {
-  const items = await AccountEntity.queryIndexAll('gsi1', {});
+  const items = await AccountEntity.queryIndexAll('operators', {});
   return items.map(publicAccount);
 }

@@ -34,20 +34,24 @@ const ACKED_RETENTION_S = 90 * 86_400;
 
 const statusOf = (a: Pick<StoredAlert, 'acked'>): AlertStatus => (a.acked ? 'acked' : 'active');
 
-/** The start of a site's gsi2 sort keys of one status: a status is one begins_with. */
+/** The start of a site's bySite sort keys of one status: a status is one begins_with. */
 const siteStatusPrefix = (status: AlertStatus) => `${status}#`;
 
-const AlertEntity = entity<StoredAlert>()({
+export const AlertEntity = entity<StoredAlert>()({
   name: 'alert',
   key: (a: Pick<Alert, 'id'>) => ({ pk: `ALERT#${a.id}`, sk: 'ALERT' }),
   indexes: {
     /** Every alert of a status, by time (admin lists and counts); an ack moves it. */
-    gsi1: {
+    byStatus: {
+      gsi: 'gsi1',
+      composite: ['acked', 'ts', 'id'],
       pk: (a: Pick<StoredAlert, 'acked'>) => `ALERTS#${statusOf(a)}`,
       sk: (a: StoredAlert) => `${a.ts}#${a.id}`,
     },
     /** The alerts of one site, status first; an ack moves it within the partition. */
-    gsi2: {
+    bySite: {
+      gsi: 'gsi2',
+      composite: ['site', 'acked', 'ts', 'id'],
       pk: (a: Pick<StoredAlert, 'site'>) => `SITE#${a.site}#ALERTS`,
       sk: (a: Pick<StoredAlert, 'acked' | 'ts' | 'id'>) => `${siteStatusPrefix(statusOf(a))}${a.ts}#${a.id}`,
     },
@@ -77,7 +81,7 @@ const answered = ({ acked_by_sub, acked_by, acked_at, reseller_id, ...a }: Store
  * marker and the alert are written in one transaction, the marker only if absent, so runs that
  * overlap or repeat can never raise two. Undefined when the incident was already open.
  */
-// Access: TransactWriteItems: Put INCIDENT#<site>#<type> attribute_not_exists(pk) + Put ALERT#<id> (gsi1 status, gsi2 site).
+// Access: TransactWriteItems: Put INCIDENT#<site>#<type> attribute_not_exists(pk) + Put ALERT#<id> (in byStatus and bySite).
 export async function raiseAlertOnce(input: {
   type: string;
   severity: string;
@@ -126,7 +130,7 @@ export async function getAlert(id: string): Promise<Alert | undefined> {
  * Acknowledges an active alert. Idempotent: an alert acked already is answered as it is (the
  * first ack's user and time stay). Undefined when there is no such alert.
  */
-// Access: UpdateItem pk=ALERT#<id> with acked = false; moves gsi1pk to ALERTS#acked and gsi2sk to acked#...
+// Access: UpdateItem pk=ALERT#<id> with acked = false; moves it to ALERTS#acked in byStatus and to acked#... in bySite.
 export async function ackAlert(
   id: string,
   userId: string,
@@ -136,23 +140,14 @@ export async function ackAlert(
   const current = await AlertEntity.get({ id }, { consistent: true });
   if (!current) return undefined;
   if (current.acked) return answered(current);
-  const acked = { ...current, acked: true };
   const ack = AlertEntity.tx.update(
     { id },
     {
-      expression:
-        'SET acked = :true, acked_by = :user, acked_by_sub = :sub, acked_at = :at, ' +
-        'gsi1pk = :g1pk, gsi2sk = :g2sk, #ttl = :ttl',
+      set: { acked: true, acked_by: userId, acked_by_sub: bySub, acked_at: at },
+      read: current,
+      expression: 'SET #ttl = :ttl',
       names: { '#ttl': 'ttl' },
-      values: {
-        ':true': true,
-        ':user': userId,
-        ':sub': bySub,
-        ':at': at,
-        ':g1pk': AlertEntity.indexes.gsi1.pk(acked),
-        ':g2sk': AlertEntity.indexes.gsi2.sk(acked),
-        ':ttl': Math.floor(Date.parse(at) / 1000) + ACKED_RETENTION_S,
-      },
+      values: { ':ttl': Math.floor(Date.parse(at) / 1000) + ACKED_RETENTION_S },
     },
     { expression: 'attribute_exists(pk) AND acked = :false', values: { ':false': false } },
   );
@@ -166,17 +161,21 @@ export async function ackAlert(
 }
 
 /** Every alert of a status, newest first. */
-// Access: Query gsi1 gsi1pk=ALERTS#<status>, ScanIndexForward=false.
+// Access: Query byStatus (gsi1) gsi1pk=ALERTS#<status>, ScanIndexForward=false.
 export async function listAlertsByStatus(status: AlertStatus): Promise<Alert[]> {
-  const items = await AlertEntity.queryIndexAll('gsi1', { acked: status === 'acked' }, { forward: false });
+  const items = await AlertEntity.queryIndexAll(
+    'byStatus',
+    { acked: status === 'acked' },
+    { forward: false },
+  );
   return items.map(answered);
 }
 
 /** The alerts of one site, of one status or all, newest first within a status. */
-// Access: Query gsi2 gsi2pk=SITE#<nas_id>#ALERTS [AND begins_with(gsi2sk, <status>#)], ScanIndexForward=false.
+// Access: Query bySite (gsi2) gsi2pk=SITE#<nas_id>#ALERTS [AND begins_with(gsi2sk, <status>#)], ScanIndexForward=false.
 export async function listSiteAlerts(site: string, status?: AlertStatus): Promise<Alert[]> {
   const items = await AlertEntity.queryIndexAll(
-    'gsi2',
+    'bySite',
     { site },
     { forward: false, sk: status && { beginsWith: siteStatusPrefix(status) } },
   );
@@ -188,14 +187,14 @@ export async function listSiteAlerts(site: string, status?: AlertStatus): Promis
  * to the next reseller when a VLAN is released, and the alerts raised before do not go with it.
  * An alert raised before owners were recorded has none, and is shown to admins only.
  */
-// Access: Query gsi2 gsi2pk=SITE#<nas_id>#ALERTS [AND begins_with(gsi2sk, <status>#)], filtered on reseller_id.
+// Access: Query bySite (gsi2) gsi2pk=SITE#<nas_id>#ALERTS [AND begins_with(gsi2sk, <status>#)], filtered on reseller_id.
 export async function listOwnedSiteAlerts(
   site: string,
   resellerId: string,
   status?: AlertStatus,
 ): Promise<Alert[]> {
   const items = await AlertEntity.queryIndexAll(
-    'gsi2',
+    'bySite',
     { site },
     { forward: false, sk: status && { beginsWith: siteStatusPrefix(status) } },
   );
@@ -212,8 +211,8 @@ export async function alertOwner(id: string): Promise<string | undefined> {
  * Ends every open incident of a site (a VLAN release: the name's next holder starts clean, its
  * first degradation raises its own alert). Every incident was opened with an alert of its type.
  */
-// Access: Query gsi2 gsi2pk=SITE#<nas_id>#ALERTS; DeleteItem pk=INCIDENT#<site>#<type> per type.
+// Access: Query bySite (gsi2) gsi2pk=SITE#<nas_id>#ALERTS; DeleteItem pk=INCIDENT#<site>#<type> per type.
 export async function closeSiteIncidents(site: string): Promise<void> {
-  const items = await AlertEntity.queryIndexAll('gsi2', { site });
+  const items = await AlertEntity.queryIndexAll('bySite', { site });
   await Promise.all([...new Set(items.map((a) => a.type))].map((type) => closeIncident(site, type)));
 }

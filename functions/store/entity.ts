@@ -9,6 +9,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../core/ddb.js';
+import { TABLE } from './table.js';
 
 /**
  * One declaration per entity: how its keys are built from its attributes, its item type, and
@@ -21,15 +22,33 @@ import { ddb, tableName } from '../core/ddb.js';
  * and transactions written once each.
  */
 
-/** Key and bookkeeping attributes: never part of an entity's own type. */
-const RESERVED = ['pk', 'sk', 'entity', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'ttl'] as const;
-
 export type PrimaryKey = { pk: string; sk: string };
-export type IndexName = 'gsi1' | 'gsi2';
+/** A GSI of the table (functions/store/table.ts). */
+export type GsiName = (typeof TABLE.indexes)[number]['name'];
 export type Item = Record<string, unknown>;
 
-/** An index of an entity: its partition and sort values, from (a part of) the entity. */
+const gsis = Object.fromEntries(TABLE.indexes.map((g) => [g.name, g])) as Record<
+  GsiName,
+  (typeof TABLE.indexes)[number]
+>;
+
+/** The attributes that hold index keys: written by this helper only. */
+const INDEX_KEYS = TABLE.indexes.flatMap((g) => [g.partitionKey, g.sortKey]) as string[];
+
+/** Key and bookkeeping attributes: never part of an entity's own type. */
+const RESERVED: string[] = [TABLE.partitionKey, TABLE.sortKey, 'entity', TABLE.ttlAttribute, ...INDEX_KEYS];
+
+/**
+ * An index of an entity, named by its access pattern (`openByNas`): the GSI that carries it,
+ * its partition and sort values from (a part of) the entity, and the attributes they are built
+ * from. A put writes its keys; an update that sets or removes one of `composite` rewrites them
+ * (or removes them, when `when` no longer holds), as ElectroDB's update path does.
+ */
 export interface IndexDef<T> {
+  /** The table's GSI that carries this access pattern: the one place the two meet. */
+  gsi: GsiName;
+  /** Every attribute `pk`, `sk` and `when` read: an update of one of them moves the item. */
+  composite: readonly (keyof T & string)[];
   pk: (t: T) => string;
   sk: (t: T) => string;
   /** Sparse index: the item carries this index's keys only while this holds. */
@@ -40,6 +59,7 @@ export interface EntityDef<T, K, I extends Indexes<T> = Indexes<T>> {
   /** The `entity` attribute of its items. */
   name: string;
   key: (k: K) => PrimaryKey;
+  /** Its indexes by access pattern. */
   indexes?: I;
   /** Epoch seconds after which DynamoDB may delete the item (cleanup only: code checks expiry). */
   ttl?: (t: T) => number | undefined;
@@ -52,6 +72,25 @@ export interface Expr {
   values?: Item;
 }
 
+/**
+ * An update of an entity's item. `set` and `remove` name the entity's attributes: the index
+ * keys they feed follow (see `IndexDef`). `expression` holds what they cannot say (ADD, a map
+ * entry, `if_not_exists`, `list_append`) in DynamoDB's syntax; it may not write an attribute an
+ * index is built from, unless `keepsIndexes` says why no key moves.
+ */
+export interface Update<T> extends Partial<Expr> {
+  /** Attributes set to these values (`undefined`: removed). */
+  set?: Partial<T>;
+  remove?: readonly (keyof T & string)[];
+  /**
+   * The item as read, when an index this update moves is built from attributes it does not
+   * set: an attribute absent from it is absent from the item.
+   */
+  read?: T;
+  /** The expression writes an index's attribute in a way that moves no key (said at the call). */
+  keepsIndexes?: true;
+}
+
 /** One item of a TransactWriteItems, as DynamoDB takes it. */
 export type TxItem = NonNullable<
   ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
@@ -59,7 +98,8 @@ export type TxItem = NonNullable<
 
 /** A query of a partition: primary (`index` absent) or one of the GSIs. */
 export interface QuerySpec {
-  index?: IndexName;
+  /** The table's GSI; an entity's queries name the access pattern instead. */
+  index?: GsiName;
   /** The partition value, built by the entity's declaration. */
   pk: string;
   sk?: { beginsWith: string } | { gt: string } | { lt: string } | { between: [string, string] };
@@ -84,8 +124,8 @@ function merged(...exprs: (Expr | undefined)[]) {
 }
 
 function keyCondition(spec: QuerySpec): Expr {
-  const p = spec.index ? `${spec.index}pk` : 'pk';
-  const s = spec.index ? `${spec.index}sk` : 'sk';
+  const p = spec.index ? gsis[spec.index].partitionKey : TABLE.partitionKey;
+  const s = spec.index ? gsis[spec.index].sortKey : TABLE.sortKey;
   const base: Expr = { expression: `${p} = :qpk`, values: { ':qpk': spec.pk } };
   const sk = spec.sk;
   if (!sk) return base;
@@ -150,7 +190,10 @@ export async function queryCount(spec: Omit<QuerySpec, 'start'>): Promise<number
   return count;
 }
 
-type Indexes<T> = Partial<Record<IndexName, IndexDef<T>>>;
+type Indexes<T> = Record<string, IndexDef<T>>;
+
+/** The query of one index partition: its partition value comes from the attributes given. */
+type IndexQuery<I, N extends keyof I> = I[N] extends { pk: (t: infer A) => string } ? A : never;
 
 export interface Entity<T, K, I extends Indexes<T> = Indexes<T>> {
   readonly name: string;
@@ -158,17 +201,23 @@ export interface Entity<T, K, I extends Indexes<T> = Indexes<T>> {
   readonly indexes: I;
   key(k: K): PrimaryKey;
   /** Queries one index partition, given the attributes its partition key is built from. */
-  queryIndex<N extends keyof I & IndexName>(
+  queryIndex<N extends keyof I & string>(
     index: N,
-    attrs: Parameters<NonNullable<I[N]>['pk']>[0],
+    attrs: IndexQuery<I, N>,
     spec?: Omit<QuerySpec, 'index' | 'pk'>,
   ): Promise<{ items: T[]; next?: Item }>;
   /** Every item of one index partition. */
-  queryIndexAll<N extends keyof I & IndexName>(
+  queryIndexAll<N extends keyof I & string>(
     index: N,
-    attrs: Parameters<NonNullable<I[N]>['pk']>[0],
+    attrs: IndexQuery<I, N>,
     spec?: Omit<QuerySpec, 'index' | 'pk' | 'start'>,
   ): Promise<T[]>;
+  /** How many items of one index partition match (`Select: COUNT`, every page). */
+  countIndex<N extends keyof I & string>(
+    index: N,
+    attrs: IndexQuery<I, N>,
+    spec?: Omit<QuerySpec, 'index' | 'pk' | 'start' | 'limit'>,
+  ): Promise<number>;
   /** The whole stored item of `t`: keys, index keys, `entity`, TTL and the attributes. */
   item(t: T): Item;
   /** A stored item back to the entity: key and bookkeeping attributes removed. */
@@ -176,18 +225,21 @@ export interface Entity<T, K, I extends Indexes<T> = Indexes<T>> {
   get(k: K, options?: { consistent?: boolean }): Promise<T | undefined>;
   /** Puts the item; with `condition`, false when DynamoDB refused it. */
   put(t: T, condition?: Expr): Promise<boolean>;
-  /** Updates an item; false when the condition refused it. `returnNew` gives the item after. */
-  update(k: K, update: Expr, condition?: Expr): Promise<boolean>;
-  updateReturning(k: K, update: Expr, condition?: Expr): Promise<T | undefined>;
+  /** Updates an item (its index keys follow); false when the condition refused it. */
+  update(k: K, update: Update<T>, condition?: Expr): Promise<boolean>;
+  /** `update`, answering the item after it (undefined when the condition refused it). */
+  updateReturning(k: K, update: Update<T>, condition?: Expr): Promise<T | undefined>;
   /** Deletes an item; false when the condition refused it. */
   delete(k: K, condition?: Expr): Promise<boolean>;
-  query(spec: QuerySpec): Promise<{ items: T[]; next?: Item }>;
-  queryAll(spec: Omit<QuerySpec, 'start'>): Promise<T[]>;
+  /** A query of the primary key; an index is queried by its name (`queryIndex`). */
+  query(spec: Omit<QuerySpec, 'index'>): Promise<{ items: T[]; next?: Item }>;
+  queryAll(spec: Omit<QuerySpec, 'index' | 'start'>): Promise<T[]>;
   tx: {
     put(t: T, condition?: Expr): TxItem;
     /** Puts only while no item has this key. */
     create(t: T): TxItem;
-    update(k: K, update: Expr, condition?: Expr): TxItem;
+    /** An update for a transaction: index keys follow as in `update`. */
+    update(k: K, update: Update<T>, condition?: Expr): TxItem;
     delete(k: K, condition?: Expr): TxItem;
     check(k: K, condition: Expr): TxItem;
   };
@@ -203,22 +255,64 @@ export const notExists: Expr = { expression: 'attribute_not_exists(pk)' };
 /** `attribute_exists(pk)`: an update or delete of an item that must be there. */
 export const exists: Expr = { expression: 'attribute_exists(pk)' };
 
+const ACTIONS = ['SET', 'REMOVE', 'ADD', 'DELETE'] as const;
+type Action = (typeof ACTIONS)[number];
+
+/**
+ * An update expression's actions, each split into its clauses (commas inside a function's
+ * parentheses do not split). A keyword is one not part of a name or placeholder (`:add`).
+ */
+function actionsOf(expression = ''): Record<Action, string[]> {
+  const out: Record<Action, string[]> = { SET: [], REMOVE: [], ADD: [], DELETE: [] };
+  const marks = [...expression.matchAll(/(?<![\w:#.])(SET|REMOVE|ADD|DELETE)\s/gi)];
+  if (expression.trim() && marks[0]?.index !== expression.search(/\S/)) {
+    throw new Error(`update expression does not start with an action: ${expression}`);
+  }
+  marks.forEach((m, i) => {
+    const body = expression.slice((m.index ?? 0) + m[0].length, marks[i + 1]?.index);
+    let depth = 0;
+    let from = 0;
+    const clauses = out[(m[1] as string).toUpperCase() as Action];
+    for (let c = 0; c <= body.length; c++) {
+      const ch = body[c];
+      if (ch === '(') depth++;
+      else if (ch === ')') depth--;
+      else if ((ch === ',' && depth === 0) || c === body.length) {
+        const clause = body.slice(from, c).trim();
+        if (clause) clauses.push(clause);
+        from = c + 1;
+      }
+    }
+  });
+  return out;
+}
+
+/** The top-level attribute a clause writes: `a.b = ...`, `#n[0] = ...`, `REMOVE a`, `ADD a :v`. */
+const targetOf = (clause: string, names: Record<string, string> | undefined): string => {
+  const path = clause.split(/[\s=.[]/, 1)[0] as string;
+  return names?.[path] ?? path;
+};
+
 /**
  * Declares an entity. `T` is given, the rest inferred: `entity<Voucher>()({ name, key, ... })`.
  */
 export function entity<T extends object>() {
   return <K, I extends Indexes<T> = Record<never, never>>(def: EntityDef<T, K, I>): Entity<T, K, I> => {
     const indexes = (def.indexes ?? {}) as I;
+    const declared = Object.entries(indexes) as [string, IndexDef<T>][];
+    const taken = new Set(declared.map(([, index]) => index.gsi));
+    if (taken.size < declared.length) throw new Error(`${def.name}: two access patterns on one GSI`);
+    const indexed = new Set(declared.flatMap(([, index]) => index.composite));
     const item = (t: T): Item => {
       const out: Item = { ...def.key(t as unknown as K), entity: def.name };
-      for (const [name, index] of Object.entries(indexes) as [IndexName, IndexDef<T>][]) {
+      for (const [, index] of declared) {
         if (index.when && !index.when(t)) continue;
-        out[`${name}pk`] = index.pk(t);
-        out[`${name}sk`] = index.sk(t);
+        out[gsis[index.gsi].partitionKey] = index.pk(t);
+        out[gsis[index.gsi].sortKey] = index.sk(t);
       }
       Object.assign(out, t);
       const ttl = def.ttl?.(t);
-      if (ttl !== undefined) out.ttl = ttl;
+      if (ttl !== undefined) out[TABLE.ttlAttribute] = ttl;
       return out;
     };
     const parse = (stored: Item): T => {
@@ -228,13 +322,83 @@ export function entity<T extends object>() {
     };
     const condition = (c?: Expr) =>
       c ? { ConditionExpression: c.expression } : ({} as { ConditionExpression?: string });
-    const update = (k: K, u: Expr, c?: Expr) => ({
-      TableName: tableName(),
-      Key: def.key(k),
-      UpdateExpression: u.expression,
-      ...condition(c),
-      ...merged(u, c),
-    });
+
+    /**
+     * The update expression with the index keys it moves. An index whose composite attributes
+     * the update touches gets its keys rewritten, or removed when `when` turns false; what the
+     * key functions read must be set, in the key, or in `read` (else it throws: a fault).
+     */
+    const updateExpr = (k: K, u: Update<T>): Expr => {
+      const actions = actionsOf(u.expression);
+      const names: Record<string, string> = { ...u.names };
+      const values: Item = { ...u.values };
+      if (!u.keepsIndexes) {
+        for (const action of ACTIONS) {
+          for (const clause of actions[action]) {
+            const target = targetOf(clause, u.names);
+            if (indexed.has(target as keyof T & string) || INDEX_KEYS.includes(target)) {
+              throw new Error(
+                `${def.name}: write ${target} through set/remove, so that its index keys follow`,
+              );
+            }
+          }
+        }
+      }
+      const known: Item = { ...u.read, ...(k as Item) };
+      const removed = [...(u.remove ?? [])] as string[];
+      let n = 0;
+      const setClause = (attr: string, value: unknown) => {
+        names[`#u${n}`] = attr;
+        values[`:u${n}`] = value;
+        actions.SET.push(`#u${n} = :u${n}`);
+        n++;
+      };
+      for (const [attr, value] of Object.entries(u.set ?? {})) {
+        if (value === undefined) removed.push(attr);
+        else {
+          known[attr] = value;
+          setClause(attr, value);
+        }
+      }
+      for (const attr of removed) {
+        known[attr] = undefined;
+        names[`#u${n}`] = attr;
+        actions.REMOVE.push(`#u${n++}`);
+      }
+      const touched = new Set([...Object.keys(u.set ?? {}), ...removed]);
+      // Reading an attribute the update neither sets nor was given is a fault, not `undefined`.
+      const view = new Proxy(known, {
+        get: (o, a) => {
+          if (typeof a === 'string' && !u.read && !(a in o)) {
+            throw new Error(`${def.name}: this update moves an index built from ${a}: set it or give read`);
+          }
+          return o[a as string];
+        },
+      }) as T;
+      for (const [, index] of declared) {
+        if (!index.composite.some((a) => touched.has(a))) continue;
+        const gsi = gsis[index.gsi];
+        if (index.when && !index.when(view)) actions.REMOVE.push(gsi.partitionKey, gsi.sortKey);
+        else {
+          setClause(gsi.partitionKey, index.pk(view));
+          setClause(gsi.sortKey, index.sk(view));
+        }
+      }
+      const expression = ACTIONS.filter((a) => actions[a].length)
+        .map((a) => `${a} ${actions[a].join(', ')}`)
+        .join(' ');
+      return { expression, names, values };
+    };
+    const update = (k: K, u: Update<T>, c?: Expr) => {
+      const e = updateExpr(k, u);
+      return {
+        TableName: tableName(),
+        Key: def.key(k),
+        UpdateExpression: e.expression,
+        ...condition(c),
+        ...merged(e, c),
+      };
+    };
     const refused = async (send: () => Promise<unknown>): Promise<boolean> => {
       try {
         await send();
@@ -244,10 +408,10 @@ export function entity<T extends object>() {
         throw error;
       }
     };
-    const indexPk = (index: IndexName, attrs: unknown): string => {
-      const declared = (indexes as Indexes<T>)[index];
-      if (!declared) throw new Error(`${def.name} has no index ${index}`);
-      return declared.pk(attrs as T);
+    const onIndex = (name: string, attrs: unknown) => {
+      const index = (indexes as Indexes<T>)[name];
+      if (!index) throw new Error(`${def.name} has no index ${name}`);
+      return { index: index.gsi, pk: index.pk(attrs as T) };
     };
     const query = async (spec: QuerySpec) => {
       const page = await queryPage(spec);
@@ -257,9 +421,10 @@ export function entity<T extends object>() {
       name: def.name,
       indexes,
       key: def.key,
-      queryIndex: (index, attrs, spec = {}) => query({ ...spec, index, pk: indexPk(index, attrs) }),
-      queryIndexAll: async (index, attrs, spec = {}) =>
-        (await queryAll({ ...spec, index, pk: indexPk(index, attrs) })).map(parse),
+      queryIndex: (name, attrs, spec = {}) => query({ ...spec, ...onIndex(name, attrs) }),
+      queryIndexAll: async (name, attrs, spec = {}) =>
+        (await queryAll({ ...spec, ...onIndex(name, attrs) })).map(parse),
+      countIndex: (name, attrs, spec = {}) => queryCount({ ...spec, ...onIndex(name, attrs) }),
       item,
       parse,
       async get(k, options = {}) {

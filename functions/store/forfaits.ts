@@ -24,7 +24,9 @@ export const ForfaitEntity = entity<StoredForfait>()({
   key: (f: Pick<Forfait, 'id'>) => ({ pk: `FORFAIT#${f.id}`, sk: 'FORFAIT' }),
   indexes: {
     /** The forfaits on sale, by price: only active ones carry its keys (sparse index). */
-    gsi1: {
+    onSale: {
+      gsi: 'gsi1',
+      composite: ['status', 'price_fcfa', 'id'],
       pk: (_onSale: unknown) => 'FORFAITS#ACTIVE',
       sk: (f: StoredForfait) => `${String(f.price_fcfa).padStart(10, '0')}#${f.id}`,
       when: (f: StoredForfait) => f.status === 'active',
@@ -34,9 +36,9 @@ export const ForfaitEntity = entity<StoredForfait>()({
 
 const publicForfait = ({ status, created_at, updated_at, ...f }: StoredForfait): Forfait => f;
 
-// Access: Query gsi1 gsi1pk=FORFAITS#ACTIVE, sorted by price (the catalogue is dozens of items).
+// Access: Query onSale (gsi1) gsi1pk=FORFAITS#ACTIVE, sorted by price (the catalogue is dozens of items).
 export async function listForfaitsOnSale(): Promise<Forfait[]> {
-  const items = await ForfaitEntity.queryIndexAll('gsi1', {});
+  const items = await ForfaitEntity.queryIndexAll('onSale', {});
   return items.map(publicForfait);
 }
 
@@ -52,39 +54,22 @@ export async function createForfait(f: Forfait): Promise<boolean> {
 }
 
 /** Changes the offer of a forfait still on sale; undefined when there is none. */
-// Access: UpdateItem pk=FORFAIT#<id> with status = active; the price-ordered gsi1sk follows.
+// Access: UpdateItem pk=FORFAIT#<id> with status = active; a new price moves it in onSale.
 export async function updateForfait(
   id: string,
   changes: Partial<Omit<Forfait, 'id'>>,
 ): Promise<StoredForfait | undefined> {
   const current = await getForfait(id);
   if (current?.status !== 'active') return undefined;
-  const next: StoredForfait = { ...current, ...changes, id };
-  const fields = Object.keys(changes) as (keyof Forfait)[];
   return ForfaitEntity.updateReturning(
     { id },
-    {
-      expression: `SET ${['updated_at = :now', 'gsi1sk = :g', ...fields.map((f) => `#${f} = :${f}`)].join(', ')}`,
-      names: Object.fromEntries(fields.map((f) => [`#${f}`, f])),
-      values: {
-        ':now': clock.iso(),
-        ':g': ForfaitEntity.indexes.gsi1.sk(next),
-        ...Object.fromEntries(fields.map((f) => [`:${f}`, next[f]])),
-      },
-    },
+    // Read as active: the condition below makes sure it still is when the keys are rewritten.
+    { set: { ...changes, updated_at: clock.iso() }, read: current },
     { expression: '#status = :active', names: { '#status': 'status' }, values: { ':active': 'active' } },
   );
 }
 
 /** Takes a forfait off sale; the item stays for the payments that reference it. */
-// Access: UpdateItem pk=FORFAIT#<id>: status = retired, REMOVE gsi1 keys (leaves the sparse index).
+// Access: UpdateItem pk=FORFAIT#<id>: status = retired (leaves the sparse onSale index).
 export const retireForfait = (id: string): Promise<boolean> =>
-  ForfaitEntity.update(
-    { id },
-    {
-      expression: 'SET #status = :retired, updated_at = :now REMOVE gsi1pk, gsi1sk',
-      names: { '#status': 'status' },
-      values: { ':retired': 'retired', ':now': clock.iso() },
-    },
-    exists,
-  );
+  ForfaitEntity.update({ id }, { set: { status: 'retired', updated_at: clock.iso() } }, exists);

@@ -22,7 +22,12 @@ export const Rule = entity<GatewayRule>()({
   }),
   indexes: {
     /** Every rule of the network, in VLAN then rule order. */
-    gsi1: { pk: (_all: unknown) => 'RULES', sk: (r: GatewayRule) => `${pad(r.vlan)}#${pad(r.order)}` },
+    all: {
+      gsi: 'gsi1',
+      composite: ['vlan', 'order'],
+      pk: (_all: unknown) => 'RULES',
+      sk: (r: GatewayRule) => `${pad(r.vlan)}#${pad(r.order)}`,
+    },
   },
 });
 
@@ -59,11 +64,11 @@ export const defaultRulesDelete = (vlan: number) =>
 const publicRule = ({ order, ...rule }: GatewayRule) => rule;
 
 /** The rules of one VLAN, or of the whole network. */
-// Access: Query pk=VLAN#<v>#RULES (one VLAN), or Query gsi1 gsi1pk=RULES (all, in VLAN order).
+// Access: Query pk=VLAN#<v>#RULES (one VLAN), or Query all (gsi1) gsi1pk=RULES (all, in VLAN order).
 export async function listRules(vlan?: number): Promise<Omit<GatewayRule, 'order'>[]> {
   const items =
     vlan === undefined
-      ? await Rule.queryIndexAll('gsi1', {})
+      ? await Rule.queryIndexAll('all', {})
       : await Rule.queryAll({ pk: Rule.key({ vlan, order: 0 }).pk });
   return items.map(publicRule);
 }

@@ -25,7 +25,9 @@ export const Nas = entity<NasRecord>()({
   key: (n: Pick<NasRecord, 'nas_id'>) => ({ pk: `NAS#${n.nas_id}`, sk: 'NAS' }),
   indexes: {
     /** A reseller's NAS ids. */
-    gsi1: {
+    byReseller: {
+      gsi: 'gsi1',
+      composite: ['reseller_id', 'nas_id'],
       pk: (n: Pick<NasRecord, 'reseller_id'>) => `RESELLER#${n.reseller_id}#NAS`,
       sk: (n: NasRecord) => n.nas_id,
     },
@@ -40,8 +42,8 @@ export const setNasVendor = (nasId: string, vendor: NasVendor): Promise<boolean>
 // Access: GetItem pk=NAS#<nas_id>, sk=NAS.
 export const getNas = (nasId: string): Promise<NasRecord | undefined> => Nas.get({ nas_id: nasId });
 
-// Access: Query gsi1 gsi1pk=RESELLER#<id>#NAS (the VLAN's NAS id and its sites').
+// Access: Query byReseller (gsi1) gsi1pk=RESELLER#<id>#NAS (the VLAN's NAS id and its sites').
 export async function listNasIdsOfReseller(resellerId: string): Promise<string[]> {
-  const items = await Nas.queryIndexAll('gsi1', { reseller_id: resellerId });
+  const items = await Nas.queryIndexAll('byReseller', { reseller_id: resellerId });
   return items.map((n) => n.nas_id);
 }

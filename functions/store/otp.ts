@@ -175,6 +175,8 @@ export function issueOtp(input: {
             'created_at = if_not_exists(created_at, :now), entity = :entity, otp_token = :tok, ' +
             'otp_hash = :h, otp_expires_at = :exp, otp_used = :false, otp_fails = :fails',
           names: { '#id': 'id', '#role': 'role' },
+          // A new account is a subscriber, in no index; an existing one keeps its role and number.
+          keepsIndexes: true,
           values: {
             ':id': input.accountId,
             ':m': input.msisdn,

@@ -86,7 +86,9 @@ export const PaymentEntity = entity<Payment>()({
      * Pending payments by creation time, for reconciliation. Sparse: a payment carries these
      * keys only while pending; settling it removes them (see `settle`).
      */
-    gsi1: {
+    pending: {
+      gsi: 'gsi1',
+      composite: ['status', 'created_at', 'id'],
       pk: (_p: Partial<Payment>) => 'PAYMENTS#PENDING',
       sk: (p: Pick<Payment, 'created_at' | 'id'>) => `${p.created_at}#${p.id}`,
       when: (p: Payment) => p.status === 'pending',
@@ -156,13 +158,13 @@ export async function getPaymentAndEvent(
 }
 
 /** Pending payments created before `beforeIso`, oldest first: what reconciliation re-checks. */
-// Access: Query gsi1 gsi1pk=PAYMENTS#PENDING AND gsi1sk < <beforeIso>, ascending, Limit.
+// Access: Query pending (gsi1) gsi1pk=PAYMENTS#PENDING AND gsi1sk < <beforeIso>, ascending, Limit.
 export async function listPendingPayments(beforeIso: string, limit: number): Promise<Payment[]> {
   const out: Payment[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const page = await PaymentEntity.queryIndex(
-      'gsi1',
+      'pending',
       {},
       { sk: { lt: beforeIso }, limit: limit - out.length, forward: true, ...(start ? { start } : {}) },
     );
@@ -294,16 +296,18 @@ function settleOutcome(error: unknown): SettleOutcome {
   throw error;
 }
 
+const stillPending: Expr = {
+  expression: '#status = :pending',
+  names: { '#status': 'status' },
+  values: { ':pending': 'pending' },
+};
+
 /**
- * The update of a pending payment to its final status (never of a settled one). It leaves the
- * sparse index of pending payments.
+ * The update of a pending payment to its final status (never of a settled one): its new status
+ * takes it out of the pending index.
  */
-const settle = (paymentId: string, set: string, values: Record<string, unknown>) =>
-  PaymentEntity.tx.update(
-    { id: paymentId },
-    { expression: `${set} REMOVE gsi1pk, gsi1sk`, names: { '#status': 'status' }, values },
-    { expression: '#status = :pending', names: { '#status': 'status' }, values: { ':pending': 'pending' } },
-  );
+const settle = (paymentId: string, set: Partial<Payment>) =>
+  PaymentEntity.tx.update({ id: paymentId }, { set }, stillPending);
 
 /** The record of a delivery in a settling transaction, when the settlement came from one. */
 const seen = (
@@ -343,16 +347,13 @@ export async function completePayment(input: {
   try {
     await transact({
       ...seen(payment.id, input.eventId, 'completed', input.nowIso),
-      payment: settle(
-        payment.id,
-        'SET #status = :completed, completed_at = :now, provider_reference = :ref, access_code = :code',
-        {
-          ':completed': 'completed',
-          ':now': input.nowIso,
-          ':ref': input.providerReference ?? payment.provider_reference ?? null,
-          ':code': input.access.code,
-        },
-      ),
+      payment: settle(payment.id, {
+        status: 'completed',
+        completed_at: input.nowIso,
+        // Absent when none is known (stored as null before: every reader tests it for truth).
+        provider_reference: input.providerReference ?? payment.provider_reference,
+        access_code: input.access.code,
+      }),
       entitlement: EntitlementEntity.tx.create(input.entitlement),
       revenue: revenueIncrement(payment.reseller_id, input.month, payment.amount_fcfa),
       code: Access.tx.create(input.access),
@@ -375,10 +376,7 @@ export async function failPayment(input: {
   try {
     await transact({
       ...seen(input.paymentId, input.eventId, 'failed', input.nowIso),
-      payment: settle(input.paymentId, 'SET #status = :failed, failed_at = :now', {
-        ':failed': 'failed',
-        ':now': input.nowIso,
-      }),
+      payment: settle(input.paymentId, { status: 'failed', failed_at: input.nowIso }),
     });
     return 'applied';
   } catch (error) {
@@ -386,21 +384,7 @@ export async function failPayment(input: {
   }
 }
 
-const stillPending: Expr = {
-  expression: '#status = :pending',
-  names: { '#status': 'status' },
-  values: { ':pending': 'pending' },
-};
-
 /** Stores a pending payment the provider never completed as `expired`; false when it was settled meanwhile. */
-// Access: UpdateItem pk=PAYMENT#<id> SET status = expired REMOVE gsi1pk, gsi1sk, condition status = pending.
+// Access: UpdateItem pk=PAYMENT#<id> SET status = expired (leaves pending), condition status = pending.
 export const expirePayment = (id: string, nowIso: string): Promise<boolean> =>
-  PaymentEntity.update(
-    { id },
-    {
-      expression: 'SET #status = :expired, expired_at = :now REMOVE gsi1pk, gsi1sk',
-      names: { '#status': 'status' },
-      values: { ':expired': 'expired', ':now': nowIso },
-    },
-    stillPending,
-  );
+  PaymentEntity.update({ id }, { set: { status: 'expired', expired_at: nowIso } }, stillPending);

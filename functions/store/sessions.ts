@@ -31,14 +31,18 @@ export const Session = entity<RadiusSession>()({
   name: 'radius_session',
   key: (s: Pick<RadiusSession, 'id'>) => ({ pk: `SESSION#${s.id}`, sk: 'SESSION' }),
   indexes: {
-    /** Open sessions of a NAS. */
-    gsi1: {
+    /** Open sessions of a NAS (Accounting-On/Off closes them). */
+    openByNas: {
+      gsi: 'gsi1',
+      composite: ['nas_id', 'id', 'status'],
       pk: (s: Pick<RadiusSession, 'nas_id'>) => `NAS#${s.nas_id}#OPEN`,
       sk: (s: RadiusSession) => s.id,
       when: (s: RadiusSession) => s.status === 'open',
     },
-    /** Every open session, by last report: the oldest are the silent ones. */
-    gsi2: {
+    /** Every open session, by last report: the oldest are the silent ones (the sweep). */
+    openByLastReport: {
+      gsi: 'gsi2',
+      composite: ['last_report_at', 'id', 'status'],
       pk: (_all: unknown) => 'SESSIONS#OPEN',
       sk: (s: RadiusSession) => `${s.last_report_at}#${s.id}`,
       when: (s: RadiusSession) => s.status === 'open',
@@ -115,42 +119,35 @@ export function reportItems(
 ): Record<string, TxItem> {
   const closing = next.close !== undefined && read.status === 'open';
   const added = Math.max(0, next.total_bytes - read.total_bytes);
-  const sets = ['total_bytes = :total', 'session_time_s = :time', 'last_report_at = :now'];
-  const values: Record<string, unknown> = {
-    ':total': Math.max(next.total_bytes, read.total_bytes),
-    ':time': Math.max(next.session_time_s, read.session_time_s),
-    ':now': next.nowIso,
-    ':read': read.total_bytes,
-    ':status': read.status,
+  // The new last report moves an open session in the sweep's index; a close leaves both.
+  const set: Partial<RadiusSession> = {
+    total_bytes: Math.max(next.total_bytes, read.total_bytes),
+    session_time_s: Math.max(next.session_time_s, read.session_time_s),
+    last_report_at: next.nowIso,
+    ...(closing ? { status: 'closed', closed_at: next.nowIso, close_reason: next.close } : {}),
   };
-  let remove = '';
-  if (closing) {
-    sets.push('#status = :closed', 'closed_at = :now', 'close_reason = :why');
-    values[':closed'] = 'closed';
-    values[':why'] = next.close;
-    remove = ' REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk';
-  } else if (read.status === 'open') {
-    sets.push('gsi2sk = :g2sk');
-    values[':g2sk'] = Session.indexes.gsi2.sk({ ...read, last_report_at: next.nowIso });
-  }
   return {
     session: Session.tx.update(
       read,
-      { expression: `SET ${sets.join(', ')}${remove}`, names: { '#status': 'status' }, values },
-      { expression: 'total_bytes = :read AND #status = :status' },
+      { set, read },
+      {
+        expression: 'total_bytes = :read AND #status = :status',
+        names: { '#status': 'status' },
+        values: { ':read': read.total_bytes, ':status': read.status },
+      },
     ),
     code: deviceItem(read, closing || read.status === 'closed' ? 'release' : next.lease, added),
     ...(closing ? countOpen(read, -1) : {}),
   };
 }
 
-// Access: Query gsi1 gsi1pk=NAS#<nas_id>#OPEN.
+// Access: Query openByNas (gsi1) gsi1pk=NAS#<nas_id>#OPEN.
 export const openSessionsOfNas = (nasId: string): Promise<RadiusSession[]> =>
-  Session.queryIndexAll('gsi1', { nas_id: nasId }, { consistent: false });
+  Session.queryIndexAll('openByNas', { nas_id: nasId }, { consistent: false });
 
 /** Open sessions whose last report is older than `beforeIso`, oldest first, one page. */
-// Access: Query gsi2 gsi2pk=SESSIONS#OPEN AND gsi2sk < :before, Limit.
+// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN AND gsi2sk < :before, Limit.
 export async function silentSessions(beforeIso: string, limit: number): Promise<RadiusSession[]> {
-  const page = await Session.queryIndex('gsi2', {}, { sk: { lt: beforeIso }, limit });
+  const page = await Session.queryIndex('openByLastReport', {}, { sk: { lt: beforeIso }, limit });
   return page.items;
 }

@@ -3,6 +3,10 @@
  * the same table. Every entity declares its keys on these generic names (functions/store/
  * entity.ts): `pk`/`sk`, two overloaded indexes, an `entity` attribute on every item, and the
  * TTL attribute DynamoDB deletes expired items by.
+ *
+ * An entity's index names an access pattern (`Session` 'openByNas') and says which of these
+ * GSIs carries it: moving a pattern to another GSI, or changing what a GSI projects, is an edit
+ * here or in that one declaration.
  */
 export const TABLE = {
   partitionKey: 'pk',
@@ -10,7 +14,7 @@ export const TABLE = {
   /** Epoch seconds; DynamoDB deletes expired items late, so code checks expiry itself. */
   ttlAttribute: 'ttl',
   indexes: [
-    { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-    { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: 'ALL' },
+    { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: 'ALL' },
   ],
 } as const;

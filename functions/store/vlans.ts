@@ -29,9 +29,16 @@ export const Vlan = entity<Allocation & { slug: string }>()({
   key: (a: Pick<Allocation, 'vlan_id'>) => ({ pk: `VLAN#${a.vlan_id}`, sk: 'ALLOCATION' }),
   indexes: {
     /** Every allocation, in id order. */
-    gsi1: { pk: (_all: unknown) => 'VLANS', sk: (a: Allocation) => pad(a.vlan_id) },
+    all: {
+      gsi: 'gsi1',
+      composite: ['vlan_id'],
+      pk: (_all: unknown) => 'VLANS',
+      sk: (a: Allocation) => pad(a.vlan_id),
+    },
     /** A reseller's own. */
-    gsi2: {
+    byReseller: {
+      gsi: 'gsi2',
+      composite: ['reseller_id', 'vlan_id'],
       pk: (a: Pick<Allocation, 'reseller_id'>) => `RESELLER#${a.reseller_id}#VLAN`,
       sk: (a: Allocation) => pad(a.vlan_id),
     },
@@ -171,11 +178,11 @@ export async function getAllocation(vlanId: number): Promise<Allocation | undefi
 }
 
 /** All allocations (admin) or one reseller's, in VLAN id order. At most the pool: read whole. */
-// Access: Query gsi1 gsi1pk=VLANS (all) or Query gsi2 gsi2pk=RESELLER#<id>#VLAN (one reseller's).
+// Access: Query all (gsi1) gsi1pk=VLANS, or Query byReseller (gsi2) gsi2pk=RESELLER#<id>#VLAN (one reseller's).
 export async function listAllocations(resellerId?: string): Promise<Allocation[]> {
   const items = resellerId
-    ? await Vlan.queryIndexAll('gsi2', { reseller_id: resellerId })
-    : await Vlan.queryIndexAll('gsi1', {});
+    ? await Vlan.queryIndexAll('byReseller', { reseller_id: resellerId })
+    : await Vlan.queryIndexAll('all', {});
   return items.map(publicAllocation);
 }
 

@@ -1,7 +1,7 @@
 import type { Currency } from '../billing/currency.js';
 import { Access, type AccessCode, accessCodeActivate } from './access-codes.js';
 import { type Entitlement, EntitlementEntity } from './entitlements.js';
-import { cancelled, type Expr, entity, type Item, queryCount, transact } from './entity.js';
+import { cancelled, type Expr, entity, type Item, transact } from './entity.js';
 import type { Offer } from './forfaits.js';
 import { revenueIncrement } from './revenue.js';
 import { voucherCountsMove } from './voucher-counts.js';
@@ -41,14 +41,27 @@ export const VoucherEntity = entity<Voucher>()({
   key: (v: Pick<Voucher, 'code'>) => ({ pk: `VOUCHER#${v.code}`, sk: 'VOUCHER' }),
   indexes: {
     /** A reseller's vouchers by stored status, then code: the sort key changes on redemption. */
-    gsi1: {
+    byStatus: {
+      gsi: 'gsi1',
+      composite: ['reseller_id', 'status', 'code'],
       pk: (v: Pick<Voucher, 'reseller_id'>) => `VOUCHERS#${v.reseller_id}`,
       sk: (v: Pick<Voucher, 'status' | 'code'>) => `${v.status}#${v.code}`,
     },
     /** The vouchers of a generation batch, by code. */
-    gsi2: { pk: (v: Pick<Voucher, 'batch_id'>) => `BATCH#${v.batch_id}`, sk: (v: Voucher) => v.code },
+    byBatch: {
+      gsi: 'gsi2',
+      composite: ['batch_id', 'code'],
+      pk: (v: Pick<Voucher, 'batch_id'>) => `BATCH#${v.batch_id}`,
+      sk: (v: Voucher) => v.code,
+    },
   },
 });
+
+const stillActive: Expr = {
+  expression: '#status = :active',
+  names: { '#status': 'status' },
+  values: { ':active': 'active' },
+};
 
 /** The name of a voucher's item in a transaction, by which a cancellation tells it apart. */
 const txName = (code: string) => `voucher:${code}`;
@@ -119,21 +132,12 @@ export async function deleteVouchers(resellerId: string, codes: string[]): Promi
  * would, so that its price counts in the reseller's revenue once, whichever comes first. For
  * the login's transaction.
  */
-// Access: UpdateItem pk=VOUCHER#<code> SET status = redeemed (condition status = active) (in a transaction).
+// Access: UpdateItem pk=VOUCHER#<code> SET status = redeemed, moving it in byStatus (condition status = active) (in a transaction).
 export function voucherFirstUse(v: Pick<Voucher, 'code' | 'reseller_id'>, nowIso: string, until: string) {
   return VoucherEntity.tx.update(
     v,
-    {
-      expression: 'SET #status = :redeemed, gsi1sk = :g, redeemed_at = :now, access_expires_at = :until',
-      names: { '#status': 'status' },
-      values: {
-        ':redeemed': 'redeemed',
-        ':g': VoucherEntity.indexes.gsi1.sk({ code: v.code, status: 'redeemed' }),
-        ':now': nowIso,
-        ':until': until,
-      },
-    },
-    { expression: '#status = :active', names: { '#status': 'status' }, values: { ':active': 'active' } },
+    { set: { status: 'redeemed', redeemed_at: nowIso, access_expires_at: until } },
+    stillActive,
   );
 }
 
@@ -146,7 +150,7 @@ export const getVoucher = (code: string): Promise<Voucher | undefined> =>
  * aggregate in one transaction. `taken` when the voucher is no longer active (another redeem
  * won) or its entitlement exists already.
  */
-// Access: TransactWriteItems [Update VOUCHER#<code> status = active (gsi1sk follows), Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Update REVENUE#<reseller>/MONTH#<month> ADD].
+// Access: TransactWriteItems [Update VOUCHER#<code> status = active (moves in byStatus), Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Update REVENUE#<reseller>/MONTH#<month> ADD].
 export async function redeemVoucher(input: {
   voucher: Voucher;
   /** Its access code as read: its clock starts now and it is bound to the subscriber. */
@@ -162,18 +166,15 @@ export async function redeemVoucher(input: {
       voucher: VoucherEntity.tx.update(
         v,
         {
-          expression:
-            'SET #status = :redeemed, gsi1sk = :g, redeemed_at = :now, redeemed_by = :sub, access_expires_at = :until',
-          names: { '#status': 'status' },
-          values: {
-            ':redeemed': 'redeemed',
-            ':g': VoucherEntity.indexes.gsi1.sk({ ...v, status: 'redeemed' }),
-            ':now': input.nowIso,
-            ':sub': input.subscriberId,
-            ':until': input.entitlement.expires_at,
+          set: {
+            status: 'redeemed',
+            redeemed_at: input.nowIso,
+            redeemed_by: input.subscriberId,
+            access_expires_at: input.entitlement.expires_at,
           },
+          read: v,
         },
-        { expression: '#status = :active', names: { '#status': 'status' }, values: { ':active': 'active' } },
+        stillActive,
       ),
       entitlement: EntitlementEntity.tx.create(input.entitlement),
       revenue: revenueIncrement(v.reseller_id, input.month, v.price_fcfa),
@@ -191,7 +192,7 @@ export async function redeemVoucher(input: {
 }
 
 /**
- * The gsi1 query of a reseller's vouchers of one visible status. `expired` and `redeemed` share
+ * The byStatus query of a reseller's vouchers of one visible status. `expired` and `redeemed` share
  * the stored `redeemed` status and are told apart by the end of the access granted, at `nowIso`.
  */
 function byStatus(
@@ -202,7 +203,7 @@ function byStatus(
   const until = { names: { '#until': 'access_expires_at' }, values: { ':now': nowIso } };
   return {
     // The sort key of an empty code is the prefix of every voucher of that status.
-    sk: stored && { beginsWith: VoucherEntity.indexes.gsi1.sk({ status: stored, code: '' }) },
+    sk: stored && { beginsWith: VoucherEntity.indexes.byStatus.sk({ status: stored, code: '' }) },
     filter:
       status === 'expired'
         ? { expression: '#until <= :now', ...until }
@@ -216,17 +217,13 @@ function byStatus(
  * How many of a reseller's redeemed vouchers read `status` (`redeemed` or `expired`) at `nowIso`:
  * the counts kept on write know redeemed vouchers only as a whole, the split moves with time.
  */
-// Access: Query gsi1 gsi1pk=VOUCHERS#<reseller_id> AND begins_with(gsi1sk, 'redeemed#') Filter access_expires_at vs now, Select=COUNT.
+// Access: Query byStatus (gsi1) gsi1pk=VOUCHERS#<reseller_id> AND begins_with(gsi1sk, 'redeemed#') Filter access_expires_at vs now, Select=COUNT.
 export const countRedeemedByEnd = (
   resellerId: string,
   status: 'redeemed' | 'expired',
   nowIso: string,
 ): Promise<number> =>
-  queryCount({
-    index: 'gsi1',
-    pk: VoucherEntity.indexes.gsi1.pk({ reseller_id: resellerId }),
-    ...byStatus(status, nowIso),
-  });
+  VoucherEntity.countIndex('byStatus', { reseller_id: resellerId }, byStatus(status, nowIso));
 
 /** Queries filling a filtered page (`redeemed`, `expired`) at most, before answering it short. */
 const MAX_FILL_QUERIES = 4;
@@ -236,7 +233,7 @@ const MAX_FILL_QUERIES = 4;
  * LastEvaluatedKey): one Query, or a few when a filter (redeemed/expired) drops items. `next`
  * is where the following page starts.
  */
-// Access: Query gsi1 gsi1pk=VOUCHERS#<reseller_id> [AND begins_with(gsi1sk, 'active#'|'redeemed#')] [Filter access_expires_at vs now], Limit, ExclusiveStartKey.
+// Access: Query byStatus (gsi1) gsi1pk=VOUCHERS#<reseller_id> [AND begins_with(gsi1sk, 'active#'|'redeemed#')] [Filter access_expires_at vs now], Limit, ExclusiveStartKey.
 export async function listVouchersFrom(
   resellerId: string,
   status: VoucherStatus | undefined,
@@ -254,7 +251,7 @@ export async function listVouchersFrom(
   let queries = 0;
   do {
     const out = await VoucherEntity.queryIndex(
-      'gsi1',
+      'byStatus',
       { reseller_id: resellerId },
       { ...byStatus(status, nowIso), limit: pageSize - items.length, ...(from ? { start: from } : {}) },
     );
@@ -270,7 +267,7 @@ export async function listVouchersFrom(
  * pages are read and dropped (cost grows with `page`; a client that follows `next_cursor` reads
  * one page a request).
  */
-// Access: Query gsi1 gsi1pk=VOUCHERS#<reseller_id> [AND begins_with(...)] [Filter], Limit up to 1000, skipping.
+// Access: Query byStatus (gsi1) gsi1pk=VOUCHERS#<reseller_id> [AND begins_with(...)] [Filter], Limit up to 1000, skipping.
 export async function startOfPage(
   resellerId: string,
   status: VoucherStatus | undefined,
@@ -282,7 +279,7 @@ export async function startOfPage(
   let start: Item | undefined;
   while (skip > 0) {
     const out = await VoucherEntity.queryIndex(
-      'gsi1',
+      'byStatus',
       { reseller_id: resellerId },
       { ...byStatus(status, nowIso), limit: Math.min(skip, 1000), ...(start ? { start } : {}) },
     );
@@ -297,6 +294,6 @@ export async function startOfPage(
 }
 
 /** Every voucher of a generation batch (at most 1000), in code order. */
-// Access: Query gsi2 gsi2pk=BATCH#<batch_id>.
+// Access: Query byBatch (gsi2) gsi2pk=BATCH#<batch_id>.
 export const listBatch = (batchId: string): Promise<Voucher[]> =>
-  VoucherEntity.queryIndexAll('gsi2', { batch_id: batchId });
+  VoucherEntity.queryIndexAll('byBatch', { batch_id: batchId });
