@@ -1,0 +1,321 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { ddb, tableName } from '../../functions/core/ddb.js';
+import {
+  Access,
+  type AccessCode,
+  accessCodeActivate,
+  listCodesOf,
+} from '../../functions/store/access-codes.js';
+import { listOperators, removeOperator, upsertOperator } from '../../functions/store/accounts.js';
+import {
+  ackAlert,
+  listAlertsByStatus,
+  listSiteAlerts,
+  raiseAlertOnce,
+} from '../../functions/store/alerts.js';
+import type { Entitlement } from '../../functions/store/entitlements.js';
+import { type PrimaryKey, transact } from '../../functions/store/entity.js';
+import {
+  createForfait,
+  ForfaitEntity,
+  listForfaitsOnSale,
+  retireForfait,
+  updateForfait,
+} from '../../functions/store/forfaits.js';
+import { listRules } from '../../functions/store/gateway-rules.js';
+import { listNasIdsOfReseller } from '../../functions/store/nas.js';
+import {
+  completePayment,
+  createPayment,
+  expirePayment,
+  failPayment,
+  listPendingPayments,
+  type Payment,
+  PaymentEntity,
+} from '../../functions/store/payments.js';
+import {
+  openSessionItems,
+  openSessionsOfNas,
+  type RadiusSession,
+  reportItems,
+  Session,
+  silentSessions,
+} from '../../functions/store/sessions.js';
+import { allocateTx, listAllocations, releaseTx } from '../../functions/store/vlans.js';
+import {
+  listBatch,
+  listVouchersFrom,
+  putVouchers,
+  type Voucher,
+  VoucherEntity,
+  voucherFirstUse,
+} from '../../functions/store/vouchers.js';
+import { useTestTable } from '../support/db.js';
+
+/**
+ * Each entity's updates that move an item from one list to another (a status change, an
+ * expiry, a release, a close): the item is in the new list and no longer in the old, and an
+ * index it left holds no key of it. The index keys are written by the entity helper only.
+ */
+useTestTable();
+
+const offer = { duration_hours: 1, data_limit_mb: 0, cir_kbps: 512, mir_kbps: 1024, max_devices: 1 };
+const later = (s: number) => new Date(Date.now() + s * 1000).toISOString();
+
+/** The stored item, bookkeeping attributes included. */
+async function raw(key: PrimaryKey): Promise<Record<string, unknown> | undefined> {
+  return (await ddb().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+}
+
+function accessCode(over: Partial<AccessCode> = {}): AccessCode {
+  return {
+    code: randomUUID().slice(0, 10).toUpperCase(),
+    reseller_id: randomUUID(),
+    source: 'voucher',
+    source_id: randomUUID(),
+    forfait_id: randomUUID(),
+    offer,
+    created_at: new Date().toISOString(),
+    used_bytes: 0,
+    devices: {},
+    devices_version: 0,
+    ...over,
+  };
+}
+
+describe('index keys follow updates', () => {
+  it('Session: a report moves an open session in the sweep index; a close takes it out of both', async () => {
+    const nasId = `nas-${randomUUID()}`;
+    const code = accessCode();
+    await Access.put(code);
+    const started = new Date(Date.now() - 3_600_000).toISOString();
+    const s: RadiusSession = {
+      id: randomUUID(),
+      code: code.code,
+      nas_id: nasId,
+      reseller_id: code.reseller_id,
+      device: 'aa:bb',
+      status: 'open',
+      total_bytes: 0,
+      session_time_s: 0,
+      started_at: started,
+      last_report_at: started,
+    };
+    await transact(openSessionItems(s, 60, {}));
+    const silentIds = async (beforeIso: string) => (await silentSessions(beforeIso, 1000)).map((x) => x.id);
+    expect((await openSessionsOfNas(nasId)).map((x) => x.id)).toEqual([s.id]);
+    expect(await silentIds(later(-1800))).toContain(s.id);
+
+    const now = new Date().toISOString();
+    await transact(reportItems(s, { total_bytes: 10, session_time_s: 5, nowIso: now, lease: 60 }));
+    // No longer silent an hour ago, still open: it moved within the sweep's index.
+    expect(await silentIds(later(-1800))).not.toContain(s.id);
+    expect(await silentIds(later(60))).toContain(s.id);
+    expect((await openSessionsOfNas(nasId)).map((x) => x.id)).toEqual([s.id]);
+
+    const read = (await Session.get(s, { consistent: true })) as RadiusSession;
+    await transact(
+      reportItems(read, { total_bytes: 20, session_time_s: 9, nowIso: now, lease: 60, close: 'stop' }),
+    );
+    expect(await openSessionsOfNas(nasId)).toEqual([]);
+    expect(await silentIds(later(60))).not.toContain(s.id);
+    expect(await raw(Session.key(s))).not.toHaveProperty('gsi1pk');
+    expect(await raw(Session.key(s))).not.toHaveProperty('gsi2sk');
+
+    // A late report of a closed session puts it back in no index.
+    const closed = (await Session.get(s, { consistent: true })) as RadiusSession;
+    await transact(reportItems(closed, { total_bytes: 30, session_time_s: 12, nowIso: later(5), lease: 60 }));
+    expect(await silentIds(later(60))).not.toContain(s.id);
+  });
+
+  describe('Payment: completion, failure and expiry leave the pending list', () => {
+    const pending = (): Payment => ({
+      id: randomUUID(),
+      subscriber_id: randomUUID(),
+      forfait_id: randomUUID(),
+      forfait_name: 'Jour',
+      amount_fcfa: 500,
+      provider: 'orange_money',
+      reseller_id: randomUUID(),
+      status: 'pending',
+      created_at: new Date(Date.now() - 60_000).toISOString(),
+      expires_at: later(600),
+    });
+    const pendingIds = async () => (await listPendingPayments(later(1), 1000)).map((p) => p.id);
+
+    it('completed', async () => {
+      const p = pending();
+      await createPayment(p, undefined);
+      expect(await pendingIds()).toContain(p.id);
+      const now = new Date().toISOString();
+      const entitlement: Entitlement = {
+        id: randomUUID(),
+        subscriber_id: p.subscriber_id,
+        source: 'payment',
+        source_id: p.id,
+        forfait_id: p.forfait_id,
+        data_limit_mb: 0,
+        cir_kbps: 512,
+        mir_kbps: 1024,
+        starts_at: now,
+        expires_at: later(3600),
+      };
+      const access = accessCode({ source: 'payment', source_id: p.id, subscriber_id: p.subscriber_id });
+      const outcome = await completePayment({
+        payment: p,
+        entitlement,
+        access,
+        month: '2026-11',
+        nowIso: now,
+      });
+      expect(outcome).toBe('applied');
+      expect(await pendingIds()).not.toContain(p.id);
+      expect(await raw(PaymentEntity.key(p))).not.toHaveProperty('gsi1pk');
+      expect((await PaymentEntity.get(p))?.status).toBe('completed');
+      // Its access code is in the buyer's list (written by a put, in the same transaction).
+      expect((await listCodesOf(p.subscriber_id)).map((c) => c.code)).toEqual([access.code]);
+    });
+
+    it('failed', async () => {
+      const p = pending();
+      await createPayment(p, undefined);
+      expect(await failPayment({ paymentId: p.id, nowIso: new Date().toISOString() })).toBe('applied');
+      expect(await pendingIds()).not.toContain(p.id);
+      expect(await raw(PaymentEntity.key(p))).not.toHaveProperty('gsi1sk');
+    });
+
+    it('expired', async () => {
+      const p = pending();
+      await createPayment(p, undefined);
+      expect(await expirePayment(p.id, new Date().toISOString())).toBe(true);
+      expect(await pendingIds()).not.toContain(p.id);
+      expect((await PaymentEntity.get(p))?.status).toBe('expired');
+    });
+  });
+
+  it('Forfait: a new price moves it in the catalogue; retiring takes it off', async () => {
+    const make = (price: number) => ({ id: randomUUID(), name: `F${price}`, price_fcfa: price, ...offer });
+    const cheap = make(100_001);
+    const dear = make(100_002);
+    await createForfait(cheap);
+    await createForfait(dear);
+    const order = async () =>
+      (await listForfaitsOnSale()).map((f) => f.id).filter((id) => id === cheap.id || id === dear.id);
+    expect(await order()).toEqual([cheap.id, dear.id]);
+    await updateForfait(cheap.id, { price_fcfa: 100_003 });
+    expect(await order()).toEqual([dear.id, cheap.id]);
+    expect(await retireForfait(dear.id)).toBe(true);
+    expect(await order()).toEqual([cheap.id]);
+    expect(await raw(ForfaitEntity.key(dear))).not.toHaveProperty('gsi1pk');
+    // A retired forfait's offer cannot change: it stays out of the catalogue.
+    expect(await updateForfait(dear.id, { price_fcfa: 1 })).toBeUndefined();
+    expect(await order()).toEqual([cheap.id]);
+  });
+
+  it('Voucher: a first use moves it from the active to the redeemed list, and it stays in its batch', async () => {
+    const resellerId = randomUUID();
+    const batchId = randomUUID();
+    const vouchers = [1, 2].map(() => {
+      const access = accessCode({ reseller_id: resellerId, source_id: batchId });
+      const voucher: Voucher = {
+        code: access.code,
+        forfait_id: access.forfait_id,
+        price_fcfa: 500,
+        reseller_id: resellerId,
+        batch_id: batchId,
+        status: 'active',
+        offer,
+        created_at: access.created_at,
+      };
+      return { voucher, access };
+    });
+    expect(await putVouchers(vouchers)).toEqual([]);
+    const [used, kept] = vouchers.map((v) => v.voucher) as [Voucher, Voucher];
+    const now = new Date().toISOString();
+    const list = async (status: 'active' | 'redeemed') =>
+      (await listVouchersFrom(resellerId, status, 100, now, undefined)).items.map((v) => v.code);
+    expect((await list('active')).sort()).toEqual([used.code, kept.code].sort());
+
+    await transact({ voucher: voucherFirstUse(used, now, later(3600)) });
+    expect(await list('active')).toEqual([kept.code]);
+    expect(await list('redeemed')).toEqual([used.code]);
+    expect(await raw(VoucherEntity.key(used))).toMatchObject({ gsi1sk: `redeemed#${used.code}` });
+    expect((await listBatch(batchId)).map((v) => v.code).sort()).toEqual([used.code, kept.code].sort());
+  });
+
+  it('Alert: an ack moves it from the active to the acked list, globally and for its site', async () => {
+    const site = `site-${randomUUID()}`;
+    const ts = new Date().toISOString();
+    const alert = await raiseAlertOnce({ type: 'down', severity: 'high', site, ts, message: 'down' });
+    if (!alert) throw new Error('not raised');
+    const ids = async (status: 'active' | 'acked') => (await listAlertsByStatus(status)).map((a) => a.id);
+    const siteIds = async (status: 'active' | 'acked') =>
+      (await listSiteAlerts(site, status)).map((a) => a.id);
+    expect(await ids('active')).toContain(alert.id);
+    expect(await siteIds('active')).toEqual([alert.id]);
+
+    await ackAlert(alert.id, 'user-1', randomUUID(), new Date().toISOString());
+    expect(await ids('active')).not.toContain(alert.id);
+    expect(await ids('acked')).toContain(alert.id);
+    expect(await siteIds('active')).toEqual([]);
+    expect(await siteIds('acked')).toEqual([alert.id]);
+  });
+
+  it('AccessCode: binding a code to its buyer puts it in the buyer’s list', async () => {
+    const subscriberId = randomUUID();
+    const code = accessCode();
+    await Access.put(code);
+    expect(await listCodesOf(subscriberId)).toEqual([]);
+    await transact({ code: accessCodeActivate(code, subscriberId, new Date().toISOString(), later(3600)) });
+    expect((await listCodesOf(subscriberId)).map((c) => c.code)).toEqual([code.code]);
+  });
+
+  it('Account: an operator enters the operators list, moves within it on a role change, and leaves it', async () => {
+    const msisdn = `+22507${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+    const listed = async () => (await listOperators()).filter((a) => a.msisdn === msisdn).map((a) => a.role);
+    await upsertOperator({ msisdn, role: 'reseller', resellerId: randomUUID(), name: 'R' });
+    expect(await listed()).toEqual(['reseller']);
+    await upsertOperator({ msisdn, role: 'admin' });
+    expect(await listed()).toEqual(['admin']);
+    expect(await raw({ pk: `ACCOUNT#${msisdn}`, sk: 'ACCOUNT' })).toMatchObject({
+      gsi1sk: `admin#${msisdn}`,
+    });
+    expect((await removeOperator(msisdn))?.role).toBe('subscriber');
+    expect(await listed()).toEqual([]);
+    expect(await raw({ pk: `ACCOUNT#${msisdn}`, sk: 'ACCOUNT' })).not.toHaveProperty('gsi1pk');
+  });
+
+  it('VLAN, NAS and rules: a release takes them out of every list (deletes: no update moves them)', async () => {
+    const resellerId = randomUUID();
+    const vlanId = 3000 + Math.floor(Math.random() * 900);
+    const a = {
+      vlan_id: vlanId,
+      reseller_id: resellerId,
+      reseller_name: 'R',
+      subnet: '10.0.0.0/24',
+      nas_id: `nas-${randomUUID()}`,
+      ssid: 'wifi',
+      site_count: 0,
+      created_at: new Date().toISOString(),
+    };
+    expect(
+      await allocateTx({
+        allocation: a,
+        slug: 'r',
+        take: { kind: 'counter', expectedNext: undefined, freeWasEmpty: true },
+      }),
+    ).toBe('ok');
+    expect((await listAllocations(resellerId)).map((x) => x.vlan_id)).toEqual([vlanId]);
+    expect((await listAllocations()).map((x) => x.vlan_id)).toContain(vlanId);
+    expect(await listNasIdsOfReseller(resellerId)).toEqual([a.nas_id]);
+    expect((await listRules()).filter((r) => r.vlan === vlanId)).toHaveLength(3);
+
+    expect(await releaseTx(a)).toBe(true);
+    expect(await listAllocations(resellerId)).toEqual([]);
+    expect((await listAllocations()).map((x) => x.vlan_id)).not.toContain(vlanId);
+    expect(await listNasIdsOfReseller(resellerId)).toEqual([]);
+    expect((await listRules()).filter((r) => r.vlan === vlanId)).toEqual([]);
+  });
+});
