@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { requireMsisdn } from '../../functions/auth/service.js';
-import { COUNTRIES, isCountry, sameZone } from '../../functions/billing/currency.js';
+import { COUNTRIES, isCountry, sameZone } from '../../functions/core/currency.js';
 import {
   getAccount,
   listOperators,

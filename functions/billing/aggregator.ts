@@ -1,8 +1,8 @@
 import { config } from '../core/config.js';
+import type { Currency } from '../core/currency.js';
 import { AppError } from '../core/errors.js';
 import { getSecret, type SecretName } from '../core/secrets.js';
 import { cinetpayAggregator } from './cinetpay.js';
-import type { Currency } from './currency.js';
 import { fedapayAggregator } from './fedapay.js';
 import { billingSettings, type Gateway } from './settings.js';
 import { callUpstream, providerRefused, type UpstreamPolicy } from './upstream.js';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { assertSeesPayment } from '../core/access.js';
 import { clock } from '../core/clock.js';
 import { config } from '../core/config.js';
+import { type Currency, currencyOf } from '../core/currency.js';
 import { AppError, notFound } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
@@ -36,7 +37,6 @@ import {
   type PaymentState,
 } from './aggregator.js';
 import { newCode } from './codes.js';
-import { type Currency, currencyOf } from './currency.js';
 import { billingSettings, GATEWAYS, type Gateway } from './settings.js';
 
 const MAX_TRIES = 8;

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { defineSettings } from '../core/config.js';
+import { COUNTRIES } from '../core/currency.js';
 import { intSetting as int } from '../core/schemas.js';
-import { COUNTRIES } from './currency.js';
 
 /** The payment gateways the service speaks; a payment remembers the one it was opened with. */
 export const GATEWAYS = ['sandbox', 'http', 'cinetpay', 'fedapay'] as const;

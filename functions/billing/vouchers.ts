@@ -1,6 +1,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { assertActsFor } from '../core/access.js';
 import { clock } from '../core/clock.js';
+import { currencyOf } from '../core/currency.js';
 import { AppError, notFound, validation } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
@@ -25,7 +26,6 @@ import {
   type VoucherStatus,
 } from '../store/vouchers.js';
 import { newCode } from './codes.js';
-import { currencyOf } from './currency.js';
 import { grant, monthOf } from './payments.js';
 import { billingSettings } from './settings.js';
 

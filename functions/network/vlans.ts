@@ -7,6 +7,7 @@ import { closeSiteIncidents } from '../store/alerts.js';
 import { getReseller, markReleasing } from '../store/resellers.js';
 import { deleteSites, listSites } from '../store/sites.js';
 import { type Allocation, allocateTx, getAllocation, readPool, releaseTx } from '../store/vlans.js';
+import { defaultRules } from './default-rules.js';
 import { nasIdOf, slugify, ssidOf, subnetOf } from './naming.js';
 import { networkSettings } from './settings.js';
 
@@ -108,6 +109,7 @@ async function takeId(
         freeId !== undefined
           ? { kind: 'free' }
           : { kind: 'counter', expectedNext: pool.next, freeWasEmpty: pool.free.length === 0 },
+      rules: defaultRules(vlanId),
     });
     if (result === 'ok') {
       log.info('vlan allocated', { vlan_id: vlanId, nas_id: nasId, attempts: attempt + 1 });
@@ -138,6 +140,6 @@ export async function releaseVlan(vlanId: number): Promise<void> {
   // Before the transaction, so that a release cut short and finished later still does it.
   await Promise.all([allocation.nas_id, ...sites.map((s) => s.nas_id)].map(closeSiteIncidents));
   await deleteSites(sites);
-  if (!(await releaseTx(allocation))) throw notFound('VLAN');
+  if (!(await releaseTx(allocation, defaultRules(vlanId)))) throw notFound('VLAN');
   log.info('vlan released', { vlan_id: vlanId });
 }

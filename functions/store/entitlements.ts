@@ -1,13 +1,24 @@
-import type * as z from 'zod/mini';
-import type { EntitlementResponse } from '../billing/schemas.js';
 import { entity } from './entity.js';
 
 /**
  * An access entitlement: what a completed payment or a redeemed voucher grants a subscriber
  * (duration, data limit, rates), exactly as the API returns it. What the network enforces is
- * its access code (store/access-codes.ts); open sessions are counted by RADIUS accounting.
+ * its access code (store/access-codes.ts); open sessions are counted by RADIUS accounting. The
+ * API's entitlement schema is checked against it (test/unit/store-records.test.ts).
  */
-export type Entitlement = z.infer<typeof EntitlementResponse>;
+export interface Entitlement {
+  id: string;
+  subscriber_id: string;
+  source: 'payment' | 'voucher';
+  /** The payment or the voucher that granted it. */
+  source_id: string;
+  forfait_id: string;
+  data_limit_mb: number;
+  cir_kbps: number;
+  mir_kbps: number;
+  starts_at: string;
+  expires_at: string;
+}
 
 /** Kept this long after expiry before DynamoDB's TTL removes it (history for support). */
 const KEEP_AFTER_EXPIRY_S = 30 * 24 * 3600;

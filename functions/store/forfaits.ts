@@ -1,10 +1,22 @@
-import type * as z from 'zod/mini';
-import type { ForfaitSchema } from '../billing/schemas.js';
 import { clock } from '../core/clock.js';
 import { entity, exists, notExists } from './entity.js';
 
-/** A forfait as the catalogue shows it: its fields are those of the API's forfait schema. */
-export type Forfait = z.infer<typeof ForfaitSchema>;
+/**
+ * A forfait as the catalogue shows it. Declared here, for what is stored; the API's forfait
+ * schema is checked against it (test/unit/store-records.test.ts).
+ */
+export interface Forfait {
+  id: string;
+  name: string;
+  price_fcfa: number;
+  duration_hours: number;
+  /** 0: no data cap. */
+  data_limit_mb: number;
+  cir_kbps: number;
+  mir_kbps: number;
+  /** Devices that may be online at once with one purchase; 1 when absent. */
+  max_devices?: number;
+}
 
 /** What a forfait grants, copied onto the payments and vouchers that sell it. */
 /** What a purchase grants, copied onto what sells it (payment, voucher, access code). */

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { subnetOf } from '../network/naming.js';
 import { entity } from './entity.js';
 
 export interface GatewayRule {
@@ -31,35 +29,13 @@ export const Rule = entity<GatewayRule>()({
   },
 });
 
-/** The rules a new VLAN starts with, isolation first. */
-function defaultRules(vlan: number): GatewayRule[] {
-  const subnet = subnetOf(vlan);
-  const rule = (order: number, rule_type: GatewayRule['rule_type'], description: string): GatewayRule => ({
-    id: randomUUID(),
-    vlan,
-    order,
-    rule_type,
-    description,
-    active: true,
-  });
-  return [
-    rule(1, 'DENY_DEFAULT', `Isolation: drop all traffic between ${subnet} and every other VLAN`),
-    rule(2, 'ALLOW_DNS_SINKHOLE', `Allow DNS (udp/tcp 53) from ${subnet} to the sinkhole resolver only`),
-    rule(
-      3,
-      'ALLOW_INTERNET',
-      `Allow subscribers of ${subnet} with a valid session out to the internet (NAT)`,
-    ),
-  ];
-}
+/** The creation of a new VLAN's rules (network/ decides which), named, for the allocation transaction. */
+export const rulesCreate = (rules: GatewayRule[]) =>
+  Object.fromEntries(rules.map((r) => [`rule${r.order}`, Rule.tx.create(r)]));
 
-/** The creation of a new VLAN's default rules, named, for the allocation transaction. */
-export const defaultRulesCreate = (vlan: number) =>
-  Object.fromEntries(defaultRules(vlan).map((r) => [`rule${r.order}`, Rule.tx.create(r)]));
-
-/** The deletion of a VLAN's default rules, named, for the release transaction. */
-export const defaultRulesDelete = (vlan: number) =>
-  Object.fromEntries(defaultRules(vlan).map((r) => [`rule${r.order}`, Rule.tx.delete(r)]));
+/** The deletion of a VLAN's rules, named, for the release transaction. */
+export const rulesDelete = (rules: Pick<GatewayRule, 'vlan' | 'order'>[]) =>
+  Object.fromEntries(rules.map((r) => [`rule${r.order}`, Rule.tx.delete(r)]));
 
 const publicRule = ({ order, ...rule }: GatewayRule) => rule;
 

@@ -1,6 +1,4 @@
-import type { Currency } from '../billing/currency.js';
-import type { PROVIDERS } from '../billing/schemas.js';
-import type { Gateway } from '../billing/settings.js';
+import type { Currency } from '../core/currency.js';
 import { Access, type AccessCode } from './access-codes.js';
 import { type Entitlement, EntitlementEntity } from './entitlements.js';
 import {
@@ -16,8 +14,13 @@ import {
 import type { Offer } from './forfaits.js';
 import { revenueIncrement } from './revenue.js';
 
-/** The mobile-money providers a payment may be initiated with: those the API accepts. */
-export type Provider = (typeof PROVIDERS)[number];
+/**
+ * The mobile-money providers (operators) a payment is made with. The API's list is checked
+ * against it (test/unit/store-records.test.ts): a stored payment names one of these.
+ */
+export type Provider = 'orange_money' | 'mtn_momo' | 'moov_money' | 'wave';
+/** The payment gateway (company) a payment was opened with: billing's gateway ids, checked alike. */
+export type PaymentGateway = 'sandbox' | 'http' | 'cinetpay' | 'fedapay';
 /** `expired`: stored by reconciliation once the provider's deadline passed unpaid. Terminal. */
 export type PaymentStatus = 'pending' | 'completed' | 'failed' | 'expired';
 
@@ -33,7 +36,7 @@ export interface Payment {
   currency?: Currency;
   provider: Provider;
   /** The gateway it was opened with (absent: older payments, the generic aggregator or sandbox). */
-  gateway?: Gateway;
+  gateway?: PaymentGateway;
   /** The hotspot's reseller, or `unattributed` when the payment came without a NAS id. */
   reseller_id: string;
   nas_id?: string;

@@ -1,4 +1,4 @@
-import type { Country } from '../billing/currency.js';
+import type { Country } from '../core/currency.js';
 import { entity } from './entity.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Currency } from '../billing/currency.js';
+import type { Currency } from '../core/currency.js';
 import { entity, type TxItem } from './entity.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Branding } from './branding.js';
 import { cancelled, type Expr, entity, exists, transact } from './entity.js';
-import { defaultRulesCreate, defaultRulesDelete } from './gateway-rules.js';
+import { type GatewayRule, rulesCreate, rulesDelete } from './gateway-rules.js';
 import { Nas } from './nas.js';
 import { Reseller } from './resellers.js';
 
@@ -123,6 +123,8 @@ export async function allocateTx(input: {
   allocation: Allocation;
   slug: string;
   take: Take;
+  /** The VLAN's first firewall rules (network/default-rules.ts). */
+  rules: GatewayRule[];
 }): Promise<AllocateResult> {
   const a = input.allocation;
   const counter = counterUpdate(a.vlan_id, input.take);
@@ -154,7 +156,7 @@ export async function allocateTx(input: {
         },
         { expression: 'attribute_not_exists(vlan_id)' },
       ),
-      ...defaultRulesCreate(a.vlan_id),
+      ...rulesCreate(input.rules),
     });
     return 'ok';
   } catch (error) {
@@ -194,13 +196,16 @@ export async function listAllocations(resellerId?: string): Promise<Allocation[]
  */
 // Access: TransactWriteItems [Delete VLAN#<id> (exists), Delete NAS#<nas_id>, Delete BRANDING#<nas_id>,
 // Delete the default VLAN#<id>#RULES, Update RESELLER#<id>/PROFILE REMOVE vlan_id (vlan_id = :v), Update VLAN#COUNTER ADD free].
-export async function releaseTx(a: Allocation): Promise<boolean> {
+export async function releaseTx(
+  a: Allocation,
+  rules: Pick<GatewayRule, 'vlan' | 'order'>[],
+): Promise<boolean> {
   try {
     await transact({
       allocation: Vlan.tx.delete(a, exists),
       nas: Nas.tx.delete(a),
       branding: Branding.tx.delete(a),
-      ...defaultRulesDelete(a.vlan_id),
+      ...rulesDelete(rules),
       reseller: Reseller.tx.update(
         a,
         { expression: 'REMOVE vlan_id, nas_id, slug, releasing' },

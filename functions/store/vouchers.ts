@@ -1,4 +1,4 @@
-import type { Currency } from '../billing/currency.js';
+import type { Currency } from '../core/currency.js';
 import { Access, type AccessCode, accessCodeActivate } from './access-codes.js';
 import { type Entitlement, EntitlementEntity } from './entitlements.js';
 import { cancelled, type Expr, entity, type Item, transact } from './entity.js';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ddb, tableName } from '../../functions/core/ddb.js';
+import { defaultRules } from '../../functions/network/default-rules.js';
 import {
   Access,
   type AccessCode,
@@ -305,6 +306,7 @@ describe('index keys follow updates', () => {
         allocation: a,
         slug: 'r',
         take: { kind: 'counter', expectedNext: undefined, freeWasEmpty: true },
+        rules: defaultRules(vlanId),
       }),
     ).toBe('ok');
     expect((await listAllocations(resellerId)).map((x) => x.vlan_id)).toEqual([vlanId]);
@@ -312,7 +314,7 @@ describe('index keys follow updates', () => {
     expect(await listNasIdsOfReseller(resellerId)).toEqual([a.nas_id]);
     expect((await listRules()).filter((r) => r.vlan === vlanId)).toHaveLength(3);
 
-    expect(await releaseTx(a)).toBe(true);
+    expect(await releaseTx(a, defaultRules(vlanId))).toBe(true);
     expect(await listAllocations(resellerId)).toEqual([]);
     expect((await listAllocations()).map((x) => x.vlan_id)).not.toContain(vlanId);
     expect(await listNasIdsOfReseller(resellerId)).toEqual([]);

@@ -5,6 +5,7 @@ import { resetConfig } from '../../functions/core/config.js';
 import { ddb, tableName } from '../../functions/core/ddb.js';
 import { AppError } from '../../functions/core/errors.js';
 import type { Principal } from '../../functions/core/tokens.js';
+import { defaultRules } from '../../functions/network/default-rules.js';
 import { addSite } from '../../functions/network/sites.js';
 import { allocateVlan, releaseVlan } from '../../functions/network/vlans.js';
 import { listRules } from '../../functions/store/gateway-rules.js';
@@ -240,6 +241,7 @@ describe('VLAN allocation', () => {
       },
       slug: 'late',
       take: { kind: 'counter', expectedNext: pool.next, freeWasEmpty: true },
+      rules: defaultRules(pool.next as number),
     });
     expect(result).toBe('race');
     expect(await getNas('access_late')).toBeUndefined();

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CINETPAY_SIGNED_FIELDS, cinetpaySignedString } from '../../functions/billing/cinetpay.js';
-import { currencyOf, isCountry } from '../../functions/billing/currency.js';
 import { parseFedaPaySignature } from '../../functions/billing/fedapay.js';
 import { anySignatureMatches, hmacHex, secretKeys } from '../../functions/billing/signatures.js';
+import { currencyOf, isCountry } from '../../functions/core/currency.js';
 
 describe("CinetPay's x-token", () => {
   it('signs the 16 documented fields concatenated in their documented order, a missing one as empty', () => {

@@ -1,0 +1,63 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type * as z from 'zod/mini';
+import type {
+  EntitlementResponse,
+  ForfaitSchema,
+  PaymentStatusResponse,
+  PROVIDERS,
+  VouchersPage,
+} from '../../functions/billing/schemas.js';
+import type { Gateway } from '../../functions/billing/settings.js';
+import type { Currency } from '../../functions/core/currency.js';
+import type { AlertSchema } from '../../functions/monitoring/schemas.js';
+import type { Alert } from '../../functions/store/alerts.js';
+import type { Entitlement } from '../../functions/store/entitlements.js';
+import type { Forfait } from '../../functions/store/forfaits.js';
+import type { PaymentGateway, PaymentStatus, Provider } from '../../functions/store/payments.js';
+import type { VoucherStatus } from '../../functions/store/vouchers.js';
+
+/**
+ * The store declares what it stores; the API's schemas are checked against those declarations
+ * here. These are type assertions: a drift fails `npm run typecheck` (and so `npm test`).
+ */
+describe('API schemas match the records the store declares', () => {
+  it('a forfait and an entitlement are answered as stored', () => {
+    expectTypeOf<z.infer<typeof ForfaitSchema>>().toEqualTypeOf<Forfait>();
+    expectTypeOf<z.infer<typeof EntitlementResponse>>().toEqualTypeOf<Entitlement>();
+    expectTypeOf<z.infer<typeof AlertSchema>>().toEqualTypeOf<Alert>();
+  });
+
+  it('the value lists the API accepts or answers are the stored ones', () => {
+    expectTypeOf<(typeof PROVIDERS)[number]>().toEqualTypeOf<Provider>();
+    expectTypeOf<Gateway>().toEqualTypeOf<PaymentGateway>();
+    type Answered = z.infer<typeof PaymentStatusResponse>;
+    expectTypeOf<Answered['status']>().toEqualTypeOf<PaymentStatus>();
+    expectTypeOf<Answered['currency']>().toEqualTypeOf<Currency>();
+    expectTypeOf<z.infer<typeof VouchersPage>['items'][number]['status']>().toEqualTypeOf<VoucherStatus>();
+  });
+});
+
+describe('the store imports no area', () => {
+  const dir = join(import.meta.dirname, '../../functions/store');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+
+  it('reads every store module', () => {
+    expect(files.length).toBeGreaterThan(10);
+  });
+
+  for (const file of files) {
+    it(`${file} imports only the store, core/ and packages`, () => {
+      const source = readFileSync(join(dir, file), 'utf8');
+      const specifiers = [...source.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+'([^']+)'/g)].map(
+        (m) => m[1] as string,
+      );
+      const dynamic = [...source.matchAll(/import\(\s*'([^']+)'\s*\)/g)].map((m) => m[1] as string);
+      const upward = [...specifiers, ...dynamic].filter(
+        (s) => s.startsWith('..') && !s.startsWith('../core/'),
+      );
+      expect(upward).toEqual([]);
+    });
+  }
+});
