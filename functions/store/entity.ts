@@ -145,7 +145,7 @@ function keyCondition(spec: QuerySpec): Expr {
 }
 
 /** The Query input of a spec (table name, key condition, filter, paging). */
-export function queryInput(spec: QuerySpec): QueryCommandInput {
+function queryInput(spec: QuerySpec): QueryCommandInput {
   const key = keyCondition(spec);
   return {
     TableName: tableName(),
@@ -161,13 +161,13 @@ export function queryInput(spec: QuerySpec): QueryCommandInput {
 }
 
 /** One page of a query: the raw items and where the next page starts. */
-export async function queryPage(spec: QuerySpec): Promise<{ items: Item[]; next?: Item }> {
+async function queryPage(spec: QuerySpec): Promise<{ items: Item[]; next?: Item }> {
   const out = await ddb().send(new QueryCommand(queryInput(spec)));
   return { items: out.Items ?? [], ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}) };
 }
 
 /** Every item a query matches, page after page. */
-export async function queryAll(spec: Omit<QuerySpec, 'start'>): Promise<Item[]> {
+async function queryAll(spec: Omit<QuerySpec, 'start'>): Promise<Item[]> {
   const items: Item[] = [];
   let start: Item | undefined;
   do {
@@ -179,7 +179,7 @@ export async function queryAll(spec: Omit<QuerySpec, 'start'>): Promise<Item[]> 
 }
 
 /** How many items a query matches (`Select: COUNT`, every page). */
-export async function queryCount(spec: Omit<QuerySpec, 'start'>): Promise<number> {
+async function queryCount(spec: Omit<QuerySpec, 'start'>): Promise<number> {
   let count = 0;
   let start: Item | undefined;
   do {
