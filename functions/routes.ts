@@ -362,7 +362,7 @@ export type AuthOf<K extends RouteKey> = { [R in Row as `${R['method']} ${R['pat
 
 /** The auth levels whose callers hold a session token. */
 export type SessionLevel = 'jwt' | 'reseller' | 'admin';
-/** Route keys whose handlers check a session token (`sessionEndpoint`, functions/core/session-endpoint.ts). */
+/** Route keys whose handlers check a session token (`sessionEndpoint`, functions/auth/session-endpoint.ts). */
 export type SessionRouteKey = { [K in RouteKey]: AuthOf<K> extends SessionLevel ? K : never }[RouteKey];
 /** Route keys called without a session token: public, the aggregator's, FreeRADIUS's (`endpoint`). */
 export type OpenRouteKey = Exclude<RouteKey, SessionRouteKey>;

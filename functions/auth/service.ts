@@ -3,9 +3,9 @@ import { clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { log, maskMsisdn } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
+import { sessionClaims } from '../core/principal.js';
 import { getSecret } from '../core/secrets.js';
 import { sendSms } from '../core/sms.js';
-import { SESSION_TTL_SECONDS, sessionClaims, signSession } from '../core/tokens.js';
 import {
   type Budget,
   consumeOtp,
@@ -30,6 +30,7 @@ import {
   subscriberRef,
 } from './otp.js';
 import { addressSubject, authSettings } from './settings.js';
+import { SESSION_TTL_SECONDS, signSession } from './tokens.js';
 
 const HOUR_MS = 3_600_000;
 const OTP_WINDOW: RateWindow = { scope: 'OTP', limit: OTP.requestsPerWindow, windowMs: OTP.windowMs };

@@ -1,7 +1,7 @@
 import { clock } from '../core/clock.js';
 import { json } from '../core/http.js';
-import { sessionEndpoint } from '../core/session-endpoint.js';
 import { SessionResponse } from './schemas.js';
+import { sessionEndpoint } from './session-endpoint.js';
 
 /** The token was checked by the auth middleware; this only reports what it says. */
 export const handler = sessionEndpoint(

@@ -1,6 +1,6 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { validation } from '../core/errors.js';
 import { json } from '../core/http.js';
-import { sessionEndpoint } from '../core/session-endpoint.js';
 import { initiatePayment } from './payments.js';
 import { IDEMPOTENCY_KEY, PaymentInitiateBody, PaymentInitiateResponse } from './schemas.js';
 

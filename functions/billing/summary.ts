@@ -1,6 +1,6 @@
 import { assertActsFor } from '../core/access.js';
 import { config } from '../core/config.js';
-import type { Principal } from '../core/tokens.js';
+import type { Principal } from '../core/principal.js';
 import { getMonthlyRevenue } from '../store/revenue.js';
 import { resellerCurrency } from './payments.js';
 import { splitRevenue } from './split.js';

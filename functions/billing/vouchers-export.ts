@@ -1,4 +1,4 @@
-import { sessionEndpoint } from '../core/session-endpoint.js';
+import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { VoucherExportQuery } from './schemas.js';
 import { exportBatchCsv } from './vouchers.js';
 

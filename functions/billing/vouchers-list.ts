@@ -1,6 +1,6 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { resellerInScope } from '../core/access.js';
 import { json } from '../core/http.js';
-import { sessionEndpoint } from '../core/session-endpoint.js';
 import { VouchersPage, VouchersQuery } from './schemas.js';
 import { listVouchers } from './vouchers.js';
 

@@ -1,5 +1,5 @@
 import { forbidden, notFound, validation } from './errors.js';
-import type { OperatorPrincipal, Principal } from './tokens.js';
+import type { OperatorPrincipal, Principal } from './principal.js';
 
 /**
  * Who may see or change what, decided here and nowhere else. Every rule takes a verified

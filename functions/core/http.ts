@@ -14,8 +14,8 @@ import {
 import { safeEqual } from './compare.js';
 import { AppError, ERROR_STATUS, type ErrorCode, type ErrorDetail, errorBody, toAppError } from './errors.js';
 import { endInvocation, log, logger } from './log.js';
+import type { AdminPrincipal, OperatorPrincipal, Principal } from './principal.js';
 import { getSecret } from './secrets.js';
-import type { AdminPrincipal, OperatorPrincipal, Principal } from './tokens.js';
 
 /** Largest request body accepted, in bytes (the local server enforces the same before parsing). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -285,7 +285,7 @@ export type EndpointBuilder<Keys extends RouteKey> = <
 /**
  * Builds the Lambda handler of a route-table row called without a session token (public, the
  * aggregator's webhook, FreeRADIUS). A session route's key is a type error here: its handler
- * uses `sessionEndpoint` (functions/core/session-endpoint.ts), which checks the token.
+ * uses `sessionEndpoint` (functions/auth/session-endpoint.ts), which checks the token.
  */
 export const endpoint: EndpointBuilder<OpenRouteKey> = (key, spec, fn) =>
   routeHandler(key, spec, fn, undefined);

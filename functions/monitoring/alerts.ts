@@ -1,8 +1,8 @@
 import { clock } from '../core/clock.js';
 import { forbidden, notFound } from '../core/errors.js';
+import type { Principal } from '../core/principal.js';
 import type { Page } from '../core/schemas.js';
 import { pageOf } from '../core/schemas.js';
-import type { Principal } from '../core/tokens.js';
 import {
   type Alert,
   type AlertStatus,

@@ -1,5 +1,5 @@
 import { clock } from '../core/clock.js';
-import type { Principal } from '../core/tokens.js';
+import type { Principal } from '../core/principal.js';
 import { getCanaryState, listDays } from '../store/canary.js';
 import { countersOf, scopeOf } from '../store/counters.js';
 import { CHECK_NAMES } from './checks/types.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { assertActsFor } from '../core/access.js';
 import { clock } from '../core/clock.js';
 import { notFound } from '../core/errors.js';
-import type { Principal } from '../core/tokens.js';
+import type { Principal } from '../core/principal.js';
 import { type BrandingFields, readBranding, saveBranding } from '../store/branding.js';
 import { isNasIdShape } from './naming.js';
 import { networkSettings } from './settings.js';

@@ -1,5 +1,5 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
-import { sessionEndpoint } from '../core/session-endpoint.js';
 import { getDnsStatus } from '../store/dns-status.js';
 import { dnsStatusView } from './dns.js';
 import { DnsStatusResponse } from './schemas.js';

@@ -1,5 +1,5 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
-import { sessionEndpoint } from '../core/session-endpoint.js';
 import { SiteBody, SiteResponse } from './schemas.js';
 import { addSite } from './sites.js';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { assertActsFor } from '../core/access.js';
 import { clock } from '../core/clock.js';
 import { AppError, notFound } from '../core/errors.js';
-import type { Principal } from '../core/tokens.js';
+import type { Principal } from '../core/principal.js';
 import { getReseller } from '../store/resellers.js';
 import { createSite, listSites, type Site } from '../store/sites.js';
 import { hostOf, siteNasIdOf, ssidOf } from './naming.js';

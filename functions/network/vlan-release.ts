@@ -1,5 +1,5 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
-import { sessionEndpoint } from '../core/session-endpoint.js';
 import { VlanParams } from './schemas.js';
 import { releaseVlan } from './vlans.js';
 

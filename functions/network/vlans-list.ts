@@ -1,7 +1,7 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { resellerInScope } from '../core/access.js';
 import { json } from '../core/http.js';
 import { pageOf } from '../core/schemas.js';
-import { sessionEndpoint } from '../core/session-endpoint.js';
 import { listAllocations } from '../store/vlans.js';
 import { VlansPage, VlansQuery } from './schemas.js';
 

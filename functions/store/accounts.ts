@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { clock } from '../core/clock.js';
-import type { Role } from '../core/tokens.js';
+import type { Role } from '../core/principal.js';
 import { type Expr, entity, exists, notExists } from './entity.js';
 
 /**
@@ -18,7 +18,7 @@ export interface Account {
   /**
    * Bumped to end every session token the account holds: a token carries the version it was
    * signed at, and an operator's token is refused once the account's version moved on
-   * (functions/core/tokens.ts). Absent: 0.
+   * (functions/auth/tokens.ts). Absent: 0.
    */
   token_version?: number;
 }

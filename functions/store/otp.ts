@@ -1,4 +1,4 @@
-import type { Role } from '../core/tokens.js';
+import type { Role } from '../core/principal.js';
 import { AccountEntity, type StoredAccount } from './accounts.js';
 import { batchGet, cancelled, type Expr, notExists, type TxItem, transact } from './entity.js';
 import {

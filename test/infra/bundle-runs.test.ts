@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { bundle } from '../../bench/bundle.js';
-import { signSession } from '../../functions/core/tokens.js';
+import { signSession } from '../../functions/auth/tokens.js';
 import { useTestTable } from '../support/db.js';
 
 const table = useTestTable({ seed: true });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { requestOtp, verifyOtp } from '../../functions/auth/service.js';
+import { verifySession } from '../../functions/auth/tokens.js';
 import { AppError } from '../../functions/core/errors.js';
-import { verifySession } from '../../functions/core/tokens.js';
 import { getAccount } from '../../functions/store/accounts.js';
 import { addReseller, adminCli } from '../support/admin-cli.js';
 import { useTestTable } from '../support/db.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { requestOtp, verifyOtp } from '../../functions/auth/service.js';
-import { verifySession } from '../../functions/core/tokens.js';
+import { verifySession } from '../../functions/auth/tokens.js';
 import { getAccount } from '../../functions/store/accounts.js';
 import { getReseller } from '../../functions/store/vlans.js';
 import { addReseller, adminCli } from '../support/admin-cli.js';

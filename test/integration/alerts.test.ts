@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clock } from '../../functions/core/clock.js';
 import { AppError } from '../../functions/core/errors.js';
-import type { Principal } from '../../functions/core/tokens.js';
+import type { Principal } from '../../functions/core/principal.js';
 import { acknowledge, listAlerts } from '../../functions/monitoring/alerts.js';
 import { overview } from '../../functions/monitoring/dashboard.js';
 import { account } from '../../functions/radius/accounting.js';

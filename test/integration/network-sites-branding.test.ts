@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { clock } from '../../functions/core/clock.js';
 import { AppError } from '../../functions/core/errors.js';
-import type { Principal } from '../../functions/core/tokens.js';
+import type { Principal } from '../../functions/core/principal.js';
 import { brandingOf, updateBranding } from '../../functions/network/branding.js';
 import { dnsStatusView, NEVER, reportDns } from '../../functions/network/dns.js';
 import { addSite, sitesOf } from '../../functions/network/sites.js';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../functions/core/config.js';
 import { ddb, tableName } from '../../functions/core/ddb.js';
 import { AppError } from '../../functions/core/errors.js';
-import type { Principal } from '../../functions/core/tokens.js';
+import type { Principal } from '../../functions/core/principal.js';
 import { defaultRules } from '../../functions/network/default-rules.js';
 import { addSite } from '../../functions/network/sites.js';
 import { allocateVlan, releaseVlan } from '../../functions/network/vlans.js';

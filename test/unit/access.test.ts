@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { assertActsFor, assertSeesPayment, resellerInScope } from '../../functions/core/access.js';
 import type { PrincipalFor } from '../../functions/core/http.js';
-import type { AdminPrincipal, OperatorPrincipal, Principal } from '../../functions/core/tokens.js';
+import type { AdminPrincipal, OperatorPrincipal, Principal } from '../../functions/core/principal.js';
 import type { AuthOf } from '../../functions/routes.js';
 
 const exp = 4102444800;

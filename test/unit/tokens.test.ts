@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bearerToken, signSession, verifySession } from '../../functions/auth/tokens.js';
 import { clock } from '../../functions/core/clock.js';
 import { AppError } from '../../functions/core/errors.js';
-import { bearerToken, signSession, verifySession } from '../../functions/core/tokens.js';
 import { useTestTable } from '../support/db.js';
 
 // An operator's token is checked against its account (revocation): a table to look in.

@@ -1,5 +1,5 @@
+import { type EndpointBuilder, routeHandler } from '../core/http.js';
 import type { SessionRouteKey } from '../routes.js';
-import { type EndpointBuilder, routeHandler } from './http.js';
 import { bearerToken, verifySession } from './tokens.js';
 
 /**

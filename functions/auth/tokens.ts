@@ -1,53 +1,16 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
+import { clock } from '../core/clock.js';
+import { config } from '../core/config.js';
+import { AppError } from '../core/errors.js';
+import { msisdnOfRef, type Principal, type SessionClaims } from '../core/principal.js';
+import { getSecret } from '../core/secrets.js';
 import { sessionStateOf } from '../store/accounts.js';
-import { clock } from './clock.js';
-import { config } from './config.js';
-import { AppError } from './errors.js';
-import { getSecret } from './secrets.js';
 
-export const ROLES = ['subscriber', 'reseller', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
-
-interface Claims {
-  /** The account's UUID (subscriber id for subscribers). */
-  sub: string;
-  /** `SUB-<digits>` of the account's MSISDN. */
-  ref: string;
-  /**
-   * The account's token version when the token was signed (claim `tv`; absent: 0). Revoking an
-   * account's tokens moves its version on (functions/store/accounts.ts).
-   */
-  tokenVersion?: number;
-}
-
-/** What a session token says of its holder, by role: only a reseller acts for a reseller. */
-export type SessionClaims =
-  | (Claims & { role: 'subscriber' })
-  | (Claims & { role: 'reseller'; resellerId: string })
-  | (Claims & { role: 'admin' });
-
-/** Who is calling, as proven by a verified session token (`exp`: its expiry, epoch seconds). */
-export type Principal = SessionClaims & { exp: number };
-export type SubscriberPrincipal = Extract<Principal, { role: 'subscriber' }>;
-export type ResellerPrincipal = Extract<Principal, { role: 'reseller' }>;
-export type AdminPrincipal = Extract<Principal, { role: 'admin' }>;
-/** The callers of `reseller` routes: the owning reseller or an admin. */
-export type OperatorPrincipal = ResellerPrincipal | AdminPrincipal;
-
-/** The claims of an account as stored (role, and the reseller it acts for when it is one). */
-export function sessionClaims(account: {
-  sub: string;
-  ref: string;
-  role: Role;
-  resellerId?: string;
-  tokenVersion?: number;
-}): SessionClaims {
-  const { sub, ref, role, resellerId, tokenVersion } = account;
-  const version = tokenVersion ? { tokenVersion } : {};
-  if (role !== 'reseller') return { sub, ref, role, ...version };
-  if (!resellerId) throw new Error('a reseller account has no reseller_id');
-  return { sub, ref, role, resellerId, ...version };
-}
+/**
+ * Signing and verifying session tokens. It lives in auth/ (not core/) because it reads the
+ * account store for revocation and carries the JWT library: only the bundles of session routes
+ * and the OTP check import it. The principal types every area uses are in core/principal.ts.
+ */
 
 export const SESSION_TTL_SECONDS = 900;
 // Pinned: a token signed with any other algorithm, `none` included, is refused.
@@ -84,9 +47,6 @@ export async function signSession(p: SessionClaims): Promise<{ token: string; ex
 
 const unauthenticated = (message = 'A valid session token is required') =>
   new AppError('ERR_UNAUTHENTICATED', message);
-
-/** The E.164 number of a `SUB-<digits>` reference (the account's key). */
-export const msisdnOfRef = (ref: string): string => `+${ref.replace(/^SUB-/, '')}`;
 
 /**
  * Whether an operator's token still stands for its account: same account id, role and

@@ -1,0 +1,51 @@
+/**
+ * Who a caller is, as every area sees it once a session token has been verified. Signing and
+ * verifying the tokens is auth's job (functions/auth/tokens.ts); these types and helpers carry no
+ * JWT library and read no store, so the store and any handler can name a role or a principal.
+ */
+export const ROLES = ['subscriber', 'reseller', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+interface Claims {
+  /** The account's UUID (subscriber id for subscribers). */
+  sub: string;
+  /** `SUB-<digits>` of the account's MSISDN. */
+  ref: string;
+  /**
+   * The account's token version when the token was signed (claim `tv`; absent: 0). Revoking an
+   * account's tokens moves its version on (functions/store/accounts.ts).
+   */
+  tokenVersion?: number;
+}
+
+/** What a session token says of its holder, by role: only a reseller acts for a reseller. */
+export type SessionClaims =
+  | (Claims & { role: 'subscriber' })
+  | (Claims & { role: 'reseller'; resellerId: string })
+  | (Claims & { role: 'admin' });
+
+/** Who is calling, as proven by a verified session token (`exp`: its expiry, epoch seconds). */
+export type Principal = SessionClaims & { exp: number };
+export type SubscriberPrincipal = Extract<Principal, { role: 'subscriber' }>;
+export type ResellerPrincipal = Extract<Principal, { role: 'reseller' }>;
+export type AdminPrincipal = Extract<Principal, { role: 'admin' }>;
+/** The callers of `reseller` routes: the owning reseller or an admin. */
+export type OperatorPrincipal = ResellerPrincipal | AdminPrincipal;
+
+/** The claims of an account as stored (role, and the reseller it acts for when it is one). */
+export function sessionClaims(account: {
+  sub: string;
+  ref: string;
+  role: Role;
+  resellerId?: string;
+  tokenVersion?: number;
+}): SessionClaims {
+  const { sub, ref, role, resellerId, tokenVersion } = account;
+  const version = tokenVersion ? { tokenVersion } : {};
+  if (role !== 'reseller') return { sub, ref, role, ...version };
+  if (!resellerId) throw new Error('a reseller account has no reseller_id');
+  return { sub, ref, role, resellerId, ...version };
+}
+
+/** The E.164 number of a `SUB-<digits>` reference (the account's key). */
+export const msisdnOfRef = (ref: string): string => `+${ref.replace(/^SUB-/, '')}`;
