@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { LocalPage } from './local-page.js';
 import { buildOpenApi } from './openapi.js';
-import type { LocalPage } from './server.js';
 
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { getSecret } from '../../functions/core/secrets.js';
 import { getPayment } from '../../functions/store/payments.js';
-import type { LocalPage } from './server.js';
+import type { LocalPage } from './local-page.js';
 
 /**
  * The sandbox payment aggregator (local mode only): the page a payment_url points at, with

@@ -4,20 +4,12 @@ import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { MAX_BODY_BYTES } from '../../functions/core/http.js';
 import { type Route, routeKey, routes } from '../../functions/routes.js';
-import { docsPages } from './docs-pages.js';
+import type { LocalPage } from './local-page.js';
 
 type LambdaHandler = (
   event: APIGatewayProxyEventV2,
   context: Context,
 ) => Promise<APIGatewayProxyStructuredResultV2>;
-
-/** A page of the local host that is not an API route (sandbox aggregator, docs). */
-export interface LocalPage {
-  method: 'GET' | 'POST';
-  /** Exact path, or a prefix when it ends with `/`. */
-  path: string;
-  handle: (req: IncomingMessage, res: ServerResponse, body: string, url: URL) => Promise<void>;
-}
 
 interface CompiledRoute {
   route: Route;
@@ -183,8 +175,8 @@ export async function startServer(
   options: { port?: number; host?: string; pages?: LocalPage[] } = {},
 ): Promise<LocalServer> {
   const compiled = await loadRoutes();
-  // The contract and its docs page are part of every local host.
-  const pages = [...docsPages(), ...(options.pages ?? [])];
+  // The pages beside the routes (docs, sandbox) are the caller's choice: bin/local/pages.ts lists them.
+  const pages = options.pages ?? [];
 
   const server = createServer(async (req, res) => {
     try {
