@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { assertSeesPayment } from '../core/access.js';
-import { clock } from '../core/clock.js';
+import { clock, monthOf } from '../core/clock.js';
 import { config } from '../core/config.js';
 import { type Currency, currencyOf } from '../core/currency.js';
 import { AppError, notFound } from '../core/errors.js';
@@ -42,9 +42,6 @@ import { billingSettings, GATEWAYS, type Gateway } from './settings.js';
 const MAX_TRIES = 8;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** `YYYY-MM` (UTC) of an instant: the month an aggregate counts it in. */
-export const monthOf = (ms: number): string => new Date(ms).toISOString().slice(0, 7);
 
 /** The entitlement a forfait grants from now. */
 export function grant(

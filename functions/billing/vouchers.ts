@@ -1,6 +1,6 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { assertActsFor } from '../core/access.js';
-import { clock } from '../core/clock.js';
+import { clock, monthOf } from '../core/clock.js';
 import { currencyOf } from '../core/currency.js';
 import { AppError, notFound, validation } from '../core/errors.js';
 import { log } from '../core/log.js';
@@ -26,7 +26,7 @@ import {
   type VoucherStatus,
 } from '../store/vouchers.js';
 import { newCode } from './codes.js';
-import { grant, monthOf } from './payments.js';
+import { grant } from './payments.js';
 import { billingSettings } from './settings.js';
 
 export { newCode, VOUCHER_ALPHABET, VOUCHER_LENGTH } from './codes.js';

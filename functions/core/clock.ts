@@ -14,3 +14,7 @@ export const clock = {
     nowFn = () => Date.now();
   },
 };
+
+/** The calendar month (UTC, `YYYY-MM`) of an instant, epoch ms or ISO timestamp: revenue is kept by it. */
+export const monthOf = (at: number | string): string =>
+  (typeof at === 'string' ? at : new Date(at).toISOString()).slice(0, 7);

@@ -1,6 +1,7 @@
+import { monthOf } from '../core/clock.js';
 import { log } from '../core/log.js';
 import { Access } from '../store/access-codes.js';
-import { batchGet, cancelled, transact } from '../store/entity.js';
+import { batchGet } from '../store/entity.js';
 import { revenueSessionStarted } from '../store/revenue.js';
 import {
   openSessionItems,
@@ -10,8 +11,8 @@ import {
   Session,
   silentSessions,
 } from '../store/sessions.js';
-import { bytesOf, normalizeCode, normalizeMac } from './attributes.js';
-import { deviceKey } from './authorize.js';
+import { transactIfCurrent, untilSettled } from '../store/transact.js';
+import { bytesOf, deviceKey, normalizeCode } from './attributes.js';
 import { radiusSettings } from './settings.js';
 
 /**
@@ -61,24 +62,23 @@ export function reportOf(attrs: Map<string, string>): AccountingReport | undefin
   };
 }
 
-const monthOf = (iso: string) => iso.slice(0, 7);
-
 export async function account(report: AccountingReport, nowMs: number): Promise<AccountingOutcome> {
   if (report.status === 'Accounting-On' || report.status === 'Accounting-Off') {
     // The NAS restarted (or is going down): none of its sessions survives.
     return { closed: await closeSessionsOfNas(report.nasId, nowMs) };
   }
-  if (!report.uniqueId || !report.userName) return 'ignored';
+  const { uniqueId, userName } = report;
+  if (!uniqueId || !userName) return 'ignored';
   const settings = radiusSettings();
   const nowIso = new Date(nowMs).toISOString();
   const lease = Math.floor(nowMs / 1000) + settings.RADIUS_LEASE_S;
   const stop = report.status === 'Stop';
-  for (let attempt = 0; attempt < 6; attempt++) {
+  return untilSettled(async (): Promise<AccountingOutcome | undefined> => {
     // The session and its code in one round trip: a first report needs the code's reseller.
     const [read, code] = await batchGet(
       [
-        [Session, { id: report.uniqueId }],
-        [Access, { code: normalizeCode(report.userName) }],
+        [Session, { id: uniqueId }],
+        [Access, { code: normalizeCode(userName) }],
       ],
       { consistent: true },
     );
@@ -86,12 +86,12 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
       // A code that does not exist (a NAS with local users, a typo it let through): nothing to count.
       if (!code) return 'ignored';
       const session: RadiusSession = {
-        id: report.uniqueId,
+        id: uniqueId,
         code: code.code,
         nas_id: report.nasId,
         reseller_id: code.reseller_id,
         subscriber_id: code.subscriber_id,
-        device: normalizeMac(report.callingStationId) ?? deviceKey(report),
+        device: deviceKey(report),
         status: stop ? 'closed' : 'open',
         total_bytes: report.totalBytes,
         session_time_s: report.sessionTimeS,
@@ -99,42 +99,25 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
         last_report_at: nowIso,
         ...(stop ? { closed_at: nowIso, close_reason: 'stop' as const } : {}),
       };
-      try {
-        await transact(
-          openSessionItems(session, lease, {
-            month: revenueSessionStarted(code.reseller_id, monthOf(nowIso)),
-          }),
-        );
-        return 'stored';
-      } catch (error) {
-        const c = cancelled(error);
-        // Created meanwhile by a retransmission of the same report: read it and go on as a later report.
-        if (c && (c.failed('session') || c.conflict)) continue;
-        throw error;
-      }
+      // Stale: created meanwhile by a retransmission of the same report; read it and go on as a later report.
+      const items = openSessionItems(session, lease, {
+        month: revenueSessionStarted(code.reseller_id, monthOf(nowIso)),
+      });
+      return (await transactIfCurrent(items, 'session')) ? 'stored' : undefined;
     }
     const grows = report.totalBytes > read.total_bytes || report.sessionTimeS > read.session_time_s;
     const closes = stop && read.status === 'open';
     if (!grows && !closes) return 'unchanged';
-    try {
-      await transact(
-        reportItems(read, {
-          total_bytes: report.totalBytes,
-          session_time_s: report.sessionTimeS,
-          nowIso,
-          lease,
-          ...(stop ? { close: 'stop' as const } : {}),
-        }),
-      );
-      return 'stored';
-    } catch (error) {
-      const c = cancelled(error);
-      // Another report of this session was stored since the read: read again.
-      if (c && (c.failed('session') || c.conflict)) continue;
-      throw error;
-    }
-  }
-  throw new Error('accounting: the session kept changing under this report');
+    // Stale: another report of this session was stored since the read; read again.
+    const items = reportItems(read, {
+      total_bytes: report.totalBytes,
+      session_time_s: report.sessionTimeS,
+      nowIso,
+      lease,
+      ...(stop ? { close: 'stop' as const } : {}),
+    });
+    return (await transactIfCurrent(items, 'session')) ? 'stored' : undefined;
+  }, 'accounting: the session kept changing under this report');
 }
 
 /** Closes one open session as of its last report (reason: NAS restart or silence). */
@@ -143,23 +126,15 @@ async function closeAsReported(
   reason: 'nas_restart' | 'stale',
   nowIso: string,
 ): Promise<boolean> {
-  try {
-    await transact(
-      reportItems(s, {
-        total_bytes: s.total_bytes,
-        session_time_s: s.session_time_s,
-        nowIso,
-        lease: 0,
-        close: reason,
-      }),
-    );
-    return true;
-  } catch (error) {
-    const c = cancelled(error);
-    // It reported (or closed) meanwhile: it is not for this close any more.
-    if (c && (c.failed('session') || c.conflict)) return false;
-    throw error;
-  }
+  // Stale: it reported (or closed) meanwhile; it is not for this close any more.
+  const items = reportItems(s, {
+    total_bytes: s.total_bytes,
+    session_time_s: s.session_time_s,
+    nowIso,
+    lease: 0,
+    close: reason,
+  });
+  return transactIfCurrent(items, 'session');
 }
 
 /** Accounting-On/Off: every open session of the NAS closes. */

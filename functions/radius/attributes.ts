@@ -39,6 +39,13 @@ export function normalizeMac(s: string | undefined): string | undefined {
   return hex && hex.length === 12 ? (hex.match(/../g) as string[]).join(':') : undefined;
 }
 
+/**
+ * The key a device holds its lease under on its access code (and its session's `device`): its
+ * MAC, else its NAS port (a NAS that sends no Calling-Station-Id still keeps devices apart).
+ */
+export const deviceKey = (req: { callingStationId?: string; nasId: string; nasPort?: string }): string =>
+  normalizeMac(req.callingStationId) ?? `${req.nasId}:${req.nasPort ?? '0'}`;
+
 /** A 64-bit byte count split as RADIUS carries it: the low 32 bits and the wraps (gigawords). */
 export function splitGigawords(bytes: number): { low: number; gigawords: number } {
   const n = BigInt(Math.max(0, Math.floor(bytes)));

@@ -1,9 +1,10 @@
+import { monthOf } from '../core/clock.js';
 import { Access, type AccessCode, bytesOfMb, claimDevice } from '../store/access-codes.js';
 import { batchGet } from '../store/entity.js';
 import { Nas, type NasRecord, type NasVendor } from '../store/nas.js';
 import { revenueIncrement } from '../store/revenue.js';
 import { voucherFirstUse } from '../store/vouchers.js';
-import { acceptReply, type Grant, normalizeCode, normalizeMac, type Refusal } from './attributes.js';
+import { acceptReply, deviceKey, type Grant, normalizeCode, type Refusal } from './attributes.js';
 import { radiusSettings } from './settings.js';
 
 /**
@@ -56,10 +57,6 @@ export function standing(code: AccessCode, nowMs: number): Standing | { refused:
   return { secondsLeft, bytesLeft, expiresAt: new Date(end).toISOString() };
 }
 
-/** The key a device holds its lease under. */
-export const deviceKey = (req: Pick<LoginRequest, 'callingStationId' | 'nasId' | 'nasPort'>): string =>
-  normalizeMac(req.callingStationId) ?? `${req.nasId}:${req.nasPort ?? '0'}`;
-
 function decide(
   code: AccessCode | undefined,
   nas: NasRecord | undefined,
@@ -99,7 +96,7 @@ export async function authorizeLogin(req: LoginRequest, nowMs: number): Promise<
       !d.code.started_at && d.code.source === 'voucher'
         ? {
             voucher: voucherFirstUse(d.code, nowIso, d.standing.expiresAt),
-            revenue: revenueIncrement(d.code.reseller_id, nowIso.slice(0, 7), d.code.price_fcfa ?? 0),
+            revenue: revenueIncrement(d.code.reseller_id, monthOf(nowIso), d.code.price_fcfa ?? 0),
           }
         : undefined;
     const claimed = await claimDevice({

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
-import { handleWebhook, initiatePayment, monthOf } from '../../functions/billing/payments.js';
+import { handleWebhook, initiatePayment } from '../../functions/billing/payments.js';
 import {
   generateVouchers,
   listVouchers,
   operatorBatchCsv,
   redeem,
 } from '../../functions/billing/vouchers.js';
-import { clock } from '../../functions/core/clock.js';
+import { clock, monthOf } from '../../functions/core/clock.js';
 import { AppError } from '../../functions/core/errors.js';
 import { claimDevice, getAccessCode } from '../../functions/store/access-codes.js';
 import { listAlertsByStatus } from '../../functions/store/alerts.js';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
-import { monthOf } from '../../functions/billing/payments.js';
 import {
   generateVouchers,
   listVouchers,
@@ -9,7 +8,7 @@ import {
   redeem,
   VOUCHER_ALPHABET,
 } from '../../functions/billing/vouchers.js';
-import { clock } from '../../functions/core/clock.js';
+import { clock, monthOf } from '../../functions/core/clock.js';
 import { AppError } from '../../functions/core/errors.js';
 import { getAccessCode } from '../../functions/store/access-codes.js';
 import { listEntitlements } from '../../functions/store/entitlements.js';
