@@ -1,10 +1,14 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, measurePortal } from '../../bench/portal.js';
+import { loginOnPortal, PHONE, photographForfaits } from '../../bin/local/portal-shot.js';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
@@ -97,7 +101,7 @@ interface Watched {
 
 async function open(options: { locale?: string; headers?: Record<string, string> } = {}): Promise<Watched> {
   const context = await browser.newContext({
-    viewport: { width: 360, height: 740 },
+    viewport: PHONE,
     locale: options.locale ?? 'fr-FR',
     ...(options.headers ? { extraHTTPHeaders: options.headers } : {}),
   });
@@ -137,12 +141,7 @@ const style = (page: Page, selector: string, property: string) =>
     .evaluate((e, p) => (globalThis as unknown as Styles).getComputedStyle(e)[p], property);
 
 async function loginWithPhone(page: Page, msisdn = newMsisdn()): Promise<string> {
-  // Typed as people do: the national number with its spaces, the country chosen in the list.
-  await page.getByLabel('Votre numéro de téléphone').fill(`${msisdn.slice(4, 6)} ${msisdn.slice(6)}`);
-  await page.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
-  await page.getByLabel('Code reçu par SMS (6 chiffres)').waitFor();
-  await page.getByLabel('Code reçu par SMS (6 chiffres)').fill(lastOtp(msisdn));
-  await page.getByRole('button', { name: 'Valider', exact: true }).click();
+  await loginOnPortal(page, msisdn, lastOtp);
   return msisdn;
 }
 
@@ -289,7 +288,7 @@ describe('the captive portal page', () => {
   it('has no serious or critical accessibility violation (axe-core), on the first and the forfaits steps', async () => {
     // axe is injected as a script of its own: for this test only, the page's CSP is bypassed.
     const context = await browser.newContext({
-      viewport: { width: 360, height: 740 },
+      viewport: PHONE,
       locale: 'fr-FR',
       bypassCSP: true,
     });
@@ -343,12 +342,20 @@ describe('the captive portal page', () => {
     expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
   });
 
-  it('leaves a phone-sized screenshot in docs/portal.png', async () => {
+  it('photographs the forfaits step on a phone as `npm run screenshots` does, outside the tree', async () => {
     const w = await open();
     await w.page.goto(portalUrl());
     await loginWithPhone(w.page);
-    await w.page.locator('label.choice').first().waitFor();
-    await w.page.screenshot({ path: 'docs/portal.png', fullPage: false });
+    const dir = mkdtempSync(join(tmpdir(), 'portal-shot-'));
+    try {
+      await photographForfaits(w.page, join(dir, 'portal.png'));
+      const png = readFileSync(join(dir, 'portal.png'));
+      // PNG signature, then the IHDR chunk's width and height: the phone's screen, not the page.
+      expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([PHONE.width, PHONE.height]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     await w.context.close();
   });
 });
