@@ -30,11 +30,12 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 
 type Attributes = [string, string | number][];
+type Kind = 'Access-Request' | 'Accounting-Request';
 
 /** Sends `total` packets with `parallel` in flight; every reply is checked against its request. */
 async function blast(
   port: number,
-  kind: 'Access-Request' | 'Accounting-Request',
+  kind: Kind,
   packets: (i: number) => Attributes,
   options: { total: number; parallel: number },
 ): Promise<{ latencies: number[]; answered: number; elapsedS: number }> {
@@ -160,58 +161,35 @@ export async function radiusFigures(apiUrl: string, probe: DdbProbe, total = 100
       { total: 20, parallel: 5 },
     );
 
-    probe.reset();
-    const authz = await blast(
-      edge.authPort,
-      'Access-Request',
-      (i) => [
-        ['User-Name', codes[i] as string],
-        ['User-Password', codes[i] as string],
-        ['NAS-Identifier', nasId],
-        ['Calling-Station-Id', mac(i)],
-      ],
-      { total, parallel },
-    );
-    out.push(
-      figure('authorize (Access-Request -> Accept)', authz, probe.calls.length / Math.max(1, authz.answered)),
-    );
-
-    const session = (i: number) => `bench-${i}`;
-    probe.reset();
-    const starts = await blast(
-      edge.acctPort,
-      'Accounting-Request',
-      (i) => [
-        ['Acct-Status-Type', 'Start'],
-        ['User-Name', codes[i] as string],
-        ['NAS-Identifier', nasId],
-        ['NAS-IP-Address', '127.0.0.1'],
-        ['Acct-Session-Id', session(i)],
-        ['Calling-Station-Id', mac(i)],
-      ],
-      { total, parallel },
-    );
-    out.push(figure('accounting Start', starts, probe.calls.length / Math.max(1, starts.answered)));
-
-    probe.reset();
-    const interims = await blast(
-      edge.acctPort,
-      'Accounting-Request',
-      (i) => [
-        ['Acct-Status-Type', 'Interim-Update'],
-        ['User-Name', codes[i] as string],
-        ['NAS-Identifier', nasId],
-        ['NAS-IP-Address', '127.0.0.1'],
-        ['Acct-Session-Id', session(i)],
-        ['Calling-Station-Id', mac(i)],
+    // One exchange, measured: every code once, `parallel` in flight, DynamoDB calls counted.
+    const measure = async (name: string, port: number, kind: Kind, packets: (i: number) => Attributes) => {
+      probe.reset();
+      const r = await blast(port, kind, packets, { total, parallel });
+      out.push(figure(name, r, probe.calls.length / Math.max(1, r.answered)));
+    };
+    await measure('authorize (Access-Request -> Accept)', edge.authPort, 'Access-Request', (i) => [
+      ['User-Name', codes[i] as string],
+      ['User-Password', codes[i] as string],
+      ['NAS-Identifier', nasId],
+      ['Calling-Station-Id', mac(i)],
+    ]);
+    // The session of code i, as its NAS reports it.
+    const report = (status: string, i: number, extra: Attributes = []): Attributes => [
+      ['Acct-Status-Type', status],
+      ['User-Name', codes[i] as string],
+      ['NAS-Identifier', nasId],
+      ['NAS-IP-Address', '127.0.0.1'],
+      ['Acct-Session-Id', `bench-${i}`],
+      ['Calling-Station-Id', mac(i)],
+      ...extra,
+    ];
+    await measure('accounting Start', edge.acctPort, 'Accounting-Request', (i) => report('Start', i));
+    await measure('accounting Interim-Update', edge.acctPort, 'Accounting-Request', (i) =>
+      report('Interim-Update', i, [
         ['Acct-Input-Octets', 1_000_000],
         ['Acct-Output-Octets', 9_000_000],
         ['Acct-Session-Time', 300],
-      ],
-      { total, parallel },
-    );
-    out.push(
-      figure('accounting Interim-Update', interims, probe.calls.length / Math.max(1, interims.answered)),
+      ]),
     );
   } finally {
     await edge.stop();

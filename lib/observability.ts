@@ -48,8 +48,19 @@ export class Observability extends Construct {
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id);
     const notify = new actions.SnsAction(props.opsTopic);
-    const alarm = (name: string, a: cloudwatch.AlarmProps) => {
-      const created = new cloudwatch.Alarm(this, name, a);
+    // Unless an alarm says otherwise: one 5-minute (or 15-minute) period at or over its threshold
+    // pages, and a period without data is no breach.
+    const alarm = (
+      name: string,
+      a: Pick<cloudwatch.AlarmProps, 'metric' | 'threshold' | 'alarmDescription'> &
+        Partial<cloudwatch.AlarmProps>,
+    ) => {
+      const created = new cloudwatch.Alarm(this, name, {
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        ...a,
+      });
       created.addAlarmAction(notify);
       created.addOkAction(notify);
       this.alarms.push(created);
@@ -67,9 +78,7 @@ export class Observability extends Construct {
     alarm('Api5xxRate', {
       metric: rate5xx,
       threshold: props.api5xxRatePct ?? 5,
-      evaluationPeriods: 1,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       alarmDescription: 'More than 5% of API requests answered 5xx over 5 minutes',
     });
 
@@ -101,17 +110,11 @@ export class Observability extends Construct {
       alarm(`LambdaErrors${n}`, {
         metric: sumOver('e', `Lambda errors (group ${n})`, group, errorsOf),
         threshold: 5,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
         alarmDescription: `Five or more Lambda errors in 5 minutes across functions group ${n}`,
       });
       alarm(`LambdaThrottles${n}`, {
         metric: sumOver('t', `Lambda throttles (group ${n})`, group, throttlesOf),
         threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
         alarmDescription: `A Lambda function of group ${n} was throttled`,
       });
     }
@@ -122,9 +125,6 @@ export class Observability extends Construct {
       alarm('OtpSendRate', {
         metric: business('OtpSent', 'OTPs sent').with({ period: Duration.minutes(15) }),
         threshold: per15,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
         alarmDescription: `${per15} or more OTP SMS sent in 15 minutes (${props.otpSentAlarmPerHour} an hour): an SMS flood?`,
       });
     }
@@ -134,17 +134,11 @@ export class Observability extends Construct {
     alarm('PaymentMismatch', {
       metric: business('PaymentMismatch', 'Payment mismatches').with({ period: Duration.minutes(15) }),
       threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       alarmDescription: 'A provider reported a payment paid that was refused, expired or of another amount',
     });
     alarm('NotificationsRefused', {
       metric: business('NotificationRefused', 'Refused notifications').with({ period: Duration.minutes(15) }),
       threshold: 5,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       alarmDescription:
         'Five or more payment notifications refused (signature, replay, amount) in 15 minutes',
     });
@@ -153,17 +147,12 @@ export class Observability extends Construct {
     alarm('CanaryFailing', {
       metric: business('CanaryFailed', 'Canary failed runs').with({ period: Duration.minutes(15) }),
       threshold: 2,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       alarmDescription: 'The canary failed two runs in 15 minutes: subscribers may not get online',
     });
     if (props.canary) {
       alarm('CanaryErrors', {
         metric: props.canary.metricErrors({ period: Duration.minutes(15) }),
         threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: cloudwatch.TreatMissingData.BREACHING,
         alarmDescription: 'The canary function itself failed or did not run',
       });

@@ -81,16 +81,8 @@ export interface EndpointSpec<B, Q, P> {
   errors?: readonly ErrorCode[];
 }
 
-/** What the OpenAPI document is generated from: the schemas the handler validates with. */
-export interface Contract {
-  route: Route;
-  body?: Schema<unknown>;
-  query?: Schema<unknown>;
-  params?: Schema<unknown>;
-  response?: { status: number; schema?: Schema<unknown>; contentType?: string };
-  also?: OtherAnswer[];
-  errors?: readonly ErrorCode[];
-}
+/** What the OpenAPI document is generated from: the handler's spec (the schemas it validates with) and its row. */
+export type Contract = EndpointSpec<unknown, unknown, unknown> & { route: Route };
 
 /** The query schema of a route that declares none: no parameter at all. */
 const NO_QUERY = z.strictObject({});

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../bin/local/dynamodb-local.js';
+import { freeUdpPort } from '../../bin/local/freeradius.js';
 
 /**
  * Real network peers for the canary tests, on loopback: Unbound and FreeRADIUS from Debian's
@@ -226,18 +227,8 @@ server default {
   return { host: '127.0.0.1', port, stop: stopper(child, dir) };
 }
 
-/** A UDP port nothing listens on now (for RADIUS, and for the "no answer" case). */
-export async function freeUdpPort(): Promise<number> {
-  const { createSocket } = await import('node:dgram');
-  return new Promise((resolve, reject) => {
-    const socket = createSocket('udp4');
-    socket.once('error', reject);
-    socket.bind(0, '127.0.0.1', () => {
-      const { port } = socket.address();
-      socket.close(() => resolve(port));
-    });
-  });
-}
+// A UDP port nothing listens on now (for RADIUS, and for the "no answer" case): the local host's.
+export { freeUdpPort };
 
 export const PORTAL_MARKER = 'data-hotspot-portal="v1"';
 export const DATA_BYTES = 256 * 1024;
