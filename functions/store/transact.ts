@@ -9,7 +9,7 @@ import { cancelled, type TxItem, transact } from './entity.js';
 // Access: whatever the items grant (the caller's store functions built them).
 export async function transactIfCurrent<N extends string>(
   items: Record<N, TxItem>,
-  guard: N,
+  guard: NoInfer<N>,
 ): Promise<boolean> {
   try {
     await transact(items);
