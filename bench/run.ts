@@ -2,6 +2,8 @@
  * `npm run bench`: every figure measured in one run on this machine, printed as a markdown table
  * and written to bench/results/latest.json. Compared with docs/bench-baseline.json when present.
  *   BENCH_REQUESTS (default 300) requests per endpoint, BENCH_CONNECTIONS (default 8).
+ *   `npm run bench -- --only import`: the bundles and their import times only (bench/bundle.ts),
+ *   BENCH_IMPORT_RUNS (default 21) rounds per function.
  */
 import './preamble.js';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +22,7 @@ import { signSession } from '../functions/auth/tokens.js';
 import { ddb, tableName } from '../functions/core/ddb.js';
 import { recordReseller } from '../functions/store/resellers.js';
 import { probeDdb } from '../test/support/ddb-instrument.js';
-import { bundleSection } from './bundle.js';
+import { bundleSection, importOnly, writeBundleSection } from './bundle.js';
 import { extraFigures } from './extras.js';
 import { load } from './load.js';
 import { paymentFigures } from './payments.js';
@@ -39,12 +41,20 @@ async function main(): Promise<void> {
   const results: Record<string, unknown> = { measured_at: new Date().toISOString(), node: process.version };
   const lines: string[] = [];
 
-  // 1. Bundles and cold-start proxy (bench/bundle.ts; `npx tsx bench/bundle.ts` runs it alone).
+  // 1. Bundles and cold-start proxy (bench/bundle.ts; `--only import` runs it alone).
+  const only = process.argv.indexOf('--only');
+  if (only >= 0) {
+    const part = process.argv[only + 1];
+    if (part !== 'import') throw new Error(`--only ${part}: the one part that runs alone is "import"`);
+    await importOnly(ROOT);
+    return;
+  }
   const baselineFile = join(ROOT, 'docs', 'bench-baseline.json');
   const previous = existsSync(baselineFile) ? JSON.parse(readFileSync(baselineFile, 'utf8')) : undefined;
   const bundles = await bundleSection(ROOT, previous);
   Object.assign(results, bundles.json);
   lines.push(...bundles.lines);
+  writeBundleSection(ROOT, bundles.lines);
 
   // 2. The API under load, on DynamoDB Local.
   const dynamo = await startDynamoDbLocal();

@@ -22,9 +22,14 @@ export const ESBUILD = {
    * Stand-ins for modules a Lambda function never needs (each file says why): the SDK's
    * credential chain (Lambda's credentials are in the environment), its event-stream support
    * and browser user-agent parser (both behind a dynamic import), the endpoint-discovery LRU,
-   * and postcss's source maps.
+   * and postcss's source maps; and two Node built-ins whose loading costs start-up time for
+   * nothing: `node:stream/web`, which middy imports for response streaming only, and
+   * `node:process`, whose module namespace loads `process.report` (both stand-ins hand out the
+   * real objects).
    */
   alias: {
+    'node:stream/web': standIn('lazy-web-streams.ts'),
+    'node:process': standIn('process.ts'),
     '@aws-sdk/credential-provider-node': standIn('credentials.ts'),
     '@smithy/core/event-streams': standIn('no-event-streams.ts'),
     bowser: standIn('no-bowser.ts'),

@@ -46,7 +46,13 @@ async function invoke(
     },
   });
   if (process.env.DEBUG_BUNDLES) process.stderr.write(res.stderr);
-  return JSON.parse(res.stdout) as { statusCode: number; body: string; headers: Record<string, string> };
+  // The handler's answer is the last line; the function's own log lines come before it.
+  const answer = JSON.parse(res.stdout.trimEnd().split('\n').at(-1) as string) as {
+    statusCode: number;
+    body: string;
+    headers: Record<string, string>;
+  };
+  return { ...answer, logs: res.stdout + res.stderr };
 }
 
 const event = (method: string, path: string, extra: Record<string, unknown> = {}) => ({
@@ -65,6 +71,19 @@ describe('the deployed bundles run', () => {
     const res = await invoke('billing/forfaits-list', event('GET', '/api/v1/forfaits'));
     expect(res.statusCode).toBe(200);
     expect((JSON.parse(res.body) as { total: number }).total).toBeGreaterThan(0);
+  });
+
+  it('without credentials in the environment, fails loudly rather than looking elsewhere', async () => {
+    // The credential stand-in (lib/lambda/credentials.ts) reads the environment only, as Lambda
+    // fills it; an empty one is a clear error in the function's log, not a silent IMDS probe.
+    const res = await invoke('billing/forfaits-list', event('GET', '/api/v1/forfaits'), {
+      AWS_ACCESS_KEY_ID: '',
+      AWS_SECRET_ACCESS_KEY: '',
+      AWS_SESSION_TOKEN: '',
+    });
+    expect(res.statusCode).toBe(500);
+    expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'ERR_INTERNAL' } });
+    expect(res.logs).toMatch(/Unable to find environment variable credentials/);
   });
 
   it('verifies tokens and answers a JSON 401 without one (GET /auth/session)', async () => {

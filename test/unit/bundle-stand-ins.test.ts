@@ -1,10 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { functionEntries } from '../../bench/bundle.js';
+import { ESBUILD } from '../../lib/bundling.js';
+import { defaultProvider } from '../../lib/lambda/credentials.js';
+import { ReadableStream as LazyReadableStream } from '../../lib/lambda/lazy-web-streams.js';
 import LruCache from '../../lib/lambda/lru-cache.js';
 import { parse } from '../../lib/lambda/no-bowser.js';
 import { EventStreamSerde, eventStreamSerdeProvider } from '../../lib/lambda/no-event-streams.js';
+import standInProcess, { env, versions } from '../../lib/lambda/process.js';
 
 const require = createRequire(import.meta.url);
 
@@ -65,4 +72,106 @@ describe('the stand-ins for code a Lambda function never runs', () => {
   it('the browser user-agent parser answers as for an unknown agent', () => {
     expect(parse('Mozilla/5.0')).toEqual({});
   });
+});
+
+describe('the credential provider that stands in for the SDK chain', () => {
+  const keys = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'] as const;
+  const withEnv = async <T>(values: Partial<Record<(typeof keys)[number], string>>, fn: () => Promise<T>) => {
+    const saved = keys.map((k) => [k, process.env[k]] as const);
+    for (const k of keys) delete process.env[k];
+    Object.assign(process.env, values);
+    try {
+      return await fn();
+    } finally {
+      for (const [k, v] of saved) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  };
+
+  it('hands out the credentials Lambda puts in the environment', async () => {
+    const creds = await withEnv(
+      { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 's3cret', AWS_SESSION_TOKEN: 'tok' },
+      () => defaultProvider()(),
+    );
+    expect(creds).toMatchObject({
+      accessKeyId: 'AKIDEXAMPLE',
+      secretAccessKey: 's3cret',
+      sessionToken: 'tok',
+    });
+  });
+
+  it('fails loudly, naming the environment, when they are missing', async () => {
+    await expect(withEnv({}, () => defaultProvider()())).rejects.toThrow(/environment variable credentials/);
+  });
+});
+
+describe('the built-ins that stand-ins replace in the bundles', () => {
+  it('the web-streams stand-in constructs and recognises the real ReadableStream', async () => {
+    const stream = new LazyReadableStream({
+      start(c) {
+        c.enqueue('x');
+        c.close();
+      },
+    });
+    expect(stream).toBeInstanceOf(NodeReadableStream);
+    expect(stream instanceof LazyReadableStream).toBe(true);
+    expect(new NodeReadableStream() instanceof LazyReadableStream).toBe(true);
+    expect({} instanceof LazyReadableStream).toBe(false);
+    const chunks: unknown[] = [];
+    for await (const c of stream as unknown as AsyncIterable<unknown>) chunks.push(c);
+    expect(chunks).toEqual(['x']);
+  });
+
+  it('the process stand-in hands out the real process', () => {
+    expect(standInProcess).toBe(process);
+    expect(env).toBe(process.env);
+    expect(versions).toBe(process.versions);
+  });
+
+  it('in every function, only the code the stand-ins were written for imports those built-ins', async () => {
+    // Built without the two aliases, so that the metafile shows who imports the real built-ins;
+    // an SDK or middy update that adds an importer (or another name: then the build with the
+    // aliases below fails) fails here before a deploy does.
+    const root = resolve(import.meta.dirname, '../..');
+    const entries = await functionEntries(root);
+    expect(entries.length).toBeGreaterThan(30);
+    const { 'node:stream/web': _web, 'node:process': _proc, ...others } = ESBUILD.alias;
+    const common = {
+      entryPoints: entries.map((e) => ({ in: e.entry, out: e.name })),
+      outdir: join(root, 'bench', '.out-stand-ins'),
+      write: false,
+      bundle: true,
+      platform: 'node' as const,
+      format: ESBUILD.format,
+      target: ESBUILD.target,
+      mainFields: ESBUILD.mainFields,
+      banner: { js: ESBUILD.banner },
+      external: ['radius'],
+      metafile: true,
+      logLevel: 'silent' as const,
+    };
+    const plain = await build({ ...common, alias: others });
+    const importers = (mod: string) =>
+      [
+        ...new Set(
+          Object.entries(plain.metafile?.inputs ?? {})
+            .filter(([, input]) => input.imports.some((i) => i.path === mod))
+            .map(([file]) => file.replace(/^.*node_modules\//, '')),
+        ),
+      ].sort();
+    expect(importers('node:stream/web')).toEqual(['@middy/core/index.js']);
+    expect(importers('node:process')).toEqual([
+      '@aws-sdk/core/dist-es/submodules/client/util-user-agent-node/defaultUserAgent.js',
+      '@aws-sdk/core/dist-es/submodules/client/util-user-agent-node/getRuntimeUserAgentPair.js',
+    ]);
+    // With the aliases (as deployed): builds, and no bundle imports either built-in any more.
+    const deployed = await build({ ...common, alias: ESBUILD.alias });
+    expect(deployed.outputFiles?.length).toBe(entries.length);
+    for (const out of deployed.outputFiles ?? []) {
+      expect(out.text).not.toMatch(/["']node:stream\/web["']/);
+      expect(out.text).not.toMatch(/["']node:process["']/);
+    }
+  }, 120_000);
 });
