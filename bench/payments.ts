@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SEED_FORFAITS } from '../functions/billing/catalogue.js';
-import { initiatePayment } from '../functions/billing/payments.js';
+import { initiatePayment } from '../functions/billing/payments/initiate.js';
 import { resetConfig } from '../functions/core/config.js';
 import { resetSecrets } from '../functions/core/secrets.js';
 import { Nas } from '../functions/store/nas.js';
@@ -105,7 +105,7 @@ export async function paymentFigures(
     });
     const forfaitId = (SEED_FORFAITS[2] as { id: string }).id;
     for (const provider of all) {
-      Object.assign(process.env, { PAYMENT_PROVIDER: provider.name, ...provider.env });
+      Object.assign(process.env, { PAYMENT_GATEWAY: provider.name, ...provider.env });
       resetConfig();
       resetSecrets();
       const ids: string[] = [];

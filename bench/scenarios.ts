@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { SEED_FORFAITS } from '../functions/billing/catalogue.js';
-import { initiatePayment } from '../functions/billing/payments.js';
+import { initiatePayment } from '../functions/billing/payments/initiate.js';
 import type { RequestSpec } from './load.js';
 
 /** What a scenario may use: the server's URL and ready-made tokens. */

@@ -28,17 +28,7 @@ export const jobs: readonly Job[] = [
     handler: 'billing/reconcile',
     everyMinutes: 5,
     // Completing a payment texts its access code; the gateways' keys ask their status APIs.
-    access: {
-      table: 'write',
-      sns: 'sms',
-      secrets: [
-        'AGGREGATOR_API_KEY',
-        'CINETPAY_API_KEY',
-        'CINETPAY_SECRET_KEY',
-        'FEDAPAY_API_KEY',
-        'FEDAPAY_WEBHOOK_SECRET',
-      ],
-    },
+    access: { table: 'write', sns: 'sms', payments: true },
     summary:
       'Re-check pending payments with their provider: credit the paid, expire the abandoned, alert on a mismatch',
   },

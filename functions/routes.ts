@@ -9,8 +9,11 @@ import type { SecretName } from './core/secrets.js';
  * - `admin`: admins only.
  * - `webhook`: the payment aggregator, by its shared secret (`x-provider-secret`, constant time).
  * - `radius`: a RADIUS server (FreeRADIUS), by its bearer secret; never a session token.
+ * - `signature`: a payment gateway, by its signature of the raw body (CinetPay's x-token,
+ *   FedaPay's X-FEDAPAY-SIGNATURE), which the handler checks with the gateway's own scheme
+ *   (functions/billing/gateways/) before anything is read or written; never a session token.
  */
-export type AuthLevel = 'none' | 'jwt' | 'reseller' | 'admin' | 'webhook' | 'radius';
+export type AuthLevel = 'none' | 'jwt' | 'reseller' | 'admin' | 'webhook' | 'radius' | 'signature';
 
 /** What a route's function may touch; the CDK stack derives its IAM grants from this. */
 export interface RouteAccess {
@@ -18,6 +21,11 @@ export interface RouteAccess {
   /** `sms`: publish SMS through SNS. `ops`: publish to the operations topic. */
   sns?: 'sms' | 'ops';
   secrets?: readonly SecretName[];
+  /**
+   * Opens, confirms or settles payments: it may talk to whichever gateway a payment was opened
+   * with, so it is given every registered gateway's secrets (functions/billing/gateways/registry.ts).
+   */
+  payments?: true;
 }
 
 export interface Route {
@@ -30,20 +38,23 @@ export interface Route {
   access: RouteAccess;
   /** `function-url`: its own Lambda function URL in AWS instead of an API Gateway route. */
   expose?: 'api' | 'function-url';
+  /**
+   * An API Gateway throttle below the stage's (requests per second, burst; never above the
+   * stage's). CDK context `<context>Rate` and `<context>Burst` resize it.
+   */
+  throttle?: { rate: number; burst: number; context: string };
+  /**
+   * A function URL's reserved concurrency: no API Gateway throttle covers it, so at most this
+   * many run at once and a flood cannot take the account's concurrency from the API's
+   * functions. CDK context `webhookReservedConcurrency` resizes every one (0: none).
+   */
+  reservedConcurrency?: number;
+  /** A function URL's stack output (described by the route's summary): what the operator gives the gateway. */
+  output?: string;
+  /** A function URL given to other routes' functions (by route key) as this environment variable. */
+  shareUrl?: { env: string; with: readonly string[] };
   summary: string;
 }
-
-/**
- * The payment gateways' keys: every function that opens, confirms or settles a payment may talk
- * to whichever gateway the payment was opened with.
- */
-const PAYMENT_SECRETS = [
-  'AGGREGATOR_API_KEY',
-  'CINETPAY_API_KEY',
-  'CINETPAY_SECRET_KEY',
-  'FEDAPAY_API_KEY',
-  'FEDAPAY_WEBHOOK_SECRET',
-] as const satisfies readonly SecretName[];
 
 /** THE route table, typed row by row: route keys and auth levels are derived from it. */
 const table = [
@@ -54,6 +65,8 @@ const table = [
     handler: 'auth/otp-request',
     auth: 'none',
     access: { table: 'write', sns: 'sms', secrets: ['OTP_PEPPER'] },
+    // Each call may cost an SMS.
+    throttle: { rate: 5, burst: 10, context: 'otpRequestThrottle' },
     summary: 'Send a one-time password by SMS',
   },
   {
@@ -62,6 +75,8 @@ const table = [
     handler: 'auth/otp-verify',
     auth: 'none',
     access: { table: 'write', secrets: ['OTP_PEPPER', 'JWT_SECRET'] },
+    // Guesses.
+    throttle: { rate: 10, burst: 20, context: 'otpVerifyThrottle' },
     summary: 'Exchange a one-time password for a session token',
   },
   {
@@ -95,7 +110,7 @@ const table = [
     path: '/api/v1/payments/initiate',
     handler: 'billing/payment-initiate',
     auth: 'jwt',
-    access: { table: 'write', secrets: PAYMENT_SECRETS },
+    access: { table: 'write', payments: true },
     summary: 'Open a mobile-money payment for a forfait (optional Idempotency-Key)',
   },
   {
@@ -105,19 +120,25 @@ const table = [
     auth: 'webhook',
     // The gateways' keys: a completion is confirmed with the payment's gateway's status API.
     // SMS: the access code a completed purchase creates is texted to the buyer.
-    access: { table: 'write', sns: 'sms', secrets: PAYMENT_SECRETS },
+    access: { table: 'write', sns: 'sms', payments: true },
     expose: 'function-url',
+    reservedConcurrency: 10,
+    output: 'WebhookUrl',
     summary: "The payment aggregator's delivery (at least once)",
   },
   {
     method: 'POST',
     path: '/api/v1/payments/notify/{provider}',
     handler: 'billing/payment-notify',
-    // No session: the provider's signature (CinetPay x-token, X-FEDAPAY-SIGNATURE) is checked by
-    // the handler on the raw body before any read or write.
-    auth: 'none',
-    access: { table: 'write', sns: 'sms', secrets: PAYMENT_SECRETS },
+    // The gateway's signature (CinetPay x-token, X-FEDAPAY-SIGNATURE), checked by the handler on
+    // the raw body before any read or write: each gateway signs its own way.
+    auth: 'signature',
+    access: { table: 'write', sns: 'sms', payments: true },
     expose: 'function-url',
+    reservedConcurrency: 10,
+    output: 'PaymentNotifyUrl',
+    // CinetPay is told where to notify with each payment (the others are set in their dashboards).
+    shareUrl: { env: 'PAYMENT_NOTIFY_BASE_URL', with: ['POST /api/v1/payments/initiate'] },
     summary: "A payment provider's signed notification (cinetpay, fedapay): confirmed with its status API",
   },
   {
@@ -126,7 +147,7 @@ const table = [
     handler: 'billing/payment-status',
     auth: 'jwt',
     // A pending payment is asked of its provider, and completed (code texted) when it says paid.
-    access: { table: 'write', sns: 'sms', secrets: PAYMENT_SECRETS },
+    access: { table: 'write', sns: 'sms', payments: true },
     summary: 'Status of a payment (the paying subscriber or an admin)',
   },
   {

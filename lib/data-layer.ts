@@ -2,8 +2,9 @@ import { type CfnResource, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct, type IConstruct } from 'constructs';
-import { ALL_SECRETS, GENERATED_SECRETS, type SecretName } from '../functions/core/secrets.js';
+import { GENERATED_SECRETS, type SecretName, type ServiceSecretName } from '../functions/core/secrets.js';
 import { TABLE } from '../functions/store/table.js';
+import { ALL_SECRETS } from './secret-names.js';
 
 /**
  * Logical ids of the stateful resources as first deployed, when they sat at the top of the stack.
@@ -31,6 +32,9 @@ function pin(construct: IConstruct, key: keyof typeof LOGICAL_IDS): void {
  * (functions/store/table.ts) and one Secrets Manager secret per name in ALL_SECRETS. Everything
  * here is retained when the stack is deleted.
  */
+/** Every secret by name: the service's own always, the gateways' by the names they declare. */
+export type SecretsByName = { readonly [K in ServiceSecretName]: Secret } & Readonly<Record<string, Secret>>;
+
 export class DataLayer extends Construct {
   readonly table: Table;
   /**
@@ -38,7 +42,7 @@ export class DataLayer extends Construct {
    * the others hold a generated placeholder until the operator sets the real value after the
    * first deploy (`aws secretsmanager put-secret-value`). No value is ever in the template.
    */
-  readonly secrets: Record<SecretName, Secret>;
+  readonly secrets: SecretsByName;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -74,7 +78,7 @@ export class DataLayer extends Construct {
         pin(secret, `Secret${name}`);
         return [name, secret];
       }),
-    ) as Record<SecretName, Secret>;
+    ) as SecretsByName;
   }
 
   /** The table's logical id, as IAM findings name it (`<TableCD117FA1.Arn>/index/*`). */

@@ -64,7 +64,8 @@ import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
-import { ALL_SECRETS, GENERATED_SECRETS, type SecretName } from '../functions/core/secrets.js';
+import { GATEWAY_NAMES, gatewayNamed, PAYMENT_SECRETS } from '../functions/billing/gateways/registry.js';
+import { GENERATED_SECRETS, type SecretName } from '../functions/core/secrets.js';
 import { jobs } from '../functions/jobs.js';
 import {
   routes as ROUTES,
@@ -77,9 +78,10 @@ import {
 import { ServiceFunction } from './api-function.js';
 import { BUNDLING } from './bundling.js';
 import { Canary, type CanaryTargets } from './canary.js';
-import { DataLayer } from './data-layer.js';
+import { DataLayer, type SecretsByName } from './data-layer.js';
 import { acknowledge, SMS_PUBLISH_ACKNOWLEDGEMENT, stackAcknowledgements } from './nag.js';
 import { Observability } from './observability.js';
+import { ALL_SECRETS } from './secret-names.js';
 
 /**
  * Deploy-time settings (CDK context, `-c key=value` or cdk.json). Each one that a function reads
@@ -90,16 +92,13 @@ export interface HotspotSettings {
   throttleRate: number;
   throttleBurst: number;
   /**
-   * Route throttles below the stage's: `POST /auth/otp/request` (each call may cost an SMS) and
-   * `POST /auth/otp/verify` (guesses). Requests per second and burst.
+   * Route throttles below the stage's, by the route's `throttle.context` (functions/routes.ts
+   * gives the sizes; context `<name>Rate|Burst` resizes them). Requests per second and burst.
    */
-  otpRequestThrottle?: { rate: number; burst: number };
-  otpVerifyThrottle?: { rate: number; burst: number };
+  routeThrottles?: Record<string, { rate: number; burst: number }>;
   /**
-   * Reserved concurrency of each function URL (the payment webhooks, which no API Gateway
-   * throttle covers): at most this many run at once, so a flood on one cannot take the
-   * account's concurrency from the API's functions. 0: no reservation (for an account whose
-   * concurrency quota is still the new-account 10).
+   * Reserved concurrency of every function URL, instead of its route's `reservedConcurrency`.
+   * 0: no reservation (for an account whose concurrency quota is still the new-account 10).
    */
   webhookReservedConcurrency?: number;
   /** Alarm when more OTPs than this are sent in an hour (counted per 15 minutes). */
@@ -127,7 +126,9 @@ export const SETTINGS: Record<string, string> = {
   otpRequestsPerAddressPerHour: 'OTP_REQUESTS_PER_ADDRESS_PER_HOUR',
   otpRequestsPerHour: 'OTP_REQUESTS_PER_HOUR',
   otpGuessesPerAddressPerHour: 'OTP_GUESSES_PER_ADDRESS_PER_HOUR',
-  // Payments (docs/payments.md): the gateway of new payments and each provider's settings.
+  // Payments (docs/payments.md): the gateway of new payments and each gateway's settings.
+  paymentGateway: 'PAYMENT_GATEWAY',
+  /** Deprecated alias of `paymentGateway`. */
   paymentProvider: 'PAYMENT_PROVIDER',
   defaultCountry: 'DEFAULT_COUNTRY',
   paymentReturnUrl: 'PAYMENT_RETURN_URL',
@@ -136,8 +137,10 @@ export const SETTINGS: Record<string, string> = {
   fedapayBaseUrl: 'FEDAPAY_BASE_URL',
 };
 
-/** The values `paymentProvider` may take (functions/billing/settings.ts GATEWAYS). */
-const PAYMENT_PROVIDERS = ['sandbox', 'http', 'cinetpay', 'fedapay'];
+/** The function's secrets, with every gateway's when it handles payments (`access.payments`). */
+export const withPaymentSecrets = (access: RouteAccess, secrets: readonly SecretName[]): SecretName[] => [
+  ...new Set([...secrets, ...(access.payments ? PAYMENT_SECRETS : [])]),
+];
 
 /** The platform's OTP budget per clock hour when `otpRequestsPerHour` is not given (functions/auth/settings.ts). */
 const OTP_REQUESTS_PER_HOUR_DEFAULT = 2000;
@@ -155,17 +158,37 @@ export function settingsFromContext(get: (key: string) => unknown): HotspotSetti
     return v;
   };
   // A typo here would open every payment with the default gateway: fail the synth instead.
-  if (env.PAYMENT_PROVIDER !== undefined && !PAYMENT_PROVIDERS.includes(env.PAYMENT_PROVIDER)) {
-    throw new Error(`context "paymentProvider" must be one of ${PAYMENT_PROVIDERS.join(', ')}`);
+  for (const [key, name] of [
+    ['paymentGateway', 'PAYMENT_GATEWAY'],
+    ['paymentProvider', 'PAYMENT_PROVIDER'],
+  ] as const) {
+    if (env[name] !== undefined && !gatewayNamed(env[name])) {
+      throw new Error(`context "${key}" must be one of ${GATEWAY_NAMES.join(', ')}`);
+    }
   }
   const emails = get('opsEmails');
   return {
     stage: String(get('stage') ?? 'prod'),
     throttleRate: num('throttleRate', 50),
     throttleBurst: num('throttleBurst', 100),
-    otpRequestThrottle: { rate: num('otpRequestThrottleRate', 5), burst: num('otpRequestThrottleBurst', 10) },
-    otpVerifyThrottle: { rate: num('otpVerifyThrottleRate', 10), burst: num('otpVerifyThrottleBurst', 20) },
-    webhookReservedConcurrency: num('webhookReservedConcurrency', 10),
+    routeThrottles: Object.fromEntries(
+      ROUTES.flatMap((r) =>
+        r.throttle
+          ? [
+              [
+                r.throttle.context,
+                {
+                  rate: num(`${r.throttle.context}Rate`, r.throttle.rate),
+                  burst: num(`${r.throttle.context}Burst`, r.throttle.burst),
+                },
+              ],
+            ]
+          : [],
+      ),
+    ),
+    ...(get('webhookReservedConcurrency') !== undefined
+      ? { webhookReservedConcurrency: num('webhookReservedConcurrency', 0) }
+      : {}),
     // Half the platform's hourly budget: operations hear of a flood before it is refused.
     otpSentAlarmPerHour: num(
       'otpSentAlarmPerHour',
@@ -207,7 +230,7 @@ export interface HotspotStackProps extends StackProps {
 export class HotspotStack extends Stack {
   readonly data: DataLayer;
   readonly table: Table;
-  readonly secrets: Record<SecretName, Secret>;
+  readonly secrets: SecretsByName;
   readonly opsTopic: Topic;
   readonly api: HttpApi;
   /** One function per scheduled job (functions/jobs.ts), by job name. */
@@ -258,15 +281,12 @@ export class HotspotStack extends Stack {
         }),
       },
     });
-    // Routes throttled below the stage's default: the OTP request (an SMS each) and verify.
-    const routeThrottles: Record<string, { rate: number; burst: number } | undefined> = {
-      'POST /api/v1/auth/otp/request': settings.otpRequestThrottle,
-      'POST /api/v1/auth/otp/verify': settings.otpVerifyThrottle,
-    };
+    // Routes throttled below the stage's default: those whose row has a `throttle`.
     const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
-    for (const [key, t] of Object.entries(routeThrottles)) {
-      if (!t || !routes.some((r) => routeKey(r) === key)) continue;
-      routeSettings[key] = {
+    for (const r of routes) {
+      if (!r.throttle || r.expose === 'function-url') continue;
+      const t = settings.routeThrottles?.[r.throttle.context] ?? r.throttle;
+      routeSettings[routeKey(r)] = {
         ThrottlingRateLimit: Math.min(t.rate, settings.throttleRate),
         ThrottlingBurstLimit: Math.min(t.burst, settings.throttleBurst),
       };
@@ -285,30 +305,23 @@ export class HotspotStack extends Stack {
       PUBLIC_BASE_URL: apiUrl,
     };
 
-    let notifyUrl: string | undefined;
+    const sharedUrls: { url: string; env: string; with: readonly string[] }[] = [];
     for (const route of routes) {
       const fn = this.routeFunction(route);
       this.functions[routeKey(route)] = fn;
       if (route.expose === 'function-url') {
         // No API Gateway throttle covers a function URL: its reserved concurrency caps it, so a
         // flood on it cannot take the account's concurrency from the API's functions.
-        const reserved = settings.webhookReservedConcurrency ?? 0;
+        const reserved = settings.webhookReservedConcurrency ?? route.reservedConcurrency ?? 0;
         if (reserved > 0) (fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = reserved;
         // Public by design: the function authenticates its caller itself (the aggregator's
-        // x-provider-secret, or a provider's signature on the raw body).
+        // x-provider-secret, or a gateway's signature on the raw body).
         const url = fn.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
-        const notify = route.handler === 'billing/payment-notify';
-        if (notify) notifyUrl = url.url;
-        new CfnOutput(
-          this,
-          route.auth === 'webhook' ? 'WebhookUrl' : notify ? 'PaymentNotifyUrl' : `${idOf(route)}Url`,
-          {
-            value: url.url,
-            description: notify
-              ? `${routeKey(route)}: <this URL>api/v1/payments/notify/<provider> is the providers' notification address (docs/payments.md)`
-              : `${routeKey(route)}: give this URL to the payment aggregator (checks x-provider-secret)`,
-          },
-        );
+        if (route.shareUrl) sharedUrls.push({ url: url.url, ...route.shareUrl });
+        new CfnOutput(this, route.output ?? `${idOf(route)}Url`, {
+          value: url.url,
+          description: `${routeKey(route)}: ${route.summary} (docs/payments.md)`,
+        });
       } else {
         this.api.addRoutes({
           path: route.path,
@@ -318,18 +331,18 @@ export class HotspotStack extends Stack {
       }
     }
 
-    // CinetPay is told where to notify with each payment: the function opening payments needs
-    // the notification function's URL (the other providers are configured in their dashboards).
-    if (notifyUrl) {
-      for (const route of routes.filter((r) => r.handler === 'billing/payment-initiate')) {
-        const fn = this.functions[routeKey(route)];
-        if (fn instanceof LambdaFunction_) fn.addEnvironment('PAYMENT_NOTIFY_BASE_URL', notifyUrl);
+    // A function URL other functions need (the notification address CinetPay is sent per payment).
+    for (const shared of sharedUrls) {
+      for (const key of shared.with) {
+        const fn = this.functions[key as RouteKey];
+        if (!(fn instanceof LambdaFunction_)) throw new Error(`shareUrl: no function for ${key}`);
+        fn.addEnvironment(shared.env, shared.url);
       }
     }
 
     // ---- scheduled jobs (functions/jobs.ts): one function and one EventBridge rule each ----
     for (const j of jobs) {
-      const secrets = j.access.secrets ?? [];
+      const secrets = withPaymentSecrets(j.access, j.access.secrets ?? []);
       const { fn } = new ServiceFunction(this, j.name, {
         handler: j.handler,
         environment: this.functionEnvironment(j.access, secrets),
@@ -384,7 +397,7 @@ export class HotspotStack extends Stack {
     new CfnOutput(this, 'OpsTopicArn', { value: this.opsTopic.topicArn });
     for (const name of ALL_SECRETS) {
       new CfnOutput(this, `${name.replace(/_/g, '')}Arn`, {
-        value: this.secrets[name].secretArn,
+        value: this.secretNamed(name).secretArn,
         description: GENERATED_SECRETS.includes(name)
           ? `${name} (generated)`
           : `${name}: set its value after the first deploy (aws secretsmanager put-secret-value)`,
@@ -394,13 +407,20 @@ export class HotspotStack extends Stack {
     acknowledge(this, stackAcknowledgements(this.data.tableLogicalId));
   }
 
+  /** A secret the data layer created (every name of ALL_SECRETS); a name it lacks fails the synth. */
+  private secretNamed(name: SecretName): Secret {
+    const secret = this.secrets[name];
+    if (!secret) throw new Error(`No secret ${name}: declare it in a gateway module or core/secrets.ts`);
+    return secret;
+  }
+
   /** The environment of a function with this access: the shared one plus what its grants name. */
   functionEnvironment(access: RouteAccess, secrets: readonly SecretName[] = []): Record<string, string> {
     const env: Record<string, string> = { ...this.sharedEnvironment };
     // A function without table access gets no table name at all (and no grant).
     if (access.table !== 'none') env.TABLE_NAME = this.table.tableName;
     if (access.sns === 'ops') env.OPS_TOPIC_ARN = this.opsTopic.topicArn;
-    for (const name of secrets) env[`${name}_ARN`] = this.secrets[name].secretArn;
+    for (const name of secrets) env[`${name}_ARN`] = this.secretNamed(name).secretArn;
     return env;
   }
 
@@ -408,7 +428,7 @@ export class HotspotStack extends Stack {
   grantAccess(fn: IFunction, access: RouteAccess, secrets: readonly SecretName[] = []): void {
     if (access.table === 'read') this.table.grantReadData(fn);
     if (access.table === 'write') this.table.grantReadWriteData(fn);
-    for (const name of secrets) this.secrets[name].grantRead(fn);
+    for (const name of secrets) this.secretNamed(name).grantRead(fn);
     if (access.sns === 'ops') this.opsTopic.grantPublish(fn);
     if (access.sns === 'sms') {
       // Direct-to-phone SMS has no resource ARN: allow it in this region only, and deny
@@ -435,7 +455,7 @@ export class HotspotStack extends Stack {
 
   /** A route's function, with exactly the environment and grants its row declares. */
   private routeFunction(route: Route): IFunction {
-    const secrets = routeSecrets(route);
+    const secrets = withPaymentSecrets(route.access, routeSecrets(route));
     const { fn } = new ServiceFunction(this, idOf(route), {
       handler: route.handler,
       environment: this.functionEnvironment(route.access, secrets),

@@ -4,7 +4,7 @@ import {
   ParamsAndSecretsLogLevel,
   ParamsAndSecretsVersions,
 } from 'aws-cdk-lib/aws-lambda';
-import { ALL_SECRETS } from '../functions/core/secrets.js';
+import { ALL_SECRETS } from './secret-names.js';
 
 /**
  * The Parameters and Secrets extension (an AWS layer) of every function that reads a secret:

@@ -61,9 +61,10 @@ export function applyLocalEnv(settings: {
     SMS_OUTBOX: settings.smsOutbox ?? process.env.SMS_OUTBOX ?? resolve(LOCAL_DIR, 'sms-outbox.jsonl'),
     PUBLIC_BASE_URL: settings.publicBaseUrl,
     AGGREGATOR_MODE: 'sandbox',
-    // The sandbox unless the developer names a real provider (its keys then come from the
+    // The sandbox unless the developer names a real gateway (its keys then come from the
     // environment too: CINETPAY_API_KEY, FEDAPAY_API_KEY, ...; see docs/payments.md).
-    PAYMENT_PROVIDER: process.env.PAYMENT_PROVIDER || 'sandbox',
+    // PAYMENT_PROVIDER is the setting's deprecated name.
+    PAYMENT_GATEWAY: process.env.PAYMENT_GATEWAY || process.env.PAYMENT_PROVIDER || 'sandbox',
     ...Object.fromEntries(Object.entries(settings.secrets).filter(([, v]) => v !== undefined)),
   });
   resetConfig();

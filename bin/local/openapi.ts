@@ -129,7 +129,8 @@ export async function buildOpenApi(): Promise<Json> {
       tags: [route.handler.split('/')[0]],
       'x-auth-level': route.auth,
       security:
-        route.auth === 'none'
+        // A gateway's signature has no OpenAPI scheme: each gateway signs its own way (x-auth-level says it).
+        route.auth === 'none' || route.auth === 'signature'
           ? []
           : route.auth === 'webhook'
             ? [{ providerSecret: [] }]

@@ -1,7 +1,7 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { validation } from '../core/errors.js';
 import { json } from '../core/http.js';
-import { initiatePayment } from './payments.js';
+import { initiatePayment } from './payments/initiate.js';
 import { IDEMPOTENCY_KEY, PaymentInitiateBody, PaymentInitiateResponse } from './schemas.js';
 
 export const handler = sessionEndpoint(

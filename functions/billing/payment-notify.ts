@@ -1,6 +1,6 @@
 import { AppError } from '../core/errors.js';
 import { endpoint, json, MAX_BODY_BYTES } from '../core/http.js';
-import { handleProviderNotification } from './payments.js';
+import { handleGatewayNotification } from './payments/notification.js';
 import { NotifyResponse } from './schemas.js';
 
 /**
@@ -31,6 +31,6 @@ export const handler = endpoint(
       throw new AppError('ERR_PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_BODY_BYTES} bytes`);
     }
     const provider = event.pathParameters?.provider ?? event.rawPath.split('/').pop() ?? '';
-    return json(200, await handleProviderNotification(provider, headers, body));
+    return json(200, await handleGatewayNotification(provider, headers, body));
   },
 );

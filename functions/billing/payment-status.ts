@@ -1,6 +1,6 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
-import { paymentStatus } from './payments.js';
+import { paymentStatus } from './payments/status.js';
 import { IdParams, PaymentStatusResponse } from './schemas.js';
 
 /** The paying subscriber or an admin; anyone else gets 404 (existence does not leak). */

@@ -1,5 +1,5 @@
 import { endpoint, json } from '../core/http.js';
-import { handleWebhook } from './payments.js';
+import { webhookAnswer } from './payments/webhook.js';
 import { WebhookBody, WebhookResponse } from './schemas.js';
 
 /** The aggregator's delivery (shared secret checked by the middleware); at least once. */
@@ -11,7 +11,7 @@ export const handler = endpoint(
     response: { status: 200, schema: WebhookResponse },
   },
   async ({ body }) => {
-    await handleWebhook({
+    const { body: answer } = await webhookAnswer({
       event_id: body.event_id,
       transaction_id: body.transaction_id,
       status: body.status,
@@ -19,6 +19,6 @@ export const handler = endpoint(
       provider: body.provider,
       ...(body.provider_reference ? { provider_reference: body.provider_reference } : {}),
     });
-    return json(200, { status: 'processed' });
+    return json(200, answer);
   },
 );

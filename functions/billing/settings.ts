@@ -3,19 +3,17 @@ import { defineSettings } from '../core/config.js';
 import { COUNTRIES } from '../core/currency.js';
 import { intSetting as int } from '../core/schemas.js';
 
-/** The payment gateways the service speaks; a payment remembers the one it was opened with. */
-export const GATEWAYS = ['sandbox', 'http', 'cinetpay', 'fedapay'] as const;
-export type Gateway = (typeof GATEWAYS)[number];
-
 /** Billing's own settings (the shared ones, rates and aggregator mode, are in core/config). */
 export const billingSettings = defineSettings(
   z.object({
     /**
-     * The gateway new payments are opened with: `sandbox` (local), `http` (the generic
-     * aggregator that speaks the spec webhook), `cinetpay`, `fedapay`. Unset: AGGREGATOR_MODE,
-     * which older deployments set (`sandbox` | `http`).
+     * THE setting that picks the gateway new payments are opened with: a name of the gateway
+     * registry (functions/billing/gateways/registry.ts: `sandbox`, `http`, `cinetpay`, `fedapay`),
+     * checked there. Unset: the deprecated aliases PAYMENT_PROVIDER, then AGGREGATOR_MODE.
      */
-    PAYMENT_PROVIDER: z.optional(z.enum(GATEWAYS)),
+    PAYMENT_GATEWAY: z.optional(z.string()),
+    /** Deprecated alias of PAYMENT_GATEWAY (a "provider" is the buyer's mobile-money operator). */
+    PAYMENT_PROVIDER: z.optional(z.string()),
     /** Minutes a payment stays payable; a pending payment past this reads `expired`. */
     PAYMENT_TTL_MINUTES: z._default(int, 30),
     /**
@@ -23,6 +21,14 @@ export const billingSettings = defineSettings(
      * completed as `expired` (past the provider's own payment deadline, so no late completion).
      */
     PAYMENT_ABANDON_MINUTES: z._default(int, 120),
+    /**
+     * Hours after its creation during which a failed or expired payment is still asked of its
+     * gateway (by reconciliation and status reads): a completion the gateway confirms late is
+     * credited, the buyer's money having been taken.
+     */
+    PAYMENT_LATE_CHECK_HOURS: z._default(int, 24),
+    /** ... and reconciliation asks about each such payment at most once per this many minutes. */
+    PAYMENT_LATE_CHECK_EVERY_MIN: z._default(int, 30),
     /** A pending payment's status read asks the provider once it is this old (seconds). */
     PAYMENT_CHECK_AFTER_S: z._default(int, 60),
     /** ... and at most once per this many seconds per payment. */

@@ -2,7 +2,7 @@ import { assertActsFor } from '../core/access.js';
 import { config } from '../core/config.js';
 import type { Principal } from '../core/principal.js';
 import { getMonthlyRevenue } from '../store/revenue.js';
-import { resellerCurrency } from './payments.js';
+import { resellerCurrency } from './sale.js';
 import { splitRevenue } from './split.js';
 
 /**

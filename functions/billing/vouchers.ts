@@ -26,7 +26,7 @@ import {
   type VoucherStatus,
 } from '../store/vouchers.js';
 import { newCode } from './codes.js';
-import { grant } from './payments.js';
+import { grant } from './sale.js';
 import { billingSettings } from './settings.js';
 
 export { newCode, VOUCHER_ALPHABET, VOUCHER_LENGTH } from './codes.js';

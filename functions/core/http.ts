@@ -106,7 +106,13 @@ export function routeErrors(
     codes.add('ERR_UNAUTHENTICATED');
   if (route.auth === 'reseller' || route.auth === 'admin') codes.add('ERR_FORBIDDEN');
   if (route.auth === 'radius') codes.add('ERR_RADIUS_CREDENTIALS');
-  if (route.access.table !== 'none' || route.access.sns || routeSecrets(route).length > 0)
+  if (route.auth === 'signature') codes.add('ERR_SIGNATURE_INVALID');
+  if (
+    route.access.table !== 'none' ||
+    route.access.sns ||
+    route.access.payments ||
+    routeSecrets(route).length > 0
+  )
     codes.add('ERR_UNAVAILABLE');
   for (const code of contract.errors ?? []) codes.add(code);
   const byStatus = new Map<number, ErrorCode[]>();
@@ -228,6 +234,10 @@ async function authenticate(
 ): Promise<Principal | undefined> {
   switch (route.auth) {
     case 'none':
+      return undefined;
+    // Each gateway signs its own way, over the raw body: its handler checks the signature
+    // (functions/billing/gateways/) before anything reads the body or the table.
+    case 'signature':
       return undefined;
     case 'webhook': {
       const expected = await getSecret('WEBHOOK_SECRET');

@@ -22,23 +22,23 @@
  */
 import { request } from 'node:http';
 
-/** The service's secrets. In AWS each is a Secrets Manager secret; locally, an env value. */
-export type SecretName =
+/** The service's own secrets. In AWS each is a Secrets Manager secret; locally, an env value. */
+export type ServiceSecretName =
   | 'JWT_SECRET'
   | 'OTP_PEPPER'
   | 'WEBHOOK_SECRET'
-  | 'AGGREGATOR_API_KEY'
-  /** CinetPay's apikey (initialisation, /v2/payment/check). */
-  | 'CINETPAY_API_KEY'
-  /** CinetPay's secret key: the x-token HMAC of its notifications (`new,old` during a rotation). */
-  | 'CINETPAY_SECRET_KEY'
-  /** FedaPay's secret API key (`sk_live_...`), the bearer of its API. */
-  | 'FEDAPAY_API_KEY'
-  /** FedaPay's webhook endpoint secret (`wh_...`), the X-FEDAPAY-SIGNATURE HMAC (`new,old`). */
-  | 'FEDAPAY_WEBHOOK_SECRET'
   | 'RADIUS_SECRET'
   | 'RADIUS_API_SECRET'
   | 'CANARY_PASSWORD';
+
+/**
+ * A payment gateway's secret (`CINETPAY_API_KEY`, `FEDAPAY_WEBHOOK_SECRET`, ...): each gateway
+ * declares its own in its module (functions/billing/gateways/), so that adding one does not
+ * touch this file; their list is the registry's PAYMENT_SECRETS.
+ */
+export type GatewaySecretName = `${Uppercase<string>}_KEY` | `${Uppercase<string>}_SECRET`;
+
+export type SecretName = ServiceSecretName | GatewaySecretName;
 
 /** Secrets the stack generates; the others are set by the operator after the first deploy. */
 export const GENERATED_SECRETS: readonly SecretName[] = [
@@ -47,18 +47,14 @@ export const GENERATED_SECRETS: readonly SecretName[] = [
   'WEBHOOK_SECRET',
   'RADIUS_API_SECRET',
 ];
-export const ALL_SECRETS: readonly SecretName[] = [
+/** The service's own secrets; with the gateways' (lib/secret-names.ts ALL_SECRETS), every secret. */
+export const SERVICE_SECRETS: readonly ServiceSecretName[] = [
   'JWT_SECRET',
   'OTP_PEPPER',
   'WEBHOOK_SECRET',
-  'AGGREGATOR_API_KEY',
   'RADIUS_SECRET',
   'RADIUS_API_SECRET',
   'CANARY_PASSWORD',
-  'CINETPAY_API_KEY',
-  'CINETPAY_SECRET_KEY',
-  'FEDAPAY_API_KEY',
-  'FEDAPAY_WEBHOOK_SECRET',
 ];
 
 /** How long a read from the extension may take, answer included (it may call Secrets Manager first). */

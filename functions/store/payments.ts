@@ -86,15 +86,16 @@ export const PaymentEntity = entity<Payment>()({
   key: (p: Pick<Payment, 'id'>) => ({ pk: `PAYMENT#${p.id}`, sk: 'PAYMENT' }),
   indexes: {
     /**
-     * Pending payments by creation time, for reconciliation. Sparse: a payment carries these
-     * keys only while pending; settling it removes them (see `settle`).
+     * Unsettled payments by creation time, for reconciliation: the pending ones, and the failed or
+     * expired ones (`PAYMENTS#CLOSED`), which a late completion the gateway confirms may still
+     * credit. Sparse: completing a payment removes its keys.
      */
     pending: {
       gsi: 'gsi1',
       composite: ['status', 'created_at', 'id'],
-      pk: (_p: Partial<Payment>) => 'PAYMENTS#PENDING',
+      pk: (p: Pick<Payment, 'status'>) => (p.status === 'pending' ? 'PAYMENTS#PENDING' : 'PAYMENTS#CLOSED'),
       sk: (p: Pick<Payment, 'created_at' | 'id'>) => `${p.created_at}#${p.id}`,
-      when: (p: Payment) => p.status === 'pending',
+      when: (p: Payment) => p.status !== 'completed',
     },
   },
   ttl: paymentExpiry,
@@ -162,14 +163,45 @@ export async function getPaymentAndEvent(
 
 /** Pending payments created before `beforeIso`, oldest first: what reconciliation re-checks. */
 // Access: Query pending (gsi1) gsi1pk=PAYMENTS#PENDING AND gsi1sk < <beforeIso>, ascending, Limit.
-export async function listPendingPayments(beforeIso: string, limit: number): Promise<Payment[]> {
+export const listPendingPayments = (beforeIso: string, limit: number): Promise<Payment[]> =>
+  listUnsettled('pending', { lt: beforeIso }, limit);
+
+/**
+ * Failed or expired payments created between `sinceIso` and `beforeIso` and not asked about
+ * since `checkedBeforeIso`, oldest first: those reconciliation asks the gateway about again, for
+ * a late completion.
+ */
+// Access: Query pending (gsi1) gsi1pk=PAYMENTS#CLOSED AND gsi1sk BETWEEN <sinceIso> AND <beforeIso>, filter last_checked_at < <checkedBeforeIso>, ascending, Limit.
+export const listClosedPayments = (
+  sinceIso: string,
+  beforeIso: string,
+  checkedBeforeIso: string,
+  limit: number,
+): Promise<Payment[]> =>
+  listUnsettled('failed', { between: [sinceIso, beforeIso] }, limit, {
+    expression: 'attribute_not_exists(last_checked_at) OR last_checked_at < :checked',
+    values: { ':checked': checkedBeforeIso },
+  });
+
+async function listUnsettled(
+  status: 'pending' | 'failed',
+  sk: { lt: string } | { between: [string, string] },
+  limit: number,
+  filter?: Expr,
+): Promise<Payment[]> {
   const out: Payment[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const page = await PaymentEntity.queryIndex(
       'pending',
-      {},
-      { sk: { lt: beforeIso }, limit: limit - out.length, forward: true, ...(start ? { start } : {}) },
+      { status },
+      {
+        sk,
+        limit: limit - out.length,
+        forward: true,
+        ...(filter ? { filter } : {}),
+        ...(start ? { start } : {}),
+      },
     );
     out.push(...page.items);
     start = page.next;
@@ -182,16 +214,16 @@ export async function listPendingPayments(beforeIso: string, limit: number): Pro
  * `since` window, so that a client polling its status every second costs one provider call per
  * 30 s, whatever the number of readers.
  */
-// Access: UpdateItem pk=PAYMENT#<id> SET last_checked_at, condition status = pending AND (no last_checked_at OR last_checked_at < :since).
+// Access: UpdateItem pk=PAYMENT#<id> SET last_checked_at, condition status <> completed AND (no last_checked_at OR last_checked_at < :since).
 export const claimStatusCheck = (id: string, nowIso: string, sinceIso: string): Promise<boolean> =>
   PaymentEntity.update(
     { id },
     { expression: 'SET last_checked_at = :now', values: { ':now': nowIso } },
     {
       expression:
-        '#status = :pending AND (attribute_not_exists(last_checked_at) OR last_checked_at < :since)',
+        'attribute_exists(pk) AND #status <> :completed AND (attribute_not_exists(last_checked_at) OR last_checked_at < :since)',
       names: { '#status': 'status' },
-      values: { ':pending': 'pending', ':since': sinceIso },
+      values: { ':completed': 'completed', ':since': sinceIso },
     },
   );
 
@@ -306,11 +338,22 @@ const stillPending: Expr = {
 };
 
 /**
- * The update of a pending payment to its final status (never of a settled one): its new status
- * takes it out of the pending index.
+ * The update of an unsettled payment to its outcome. Failing or expiring applies to a pending
+ * payment only and moves it to the closed list; completing applies to any payment not completed
+ * yet (a late completion after `failed` or `expired` is credited: the buyer paid) and takes it
+ * off both lists. The condition is what counts a payment once, whatever races it.
  */
-const settle = (paymentId: string, set: Partial<Payment>) =>
-  PaymentEntity.tx.update({ id: paymentId }, { set }, stillPending);
+const notCompleted: Expr = {
+  expression: 'attribute_exists(pk) AND #status <> :completed',
+  names: { '#status': 'status' },
+  values: { ':completed': 'completed' },
+};
+const settle = (payment: Payment, set: Partial<Payment>) =>
+  PaymentEntity.tx.update(
+    { id: payment.id },
+    { set, read: payment },
+    set.status === 'completed' ? notCompleted : stillPending,
+  );
 
 /** The record of a delivery in a settling transaction, when the settlement came from one. */
 const seen = (
@@ -335,7 +378,7 @@ const seen = (
  * entitlement, the access code and the reseller's monthly aggregate, all or nothing. A seen
  * delivery or a settled payment cancels it.
  */
-// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status = pending, Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Put CODE#<code>, Update REVENUE#<reseller>/MONTH#<month> ADD].
+// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status <> completed (leaves both lists), Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Put CODE#<code>, Update REVENUE#<reseller>/MONTH#<month> ADD].
 export async function completePayment(input: {
   payment: Payment;
   eventId?: string;
@@ -350,7 +393,7 @@ export async function completePayment(input: {
   try {
     await transact({
       ...seen(payment.id, input.eventId, 'completed', input.nowIso),
-      payment: settle(payment.id, {
+      payment: settle(payment, {
         status: 'completed',
         completed_at: input.nowIso,
         // Absent when none is known (stored as null before: every reader tests it for truth).
@@ -370,16 +413,16 @@ export async function completePayment(input: {
 }
 
 /** Fails a pending payment (never a completed one), with the delivery's record when there is one. */
-// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status = pending].
+// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status = pending (moves to PAYMENTS#CLOSED)].
 export async function failPayment(input: {
-  paymentId: string;
+  payment: Payment;
   eventId?: string;
   nowIso: string;
 }): Promise<SettleOutcome> {
   try {
     await transact({
-      ...seen(input.paymentId, input.eventId, 'failed', input.nowIso),
-      payment: settle(input.paymentId, { status: 'failed', failed_at: input.nowIso }),
+      ...seen(input.payment.id, input.eventId, 'failed', input.nowIso),
+      payment: settle(input.payment, { status: 'failed', failed_at: input.nowIso }),
     });
     return 'applied';
   } catch (error) {
@@ -388,6 +431,10 @@ export async function failPayment(input: {
 }
 
 /** Stores a pending payment the provider never completed as `expired`; false when it was settled meanwhile. */
-// Access: UpdateItem pk=PAYMENT#<id> SET status = expired (leaves pending), condition status = pending.
-export const expirePayment = (id: string, nowIso: string): Promise<boolean> =>
-  PaymentEntity.update({ id }, { set: { status: 'expired', expired_at: nowIso } }, stillPending);
+// Access: UpdateItem pk=PAYMENT#<id> SET status = expired (moves to PAYMENTS#CLOSED), condition status = pending.
+export const expirePayment = (payment: Payment, nowIso: string): Promise<boolean> =>
+  PaymentEntity.update(
+    { id: payment.id },
+    { set: { status: 'expired', expired_at: nowIso }, read: payment },
+    stillPending,
+  );

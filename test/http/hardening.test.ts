@@ -215,6 +215,7 @@ describe('query strings', () => {
       admin,
       webhook: undefined,
       radius: undefined,
+      signature: undefined,
     };
     let checked = 0;
     for (const r of routes) {

@@ -5,7 +5,7 @@ import { cases } from './matrix/cases.js';
 import { type Cast, makeCast, PRINCIPALS } from './matrix/principals.js';
 
 const server = useLocalServer();
-const LEVELS: AuthLevel[] = ['none', 'jwt', 'reseller', 'admin', 'webhook', 'radius'];
+const LEVELS: AuthLevel[] = ['none', 'jwt', 'reseller', 'admin', 'webhook', 'radius', 'signature'];
 
 describe('route inventory', () => {
   it('declares a known auth level on every route', () => {

@@ -17,6 +17,9 @@ const WEBHOOK: Route = {
   auth: 'webhook',
   access: { table: 'write' },
   expose: 'function-url',
+  // What the stack does with a function URL is in its row: the reservation and the output's name.
+  reservedConcurrency: 10,
+  output: 'WebhookUrl',
   summary: 'Test webhook',
 };
 const API_ROW: Route = {

@@ -1,11 +1,16 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ALL_SECRETS, GENERATED_SECRETS, type SecretName } from '../../functions/core/secrets.js';
+import { GENERATED_SECRETS, type SecretName } from '../../functions/core/secrets.js';
 import { jobs } from '../../functions/jobs.js';
-import { routeKey, routeSecrets, routes } from '../../functions/routes.js';
-import { HotspotStack, settingsFromContext } from '../../lib/hotspot-stack.js';
+import { type Route, routeKey, routeSecrets, routes } from '../../functions/routes.js';
+import { HotspotStack, settingsFromContext, withPaymentSecrets } from '../../lib/hotspot-stack.js';
+
+import { ALL_SECRETS } from '../../lib/secret-names.js';
 import { actionsOf, inspect } from './template.js';
+
+/** The secrets a row's function is given: its own, and every gateway's when it handles payments. */
+const secretsOf = (r: Route) => withPaymentSecrets(r.access, routeSecrets(r));
 
 /** Generic over the route table: rows added by any area are covered without touching this file. */
 
@@ -153,11 +158,11 @@ describe('the environment of each function', () => {
       const env = t.envOf(routeKey(r));
       const named = Object.keys(env).filter((k) => k.endsWith('_ARN') && k !== 'OPS_TOPIC_ARN');
       expect(named.sort(), routeKey(r)).toEqual(
-        routeSecrets(r)
+        secretsOf(r)
           .map((s) => `${s}_ARN`)
           .sort(),
       );
-      for (const s of routeSecrets(r)) expect(env[`${s}_ARN`], routeKey(r)).toEqual(ref(secretId(s)));
+      for (const s of secretsOf(r)) expect(env[`${s}_ARN`], routeKey(r)).toEqual(ref(secretId(s)));
     }
   });
 });
@@ -167,8 +172,8 @@ const EXTENSION_LAYER =
   /^arn:aws:lambda:eu-west-1:\d{12}:layer:AWS-Parameters-and-Secrets-Lambda-Extension-Arm64:\d+$/;
 
 describe('the secrets extension', () => {
-  const secretRows = () => routes.filter((r) => routeSecrets(r).length > 0);
-  const plainRows = () => routes.filter((r) => routeSecrets(r).length === 0);
+  const secretRows = () => routes.filter((r) => secretsOf(r).length > 0);
+  const plainRows = () => routes.filter((r) => secretsOf(r).length === 0);
 
   it('is the one layer of every function that names a secret, its cache on and its port in the environment', () => {
     expect(secretRows().length).toBeGreaterThan(0);
@@ -205,7 +210,9 @@ describe('the secrets extension', () => {
       .map(([id]) => id);
     const readers = [
       ...secretRows().map((r) => t.functionIdOf(routeKey(r))),
-      ...jobs.filter((j) => (j.access.secrets ?? []).length > 0).map((j) => t.functionIdOf(j.name)),
+      ...jobs
+        .filter((j) => withPaymentSecrets(j.access, j.access.secrets ?? []).length > 0)
+        .map((j) => t.functionIdOf(j.name)),
       t.functionIdOf('Canary'),
     ];
     expect(jobs.some((j) => !j.access.secrets?.length)).toBe(true);
@@ -300,9 +307,9 @@ describe('least privilege, derived from the route table', () => {
         .filter((s) => actionsOf(s).includes('secretsmanager:GetSecretValue'))
         .map((s) => s.Resource);
       expect(read, routeKey(r)).toEqual(
-        expect.arrayContaining(routeSecrets(r).map((name) => ref(secretId(name)))),
+        expect.arrayContaining(secretsOf(r).map((name) => ref(secretId(name)))),
       );
-      expect(read, routeKey(r)).toHaveLength(routeSecrets(r).length);
+      expect(read, routeKey(r)).toHaveLength(secretsOf(r).length);
     }
   });
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
-import { initiatePayment } from '../../functions/billing/payments.js';
+import { initiatePayment } from '../../functions/billing/payments/initiate.js';
 import { ddb, tableName } from '../../functions/core/ddb.js';
 import { getAccount } from '../../functions/store/accounts.js';
 import { getPayment } from '../../functions/store/payments.js';

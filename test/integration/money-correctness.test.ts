@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
-import { handleWebhook, initiatePayment } from '../../functions/billing/payments.js';
+import { initiatePayment } from '../../functions/billing/payments/initiate.js';
+import { handleWebhook } from '../../functions/billing/payments/webhook.js';
 import {
   generateVouchers,
   listVouchers,
@@ -55,14 +56,14 @@ describe('the webhook event id, per payment', () => {
     const a = await newPayment();
     const b = await newPayment();
     const eventId = `evt-${randomUUID()}`;
-    expect(await handleWebhook(delivery(a, 'completed', eventId))).toBe('applied');
-    expect(await handleWebhook(delivery(b, 'completed', eventId))).toBe('applied');
+    expect(await handleWebhook(delivery(a, 'completed', eventId))).toBe('completed');
+    expect(await handleWebhook(delivery(b, 'completed', eventId))).toBe('completed');
     expect((await getPayment(b))?.status).toBe('completed');
   });
 
   it('keeps a failed payment failed when the provider later says completed, and raises one alert for a human', async () => {
     const id = await newPayment();
-    expect(await handleWebhook(delivery(id, 'failed'))).toBe('applied');
+    expect(await handleWebhook(delivery(id, 'failed'))).toBe('failed');
     expect(await handleWebhook(delivery(id, 'completed'))).toBe('unchanged');
     expect(await handleWebhook(delivery(id, 'completed'))).toBe('unchanged');
     expect((await getPayment(id))?.status).toBe('failed');

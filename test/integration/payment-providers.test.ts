@@ -158,7 +158,7 @@ describe.each(drivers)('the $name adapter against its fake', (driver) => {
   beforeAll(async () => {
     await driver.start();
     Object.assign(process.env, {
-      PAYMENT_PROVIDER: driver.name,
+      PAYMENT_GATEWAY: driver.name,
       // Generous: a loaded CI machine must not turn a slow fake into a 503 (the hang test sets its own).
       PROVIDER_TIMEOUT_MS: '5000',
       PROVIDER_ATTEMPTS: '2',
@@ -170,7 +170,7 @@ describe.each(drivers)('the $name adapter against its fake', (driver) => {
   });
   afterAll(async () => {
     await driver.stop();
-    delete process.env.PAYMENT_PROVIDER;
+    delete process.env.PAYMENT_GATEWAY;
     resetConfig();
   });
 
@@ -400,7 +400,7 @@ describe('provider notifications of the FedaPay kind only', () => {
   beforeAll(async () => {
     fedapay = await fakeFedaPay();
     Object.assign(process.env, {
-      PAYMENT_PROVIDER: 'fedapay',
+      PAYMENT_GATEWAY: 'fedapay',
       FEDAPAY_BASE_URL: fedapay.url,
       FEDAPAY_API_KEY: fedapay.apiKey,
       FEDAPAY_WEBHOOK_SECRET: fedapay.webhookSecret,
@@ -410,7 +410,7 @@ describe('provider notifications of the FedaPay kind only', () => {
   });
   afterAll(async () => {
     await fedapay.close();
-    delete process.env.PAYMENT_PROVIDER;
+    delete process.env.PAYMENT_GATEWAY;
     resetConfig();
   });
 

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
-import { handleWebhook, initiatePayment } from '../../functions/billing/payments.js';
+import { initiatePayment } from '../../functions/billing/payments/initiate.js';
+import { handleWebhook } from '../../functions/billing/payments/webhook.js';
 import { clock, monthOf } from '../../functions/core/clock.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { ddb, tableName } from '../../functions/core/ddb.js';
@@ -136,8 +137,9 @@ describe('webhook deliveries', () => {
     const { id, subscriberId, resellerId } = await givenPayment();
     const e = event(id);
     const outcomes = await Promise.all(Array.from({ length: 20 }, () => handleWebhook(e)));
-    expect(outcomes.filter((o) => o === 'applied')).toHaveLength(1);
-    expect(outcomes.filter((o) => o === 'unchanged')).toHaveLength(19);
+    expect(outcomes.filter((o) => o === 'completed')).toHaveLength(1);
+    // The others found the payment completed, or this very event applied already.
+    expect(outcomes.filter((o) => o === 'unchanged' || o === 'replayed')).toHaveLength(19);
     expect((await getPayment(id))?.status).toBe('completed');
     const revenue = await getMonthlyRevenue(resellerId, monthOf(clock.now()));
     // Sessions are counted by RADIUS accounting (a session's Start), not by a sale.
@@ -152,7 +154,7 @@ describe('webhook deliveries', () => {
   it('counts a payment once when two different events complete it', async () => {
     const { id, resellerId } = await givenPayment();
     const outcomes = await Promise.all([handleWebhook(event(id)), handleWebhook(event(id))]);
-    expect(outcomes.sort()).toEqual(['applied', 'unchanged']);
+    expect(outcomes.sort()).toEqual(['completed', 'unchanged']);
     const revenue = await getMonthlyRevenue(resellerId, monthOf(clock.now()));
     // Sessions are counted by RADIUS accounting (a session's Start), not by a sale.
     expect(revenue).toMatchObject({ total_fcfa: forfait.price_fcfa, sessions_count: 0 });
@@ -167,7 +169,7 @@ describe('webhook deliveries', () => {
 
   it('fails a pending payment, and a later completion does not revive it', async () => {
     const { id, resellerId } = await givenPayment();
-    expect(await handleWebhook(event(id, 'failed'))).toBe('applied');
+    expect(await handleWebhook(event(id, 'failed'))).toBe('failed');
     expect(await handleWebhook(event(id))).toBe('unchanged');
     expect((await getPayment(id))?.status).toBe('failed');
     expect((await getMonthlyRevenue(resellerId, monthOf(clock.now()))).total_fcfa).toBe(0);
@@ -202,7 +204,7 @@ describe('webhook deliveries', () => {
     expect(p?.refusal_count).toBe(MAX_REFUSALS_KEPT + 5);
     expect(p?.refusals).toHaveLength(MAX_REFUSALS_KEPT);
     expect(p?.status).toBe('pending');
-    expect(await handleWebhook(event(id))).toBe('applied');
+    expect(await handleWebhook(event(id))).toBe('completed');
   });
 
   it('answers 404 for an unknown transaction', async () => {
@@ -214,7 +216,7 @@ describe('webhook deliveries', () => {
     const start = clock.now();
     clock.set(() => start + 45 * 60_000);
     try {
-      expect(await handleWebhook(event(id))).toBe('applied');
+      expect(await handleWebhook(event(id))).toBe('completed');
     } finally {
       clock.reset();
     }
@@ -305,7 +307,7 @@ describe('completions confirmed with the aggregator (http mode)', () => {
   it('completes a payment the status API shows completed for the same amount and provider', async () => {
     const { id, resellerId } = await givenSandboxPayment();
     const fetchMock = httpMode(answer('completed'));
-    expect(await handleWebhook(event(id))).toBe('applied');
+    expect(await handleWebhook(event(id))).toBe('completed');
     expect(String(fetchMock.mock.calls[0]?.[0])).toBe(`https://aggregator.example/payments/${id}`);
     expect((await getMonthlyRevenue(resellerId, monthOf(clock.now()))).total_fcfa).toBeGreaterThan(0);
   });
@@ -338,21 +340,21 @@ describe('completions confirmed with the aggregator (http mode)', () => {
     expect(await handleWebhook(e).catch(codeOf)).toBe('ERR_UNAVAILABLE');
     expect((await getPayment(id))?.status).toBe('pending');
     httpMode(answer('completed'));
-    expect(await handleWebhook(e)).toBe('applied');
+    expect(await handleWebhook(e)).toBe('completed');
     expect((await getPayment(id))?.status).toBe('completed');
   });
 
   it('does not ask for a failure', async () => {
     const { id } = await givenSandboxPayment();
     const fetchMock = httpMode(answer('completed'));
-    expect(await handleWebhook(event(id, 'failed'))).toBe('applied');
+    expect(await handleWebhook(event(id, 'failed'))).toBe('failed');
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it('does not ask when AGGREGATOR_CONFIRM_WEBHOOK=false', async () => {
     const { id } = await givenSandboxPayment();
     const fetchMock = httpMode(answer('failed'), { AGGREGATOR_CONFIRM_WEBHOOK: 'false' });
-    expect(await handleWebhook(event(id))).toBe('applied');
+    expect(await handleWebhook(event(id))).toBe('completed');
     expect(fetchMock).not.toHaveBeenCalled();
   });
 });

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CINETPAY_SIGNED_FIELDS } from '../../functions/billing/cinetpay.js';
+import { CINETPAY_SIGNED_FIELDS } from '../../functions/billing/gateways/cinetpay.js';
 
 /**
  * Local fakes of the payment providers, speaking their documented wire formats (the shapes

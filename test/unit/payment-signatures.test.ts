@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CINETPAY_SIGNED_FIELDS, cinetpaySignedString } from '../../functions/billing/cinetpay.js';
-import { parseFedaPaySignature } from '../../functions/billing/fedapay.js';
-import { anySignatureMatches, hmacHex, secretKeys } from '../../functions/billing/signatures.js';
+import { CINETPAY_SIGNED_FIELDS, cinetpaySignedString } from '../../functions/billing/gateways/cinetpay.js';
+import { parseFedaPaySignature } from '../../functions/billing/gateways/fedapay.js';
+import { anySignatureMatches, hmacHex, secretKeys } from '../../functions/billing/gateways/signatures.js';
 import { currencyOf, isCountry } from '../../functions/core/currency.js';
 
 describe("CinetPay's x-token", () => {

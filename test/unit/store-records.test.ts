@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
+import type { Gateway } from '../../functions/billing/gateways/registry.js';
 import type {
   EntitlementResponse,
   ForfaitSchema,
@@ -9,7 +10,6 @@ import type {
   PROVIDERS,
   VouchersPage,
 } from '../../functions/billing/schemas.js';
-import type { Gateway } from '../../functions/billing/settings.js';
 import type { Currency } from '../../functions/core/currency.js';
 import type { AlertSchema } from '../../functions/monitoring/schemas.js';
 import type { Alert } from '../../functions/store/alerts.js';

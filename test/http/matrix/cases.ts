@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SEED_FORFAITS } from '../../../functions/billing/catalogue.js';
-import { initiatePayment } from '../../../functions/billing/payments.js';
+import { initiatePayment } from '../../../functions/billing/payments/initiate.js';
 import { generateVouchers } from '../../../functions/billing/vouchers.js';
 import { allocateVlan } from '../../../functions/network/vlans.js';
 import { closeIncident, raiseAlertOnce } from '../../../functions/store/alerts.js';

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { AppError } from '../core/errors.js';
+import { AppError } from '../../core/errors.js';
 
 /** HMAC-SHA256 of `data` under `secret`, lower-case hex (what PHP's hash_hmac answers). */
 export const hmacHex = (secret: string, data: string): string =>

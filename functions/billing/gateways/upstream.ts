@@ -1,5 +1,5 @@
-import { AppError } from '../core/errors.js';
-import { log } from '../core/log.js';
+import { AppError } from '../../core/errors.js';
+import { log } from '../../core/log.js';
 
 /** How one payment provider is called: time per attempt, attempts, back-off. */
 export interface UpstreamPolicy {

@@ -1,6 +1,8 @@
-import { AppError } from '../core/errors.js';
-import { log } from '../core/log.js';
-import type { Aggregator, PaymentState, ProviderStatus } from './aggregator.js';
+import { AppError } from '../../core/errors.js';
+import { log } from '../../core/log.js';
+import { billingSettings } from '../settings.js';
+import type { GatewayAdapter, GatewayDeclaration, GatewayStatus, PaymentState } from './port.js';
+import { gatewayPolicy, gatewaySecret } from './secret.js';
 import { anySignatureMatches, badSignature, secretKeys } from './signatures.js';
 import { callUpstream, providerRefused, type UpstreamPolicy } from './upstream.js';
 
@@ -8,7 +10,7 @@ import { callUpstream, providerRefused, type UpstreamPolicy } from './upstream.j
  * A FedaPay transaction's status. Paid: approved, and what follows it (transferred to the
  * merchant, partly refunded afterwards). A refund before we credit means the money went back.
  */
-const STATUS: Record<string, ProviderStatus> = {
+const STATUS: Record<string, GatewayStatus> = {
   pending: 'pending',
   approved: 'completed',
   transferred: 'completed',
@@ -21,7 +23,7 @@ const STATUS: Record<string, ProviderStatus> = {
 };
 
 /** The event names a transaction notification carries, and the status each claims. */
-const EVENTS: Record<string, ProviderStatus> = {
+const EVENTS: Record<string, GatewayStatus> = {
   'transaction.created': 'pending',
   'transaction.updated': 'pending',
   'transaction.approved': 'completed',
@@ -56,13 +58,13 @@ export function parseFedaPaySignature(header: string): { t: number; s: string[] 
  * secret, `<t>.<raw body>`), refused past the tolerance; `GET /v1/transactions/<id>` is the
  * status every credit is decided on. Our payment id travels in `custom_metadata.payment_id`.
  */
-export function fedapayAggregator(options: {
+export function fedapayAdapter(options: {
   baseUrl: string;
   apiKey: () => Promise<string>;
   webhookSecret: () => Promise<string>;
   toleranceS: number;
   policy: UpstreamPolicy;
-}): Aggregator {
+}): GatewayAdapter {
   const root = options.baseUrl.replace(/\/$/, '');
   const call = async (
     method: 'GET' | 'POST',
@@ -85,8 +87,6 @@ export function fedapayAggregator(options: {
     (json as Record<string, FedaPayTransaction> | undefined)?.['v1/transaction'];
 
   return {
-    gateway: 'fedapay',
-
     async createPayment(req) {
       const created = await call('POST', '/v1/transactions', req.reference, {
         description: req.description,
@@ -180,3 +180,22 @@ export function fedapayAggregator(options: {
     },
   };
 }
+
+/** The adapter with this deployment's settings and keys. */
+export const fedapayFromSettings = (): GatewayAdapter =>
+  fedapayAdapter({
+    baseUrl: billingSettings().FEDAPAY_BASE_URL,
+    apiKey: gatewaySecret('FEDAPAY_API_KEY'),
+    webhookSecret: gatewaySecret('FEDAPAY_WEBHOOK_SECRET'),
+    toleranceS: billingSettings().FEDAPAY_TOLERANCE_S,
+    policy: gatewayPolicy('fedapay'),
+  });
+
+/** FedaPay: its signed JSON webhook, its transactions API, two secrets. */
+export const fedapay = {
+  name: 'fedapay',
+  secrets: ['FEDAPAY_API_KEY', 'FEDAPAY_WEBHOOK_SECRET'],
+  notifies: 'signed',
+  settings: ['FEDAPAY_BASE_URL', 'FEDAPAY_TOLERANCE_S'],
+  adapter: fedapayFromSettings,
+} as const satisfies GatewayDeclaration;

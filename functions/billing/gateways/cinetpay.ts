@@ -1,5 +1,7 @@
-import { log } from '../core/log.js';
-import type { Aggregator, PaymentState, ProviderStatus } from './aggregator.js';
+import { log } from '../../core/log.js';
+import { billingSettings } from '../settings.js';
+import type { GatewayAdapter, GatewayDeclaration, GatewayStatus, PaymentState } from './port.js';
+import { gatewayPolicy, gatewaySecret } from './secret.js';
 import { anySignatureMatches, badSignature, secretKeys } from './signatures.js';
 import { callUpstream, providerRefused, type UpstreamPolicy } from './upstream.js';
 
@@ -34,7 +36,7 @@ export const cinetpaySignedString = (form: URLSearchParams): string =>
  * `data.status` of /v2/payment/check. The WAITING_* statuses are a payment the buyer has not
  * approved yet (some operators confirm by a push on the phone): still pending, never a failure.
  */
-const STATUS: Record<string, ProviderStatus> = {
+const STATUS: Record<string, GatewayStatus> = {
   ACCEPTED: 'completed',
   REFUSED: 'failed',
   CREATED: 'pending',
@@ -52,13 +54,13 @@ const STATUS: Record<string, ProviderStatus> = {
  * `POST /v2/payment/check` is the status every credit is decided on. The API key travels in the
  * JSON body, as CinetPay requires.
  */
-export function cinetpayAggregator(options: {
+export function cinetpayAdapter(options: {
   baseUrl: string;
   siteId: string;
   apiKey: () => Promise<string>;
   secretKey: () => Promise<string>;
   policy: UpstreamPolicy;
-}): Aggregator {
+}): GatewayAdapter {
   const root = options.baseUrl.replace(/\/$/, '');
   const post = async (path: string, reference: string, body: Record<string, unknown>, attempts?: number) =>
     callUpstream(
@@ -72,8 +74,6 @@ export function cinetpayAggregator(options: {
     );
 
   return {
-    gateway: 'cinetpay',
-
     async createPayment(req) {
       const res = await post('/v2/payment', req.reference, {
         transaction_id: req.reference,
@@ -158,3 +158,22 @@ export function cinetpayAggregator(options: {
     },
   };
 }
+
+/** The adapter with this deployment's settings and keys. */
+export const cinetpayFromSettings = (): GatewayAdapter =>
+  cinetpayAdapter({
+    baseUrl: billingSettings().CINETPAY_BASE_URL,
+    siteId: billingSettings().CINETPAY_SITE_ID,
+    apiKey: gatewaySecret('CINETPAY_API_KEY'),
+    secretKey: gatewaySecret('CINETPAY_SECRET_KEY'),
+    policy: gatewayPolicy('cinetpay'),
+  });
+
+/** CinetPay: its signed form notification, its check API, two secrets. */
+export const cinetpay = {
+  name: 'cinetpay',
+  secrets: ['CINETPAY_API_KEY', 'CINETPAY_SECRET_KEY'],
+  notifies: 'signed',
+  settings: ['CINETPAY_BASE_URL', 'CINETPAY_SITE_ID'],
+  adapter: cinetpayFromSettings,
+} as const satisfies GatewayDeclaration;

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { httpAggregator, sandboxAggregator } from '../../functions/billing/aggregator.js';
+import { httpAdapter } from '../../functions/billing/gateways/http.js';
+import { sandboxAdapter } from '../../functions/billing/gateways/sandbox.js';
 import { AppError } from '../../functions/core/errors.js';
 
 const request = {
@@ -14,13 +15,13 @@ const request = {
 const ok = () => new Response(JSON.stringify({ payment_url: 'https://pay.example/x' }), { status: 200 });
 const status = (s: number) => new Response('{}', { status: s });
 const adapter = (timeoutMs = 1000) =>
-  httpAggregator({ baseUrl: 'https://agg.example/', timeoutMs, apiKey: async () => 'k3y', retryBaseMs: 1 });
+  httpAdapter({ baseUrl: 'https://agg.example/', timeoutMs, apiKey: async () => 'k3y', retryBaseMs: 1 });
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('the http aggregator adapter', () => {
+describe('the http gateway adapter', () => {
   it('posts the payment with the bearer key and returns the payment url', async () => {
     const fetchMock = vi.fn(async () => ok());
     vi.stubGlobal('fetch', fetchMock);
@@ -156,14 +157,14 @@ describe("the http aggregator adapter's status API", () => {
   });
 });
 
-describe('the sandbox aggregator', () => {
+describe('the sandbox gateway', () => {
   it('points at the local sandbox page of the payment', async () => {
-    await expect(sandboxAggregator('http://localhost:3000/').createPayment(request)).resolves.toEqual({
+    await expect(sandboxAdapter('http://localhost:3000/').createPayment(request)).resolves.toEqual({
       payment_url: 'http://localhost:3000/sandbox/pay/ref-1',
     });
   });
 
   it('has no status API: the sandbox is the local server itself', () => {
-    expect(sandboxAggregator('http://localhost:3000').paymentState).toBeUndefined();
+    expect(sandboxAdapter('http://localhost:3000').paymentState).toBeUndefined();
   });
 });

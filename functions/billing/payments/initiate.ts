@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { clock } from '../../core/clock.js';
+import { config } from '../../core/config.js';
+import { AppError, notFound } from '../../core/errors.js';
+import { getForfait } from '../../store/forfaits.js';
+import { getNas } from '../../store/nas.js';
+import {
+  createPayment,
+  getIdempotencyRecord,
+  getPayment,
+  type Payment,
+  type Provider,
+  setPaymentUrl,
+} from '../../store/payments.js';
+import { UNATTRIBUTED, unattributedFor } from '../../store/revenue.js';
+import type { PaymentRequest } from '../gateways/port.js';
+import { adapterFor, configuredGateway, notifyPath } from '../gateways/registry.js';
+import { resellerCurrency } from '../sale.js';
+import { billingSettings } from '../settings.js';
+import { gatewayOf } from './settlement.js';
+
+const MAX_TRIES = 8;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function paymentRequest(p: Payment): PaymentRequest {
+  const b = billingSettings();
+  const base = config().PUBLIC_BASE_URL.replace(/\/$/, '');
+  const notifyBase = (b.PAYMENT_NOTIFY_BASE_URL || base).replace(/\/$/, '');
+  const callback = b.AGGREGATOR_CALLBACK_URL;
+  return {
+    reference: p.id,
+    amount_fcfa: p.amount_fcfa,
+    currency: p.currency ?? 'XOF',
+    provider: p.provider,
+    description: `WiFi ${p.forfait_name}`,
+    ...(p.msisdn ? { msisdn: p.msisdn } : {}),
+    notify_url: `${notifyBase}${notifyPath(gatewayOf(p))}`,
+    // Back to the hotspot's portal, which shows the code once the payment completes.
+    return_url:
+      b.PAYMENT_RETURN_URL ||
+      (p.nas_id
+        ? `${base}/portal/${encodeURIComponent(p.nas_id)}?payment=${encodeURIComponent(p.id)}`
+        : base),
+    ...(callback ? { callback_url: callback } : {}),
+  };
+}
+
+async function withUrl(p: Payment): Promise<{ payment_url: string; transaction_id: string }> {
+  let url = p.payment_url;
+  if (!url) {
+    // Written before the provider answered (or that call failed): ask again with the same
+    // reference; providers deduplicate on it where they can.
+    const opened = await adapterFor(gatewayOf(p)).createPayment(paymentRequest(p));
+    url = opened.payment_url;
+    await setPaymentUrl(p.id, url, opened.provider_reference);
+  }
+  return { payment_url: url, transaction_id: p.id };
+}
+
+/** What an idempotency key binds to: the same key with another request is a client bug (409). */
+const fingerprint = (input: { forfaitId: string; provider: Provider; nasId?: string }) =>
+  JSON.stringify([input.forfaitId, input.provider, input.nasId ?? null]);
+
+/**
+ * Opens a payment for a forfait on sale, in the currency of the hotspot's reseller, with the
+ * configured gateway. With an idempotency key, the payment and the key's record are written in
+ * one transaction: a repeat (even a parallel one) gets the same payment; the same key with a
+ * different forfait, provider or NAS id is refused (409 ERR_IDEMPOTENCY_MISMATCH).
+ */
+export async function initiatePayment(input: {
+  subscriberId: string;
+  msisdn?: string;
+  forfaitId: string;
+  provider: Provider;
+  nasId?: string;
+  idempotencyKey?: string;
+}): Promise<{ payment_url: string; transaction_id: string }> {
+  const key = input.idempotencyKey;
+  const request = fingerprint(input);
+  const existing = async (): Promise<Payment | undefined> => {
+    if (!key) return undefined;
+    const record = await getIdempotencyRecord(input.subscriberId, key);
+    if (!record) return undefined;
+    if (record.request !== undefined && record.request !== request) {
+      throw new AppError('ERR_IDEMPOTENCY_MISMATCH', 'This Idempotency-Key was used for a different request');
+    }
+    return getPayment(record.payment_id);
+  };
+  const known = await existing();
+  if (known) return withUrl(known);
+
+  const forfait = await getForfait(input.forfaitId);
+  if (forfait?.status !== 'active') throw notFound('Forfait');
+  let resellerId: string | undefined;
+  if (input.nasId) {
+    const nas = await getNas(input.nasId);
+    if (!nas) throw notFound('NAS');
+    resellerId = nas.reseller_id;
+  }
+  const currency = await resellerCurrency(resellerId ?? UNATTRIBUTED);
+  const gateway = configuredGateway();
+  for (let i = 0; i < MAX_TRIES; i++) {
+    const now = clock.now();
+    const payment: Payment = {
+      id: randomUUID(),
+      subscriber_id: input.subscriberId,
+      forfait_id: forfait.id,
+      forfait_name: forfait.name,
+      offer: {
+        duration_hours: forfait.duration_hours,
+        data_limit_mb: forfait.data_limit_mb,
+        cir_kbps: forfait.cir_kbps,
+        mir_kbps: forfait.mir_kbps,
+        max_devices: forfait.max_devices,
+      },
+      amount_fcfa: forfait.price_fcfa,
+      currency,
+      provider: input.provider,
+      gateway,
+      reseller_id: resellerId ?? unattributedFor(currency),
+      msisdn: input.msisdn,
+      ...(input.nasId ? { nas_id: input.nasId } : {}),
+      status: 'pending',
+      created_at: clock.iso(now),
+      expires_at: clock.iso(now + billingSettings().PAYMENT_TTL_MINUTES * 60_000),
+    };
+    const outcome = await createPayment(payment, key ? { key, request } : undefined);
+    if (outcome === 'created') return withUrl(payment);
+    const other = await existing();
+    if (other) return withUrl(other);
+    // A parallel request holds the key but its payment is not readable yet: try again.
+    await sleep(20 * (i + 1));
+  }
+  throw new AppError('ERR_CONFLICT', 'A request with this Idempotency-Key is in progress, retry');
+}

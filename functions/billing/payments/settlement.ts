@@ -1,0 +1,292 @@
+import { clock, monthOf } from '../../core/clock.js';
+import { config } from '../../core/config.js';
+import { AppError } from '../../core/errors.js';
+import { log } from '../../core/log.js';
+import { countMetric } from '../../core/metrics.js';
+import { sendSms } from '../../core/sms.js';
+import type { AccessCode } from '../../store/access-codes.js';
+import { raiseAlertOnce } from '../../store/alerts.js';
+import type { Entitlement } from '../../store/entitlements.js';
+import { getForfait, type Offer } from '../../store/forfaits.js';
+import {
+  completePayment,
+  failPayment,
+  getPayment,
+  type Payment,
+  recordRefusal,
+  type SettleOutcome,
+} from '../../store/payments.js';
+import { newCode } from '../codes.js';
+import type { GatewayAdapter, PaymentState } from '../gateways/port.js';
+import { adapterFor, type Gateway, gatewayNamed } from '../gateways/registry.js';
+import { grant } from '../sale.js';
+
+/**
+ * THE outcome of every payment flow (webhook, gateway notification, status read,
+ * reconciliation): each flow answers one of these, and each channel maps it once, as a table
+ * (answers.ts for the two HTTP channels, reconcile.ts for the job's counts).
+ */
+export type Settlement =
+  /** This call credited the payment (also a late completion after `failed` or `expired`). */
+  | 'completed'
+  /** This call failed the pending payment. */
+  | 'failed'
+  /** Nothing to do: settled already by another path, or already in the state reported. */
+  | 'unchanged'
+  /** This very delivery (event id) was applied to the payment already. */
+  | 'replayed'
+  /** The gateway still waits for the buyer. */
+  | 'pending'
+  /** The gateway does not know the payment, or has no status API to ask. */
+  | 'unknown'
+  /** A completion the gateway's status API does not show completed (recorded, nothing credited). */
+  | 'not_confirmed'
+  /** The gateway could not be asked (down, timed out, unreadable): try again later. */
+  | 'unreachable'
+  /** Signed by the gateway but about nothing we sold. */
+  | 'ignored'
+  /** The delivery or the gateway says another amount, currency or operator (recorded). */
+  | 'amount_mismatch'
+  | 'currency_mismatch'
+  | 'provider_mismatch'
+  /** A notification from another gateway than the payment's. */
+  | 'gateway_mismatch';
+
+const MAX_TRIES = 8;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The gateway of a payment: the one it was opened with. Payments older than the `gateway`
+ * attribute were opened with AGGREGATOR_MODE's (`sandbox` | `http`).
+ */
+export const gatewayOf = (p: Pick<Payment, 'gateway'>): Gateway =>
+  gatewayNamed(p.gateway) ?? (config().AGGREGATOR_MODE as Gateway);
+
+/** The gateway's view of a payment (undefined: no status API, or it does not know the payment). */
+export function askGateway(
+  p: Payment,
+  options: { attempts?: number; adapter?: GatewayAdapter } = {},
+): Promise<PaymentState | undefined> {
+  const agg = options.adapter ?? adapterFor(gatewayOf(p));
+  if (!agg.paymentState) return Promise.resolve(undefined);
+  return agg.paymentState(
+    { reference: p.id, ...(p.provider_reference ? { provider_reference: p.provider_reference } : {}) },
+    options.attempts ? { attempts: options.attempts } : {},
+  );
+}
+
+/** Whether the payment's gateway has a status API (the sandbox has none). */
+export const canAskGateway = (p: Payment): boolean => !!adapterFor(gatewayOf(p)).paymentState;
+
+/** The access code a completed purchase creates: its clock starts with the entitlement. */
+function purchaseCode(
+  p: Payment,
+  offer: Offer & { max_devices?: number },
+  e: Entitlement,
+  nowMs: number,
+): AccessCode {
+  return {
+    code: newCode(),
+    reseller_id: p.reseller_id,
+    source: 'payment',
+    source_id: p.id,
+    subscriber_id: p.subscriber_id,
+    forfait_id: p.forfait_id,
+    forfait_name: p.forfait_name,
+    offer: { ...offer, max_devices: offer.max_devices ?? 1 },
+    created_at: clock.iso(nowMs),
+    started_at: e.starts_at,
+    expires_at: e.expires_at,
+    used_bytes: 0,
+    devices: {},
+    devices_version: 0,
+  };
+}
+
+/**
+ * Texts the code to the buyer. The payment is settled already: a failed SMS is logged, not
+ * retried by the gateway (the portal and the payment status show the code too).
+ */
+async function textAccessCode(p: Payment, code: string): Promise<void> {
+  if (!p.msisdn) return;
+  try {
+    await sendSms(p.msisdn, `Votre code d'acces WiFi est ${code}. Forfait: ${p.forfait_name}.`);
+  } catch (error) {
+    log.warn('access code sms failed', { payment: p.id, error: (error as Error).name });
+  }
+}
+
+const busy = () =>
+  new AppError('ERR_UNAVAILABLE', 'Busy, retry the delivery', { headers: { 'Retry-After': '1' } });
+
+/** Whether the store's settling transaction needs another try (a conflict, a code drawn twice). */
+const retryable = (o: SettleOutcome | 'code_taken') => o === 'conflict' || o === 'code_taken';
+
+/**
+ * THE completion of a payment the gateway confirmed (or, for the sandbox, that its delivery
+ * reported): the entitlement, the access code, the revenue and -> completed in one transaction,
+ * then the code texted. Every path that credits goes through here. The transaction's condition
+ * is "not completed yet": a payment `failed` or `expired` is credited too (the buyer's money was
+ * taken), and whatever races it (parallel deliveries, a status read, reconciliation) it is
+ * counted once. A seen delivery or a payment completed meanwhile changes nothing.
+ */
+export async function credit(
+  payment: Payment,
+  input: { eventId?: string; providerReference?: string } = {},
+): Promise<'completed' | 'unchanged' | 'replayed'> {
+  let p = payment;
+  for (let i = 0; i < MAX_TRIES; i++) {
+    const now = clock.now();
+    // The offer was copied onto the payment when it was sold; older payments read the forfait.
+    const forfait = p.offer ? { id: p.forfait_id, ...p.offer } : await getForfait(p.forfait_id);
+    if (!forfait) throw new Error(`forfait ${p.forfait_id} of payment ${p.id} is gone`);
+    const entitlement = grant(p.subscriber_id, forfait, 'payment', p.id, now);
+    const access = purchaseCode(p, forfait, entitlement, now);
+    const settled = await completePayment({
+      payment: p,
+      ...(input.eventId ? { eventId: input.eventId } : {}),
+      ...(input.providerReference ? { providerReference: input.providerReference } : {}),
+      entitlement,
+      access,
+      month: monthOf(now),
+      nowIso: clock.iso(now),
+    });
+    if (settled === 'applied') {
+      countMetric('PaymentCompleted');
+      if (p.status !== 'pending') log.warn('late completion credited', { payment: p.id, was: p.status });
+      else if (Date.parse(p.expires_at) <= now) log.info('late completion honoured', { payment: p.id });
+      await textAccessCode(p, access.code);
+      return 'completed';
+    }
+    if (!retryable(settled)) return settled as 'unchanged' | 'replayed';
+    await sleep(10 * (i + 1));
+    const fresh = await getPayment(p.id);
+    if (!fresh || fresh.status === 'completed') return 'unchanged';
+    p = fresh;
+  }
+  throw busy();
+}
+
+/** Fails a pending payment, retrying a transaction conflict. */
+export async function fail(p: Payment, eventId?: string): Promise<'failed' | 'unchanged' | 'replayed'> {
+  for (let i = 0; i < MAX_TRIES; i++) {
+    const outcome = await failPayment({
+      payment: p,
+      ...(eventId ? { eventId } : {}),
+      nowIso: clock.iso(),
+    });
+    if (outcome === 'applied') {
+      countMetric('PaymentFailed');
+      return 'failed';
+    }
+    if (outcome !== 'conflict') return outcome;
+    await sleep(10 * (i + 1));
+  }
+  throw busy();
+}
+
+/**
+ * Raises one alert per payment for a human (GET /api/v1/alerts): the gateway and our record
+ * disagree about money. Its "site" is the payment (`payment:<id>`), so that two payments of one
+ * hotspot each get theirs and a reconciliation run every few minutes raises it only once.
+ */
+export async function alertPaymentMismatch(p: Payment, reason: string, detail: string): Promise<void> {
+  countMetric('PaymentMismatch');
+  log.warn('payment mismatch', { payment: p.id, reason });
+  try {
+    await raiseAlertOnce({
+      type: 'PAYMENT_MISMATCH',
+      severity: 'P2',
+      site: `payment:${p.id}`,
+      ts: clock.iso(),
+      message: `Payment ${p.id} (${p.amount_fcfa} ${p.currency ?? 'XOF'}, ${gatewayOf(p)}): ${reason}. ${detail}`,
+    });
+  } catch (error) {
+    // The metric and the log line above already tell operations; the caller's answer stands.
+    log.error('payment mismatch alert not stored', { payment: p.id, error: (error as Error).name });
+  }
+}
+
+/** What a delivery claimed, recorded on the payment when it is refused (kept for audit). */
+export interface Claim {
+  event_id: string;
+  amount_fcfa: number;
+  provider: string;
+  currency?: string;
+}
+
+/** Records a refused claim on the payment (its status untouched), with the reason it was refused. */
+export async function recordClaim(p: Payment, claim: Claim, reason: string): Promise<void> {
+  await recordRefusal(p.id, {
+    event_id: claim.event_id,
+    at: clock.iso(),
+    reason,
+    amount_fcfa: claim.amount_fcfa,
+    provider: claim.provider,
+    ...(claim.currency ? { currency: claim.currency } : {}),
+  });
+  log.warn('delivery refused', { payment: p.id, reason });
+}
+
+/** How the gateway's answer differs from the payment, if it does. */
+function mismatch(p: Payment, state: PaymentState): Settlement | undefined {
+  if (state.amount_fcfa !== p.amount_fcfa) return 'amount_mismatch';
+  if (state.currency !== undefined && state.currency !== (p.currency ?? 'XOF')) return 'currency_mismatch';
+  if (state.provider !== undefined && state.provider !== p.provider) return 'provider_mismatch';
+  return undefined;
+}
+
+/**
+ * Acts on the gateway's view of a payment (from its status API): completed for the payment's
+ * amount and currency credits it (the one completion path, also after `failed` or `expired`);
+ * failed fails a pending payment; anything else changes nothing. A completion for another
+ * amount, currency or operator is recorded, alerted and never credited: a person decides.
+ */
+export async function settle(
+  p: Payment,
+  state: PaymentState | undefined,
+  input: { eventId?: string; source: string },
+): Promise<Settlement> {
+  if (p.status === 'completed') return 'unchanged';
+  if (!state) return 'unknown';
+  if (state.status === 'pending') return 'pending';
+  if (state.status === 'failed') return p.status === 'pending' ? fail(p, input.eventId) : 'unchanged';
+  const reason = mismatch(p, state);
+  if (reason) {
+    await recordClaim(
+      p,
+      {
+        event_id: input.eventId ?? `${input.source}:${clock.iso()}`,
+        amount_fcfa: state.amount_fcfa,
+        provider: state.provider ?? p.provider,
+        ...(state.currency ? { currency: state.currency } : {}),
+      },
+      'confirmation_mismatch',
+    );
+    await alertPaymentMismatch(
+      p,
+      `the gateway shows it paid for ${state.amount_fcfa} ${state.currency ?? '(no currency)'}${
+        state.provider ? ` with ${state.provider}` : ''
+      }`,
+      'Nothing was credited: check with the gateway, then credit or refund by hand.',
+    );
+    return reason;
+  }
+  return credit(p, {
+    ...(input.eventId ? { eventId: input.eventId } : {}),
+    ...(state.provider_reference ? { providerReference: state.provider_reference } : {}),
+  });
+}
+
+/**
+ * A delivery says `completed` for a payment `failed` or `expired` that the gateway's status API
+ * does not confirm (or cannot: the sandbox has none): nothing is credited, but the buyer may
+ * have paid, so a person decides.
+ */
+export async function alertUnconfirmedLateCompletion(p: Payment, source: string): Promise<void> {
+  await alertPaymentMismatch(
+    p,
+    `${source} reports it completed after it was settled ${p.status}, and the gateway does not confirm it`,
+    'Nothing was credited: check with the gateway, then credit or refund by hand.',
+  );
+}

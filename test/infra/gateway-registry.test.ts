@@ -1,0 +1,95 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+/**
+ * The gateway registry (functions/billing/gateways/registry.ts) drives the route and job
+ * grants, the Secrets Manager secrets, the `paymentGateway` check and the notify route: a
+ * gateway added there (here: a test gateway beside the sandbox, as docs/conventions.md shows)
+ * reaches all of them without another file being touched.
+ */
+const CONTEXT = { 'aws:cdk:bundling-stacks': [], stage: 'test', opsEmails: ['ops@example.com'] };
+
+/** The registry with one more gateway, `testpay`, declared like the sandbox plus a secret. */
+async function withTestGateway() {
+  vi.resetModules();
+  vi.doMock('../../functions/billing/gateways/registry.js', async (importOriginal) => {
+    const real = await importOriginal<typeof import('../../functions/billing/gateways/registry.js')>();
+    const { sandbox } = await import('../../functions/billing/gateways/sandbox.js');
+    const testpay = { ...sandbox, name: 'testpay', secrets: ['TESTPAY_API_KEY'] } as const;
+    const GATEWAYS = { ...real.GATEWAYS, testpay };
+    return {
+      ...real,
+      GATEWAYS,
+      GATEWAY_NAMES: Object.keys(GATEWAYS),
+      PAYMENT_SECRETS: [...real.PAYMENT_SECRETS, 'TESTPAY_API_KEY'],
+      gatewayNamed: (n: string | undefined) =>
+        n !== undefined && Object.hasOwn(GATEWAYS, n) ? n : undefined,
+    };
+  });
+}
+
+async function synth(context: Record<string, unknown> = {}) {
+  const { HotspotStack, settingsFromContext } = await import('../../lib/hotspot-stack.js');
+  const app = new App({ context: { ...CONTEXT, ...context } });
+  const stack = new HotspotStack(
+    app,
+    'Registry',
+    settingsFromContext((k) => app.node.tryGetContext(k)),
+  );
+  return Template.fromStack(stack).toJSON() as {
+    Resources: Record<
+      string,
+      {
+        Type: string;
+        Properties: { Description?: string; Environment?: { Variables?: Record<string, string> } };
+      }
+    >;
+  };
+}
+
+const functionsNaming = (t: Awaited<ReturnType<typeof synth>>, secret: string) =>
+  Object.values(t.Resources)
+    .filter((r) => r.Type === 'AWS::Lambda::Function')
+    .filter((r) => `${secret}_ARN` in (r.Properties.Environment?.Variables ?? {}))
+    .map((r) => String(r.Properties.Description).split(':')[0]);
+
+afterEach(() => {
+  vi.doUnmock('../../functions/billing/gateways/registry.js');
+  vi.resetModules();
+});
+
+// A synth takes seconds alone and much more on a loaded machine.
+describe('the gateway registry drives the stack', { timeout: 180_000 }, () => {
+  it('gives every payments route and job, and only those, each registered gateway secret', async () => {
+    const { PAYMENT_SECRETS, GATEWAYS } = await import('../../functions/billing/gateways/registry.js');
+    expect([...PAYMENT_SECRETS].sort()).toEqual(
+      [...new Set(Object.values(GATEWAYS).flatMap((g) => [...g.secrets]))].sort(),
+    );
+    const t = await synth();
+    const { routes, routeKey } = await import('../../functions/routes.js');
+    const payments = routes.filter((r) => 'payments' in r.access).map(routeKey);
+    expect(payments.length).toBeGreaterThanOrEqual(4);
+    for (const secret of PAYMENT_SECRETS) {
+      expect(functionsNaming(t, secret).sort(), secret).toEqual(
+        [...payments, 'PaymentReconciliation'].sort(),
+      );
+    }
+  });
+
+  it('creates the secret, grants it and accepts the name of a gateway added to the registry alone', async () => {
+    await withTestGateway();
+    const t = await synth({ paymentGateway: 'testpay' });
+    const secrets = Object.values(t.Resources).filter((r) => r.Type === 'AWS::SecretsManager::Secret');
+    expect(secrets.some((s) => String(s.Properties.Description).startsWith('TESTPAY_API_KEY:'))).toBe(true);
+    expect(functionsNaming(t, 'TESTPAY_API_KEY')).toContain('POST /api/v1/payments/notify/{provider}');
+    expect(functionsNaming(t, 'TESTPAY_API_KEY')).toContain('PaymentReconciliation');
+  });
+
+  it('fails the synth for a gateway name the registry does not have', async () => {
+    await expect(synth({ paymentGateway: 'testpay' })).rejects.toThrow(
+      /paymentGateway.*sandbox, http, cinetpay, fedapay/,
+    );
+    await expect(synth({ paymentProvider: 'nope' })).rejects.toThrow(/paymentProvider/);
+  });
+});
