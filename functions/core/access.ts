@@ -58,3 +58,19 @@ export function assertSeesPayment<T extends { subscriber_id: string }>(
   if (principal?.role === 'admin' || (principal && principal.sub === payment.subscriber_id)) return;
   throw notFound('Payment');
 }
+
+/**
+ * Throws 404 unless the item (a RADIUS session, an access code) belongs to the caller's
+ * reseller, or the caller is an admin: another reseller's item is "not found", as a payment is,
+ * so that its existence does not leak.
+ */
+export function assertOwns<T extends { reseller_id: string }>(
+  principal: Principal,
+  item: T | undefined,
+  what: string,
+): asserts item is T {
+  if (!item) throw notFound(what);
+  if (principal?.role === 'admin') return;
+  if (principal?.role === 'reseller' && principal.resellerId === item.reseller_id) return;
+  throw notFound(what);
+}

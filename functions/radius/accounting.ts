@@ -13,6 +13,7 @@ import {
 } from '../store/sessions.js';
 import { transactIfCurrent, untilSettled } from '../store/transact.js';
 import { bytesOf, deviceKey, normalizeCode } from './attributes.js';
+import { disconnectOthersWhenUsedUp } from './disconnect.js';
 import { radiusSettings } from './settings.js';
 
 /**
@@ -32,6 +33,9 @@ export interface AccountingReport {
   nasId: string;
   callingStationId?: string;
   nasPort?: string;
+  /** The NAS's own session id and address: what a Disconnect-Request names. */
+  acctSessionId?: string;
+  nasIp?: string;
   totalBytes: number;
   sessionTimeS: number;
 }
@@ -57,6 +61,9 @@ export function reportOf(attrs: Map<string, string>): AccountingReport | undefin
     nasId: attrs.get('NAS-Identifier') ?? '',
     callingStationId: attrs.get('Calling-Station-Id'),
     nasPort: attrs.get('NAS-Port'),
+    acctSessionId: attrs.get('Acct-Session-Id'),
+    // The address the packet came from (FreeRADIUS adds it): where a Disconnect-Request goes.
+    nasIp: attrs.get('Hotspot-NAS-IP') ?? attrs.get('NAS-IP-Address'),
     totalBytes: bytesOf(attrs, 'Input') + bytesOf(attrs, 'Output'),
     sessionTimeS: Number.isFinite(time) ? time : 0,
   };
@@ -92,6 +99,8 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
         reseller_id: code.reseller_id,
         subscriber_id: code.subscriber_id,
         device: deviceKey(report),
+        ...(report.acctSessionId ? { acct_session_id: report.acctSessionId } : {}),
+        ...(report.nasIp ? { nas_ip: report.nasIp } : {}),
         status: stop ? 'closed' : 'open',
         total_bytes: report.totalBytes,
         session_time_s: report.sessionTimeS,
@@ -103,7 +112,9 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
       const items = openSessionItems(session, lease, {
         month: revenueSessionStarted(code.reseller_id, monthOf(nowIso)),
       });
-      return (await transactIfCurrent(items, 'session')) ? 'stored' : undefined;
+      if (!(await transactIfCurrent(items, 'session'))) return undefined;
+      await disconnectOthersWhenUsedUp(code, report.totalBytes, session.id, nowMs);
+      return 'stored';
     }
     const grows = report.totalBytes > read.total_bytes || report.sessionTimeS > read.session_time_s;
     const closes = stop && read.status === 'open';
@@ -116,7 +127,9 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
       lease,
       ...(stop ? { close: 'stop' as const } : {}),
     });
-    return (await transactIfCurrent(items, 'session')) ? 'stored' : undefined;
+    if (!(await transactIfCurrent(items, 'session'))) return undefined;
+    if (code) await disconnectOthersWhenUsedUp(code, report.totalBytes - read.total_bytes, read.id, nowMs);
+    return 'stored';
   }, 'accounting: the session kept changing under this report');
 }
 

@@ -123,6 +123,7 @@ export const REFUSALS = {
   expired: 'Forfait expiré',
   data_used: 'Volume de données épuisé',
   device_limit: "Nombre maximal d'appareils atteint",
+  revoked: 'Code révoqué',
 } as const;
 export type Refusal = keyof typeof REFUSALS;
 

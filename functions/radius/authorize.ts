@@ -47,6 +47,7 @@ export interface Standing {
 
 /** Time and data left on a code at `nowMs` (before any device check). */
 export function standing(code: AccessCode, nowMs: number): Standing | { refused: Refusal } {
+  if (code.revoked_at) return { refused: 'revoked' };
   if (!code.started_at && code.use_by && Date.parse(code.use_by) <= nowMs) return { refused: 'expired' };
   const end = code.expires_at ? Date.parse(code.expires_at) : nowMs + code.offer.duration_hours * 3600_000;
   const secondsLeft = Math.floor((end - nowMs) / 1000);

@@ -21,7 +21,7 @@ export const CodeCheckBody = z.strictObject({
   code: z.string().check(z.minLength(1), z.maxLength(32)),
 });
 
-const refusal = z.enum(['unknown_code', 'wrong_hotspot', 'expired', 'data_used', 'device_limit']);
+const refusal = z.enum(['unknown_code', 'wrong_hotspot', 'expired', 'data_used', 'device_limit', 'revoked']);
 
 export const CodeCheckResult = z.union([
   z.object({ valid: z.literal(true), seconds_remaining: z.int(), bytes_remaining: z.nullable(z.int()) }),
@@ -40,4 +40,76 @@ export const MyCodes = z.object({
       expires_at: z.nullable(z.string()),
     }),
   ),
+});
+
+/** A RADIUS session's id: the Acct-Unique-Session-Id FreeRADIUS made (an MD5, in hex). */
+const sessionId = z.string().check(z.regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be a session id'));
+
+export const SessionIdParams = z.strictObject({ id: sessionId });
+
+const disconnectStatus = z.enum(['pending', 'sent', 'acked', 'failed']);
+const disconnectOutcome = z.enum(['ack', 'nak', 'timeout']);
+
+export const DisconnectViewSchema = z.object({
+  status: disconnectStatus,
+  reason: z.enum(['operator', 'code_revoked', 'account_removed', 'data_used']),
+  attempts: z.int(),
+  requested_at: z.string(),
+  updated_at: z.string(),
+  last_outcome: z.optional(disconnectOutcome),
+  /** The router's Error-Cause (RFC 5176 section 3.6) with its last NAK. */
+  error_cause: z.optional(z.int()),
+});
+
+export const SessionViewSchema = z.object({
+  id: z.string(),
+  code: z.string(),
+  nas_id: z.string(),
+  reseller_id: z.string(),
+  subscriber_id: z.optional(z.string()),
+  device: z.string(),
+  acct_session_id: z.optional(z.string()),
+  nas_ip: z.optional(z.string()),
+  status: z.enum(['open', 'closed']),
+  total_bytes: z.int(),
+  session_time_s: z.int(),
+  started_at: z.string(),
+  last_report_at: z.string(),
+  closed_at: z.optional(z.string()),
+  close_reason: z.optional(z.enum(['stop', 'nas_restart', 'stale', 'disconnect'])),
+  disconnect: z.nullable(DisconnectViewSchema),
+});
+
+export const CodeParams = z.strictObject({
+  code: z.string().check(z.regex(/^[A-Za-z0-9 -]{4,32}$/, 'must be an access code')),
+});
+
+export const RevokeResult = z.object({
+  code: z.string(),
+  revoked_at: z.string(),
+  /** The live sessions of the code, each with its Disconnect-Request's state. */
+  disconnects: z.array(z.object({ session_id: z.string(), status: disconnectStatus })),
+});
+
+export const ClaimBody = z.strictObject({ max: z.optional(z.int().check(z.gte(1), z.lte(50))) });
+
+export const ClaimResponse = z.object({
+  items: z.array(
+    z.object({
+      session_id: z.string(),
+      attempt: z.int(),
+      host: z.string(),
+      port: z.int(),
+      user_name: z.string(),
+      acct_session_id: z.optional(z.string()),
+      nas_identifier: z.string(),
+      nas_ip_address: z.optional(z.string()),
+    }),
+  ),
+});
+
+export const ResultBody = z.strictObject({
+  attempt: z.int().check(z.gte(1), z.lte(100)),
+  outcome: disconnectOutcome,
+  error_cause: z.optional(z.int().check(z.gte(0), z.lte(65535))),
 });

@@ -13,5 +13,14 @@ export const radiusSettings = defineSettings(
      * closes it.
      */
     RADIUS_LEASE_S: z._default(intSetting, 660),
+    /** Sends of one Disconnect-Request before it is shown failed (a NAK or no answer each). */
+    RADIUS_DISCONNECT_TRIES: z._default(intSetting, 3),
+    /** Seconds before the second send; doubled before each next one. */
+    RADIUS_DISCONNECT_BACKOFF_S: z._default(intSetting, 2),
+    /**
+     * Seconds a send waits for the relay's result before it counts as unanswered (the relay
+     * died, or its report was lost): longer than the relay's own wait for the router.
+     */
+    RADIUS_DISCONNECT_WAIT_S: z._default(intSetting, 15),
   }),
 );

@@ -42,6 +42,8 @@ export interface AccessCode {
   devices_version: number;
   last_login_at?: string;
   last_nas_id?: string;
+  /** Revoked by its reseller or an admin (ISO): refused from then on, its live sessions cut. */
+  revoked_at?: string;
 }
 
 /** Access codes are kept this long after their end (support questions, disputes). */
@@ -100,6 +102,23 @@ export function accessCodeActivate(
     { expression: 'attribute_exists(pk)' },
   );
 }
+
+/** Every code of a subscriber (an account removed: each is revoked). */
+// Access: Query gsi1 gsi1pk=SUBSCRIBER#<id>#CODES, every page.
+export const allCodesOf = (subscriberId: string): Promise<AccessCode[]> =>
+  Access.queryIndexAll('gsi1', { subscriber_id: subscriberId });
+
+/**
+ * Revokes a code (idempotent: the first revocation's time stays). The code as stored after,
+ * undefined when there is no such code.
+ */
+// Access: UpdateItem pk=CODE#<code> SET revoked_at if not set, condition attribute_exists(pk), ALL_NEW.
+export const revokeAccessCode = (code: string, nowIso: string): Promise<AccessCode | undefined> =>
+  Access.updateReturning(
+    { code },
+    { expression: 'SET revoked_at = if_not_exists(revoked_at, :now)', values: { ':now': nowIso } },
+    { expression: 'attribute_exists(pk)' },
+  );
 
 /** A subscriber's codes, newest first (at most `limit`). */
 // Access: Query bySubscriber (gsi1) gsi1pk=SUBSCRIBER#<id>#CODES, descending, Limit.

@@ -14,6 +14,12 @@ export interface NasRecord {
   site_number?: number;
   /** Which RADIUS attributes the hotspot's router understands; MikroTik when unset. */
   vendor?: NasVendor;
+  /**
+   * Where the router takes Disconnect-Requests (RFC 5176): its address as seen by the RADIUS
+   * front (default: the source address of its accounting) and port (default 3799).
+   */
+  coa_host?: string;
+  coa_port?: number;
 }
 
 /** The router families whose RADIUS attributes the platform speaks. */

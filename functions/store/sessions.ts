@@ -14,6 +14,9 @@ export interface RadiusSession {
   reseller_id: string;
   subscriber_id?: string;
   device: string;
+  /** The NAS's own Acct-Session-Id and source address: what a Disconnect-Request names. */
+  acct_session_id?: string;
+  nas_ip?: string;
   status: 'open' | 'closed';
   /** Bytes (input + output) the NAS reported last: a running total, never an increment. */
   total_bytes: number;
@@ -21,7 +24,8 @@ export interface RadiusSession {
   started_at: string;
   last_report_at: string;
   closed_at?: string;
-  close_reason?: 'stop' | 'nas_restart' | 'stale';
+  /** `disconnect`: the router acknowledged the platform's Disconnect-Request (RFC 5176). */
+  close_reason?: 'stop' | 'nas_restart' | 'stale' | 'disconnect';
 }
 
 /** Closed sessions are kept this long (support, disputes), then DynamoDB's TTL removes them. */
@@ -144,6 +148,24 @@ export function reportItems(
 // Access: Query openByNas (gsi1) gsi1pk=NAS#<nas_id>#OPEN.
 export const openSessionsOfNas = (nasId: string): Promise<RadiusSession[]> =>
   Session.queryIndexAll('openByNas', { nas_id: nasId }, { consistent: false });
+
+/**
+ * Open sessions of a code: they can only be at its reseller's hotspots, so one query per NAS
+ * of the reseller (a handful), filtered on the code, instead of an index of its own.
+ */
+// Access: Query gsi1 gsi1pk=NAS#<nas_id>#OPEN FILTER code = :code, once per NAS id given.
+export async function openSessionsOfCode(code: string, nasIds: readonly string[]): Promise<RadiusSession[]> {
+  const perNas = await Promise.all(
+    nasIds.map((nasId) =>
+      Session.queryIndexAll(
+        'gsi1',
+        { nas_id: nasId },
+        { filter: { expression: 'code = :code', values: { ':code': code } } },
+      ),
+    ),
+  );
+  return perNas.flat();
+}
 
 /** Open sessions whose last report is older than `beforeIso`, oldest first, one page. */
 // Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN AND gsi2sk < :before, Limit.

@@ -1,0 +1,12 @@
+import { clock } from '../core/clock.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
+import { revokeCode } from './disconnect.js';
+import { CodeParams, RevokeResult } from './schemas.js';
+
+/** Idempotent: revoking again answers the first revocation's time and cuts what is still open. */
+export const handler = sessionEndpoint(
+  'POST /api/v1/access/{code}/revoke',
+  { errors: ['ERR_NOT_FOUND'], params: CodeParams, response: { status: 200, schema: RevokeResult } },
+  async ({ principal, params }) => json(200, await revokeCode(principal, params.code, clock.now())),
+);

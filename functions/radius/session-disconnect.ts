@@ -1,0 +1,19 @@
+import { clock } from '../core/clock.js';
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
+import { disconnectByOperator } from './disconnect.js';
+import { SessionIdParams, SessionViewSchema } from './schemas.js';
+
+/**
+ * 202: the Disconnect-Request is recorded; the RADIUS front sends it and `GET /sessions/{id}`
+ * shows how it went. Asking again while one is under way answers the same request.
+ */
+export const handler = sessionEndpoint(
+  'POST /api/v1/sessions/{id}/disconnect',
+  {
+    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'],
+    params: SessionIdParams,
+    response: { status: 202, schema: SessionViewSchema },
+  },
+  async ({ principal, params }) => json(202, await disconnectByOperator(principal, params.id, clock.now())),
+);

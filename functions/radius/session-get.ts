@@ -1,0 +1,15 @@
+import { json } from '../core/http.js';
+import { sessionEndpoint } from '../core/session-endpoint.js';
+import { sessionView } from './disconnect.js';
+import { SessionIdParams, SessionViewSchema } from './schemas.js';
+
+/** The owning reseller or an admin; anyone else gets 404 (existence does not leak). */
+export const handler = sessionEndpoint(
+  'GET /api/v1/sessions/{id}',
+  {
+    errors: ['ERR_NOT_FOUND'],
+    params: SessionIdParams,
+    response: { status: 200, schema: SessionViewSchema },
+  },
+  async ({ principal, params }) => json(200, await sessionView(principal, params.id)),
+);
