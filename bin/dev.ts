@@ -207,6 +207,14 @@ async function startLocalRadius(
       authPort,
       acctPort,
       runDir: resolve(LOCAL_DIR, 'freeradius'),
+      ...(process.env.LOCAL_DISCONNECT === '0'
+        ? {}
+        : {
+            disconnect: {
+              pollMs: Number(process.env.RADIUS_DISCONNECT_POLL_MS || 1000),
+              timeoutMs: Number(process.env.RADIUS_DISCONNECT_TIMEOUT_MS || 3000),
+            },
+          }),
     });
     return {
       running,

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { accessSync, constants, cpSync, createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The FreeRADIUS configuration shipped in the repository (run by operators with its run.sh). */
@@ -76,6 +76,12 @@ export interface FreeRadiusOptions {
   runDir?: string;
   /** File the server's log is appended to (default: `radius.log` in the run folder). */
   logFile?: string;
+  /**
+   * Runs the Disconnect relay (RFC 5176, deploy/freeradius/disconnect-relay.mjs) next to it, as
+   * run.sh does by default: how often it asks the API and how long a router has to answer.
+   * Off when omitted (a stand-in API would be asked for disconnects it does not know).
+   */
+  disconnect?: { pollMs?: number; timeoutMs?: number };
 }
 
 export interface RunningFreeRadius {
@@ -123,7 +129,8 @@ export async function startFreeRadius(options: FreeRadiusOptions): Promise<Runni
   const child = spawn('sh', [join(runDir, 'run.sh')], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      // Node's own folder first: run.sh starts the Disconnect relay with `node`.
+      PATH: [dirname(process.execPath), process.env.PATH ?? '/usr/bin:/bin'].join(delimiter),
       // The configuration logs timestamps in local time: keep the operator's zone.
       ...(process.env.TZ ? { TZ: process.env.TZ } : {}),
       RADIUS_API_URL: apiUrl,
@@ -135,6 +142,13 @@ export async function startFreeRadius(options: FreeRadiusOptions): Promise<Runni
       RADIUS_LISTEN_ADDR: listenAddr,
       RADIUS_AUTH_PORT: String(authPort),
       RADIUS_ACCT_PORT: String(acctPort),
+      ...(options.disconnect
+        ? {
+            RADIUS_DISCONNECT: 'on',
+            RADIUS_DISCONNECT_POLL_MS: String(options.disconnect.pollMs ?? 1000),
+            RADIUS_DISCONNECT_TIMEOUT_MS: String(options.disconnect.timeoutMs ?? 3000),
+          }
+        : { RADIUS_DISCONNECT: 'off' }),
     },
   });
   let tail = '';

@@ -55,6 +55,18 @@ RADIUS_API_TIMEOUT=${RADIUS_API_TIMEOUT:-2}
 case "$RADIUS_API_TIMEOUT" in
   ''|*[!0-9.]*) problems="$problems\n  RADIUS_API_TIMEOUT must be a number of seconds" ;;
 esac
+# Optional: the Disconnect relay (disconnect-relay.mjs, RFC 5176) runs next to FreeRADIUS unless
+# RADIUS_DISCONNECT=off; it needs Node 18 or later.
+RADIUS_DISCONNECT=${RADIUS_DISCONNECT:-on}
+node=""
+case "$RADIUS_DISCONNECT" in
+  on)
+    node=$(command -v node || true)
+    [ -z "$node" ] && problems="$problems\n  node is needed for the Disconnect relay (RADIUS_DISCONNECT=off runs without it)"
+    ;;
+  off) ;;
+  *) problems="$problems\n  RADIUS_DISCONNECT must be on or off" ;;
+esac
 if [ "${RADIUS_AUTH_PORT:-a}" = "${RADIUS_ACCT_PORT:-b}" ]; then
   problems="$problems\n  RADIUS_AUTH_PORT and RADIUS_ACCT_PORT must differ"
 fi
@@ -73,4 +85,10 @@ fi
 
 export RADIUS_API_URL RADIUS_API_SECRET RADIUS_SECRET RADIUS_CLIENT_IPADDR RADIUS_LISTEN_ADDR \
   RADIUS_AUTH_PORT RADIUS_ACCT_PORT RADIUS_API_TIMEOUT
+# The relay is started first and this shell then becomes FreeRADIUS: the relay's parent is
+# FreeRADIUS, and it exits when FreeRADIUS does. Not for a configuration check (-C).
+case " $* " in
+  *" -C "*) ;;
+  *) if [ -n "$node" ]; then "$node" "$dir/disconnect-relay.mjs" & fi ;;
+esac
 exec "$bin" -f -d "$dir" "$@"

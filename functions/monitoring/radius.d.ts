@@ -21,6 +21,12 @@ declare module 'radius' {
     encode(args: EncodeArgs): Buffer;
     decode(args: { packet: Buffer; secret: string }): Decoded;
     decode_without_secret(args: { packet: Buffer }): Decoded;
+    encode_response(args: {
+      packet: Decoded;
+      code: string;
+      secret: string;
+      attributes?: [string, AttributeValue][];
+    }): Buffer;
   };
   export default radius;
 }

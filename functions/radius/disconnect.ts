@@ -283,7 +283,7 @@ async function settle(
 async function closeDisconnected(sessionId: string, nowIso: string): Promise<void> {
   for (let attempt = 0; attempt < 4; attempt++) {
     const s = await getSession(sessionId);
-    if (!s || s.status !== 'open') return;
+    if (s?.status !== 'open') return;
     try {
       await transact(
         reportItems(s, {

@@ -107,6 +107,12 @@ async function startEdgeStack(endpoint: string): Promise<EdgeContext> {
       LOCAL_CANARY: '0',
       // The run's two workers load this machine: the API may take longer than a router would wait.
       RADIUS_API_TIMEOUT: '6',
+      // Disconnects (RFC 5176) on a test's pace: the relay asks every 200 ms, a router has 800 ms
+      // to answer, a retry waits 1 s then 2 s, a send unreported for 5 s counts as unanswered.
+      RADIUS_DISCONNECT_POLL_MS: '200',
+      RADIUS_DISCONNECT_TIMEOUT_MS: '800',
+      RADIUS_DISCONNECT_BACKOFF_S: '1',
+      RADIUS_DISCONNECT_WAIT_S: '5',
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,382 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { resetConfig } from '../../functions/core/config.js';
+import { setDdb } from '../../functions/core/ddb.js';
+import { Access, type AccessCode, getAccessCode } from '../../functions/store/access-codes.js';
+import { countersOf } from '../../functions/store/counters.js';
+import { Nas } from '../../functions/store/nas.js';
+import { type FakeNas, startFakeNas } from '../support/fake-nas.js';
+import { call, tokenFor } from '../support/http.js';
+import { type EdgeContext, edgeStack, type RadiusAttributes, radclient } from '../support/radius.js';
+
+// Disconnect (RFC 5176) through the whole edge: an operator (or a revoke, or a used-up data pool)
+// asks the API -> the API records the request -> the relay run.sh starts next to FreeRADIUS in
+// the run's stack claims it -> a fake router on a loopback port gets the Disconnect-Request and
+// answers -> the relay reports -> the API closes the session. The stack retries on its test pace
+// (test/support/global-setup.ts): 3 sends, 1 s then 2 s apart, 800 ms for the router to answer.
+
+let edge: EdgeContext;
+const MiB = 2 ** 20;
+const nases: FakeNas[] = [];
+
+beforeAll(async () => {
+  edge = await edgeStack();
+  process.env.TABLE_NAME = edge.table;
+  resetConfig();
+  setDdb(undefined);
+});
+
+afterEach(async () => {
+  await Promise.all(nases.splice(0).map((n) => n.close()));
+});
+
+const auth = (attrs: RadiusAttributes) =>
+  radclient('auth', attrs, { port: edge.radiusAuthPort, secret: edge.radiusSecret });
+const acct = (attrs: RadiusAttributes) =>
+  radclient('acct', attrs, { port: edge.radiusAcctPort, secret: edge.radiusSecret });
+
+let seq = 0;
+/** A reseller with one hotspot whose router (a fake NAS) takes Disconnect-Requests. */
+async function router(): Promise<{ resellerId: string; nasId: string; nas: FakeNas }> {
+  seq += 1;
+  const nas = await startFakeNas(edge.radiusSecret);
+  nases.push(nas);
+  const resellerId = randomUUID();
+  const nasId = `access_dc_${Date.now().toString(36)}_${seq}`;
+  await Nas.put({
+    nas_id: nasId,
+    reseller_id: resellerId,
+    reseller_name: 'Disconnect',
+    vlan_id: 10,
+    kind: 'vlan',
+    coa_port: nas.port,
+  });
+  return { resellerId, nasId, nas };
+}
+
+const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+const newCode = () =>
+  Array.from({ length: 10 }, () => ALPHABET[Math.floor(Math.random() * ALPHABET.length)]).join('');
+
+async function code(resellerId: string, offer: Partial<AccessCode['offer']> = {}): Promise<AccessCode> {
+  const c: AccessCode = {
+    code: newCode(),
+    reseller_id: resellerId,
+    source: 'payment',
+    source_id: randomUUID(),
+    forfait_id: randomUUID(),
+    offer: {
+      duration_hours: 24,
+      data_limit_mb: 1024,
+      cir_kbps: 512,
+      mir_kbps: 2048,
+      max_devices: 1,
+      ...offer,
+    },
+    created_at: new Date().toISOString(),
+    used_bytes: 0,
+    devices: {},
+    devices_version: 0,
+  };
+  await Access.put(c);
+  return c;
+}
+
+/** A device logged in and its router's Start: the live session the platform may cut. */
+async function liveSession(
+  c: string,
+  nasId: string,
+  mac = '02:00:00:00:00:01',
+): Promise<{ id: string; acctSessionId: string }> {
+  const login = await auth({
+    'User-Name': c,
+    'User-Password': c,
+    'NAS-Identifier': nasId,
+    'Calling-Station-Id': mac,
+  });
+  expect(login.code).toBe('Access-Accept');
+  const acctSessionId = randomUUID().slice(0, 8).toUpperCase();
+  expect((await report('Start', c, nasId, acctSessionId, 0, mac)).code).toBe('Accounting-Response');
+  // The Acct-Unique-Session-Id of the shipped acct_unique policy: the session's id in the API.
+  const id = createHash('md5').update(`${c},${acctSessionId},127.0.0.1,${nasId},,`).digest('hex');
+  return { id, acctSessionId };
+}
+
+function report(
+  status: string,
+  c: string,
+  nasId: string,
+  acctSessionId: string,
+  bytes = 0,
+  mac = '02:00:00:00:00:01',
+) {
+  return acct({
+    'Acct-Status-Type': status,
+    'User-Name': c,
+    'NAS-Identifier': nasId,
+    'NAS-IP-Address': '127.0.0.1',
+    'Acct-Session-Id': acctSessionId,
+    'Calling-Station-Id': mac,
+    'Acct-Input-Octets': Math.floor(bytes / 4),
+    'Acct-Output-Octets': bytes - Math.floor(bytes / 4),
+    'Acct-Session-Time': 60,
+  });
+}
+
+interface SessionView {
+  status: 'open' | 'closed';
+  close_reason?: string;
+  total_bytes: number;
+  disconnect: null | {
+    status: string;
+    reason: string;
+    attempts: number;
+    last_outcome?: string;
+    error_cause?: number;
+  };
+}
+
+const getSessionAs = (token: string, id: string) =>
+  call<SessionView>(edge.apiUrl, 'GET', `/api/v1/sessions/${id}`, { token });
+const disconnectAs = (token: string, id: string) =>
+  call<SessionView>(edge.apiUrl, 'POST', `/api/v1/sessions/${id}/disconnect`, { token });
+
+/** Polls the session (as `token`) until `done` holds; fails with the last view after `ms`. */
+async function sessionWhen(
+  token: string,
+  id: string,
+  done: (s: SessionView) => boolean,
+  ms = 20_000,
+): Promise<SessionView> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const res = await getSessionAs(token, id);
+    if (res.status === 200 && done(res.body)) return res.body;
+    if (Date.now() > deadline) throw new Error(`session ${id} never got there: ${JSON.stringify(res.body)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const openOf = async (resellerId: string) => (await countersOf(`RESELLER#${resellerId}`)).open;
+
+describe('POST /sessions/{id}/disconnect, through the RADIUS front', () => {
+  it("cuts the owner's live session: the router gets a signed Disconnect-Request naming it, and its ACK closes the session", async () => {
+    const { resellerId, nasId, nas } = await router();
+    const c = await code(resellerId);
+    const session = await liveSession(c.code, nasId);
+    const owner = await tokenFor('reseller', { resellerId });
+    expect(await openOf(resellerId)).toBe(1);
+
+    const asked = await disconnectAs(owner, session.id);
+    expect(asked.status).toBe(202);
+    expect(asked.body).toMatchObject({
+      status: 'open',
+      disconnect: { status: 'pending', reason: 'operator' },
+    });
+
+    const [request] = await nas.waitFor(1);
+    expect(request).toMatchObject({
+      code: 'Disconnect-Request',
+      authenticatorValid: true,
+      messageAuthenticatorValid: true,
+      attributes: {
+        'User-Name': c.code,
+        'Acct-Session-Id': session.acctSessionId,
+        'NAS-Identifier': nasId,
+        'NAS-IP-Address': '127.0.0.1',
+      },
+    });
+    const sentAt = (request?.attributes['Event-Timestamp'] as Date | undefined)?.getTime() ?? 0;
+    expect(Math.abs(sentAt - Date.now())).toBeLessThan(10_000);
+
+    const closed = await sessionWhen(owner, session.id, (s) => s.status === 'closed');
+    expect(closed).toMatchObject({
+      close_reason: 'disconnect',
+      disconnect: { status: 'acked', attempts: 1, last_outcome: 'ack' },
+    });
+    expect(await openOf(resellerId)).toBe(0);
+    // Its device's place is free: another device gets in on this one-device code.
+    const next = await auth({
+      'User-Name': c.code,
+      'User-Password': c.code,
+      'NAS-Identifier': nasId,
+      'Calling-Station-Id': '02:00:00:00:00:02',
+    });
+    expect(next.code).toBe('Access-Accept');
+
+    // The router's own Stop comes after: its bytes count once, and nothing closes twice.
+    expect((await report('Stop', c.code, nasId, session.acctSessionId, 3 * MiB)).code).toBe(
+      'Accounting-Response',
+    );
+    expect((await getAccessCode(c.code))?.used_bytes).toBe(3 * MiB);
+    expect(await openOf(resellerId)).toBe(0);
+    expect(nas.received).toHaveLength(1);
+  });
+
+  it('retries a NAK, then shows the disconnect failed with the router’s Error-Cause', async () => {
+    const { resellerId, nasId, nas } = await router();
+    nas.answer({ nak: 506 });
+    const session = await liveSession((await code(resellerId)).code, nasId);
+    const owner = await tokenFor('reseller', { resellerId });
+
+    expect((await disconnectAs(owner, session.id)).status).toBe(202);
+
+    const failed = await sessionWhen(owner, session.id, (s) => s.disconnect?.status === 'failed');
+    expect(failed).toMatchObject({
+      status: 'open',
+      disconnect: { status: 'failed', attempts: 3, last_outcome: 'nak', error_cause: 506 },
+    });
+    expect(nas.received).toHaveLength(3);
+    expect(nas.received.every((r) => r.authenticatorValid && r.messageAuthenticatorValid)).toBe(true);
+    // Backoff: the second send a second after the first answer, the third two seconds after the second.
+    const gaps = nas.received.slice(1).map((r, i) => r.at - (nas.received[i]?.at ?? 0));
+    expect(gaps[0]).toBeGreaterThanOrEqual(900);
+    expect(gaps[1]).toBeGreaterThanOrEqual(1900);
+    expect(await openOf(resellerId)).toBe(1);
+
+    // Asked again once failed: a new round of sends, and this time the router acknowledges.
+    nas.answer('ack');
+    expect((await disconnectAs(owner, session.id)).status).toBe(202);
+    expect(await sessionWhen(owner, session.id, (s) => s.status === 'closed')).toMatchObject({
+      disconnect: { status: 'acked', attempts: 1 },
+    });
+  });
+
+  it('retries a router that does not answer, then shows the disconnect failed', async () => {
+    const { resellerId, nasId, nas } = await router();
+    nas.answer('silence');
+    const session = await liveSession((await code(resellerId)).code, nasId);
+    const owner = await tokenFor('reseller', { resellerId });
+
+    expect((await disconnectAs(owner, session.id)).status).toBe(202);
+
+    expect(await sessionWhen(owner, session.id, (s) => s.disconnect?.status === 'failed')).toMatchObject({
+      status: 'open',
+      disconnect: { status: 'failed', attempts: 3, last_outcome: 'timeout' },
+    });
+    expect(nas.received).toHaveLength(3);
+  });
+
+  it('closes the session when the router answers it has no such session (NAK, Error-Cause 503)', async () => {
+    const { resellerId, nasId, nas } = await router();
+    nas.answer({ nak: 503 });
+    const session = await liveSession((await code(resellerId)).code, nasId);
+    const admin = await tokenFor('admin');
+
+    expect((await disconnectAs(admin, session.id)).status).toBe(202);
+
+    expect(await sessionWhen(admin, session.id, (s) => s.status === 'closed')).toMatchObject({
+      close_reason: 'disconnect',
+      disconnect: { status: 'acked', last_outcome: 'nak', error_cause: 503 },
+    });
+    expect(nas.received).toHaveLength(1);
+  });
+
+  it('lets no other reseller see or cut a session (404, as if it did not exist), and no subscriber (403)', async () => {
+    const { resellerId, nasId, nas } = await router();
+    const session = await liveSession((await code(resellerId)).code, nasId);
+    const other = await tokenFor('reseller', { resellerId: randomUUID() });
+    const subscriber = await tokenFor('subscriber');
+
+    expect((await disconnectAs(other, session.id)).status).toBe(404);
+    expect((await getSessionAs(other, session.id)).status).toBe(404);
+    expect((await disconnectAs(other, 'f'.repeat(32))).status).toBe(404);
+    expect((await disconnectAs(subscriber, session.id)).status).toBe(403);
+
+    await new Promise((r) => setTimeout(r, 600));
+    expect(nas.received).toHaveLength(0);
+    const owner = await tokenFor('reseller', { resellerId });
+    expect((await getSessionAs(owner, session.id)).body).toMatchObject({ status: 'open', disconnect: null });
+  });
+
+  it('answers 409 for a session that is closed already, and sends nothing', async () => {
+    const { resellerId, nasId, nas } = await router();
+    const c = await code(resellerId);
+    const session = await liveSession(c.code, nasId);
+    await report('Stop', c.code, nasId, session.acctSessionId, MiB);
+    const owner = await tokenFor('reseller', { resellerId });
+
+    const res = await disconnectAs(owner, session.id);
+    expect([res.status, (res.body as unknown as { error: { code: string } }).error.code]).toEqual([
+      409,
+      'ERR_CONFLICT',
+    ]);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(nas.received).toHaveLength(0);
+  });
+
+  it('sends one request and closes once when the same session is disconnected many times at once', async () => {
+    const { resellerId, nasId, nas } = await router();
+    const session = await liveSession((await code(resellerId)).code, nasId);
+    const owner = await tokenFor('reseller', { resellerId });
+    const admin = await tokenFor('admin');
+
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => disconnectAs(i % 2 ? owner : admin, session.id)),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(202));
+
+    await sessionWhen(owner, session.id, (s) => s.status === 'closed');
+    await new Promise((r) => setTimeout(r, 800));
+    expect(nas.received).toHaveLength(1);
+    expect(await openOf(resellerId)).toBe(0);
+  });
+});
+
+describe('automatic disconnects', () => {
+  it('revoking a code cuts each of its live sessions and refuses it from then on', async () => {
+    const { resellerId, nasId, nas } = await router();
+    const c = await code(resellerId, { max_devices: 2 });
+    const a = await liveSession(c.code, nasId, '02:00:00:00:00:0A');
+    const b = await liveSession(c.code, nasId, '02:00:00:00:00:0B');
+    const owner = await tokenFor('reseller', { resellerId });
+    const other = await tokenFor('reseller', { resellerId: randomUUID() });
+
+    const refused = await call(edge.apiUrl, 'POST', `/api/v1/access/${c.code}/revoke`, { token: other });
+    expect(refused.status).toBe(404);
+
+    const revoked = await call<{ disconnects: { session_id: string }[] }>(
+      edge.apiUrl,
+      'POST',
+      `/api/v1/access/${c.code.toLowerCase()}/revoke`,
+      { token: owner },
+    );
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.disconnects.map((d) => d.session_id).sort()).toEqual([a.id, b.id].sort());
+
+    const received = await nas.waitFor(2);
+    expect(received.map((r) => r.attributes['Acct-Session-Id']).sort()).toEqual(
+      [a.acctSessionId, b.acctSessionId].sort(),
+    );
+    for (const s of [a, b])
+      expect(await sessionWhen(owner, s.id, (v) => v.status === 'closed')).toMatchObject({
+        disconnect: { reason: 'code_revoked', status: 'acked' },
+      });
+    const again = await auth({ 'User-Name': c.code, 'User-Password': c.code, 'NAS-Identifier': nasId });
+    expect([again.code, again.attributes['Reply-Message']?.[0]]).toEqual(['Access-Reject', 'Code révoqué']);
+  });
+
+  it("cuts the code's other devices when one device's report shows the shared data used up", async () => {
+    const { resellerId, nasId, nas } = await router();
+    const c = await code(resellerId, { max_devices: 2, data_limit_mb: 100 });
+    const a = await liveSession(c.code, nasId, '02:00:00:00:00:0A');
+    const b = await liveSession(c.code, nasId, '02:00:00:00:00:0B');
+    const owner = await tokenFor('reseller', { resellerId });
+
+    // B used a little; then A's interim reports the rest of the pool.
+    await report('Interim-Update', c.code, nasId, b.acctSessionId, 10 * MiB, '02:00:00:00:00:0B');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(nas.received).toHaveLength(0);
+    await report('Interim-Update', c.code, nasId, a.acctSessionId, 90 * MiB, '02:00:00:00:00:0A');
+
+    const [request] = await nas.waitFor(1);
+    expect(request?.attributes['Acct-Session-Id']).toBe(b.acctSessionId);
+    expect(await sessionWhen(owner, b.id, (s) => s.status === 'closed')).toMatchObject({
+      disconnect: { reason: 'data_used', status: 'acked' },
+    });
+    // A's own router cuts A at its Mikrotik-Total-Limit: it is not sent a Disconnect.
+    await new Promise((r) => setTimeout(r, 600));
+    expect(nas.received).toHaveLength(1);
+    expect((await getSessionAs(owner, a.id)).body).toMatchObject({ status: 'open', disconnect: null });
+  });
+});
