@@ -1,5 +1,10 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { assertActsFor, assertSeesPayment, resellerInScope } from '../../functions/core/access.js';
+import {
+  assertActsFor,
+  assertOwns,
+  assertSeesPayment,
+  resellerInScope,
+} from '../../functions/core/access.js';
 import type { PrincipalFor } from '../../functions/core/http.js';
 import type { AdminPrincipal, OperatorPrincipal, Principal } from '../../functions/core/principal.js';
 import type { AuthOf } from '../../functions/routes.js';
@@ -47,6 +52,17 @@ describe('the access rules', () => {
     expect(codeOf(() => assertSeesPayment({ ...subscriber, sub: 'other' }, payment))).toBe('ERR_NOT_FOUND');
     expect(codeOf(() => assertSeesPayment(reseller, payment))).toBe('ERR_NOT_FOUND');
     expect(codeOf(() => assertSeesPayment(admin, undefined))).toBe('ERR_NOT_FOUND');
+  });
+
+  it("shows a reseller's session or code to that reseller and admins, and answers not found to anyone else", () => {
+    const session = { reseller_id: 'R1' };
+    expect(codeOf(() => assertOwns(reseller, session, 'Session'))).toBe('passed');
+    expect(codeOf(() => assertOwns(admin, session, 'Session'))).toBe('passed');
+    expect(codeOf(() => assertOwns({ ...reseller, resellerId: 'R2' }, session, 'Session'))).toBe(
+      'ERR_NOT_FOUND',
+    );
+    expect(codeOf(() => assertOwns(subscriber, session, 'Session'))).toBe('ERR_NOT_FOUND');
+    expect(codeOf(() => assertOwns(admin, undefined, 'Session'))).toBe('ERR_NOT_FOUND');
   });
 });
 

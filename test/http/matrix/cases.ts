@@ -3,8 +3,10 @@ import { SEED_FORFAITS } from '../../../functions/billing/catalogue.js';
 import { initiatePayment } from '../../../functions/billing/payments/initiate.js';
 import { generateVouchers } from '../../../functions/billing/vouchers.js';
 import { allocateVlan } from '../../../functions/network/vlans.js';
+import { Access } from '../../../functions/store/access-codes.js';
 import { closeIncident, raiseAlertOnce } from '../../../functions/store/alerts.js';
 import { recordReseller } from '../../../functions/store/resellers.js';
+import { Session } from '../../../functions/store/sessions.js';
 import { giveSite } from '../../integration/monitoring-fixtures.js';
 import { newMsisdn } from '../../support/http.js';
 import type { Cast, Who } from './principals.js';
@@ -104,6 +106,45 @@ const RADIUS_ONLY = {
   admin: 502,
 };
 const RADIUS_BODY = { 'User-Name': { type: 'string', value: ['ABCDEFGHJK'] } };
+
+/** A live RADIUS session of the owning reseller (fresh for each caller: a disconnect changes it). */
+async function ownerSession(cast: Cast): Promise<string> {
+  const id = randomUUID().replace(/-/g, '');
+  const now = new Date().toISOString();
+  await Session.put({
+    id,
+    code: 'MATRIXCODE',
+    nas_id: 'access_matrix_nas',
+    reseller_id: cast.ownerResellerId,
+    device: '02:00:00:00:00:01',
+    acct_session_id: 'MATRIX01',
+    nas_ip: '127.0.0.1',
+    status: 'open',
+    total_bytes: 0,
+    session_time_s: 0,
+    started_at: now,
+    last_report_at: now,
+  });
+  return id;
+}
+
+/** An access code of the owning reseller (fresh for each caller: a revoke changes it). */
+async function ownerCode(cast: Cast): Promise<string> {
+  const code = randomUUID().replace(/-/g, '').slice(0, 12).toUpperCase();
+  await Access.put({
+    code,
+    reseller_id: cast.ownerResellerId,
+    source: 'payment',
+    source_id: randomUUID(),
+    forfait_id: forfaitId,
+    offer: { duration_hours: 1, data_limit_mb: 0, cir_kbps: 64, mir_kbps: 64, max_devices: 1 },
+    created_at: new Date().toISOString(),
+    used_bytes: 0,
+    devices: {},
+    devices_version: 0,
+  });
+  return code;
+}
 
 /** Every route of the route table has a row here; the inventory test fails otherwise. */
 export const cases: Record<string, MatrixCase> = {
@@ -316,6 +357,30 @@ export const cases: Record<string, MatrixCase> = {
   'POST /api/v1/radius/accounting': {
     request: async () => ({ path: '', body: RADIUS_BODY }),
     expect: RADIUS_ONLY,
+  },
+  'POST /api/v1/radius/disconnects/claim': {
+    request: async () => ({ path: '', body: {} }),
+    expect: RADIUS_ONLY,
+  },
+  'POST /api/v1/radius/disconnects/{id}/result': {
+    request: async (cast) => ({
+      path: `/api/v1/radius/disconnects/${await ownerSession(cast)}/result`,
+      body: { attempt: 1, outcome: 'ack' },
+    }),
+    expect: RADIUS_ONLY,
+  },
+  // Another reseller's session or code is "not found", as a payment is: its existence does not leak.
+  'GET /api/v1/sessions/{id}': {
+    request: async (cast) => ({ path: `/api/v1/sessions/${await ownerSession(cast)}` }),
+    expect: { ...OWNER_OR_ADMIN, otherReseller: 404 },
+  },
+  'POST /api/v1/sessions/{id}/disconnect': {
+    request: async (cast) => ({ path: `/api/v1/sessions/${await ownerSession(cast)}/disconnect` }),
+    expect: { ...OWNER_OR_ADMIN, otherReseller: 404, owner: 202, admin: 202 },
+  },
+  'POST /api/v1/access/{code}/revoke': {
+    request: async (cast) => ({ path: `/api/v1/access/${await ownerCode(cast)}/revoke` }),
+    expect: { ...OWNER_OR_ADMIN, otherReseller: 404 },
   },
   'POST /api/v1/access/check': {
     request: async () => ({ path: '', body: { nas_id: 'access_nowhere', code: 'ABCDEFGHJK' } }),
