@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { requireMsisdn } from '../../functions/auth/service.js';
 import { COUNTRIES, isCountry, sameZone } from '../../functions/core/currency.js';
+import { revokeCodesOfAccount } from '../../functions/radius/disconnect.js';
 import {
   getAccount,
   listOperators,
@@ -90,11 +91,24 @@ async function add(flags: Record<string, string>): Promise<void> {
 export async function run(command: string | undefined, flags: Record<string, string>): Promise<void> {
   if (command === 'add') return add(flags);
   if (command === 'remove') {
-    // The account stays (a subscriber, same id, history attached); its operator role and every
-    // token it holds end now.
     const msisdn = requireMsisdn(required(flags, 'msisdn'));
     const before = await getAccount(msisdn);
-    if (!(await removeOperator(msisdn)) || !before) {
+    if (!before) throw new Error(`no account for ${msisdn}`);
+    if (before.role === 'subscriber') {
+      // A subscriber removed: the account stays (its payments and history hang on its id), but
+      // every token it holds ends, every code it bought is revoked, and its routers are told to
+      // cut its live sessions (Disconnect-Request through the RADIUS front).
+      await revokeTokens(msisdn, before.id);
+      const { codes, disconnects } = await revokeCodesOfAccount(before.id, Date.now());
+      process.stdout.write(
+        `${msisdn}: its session tokens are revoked, its ${codes} access code(s) revoked, ` +
+          `${disconnects} live session(s) being disconnected\n`,
+      );
+      return;
+    }
+    // An operator: the account stays (a subscriber, same id, history attached); its operator
+    // role and every token it holds end now.
+    if (!(await removeOperator(msisdn))) {
       throw new Error(`${msisdn} is not an admin or reseller account`);
     }
     // The reseller id is printed so that the number can be registered again for the same reseller.

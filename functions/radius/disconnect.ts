@@ -2,7 +2,13 @@ import { assertOwns } from '../core/access.js';
 import { AppError, notFound } from '../core/errors.js';
 import { log } from '../core/log.js';
 import type { OperatorPrincipal } from '../core/tokens.js';
-import { type AccessCode, bytesOfMb, getAccessCode, revokeAccessCode } from '../store/access-codes.js';
+import {
+  type AccessCode,
+  allCodesOf,
+  bytesOfMb,
+  getAccessCode,
+  revokeAccessCode,
+} from '../store/access-codes.js';
 import {
   armDisconnect,
   type DisconnectOutcome,
@@ -134,22 +140,34 @@ export async function disconnectCode(
   return out;
 }
 
-/**
- * Revokes a code (owning reseller or an admin; 404 otherwise) and cuts its live sessions.
- * Idempotent: revoking again cuts what is still open.
- */
-export async function revokeCode(
-  principal: OperatorPrincipal,
-  typed: string,
-  nowMs: number,
-  reason: DisconnectReason = 'code_revoked',
-) {
-  const code = await getAccessCode(normalizeCode(typed));
-  assertOwns(principal, code, 'Code');
-  const revoked = await revokeAccessCode(code.code, iso(nowMs));
+/** Revokes a code and cuts its live sessions (idempotent: revoking again cuts what is still open). */
+async function revokeAndCut(code: string, reason: DisconnectReason, nowMs: number) {
+  const revoked = await revokeAccessCode(code, iso(nowMs));
   if (!revoked) throw notFound('Code');
   const disconnects = await disconnectCode(revoked, reason, nowMs);
   return { code: revoked.code, revoked_at: revoked.revoked_at as string, disconnects };
+}
+
+/** `POST /access/{code}/revoke`: the owning reseller or an admin; 404 otherwise. */
+export async function revokeCode(principal: OperatorPrincipal, typed: string, nowMs: number) {
+  const code = await getAccessCode(normalizeCode(typed));
+  assertOwns(principal, code, 'Code');
+  return revokeAndCut(code.code, 'code_revoked', nowMs);
+}
+
+/**
+ * An account removed (`npm run admin -- accounts remove` on a subscriber): every code it holds is
+ * revoked and their live sessions cut. How many codes, and how many sessions were asked to end.
+ */
+export async function revokeCodesOfAccount(
+  accountId: string,
+  nowMs: number,
+): Promise<{ codes: number; disconnects: number }> {
+  let disconnects = 0;
+  const codes = await allCodesOf(accountId);
+  for (const c of codes)
+    disconnects += (await revokeAndCut(c.code, 'account_removed', nowMs)).disconnects.length;
+  return { codes: codes.length, disconnects };
 }
 
 /**

@@ -3,10 +3,12 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
 import { Access, type AccessCode, getAccessCode } from '../../functions/store/access-codes.js';
+import { AccountEntity } from '../../functions/store/accounts.js';
 import { countersOf } from '../../functions/store/counters.js';
 import { Nas } from '../../functions/store/nas.js';
+import { adminCli } from '../support/admin-cli.js';
 import { type FakeNas, startFakeNas } from '../support/fake-nas.js';
-import { call, tokenFor } from '../support/http.js';
+import { call, newMsisdn, tokenFor } from '../support/http.js';
 import { type EdgeContext, edgeStack, type RadiusAttributes, radclient } from '../support/radius.js';
 
 // Disconnect (RFC 5176) through the whole edge: an operator (or a revoke, or a used-up data pool)
@@ -58,7 +60,11 @@ const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 const newCode = () =>
   Array.from({ length: 10 }, () => ALPHABET[Math.floor(Math.random() * ALPHABET.length)]).join('');
 
-async function code(resellerId: string, offer: Partial<AccessCode['offer']> = {}): Promise<AccessCode> {
+async function code(
+  resellerId: string,
+  offer: Partial<AccessCode['offer']> = {},
+  more: Partial<AccessCode> = {},
+): Promise<AccessCode> {
   const c: AccessCode = {
     code: newCode(),
     reseller_id: resellerId,
@@ -77,6 +83,7 @@ async function code(resellerId: string, offer: Partial<AccessCode['offer']> = {}
     used_bytes: 0,
     devices: {},
     devices_version: 0,
+    ...more,
   };
   await Access.put(c);
   return c;
@@ -378,5 +385,31 @@ describe('automatic disconnects', () => {
     await new Promise((r) => setTimeout(r, 600));
     expect(nas.received).toHaveLength(1);
     expect((await getSessionAs(owner, a.id)).body).toMatchObject({ status: 'open', disconnect: null });
+  });
+
+  it("removing a subscriber's account revokes its codes and cuts their live sessions", async () => {
+    const { resellerId, nasId, nas } = await router();
+    const msisdn = newMsisdn();
+    const accountId = randomUUID();
+    await AccountEntity.put({
+      id: accountId,
+      msisdn,
+      role: 'subscriber',
+      created_at: new Date().toISOString(),
+    });
+    const bought = await code(resellerId, {}, { subscriber_id: accountId });
+    const session = await liveSession(bought.code, nasId);
+    const owner = await tokenFor('reseller', { resellerId });
+
+    const out = await adminCli(() => edge.table)('accounts', 'remove', '--msisdn', msisdn);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toContain('its 1 access code(s) revoked, 1 live session(s) being disconnected');
+
+    const [request] = await nas.waitFor(1);
+    expect(request?.attributes['Acct-Session-Id']).toBe(session.acctSessionId);
+    expect(await sessionWhen(owner, session.id, (s) => s.status === 'closed')).toMatchObject({
+      disconnect: { reason: 'account_removed', status: 'acked' },
+    });
+    expect((await getAccessCode(bought.code))?.revoked_at).toBeDefined();
   });
 });
