@@ -14,7 +14,7 @@ const GROUPS: Record<string, string> = {
   forfaits: 'forfaits add|update|retire|list ...',
   vouchers: 'vouchers export --batch-id <uuid> | --reseller-id <uuid> [--out file.csv]',
   canary: 'canary run',
-  nas: 'nas vendor --nas-id <id> --vendor mikrotik|coova|wispr | nas show --nas-id <id>',
+  nas: 'nas vendor --nas-id <id> --vendor mikrotik|coova|wispr | nas show --nas-id <id> | nas coa --nas-id <id> [--host <ip>] [--port <n>]',
   mikrotik:
     'mikrotik script --nas-id <id> [--radius-host <ip>] [--portal-url <url>] [--secret <s>] | mikrotik login-html --portal-url <url>',
 };

@@ -7,6 +7,7 @@
  * LOCAL_RADIUS=0 (no FreeRADIUS).
  */
 import './local/preamble.js';
+import { createHash } from 'node:crypto';
 import {
   closeSync,
   existsSync,
@@ -20,7 +21,8 @@ import {
 } from 'node:fs';
 import { resolve } from 'node:path';
 import { maskMsisdn } from '../functions/core/log.js';
-import { seedDemo } from './local/demo.js';
+import { setNasCoa } from '../functions/store/nas.js';
+import { DEMO_RESELLER_ID, seedDemo } from './local/demo.js';
 import {
   type DynamoDbLocal,
   localClient,
@@ -77,6 +79,10 @@ async function main(): Promise<void> {
 
   const api = await startServer({ port, host, pages: localPages() });
   const radius = await startLocalRadius(api.url, secrets.RADIUS_API_SECRET);
+  // The demo router takes Disconnect-Requests on 127.0.0.1 (where radclient's accounting comes
+  // from) at this port.
+  const coaPort = Number(process.env.LOCAL_COA_PORT || 3799);
+  await setNasCoa(demo.nasId, { port: coaPort });
   const stopJobs = startLocalJobs({
     baseUrl: api.url,
     ...(radius.running ? { radius: { host: '127.0.0.1', port: radius.running.authPort } } : {}),
@@ -128,6 +134,8 @@ async function main(): Promise<void> {
       ...(radius.running
         ? [
             `  echo 'User-Name=${demo.vouchers[0]},User-Password=${demo.vouchers[0]},NAS-Identifier=${demo.nasId}' | radclient 127.0.0.1:${radius.running.authPort} auth ${process.env.RADIUS_SECRET}`,
+            '',
+            ...disconnectBanner(radius.running, demo, base, coaPort),
           ]
         : []),
       '',
@@ -135,6 +143,33 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
+}
+
+/**
+ * How to try the Disconnect path (RFC 5176): a fake router, a session at the demo hotspot, a
+ * reseller's token, the disconnect, and where to read how it went.
+ */
+function disconnectBanner(
+  radius: RunningFreeRadius,
+  demo: { nasId: string; vouchers: string[] },
+  base: string,
+  coaPort: number,
+): string[] {
+  if (process.env.LOCAL_DISCONNECT === '0') return ['Disconnect: off (LOCAL_DISCONNECT=0).'];
+  const code = demo.vouchers[1] ?? demo.vouchers[0];
+  const secret = process.env.RADIUS_SECRET;
+  // The session's id in the API: the Acct-Unique-Session-Id of the shipped acct_unique policy.
+  const id = createHash('md5').update(`${code},demo-1,127.0.0.1,${demo.nasId},,`).digest('hex');
+  return [
+    `Disconnect (RFC 5176): the relay next to FreeRADIUS asks ${base}/api/v1/radius/disconnects/claim every`,
+    `  ${process.env.RADIUS_DISCONNECT_POLL_MS || 1000} ms and sends each request to its router; the demo router is expected on udp 127.0.0.1:${coaPort} (LOCAL_COA_PORT).`,
+    `  npm run fake-nas -- --port ${coaPort} --secret ${secret}        # a router that answers Disconnect-ACK (--answer nak:506|silence)`,
+    `  echo 'Acct-Status-Type=Start,User-Name=${code},Acct-Session-Id=demo-1,NAS-Identifier=${demo.nasId},NAS-IP-Address=127.0.0.1' | radclient 127.0.0.1:${radius.acctPort} acct ${secret}`,
+    `  npm run admin -- accounts add --msisdn +2250700000099 --role reseller --reseller-id ${DEMO_RESELLER_ID}`,
+    `  # then log in as +2250700000099 with the OTP requests above: TOKEN=<its session_token>`,
+    `  curl -s -X POST ${base}/api/v1/sessions/${id}/disconnect -H "authorization: Bearer $TOKEN"`,
+    `  curl -s ${base}/api/v1/sessions/${id} -H "authorization: Bearer $TOKEN"    # closed once the router ACKs; "failed" after 3 NAKs or silences`,
+  ];
 }
 
 /** Whether a listen address is the loopback interface only. */

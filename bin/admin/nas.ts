@@ -1,7 +1,10 @@
-import { getNas, NAS_VENDORS, type NasVendor, setNasVendor } from '../../functions/store/nas.js';
+import { isIP } from 'node:net';
+import { getNas, NAS_VENDORS, type NasVendor, setNasCoa, setNasVendor } from '../../functions/store/nas.js';
 import { UsageError } from './context.js';
 
-const USAGE = `nas vendor --nas-id <id> --vendor ${NAS_VENDORS.join('|')} | nas show --nas-id <id>`;
+const USAGE =
+  `nas vendor --nas-id <id> --vendor ${NAS_VENDORS.join('|')} | nas show --nas-id <id> | ` +
+  'nas coa --nas-id <id> [--host <ip>] [--port <n>]';
 
 /**
  * `nas vendor`: which router family a hotspot runs, so that RADIUS answers it with the
@@ -15,6 +18,19 @@ export async function run(command: string | undefined, flags: Record<string, str
     if (!NAS_VENDORS.includes(vendor)) throw new UsageError(USAGE);
     if (!(await setNasVendor(nasId, vendor))) throw new UsageError(`no hotspot ${nasId}`);
     process.stdout.write(`${nasId}: RADIUS answers with ${vendor} attributes\n`);
+    return;
+  }
+  if (command === 'coa') {
+    // Where the router takes Disconnect-Requests: without flags, back to the defaults.
+    const host = flags.host && flags.host !== 'true' ? flags.host : undefined;
+    const port = flags.port ? Number(flags.port) : undefined;
+    if (host !== undefined && !isIP(host)) throw new UsageError('--host must be an IP address');
+    if (port !== undefined && !(Number.isInteger(port) && port >= 1 && port <= 65535))
+      throw new UsageError('--port must be 1-65535');
+    if (!(await setNasCoa(nasId, { host, port }))) throw new UsageError(`no hotspot ${nasId}`);
+    process.stdout.write(
+      `${nasId}: Disconnect-Requests go to ${host ?? '<the address its accounting comes from>'}:${port ?? 3799}\n`,
+    );
     return;
   }
   if (command === 'show') {

@@ -45,6 +45,32 @@ export const Nas = entity<NasRecord>()({
 export const setNasVendor = (nasId: string, vendor: NasVendor): Promise<boolean> =>
   Nas.update({ nas_id: nasId }, { expression: 'SET vendor = :v', values: { ':v': vendor } }, exists);
 
+/**
+ * Where a hotspot's router takes Disconnect-Requests (operator CLI): an address (else the source
+ * address of its accounting) and a port (else 3799). False for an unknown NAS id.
+ */
+// Access: UpdateItem pk=NAS#<nas_id> SET/REMOVE coa_host, coa_port, condition attribute_exists(pk).
+export function setNasCoa(nasId: string, coa: { host?: string; port?: number }): Promise<boolean> {
+  const sets: string[] = [];
+  const removes: string[] = [];
+  const values: Record<string, unknown> = {};
+  if (coa.host) {
+    sets.push('coa_host = :h');
+    values[':h'] = coa.host;
+  } else removes.push('coa_host');
+  if (coa.port) {
+    sets.push('coa_port = :p');
+    values[':p'] = coa.port;
+  } else removes.push('coa_port');
+  const expression = [
+    sets.length ? `SET ${sets.join(', ')}` : '',
+    removes.length ? `REMOVE ${removes.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return Nas.update({ nas_id: nasId }, { expression, ...(sets.length ? { values } : {}) }, exists);
+}
+
 // Access: GetItem pk=NAS#<nas_id>, sk=NAS.
 export const getNas = (nasId: string): Promise<NasRecord | undefined> => Nas.get({ nas_id: nasId });
 
