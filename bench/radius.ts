@@ -1,10 +1,13 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import radius from 'radius';
-import { startFreeRadius } from '../bin/local/freeradius.js';
+import { startFakeNas } from '../bin/local/fake-nas.js';
+import { findBinary, startFreeRadius } from '../bin/local/freeradius.js';
 import { getSecret } from '../functions/core/secrets.js';
 import { Access, type AccessCode } from '../functions/store/access-codes.js';
-import { Nas } from '../functions/store/nas.js';
+import { Nas, setNasCoa } from '../functions/store/nas.js';
+import { getSession } from '../functions/store/sessions.js';
 import type { DdbProbe } from '../test/support/ddb-instrument.js';
 import { startFreeRadius as startFilesFreeRadius } from '../test/support/peers.js';
 
@@ -137,13 +140,115 @@ async function seedCodes(n: number): Promise<{ nasId: string; codes: string[] }>
   return { nasId, codes };
 }
 
-export async function radiusFigures(apiUrl: string, probe: DdbProbe, total = 1000): Promise<RadiusFigure[]> {
+/** How often the relay asks the API for due Disconnect-Requests in the bench (its default, as deployed). */
+const DISCONNECT_POLL_MS = 1000;
+const DISCONNECTS = 20;
+
+/**
+ * Disconnect round trips (RFC 5176), one at a time: `POST /sessions/{id}/disconnect` -> the
+ * relay next to FreeRADIUS claims it (polling every DISCONNECT_POLL_MS) -> the fake router
+ * ACKs -> the relay reports -> the session reads closed (checked every 10 ms in the table). The
+ * floor: radclient's own Disconnect-Request to the same fake router, a process per request.
+ */
+async function disconnectFigures(
+  apiUrl: string,
+  adminToken: string,
+  nasId: string,
+  sessions: { code: string; acctSessionId: string }[],
+): Promise<RadiusFigure[]> {
+  const nas = await startFakeNas(SECRET);
+  try {
+    await setNasCoa(nasId, { port: nas.port });
+    const latencies: number[] = [];
+    // The part after the router got the request: its ACK, the relay's report, the close.
+    const afterReceipt: number[] = [];
+    const started = performance.now();
+    for (const s of sessions) {
+      const id = createHash('md5').update(`${s.code},${s.acctSessionId},127.0.0.1,${nasId},,`).digest('hex');
+      const t0 = performance.now();
+      const res = await fetch(`${apiUrl}/api/v1/sessions/${id}/disconnect`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+      if (res.status !== 202) throw new Error(`disconnect answered ${res.status}: ${await res.text()}`);
+      const deadline = t0 + 10_000;
+      while ((await getSession(id))?.status !== 'closed' && performance.now() < deadline)
+        await new Promise((r) => setTimeout(r, 10));
+      if (performance.now() < deadline) {
+        latencies.push(performance.now() - t0);
+        const got = nas.received.find((r) => r.attributes['Acct-Session-Id'] === s.acctSessionId);
+        if (got) afterReceipt.push(performance.now() - got.at);
+      }
+    }
+    const elapsedS = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    afterReceipt.sort((a, b) => a - b);
+    const rows = [
+      figure(`Disconnect round trip (API -> relay, ${DISCONNECT_POLL_MS} ms poll -> router ACK -> closed)`, {
+        latencies,
+        answered: latencies.length,
+        elapsedS,
+      }),
+      figure('  of which: the router got it -> ACK, report, session closed', {
+        latencies: afterReceipt,
+        answered: afterReceipt.length,
+        elapsedS,
+      }),
+    ];
+
+    const radclient = findBinary('radclient');
+    if (radclient) {
+      const floor: number[] = [];
+      const floorStarted = performance.now();
+      for (let i = 0; i < sessions.length; i++) {
+        const t0 = performance.now();
+        await new Promise<void>((done) => {
+          const child = spawn(radclient, [
+            '-t',
+            '2',
+            '-r',
+            '1',
+            `127.0.0.1:${nas.port}`,
+            'disconnect',
+            SECRET,
+          ]);
+          child.once('close', () => done());
+          child.stdin.end(
+            `User-Name = "${sessions[i]?.code}"\nAcct-Session-Id = "floor-${i}"\nNAS-Identifier = "${nasId}"\nMessage-Authenticator = 0x00\n`,
+          );
+        });
+        floor.push(performance.now() - t0);
+      }
+      floor.sort((a, b) => a - b);
+      rows.push(
+        figure('floor: radclient Disconnect-Request -> the same fake router (a process each)', {
+          latencies: floor,
+          answered: nas.received.filter((r) =>
+            r.attributes['Acct-Session-Id']?.toString().startsWith('floor-'),
+          ).length,
+          elapsedS: (performance.now() - floorStarted) / 1000,
+        }),
+      );
+    }
+    return rows;
+  } finally {
+    await nas.close();
+  }
+}
+
+export async function radiusFigures(
+  apiUrl: string,
+  probe: DdbProbe,
+  total = 1000,
+  adminToken?: string,
+): Promise<RadiusFigure[]> {
   const parallel = 20;
   const out: RadiusFigure[] = [];
   const edge = await startFreeRadius({
     apiUrl,
     apiSecret: await getSecret('RADIUS_API_SECRET'),
     secret: SECRET,
+    disconnect: { pollMs: DISCONNECT_POLL_MS, timeoutMs: 3000 },
   });
   try {
     const { nasId, codes } = await seedCodes(total);
@@ -191,6 +296,16 @@ export async function radiusFigures(apiUrl: string, probe: DdbProbe, total = 100
         ['Acct-Session-Time', 300],
       ]),
     );
+
+    if (adminToken)
+      out.push(
+        ...(await disconnectFigures(
+          apiUrl,
+          adminToken,
+          nasId,
+          codes.slice(0, DISCONNECTS).map((code, i) => ({ code, acctSessionId: session(i) })),
+        )),
+      );
   } finally {
     await edge.stop();
   }
@@ -217,9 +332,14 @@ export async function radiusFigures(apiUrl: string, probe: DdbProbe, total = 100
   return out;
 }
 
+/** p50 over its floor's p50 (a Disconnect over the Disconnect floor, the rest over FreeRADIUS's users file). */
+const ratio = (f: RadiusFigure, floor: RadiusFigure | undefined) =>
+  floor ? (f.p50 / floor.p50).toFixed(1) : '–';
+
 /** The markdown section of the figures. */
 export function radiusSection(figures: RadiusFigure[]): string[] {
-  const floor = figures.find((f) => f.name.startsWith('floor'));
+  const floor = figures.find((f) => f.name.startsWith('floor: FreeRADIUS'));
+  const disconnectFloor = figures.find((f) => f.name.startsWith('floor: radclient Disconnect'));
   const lines = [
     '## RADIUS through FreeRADIUS and the local API',
     '',
@@ -230,7 +350,7 @@ export function radiusSection(figures: RadiusFigure[]): string[] {
     lines.push(
       `| ${f.name} | ${f.requests} | ${f.answered} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(2)} | ${f.p99.toFixed(2)} | ${
         f.ddb_calls_per_request === undefined ? '–' : f.ddb_calls_per_request.toFixed(1)
-      } | ${floor ? (f.p50 / floor.p50).toFixed(1) : '–'} |`,
+      } | ${ratio(f, /disconnect|router/i.test(f.name) ? disconnectFloor : floor)} |`,
     );
   }
   lines.push('');

@@ -208,7 +208,7 @@ async function main(): Promise<void> {
     for (const e of extras) lines.push(...e.lines, '');
 
     // 5. The network edge: RADIUS through FreeRADIUS and this server.
-    const radius = await radiusFigures(server.url, probe);
+    const radius = await radiusFigures(server.url, probe, 1000, ctx.tokens.admin);
     results.radius = radius;
     lines.push(...radiusSection(radius));
 
