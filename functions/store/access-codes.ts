@@ -104,9 +104,9 @@ export function accessCodeActivate(
 }
 
 /** Every code of a subscriber (an account removed: each is revoked). */
-// Access: Query gsi1 gsi1pk=SUBSCRIBER#<id>#CODES, every page.
+// Access: Query bySubscriber (gsi1) gsi1pk=SUBSCRIBER#<id>#CODES, every page.
 export const allCodesOf = (subscriberId: string): Promise<AccessCode[]> =>
-  Access.queryIndexAll('gsi1', { subscriber_id: subscriberId });
+  Access.queryIndexAll('bySubscriber', { subscriber_id: subscriberId });
 
 /**
  * Revokes a code (idempotent: the first revocation's time stays). The code as stored after,

@@ -53,7 +53,9 @@ export const Disconnect = entity<DisconnectRequest>()({
   key: (d: Pick<DisconnectRequest, 'session_id'>) => ({ pk: `SESSION#${d.session_id}`, sk: 'DISCONNECT' }),
   indexes: {
     /** Requests not finished, by when they are due: what the relay claims next. */
-    gsi1: {
+    dueByTime: {
+      gsi: 'gsi1',
+      composite: ['next_at', 'session_id', 'status'],
       pk: (_all: unknown) => 'DISCONNECTS#DUE',
       sk: (d: DisconnectRequest) => `${d.next_at}#${d.session_id}`,
       when: (d: DisconnectRequest) => DUE.includes(d.status),
@@ -79,58 +81,32 @@ export const armDisconnect = (d: DisconnectRequest): Promise<boolean> =>
   });
 
 /** Due requests (pending ones to send, sent ones whose answer window is over), oldest first. */
-// Access: Query gsi1 gsi1pk=DISCONNECTS#DUE AND gsi1sk < :now, Limit.
+// Access: Query dueByTime (gsi1) gsi1pk=DISCONNECTS#DUE AND gsi1sk < :now, Limit.
 export async function dueDisconnects(nowIso: string, limit: number): Promise<DisconnectRequest[]> {
-  const page = await Disconnect.queryIndex('gsi1', {}, { sk: { lt: `${nowIso}$` }, limit });
+  const page = await Disconnect.queryIndex('dueByTime', {}, { sk: { lt: `${nowIso}$` }, limit });
   return page.items;
 }
 
 /**
  * Moves a request on from the state it was read in (status, attempts and next_at as read), so
- * that of two relays or two results only one wins. The due index follows the status.
+ * that of two relays or two results only one wins. The due list follows the status (the helper
+ * rewrites or removes its keys).
  */
-// Access: UpdateItem pk=SESSION#<id>, sk=DISCONNECT (condition: status, attempts, next_at as read); sets or removes gsi1.
+// Access: UpdateItem pk=SESSION#<id>, sk=DISCONNECT (condition: status, attempts, next_at as read); dueByTime (gsi1) keys follow.
 export function moveDisconnect(
   read: DisconnectRequest,
   next: Pick<DisconnectRequest, 'status' | 'attempts' | 'next_at' | 'updated_at'> &
     Pick<Partial<DisconnectRequest>, 'last_outcome' | 'error_cause'>,
 ): Promise<boolean> {
-  const after: DisconnectRequest = { ...read, ...next };
-  const sets = ['#status = :status', 'attempts = :attempts', 'next_at = :next', 'updated_at = :now'];
-  const values: Record<string, unknown> = {
-    ':status': next.status,
-    ':attempts': next.attempts,
-    ':next': next.next_at,
-    ':now': next.updated_at,
-    ':readStatus': read.status,
-    ':readAttempts': read.attempts,
-    ':readNext': read.next_at,
-  };
-  const removes: string[] = [];
-  if (next.last_outcome) {
-    sets.push('last_outcome = :outcome');
-    values[':outcome'] = next.last_outcome;
-  }
-  if (next.error_cause !== undefined) {
-    sets.push('error_cause = :cause');
-    values[':cause'] = next.error_cause;
-  } else if (next.last_outcome) removes.push('error_cause');
-  const index = Disconnect.indexes.gsi1;
-  if (index.when(after)) {
-    sets.push('gsi1pk = :g1pk', 'gsi1sk = :g1sk');
-    values[':g1pk'] = index.pk(after);
-    values[':g1sk'] = index.sk(after);
-  } else removes.push('gsi1pk', 'gsi1sk');
+  // A new outcome without an Error-Cause (a timeout after a NAK) drops the old cause.
+  const cause = next.last_outcome ? { error_cause: next.error_cause } : {};
   return Disconnect.update(
     read,
-    {
-      expression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-      names: { '#status': 'status' },
-      values,
-    },
+    { set: { ...next, ...cause }, read },
     {
       expression: '#status = :readStatus AND attempts = :readAttempts AND next_at = :readNext',
       names: { '#status': 'status' },
+      values: { ':readStatus': read.status, ':readAttempts': read.attempts, ':readNext': read.next_at },
     },
   );
 }

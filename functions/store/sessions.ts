@@ -153,12 +153,12 @@ export const openSessionsOfNas = (nasId: string): Promise<RadiusSession[]> =>
  * Open sessions of a code: they can only be at its reseller's hotspots, so one query per NAS
  * of the reseller (a handful), filtered on the code, instead of an index of its own.
  */
-// Access: Query gsi1 gsi1pk=NAS#<nas_id>#OPEN FILTER code = :code, once per NAS id given.
+// Access: Query openByNas (gsi1) gsi1pk=NAS#<nas_id>#OPEN FILTER code = :code, once per NAS id given.
 export async function openSessionsOfCode(code: string, nasIds: readonly string[]): Promise<RadiusSession[]> {
   const perNas = await Promise.all(
     nasIds.map((nasId) =>
       Session.queryIndexAll(
-        'gsi1',
+        'openByNas',
         { nas_id: nasId },
         { filter: { expression: 'code = :code', values: { ':code': code } } },
       ),

@@ -16,6 +16,13 @@ import {
   listSiteAlerts,
   raiseAlertOnce,
 } from '../../functions/store/alerts.js';
+import {
+  armDisconnect,
+  Disconnect,
+  type DisconnectRequest,
+  dueDisconnects,
+  moveDisconnect,
+} from '../../functions/store/disconnects.js';
 import type { Entitlement } from '../../functions/store/entitlements.js';
 import { type PrimaryKey, transact } from '../../functions/store/entity.js';
 import {
@@ -198,6 +205,54 @@ describe('index keys follow updates', () => {
       expect(await pendingIds()).not.toContain(p.id);
       expect((await PaymentEntity.get(p))?.status).toBe('expired');
     });
+  });
+
+  it('Disconnect: a claim moves a request later in the due list; an ACK or the last failure takes it out; a new ask puts it back', async () => {
+    const at = (s: number) => new Date(Date.parse('2026-01-01T00:00:00.000Z') + s * 1000).toISOString();
+    const dueIds = async (nowIso: string) => (await dueDisconnects(nowIso, 1000)).map((d) => d.session_id);
+    const d: DisconnectRequest = {
+      session_id: randomUUID(),
+      reseller_id: randomUUID(),
+      nas_id: 'access_x',
+      user_name: 'CODE',
+      host: '192.0.2.1',
+      port: 3799,
+      reason: 'operator',
+      status: 'pending',
+      attempts: 0,
+      next_at: at(0),
+      requested_at: at(0),
+      updated_at: at(0),
+    };
+    expect(await armDisconnect(d)).toBe(true);
+    expect(await dueIds(at(1))).toContain(d.session_id);
+
+    expect(await moveDisconnect(d, { status: 'sent', attempts: 1, next_at: at(15), updated_at: at(1) })).toBe(
+      true,
+    );
+    expect(await dueIds(at(2))).not.toContain(d.session_id);
+    expect(await dueIds(at(16))).toContain(d.session_id);
+
+    const sent = (await Disconnect.get(d, { consistent: true })) as DisconnectRequest;
+    expect(
+      await moveDisconnect(sent, {
+        status: 'failed',
+        attempts: 1,
+        next_at: sent.next_at,
+        updated_at: at(3),
+        last_outcome: 'nak',
+        error_cause: 506,
+      }),
+    ).toBe(true);
+    expect(await dueIds(at(100))).not.toContain(d.session_id);
+    expect(await raw(Disconnect.key(d))).not.toHaveProperty('gsi1pk');
+
+    expect(await armDisconnect({ ...d, next_at: at(50), requested_at: at(50), updated_at: at(50) })).toBe(
+      true,
+    );
+    expect(await dueIds(at(51))).toContain(d.session_id);
+    // Under way: asking again changes nothing.
+    expect(await armDisconnect({ ...d, next_at: at(60) })).toBe(false);
   });
 
   it('Forfait: a new price moves it in the catalogue; retiring takes it off', async () => {

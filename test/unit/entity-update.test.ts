@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Access } from '../../functions/store/access-codes.js';
 import { AccountEntity } from '../../functions/store/accounts.js';
 import { AlertEntity } from '../../functions/store/alerts.js';
+import { Disconnect } from '../../functions/store/disconnects.js';
 import { entity, type IndexDef } from '../../functions/store/entity.js';
 import { ForfaitEntity } from '../../functions/store/forfaits.js';
 import { Rule } from '../../functions/store/gateway-rules.js';
@@ -194,6 +195,7 @@ describe('store entities: every index declares the attributes its keys read', ()
     Access,
     AccountEntity,
     AlertEntity,
+    Disconnect,
     ForfaitEntity,
     Nas,
     PaymentEntity,
@@ -209,7 +211,9 @@ describe('store entities: every index declares the attributes its keys read', ()
         const probe = new Proxy({} as Record<string, unknown>, {
           get: (_o, a) => {
             if (typeof a === 'string') read.add(a);
-            return a === 'last_report_at' || a === 'created_at' || a === 'ts' ? '2026-01-01T00:00:00Z' : 1;
+            return a === 'last_report_at' || a === 'created_at' || a === 'ts' || a === 'next_at'
+              ? '2026-01-01T00:00:00Z'
+              : 1;
           },
         });
         def.pk(probe);

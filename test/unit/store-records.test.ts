@@ -12,6 +12,8 @@ import type {
 } from '../../functions/billing/schemas.js';
 import type { Currency } from '../../functions/core/currency.js';
 import type { AlertSchema } from '../../functions/monitoring/schemas.js';
+import type { DisconnectView, SessionView } from '../../functions/radius/disconnect.js';
+import type { SessionViewSchema } from '../../functions/radius/schemas.js';
 import type { Alert } from '../../functions/store/alerts.js';
 import type { Entitlement } from '../../functions/store/entitlements.js';
 import type { Forfait } from '../../functions/store/forfaits.js';
@@ -27,6 +29,13 @@ describe('API schemas match the records the store declares', () => {
     expectTypeOf<z.infer<typeof ForfaitSchema>>().toEqualTypeOf<Forfait>();
     expectTypeOf<z.infer<typeof EntitlementResponse>>().toEqualTypeOf<Entitlement>();
     expectTypeOf<z.infer<typeof AlertSchema>>().toEqualTypeOf<Alert>();
+  });
+
+  it('a RADIUS session and its disconnect are answered as stored', () => {
+    expectTypeOf<z.infer<typeof SessionViewSchema>>().toEqualTypeOf<SessionView>();
+    expectTypeOf<
+      NonNullable<z.infer<typeof SessionViewSchema>['disconnect']>
+    >().toEqualTypeOf<DisconnectView>();
   });
 
   it('the value lists the API accepts or answers are the stored ones', () => {
