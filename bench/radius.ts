@@ -303,7 +303,7 @@ export async function radiusFigures(
           apiUrl,
           adminToken,
           nasId,
-          codes.slice(0, DISCONNECTS).map((code, i) => ({ code, acctSessionId: session(i) })),
+          codes.slice(0, DISCONNECTS).map((code, i) => ({ code, acctSessionId: `bench-${i}` })),
         )),
       );
   } finally {

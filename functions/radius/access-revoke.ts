@@ -1,6 +1,6 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { clock } from '../core/clock.js';
 import { json } from '../core/http.js';
-import { sessionEndpoint } from '../core/session-endpoint.js';
 import { revokeCode } from './disconnect.js';
 import { CodeParams, RevokeResult } from './schemas.js';
 

@@ -1,7 +1,7 @@
 import { assertOwns } from '../core/access.js';
 import { AppError, notFound } from '../core/errors.js';
 import { log } from '../core/log.js';
-import type { OperatorPrincipal } from '../core/tokens.js';
+import type { OperatorPrincipal } from '../core/principal.js';
 import {
   type AccessCode,
   allCodesOf,
@@ -18,9 +18,9 @@ import {
   getDisconnect,
   moveDisconnect,
 } from '../store/disconnects.js';
-import { cancelled, transact } from '../store/entity.js';
 import { getNas, listNasIdsOfReseller } from '../store/nas.js';
 import { getSession, openSessionsOfCode, type RadiusSession, reportItems } from '../store/sessions.js';
+import { transactIfCurrent, untilSettled } from '../store/transact.js';
 import { normalizeCode } from './attributes.js';
 import { radiusSettings } from './settings.js';
 
@@ -299,26 +299,17 @@ async function settle(
 
 /** Closes the session as of its last report, as a Stop would (nothing when it is closed already). */
 async function closeDisconnected(sessionId: string, nowIso: string): Promise<void> {
-  for (let attempt = 0; attempt < 4; attempt++) {
+  await untilSettled(async () => {
     const s = await getSession(sessionId);
-    if (s?.status !== 'open') return;
-    try {
-      await transact(
-        reportItems(s, {
-          total_bytes: s.total_bytes,
-          session_time_s: s.session_time_s,
-          nowIso,
-          lease: 0,
-          close: 'disconnect',
-        }),
-      );
-      return;
-    } catch (error) {
-      const c = cancelled(error);
-      // A report of the session came in meanwhile: read it again (it may have closed it).
-      if (c && (c.failed('session') || c.conflict)) continue;
-      throw error;
-    }
-  }
-  throw new Error('disconnect: the session kept changing under the close');
+    if (s?.status !== 'open') return true;
+    // Stale: a report of the session came in meanwhile; read it again (it may have closed it).
+    const items = reportItems(s, {
+      total_bytes: s.total_bytes,
+      session_time_s: s.session_time_s,
+      nowIso,
+      lease: 0,
+      close: 'disconnect',
+    });
+    return (await transactIfCurrent(items, 'session')) || undefined;
+  }, 'disconnect: the session kept changing under the close');
 }
