@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { requireMsisdn } from '../../functions/auth/service.js';
 import { COUNTRIES, isCountry, sameZone } from '../../functions/core/currency.js';
-import { revokeCodesOfAccount } from '../../functions/radius/disconnect.js';
 import {
   getAccount,
   listOperators,
@@ -99,6 +98,8 @@ export async function run(command: string | undefined, flags: Record<string, str
       // every token it holds ends, every code it bought is revoked, and its routers are told to
       // cut its live sessions (Disconnect-Request through the RADIUS front).
       await revokeTokens(msisdn, before.id);
+      // Loaded here: the other commands do not need the RADIUS side.
+      const { revokeCodesOfAccount } = await import('../../functions/radius/disconnect.js');
       const { codes, disconnects } = await revokeCodesOfAccount(before.id, Date.now());
       process.stdout.write(
         `${msisdn}: its session tokens are revoked, its ${codes} access code(s) revoked, ` +
