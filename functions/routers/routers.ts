@@ -187,8 +187,9 @@ export async function clientAt(sourceIp: string): Promise<Record<string, unknown
 }
 
 /** The RADIUS front's RadSec files: the router CA, and its server certificate and key. */
-export async function frontTls(name: string) {
-  const s = await seed();
-  const cert = await issueServerCertificate(s, name, clock.now());
+export async function frontTlsOf(s: string, name: string, nowMs: number) {
+  const cert = await issueServerCertificate(s, name, nowMs);
   return { ca_pem: await caCertificatePem(s), cert_pem: cert.certPem, key_pem: cert.keyPem };
 }
+
+export const frontTls = async (name: string) => frontTlsOf(await seed(), name, clock.now());
