@@ -14,7 +14,13 @@ export const handler = endpoint(
   {
     body: RestRequest,
     response: { status: 200, schema: RestReply },
-    also: [{ status: 404, description: 'No active router at this address: the packet is dropped' }],
+    also: [
+      {
+        status: 404,
+        schema: RestReply,
+        description: 'No active router at this address: the packet is dropped',
+      },
+    ],
   },
   async ({ body }) => {
     const client = await clientAt(requestAttributes(body).get('Hotspot-NAS-IP') ?? '');
