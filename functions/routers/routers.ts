@@ -69,7 +69,7 @@ async function checkNasIds(resellerId: string, nasIds: string[]): Promise<string
   const found = await Promise.all(unique.map(getNas));
   const bad = unique.filter((_, i) => found[i]?.reseller_id !== resellerId);
   if (bad.length)
-    throw validation('Every NAS id must be a hotspot of this reseller', [
+    throw validation(`Every NAS id must be a hotspot of this reseller (not: ${bad.join(', ')})`, [
       { path: 'body.nas_ids', message: `not a hotspot of this reseller: ${bad.join(', ')}` },
     ]);
   return unique;
