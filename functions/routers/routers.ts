@@ -3,8 +3,8 @@ import { isIP } from 'node:net';
 import { assertActsFor, assertSeesRouter } from '../core/access.js';
 import { clock } from '../core/clock.js';
 import { AppError, validation } from '../core/errors.js';
+import type { Principal } from '../core/principal.js';
 import { getSecret } from '../core/secrets.js';
-import type { Principal } from '../core/tokens.js';
 import { getNas } from '../store/nas.js';
 import {
   createRouter,

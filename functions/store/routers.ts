@@ -34,7 +34,9 @@ export const Router = entity<RouterRecord>()({
   key: (r: Pick<RouterRecord, 'router_id'>) => ({ pk: `ROUTER#${r.router_id}`, sk: 'ROUTER' }),
   indexes: {
     /** A reseller's routers, oldest first. */
-    gsi1: {
+    byReseller: {
+      gsi: 'gsi1',
+      composite: ['reseller_id', 'created_at', 'router_id'],
       pk: (r: Pick<RouterRecord, 'reseller_id'>) => `RESELLER#${r.reseller_id}#ROUTER`,
       sk: (r: RouterRecord) => `${r.created_at}#${r.router_id}`,
     },
@@ -87,9 +89,9 @@ export const getRouter = (routerId: string): Promise<RouterRecord | undefined> =
 export const getRouterAddress = (sourceIp: string): Promise<RouterAddress | undefined> =>
   RouterAddressClaim.get({ source_ip: sourceIp });
 
-// Access: Query gsi1 gsi1pk=RESELLER#<id>#ROUTER.
+// Access: Query byReseller (gsi1) gsi1pk=RESELLER#<id>#ROUTER.
 export const routersOfReseller = (resellerId: string): Promise<RouterRecord[]> =>
-  Router.queryIndexAll('gsi1', { reseller_id: resellerId });
+  Router.queryIndexAll('byReseller', { reseller_id: resellerId });
 
 /**
  * Revokes a router: its certificate and secret stop working (the API refuses it at once;
