@@ -1,5 +1,8 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findBinary } from '../../bin/local/freeradius.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
 import { Access, type AccessCode, getAccessCode } from '../../functions/store/access-codes.js';
@@ -329,5 +332,45 @@ describe('registering routers (POST /api/v1/routers)', () => {
       token: await tokenFor('admin'),
     });
     expect((await lookup(edge.radiusApiSecret)).status).toBe(404);
+  });
+});
+
+describe("npm start's RadSec demo", () => {
+  it('prints how to try RadSec, and the printed radsecproxy and radclient lines log the demo voucher in', async () => {
+    const log = readFileSync(edge.logFile, 'utf8');
+    expect(log).toMatch(/RadSec \(RADIUS over TLS, RFC 6614\) 127\.0\.0\.1:\d+/);
+    const conf = /radsecproxy -f -c (\S+) &/.exec(log)?.[1] as string;
+    const tryLine = /echo '(User-Name=[^']+)' \| radclient (127\.0\.0\.1:\d+) auth (\S+)\n/.exec(
+      log.slice(log.indexOf('radsecproxy -f -c')),
+    );
+    expect(conf).toBeDefined();
+    expect(tryLine).not.toBeNull();
+    const [, packet = '', server = '', secret = ''] = tryLine as RegExpExecArray;
+
+    const proxy = spawn(findBinary('radsecproxy') ?? 'radsecproxy', ['-f', '-c', conf], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      const reply = await new Promise<string>((done) => {
+        const rc = spawn(findBinary('radclient') ?? 'radclient', [
+          '-x',
+          '-t',
+          '5',
+          '-r',
+          '1',
+          server,
+          'auth',
+          secret,
+        ]);
+        let out = '';
+        rc.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+        });
+        rc.once('close', () => done(out));
+        rc.stdin.end(`${packet}\n`);
+      });
+      expect(reply).toContain('Received Access-Accept');
+    } finally {
+      proxy.kill('SIGTERM');
+    }
   });
 });
