@@ -195,7 +195,8 @@ export async function run(command: string | undefined, flags: Record<string, str
       `--radius-host (or RADIUS_HOST) and --portal-url (or PUBLIC_BASE_URL) are required\n${USAGE}`,
     );
   const { nasId, access } = await issueFor(flags, routerOs, flag('source-ip'));
-  const gateway = process.env.PAYMENT_PROVIDER || process.env.AGGREGATOR_MODE || 'sandbox';
+  const gateway =
+    process.env.PAYMENT_GATEWAY || process.env.PAYMENT_PROVIDER || process.env.AGGREGATOR_MODE || 'sandbox';
   process.stdout.write(
     routerOsScript({
       nasId,

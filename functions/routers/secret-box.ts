@@ -31,5 +31,15 @@ export function open(seed: string, routerId: string, box: string): string | unde
   }
 }
 
-/** A new UDP secret: 32 characters of [A-Za-z0-9_-], safe in RouterOS and FreeRADIUS alike. */
-export const newSecret = (): string => randomBytes(24).toString('base64url');
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * A new UDP secret: 32 letters and digits (about 190 bits), safe in RouterOS, FreeRADIUS and a
+ * shell alike (a secret starting with `-` would read as an option to radclient).
+ */
+export function newSecret(): string {
+  let out = '';
+  while (out.length < 32)
+    for (const b of randomBytes(48)) if (b < 248 && out.length < 32) out += ALNUM[b % 62];
+  return out;
+}
