@@ -5,17 +5,22 @@ import radius from 'radius';
 import { startFakeNas } from '../bin/local/fake-nas.js';
 import { findBinary, startFreeRadius } from '../bin/local/freeradius.js';
 import { getSecret } from '../functions/core/secrets.js';
+import { frontTls, register } from '../functions/routers/routers.js';
 import { Access, type AccessCode } from '../functions/store/access-codes.js';
 import { Nas, setNasCoa } from '../functions/store/nas.js';
 import { getSession } from '../functions/store/sessions.js';
 import type { DdbProbe } from '../test/support/ddb-instrument.js';
 import { startFreeRadius as startFilesFreeRadius } from '../test/support/peers.js';
+import { startRadsecproxy } from '../test/support/radsec.js';
 
 /**
  * The RADIUS edge under load: Access-Requests and Accounting-Requests sent from this process
  * over UDP (the `radius` package, no process per request), through Debian's FreeRADIUS with
- * the shipped config, to the local API and DynamoDB Local. The floor is the same client against
- * FreeRADIUS answering from its own `users` file, with no API behind it.
+ * the shipped config, to the local API and DynamoDB Local: once over UDP (a router registered
+ * at 127.0.0.1 with its own secret), once over RadSec as a RouterOS 7 router speaks it (the same
+ * client -> Debian's radsecproxy with a registered router's certificate -> FreeRADIUS's TLS
+ * listener; radsecproxy's own hop is in those figures). The floor is the same client against
+ * FreeRADIUS answering from its own `users` file over UDP, with no API behind it.
  */
 export interface RadiusFigure {
   name: string;
@@ -33,12 +38,12 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 
 type Attributes = [string, string | number][];
-type Kind = 'Access-Request' | 'Accounting-Request';
 
 /** Sends `total` packets with `parallel` in flight; every reply is checked against its request. */
 async function blast(
   port: number,
-  kind: Kind,
+  secret: string,
+  kind: 'Access-Request' | 'Accounting-Request',
   packets: (i: number) => Attributes,
   options: { total: number; parallel: number },
 ): Promise<{ latencies: number[]; answered: number; elapsedS: number }> {
@@ -64,9 +69,12 @@ async function blast(
       const id = identifier;
       const packet = radius.encode({
         code: kind,
-        secret: SECRET,
+        secret,
         identifier: id,
-        ...(kind === 'Access-Request' ? { authenticator: randomBytes(16) } : {}),
+        // Every router client requires Message-Authenticator (BlastRADIUS).
+        ...(kind === 'Access-Request'
+          ? { authenticator: randomBytes(16), add_message_authenticator: true }
+          : {}),
         attributes: packets(i),
       });
       const t0 = performance.now();
@@ -109,7 +117,7 @@ function figure(name: string, r: Awaited<ReturnType<typeof blast>>, calls?: numb
 }
 
 /** Seeds a hotspot and `n` codes of its reseller; returns the NAS id and the codes. */
-async function seedCodes(n: number): Promise<{ nasId: string; codes: string[] }> {
+async function seedCodes(n: number): Promise<{ nasId: string; codes: string[]; resellerId: string }> {
   const resellerId = randomUUID();
   const nasId = `access_bench_${Date.now().toString(36)}`;
   await Nas.put({
@@ -137,7 +145,85 @@ async function seedCodes(n: number): Promise<{ nasId: string; codes: string[] }>
     await Access.put(code);
     codes.push(code.code);
   }
-  return { nasId, codes };
+  return { nasId, codes, resellerId };
+}
+
+/** Authorize, Start and Interim-Update of `codes`, sent to `port` with `secret`. */
+async function exchanges(
+  label: string,
+  target: { authPort: number; acctPort: number; secret: string },
+  nasId: string,
+  codes: string[],
+  probe: DdbProbe,
+  parallel: number,
+): Promise<RadiusFigure[]> {
+  const total = codes.length;
+  const out: RadiusFigure[] = [];
+  const mac = (i: number) =>
+    `02:00:00:${((i >> 16) & 255).toString(16).padStart(2, '0')}:${((i >> 8) & 255).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`;
+  probe.reset();
+  const authz = await blast(
+    target.authPort,
+    target.secret,
+    'Access-Request',
+    (i) => [
+      ['User-Name', codes[i] as string],
+      ['User-Password', codes[i] as string],
+      ['NAS-Identifier', nasId],
+      ['Calling-Station-Id', mac(i)],
+    ],
+    { total, parallel },
+  );
+  out.push(
+    figure(
+      `${label}: authorize (Access-Request -> Accept)`,
+      authz,
+      probe.calls.length / Math.max(1, authz.answered),
+    ),
+  );
+  const session = (i: number) => `bench-${label}-${i}`;
+  probe.reset();
+  const starts = await blast(
+    target.acctPort,
+    target.secret,
+    'Accounting-Request',
+    (i) => [
+      ['Acct-Status-Type', 'Start'],
+      ['User-Name', codes[i] as string],
+      ['NAS-Identifier', nasId],
+      ['NAS-IP-Address', '127.0.0.1'],
+      ['Acct-Session-Id', session(i)],
+      ['Calling-Station-Id', mac(i)],
+    ],
+    { total, parallel },
+  );
+  out.push(figure(`${label}: accounting Start`, starts, probe.calls.length / Math.max(1, starts.answered)));
+  probe.reset();
+  const interims = await blast(
+    target.acctPort,
+    target.secret,
+    'Accounting-Request',
+    (i) => [
+      ['Acct-Status-Type', 'Interim-Update'],
+      ['User-Name', codes[i] as string],
+      ['NAS-Identifier', nasId],
+      ['NAS-IP-Address', '127.0.0.1'],
+      ['Acct-Session-Id', session(i)],
+      ['Calling-Station-Id', mac(i)],
+      ['Acct-Input-Octets', 1_000_000],
+      ['Acct-Output-Octets', 9_000_000],
+      ['Acct-Session-Time', 300],
+    ],
+    { total, parallel },
+  );
+  out.push(
+    figure(
+      `${label}: accounting Interim-Update`,
+      interims,
+      probe.calls.length / Math.max(1, interims.answered),
+    ),
+  );
+  return out;
 }
 
 /** How often the relay asks the API for due Disconnect-Requests in the bench (its default, as deployed). */
@@ -244,58 +330,64 @@ export async function radiusFigures(
 ): Promise<RadiusFigure[]> {
   const parallel = 20;
   const out: RadiusFigure[] = [];
+  const tls = await frontTls('localhost');
   const edge = await startFreeRadius({
     apiUrl,
     apiSecret: await getSecret('RADIUS_API_SECRET'),
+    tls,
     secret: SECRET,
     disconnect: { pollMs: DISCONNECT_POLL_MS, timeoutMs: 3000 },
   });
   try {
-    const { nasId, codes } = await seedCodes(total);
-    const mac = (i: number) =>
-      `02:00:00:${((i >> 16) & 255).toString(16).padStart(2, '0')}:${((i >> 8) & 255).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`;
-    // Warm the API's connections and FreeRADIUS's pool.
-    await blast(
-      edge.authPort,
-      'Access-Request',
-      (i) => [
-        ['User-Name', codes[i] as string],
-        ['User-Password', codes[i] as string],
-        ['NAS-Identifier', nasId],
-      ],
-      { total: 20, parallel: 5 },
+    const { nasId, codes, resellerId } = await seedCodes(2 * total + 40 + DISCONNECTS);
+    // This process is the UDP router at 127.0.0.1 (its own secret); the RadSec router has a certificate.
+    await register(
+      {
+        reseller_id: resellerId,
+        name: 'Bench UDP',
+        nas_ids: [nasId],
+        transport: 'udp',
+        source_ip: '127.0.0.1',
+      },
+      { secret: SECRET },
     );
-
-    // One exchange, measured: every code once, `parallel` in flight, DynamoDB calls counted.
-    const measure = async (name: string, port: number, kind: Kind, packets: (i: number) => Attributes) => {
-      probe.reset();
-      const r = await blast(port, kind, packets, { total, parallel });
-      out.push(figure(name, r, probe.calls.length / Math.max(1, r.answered)));
-    };
-    await measure('authorize (Access-Request -> Accept)', edge.authPort, 'Access-Request', (i) => [
-      ['User-Name', codes[i] as string],
-      ['User-Password', codes[i] as string],
-      ['NAS-Identifier', nasId],
-      ['Calling-Station-Id', mac(i)],
-    ]);
-    // The session of code i, as its NAS reports it.
-    const report = (status: string, i: number, extra: Attributes = []): Attributes => [
-      ['Acct-Status-Type', status],
-      ['User-Name', codes[i] as string],
-      ['NAS-Identifier', nasId],
-      ['NAS-IP-Address', '127.0.0.1'],
-      ['Acct-Session-Id', `bench-${i}`],
-      ['Calling-Station-Id', mac(i)],
-      ...extra,
-    ];
-    await measure('accounting Start', edge.acctPort, 'Accounting-Request', (i) => report('Start', i));
-    await measure('accounting Interim-Update', edge.acctPort, 'Accounting-Request', (i) =>
-      report('Interim-Update', i, [
-        ['Acct-Input-Octets', 1_000_000],
-        ['Acct-Output-Octets', 9_000_000],
-        ['Acct-Session-Time', 300],
-      ]),
-    );
+    const { credentials } = await register({
+      reseller_id: resellerId,
+      name: 'Bench RadSec',
+      nas_ids: [nasId],
+      transport: 'radsec',
+    });
+    const cert = credentials as Extract<typeof credentials, { transport: 'radsec' }>;
+    const proxy = await startRadsecproxy({
+      certPem: cert.certificate_pem,
+      keyPem: cert.private_key_pem,
+      caPem: cert.ca_pem,
+      serverPort: edge.tlsPort,
+    });
+    try {
+      const udp = { authPort: edge.authPort, acctPort: edge.acctPort, secret: SECRET };
+      // radsecproxy takes both kinds on one port and sends them down its one TLS connection.
+      const radsec = { authPort: proxy.port, acctPort: proxy.port, secret: proxy.secret };
+      // Warm the API's connections, FreeRADIUS's pool, the client cache and the TLS connection.
+      const warm = (t: { authPort: number; secret: string }, from: number) =>
+        blast(
+          t.authPort,
+          t.secret,
+          'Access-Request',
+          (i) => [
+            ['User-Name', codes[from + i] as string],
+            ['User-Password', codes[from + i] as string],
+            ['NAS-Identifier', nasId],
+          ],
+          { total: 20, parallel: 5 },
+        );
+      await warm(udp, 2 * total);
+      await warm(radsec, 2 * total + 20);
+      out.push(...(await exchanges('UDP', udp, nasId, codes.slice(0, total), probe, parallel)));
+      out.push(...(await exchanges('RadSec', radsec, nasId, codes.slice(total, 2 * total), probe, parallel)));
+    } finally {
+      await proxy.stop();
+    }
 
     if (adminToken)
       out.push(
@@ -303,7 +395,9 @@ export async function radiusFigures(
           apiUrl,
           adminToken,
           nasId,
-          codes.slice(0, DISCONNECTS).map((code, i) => ({ code, acctSessionId: `bench-${i}` })),
+          codes
+            .slice(2 * total + 40, 2 * total + 40 + DISCONNECTS)
+            .map((code, i) => ({ code, acctSessionId: `bench-${i}` })),
         )),
       );
   } finally {
@@ -315,6 +409,7 @@ export async function radiusFigures(
   try {
     const r = await blast(
       floor.port,
+      SECRET,
       'Access-Request',
       () => [
         ['User-Name', 'bench'],
@@ -325,7 +420,7 @@ export async function radiusFigures(
         parallel,
       },
     );
-    out.push(figure('floor: FreeRADIUS from its users file', r));
+    out.push(figure('floor: FreeRADIUS from its users file (UDP)', r));
   } finally {
     await floor.stop();
   }

@@ -70,6 +70,7 @@ async function main(): Promise<void> {
         OTP_PEPPER: 'bench-pepper-0123456789',
         WEBHOOK_SECRET: 'bench-webhook-secret-0123',
         RADIUS_API_SECRET: 'bench-radius-api-secret-0123456789',
+        ROUTER_KEY_SEED: 'bench-router-key-seed-0123456789abcdef',
       },
       smsOutbox: join(localDir, 'sms.jsonl'),
     });

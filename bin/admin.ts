@@ -15,11 +15,13 @@ const GROUPS: Record<string, string> = {
   vouchers: 'vouchers export --batch-id <uuid> | --reseller-id <uuid> [--out file.csv]',
   canary: 'canary run',
   nas: 'nas vendor --nas-id <id> --vendor mikrotik|coova|wispr | nas show --nas-id <id> | nas coa --nas-id <id> [--host <ip>] [--port <n>]',
+  routers:
+    'routers add --reseller-id <uuid> --nas-id <id>[,<id>] --transport radsec|udp [--source-ip <ip>] [--out <dir>] | routers list --reseller-id <uuid> | routers show|revoke|rotate --router-id <id>',
   mikrotik:
-    'mikrotik script --nas-id <id> [--radius-host <ip>] [--portal-url <url>] [--secret <s>] | mikrotik login-html --portal-url <url>',
+    'mikrotik script (--nas-id <id> | --router-id <id>) [--routeros 7|6] [--source-ip <ip>] [--radius-host <ip>] [--portal-url <url>] | mikrotik login-html --portal-url <url>',
 };
-// Groups that only print something: no table needed, so no running DynamoDB either.
-const OFFLINE = new Set(['mikrotik']);
+// Commands that only print something: no table needed, so no running DynamoDB either.
+const OFFLINE = new Set(['mikrotik login-html']);
 
 async function main(): Promise<void> {
   const [group, command, ...rest] = process.argv.slice(2);
@@ -34,7 +36,7 @@ async function main(): Promise<void> {
   const mod = (await import(file.href)) as {
     run: (command: string | undefined, flags: Record<string, string>) => Promise<void>;
   };
-  const disconnect = OFFLINE.has(group) ? async () => undefined : await connectAdmin();
+  const disconnect = OFFLINE.has(`${group} ${command}`) ? async () => undefined : await connectAdmin();
   try {
     await mod.run(command, parseFlags(rest));
   } finally {

@@ -3,8 +3,9 @@
  * (when installed) with the shipped configuration in front of it, as it runs near the routers.
  * PORT (3000), DYNAMODB_PORT (8000), DYNAMODB_ENDPOINT (use one already running),
  * DYNAMODB_PERSIST=1 (keep data in .local/dynamodb), SMS_OUTBOX, WEBHOOK_SECRET,
- * RADIUS_AUTH_PORT (1812), RADIUS_ACCT_PORT (1813), RADIUS_SECRET (testing123),
- * LOCAL_RADIUS=0 (no FreeRADIUS).
+ * RADIUS_AUTH_PORT (1812), RADIUS_ACCT_PORT (1813), RADIUS_TLS_PORT (2083, RadSec),
+ * RADIUS_SECRET (testing123: the local demo router's own secret), RADIUS_CLIENT_LIFETIME (60),
+ * RADSEC_PROXY_PORT (11812, in the printed radsecproxy example), LOCAL_RADIUS=0 (no FreeRADIUS).
  */
 import './local/preamble.js';
 import { createHash } from 'node:crypto';
@@ -18,11 +19,21 @@ import {
   statSync,
   unwatchFile,
   watchFile,
+  writeFileSync,
 } from 'node:fs';
 import { resolve } from 'node:path';
 import { maskMsisdn } from '../functions/core/log.js';
+import type { Credentials } from '../functions/routers/routers.js';
+import { frontTls } from '../functions/routers/routers.js';
 import { setNasCoa } from '../functions/store/nas.js';
-import { DEMO_RESELLER_ID, seedDemo } from './local/demo.js';
+import {
+  CANARY_ROUTER_SOURCE,
+  DEMO_RADSEC_ROUTER,
+  DEMO_RESELLER_ID,
+  DEMO_UDP_ROUTER,
+  seedDemo,
+  seedDemoRouters,
+} from './local/demo.js';
 import {
   type DynamoDbLocal,
   localClient,
@@ -38,6 +49,7 @@ import {
 } from './local/freeradius.js';
 import { startLocalJobs } from './local/jobs.js';
 import { localPages } from './local/pages.js';
+import { radsecproxyConf } from './local/radsecproxy.js';
 import { startServer } from './local/server.js';
 import { createTable, seed } from './local/table.js';
 
@@ -76,16 +88,22 @@ async function main(): Promise<void> {
   client.destroy();
   await seed();
   const demo = await seedDemo();
+  // LOCAL ONLY: the demo router's own secret (real routers get a generated one). The canary's
+  // RADIUS check reads it from here, as it reads its router's secret in AWS.
+  process.env.RADIUS_SECRET ||= 'testing123';
+  const radsecDemo = await seedDemoRouters(demo, process.env.RADIUS_SECRET);
 
   const api = await startServer({ port, host, pages: localPages() });
-  const radius = await startLocalRadius(api.url, secrets.RADIUS_API_SECRET);
+  const radius = await startLocalRadius(api.url, secrets.RADIUS_API_SECRET, radsecDemo);
   // The demo router takes Disconnect-Requests on 127.0.0.1 (where radclient's accounting comes
   // from) at this port.
   const coaPort = Number(process.env.LOCAL_COA_PORT || 3799);
   await setNasCoa(demo.nasId, { port: coaPort });
   const stopJobs = startLocalJobs({
     baseUrl: api.url,
-    ...(radius.running ? { radius: { host: '127.0.0.1', port: radius.running.authPort } } : {}),
+    ...(radius.running
+      ? { radius: { host: '127.0.0.1', port: radius.running.authPort, source: CANARY_ROUTER_SOURCE } }
+      : {}),
   });
 
   let stopping = false;
@@ -133,7 +151,9 @@ async function main(): Promise<void> {
       ...radius.banner,
       ...(radius.running
         ? [
-            `  echo 'User-Name=${demo.vouchers[0]},User-Password=${demo.vouchers[0]},NAS-Identifier=${demo.nasId}' | radclient 127.0.0.1:${radius.running.authPort} auth ${process.env.RADIUS_SECRET}`,
+            `  echo 'User-Name=${demo.vouchers[0]},User-Password=${demo.vouchers[0]},NAS-Identifier=${demo.nasId},Message-Authenticator=0x00' | radclient 127.0.0.1:${radius.running.authPort} auth ${process.env.RADIUS_SECRET}`,
+            ...radius.radsecBanner(demo.nasId, demo.vouchers[0] ?? 'CODE'),
+            '',
             '',
             ...disconnectBanner(radius.running, demo, base, coaPort),
           ]
@@ -218,30 +238,40 @@ function noticeSms(outbox: string): () => void {
 }
 
 /**
- * FreeRADIUS on 127.0.0.1 in front of this API, as a router would reach it. Not fatal when it
- * cannot run (not installed, port taken): the API is still useful, and the banner says why.
+ * FreeRADIUS on 127.0.0.1 in front of this API, as a router would reach it: UDP for the demo
+ * router registered at 127.0.0.1, RadSec (TLS) for the demo RadSec router, whose certificate and
+ * key are written to .local/radsec/ with a radsecproxy configuration to try it. Not fatal when
+ * it cannot run (not installed, port taken): the API is still useful, and the banner says why.
  */
 async function startLocalRadius(
   apiUrl: string,
   apiSecret: string,
-): Promise<{ running?: RunningFreeRadius; banner: string[] }> {
-  if (process.env.LOCAL_RADIUS === '0') return { banner: ['RADIUS: off (LOCAL_RADIUS=0).'] };
+  radsecDemo: Credentials | undefined,
+): Promise<{
+  running?: RunningFreeRadius;
+  banner: string[];
+  radsecBanner: (nasId: string, code: string) => string[];
+}> {
+  const none = () => [];
+  if (process.env.LOCAL_RADIUS === '0')
+    return { banner: ['RADIUS: off (LOCAL_RADIUS=0).'], radsecBanner: none };
   if (!freeRadiusAvailable()) {
-    return { banner: [`RADIUS: not started. ${FREERADIUS_INSTALL_HINT}.`] };
+    return { banner: [`RADIUS: not started. ${FREERADIUS_INSTALL_HINT}.`], radsecBanner: none };
   }
-  const secret = process.env.RADIUS_SECRET || 'testing123';
-  // The canary's RADIUS check reads the shared secret from here, as it would in AWS.
-  process.env.RADIUS_SECRET = secret;
+  const secret = process.env.RADIUS_SECRET as string;
   const authPort = Number(process.env.RADIUS_AUTH_PORT || 1812);
   const acctPort = Number(process.env.RADIUS_ACCT_PORT || 1813);
+  const tlsPort = Number(process.env.RADIUS_TLS_PORT || 2083);
   try {
     const running = await startFreeRadius({
       apiUrl,
       apiSecret,
-      secret,
       authPort,
       acctPort,
+      tlsPort,
+      clientLifetimeS: Number(process.env.RADIUS_CLIENT_LIFETIME || 60),
       runDir: resolve(LOCAL_DIR, 'freeradius'),
+      secret,
       ...(process.env.LOCAL_DISCONNECT === '0'
         ? {}
         : {
@@ -250,18 +280,62 @@ async function startLocalRadius(
               timeoutMs: Number(process.env.RADIUS_DISCONNECT_TIMEOUT_MS || 3000),
             },
           }),
+      tls: await frontTls('localhost'),
     });
+    const radsecDir = resolve(LOCAL_DIR, 'radsec');
+    const files =
+      radsecDemo?.transport === 'radsec' ? writeRadsecDemo(radsecDir, radsecDemo, tlsPort) : undefined;
     return {
       running,
       banner: [
-        `RADIUS (FreeRADIUS, config deploy/freeradius): auth 127.0.0.1:${authPort}, accounting 127.0.0.1:${acctPort},`,
-        `  client 127.0.0.1, secret ${secret}; it asks ${apiUrl}/api/v1/radius/*; log ${running.logFile}`,
-        `  echo 'User-Name=CODE,User-Password=CODE,NAS-Identifier=NAS_ID' | radclient 127.0.0.1:${authPort} auth ${secret}`,
+        `RADIUS (FreeRADIUS, config deploy/freeradius): UDP auth 127.0.0.1:${authPort}, accounting 127.0.0.1:${acctPort},`,
+        `  RadSec (RADIUS over TLS, RFC 6614) 127.0.0.1:${tlsPort}; it asks ${apiUrl}/api/v1/radius/*; log ${running.logFile}`,
+        '  Every router has its own credentials (npm run admin -- routers ...). Message-Authenticator is required.',
+        `  UDP: demo router ${DEMO_UDP_ROUTER} is registered at 127.0.0.1 with the secret ${secret} (LOCAL ONLY):`,
       ],
+      radsecBanner: (nasId, code) =>
+        files
+          ? [
+              `  RadSec: demo router ${DEMO_RADSEC_ROUTER}, its certificate ${files.cert}, key ${files.key}, router CA ${files.ca}`,
+              `  (issued again at each start). As a router would, through radsecproxy (apt-get install radsecproxy):`,
+              `    radsecproxy -f -c ${files.conf} &`,
+              `    echo 'User-Name=${code},User-Password=${code},NAS-Identifier=${nasId},Message-Authenticator=0x00' | radclient 127.0.0.1:${files.proxyPort} auth ${files.proxySecret}`,
+            ]
+          : [`  RadSec: the demo router ${DEMO_RADSEC_ROUTER} is revoked: no demo certificate.`],
     };
   } catch (error) {
-    return { banner: [`RADIUS: FreeRADIUS did not start: ${(error as Error).message.trim()}`] };
+    return {
+      banner: [`RADIUS: FreeRADIUS did not start: ${(error as Error).message.trim()}`],
+      radsecBanner: none,
+    };
   }
+}
+
+/**
+ * The RadSec demo router's files: its certificate and key, the router CA (which also signed
+ * the server's certificate), and a radsecproxy configuration that turns radclient's UDP on
+ * 127.0.0.1:RADSEC_PROXY_PORT into RadSec with that certificate.
+ */
+function writeRadsecDemo(
+  dir: string,
+  creds: Extract<Credentials, { transport: 'radsec' }>,
+  tlsPort: number,
+): { cert: string; key: string; ca: string; conf: string; proxyPort: number; proxySecret: string } {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const cert = resolve(dir, 'router.pem');
+  const key = resolve(dir, 'router.key');
+  const ca = resolve(dir, 'ca.pem');
+  const conf = resolve(dir, 'radsecproxy.conf');
+  const proxyPort = Number(process.env.RADSEC_PROXY_PORT || 11812);
+  const proxySecret = 'local-radsecproxy';
+  writeFileSync(cert, creds.certificate_pem);
+  writeFileSync(key, creds.private_key_pem, { mode: 0o600 });
+  writeFileSync(ca, creds.ca_pem);
+  writeFileSync(
+    conf,
+    radsecproxyConf({ listenPort: proxyPort, secret: proxySecret, ca, cert, key, serverPort: tlsPort }),
+  );
+  return { cert, key, ca, conf, proxyPort, proxySecret };
 }
 
 main().catch((error: unknown) => {

@@ -326,7 +326,8 @@ const table = [
     path: '/api/v1/radius/post-auth',
     handler: 'radius/radius-post-auth',
     auth: 'radius',
-    access: { table: 'none' },
+    // Read: the router's record (functions/radius/identity.ts).
+    access: { table: 'read' },
     summary: 'A login FreeRADIUS accepted (counted for operations)',
   },
   {
@@ -377,6 +378,66 @@ const table = [
     auth: 'reseller',
     access: { table: 'write' },
     summary: 'Revoke an access code: refused from now on, its live sessions disconnected',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/radius/client',
+    handler: 'radius/radius-client',
+    auth: 'radius',
+    access: { table: 'read', secrets: ['ROUTER_KEY_SEED'] },
+    summary:
+      "FreeRADIUS's dynamic client lookup: the UDP router registered at a source address, with its secret",
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/radius/tls',
+    handler: 'radius/radius-tls',
+    auth: 'radius',
+    access: { table: 'none', secrets: ['ROUTER_KEY_SEED'] },
+    summary: "The RADIUS front's RadSec files: the router CA, and its server certificate and key",
+  },
+  // ---- routers: each router's own RADIUS credentials ----
+  {
+    method: 'POST',
+    path: '/api/v1/routers',
+    handler: 'routers/routers-create',
+    auth: 'reseller',
+    access: { table: 'write', secrets: ['ROUTER_KEY_SEED'] },
+    summary:
+      "Register a router for some of the reseller's NAS ids: its RadSec certificate or UDP secret, shown once",
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/routers',
+    handler: 'routers/routers-list',
+    auth: 'reseller',
+    access: { table: 'read' },
+    summary: "A reseller's routers (never their keys or secrets)",
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/routers/{router_id}',
+    handler: 'routers/router-get',
+    auth: 'reseller',
+    access: { table: 'read' },
+    summary: 'One router (never its key or secret)',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/routers/{router_id}/revoke',
+    handler: 'routers/router-revoke',
+    auth: 'reseller',
+    access: { table: 'write' },
+    summary:
+      "Revoke a router's credentials: refused by the API at once, dropped by FreeRADIUS within a minute",
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/routers/{router_id}/credentials',
+    handler: 'routers/router-credentials',
+    auth: 'reseller',
+    access: { table: 'write', secrets: ['ROUTER_KEY_SEED'] },
+    summary: 'New credentials for a router (shown once); its previous certificate or secret stops working',
   },
   {
     method: 'POST',

@@ -5,6 +5,7 @@
  *   OpsTopic                        operations notifications (TLS only; e-mails from context)
  *   Api + one function per row of functions/routes.ts (function-url rows get a function URL)
  *   SmsSpendAlarm, Canary (lib/canary.ts), Observability (lib/observability.ts)
+ *   RadiusFront (lib/radius-front.ts)  FreeRADIUS on Fargate behind an NLB with an Elastic IP per AZ
  *
  * For a construct that adds a function of its own (the canary), the stack exposes, read-only:
  *
@@ -81,6 +82,7 @@ import { Canary, type CanaryTargets } from './canary.js';
 import { DataLayer, type SecretsByName } from './data-layer.js';
 import { acknowledge, SMS_PUBLISH_ACKNOWLEDGEMENT, stackAcknowledgements } from './nag.js';
 import { Observability } from './observability.js';
+import { RadiusFront } from './radius-front.js';
 import { ALL_SECRETS } from './secret-names.js';
 
 /**
@@ -239,6 +241,8 @@ export class HotspotStack extends Stack {
   readonly functions: Partial<Record<RouteKey, IFunction>> = {};
   /** The esbuild options every function of the service is bundled with. */
   readonly bundling: BundlingOptions = BUNDLING;
+  /** FreeRADIUS on ECS Fargate behind the NLB (lib/radius-front.ts). */
+  readonly radiusFront: RadiusFront;
   /** The environment every function of the service shares (see the comment at the top). */
   readonly sharedEnvironment: Readonly<Record<string, string>>;
 
@@ -390,6 +394,13 @@ export class HotspotStack extends Stack {
       opsTopic: this.opsTopic,
       canary: canary.fn,
       ...(settings.otpSentAlarmPerHour ? { otpSentAlarmPerHour: settings.otpSentAlarmPerHour } : {}),
+    });
+
+    // ---- the RADIUS front: FreeRADIUS on Fargate behind an NLB with fixed addresses ----
+    this.radiusFront = new RadiusFront(this, 'RadiusFront', {
+      apiUrl,
+      apiSecret: this.secrets.RADIUS_API_SECRET,
+      opsTopic: this.opsTopic,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });

@@ -1,8 +1,10 @@
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { generateVouchers } from '../../functions/billing/vouchers.js';
 import { allocateVlan } from '../../functions/network/vlans.js';
+import { type Credentials, register, rotate } from '../../functions/routers/routers.js';
 import { Access, getAccessCode } from '../../functions/store/access-codes.js';
 import { getReseller } from '../../functions/store/resellers.js';
+import { getRouter } from '../../functions/store/routers.js';
 
 /**
  * What `npm start` sets up so that the whole chain can be tried at once: a demo reseller with
@@ -44,4 +46,77 @@ export async function seedDemo(): Promise<{ nasId: string; vouchers: string[]; c
     });
   }
   return { nasId, vouchers: items.map((v) => v.code), canaryNasId };
+}
+
+/** The demo's routers (fixed ids, so a restart on a kept database finds them again). */
+export const DEMO_UDP_ROUTER = 'rtr_demo_udp';
+export const DEMO_RADSEC_ROUTER = 'rtr_demo_radsec';
+export const CANARY_ROUTER = 'rtr_canary_udp';
+/** The loopback address the canary's router sends from (the demo router has 127.0.0.1). */
+export const CANARY_ROUTER_SOURCE = '127.0.0.2';
+
+/**
+ * A UDP router with a fixed id and secret (LOCAL ONLY: real routers get a random id and a
+ * generated secret): registered the first time, its secret set again at each start so that it
+ * follows RADIUS_SECRET. A router revoked by hand stays revoked.
+ */
+async function localUdpRouter(
+  routerId: string,
+  input: { resellerId: string; nasId: string; sourceIp: string; name: string },
+  secret: string,
+): Promise<void> {
+  const existing = await getRouter(routerId);
+  if (!existing) {
+    await register(
+      {
+        reseller_id: input.resellerId,
+        name: input.name,
+        nas_ids: [input.nasId],
+        transport: 'udp',
+        source_ip: input.sourceIp,
+      },
+      { routerId, secret },
+    );
+  } else if (existing.status === 'active') await rotate(existing, { secret });
+}
+
+/**
+ * The demo's routers, LOCAL ONLY: `rtr_demo_udp` at 127.0.0.1 (radclient from this machine is
+ * the demo hotspot's router; secret RADIUS_SECRET), `rtr_canary_udp` at 127.0.0.2 (the local
+ * canary's RADIUS check), and `rtr_demo_radsec`, whose client certificate is issued again at
+ * each start (the previous one stops working) and answered here to be written to files.
+ */
+export async function seedDemoRouters(
+  demo: { nasId: string; canaryNasId: string },
+  secret: string,
+): Promise<Credentials | undefined> {
+  await localUdpRouter(
+    DEMO_UDP_ROUTER,
+    { resellerId: DEMO_RESELLER_ID, nasId: demo.nasId, sourceIp: '127.0.0.1', name: 'Demo router (UDP)' },
+    secret,
+  );
+  await localUdpRouter(
+    CANARY_ROUTER,
+    {
+      resellerId: CANARY_RESELLER_ID,
+      nasId: demo.canaryNasId,
+      sourceIp: CANARY_ROUTER_SOURCE,
+      name: 'Canary',
+    },
+    secret,
+  );
+  const radsec = await getRouter(DEMO_RADSEC_ROUTER);
+  if (!radsec)
+    return (
+      await register(
+        {
+          reseller_id: DEMO_RESELLER_ID,
+          name: 'Demo router (RadSec)',
+          nas_ids: [demo.nasId],
+          transport: 'radsec',
+        },
+        { routerId: DEMO_RADSEC_ROUTER },
+      )
+    ).credentials;
+  return radsec.status === 'active' ? (await rotate(radsec)).credentials : undefined;
 }

@@ -13,6 +13,8 @@ interface LocalSecrets {
   WEBHOOK_SECRET: string;
   /** Bearer secret FreeRADIUS sends to the RADIUS routes. */
   RADIUS_API_SECRET: string;
+  /** Seed of the router CA and of the key sealing routers' UDP secrets (functions/routers/). */
+  ROUTER_KEY_SEED: string;
 }
 
 /**
@@ -28,6 +30,7 @@ export function localSecrets(): LocalSecrets {
     OTP_PEPPER: stored.OTP_PEPPER ?? randomBytes(32).toString('base64url'),
     WEBHOOK_SECRET: stored.WEBHOOK_SECRET ?? randomBytes(32).toString('base64url'),
     RADIUS_API_SECRET: stored.RADIUS_API_SECRET ?? randomBytes(32).toString('base64url'),
+    ROUTER_KEY_SEED: stored.ROUTER_KEY_SEED ?? randomBytes(32).toString('base64url'),
   };
   if (JSON.stringify(next) !== JSON.stringify(stored)) {
     mkdirSync(dirname(file), { recursive: true });
@@ -38,6 +41,7 @@ export function localSecrets(): LocalSecrets {
     OTP_PEPPER: process.env.OTP_PEPPER || next.OTP_PEPPER,
     WEBHOOK_SECRET: process.env.WEBHOOK_SECRET || next.WEBHOOK_SECRET,
     RADIUS_API_SECRET: process.env.RADIUS_API_SECRET || next.RADIUS_API_SECRET,
+    ROUTER_KEY_SEED: process.env.ROUTER_KEY_SEED || next.ROUTER_KEY_SEED,
   };
 }
 
@@ -47,7 +51,8 @@ export function applyLocalEnv(settings: {
   tableName: string;
   publicBaseUrl: string;
   /** RADIUS_API_SECRET may be left out by hosts that run no FreeRADIUS (the bench). */
-  secrets: Omit<LocalSecrets, 'RADIUS_API_SECRET'> & Partial<Pick<LocalSecrets, 'RADIUS_API_SECRET'>>;
+  secrets: Omit<LocalSecrets, 'RADIUS_API_SECRET' | 'ROUTER_KEY_SEED'> &
+    Partial<Pick<LocalSecrets, 'RADIUS_API_SECRET' | 'ROUTER_KEY_SEED'>>;
   smsOutbox?: string;
 }): void {
   Object.assign(process.env, {

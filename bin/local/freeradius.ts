@@ -1,6 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { accessSync, constants, cpSync, createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  cpSync,
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,20 +65,47 @@ export function freeUdpPort(): Promise<number> {
   });
 }
 
+/** A TCP port nothing listens on now, on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
 export interface FreeRadiusOptions {
   /** Base URL of the API; the routes /api/v1/radius/{authorize,post-auth,accounting} are appended. */
   apiUrl: string;
   /** Bearer secret sent to the API (RADIUS_API_SECRET). */
   apiSecret: string;
-  /** Shared secret of the RADIUS client (RADIUS_SECRET). */
-  secret: string;
   /** UDP ports; a free one is picked when omitted. */
   authPort?: number;
   acctPort?: number;
+  /** TCP port of the RadSec listener; a free one is picked when omitted. */
+  tlsPort?: number;
   /** Address to listen on (default 127.0.0.1). */
   listenAddr?: string;
-  /** Address or network allowed to send requests (default 127.0.0.1). */
+  /**
+   * Network UDP routers may send from (default 127.0.0.0/8: every loopback address, so that
+   * routers registered at 127.x.y.z are told apart by their source address).
+   */
   clientIpAddr?: string;
+  /**
+   * The secret the Disconnect relay signs its Disconnect-Requests with (RADIUS_SECRET): the
+   * routers' `/radius incoming` must share it. Not a login secret: routers log in with their own.
+   */
+  secret?: string;
+  /** Seconds a UDP router's definition is cached (RADIUS_CLIENT_LIFETIME; default 60). */
+  clientLifetimeS?: number;
+  /**
+   * The RadSec listener's files (the router CA, the server's certificate and key), written into
+   * the run folder's tls/. Without them, run.sh fetches them from the API.
+   */
+  tls?: { ca_pem: string; cert_pem: string; key_pem: string };
   /**
    * Folder the configuration is copied into and run from; emptied first, kept after stop.
    * Default: a temporary folder, removed on stop.
@@ -87,7 +124,9 @@ export interface FreeRadiusOptions {
 export interface RunningFreeRadius {
   authPort: number;
   acctPort: number;
-  secret: string;
+  tlsPort: number;
+  /** The router CA's certificate file the RadSec listener checks clients against. */
+  caFile: string;
   listenAddr: string;
   clientIpAddr: string;
   apiUrl: string;
@@ -114,8 +153,9 @@ export async function startFreeRadius(options: FreeRadiusOptions): Promise<Runni
   const authPort = options.authPort ?? (await freeUdpPort());
   let acctPort = options.acctPort ?? (await freeUdpPort());
   while (acctPort === authPort) acctPort = await freeUdpPort();
+  const tlsPort = options.tlsPort ?? (await freePort());
   const listenAddr = options.listenAddr ?? '127.0.0.1';
-  const clientIpAddr = options.clientIpAddr ?? '127.0.0.1';
+  const clientIpAddr = options.clientIpAddr ?? '127.0.0.0/8';
   const apiUrl = options.apiUrl.replace(/\/+$/, '');
 
   const temporary = options.runDir === undefined;
@@ -123,6 +163,13 @@ export async function startFreeRadius(options: FreeRadiusOptions): Promise<Runni
   if (!temporary) rmSync(runDir, { recursive: true, force: true });
   mkdirSync(runDir, { recursive: true });
   cpSync(FREERADIUS_CONFIG_DIR, runDir, { recursive: true });
+  const tlsDir = join(runDir, 'tls');
+  if (options.tls) {
+    mkdirSync(tlsDir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(tlsDir, 'ca.pem'), options.tls.ca_pem);
+    writeFileSync(join(tlsDir, 'server.pem'), options.tls.cert_pem);
+    writeFileSync(join(tlsDir, 'server.key'), options.tls.key_pem, { mode: 0o600 });
+  }
   const logFile = options.logFile ?? join(runDir, 'radius.log');
   const log = createWriteStream(logFile, { flags: 'a' });
 
@@ -137,8 +184,8 @@ export async function startFreeRadius(options: FreeRadiusOptions): Promise<Runni
       RADIUS_API_SECRET: options.apiSecret,
       // Seconds to wait for the API (run.sh defaults it to 2): the test run's stack waits longer.
       ...(process.env.RADIUS_API_TIMEOUT ? { RADIUS_API_TIMEOUT: process.env.RADIUS_API_TIMEOUT } : {}),
-      RADIUS_SECRET: options.secret,
       RADIUS_CLIENT_IPADDR: clientIpAddr,
+      RADIUS_CLIENT_LIFETIME: String(options.clientLifetimeS ?? 60),
       RADIUS_LISTEN_ADDR: listenAddr,
       RADIUS_AUTH_PORT: String(authPort),
       RADIUS_ACCT_PORT: String(acctPort),
@@ -149,6 +196,9 @@ export async function startFreeRadius(options: FreeRadiusOptions): Promise<Runni
             RADIUS_DISCONNECT_TIMEOUT_MS: String(options.disconnect.timeoutMs ?? 3000),
           }
         : { RADIUS_DISCONNECT: 'off' }),
+      ...(options.secret ? { RADIUS_SECRET: options.secret } : {}),
+      RADIUS_TLS_PORT: String(tlsPort),
+      RADIUS_TLS_DIR: tlsDir,
     },
   });
   let tail = '';
@@ -187,7 +237,8 @@ export async function startFreeRadius(options: FreeRadiusOptions): Promise<Runni
   return {
     authPort,
     acctPort,
-    secret: options.secret,
+    tlsPort,
+    caFile: join(tlsDir, 'ca.pem'),
     listenAddr,
     clientIpAddr,
     apiUrl,

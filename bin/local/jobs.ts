@@ -29,7 +29,7 @@ export function describeRun({ run, consecutive_fails, alert }: CanaryOutcome): s
  */
 export function startLocalJobs(options: {
   baseUrl: string;
-  radius?: { host: string; port: number };
+  radius?: { host: string; port: number; source: string };
 }): () => Promise<void> {
   const stopScheduled = startScheduledJobs();
   const stopCanary = startCanary(options);
@@ -78,7 +78,7 @@ function startScheduledJobs(): () => Promise<void> {
 
 function startCanary(options: {
   baseUrl: string;
-  radius?: { host: string; port: number };
+  radius?: { host: string; port: number; source: string };
 }): () => Promise<void> {
   if (process.env.LOCAL_CANARY === '0') return async () => undefined;
   const interval = Number(process.env.LOCAL_CANARY_INTERVAL_MS ?? DEFAULT_INTERVAL_MS);
@@ -89,6 +89,8 @@ function startCanary(options: {
   if (options.radius) {
     process.env.CANARY_RADIUS_HOST ??= options.radius.host;
     process.env.CANARY_RADIUS_PORT ??= String(options.radius.port);
+    // The canary's own router (bin/local/demo.ts) is registered at this loopback address.
+    process.env.CANARY_RADIUS_SOURCE ??= options.radius.source;
     // The demo seed's canary code (bin/local/demo.ts): the API accepts it at access_canary.
     process.env.CANARY_RADIUS_USER ??= CANARY_CODE;
     process.env.CANARY_PASSWORD ??= process.env.CANARY_RADIUS_USER;

@@ -4,9 +4,13 @@
 # unset variable into an empty string without a word (an empty API URL, "Bearer " with no
 # token), so this script refuses to start unless each one is set and well formed.
 #
-#   RADIUS_API_URL=https://api.example.com RADIUS_API_SECRET=... RADIUS_SECRET=... \
-#   RADIUS_CLIENT_IPADDR=10.8.0.0/16 RADIUS_LISTEN_ADDR=0.0.0.0 \
-#   RADIUS_AUTH_PORT=1812 RADIUS_ACCT_PORT=1813 ./run.sh
+#   RADIUS_API_URL=https://api.example.com RADIUS_API_SECRET=... \
+#   RADIUS_CLIENT_IPADDR=0.0.0.0/0 RADIUS_LISTEN_ADDR=0.0.0.0 \
+#   RADIUS_AUTH_PORT=1812 RADIUS_ACCT_PORT=1813 RADIUS_TLS_PORT=2083 ./run.sh
+#
+# The RadSec listener's certificates (the router CA, this server's certificate and key) are read
+# from RADIUS_TLS_DIR (default: tls/ here); when they are not there, they are fetched from the
+# API (GET /api/v1/radius/tls, with the bearer secret; needs curl and jq).
 #
 # Extra arguments go to freeradius (`./run.sh -X` for a debugging session: single-threaded,
 # and it prints secrets and passwords).
@@ -21,8 +25,8 @@ need() {
   return 0
 }
 
-for name in RADIUS_API_URL RADIUS_API_SECRET RADIUS_SECRET RADIUS_CLIENT_IPADDR \
-            RADIUS_LISTEN_ADDR RADIUS_AUTH_PORT RADIUS_ACCT_PORT; do
+for name in RADIUS_API_URL RADIUS_API_SECRET RADIUS_CLIENT_IPADDR \
+            RADIUS_LISTEN_ADDR RADIUS_AUTH_PORT RADIUS_ACCT_PORT RADIUS_TLS_PORT; do
   need "$name" || true
 done
 
@@ -38,10 +42,7 @@ fi
 if [ -n "${RADIUS_API_SECRET:-}" ] && ! printf '%s' "$RADIUS_API_SECRET" | grep -Eq '^[A-Za-z0-9._~+/=-]{16,}$'; then
   problems="$problems\n  RADIUS_API_SECRET must be at least 16 characters among A-Z a-z 0-9 . _ ~ + / = -"
 fi
-if [ -n "${RADIUS_SECRET:-}" ] && printf '%s' "$RADIUS_SECRET" | grep -q '["\\[:cntrl:]]'; then
-  problems="$problems\n  RADIUS_SECRET must not contain quotes, backslashes or control characters"
-fi
-for name in RADIUS_AUTH_PORT RADIUS_ACCT_PORT; do
+for name in RADIUS_AUTH_PORT RADIUS_ACCT_PORT RADIUS_TLS_PORT; do
   eval "port=\${$name:-}"
   if [ -n "$port" ]; then
     case "$port" in
@@ -67,6 +68,14 @@ case "$RADIUS_DISCONNECT" in
   off) ;;
   *) problems="$problems\n  RADIUS_DISCONNECT must be on or off" ;;
 esac
+# Optional: seconds a UDP router's definition (asked of the API) is kept; at most 60, so that a
+# revoked router is dropped within a minute.
+RADIUS_CLIENT_LIFETIME=${RADIUS_CLIENT_LIFETIME:-60}
+case "$RADIUS_CLIENT_LIFETIME" in
+  ''|*[!0-9]*) problems="$problems\n  RADIUS_CLIENT_LIFETIME must be 1-60 seconds" ;;
+  *) if [ "$RADIUS_CLIENT_LIFETIME" -lt 1 ] || [ "$RADIUS_CLIENT_LIFETIME" -gt 60 ]; then
+       problems="$problems\n  RADIUS_CLIENT_LIFETIME must be 1-60 seconds"; fi ;;
+esac
 if [ "${RADIUS_AUTH_PORT:-a}" = "${RADIUS_ACCT_PORT:-b}" ]; then
   problems="$problems\n  RADIUS_AUTH_PORT and RADIUS_ACCT_PORT must differ"
 fi
@@ -74,6 +83,26 @@ fi
 if [ -n "$problems" ]; then
   printf 'run.sh: cannot start FreeRADIUS:%b\n(see docs/radius.md)\n' "$problems" >&2
   exit 64
+fi
+
+# The RadSec certificates: given in RADIUS_TLS_DIR, or asked of the API.
+RADIUS_TLS_DIR=${RADIUS_TLS_DIR:-$dir/tls}
+if [ ! -s "$RADIUS_TLS_DIR/ca.pem" ] || [ ! -s "$RADIUS_TLS_DIR/server.pem" ] || [ ! -s "$RADIUS_TLS_DIR/server.key" ]; then
+  if ! command -v curl >/dev/null || ! command -v jq >/dev/null; then
+    echo "run.sh: no certificates in $RADIUS_TLS_DIR, and curl and jq are needed to fetch them from the API" >&2
+    exit 69
+  fi
+  mkdir -p "$RADIUS_TLS_DIR"
+  umask 077
+  tls_json=$(curl -fsS --max-time 10 --retry 5 --retry-delay 2 --retry-connrefused \
+    -H "Authorization: Bearer $RADIUS_API_SECRET" "$RADIUS_API_URL/api/v1/radius/tls") || {
+    echo "run.sh: could not fetch the RadSec certificates from $RADIUS_API_URL/api/v1/radius/tls" >&2
+    exit 69
+  }
+  printf '%s' "$tls_json" | jq -r .ca_pem > "$RADIUS_TLS_DIR/ca.pem"
+  printf '%s' "$tls_json" | jq -r .cert_pem > "$RADIUS_TLS_DIR/server.pem"
+  printf '%s' "$tls_json" | jq -r .key_pem > "$RADIUS_TLS_DIR/server.key"
+  unset tls_json
 fi
 
 bin=$(command -v freeradius || command -v radiusd || true)
@@ -84,7 +113,7 @@ if [ -z "$bin" ]; then
 fi
 
 export RADIUS_API_URL RADIUS_API_SECRET RADIUS_SECRET RADIUS_CLIENT_IPADDR RADIUS_LISTEN_ADDR \
-  RADIUS_AUTH_PORT RADIUS_ACCT_PORT RADIUS_API_TIMEOUT
+  RADIUS_AUTH_PORT RADIUS_ACCT_PORT RADIUS_TLS_PORT RADIUS_API_TIMEOUT RADIUS_CLIENT_LIFETIME RADIUS_TLS_DIR
 # The relay is started first and this shell then becomes FreeRADIUS: the relay's parent is
 # FreeRADIUS, and it exits when FreeRADIUS does. Not for a configuration check (-C).
 case " $* " in

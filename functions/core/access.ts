@@ -6,6 +6,8 @@ import type { OperatorPrincipal, Principal } from './principal.js';
  * principal (never an optional one), so a handler that forgot authentication cannot call it.
  *
  * - A reseller acts only for itself; an admin acts for any reseller; a subscriber for none.
+ * - A router (RADIUS client credentials) is seen and changed by its reseller and admins only;
+ *   another reseller gets "not found".
  * - A subscriber sees only its own payments; an admin sees all; resellers see none by id
  *   (their money shows in the billing summary). Someone else's payment is "not found", so its
  *   existence does not leak.
@@ -73,4 +75,15 @@ export function assertOwns<T extends { reseller_id: string }>(
   if (principal?.role === 'admin') return;
   if (principal?.role === 'reseller' && principal.resellerId === item.reseller_id) return;
   throw notFound(what);
+}
+
+/**
+ * Throws 404 unless the router is the caller's reseller's own (or the caller is an admin): a
+ * router of another reseller is "not found", so router ids do not leak between resellers.
+ */
+export function assertSeesRouter<T extends { reseller_id: string }>(
+  principal: Principal,
+  router: T | undefined,
+): asserts router is T {
+  assertOwns(principal, router, 'Router');
 }

@@ -33,6 +33,8 @@ export type BusinessMetric =
   | 'RadiusReject'
   | 'RadiusLogin'
   | 'RadiusAccounting'
+  /** Requests refused because the router may not speak for the NAS id it sent (functions/radius/identity.ts). */
+  | 'RadiusRouterRefused'
   | 'SessionsClosedStale';
 
 /** Counts a business event; flushed as EMF at the end of the invocation. */

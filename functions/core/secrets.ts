@@ -29,6 +29,11 @@ export type ServiceSecretName =
   | 'WEBHOOK_SECRET'
   | 'RADIUS_SECRET'
   | 'RADIUS_API_SECRET'
+  /**
+   * The seed of the routers' credentials (functions/routers/): the key of the platform's router
+   * CA, the RADIUS front's TLS key, and the key that seals routers' UDP secrets are derived from it.
+   */
+  | 'ROUTER_KEY_SEED'
   | 'CANARY_PASSWORD';
 
 /**
@@ -46,6 +51,7 @@ export const GENERATED_SECRETS: readonly SecretName[] = [
   'OTP_PEPPER',
   'WEBHOOK_SECRET',
   'RADIUS_API_SECRET',
+  'ROUTER_KEY_SEED',
 ];
 /** The service's own secrets; with the gateways' (lib/secret-names.ts ALL_SECRETS), every secret. */
 export const SERVICE_SECRETS: readonly ServiceSecretName[] = [
@@ -54,6 +60,7 @@ export const SERVICE_SECRETS: readonly ServiceSecretName[] = [
   'WEBHOOK_SECRET',
   'RADIUS_SECRET',
   'RADIUS_API_SECRET',
+  'ROUTER_KEY_SEED',
   'CANARY_PASSWORD',
 ];
 

@@ -73,6 +73,7 @@ export function configuredTargets(): CanaryTargets {
     radius: {
       host: s.CANARY_RADIUS_HOST,
       port: s.CANARY_RADIUS_PORT,
+      ...(s.CANARY_RADIUS_SOURCE ? { source: s.CANARY_RADIUS_SOURCE } : {}),
       user: s.CANARY_RADIUS_USER,
       nasId: s.CANARY_SITE_NAS_ID,
       timeoutMs: s.CANARY_RADIUS_TIMEOUT_MS,

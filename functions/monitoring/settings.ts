@@ -22,6 +22,12 @@ const MonitoringSchema = z.object({
   CANARY_API_TIMEOUT_MS: z._default(int, 5000),
   CANARY_RADIUS_HOST: z._default(z.string(), ''),
   CANARY_RADIUS_PORT: z._default(int, 1812),
+  /**
+   * Local address the RADIUS check sends from (empty: the system's choice). The canary is a
+   * registered UDP router like any other (its secret is RADIUS_SECRET, bound to the address its
+   * packets come from): locally, a loopback address of its own.
+   */
+  CANARY_RADIUS_SOURCE: z._default(z.string(), ''),
   /** The canary's RADIUS account; its password is the secret CANARY_PASSWORD. */
   CANARY_RADIUS_USER: z._default(z.string(), 'canary'),
   CANARY_RADIUS_TIMEOUT_MS: z._default(int, 3000),

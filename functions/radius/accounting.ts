@@ -38,6 +38,11 @@ export interface AccountingReport {
   nasIp?: string;
   totalBytes: number;
   sessionTimeS: number;
+  /**
+   * The reseller of the router that sent the report (functions/radius/identity.ts). A report
+   * about another reseller's code or session is ignored: a router counts only its own.
+   */
+  routerResellerId?: string;
 }
 
 export type AccountingOutcome = 'stored' | 'unchanged' | 'ignored' | { closed: number };
@@ -92,6 +97,10 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
     if (!read) {
       // A code that does not exist (a NAS with local users, a typo it let through): nothing to count.
       if (!code) return 'ignored';
+      if (report.routerResellerId !== undefined && code.reseller_id !== report.routerResellerId) {
+        log.warn('accounting ignored: a code of another reseller', { nasId: report.nasId });
+        return 'ignored';
+      }
       const session: RadiusSession = {
         id: uniqueId,
         code: code.code,
@@ -115,6 +124,10 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
       if (!(await transactIfCurrent(items, 'session'))) return undefined;
       await disconnectOthersWhenUsedUp(code, report.totalBytes, session.id, nowMs);
       return 'stored';
+    }
+    if (report.routerResellerId !== undefined && read.reseller_id !== report.routerResellerId) {
+      log.warn('accounting ignored: a session of another reseller', { nasId: report.nasId });
+      return 'ignored';
     }
     const grows = report.totalBytes > read.total_bytes || report.sessionTimeS > read.session_time_s;
     const closes = stop && read.status === 'open';

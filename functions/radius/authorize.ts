@@ -30,6 +30,12 @@ export interface LoginRequest {
   /** Calling-Station-Id (the device's MAC); else the NAS port keeps devices apart. */
   callingStationId?: string;
   nasPort?: string;
+  /**
+   * The reseller of the router that sent the request (functions/radius/identity.ts): its NAS
+   * ids were that reseller's when it was registered; a NAS id since given to another reseller
+   * is refused as another's hotspot.
+   */
+  routerResellerId?: string;
 }
 
 export type Decision =
@@ -68,6 +74,8 @@ function decide(
   | { code: AccessCode; nas: NasRecord; standing: Standing; devices: Record<string, number> } {
   if (!code) return { refused: 'unknown_code' };
   if (!nas || nas.reseller_id !== code.reseller_id) return { refused: 'wrong_hotspot' };
+  if (req.routerResellerId !== undefined && nas.reseller_id !== req.routerResellerId)
+    return { refused: 'wrong_hotspot' };
   const s = standing(code, nowMs);
   if ('refused' in s) return s;
   const nowS = Math.floor(nowMs / 1000);

@@ -4,12 +4,14 @@ import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
 import { rejectReply, requestAttributes } from './attributes.js';
 import { authorizeLogin } from './authorize.js';
+import { ROUTER_REFUSAL_MESSAGE, requestRouter } from './identity.js';
 import { RestReply, RestRequest } from './schemas.js';
 
 /**
  * FreeRADIUS's authorize call. Accept: 200 with the reply attributes and the password to
  * check. Refusal: 401 with a Reply-Message, which FreeRADIUS turns into an Access-Reject that
- * carries it to the subscriber.
+ * carries it to the subscriber. A router that may not speak for the NAS-Identifier it sent
+ * (functions/radius/identity.ts) is refused before the code is even read.
  */
 export const handler = endpoint(
   'POST /api/v1/radius/authorize',
@@ -20,12 +22,18 @@ export const handler = endpoint(
   },
   async ({ body }) => {
     const attrs = requestAttributes(body);
+    const from = await requestRouter(attrs, 'authorize');
+    if ('refused' in from) {
+      countMetric('RadiusRouterRefused');
+      return json(401, { 'reply:Reply-Message': { value: ROUTER_REFUSAL_MESSAGE, do_xlat: false } });
+    }
     const decision = await authorizeLogin(
       {
         userName: attrs.get('User-Name') ?? '',
         nasId: attrs.get('NAS-Identifier') ?? '',
         callingStationId: attrs.get('Calling-Station-Id'),
         nasPort: attrs.get('NAS-Port'),
+        routerResellerId: from.router.reseller_id,
       },
       clock.now(),
     );

@@ -2,6 +2,7 @@ import { endpoint, json } from '../core/http.js';
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
 import { normalizeCode, requestAttributes } from './attributes.js';
+import { requestRouter } from './identity.js';
 import { RestRequest } from './schemas.js';
 
 /**
@@ -14,6 +15,8 @@ export const handler = endpoint(
   { body: RestRequest, response: { status: 204 } },
   async ({ body }) => {
     const attrs = requestAttributes(body);
+    // Authorize refused such a router already; nothing is counted for one here either.
+    if ('refused' in (await requestRouter(attrs, 'post-auth'))) return json(204, undefined);
     log.info('radius login', {
       nasId: attrs.get('NAS-Identifier'),
       // The first characters only: the code is a credential.

@@ -10,12 +10,16 @@ import {
   type RunningFreeRadius,
   startFreeRadius,
 } from '../../bin/local/freeradius.js';
+import { issueRouterCertificate } from '../../functions/routers/ca.js';
+import { frontTlsOf } from '../../functions/routers/routers.js';
 import { type RadiusAttributes, radclient } from '../support/radius.js';
+import { type Radsecproxy, startRadsecproxy } from '../support/radsec.js';
 
 // The shipped configuration (deploy/freeradius), run by Debian's FreeRADIUS exactly as
-// operators run it, in front of a scripted stand-in for the API's three RADIUS routes.
+// operators run it, in front of a scripted stand-in for the API's RADIUS routes: the three
+// calls of a request, the client lookup of UDP routers, and the RadSec files run.sh fetches.
 
-type Route = 'authorize' | 'post-auth' | 'accounting';
+type Route = 'client' | 'authorize' | 'post-auth' | 'accounting';
 type JsonAttributes = Record<string, { type: string; value: unknown[] }>;
 
 interface ApiCall {
@@ -30,6 +34,9 @@ type Answer = { status: number; body?: unknown } | 'hang';
 const API_SECRET = 'edge-test-api-secret-0123456789';
 const SECRET = 'edge-test-radius-secret';
 const CODE = 'K7PX2M9Q';
+/** The stand-in API's seed of the router CA (the real API's is the secret ROUTER_KEY_SEED). */
+const SEED = 'edge-config-test-router-key-seed-0123456789';
+const ROUTER_ID = 'rtr_stubrouter01';
 
 const ACCEPT = {
   'reply:Session-Timeout': 3600,
@@ -37,7 +44,21 @@ const ACCEPT = {
   'control:Cleartext-Password': { op: ':=', value: CODE, do_xlat: false },
 };
 
+/** The stand-in's client definition of a UDP router at `ip` (what functions/routers answers). */
+const clientOf = (ip: string, secret = SECRET, id = ROUTER_ID) => ({
+  'control:FreeRADIUS-Client-IP-Address': ip,
+  'control:FreeRADIUS-Client-Secret': { value: secret, do_xlat: false },
+  'control:FreeRADIUS-Client-Shortname': id,
+  'control:FreeRADIUS-Client-NAS-Type': 'other',
+  'control:FreeRADIUS-Client-Require-MA': 'yes',
+});
+
 const defaultAnswers = (): Record<Route, (body: JsonAttributes) => Answer> => ({
+  // One router, at 127.0.0.1: any other address is unknown.
+  client: (body) =>
+    body['Hotspot-NAS-IP']?.value[0] === '127.0.0.1'
+      ? { status: 200, body: clientOf('127.0.0.1') }
+      : { status: 404 },
   authorize: () => ({ status: 200, body: ACCEPT }),
   'post-auth': () => ({ status: 204 }),
   accounting: () => ({ status: 204 }),
@@ -45,6 +66,10 @@ const defaultAnswers = (): Record<Route, (body: JsonAttributes) => Answer> => ({
 
 let answers = defaultAnswers();
 let calls: ApiCall[] = [];
+/** The client lookups (kept apart: FreeRADIUS caches a client, so they come once per address). */
+let lookups: ApiCall[] = [];
+let tlsFetches = 0;
+let tlsFiles: { ca_pem: string; cert_pem: string; key_pem: string };
 const hanging = new Set<ServerResponse>();
 
 function startStubApi(port = 0): Promise<Server> {
@@ -54,7 +79,12 @@ function startStubApi(port = 0): Promise<Server> {
       raw += d.toString('latin1');
     });
     req.on('end', () => {
-      const route = /^\/api\/v1\/radius\/(authorize|post-auth|accounting)$/.exec(req.url ?? '')?.[1] as
+      if (req.url === '/api/v1/radius/tls' && req.headers.authorization === `Bearer ${API_SECRET}`) {
+        tlsFetches += 1;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(tlsFiles));
+        return;
+      }
+      const route = /^\/api\/v1\/radius\/(client|authorize|post-auth|accounting)$/.exec(req.url ?? '')?.[1] as
         | Route
         | undefined;
       if (!route) {
@@ -62,7 +92,7 @@ function startStubApi(port = 0): Promise<Server> {
         return;
       }
       const body = JSON.parse(Buffer.from(raw, 'latin1').toString('utf8')) as JsonAttributes;
-      calls.push({ route, headers: req.headers, body });
+      (route === 'client' ? lookups : calls).push({ route, headers: req.headers, body });
       const answer = answers[route](body);
       if (answer === 'hang') {
         hanging.add(res);
@@ -87,11 +117,12 @@ let api: Server;
 let radius: RunningFreeRadius;
 
 beforeAll(async () => {
+  tlsFiles = await frontTlsOf(SEED, 'stub-front', Date.now());
   api = await startStubApi();
+  // No tls option: run.sh fetches the RadSec files from the (stand-in) API, as in a container.
   radius = await startFreeRadius({
     apiUrl: `http://127.0.0.1:${(api.address() as AddressInfo).port}/`,
     apiSecret: API_SECRET,
-    secret: SECRET,
   });
 });
 
@@ -103,17 +134,19 @@ afterAll(async () => {
 beforeEach(() => {
   answers = defaultAnswers();
   calls = [];
+  lookups = [];
 });
 
-const target = (server: RunningFreeRadius, port: number, timeoutS = 3) => ({
+const target = (_server: RunningFreeRadius, port: number, timeoutS = 3) => ({
   port,
-  secret: server.secret,
+  secret: SECRET,
   timeoutS,
 });
+/** An Access-Request as a router sends it: with Message-Authenticator (radclient computes it). */
 const auth = (attributes: RadiusAttributes, server = radius, timeoutS = 3) =>
   radclient(
     'auth',
-    { 'NAS-Identifier': 'nas-edge-1', ...attributes },
+    { 'NAS-Identifier': 'nas-edge-1', 'Message-Authenticator': '0x00', ...attributes },
     target(server, server.authPort, timeoutS),
   );
 const acct = (attributes: RadiusAttributes, timeoutS = 3) =>
@@ -420,19 +453,25 @@ describe('the shipped FreeRADIUS configuration', () => {
     expect(next.code).toBe('Access-Accept');
   });
 
-  it('rejects within a second when nothing listens at the API address', async () => {
-    // Prepare
+  it("rejects a known router's login within a second when nothing listens at the API address any more", async () => {
+    // Prepare: the router is looked up (and cached) while the API is there, then it goes.
+    const port = await freePort();
+    const gone = await startStubApi(port);
     const down = await startFreeRadius({
-      apiUrl: `http://127.0.0.1:${await freePort()}`,
+      apiUrl: `http://127.0.0.1:${port}`,
       apiSecret: API_SECRET,
-      secret: SECRET,
+      tls: tlsFiles,
     });
 
     try {
+      const before = await auth({ 'User-Name': CODE, 'User-Password': CODE }, down);
+      await closeServer(gone);
+
       // Act
       const reply = await auth({ 'User-Name': CODE, 'User-Password': CODE }, down, 5);
 
       // Assess
+      expect(before.code).toBe('Access-Accept');
       expect(reply.code).toBe('Access-Reject');
       expect(reply.ms).toBeLessThan(1000);
     } finally {
@@ -440,18 +479,19 @@ describe('the shipped FreeRADIUS configuration', () => {
     }
   });
 
-  it('uses the API again about a second after it comes back', async () => {
-    // Prepare: an API that is down while the first login arrives.
+  it('answers a router it could not look up while the API was down about a second after the API is back', async () => {
+    // Prepare: an API that is down while the first login arrives: the router cannot be
+    // looked up, so that packet is dropped (the router resends), not rejected.
     const port = await freePort();
     const back = await startFreeRadius({
       apiUrl: `http://127.0.0.1:${port}`,
       apiSecret: API_SECRET,
-      secret: SECRET,
+      tls: tlsFiles,
     });
     let revived: Server | undefined;
 
     try {
-      const whileDown = await auth({ 'User-Name': CODE, 'User-Password': CODE }, back);
+      const whileDown = await auth({ 'User-Name': CODE, 'User-Password': CODE }, back, 1);
       revived = await startStubApi(port);
 
       // Act
@@ -459,12 +499,224 @@ describe('the shipped FreeRADIUS configuration', () => {
       const afterwards = await auth({ 'User-Name': CODE, 'User-Password': CODE }, back);
 
       // Assess
-      expect(whileDown.code).toBe('Access-Reject');
+      expect(whileDown.code).toBe('timeout');
       expect(afterwards.code).toBe('Access-Accept');
     } finally {
       await back.stop();
       if (revived) await closeServer(revived);
     }
+  });
+});
+
+describe('routers (each with its own credentials)', () => {
+  const from = (ip: string) => ({ 'Packet-Src-IP-Address': ip });
+
+  it('defines a UDP router by asking the API once for its source address, and sends its id with every call', async () => {
+    // Prepare
+    answers.client = (body) =>
+      body['Hotspot-NAS-IP']?.value[0] === '127.0.0.3'
+        ? { status: 200, body: clientOf('127.0.0.3', 'secret-of-router-3', 'rtr_three') }
+        : { status: 404 };
+    const router3 = { port: radius.authPort, secret: 'secret-of-router-3', timeoutS: 3 };
+
+    // Act
+    const login = await radclient(
+      'auth',
+      {
+        ...from('127.0.0.3'),
+        'User-Name': CODE,
+        'User-Password': CODE,
+        'NAS-Identifier': 'nas-3',
+        'Message-Authenticator': '0x00',
+      },
+      router3,
+    );
+    const report = await radclient(
+      'acct',
+      {
+        ...from('127.0.0.3'),
+        'Acct-Status-Type': 'Start',
+        'User-Name': CODE,
+        'Acct-Session-Id': 's3',
+        'NAS-Identifier': 'nas-3',
+      },
+      { ...router3, port: radius.acctPort },
+    );
+
+    // Assess
+    expect([login.code, report.code]).toEqual(['Access-Accept', 'Accounting-Response']);
+    expect(lookups.map((l) => l.body)).toEqual([
+      { 'Hotspot-NAS-IP': { type: 'string', value: ['127.0.0.3'] } },
+    ]);
+    expect(lookups[0]?.headers.authorization).toBe(`Bearer ${API_SECRET}`);
+    expect(calls.map((c) => [c.route, value(c.body, 'Hotspot-Router-Id')])).toEqual([
+      ['authorize', ['rtr_three']],
+      ['post-auth', ['rtr_three']],
+      ['accounting', ['rtr_three']],
+    ]);
+    expect(calls.every((c) => c.body['Hotspot-Router-Cert-Serial'] === undefined)).toBe(true);
+  });
+
+  it('drops, unanswered, a request from an address the API knows no router at', async () => {
+    // Act
+    const reply = await radclient(
+      'auth',
+      {
+        ...from('127.0.0.4'),
+        'User-Name': CODE,
+        'User-Password': CODE,
+        'NAS-Identifier': 'nas-edge-1',
+        'Message-Authenticator': '0x00',
+      },
+      { port: radius.authPort, secret: SECRET, timeoutS: 1 },
+    );
+
+    // Assess
+    expect(reply.code).toBe('timeout');
+    expect(lookups.map((l) => value(l.body, 'Hotspot-NAS-IP'))).toEqual([['127.0.0.4']]);
+    expect(calls).toEqual([]);
+  });
+
+  it('drops an Access-Request without Message-Authenticator (BlastRADIUS, CVE-2024-3596)', async () => {
+    // Act
+    const reply = await radclient(
+      'auth',
+      { 'User-Name': CODE, 'User-Password': CODE, 'NAS-Identifier': 'nas-edge-1' },
+      { port: radius.authPort, secret: SECRET, timeoutS: 1 },
+    );
+
+    // Assess
+    expect(reply.code).toBe('timeout');
+    expect(calls).toEqual([]);
+  });
+
+  it('forgets a UDP router the API no longer knows once its client lifetime is over', async () => {
+    // Prepare: a server that keeps clients 2 s (RADIUS_CLIENT_LIFETIME; at most 60 in production).
+    const short = await startFreeRadius({
+      apiUrl: `http://127.0.0.1:${(api.address() as AddressInfo).port}`,
+      apiSecret: API_SECRET,
+      tls: tlsFiles,
+      clientLifetimeS: 2,
+    });
+    const login = () =>
+      radclient(
+        'auth',
+        {
+          ...from('127.0.0.5'),
+          'User-Name': CODE,
+          'User-Password': CODE,
+          'NAS-Identifier': 'nas-5',
+          'Message-Authenticator': '0x00',
+        },
+        { port: short.authPort, secret: 'secret-of-router-5', timeoutS: 1 },
+      );
+    let known = true;
+    answers.client = () =>
+      known
+        ? { status: 200, body: clientOf('127.0.0.5', 'secret-of-router-5', 'rtr_five') }
+        : { status: 404 };
+
+    try {
+      const before = await login();
+      // Revoked in the API.
+      known = false;
+
+      // Act
+      await new Promise((r) => setTimeout(r, 3000));
+      const after = await login();
+
+      // Assess
+      expect(before.code).toBe('Access-Accept');
+      expect(after.code).toBe('timeout');
+    } finally {
+      await short.stop();
+    }
+  });
+
+  describe("over RadSec (radclient -> radsecproxy with the router's certificate -> the TLS listener)", () => {
+    let proxy: Radsecproxy | undefined;
+    afterAll(async () => proxy?.stop());
+
+    it("passes the CN and serial of the router's certificate with every call, with the files run.sh fetched from the API", async () => {
+      // Prepare
+      const cert = await issueRouterCertificate(SEED, 'rtr_radsec01', Date.now());
+      proxy = await startRadsecproxy({
+        certPem: cert.certPem,
+        keyPem: cert.keyPem,
+        caPem: tlsFiles.ca_pem,
+        serverPort: radius.tlsPort,
+      });
+      const via = { secret: proxy.secret, timeoutS: 5 };
+
+      // Act
+      const login = await radclient(
+        'auth',
+        {
+          'User-Name': CODE,
+          'User-Password': CODE,
+          'NAS-Identifier': 'nas-edge-1',
+          'Message-Authenticator': '0x00',
+        },
+        { ...via, port: proxy.port },
+      );
+      const report = await radclient(
+        'acct',
+        {
+          'Acct-Status-Type': 'Start',
+          'User-Name': CODE,
+          'Acct-Session-Id': 'r1',
+          'NAS-Identifier': 'nas-edge-1',
+        },
+        { ...via, port: proxy.port },
+      );
+
+      // Assess
+      expect(tlsFetches).toBe(1);
+      expect([login.code, report.code]).toEqual(['Access-Accept', 'Accounting-Response']);
+      expect(
+        calls.map((c) => [
+          c.route,
+          value(c.body, 'Hotspot-Router-Id'),
+          value(c.body, 'Hotspot-Router-Cert-Serial'),
+        ]),
+      ).toEqual([
+        ['authorize', ['rtr_radsec01'], [cert.serial]],
+        ['post-auth', ['rtr_radsec01'], [cert.serial]],
+        ['accounting', ['rtr_radsec01'], [cert.serial]],
+      ]);
+      expect(lookups).toEqual([]);
+    });
+
+    it('refuses the TLS handshake of a certificate another CA signed', async () => {
+      // Prepare
+      const stranger = await issueRouterCertificate(`${SEED}-another-ca`, 'rtr_radsec01', Date.now());
+      const other = await startRadsecproxy({
+        certPem: stranger.certPem,
+        keyPem: stranger.keyPem,
+        caPem: tlsFiles.ca_pem,
+        serverPort: radius.tlsPort,
+      });
+
+      try {
+        // Act
+        const login = await radclient(
+          'auth',
+          {
+            'User-Name': CODE,
+            'User-Password': CODE,
+            'NAS-Identifier': 'nas-edge-1',
+            'Message-Authenticator': '0x00',
+          },
+          { port: other.port, secret: other.secret, timeoutS: 2 },
+        );
+
+        // Assess
+        expect(login.code).toBe('timeout');
+        expect(calls).toEqual([]);
+      } finally {
+        await other.stop();
+      }
+    });
   });
 });
 
@@ -480,10 +732,10 @@ describe('run.sh', () => {
     expect(out.status).toBe(64);
     for (const name of [
       'RADIUS_API_SECRET',
-      'RADIUS_SECRET',
       'RADIUS_CLIENT_IPADDR',
       'RADIUS_LISTEN_ADDR',
       'RADIUS_ACCT_PORT',
+      'RADIUS_TLS_PORT',
     ]) {
       expect(out.stderr).toContain(`${name} is not set`);
     }
@@ -497,7 +749,7 @@ describe('run.sh', () => {
         PATH: process.env.PATH,
         RADIUS_API_URL: 'http://127.0.0.1:1',
         RADIUS_API_SECRET: 'has spaces and %{User-Password}',
-        RADIUS_SECRET: 'testing123',
+        RADIUS_TLS_PORT: '2083',
         RADIUS_CLIENT_IPADDR: '127.0.0.1',
         RADIUS_LISTEN_ADDR: '127.0.0.1',
         RADIUS_AUTH_PORT: '1812',

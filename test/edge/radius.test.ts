@@ -11,7 +11,14 @@ import { Nas, type NasVendor } from '../../functions/store/nas.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import { getSession, Session } from '../../functions/store/sessions.js';
 import { call, tokenFor } from '../support/http.js';
-import { type EdgeContext, edgeStack, type RadiusAttributes, radclient } from '../support/radius.js';
+import {
+  asRouter,
+  type EdgeContext,
+  edgeStack,
+  givenUdpRouter,
+  type RadiusAttributes,
+  type TestRouter,
+} from '../support/radius.js';
 
 // The whole edge, for real: radclient -> Debian's FreeRADIUS with the shipped config -> the
 // local API (npm start's server) -> DynamoDB Local. Data is seeded into the stack's table.
@@ -27,10 +34,16 @@ beforeAll(async () => {
   setDdb(undefined);
 });
 
-const auth = (attrs: RadiusAttributes) =>
-  radclient('auth', attrs, { port: edge.radiusAuthPort, secret: edge.radiusSecret });
-const acct = (attrs: RadiusAttributes) =>
-  radclient('acct', attrs, { port: edge.radiusAcctPort, secret: edge.radiusSecret });
+/** Each hotspot's own router (a UDP router registered for its NAS id at an address of its own). */
+const routers = new Map<string, TestRouter>();
+const routerOf = (attrs: RadiusAttributes): TestRouter => {
+  const router = routers.get(String(attrs['NAS-Identifier']));
+  if (!router) throw new Error(`no router for NAS ${attrs['NAS-Identifier']}`);
+  return router;
+};
+/** As the hotspot's router sends it: from its address, with its secret. */
+const auth = (attrs: RadiusAttributes) => asRouter(edge, routerOf(attrs)).auth(attrs);
+const acct = (attrs: RadiusAttributes) => asRouter(edge, routerOf(attrs)).acct(attrs);
 
 let seq = 0;
 /** A reseller with one hotspot of the given vendor. */
@@ -46,6 +59,7 @@ async function hotspot(vendor?: NasVendor): Promise<{ resellerId: string; nasId:
     kind: 'vlan',
     vendor,
   });
+  routers.set(nasId, await givenUdpRouter(edge, resellerId, [nasId]));
   return { resellerId, nasId };
 }
 
@@ -396,6 +410,7 @@ describe('from a voucher sold to a router that enforces it (the whole chain)', (
     });
     expect(allocated.status).toBe(201);
     const nasId = allocated.body.nas_id;
+    routers.set(nasId, await givenUdpRouter(edge, resellerId, [nasId]));
     const forfait = SEED_FORFAITS[0] as {
       id: string;
       data_limit_mb: number;

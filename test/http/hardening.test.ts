@@ -214,7 +214,8 @@ describe('query strings', () => {
       reseller: admin,
       admin,
       webhook: undefined,
-      radius: undefined,
+      // FreeRADIUS's bearer (GET /api/v1/radius/tls).
+      radius: process.env.RADIUS_API_SECRET,
       signature: undefined,
     };
     let checked = 0;
@@ -226,6 +227,7 @@ describe('query strings', () => {
         .replace('{id}', randomUUID())
         .replace('{vlan_id}', '9999')
         .replace('{nas_id}', 'access_none')
+        .replace('{router_id}', 'rtr_none')
         .replace('{file}', 'none.js')}?smuggled=1`;
       const res = await api<ErrorBody>(r.method, path, { token: tokens[r.auth] });
       expect(res.status, `${r.method} ${path}`).toBe(400);

@@ -72,7 +72,7 @@ describe('cdk-nag AwsSolutions on the app', () => {
     expect(outcome.synthError).toBeUndefined();
   });
 
-  it('acknowledges sns:Publish on * on the role of the sms rows and jobs only, not on the stack', () => {
+  it('acknowledges a Resource * on the role of the sms rows and jobs and the RADIUS front task execution role only, not on the stack', () => {
     const smsRows = routes.filter((r) => r.access.sns === 'sms');
     // A scheduled job that completes payments texts access codes too (reconciliation).
     const smsJobs = jobs.filter((j) => j.access.sns === 'sms');
@@ -80,6 +80,8 @@ describe('cdk-nag AwsSolutions on the app', () => {
       [
         ...smsRows.map((r) => `${stackPath}/${idOf(r)}/Role`),
         ...smsJobs.map((j) => `${stackPath}/${j.name}/Role`),
+        // ecr:GetAuthorizationToken (lib/radius-front.ts).
+        `${stackPath}/RadiusFront/Task/ExecutionRole`,
       ].sort(),
     );
   });

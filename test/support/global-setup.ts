@@ -37,6 +37,7 @@ export const TEST_SECRETS = {
   OTP_PEPPER: 'test-otp-pepper-0123456789abcdef',
   WEBHOOK_SECRET: 'test-webhook-secret-0123456789',
   RADIUS_API_SECRET: 'test-radius-api-secret-0123456789abcdef',
+  ROUTER_KEY_SEED: 'test-router-key-seed-0123456789abcdef0123',
 } as const;
 
 const RADIUS_SECRET = 'test-radius-secret';
@@ -71,11 +72,13 @@ async function startEdgeStack(endpoint: string): Promise<EdgeContext> {
   const radiusAuthPort = await freeUdpPort();
   let radiusAcctPort = await freeUdpPort();
   while (radiusAcctPort === radiusAuthPort) radiusAcctPort = await freeUdpPort();
+  const radiusTlsPort = await freePort();
   const context: EdgeContext = {
     apiUrl: `http://127.0.0.1:${apiPort}`,
     table: `edge-${randomUUID()}`,
     radiusAuthPort,
     radiusAcctPort,
+    radiusTlsPort,
     radiusSecret: RADIUS_SECRET,
     radiusApiSecret: TEST_SECRETS.RADIUS_API_SECRET,
     smsOutbox: join(stackDir, 'sms-outbox.jsonl'),
@@ -104,6 +107,8 @@ async function startEdgeStack(endpoint: string): Promise<EdgeContext> {
       RADIUS_SECRET,
       RADIUS_AUTH_PORT: String(radiusAuthPort),
       RADIUS_ACCT_PORT: String(radiusAcctPort),
+      RADIUS_TLS_PORT: String(radiusTlsPort),
+      RADSEC_PROXY_PORT: String(await freeUdpPort()),
       LOCAL_CANARY: '0',
       // The run's two workers load this machine: the API may take longer than a router would wait.
       RADIUS_API_TIMEOUT: '6',

@@ -150,7 +150,9 @@ export interface EdgeContext {
   table: string;
   radiusAuthPort: number;
   radiusAcctPort: number;
-  /** Shared secret of the RADIUS client 127.0.0.1. */
+  /** TCP port of FreeRADIUS's RadSec listener. */
+  radiusTlsPort: number;
+  /** Secret of the demo router `npm start` registers at 127.0.0.1 (bin/local/demo.ts). */
   radiusSecret: string;
   /** Bearer secret FreeRADIUS sends to the API. */
   radiusApiSecret: string;
@@ -187,4 +189,86 @@ export async function edgeStack(): Promise<EdgeContext> {
     }
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** A UDP router registered for the tests, at a loopback address of its own. */
+export interface TestRouter {
+  routerId: string;
+  ip: string;
+  secret: string;
+}
+
+const usedAddresses = new Set<string>();
+/** A loopback address no other router of this run has (127.0.0.1 and .2 are `npm start`'s). */
+function freshLoopback(): string {
+  for (;;) {
+    const b = () => Math.floor(Math.random() * 250) + 3;
+    const ip = `127.${b()}.${b()}.${b()}`;
+    if (!usedAddresses.has(ip)) {
+      usedAddresses.add(ip);
+      return ip;
+    }
+  }
+}
+
+/**
+ * Registers a UDP router for `nasIds` of `resellerId` (through functions/routers, as the API
+ * does) at a fresh loopback address, then waits until the run's FreeRADIUS knows it: it adds at
+ * most one new client per second, so the router sends Status-Server until one is answered
+ * rather than have a test's first packet dropped.
+ */
+export async function givenUdpRouter(
+  edge: EdgeContext,
+  resellerId: string,
+  nasIds: string[],
+): Promise<TestRouter> {
+  const { register } = await import('../../functions/routers/routers.js');
+  for (let attempt = 0; ; attempt++) {
+    const ip = freshLoopback();
+    try {
+      const { router, credentials } = await register({
+        reseller_id: resellerId,
+        name: 'Test router',
+        nas_ids: nasIds,
+        transport: 'udp',
+        source_ip: ip,
+      });
+      const secret = (credentials as { secret: string }).secret;
+      await warmUp(edge, ip, secret);
+      return { routerId: router.router_id, ip, secret };
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_CONFLICT' && attempt < 5) continue;
+      throw error;
+    }
+  }
+}
+
+async function warmUp(edge: EdgeContext, ip: string, secret: string): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    const reply = await radclient(
+      'status',
+      { 'Message-Authenticator': '0x00', 'Packet-Src-IP-Address': ip },
+      { port: edge.radiusAuthPort, secret, timeoutS: 0.4 },
+    );
+    if (reply.code !== 'timeout') return;
+  }
+  throw new Error(`FreeRADIUS did not learn the router at ${ip}`);
+}
+
+/** radclient as that router: from its address, with its secret (and Message-Authenticator on auth). */
+export function asRouter(edge: EdgeContext, router: Pick<TestRouter, 'ip' | 'secret'>) {
+  return {
+    auth: (attrs: RadiusAttributes, options: { timeoutS?: number } = {}) =>
+      radclient(
+        'auth',
+        { 'Message-Authenticator': '0x00', ...attrs, 'Packet-Src-IP-Address': router.ip },
+        { port: edge.radiusAuthPort, secret: router.secret, ...options },
+      ),
+    acct: (attrs: RadiusAttributes, options: { timeoutS?: number } = {}) =>
+      radclient(
+        'acct',
+        { ...attrs, 'Packet-Src-IP-Address': router.ip },
+        { port: edge.radiusAcctPort, secret: router.secret, ...options },
+      ),
+  };
 }

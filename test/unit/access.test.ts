@@ -3,6 +3,7 @@ import {
   assertActsFor,
   assertOwns,
   assertSeesPayment,
+  assertSeesRouter,
   resellerInScope,
 } from '../../functions/core/access.js';
 import type { PrincipalFor } from '../../functions/core/http.js';
@@ -43,6 +44,15 @@ describe('the access rules', () => {
     expect(resellerInScope(admin as never, 'R2')).toBe('R2');
     expect(codeOf(() => resellerInScope(admin as never, undefined))).toBe('ERR_VALIDATION');
     expect(resellerInScope(admin as never, undefined, { adminMayOmit: true })).toBeUndefined();
+  });
+
+  it('shows a router to its reseller and admins, and answers not found to anyone else', () => {
+    const router = { reseller_id: 'R1' };
+    expect(codeOf(() => assertSeesRouter(reseller, router))).toBe('passed');
+    expect(codeOf(() => assertSeesRouter(admin, router))).toBe('passed');
+    expect(codeOf(() => assertSeesRouter(reseller, { reseller_id: 'R2' }))).toBe('ERR_NOT_FOUND');
+    expect(codeOf(() => assertSeesRouter(subscriber, router))).toBe('ERR_NOT_FOUND');
+    expect(codeOf(() => assertSeesRouter(admin, undefined))).toBe('ERR_NOT_FOUND');
   });
 
   it('shows a payment to its payer and admins, and answers not found to anyone else', () => {

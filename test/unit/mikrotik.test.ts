@@ -1,26 +1,53 @@
 import { describe, expect, it } from 'vitest';
-import { loginHtml, PAYMENT_PAGE_HOSTS, ros, routerOsScript } from '../../bin/admin/mikrotik.js';
+import { loginHtml, paymentHosts, ros, routerOsScript } from '../../bin/admin/mikrotik.js';
+import { caCertificatePem, issueRouterCertificate } from '../../functions/routers/ca.js';
+
+const SEED = 'unit-test-router-key-seed-0123456789abcdef';
+const cert = await issueRouterCertificate(SEED, 'rtr_chezawa0001', Date.now());
+const radsec = {
+  transport: 'radsec' as const,
+  routerId: 'rtr_chezawa0001',
+  certificatePem: cert.certPem,
+  privateKeyPem: cert.keyPem,
+  caPem: await caCertificatePem(SEED),
+};
+const udp = { transport: 'udp' as const, routerId: 'rtr_chezawa0002', secret: 'a-router-own-secret-123' };
 
 const options = {
   nasId: 'access_chez_awa',
+  routerOs: 7 as const,
   radiusHost: '203.0.113.10',
-  secret: 'a-shared-secret-123',
+  access: radsec,
   portalUrl: 'https://api.hotspot.example/',
+  paymentHosts: paymentHosts('cinetpay'),
   dnsName: 'login.wifi',
 };
 
-describe('the RouterOS script of a NAS', () => {
+describe('the RouterOS 7 script of a router (RadSec)', () => {
   const script = routerOsScript(options);
 
   it('names the router by its NAS id, which it sends as NAS-Identifier', () => {
     expect(script).toContain('/system identity set name="access_chez_awa"');
   });
 
-  it('points the hotspot at the platform’s RADIUS server with the shared secret', () => {
+  it("imports the router's own certificate, key and the platform CA, and speaks RadSec with them", () => {
     expect(script).toContain(
-      '/radius add service=hotspot address="203.0.113.10" secret="a-shared-secret-123" authentication-port=1812 accounting-port=1813',
+      `/file add name="rtr_chezawa0001-cert.crt" contents="${cert.certPem.trim().split('\n').join('\\n')}\\n"`,
+    );
+    expect(script).toContain(
+      '/certificate import file-name="rtr_chezawa0001-key.pem" passphrase="" name="rtr_chezawa0001"',
+    );
+    expect(script).toContain('/certificate import file-name="rtr_chezawa0001-ca.crt"');
+    expect(script).toContain(
+      '/radius add service=hotspot address="203.0.113.10" protocol=radsec certificate="rtr_chezawa0001" secret="radsec" timeout=3s',
     );
     expect(script).toContain('/radius incoming set accept=yes');
+    // Every line is one RouterOS command: the PEMs are escaped into their line.
+    expect(script.split('\n').filter((l) => l.startsWith('MI'))).toEqual([]);
+  });
+
+  it('writes no shared secret: the certificate is the credential', () => {
+    expect(script).not.toMatch(/secret="(?!radsec")/);
   });
 
   it('makes the default hotspot profile use RADIUS, CHAP and PAP logins and 5-minute interim updates', () => {
@@ -29,15 +56,39 @@ describe('the RouterOS script of a NAS', () => {
     );
   });
 
-  it('lets the portal and every payment page through the walled garden', () => {
-    for (const host of ['api.hotspot.example', ...PAYMENT_PAGE_HOSTS]) {
+  it("lets the portal and the configured gateway's payment pages through the walled garden, and no other gateway's", () => {
+    for (const host of ['api.hotspot.example', '*.cinetpay.com']) {
       expect(script).toContain(`/ip hotspot walled-garden add dst-host="${host}"`);
     }
+    expect(script).not.toContain('fedapay');
     expect(script).toContain('/ip hotspot walled-garden ip add action=accept dst-host="api.hotspot.example"');
+  });
+
+  it("announces the hotspot's captive portal in DHCP option 114 (RFC 8910)", () => {
+    expect(script).toContain(
+      `/ip dhcp-server option add name="captive-portal" code=114 value="'https://api.hotspot.example/portal/access_chez_awa'"`,
+    );
+    expect(script).toContain('/ip dhcp-server network set [find] dhcp-option=captive-portal');
   });
 
   it('says how to upload login.html', () => {
     expect(script).toContain('hotspot/login.html');
+  });
+});
+
+describe('the RouterOS 6 script of a router (UDP, its own secret)', () => {
+  const script = routerOsScript({ ...options, routerOs: 6, access: udp });
+
+  it("points the hotspot at the RADIUS front with the router's own secret", () => {
+    expect(script).toContain(
+      '/radius add service=hotspot address="203.0.113.10" secret="a-router-own-secret-123" authentication-port=1812 accounting-port=1813 timeout=3s',
+    );
+    expect(script).not.toContain('radsec');
+    expect(script).toContain('code=114');
+  });
+
+  it('refuses RadSec, which RouterOS 6 does not have', () => {
+    expect(() => routerOsScript({ ...options, routerOs: 6 })).toThrow('RouterOS 6');
   });
 });
 
@@ -50,16 +101,22 @@ describe('values written into the script', () => {
     [{ nasId: 'access_x" ; /system reset-configuration' }, 'nas-id'],
     [{ nasId: 'access_x\n/system reset-configuration' }, 'nas-id'],
     [{ radiusHost: 'radius.example.com' }, 'radius-host'],
-    [{ secret: 'short' }, 'secret'],
-    [{ secret: 'with a space inside' }, 'secret'],
+    [{ access: { ...udp, secret: 'short' } }, 'secret'],
+    [{ access: { ...udp, secret: 'with a space inside' } }, 'secret'],
+    [{ access: { ...radsec, certificatePem: 'x" ; /system reset-configuration' } }, 'PEM'],
     [{ portalUrl: 'not a url' }, 'portal-url'],
     [{ dnsName: 'x" ; /system reset-configuration' }, 'dns-name'],
+    [{ paymentHosts: ['x" ; /system reset'] }, 'host name'],
   ])('are refused when they could not be a value: %j', (bad, flag) => {
-    expect(() => routerOsScript({ ...options, ...bad })).toThrow(flag);
+    expect(() => routerOsScript({ ...options, ...bad } as never)).toThrow(flag);
   });
 
   it('escape a secret that holds RouterOS syntax', () => {
-    const script = routerOsScript({ ...options, secret: 'x"$(:put-1)?\\secret' });
+    const script = routerOsScript({
+      ...options,
+      routerOs: 6,
+      access: { ...udp, secret: 'x"$(:put-1)?\\secret' },
+    });
     expect(script).toContain('secret="x\\"\\$(:put-1)\\?\\\\secret"');
   });
 });

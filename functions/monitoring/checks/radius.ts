@@ -10,6 +10,8 @@ export interface RadiusTarget {
   /** NAS-Identifier sent with the request: the canary's site. */
   nasId: string;
   timeoutMs: number;
+  /** Local address to send from (the address the canary's router is registered at). */
+  source?: string;
 }
 
 export interface RadiusSecrets {
@@ -116,6 +118,7 @@ export function checkRadiusAuth(
           if (rinfo.port !== target.port || msg.length < 20 || msg[1] !== identifier) return;
           resolve(msg);
         });
+        if (target.source) socket.bind({ address: target.source, port: 0 });
         const send = () =>
           socket.send(request, target.port, target.host.replace(/^\[|\]$/g, ''), (error) => {
             if (error) reject(error);

@@ -145,6 +145,19 @@ async function ownerCode(cast: Cast): Promise<string> {
   });
   return code;
 }
+/** A router of the owning reseller (RadSec), registered directly, one per request. */
+async function ownerRouter(cast: Cast): Promise<string> {
+  const { register } = await import('../../../functions/routers/routers.js');
+  const { router } = await register({
+    reseller_id: cast.ownerResellerId,
+    name: 'Matrix router',
+    nas_ids: [(await ownerVlan(cast)).nas_id],
+    transport: 'radsec',
+  });
+  return router.router_id;
+}
+/** A router is "not found" for another reseller: its id does not leak. */
+const OWNER_OR_ADMIN_ELSE_NOT_FOUND = { ...OWNER_OR_ADMIN, otherReseller: 404 };
 
 /** Every route of the route table has a row here; the inventory test fails otherwise. */
 export const cases: Record<string, MatrixCase> = {
@@ -381,6 +394,39 @@ export const cases: Record<string, MatrixCase> = {
   'POST /api/v1/access/{code}/revoke': {
     request: async (cast) => ({ path: `/api/v1/access/${await ownerCode(cast)}/revoke` }),
     expect: { ...OWNER_OR_ADMIN, otherReseller: 404 },
+  },
+  'POST /api/v1/radius/client': {
+    request: async () => ({ path: '', body: { 'Hotspot-NAS-IP': { type: 'string', value: ['192.0.2.1'] } } }),
+    expect: RADIUS_ONLY,
+  },
+  'GET /api/v1/radius/tls': { request: async () => ({ path: '' }), expect: RADIUS_ONLY },
+  'POST /api/v1/routers': {
+    request: async (cast) => ({
+      path: '',
+      body: {
+        reseller_id: cast.ownerResellerId,
+        name: 'Matrix router',
+        nas_ids: [(await ownerVlan(cast)).nas_id],
+        transport: 'radsec',
+      },
+    }),
+    expect: { ...OWNER_OR_ADMIN, owner: 201, admin: 201 },
+  },
+  'GET /api/v1/routers': {
+    request: async (cast) => ({ path: `?reseller_id=${cast.ownerResellerId}` }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'GET /api/v1/routers/{router_id}': {
+    request: async (cast) => ({ path: `/api/v1/routers/${await ownerRouter(cast)}` }),
+    expect: OWNER_OR_ADMIN_ELSE_NOT_FOUND,
+  },
+  'POST /api/v1/routers/{router_id}/revoke': {
+    request: async (cast) => ({ path: `/api/v1/routers/${await ownerRouter(cast)}/revoke` }),
+    expect: OWNER_OR_ADMIN_ELSE_NOT_FOUND,
+  },
+  'POST /api/v1/routers/{router_id}/credentials': {
+    request: async (cast) => ({ path: `/api/v1/routers/${await ownerRouter(cast)}/credentials` }),
+    expect: { ...OWNER_OR_ADMIN_ELSE_NOT_FOUND, owner: 201, admin: 201 },
   },
   'POST /api/v1/access/check': {
     request: async () => ({ path: '', body: { nas_id: 'access_nowhere', code: 'ABCDEFGHJK' } }),

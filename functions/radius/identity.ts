@@ -1,0 +1,61 @@
+import { log } from '../core/log.js';
+import { getRouter, type RouterRecord } from '../store/routers.js';
+
+/**
+ * The router a RADIUS request comes from, as FreeRADIUS authenticated it (never as the packet
+ * says): `Hotspot-Router-Id` is the dynamic client's shortname (UDP: the router registered at
+ * the packet's source address) or the CN of its RadSec client certificate, with
+ * `Hotspot-Router-Cert-Serial`. FreeRADIUS sets both with `:=` on every request; numbers above
+ * 255 cannot travel in a packet, so a router cannot forge them.
+ *
+ * The request is the router's to make only if the router is active, its credentials are the
+ * current ones (over RadSec, the serial of the last certificate issued to it), and the
+ * NAS-Identifier it claims is one of its NAS ids.
+ */
+export type RouterRefusal = 'unknown_router' | 'router_revoked' | 'stale_certificate' | 'foreign_nas_id';
+
+/** The text a refused login shows (French, fixed, as the other refusals). */
+export const ROUTER_REFUSAL_MESSAGE = 'Routeur non autorisé pour ce hotspot';
+
+export function routerRefusal(
+  router: RouterRecord | undefined,
+  claim: { certSerial?: string | undefined; nasId: string },
+): RouterRefusal | undefined {
+  if (!router) return 'unknown_router';
+  if (router.status !== 'active') return 'router_revoked';
+  if (router.transport === 'radsec') {
+    if (!claim.certSerial || claim.certSerial.toLowerCase() !== router.cert_serial)
+      return 'stale_certificate';
+  } else if (claim.certSerial) {
+    // A UDP router's id never comes with a certificate: something else named it.
+    return 'stale_certificate';
+  }
+  if (!router.nas_ids.includes(claim.nasId)) return 'foreign_nas_id';
+  return undefined;
+}
+
+/**
+ * Checks the request's router (one GetItem). Answers the router when it may speak for the
+ * NAS-Identifier, else logs why (with the ids, no secret) and answers the refusal.
+ */
+export async function requestRouter(
+  attrs: Map<string, string>,
+  route: 'authorize' | 'post-auth' | 'accounting',
+): Promise<{ router: RouterRecord } | { refused: RouterRefusal }> {
+  const routerId = attrs.get('Hotspot-Router-Id') ?? '';
+  const nasId = attrs.get('NAS-Identifier') ?? '';
+  // An empty or malformed id is no router's: no read.
+  const router = /^[a-z0-9_]{1,64}$/.test(routerId) ? await getRouter(routerId) : undefined;
+  const refused = routerRefusal(router, { certSerial: attrs.get('Hotspot-Router-Cert-Serial'), nasId });
+  if (refused) {
+    log.warn('radius request refused: router', {
+      route,
+      reason: refused,
+      routerId,
+      nasId,
+      source: attrs.get('Hotspot-NAS-IP'),
+    });
+    return { refused };
+  }
+  return { router: router as RouterRecord };
+}

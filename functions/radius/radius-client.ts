@@ -1,0 +1,29 @@
+import { endpoint, json } from '../core/http.js';
+import { clientAt } from '../routers/routers.js';
+import { requestAttributes } from './attributes.js';
+import { RestReply, RestRequest } from './schemas.js';
+
+/**
+ * FreeRADIUS's dynamic client lookup (deploy/freeradius/sites/dynamic-clients): the packet's
+ * source address in `Hotspot-NAS-IP`; 200 with the client's definition (its own secret, its
+ * router id as shortname, Message-Authenticator required) for the active UDP router registered
+ * there, 404 otherwise, and FreeRADIUS then drops the packet.
+ */
+export const handler = endpoint(
+  'POST /api/v1/radius/client',
+  {
+    body: RestRequest,
+    response: { status: 200, schema: RestReply },
+    also: [
+      {
+        status: 404,
+        schema: RestReply,
+        description: 'No active router at this address: the packet is dropped',
+      },
+    ],
+  },
+  async ({ body }) => {
+    const client = await clientAt(requestAttributes(body).get('Hotspot-NAS-IP') ?? '');
+    return client ? json(200, client) : json(404, {});
+  },
+);

@@ -1,0 +1,14 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
+import { json } from '../core/http.js';
+import { rotate, routerFor } from './routers.js';
+import { RouterCredentials, RouterParams } from './schemas.js';
+
+export const handler = sessionEndpoint(
+  'POST /api/v1/routers/{router_id}/credentials',
+  {
+    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'],
+    params: RouterParams,
+    response: { status: 201, schema: RouterCredentials },
+  },
+  async ({ params, principal }) => json(201, await rotate(await routerFor(principal, params.router_id))),
+);

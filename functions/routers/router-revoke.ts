@@ -1,0 +1,10 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
+import { json } from '../core/http.js';
+import { revoke, routerFor } from './routers.js';
+import { RouterParams, RouterView } from './schemas.js';
+
+export const handler = sessionEndpoint(
+  'POST /api/v1/routers/{router_id}/revoke',
+  { errors: ['ERR_NOT_FOUND'], params: RouterParams, response: { status: 200, schema: RouterView } },
+  async ({ params, principal }) => json(200, await revoke(await routerFor(principal, params.router_id))),
+);

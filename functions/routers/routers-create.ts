@@ -1,0 +1,14 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
+import { json } from '../core/http.js';
+import { registerFor } from './routers.js';
+import { RouterBody, RouterCredentials } from './schemas.js';
+
+export const handler = sessionEndpoint(
+  'POST /api/v1/routers',
+  {
+    errors: ['ERR_CONFLICT'],
+    body: RouterBody,
+    response: { status: 201, schema: RouterCredentials },
+  },
+  async ({ body, principal }) => json(201, await registerFor(principal, body)),
+);

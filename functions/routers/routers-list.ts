@@ -1,0 +1,14 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
+import { resellerInScope } from '../core/access.js';
+import { json } from '../core/http.js';
+import { routersOf } from './routers.js';
+import { RoutersList, RoutersQuery } from './schemas.js';
+
+export const handler = sessionEndpoint(
+  'GET /api/v1/routers',
+  { query: RoutersQuery, response: { status: 200, schema: RoutersList } },
+  async ({ query, principal }) => {
+    const items = await routersOf(resellerInScope(principal, query.reseller_id));
+    return json(200, { items, total: items.length });
+  },
+);

@@ -1,0 +1,195 @@
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import { assertActsFor, assertSeesRouter } from '../core/access.js';
+import { clock } from '../core/clock.js';
+import { AppError, validation } from '../core/errors.js';
+import type { Principal } from '../core/principal.js';
+import { getSecret } from '../core/secrets.js';
+import { getNas } from '../store/nas.js';
+import {
+  createRouter,
+  getRouter,
+  getRouterAddress,
+  type RouterRecord,
+  type RouterTransport,
+  replaceCredentials,
+  revokeRouter,
+  routersOfReseller,
+} from '../store/routers.js';
+import { caCertificatePem, issueRouterCertificate, issueServerCertificate } from './ca.js';
+import { newSecret, open, seal } from './secret-box.js';
+
+/**
+ * Routers: each speaks RADIUS with its own credentials, for NAS ids of its reseller only.
+ * - RadSec (RFC 6614, TCP 2083): a client certificate from the platform's CA, CN = router id.
+ *   Only the latest certificate issued to a router is accepted (its serial is stored).
+ * - UDP: a secret of its own, bound to the source address it sends from.
+ * The private key and the secret are returned once, when issued, and never again.
+ */
+
+export interface RegisterInput {
+  reseller_id: string;
+  name: string;
+  nas_ids: string[];
+  transport: RouterTransport;
+  source_ip?: string;
+}
+
+export type Credentials =
+  | { transport: 'udp'; secret: string; source_ip: string }
+  | { transport: 'radsec'; certificate_pem: string; private_key_pem: string; ca_pem: string; serial: string };
+
+/** A router as the API shows it: never its sealed secret. */
+export type RouterView = Omit<RouterRecord, 'secret_box'>;
+export const routerView = ({ secret_box: _box, ...view }: RouterRecord): RouterView => view;
+
+const seed = () => getSecret('ROUTER_KEY_SEED');
+
+/** `rtr_` and 12 characters of [a-z0-9]: a certificate CN and a FreeRADIUS shortname as is. */
+export function newRouterId(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  return `rtr_${[...randomBytes(12)].map((b) => alphabet[b % 36]).join('')}`;
+}
+
+/** A unicast address, as FreeRADIUS writes the source of a packet (IPv6 in lower case). */
+function sourceAddress(ip: string | undefined): string {
+  const kind = ip ? isIP(ip) : 0;
+  if (!ip || kind === 0)
+    throw validation('source_ip must be the IPv4 or IPv6 address the router sends from', [
+      { path: 'body.source_ip', message: 'an IP address' },
+    ]);
+  if (kind === 4 && (ip === '0.0.0.0' || ip === '255.255.255.255' || /^(22[4-9]|23\d)\./.test(ip)))
+    throw validation('source_ip must be a unicast address', [{ path: 'body.source_ip', message: 'unicast' }]);
+  return ip.toLowerCase();
+}
+
+/** Every NAS id must be a hotspot of the reseller (the same answer whether it is another's or none). */
+async function checkNasIds(resellerId: string, nasIds: string[]): Promise<string[]> {
+  const unique = [...new Set(nasIds)];
+  const found = await Promise.all(unique.map(getNas));
+  const bad = unique.filter((_, i) => found[i]?.reseller_id !== resellerId);
+  if (bad.length)
+    throw validation(`Every NAS id must be a hotspot of this reseller (not: ${bad.join(', ')})`, [
+      { path: 'body.nas_ids', message: `not a hotspot of this reseller: ${bad.join(', ')}` },
+    ]);
+  return unique;
+}
+
+/** What is stored of new credentials, and what is given to the owner once. */
+interface Issue {
+  stored: { secret_box: string } | { cert_serial: string; cert_not_after: string };
+  credentials: Credentials;
+}
+
+async function issue(router: RouterRecord, s: string, secret?: string): Promise<Issue> {
+  if (router.transport === 'udp') {
+    const value = secret ?? newSecret();
+    return {
+      stored: { secret_box: seal(s, router.router_id, value) },
+      credentials: { transport: 'udp', secret: value, source_ip: router.source_ip as string },
+    };
+  }
+  const cert = await issueRouterCertificate(s, router.router_id, clock.now());
+  return {
+    stored: { cert_serial: cert.serial, cert_not_after: cert.notAfter },
+    credentials: {
+      transport: 'radsec',
+      certificate_pem: cert.certPem,
+      private_key_pem: cert.keyPem,
+      ca_pem: await caCertificatePem(s),
+      serial: cert.serial,
+    },
+  };
+}
+
+/**
+ * Registers a router (operator CLI, demo: no principal check; `routerId` and `secret` let the
+ * local demo keep fixed ones). Answers it with its credentials, which are not kept in clear.
+ */
+export async function register(
+  input: RegisterInput,
+  options: { routerId?: string; secret?: string } = {},
+): Promise<{ router: RouterView; credentials: Credentials }> {
+  const nasIds = await checkNasIds(input.reseller_id, input.nas_ids);
+  const base: RouterRecord = {
+    router_id: options.routerId ?? newRouterId(),
+    reseller_id: input.reseller_id,
+    name: input.name,
+    nas_ids: nasIds,
+    transport: input.transport,
+    status: 'active',
+    created_at: clock.iso(),
+    ...(input.transport === 'udp' ? { source_ip: sourceAddress(input.source_ip) } : {}),
+  };
+  const { stored, credentials } = await issue(base, await seed(), options.secret);
+  const router: RouterRecord = { ...base, ...stored };
+  if ((await createRouter(router)) === 'address_taken')
+    throw new AppError('ERR_CONFLICT', `Another router is registered at ${router.source_ip}`);
+  return { router: routerView(router), credentials };
+}
+
+/** POST /routers: the owning reseller or an admin. */
+export async function registerFor(principal: Principal, input: RegisterInput) {
+  assertActsFor(principal, input.reseller_id);
+  return register(input);
+}
+
+/** A reseller's routers; the caller's scope is decided by resellerInScope (functions/core/access.ts). */
+export async function routersOf(resellerId: string): Promise<RouterView[]> {
+  return (await routersOfReseller(resellerId)).map(routerView);
+}
+
+export async function routerFor(principal: Principal, routerId: string): Promise<RouterRecord> {
+  const router = await getRouter(routerId);
+  assertSeesRouter(principal, router);
+  return router;
+}
+
+/** Revokes a router's credentials (idempotent: an already revoked router is answered as is). */
+export async function revoke(router: RouterRecord): Promise<RouterView> {
+  const nowIso = clock.iso();
+  if (router.status === 'active' && (await revokeRouter(router, nowIso)))
+    return routerView({ ...router, status: 'revoked', revoked_at: nowIso });
+  return routerView((await getRouter(router.router_id)) ?? router);
+}
+
+/** New credentials for an active router; the previous certificate or secret stops working. */
+export async function rotate(
+  router: RouterRecord,
+  options: { secret?: string } = {},
+): Promise<{ router: RouterView; credentials: Credentials }> {
+  if (router.status !== 'active') throw new AppError('ERR_CONFLICT', 'This router is revoked');
+  const { stored, credentials } = await issue(router, await seed(), options.secret);
+  if (!(await replaceCredentials(router, stored)))
+    throw new AppError('ERR_CONFLICT', 'This router is revoked');
+  return { router: routerView({ ...router, ...stored }), credentials };
+}
+
+/**
+ * FreeRADIUS's dynamic client lookup: the client definition of the active UDP router at this
+ * source address (control attributes for rlm_rest), or undefined.
+ */
+export async function clientAt(sourceIp: string): Promise<Record<string, unknown> | undefined> {
+  if (!isIP(sourceIp)) return undefined;
+  const claim = await getRouterAddress(sourceIp.toLowerCase());
+  if (!claim) return undefined;
+  const secret = open(await seed(), claim.router_id, claim.secret_box);
+  if (!secret) return undefined;
+  const literal = (value: string) => ({ value, do_xlat: false });
+  return {
+    'control:FreeRADIUS-Client-IP-Address': literal(sourceIp),
+    'control:FreeRADIUS-Client-Secret': literal(secret),
+    'control:FreeRADIUS-Client-Shortname': literal(claim.router_id),
+    'control:FreeRADIUS-Client-NAS-Type': literal('other'),
+    // BlastRADIUS (CVE-2024-3596): an Access-Request without Message-Authenticator is dropped.
+    'control:FreeRADIUS-Client-Require-MA': literal('yes'),
+  };
+}
+
+/** The RADIUS front's RadSec files: the router CA, and its server certificate and key. */
+export async function frontTlsOf(s: string, name: string, nowMs: number) {
+  const cert = await issueServerCertificate(s, name, nowMs);
+  return { ca_pem: await caCertificatePem(s), cert_pem: cert.certPem, key_pem: cert.keyPem };
+}
+
+export const frontTls = async (name: string) => frontTlsOf(await seed(), name, clock.now());

@@ -1,0 +1,169 @@
+import { cancelled, entity, type TxItem, transact } from './entity.js';
+
+/**
+ * A router registered to speak RADIUS for some of one reseller's NAS ids, with its own
+ * credentials: a RadSec client certificate (its CN is `router_id`; only the serial of the
+ * latest one issued is accepted) or, for a router with a fixed public address, a UDP secret
+ * bound to that source address. FreeRADIUS authenticates the router; the API then checks the
+ * NAS-Identifier it claims against `nas_ids`.
+ */
+export interface RouterRecord {
+  router_id: string;
+  reseller_id: string;
+  name: string;
+  /** The NAS ids this router may speak for (all of `reseller_id`). */
+  nas_ids: string[];
+  transport: RouterTransport;
+  /** UDP: the source address its packets come from. */
+  source_ip?: string;
+  /** UDP: its secret, sealed (functions/routers/secret-box.ts); never returned by the API. */
+  secret_box?: string;
+  /** RadSec: serial (hex) of the one client certificate accepted. */
+  cert_serial?: string;
+  cert_not_after?: string;
+  status: 'active' | 'revoked';
+  created_at: string;
+  revoked_at?: string;
+}
+
+export const ROUTER_TRANSPORTS = ['radsec', 'udp'] as const;
+export type RouterTransport = (typeof ROUTER_TRANSPORTS)[number];
+
+export const Router = entity<RouterRecord>()({
+  name: 'router',
+  key: (r: Pick<RouterRecord, 'router_id'>) => ({ pk: `ROUTER#${r.router_id}`, sk: 'ROUTER' }),
+  indexes: {
+    /** A reseller's routers, oldest first. */
+    byReseller: {
+      gsi: 'gsi1',
+      composite: ['reseller_id', 'created_at', 'router_id'],
+      pk: (r: Pick<RouterRecord, 'reseller_id'>) => `RESELLER#${r.reseller_id}#ROUTER`,
+      sk: (r: RouterRecord) => `${r.created_at}#${r.router_id}`,
+    },
+  },
+});
+
+/**
+ * The claim of a UDP source address by one active router, with what FreeRADIUS needs to
+ * define the client: one GetItem per lookup. Created with the router, deleted when it is
+ * revoked, so the address can be registered again.
+ */
+export interface RouterAddress {
+  source_ip: string;
+  router_id: string;
+  secret_box: string;
+}
+
+export const RouterAddressClaim = entity<RouterAddress>()({
+  name: 'router_address',
+  key: (a: Pick<RouterAddress, 'source_ip'>) => ({ pk: `ROUTERIP#${a.source_ip}`, sk: 'ROUTERIP' }),
+});
+
+/**
+ * Registers a router (and claims its address, for UDP). False when the address is already
+ * another active router's.
+ */
+// Access: TransactWriteItems: Put pk=ROUTER#<id> (attribute_not_exists), Put pk=ROUTERIP#<ip> (attribute_not_exists).
+export async function createRouter(router: RouterRecord): Promise<'created' | 'address_taken'> {
+  const items: Record<string, TxItem> = { router: Router.tx.create(router) };
+  if (router.transport === 'udp' && router.source_ip && router.secret_box)
+    items.address = RouterAddressClaim.tx.create({
+      source_ip: router.source_ip,
+      router_id: router.router_id,
+      secret_box: router.secret_box,
+    });
+  try {
+    await transact(items);
+    return 'created';
+  } catch (error) {
+    if (cancelled(error)?.failed('address')) return 'address_taken';
+    throw error;
+  }
+}
+
+// Access: GetItem pk=ROUTER#<id>, sk=ROUTER.
+export const getRouter = (routerId: string): Promise<RouterRecord | undefined> =>
+  Router.get({ router_id: routerId });
+
+// Access: GetItem pk=ROUTERIP#<ip>, sk=ROUTERIP.
+export const getRouterAddress = (sourceIp: string): Promise<RouterAddress | undefined> =>
+  RouterAddressClaim.get({ source_ip: sourceIp });
+
+// Access: Query byReseller (gsi1) gsi1pk=RESELLER#<id>#ROUTER.
+export const routersOfReseller = (resellerId: string): Promise<RouterRecord[]> =>
+  Router.queryIndexAll('byReseller', { reseller_id: resellerId });
+
+/**
+ * Revokes a router: its certificate and secret stop working (the API refuses it at once;
+ * FreeRADIUS forgets a UDP client within its cache lifetime) and its address is freed.
+ * False when it was not active.
+ */
+// Access: TransactWriteItems: Update pk=ROUTER#<id> SET status=revoked (status = active), Delete pk=ROUTERIP#<ip>.
+export async function revokeRouter(router: RouterRecord, nowIso: string): Promise<boolean> {
+  const items: Record<string, TxItem> = {
+    router: Router.tx.update(
+      { router_id: router.router_id },
+      {
+        expression: 'SET #s = :revoked, revoked_at = :now',
+        names: { '#s': 'status' },
+        values: { ':revoked': 'revoked', ':now': nowIso },
+      },
+      { expression: '#s = :active', names: { '#s': 'status' }, values: { ':active': 'active' } },
+    ),
+  };
+  if (router.transport === 'udp' && router.source_ip)
+    items.address = RouterAddressClaim.tx.delete(
+      { source_ip: router.source_ip },
+      { expression: 'router_id = :id', values: { ':id': router.router_id } },
+    );
+  try {
+    await transact(items);
+    return true;
+  } catch (error) {
+    if (cancelled(error)?.failed('router')) return false;
+    throw error;
+  }
+}
+
+/**
+ * New credentials for an active router: the certificate serial accepted (the previous
+ * certificate is refused from now on), or the sealed UDP secret (router and address claim
+ * together). False when the router is not active.
+ */
+// Access: TransactWriteItems: Update pk=ROUTER#<id> (status = active), Update pk=ROUTERIP#<ip> (router_id = id).
+export async function replaceCredentials(
+  router: RouterRecord,
+  next: { cert_serial: string; cert_not_after: string } | { secret_box: string },
+): Promise<boolean> {
+  const active = { expression: '#s = :active', names: { '#s': 'status' }, values: { ':active': 'active' } };
+  const items: Record<string, TxItem> = {};
+  if ('cert_serial' in next) {
+    items.router = Router.tx.update(
+      { router_id: router.router_id },
+      {
+        expression: 'SET cert_serial = :serial, cert_not_after = :until',
+        values: { ':serial': next.cert_serial, ':until': next.cert_not_after },
+      },
+      active,
+    );
+  } else {
+    items.router = Router.tx.update(
+      { router_id: router.router_id },
+      { expression: 'SET secret_box = :box', values: { ':box': next.secret_box } },
+      active,
+    );
+    if (router.source_ip)
+      items.address = RouterAddressClaim.tx.update(
+        { source_ip: router.source_ip },
+        { expression: 'SET secret_box = :box', values: { ':box': next.secret_box } },
+        { expression: 'router_id = :id', values: { ':id': router.router_id } },
+      );
+  }
+  try {
+    await transact(items);
+    return true;
+  } catch (error) {
+    if (cancelled(error)?.failed('router')) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,84 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findBinary, freeUdpPort } from '../../bin/local/freeradius.js';
+import { radsecproxyConf } from '../../bin/local/radsecproxy.js';
+
+/**
+ * Debian's radsecproxy as a RadSec router: radclient's UDP on a loopback port, forwarded over
+ * TLS with the router's client certificate to FreeRADIUS's RadSec listener (as RouterOS 7
+ * does with `protocol=radsec`).
+ */
+export interface Radsecproxy {
+  /** Where radclient sends (127.0.0.1), with `secret`. */
+  port: number;
+  secret: string;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+export const RADSECPROXY_INSTALL_HINT = 'radsecproxy is not installed: sudo apt-get install -y radsecproxy';
+
+export async function startRadsecproxy(options: {
+  certPem: string;
+  keyPem: string;
+  caPem: string;
+  serverPort: number;
+}): Promise<Radsecproxy> {
+  const bin = findBinary('radsecproxy');
+  if (!bin) throw new Error(RADSECPROXY_INSTALL_HINT);
+  const dir = mkdtempSync(join(tmpdir(), 'radsecproxy-'));
+  const file = (name: string, body: string) => {
+    writeFileSync(join(dir, name), body, { mode: 0o600 });
+    return join(dir, name);
+  };
+  const port = await freeUdpPort();
+  const secret = 'radsecproxy-test-secret';
+  const conf = file(
+    'radsecproxy.conf',
+    radsecproxyConf({
+      listenPort: port,
+      secret,
+      ca: file('ca.pem', options.caPem),
+      cert: file('router.pem', options.certPem),
+      key: file('router.key', options.keyPem),
+      serverPort: options.serverPort,
+    }),
+  );
+  const child: ChildProcess = spawn(bin, ['-f', '-d', '3', '-c', conf], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let tail = '';
+  const onData = (d: Buffer) => {
+    tail = (tail + d.toString()).slice(-8000);
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  const kill = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  process.once('exit', kill);
+  const stop = () =>
+    new Promise<void>((done) => {
+      process.removeListener('exit', kill);
+      const finish = () => {
+        rmSync(dir, { recursive: true, force: true });
+        done();
+      };
+      if (child.exitCode !== null || child.signalCode !== null) return finish();
+      child.once('exit', finish);
+      child.kill('SIGTERM');
+      setTimeout(kill, 2000).unref();
+    });
+  // Ready once it listens for UDP (it opens the TLS connection at the first request).
+  const deadline = Date.now() + 5000;
+  while (!/listening for udp/.test(tail)) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`radsecproxy did not start:\n${tail}`);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { port, secret, output: () => tail, stop };
+}
