@@ -18,7 +18,36 @@ const msisdn = z.string().check(
   }),
 );
 
-export const OtpRequestBody = z.strictObject({ msisdn });
+export const OtpRequestBody = z.strictObject({
+  msisdn,
+  /**
+   * Optional, sent by the captive portal: the hotspot the subscriber is at and the device's MAC
+   * as the router passed it. With both (and a known hotspot), the request is budgeted per device
+   * and per hotspot instead of per client address (every subscriber of a hotspot shares one).
+   */
+  nas_id: z.optional(
+    z
+      .string()
+      .check(
+        z.minLength(1),
+        z.maxLength(200),
+        z.meta({ description: "The hotspot's NAS id (the portal's)", examples: ['access_chez_awa'] }),
+      ),
+  ),
+  /**
+   * Not a MAC (or an unknown hotspot) is not refused: the request is then budgeted per client
+   * address, so a router's odd format never stops a login.
+   */
+  client_mac: z.optional(
+    z
+      .string()
+      .check(
+        z.minLength(1),
+        z.maxLength(64),
+        z.meta({ description: "The device's MAC as the router passed it", examples: ['AA:BB:CC:DD:EE:FF'] }),
+      ),
+  ),
+});
 
 export const OtpVerifyBody = z.strictObject({
   msisdn,
