@@ -54,10 +54,31 @@ export const OtpVerifyBody = z.strictObject({
   otp: z.string().check(z.regex(/^\d{6}$/, 'must be 6 digits')),
   /** Optional: the token returned by the request; when given it must be the current one. */
   otp_token: z.optional(uuid()),
+  /**
+   * Optional: a subscriber's portal asks for a device credential (`device_token` in the answer),
+   * which gets a session again for 30 days without an SMS (POST /api/v1/auth/device/session).
+   */
+  remember_device: z.optional(z.boolean()),
 });
+
+const deviceToken = z
+  .string()
+  .check(
+    z.minLength(1),
+    z.maxLength(128),
+    z.meta({ description: 'The device credential an OTP verification with remember_device answered' }),
+  );
+export const DeviceTokenBody = z.strictObject({ device_token: deviceToken });
 
 export const OtpRequestResponse = z.object({ otp_token: z.string() });
 export const OtpVerifyResponse = z.object({
+  session_token: z.string(),
+  subscriber_ref: z.string(),
+  expires_in: z.int(),
+  /** Only when `remember_device` was asked, for a subscriber: keep it, show it to nobody. */
+  device_token: z.optional(z.string()),
+});
+export const DeviceSessionResponse = z.object({
   session_token: z.string(),
   subscriber_ref: z.string(),
   expires_in: z.int(),

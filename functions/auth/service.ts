@@ -22,6 +22,7 @@ import {
   takeLimits,
 } from '../store/otp.js';
 import type { RateWindow } from '../store/rate-limit.js';
+import { issueDevice } from './devices.js';
 import {
   compactMsisdn,
   generateCode,
@@ -279,7 +280,8 @@ export async function verifyOtp(
   code: string,
   otpToken?: string,
   client?: Client,
-): Promise<{ session_token: string; subscriber_ref: string; expires_in: number }> {
+  options: { rememberDevice?: boolean } = {},
+): Promise<{ session_token: string; subscriber_ref: string; expires_in: number; device_token?: string }> {
   const msisdn = compactMsisdn(input);
   if (!msisdn) throw invalid();
   const state =
@@ -317,5 +319,15 @@ export async function verifyOtp(
   );
   log.info('otp verified', { msisdn: maskMsisdn(msisdn), role: state.role });
   countMetric('OtpVerified');
-  return { session_token: token, subscriber_ref: ref, expires_in: SESSION_TTL_SECONDS };
+  // A device credential for subscribers only: an operator verifies a code at every login.
+  const device =
+    options.rememberDevice && state.role === 'subscriber'
+      ? await issueDevice({ msisdn, accountId: state.accountId, tokenVersion: state.tokenVersion })
+      : undefined;
+  return {
+    session_token: token,
+    subscriber_ref: ref,
+    expires_in: SESSION_TTL_SECONDS,
+    ...(device ? { device_token: device } : {}),
+  };
 }
