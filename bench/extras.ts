@@ -57,7 +57,7 @@ async function vlanAllocations(probe: DdbProbe): Promise<ExtraFigure> {
         '## 400 parallel VLAN allocations',
         '',
         `${ok}/400 allocated in ${seconds.toFixed(1)} s; ${calls.toFixed(1)} DynamoDB calls per allocation ` +
-          '(one read of the 20 stripes and one transaction per attempt; the rest are races lost on a stripe, retried).',
+          '(one read of the 50 stripes and one transaction per attempt; the rest are races lost on a stripe, retried).',
       ],
     };
   });

@@ -20,11 +20,11 @@ const exhausted = () => new AppError('ERR_VLAN_POOL_EXHAUSTED', 'No VLAN is left
  * allocation took the id we picked, or held its stripe, between our read and our write) costs
  * one; each attempt picks among more free ids than the last, so races die out quickly.
  */
-export const MAX_ATTEMPTS = 200;
+export const MAX_ATTEMPTS = 1000;
 
-/** Full jitter over a window that doubles with each lost race, up to half a second. */
+/** Full jitter over a window that doubles with each lost race, up to two seconds. */
 const pause = (attempt: number) =>
-  new Promise((r) => setTimeout(r, Math.random() * Math.min(500, 5 * 2 ** Math.min(attempt, 7))));
+  new Promise((r) => setTimeout(r, Math.random() * Math.min(2000, 10 * 2 ** Math.min(attempt, 8))));
 
 /**
  * Which free id an attempt takes. Alone (the only allocation running in this process, and no

@@ -51,8 +51,8 @@ export const Vlan = entity<Allocation & { slug: string }>()({
   },
 });
 
-/** Stripes of the taken set: 20 stripes of a 400-id pool hold 20 ids each. */
-export const VLAN_STRIPES = 20;
+/** Stripes of the taken set: 50 stripes of a 400-id pool hold 8 ids each. */
+export const VLAN_STRIPES = 50;
 
 const stripeOf = (vlanId: number) => vlanId % VLAN_STRIPES;
 
@@ -79,7 +79,7 @@ export type AllocateResult = 'ok' | 'race' | 'duplicate';
  * put the allocation, claim the NAS id, mark the reseller as holding it, and create the VLAN's
  * default gateway rules. All or nothing.
  */
-// Access: TransactWriteItems [Update VLAN#POOL#<id mod 20> ADD taken (NOT contains id), Put VLAN#<id> (not exists),
+// Access: TransactWriteItems [Update VLAN#POOL#<id mod 50> ADD taken (NOT contains id), Put VLAN#<id> (not exists),
 // Put NAS#<nas_id> (not exists), Update RESELLER#<id>/PROFILE (no vlan_id yet), Put 3 x VLAN#<id>#RULES (not exists)].
 export async function allocateTx(input: {
   allocation: Allocation;
@@ -163,7 +163,7 @@ export async function listAllocations(resellerId?: string): Promise<Allocation[]
  * False when the VLAN was not allocated (any more).
  */
 // Access: TransactWriteItems [Delete VLAN#<id> (exists), Delete NAS#<nas_id>, Delete BRANDING#<nas_id>,
-// Delete the default VLAN#<id>#RULES, Update RESELLER#<id>/PROFILE REMOVE vlan_id (vlan_id = :v), Update VLAN#POOL#<id mod 20> DELETE taken].
+// Delete the default VLAN#<id>#RULES, Update RESELLER#<id>/PROFILE REMOVE vlan_id (vlan_id = :v), Update VLAN#POOL#<id mod 50> DELETE taken].
 export async function releaseTx(
   a: Allocation,
   rules: Pick<GatewayRule, 'vlan' | 'order'>[],
