@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** Debian's chromium, driven without a browser download; flags that keep it off the network. */
@@ -105,6 +106,111 @@ export async function measurePortal(
       repeatFromCache: repeat.cached.filter((u) => u.includes('/portal/assets/')),
       phoneFieldUsableMs2G: usable,
     };
+  } finally {
+    if (!options.browser) await browser.close();
+  }
+}
+
+export interface SmsPerSale {
+  /** SMS the buyer's number received for a first purchase on a new phone (code + access code). */
+  firstPurchase: number;
+  /** SMS for a second purchase from the same phone, which the portal remembers. */
+  returningDevice: number;
+  /** SMS for a purchase after the phone's credential was revoked (back to the code). */
+  afterRevocation: number;
+}
+
+/** SMS in the local outbox addressed to `msisdn`. */
+function smsCount(outbox: string, msisdn: string): number {
+  let text = '';
+  try {
+    text = readFileSync(outbox, 'utf8');
+  } catch {
+    return 0;
+  }
+  return text.split('\n').filter((line) => line.trim() && (JSON.parse(line) as { to?: string }).to === msisdn)
+    .length;
+}
+
+/** The newest 6-digit code texted to `msisdn`. */
+function codeIn(outbox: string, msisdn: string): string {
+  const lines = readFileSync(outbox, 'utf8').trim().split('\n').reverse();
+  for (const line of lines) {
+    const sms = JSON.parse(line) as { to: string; message: string };
+    const code = sms.to === msisdn ? /\b(\d{6})\b/.exec(sms.message)?.[1] : undefined;
+    if (code) return code;
+  }
+  throw new Error(`no code texted to ${msisdn}`);
+}
+
+/** One purchase through the portal page: forfait, Wave in the sandbox, back, the code shown. */
+async function buyOnce(page: Page): Promise<void> {
+  // A phone with time left here sees its code first: it buys another.
+  const more = page.getByRole('button', { name: 'Acheter un autre forfait' });
+  await Promise.race([page.locator('label.choice').first().waitFor(), more.waitFor()]);
+  if (await more.isVisible()) await more.click();
+  await page.locator('label.choice').first().waitFor();
+  await page.getByRole('radio', { name: 'Wave' }).check();
+  await page.getByRole('button', { name: 'Payer' }).click();
+  await page.waitForURL(/\/sandbox\/pay\//);
+  await page.getByRole('button', { name: 'Pay (complete)' }).click();
+  await page
+    .locator('#code')
+    .filter({ hasText: /^[A-Z0-9]{6,}$/ })
+    .waitFor({ timeout: 30_000 });
+}
+
+/**
+ * SMS per sale, counted in the local outbox, through the portal page in Debian's chromium: a
+ * first purchase on a new phone (the code to log in; the access code is shown, not texted), a
+ * second from the same phone (its device credential: no code), and one after the credential
+ * was revoked (back to the code). `portalUrl` is the page with the router's parameters.
+ */
+export async function measureSmsPerSale(
+  portalUrl: string,
+  outbox: string,
+  msisdn: string,
+  options: { browser?: Browser; revoke: (deviceToken: string) => Promise<void> },
+): Promise<SmsPerSale> {
+  const browser = options.browser ?? (await chromium.launch(CHROMIUM));
+  try {
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fr-FR' });
+    context.setDefaultTimeout(15_000);
+    const first = await context.newPage();
+    const before = smsCount(outbox, msisdn);
+    await first.goto(portalUrl);
+    await first.getByLabel('Votre numéro de téléphone').fill(`${msisdn.slice(4, 6)} ${msisdn.slice(6)}`);
+    await first.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
+    await first.getByLabel('Code reçu par SMS (6 chiffres)').waitFor();
+    await first.getByLabel('Code reçu par SMS (6 chiffres)').fill(codeIn(outbox, msisdn));
+    await first.getByRole('button', { name: 'Valider', exact: true }).click();
+    await buyOnce(first);
+    const firstPurchase = smsCount(outbox, msisdn) - before;
+    await first.close();
+
+    // The same phone later (a new tab: the session of the first is gone, the device is kept).
+    const second = await context.newPage();
+    const beforeSecond = smsCount(outbox, msisdn);
+    await second.goto(portalUrl);
+    await buyOnce(second);
+    const returningDevice = smsCount(outbox, msisdn) - beforeSecond;
+    const deviceToken = (await second.evaluate("localStorage.getItem('portal:device')")) as string;
+    await second.close();
+
+    // "Forget this device": the next visit asks for a code again.
+    await options.revoke(deviceToken);
+    const third = await context.newPage();
+    const beforeThird = smsCount(outbox, msisdn);
+    await third.goto(portalUrl);
+    await third.getByLabel('Votre numéro de téléphone').fill(`${msisdn.slice(4, 6)} ${msisdn.slice(6)}`);
+    await third.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
+    await third.getByLabel('Code reçu par SMS (6 chiffres)').waitFor();
+    await third.getByLabel('Code reçu par SMS (6 chiffres)').fill(codeIn(outbox, msisdn));
+    await third.getByRole('button', { name: 'Valider', exact: true }).click();
+    await buyOnce(third);
+    const afterRevocation = smsCount(outbox, msisdn) - beforeThird;
+    await context.close();
+    return { firstPurchase, returningDevice, afterRevocation };
   } finally {
     if (!options.browser) await browser.close();
   }

@@ -26,7 +26,7 @@ import { bundleSection, importOnly, writeBundleSection } from './bundle.js';
 import { extraFigures } from './extras.js';
 import { load } from './load.js';
 import { paymentFigures } from './payments.js';
-import { measurePortal } from './portal.js';
+import { measurePortal, measureSmsPerSale } from './portal.js';
 import { radiusFigures, radiusSection } from './radius.js';
 import { type BenchContext, scenarios } from './scenarios.js';
 
@@ -231,6 +231,33 @@ async function main(): Promise<void> {
       `| first load, bytes transferred | ${portal.firstLoadBytes} | <= 61440 |`,
       `| repeat load, bytes transferred | ${portal.repeatLoadBytes} | from cache |`,
       `| phone field usable on 2G (250 kbit/s, 300 ms) | ${portal.phoneFieldUsableMs2G} ms | <= 3000 ms |`,
+      '',
+    );
+
+    // 8. SMS per sale through the portal page, counted in the local outbox.
+    const sms = await measureSmsPerSale(
+      `${server.url}/portal/${encodeURIComponent(nasId)}`,
+      join(localDir, 'sms.jsonl'),
+      '+2250701020304',
+      {
+        revoke: async (device_token) => {
+          await fetch(`${server.url}/api/v1/auth/device/revoke`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ device_token }),
+          });
+        },
+      },
+    );
+    results.sms_per_sale = sms;
+    lines.push(
+      '## SMS per sale (portal in Debian chromium, local outbox)',
+      '',
+      '| sale | SMS | target |',
+      '|---|---:|---:|',
+      `| first purchase on a new phone | ${sms.firstPurchase} | <= 1 |`,
+      `| same phone again (device credential) | ${sms.returningDevice} | 0 |`,
+      `| after "forget this device" | ${sms.afterRevocation} | <= 1 |`,
       '',
     );
 

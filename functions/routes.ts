@@ -96,6 +96,22 @@ const table = [
     access: { table: 'write' },
     summary: "End every session token of the caller's account",
   },
+  {
+    method: 'POST',
+    path: '/api/v1/auth/device/session',
+    handler: 'auth/device-session',
+    auth: 'none',
+    access: { table: 'read', secrets: ['JWT_SECRET'] },
+    summary: 'Exchange a device credential for a session token, without an SMS',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/auth/device/revoke',
+    handler: 'auth/device-revoke',
+    auth: 'none',
+    access: { table: 'write' },
+    summary: 'Forget a device: its credential opens no session any more',
+  },
   // ---- billing ----
   {
     method: 'GET',

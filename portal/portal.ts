@@ -65,6 +65,30 @@ const store = {
   },
 };
 
+/**
+ * The device credential (30 days): in localStorage of the portal's origin, for every hotspot of
+ * the platform, not sessionStorage (which a closed tab forgets). Sent only in a request body to
+ * the API on this origin; the page's CSP (script-src 'self', connect-src 'self') is what keeps
+ * other scripts from reading it. Why not a cookie: docs/decisions.md, "SMS per sale".
+ */
+const device = {
+  get(): string | null {
+    try {
+      return localStorage.getItem('portal:device');
+    } catch {
+      return null;
+    }
+  },
+  set(value: string | null): void {
+    try {
+      if (value === null) localStorage.removeItem('portal:device');
+      else localStorage.setItem('portal:device', value);
+    } catch {
+      // Storage off: the next visit asks for an SMS code again.
+    }
+  },
+};
+
 let lang = document.documentElement.lang as Lang;
 let forfaits: Forfait[] = [];
 let message: { key: Key; vars: Record<string, string | number> } | undefined;
@@ -199,7 +223,14 @@ el('f-phone').addEventListener('submit', async (e) => {
   const form = el('f-phone');
   const msisdn = msisdnOf(el<HTMLInputElement>('msisdn').value, el<HTMLSelectElement>('country').value);
   busy(form, true);
-  const a = await api('POST', '/auth/otp/request', { msisdn });
+  // The hotspot and the device's MAC: the SMS budget is then this device's and this hotspot's,
+  // not the public address every subscriber here shares.
+  const mac = router?.mac;
+  const a = await api('POST', '/auth/otp/request', {
+    msisdn,
+    ...(nasId ? { nas_id: nasId } : {}),
+    ...(mac ? { client_mac: mac } : {}),
+  });
   busy(form, false);
   if (!a) return;
   if (a.status !== 200) return say(errorCode(a) === 'ERR_RATE_LIMITED' ? 'err_rate_limited' : 'err_msisdn');
@@ -224,14 +255,33 @@ el('f-otp').addEventListener('submit', async (e) => {
     msisdn: store.get('msisdn'),
     otp,
     ...(token ? { otp_token: token } : {}),
+    // Next time, this phone gets in without an SMS (POST /auth/device/session).
+    remember_device: true,
   });
   busy(form, false);
   if (!a) return;
   if (a.status !== 200)
     return say(errorCode(a) === 'ERR_OTP_EXPIRED' ? 'err_otp_expired' : 'err_otp_invalid');
   store.set('token', String(a.body.session_token));
+  if (typeof a.body.device_token === 'string') device.set(a.body.device_token);
   await afterLogin();
 });
+
+/** A remembered device: a session without an SMS; false when it must verify a code again. */
+async function deviceLogin(): Promise<boolean> {
+  const secret = device.get();
+  if (!secret) return false;
+  const a = await api('POST', '/auth/device/session', { device_token: secret });
+  if (a?.status !== 200) {
+    // Forgotten, expired or logged out everywhere: back to the SMS code.
+    if (a && a.status < 500) device.set(null);
+    return false;
+  }
+  quiet();
+  store.set('token', String(a.body.session_token));
+  await afterLogin();
+  return true;
+}
 
 // ---- 3: time left at this hotspot, else 4: the forfaits ----
 async function afterLogin(): Promise<void> {
@@ -304,7 +354,8 @@ el('f-pay').addEventListener('submit', async (e) => {
   const a = await api(
     'POST',
     '/payments/initiate',
-    { forfait_id: forfait, provider, nas_id: nasId },
+    // The code is shown on this page (and kept in "time left"): no SMS for it.
+    { forfait_id: forfait, provider, nas_id: nasId, code_delivery: 'screen' },
     { 'idempotency-key': key },
   );
   if (a?.status !== 201) {
@@ -469,4 +520,7 @@ if (reloading) {
 } else if (payment && store.get('token')) void waitForPayment(payment);
 else if (keptCode) showCode(keptCode);
 else if (store.get('token')) void afterLogin();
-else show('phone', false);
+else {
+  show('phone', false);
+  void deviceLogin();
+}

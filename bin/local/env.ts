@@ -62,6 +62,7 @@ export function applyLocalEnv(settings: {
     DYNAMODB_ENDPOINT: settings.endpoint,
     // The local Java engine is slower than DynamoDB under load (functions/core/ddb.ts).
     DYNAMODB_REQUEST_TIMEOUT_MS: process.env.DYNAMODB_REQUEST_TIMEOUT_MS ?? '10000',
+    DYNAMODB_CONNECT_TIMEOUT_MS: process.env.DYNAMODB_CONNECT_TIMEOUT_MS ?? '5000',
     SMS_MODE: 'outbox',
     SMS_OUTBOX: settings.smsOutbox ?? process.env.SMS_OUTBOX ?? resolve(LOCAL_DIR, 'sms-outbox.jsonl'),
     PUBLIC_BASE_URL: settings.publicBaseUrl,

@@ -101,6 +101,8 @@ export function toEvent(
   body: string,
   route: Route,
   params: Record<string, string>,
+  /** Take the client address from `x-forwarded-for` (tests that play callers behind one NAT). */
+  trustForwardedFor = false,
 ): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers)) {
@@ -127,7 +129,10 @@ export function toEvent(
         method: req.method ?? 'GET',
         path: url.pathname,
         protocol: `HTTP/${req.httpVersion}`,
-        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        sourceIp:
+          (trustForwardedFor ? headers['x-forwarded-for']?.split(',')[0]?.trim() : undefined) ??
+          req.socket.remoteAddress ??
+          '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
       },
       requestId,
@@ -172,7 +177,17 @@ export interface LocalServer {
  * shape. (In AWS, API Gateway answers an unrouted path or method itself, before any function.)
  */
 export async function startServer(
-  options: { port?: number; host?: string; pages?: LocalPage[] } = {},
+  options: {
+    port?: number;
+    host?: string;
+    pages?: LocalPage[];
+    /**
+     * Tests only: the caller's address is the first `x-forwarded-for` entry, so that a test can
+     * play many subscribers behind one public address (every real request here is loopback).
+     * Never on for `npm start`: anyone could then choose the address they are budgeted as.
+     */
+    trustForwardedFor?: boolean;
+  } = {},
 ): Promise<LocalServer> {
   const compiled = await loadRoutes();
   // The pages beside the routes (docs, sandbox) are the caller's choice: bin/local/pages.ts lists them.
@@ -209,7 +224,7 @@ export async function startServer(
           }
           params[name] = value;
         }
-        const event = toEvent(req, url, c.takesBody ? body : '', c.route, params);
+        const event = toEvent(req, url, c.takesBody ? body : '', c.route, params, options.trustForwardedFor);
         const result = await c.handler(event, lambdaContext(c.route, event.requestContext.requestId));
         res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
         res.end(result.body ?? '');

@@ -9,7 +9,15 @@ export const handler = endpoint(
     body: OtpRequestBody,
     response: { status: 200, schema: OtpRequestResponse },
   },
-  // The client address API Gateway saw (the local server sets it too): its hourly SMS budget.
+  // The client address API Gateway saw (the local server sets it too), and from the portal the
+  // hotspot and the device: whom the SMS budgets count the request against.
   async ({ body, event }) =>
-    json(200, await requestOtp(body.msisdn, { sourceIp: event.requestContext?.http?.sourceIp })),
+    json(
+      200,
+      await requestOtp(body.msisdn, {
+        sourceIp: event.requestContext?.http?.sourceIp,
+        nasId: body.nas_id,
+        clientMac: body.client_mac,
+      }),
+    ),
 );

@@ -13,8 +13,12 @@ export const handler = endpoint(
   async ({ body, event }) =>
     json(
       200,
-      await verifyOtp(body.msisdn, body.otp, body.otp_token, {
-        sourceIp: event.requestContext?.http?.sourceIp,
-      }),
+      await verifyOtp(
+        body.msisdn,
+        body.otp,
+        body.otp_token,
+        { sourceIp: event.requestContext?.http?.sourceIp },
+        { rememberDevice: body.remember_device === true },
+      ),
     ),
 );

@@ -18,17 +18,67 @@ const msisdn = z.string().check(
   }),
 );
 
-export const OtpRequestBody = z.strictObject({ msisdn });
+export const OtpRequestBody = z.strictObject({
+  msisdn,
+  /**
+   * Optional, sent by the captive portal: the hotspot the subscriber is at and the device's MAC
+   * as the router passed it. With both (and a known hotspot), the request is budgeted per device
+   * and per hotspot instead of per client address (every subscriber of a hotspot shares one).
+   */
+  nas_id: z.optional(
+    z
+      .string()
+      .check(
+        z.minLength(1),
+        z.maxLength(200),
+        z.meta({ description: "The hotspot's NAS id (the portal's)", examples: ['access_chez_awa'] }),
+      ),
+  ),
+  /**
+   * Not a MAC (or an unknown hotspot) is not refused: the request is then budgeted per client
+   * address, so a router's odd format never stops a login.
+   */
+  client_mac: z.optional(
+    z
+      .string()
+      .check(
+        z.minLength(1),
+        z.maxLength(64),
+        z.meta({ description: "The device's MAC as the router passed it", examples: ['AA:BB:CC:DD:EE:FF'] }),
+      ),
+  ),
+});
 
 export const OtpVerifyBody = z.strictObject({
   msisdn,
   otp: z.string().check(z.regex(/^\d{6}$/, 'must be 6 digits')),
   /** Optional: the token returned by the request; when given it must be the current one. */
   otp_token: z.optional(uuid()),
+  /**
+   * Optional: a subscriber's portal asks for a device credential (`device_token` in the answer),
+   * which gets a session again for 30 days without an SMS (POST /api/v1/auth/device/session).
+   */
+  remember_device: z.optional(z.boolean()),
 });
+
+const deviceToken = z
+  .string()
+  .check(
+    z.minLength(1),
+    z.maxLength(128),
+    z.meta({ description: 'The device credential an OTP verification with remember_device answered' }),
+  );
+export const DeviceTokenBody = z.strictObject({ device_token: deviceToken });
 
 export const OtpRequestResponse = z.object({ otp_token: z.string() });
 export const OtpVerifyResponse = z.object({
+  session_token: z.string(),
+  subscriber_ref: z.string(),
+  expires_in: z.int(),
+  /** Only when `remember_device` was asked, for a subscriber: keep it, show it to nobody. */
+  device_token: z.optional(z.string()),
+});
+export const DeviceSessionResponse = z.object({
   session_token: z.string(),
   subscriber_ref: z.string(),
   expires_in: z.int(),

@@ -4,15 +4,41 @@ import { defineSettings } from '../core/config.js';
 import { intSetting as int } from '../core/schemas.js';
 
 /**
- * Settings of the login flow: what one client address and the whole platform may spend on SMS,
- * and how many guesses without the request's `otp_token` one client address may make.
+ * Settings of the login flow: what one device at a hotspot, one hotspot, one client address and
+ * the whole platform may spend on SMS, and how many guesses without the request's `otp_token`
+ * one client address may make. Sized from docs/scale.md.
  */
 export const authSettings = defineSettings(
   z.object({
-    /** Codes sent per client address in any hour (sliding window). */
-    OTP_REQUESTS_PER_ADDRESS_PER_HOUR: z._default(int, 10),
-    /** Codes sent by the whole platform per clock hour: the SMS spend bound. */
-    OTP_REQUESTS_PER_HOUR: z._default(int, 2000),
+    /**
+     * Codes sent per client address in any hour (sliding window), for a request that names no
+     * hotspot and device (a reseller's console, a script). An office NAT of a few dozen people
+     * logging in once or twice a day stays under it; a spray of numbers from one address does not.
+     */
+    OTP_REQUESTS_PER_ADDRESS_PER_HOUR: z._default(int, 30),
+    /**
+     * Codes sent per device (the client MAC the router passes) at one hotspot in any hour
+     * (sliding window): a phone that asks again and again, whatever numbers it types.
+     */
+    OTP_REQUESTS_PER_DEVICE_PER_HOUR: z._default(int, 5),
+    /**
+     * Codes sent per hotspot per clock hour, unless its NAS record says otherwise
+     * (`otp_requests_per_hour`): every subscriber of a hotspot shares one public address, so the
+     * hotspot, not the address, is budgeted. A busy hotspot serves about 200 logins an evening
+     * hour (docs/scale.md); random MACs from one hotspot stop here.
+     */
+    OTP_REQUESTS_PER_HOTSPOT_PER_HOUR: z._default(int, 400),
+    /**
+     * Codes sent by the whole platform per clock hour: the SMS spend bound. The model's peak is
+     * 50 codes a second (180,000 an hour) if every purchase needed one; returning devices need
+     * none (docs/decisions.md, "SMS per sale"), so this leaves headroom above the peak.
+     */
+    OTP_REQUESTS_PER_HOUR: z._default(int, 200_000),
+    /**
+     * Items the platform budget is split over: each request counts on one at random, so no item
+     * sits in every OTP transaction (at 50 a second, 32 shards take about 1.6 a second each).
+     */
+    OTP_BUDGET_SHARDS: z._default(int, 32),
     /** Verifications without `otp_token` per client address in any hour (sliding window). */
     OTP_GUESSES_PER_ADDRESS_PER_HOUR: z._default(int, 20),
   }),
@@ -24,7 +50,12 @@ export const authSettings = defineSettings(
     ...(v.OTP_GUESSES_PER_ADDRESS_PER_HOUR >= 1 && v.OTP_GUESSES_PER_ADDRESS_PER_HOUR <= 100
       ? []
       : ['OTP_GUESSES_PER_ADDRESS_PER_HOUR']),
+    ...(v.OTP_REQUESTS_PER_DEVICE_PER_HOUR >= 1 && v.OTP_REQUESTS_PER_DEVICE_PER_HOUR <= 100
+      ? []
+      : ['OTP_REQUESTS_PER_DEVICE_PER_HOUR']),
+    ...(v.OTP_REQUESTS_PER_HOTSPOT_PER_HOUR >= 1 ? [] : ['OTP_REQUESTS_PER_HOTSPOT_PER_HOUR']),
     ...(v.OTP_REQUESTS_PER_HOUR >= 1 ? [] : ['OTP_REQUESTS_PER_HOUR']),
+    ...(v.OTP_BUDGET_SHARDS >= 1 && v.OTP_BUDGET_SHARDS <= 100 ? [] : ['OTP_BUDGET_SHARDS']),
   ],
 );
 
@@ -64,4 +95,10 @@ export function addressSubject(sourceIp: string | undefined): string | undefined
   }
   if (groups.slice(0, 7).every((g) => g === '0') && groups[7] === '1') return undefined;
   return `${groups.slice(0, 4).join(':')}::/64`;
+}
+
+/** A MAC address as routers write it (`AA:BB:..`, `aa-bb-..`, `aabb..`), as 12 lower-case hex digits. */
+export function macSubject(mac: string | undefined): string | undefined {
+  const hex = mac?.trim().toLowerCase().replace(/[:.-]/g, '') ?? '';
+  return /^[0-9a-f]{12}$/.test(hex) ? hex : undefined;
 }

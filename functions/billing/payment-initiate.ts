@@ -25,6 +25,7 @@ export const handler = sessionEndpoint(
       forfaitId: body.forfait_id,
       provider: body.provider,
       ...(body.nas_id ? { nasId: body.nas_id } : {}),
+      ...(body.code_delivery === 'screen' ? { codeSms: false } : {}),
       ...(key ? { idempotencyKey: key } : {}),
     });
     return json(201, out);

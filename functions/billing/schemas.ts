@@ -24,6 +24,11 @@ export const PaymentInitiateBody = z.strictObject({
   forfait_id: uuid(),
   provider: Provider,
   nas_id: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
+  /**
+   * Optional, default `sms`: how the access code reaches the buyer. `screen` (the captive
+   * portal, which shows it): no SMS at completion; the code stays in GET /api/v1/access/mine.
+   */
+  code_delivery: z.optional(z.enum(['sms', 'screen'])),
 });
 export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 export const PaymentInitiateResponse = z.object({ payment_url: z.string(), transaction_id: z.string() });

@@ -32,11 +32,13 @@ import { billingSettings } from './settings.js';
 export { newCode, VOUCHER_ALPHABET, VOUCHER_LENGTH } from './codes.js';
 
 const MAX_COLLISION_ROUNDS = 10;
+/** Transactions of one generation in flight at once (each on its own count shard). */
+const GENERATION_LANES = 8;
 
 /**
  * Makes `n` vouchers of a forfait for a reseller the platform knows (its profile: recorded by
  * the operator CLI or a VLAN allocation; else 404, so that no voucher is sold for nobody), in
- * transactions of 49; one batch id. Each is valid unused until VOUCHER_VALIDITY_DAYS from now.
+ * transactions of 49, eight in flight; one batch id. Each is valid unused until VOUCHER_VALIDITY_DAYS from now.
  */
 export async function generateVouchers(input: { forfaitId: string; resellerId: string; n: number }) {
   if (!Number.isInteger(input.n) || input.n < 1 || input.n > 1000) throw validation('n must be 1..1000');
@@ -88,57 +90,75 @@ export async function generateVouchers(input: { forfaitId: string; resellerId: s
       },
     };
   };
-  const all: { voucher: Voucher; access: AccessCode }[] = [];
+  // Every code of the batch distinct first (in memory), then unique against the table by the
+  // chunks' conditional writes; a chunk whose codes are taken is regenerated and written again.
+  const seen = new Set<string>();
+  const fresh = () => {
+    let v = make();
+    while (seen.has(v.voucher.code)) v = make();
+    seen.add(v.voucher.code);
+    return v;
+  };
+  const chunks = Array.from({ length: Math.ceil(input.n / VOUCHER_CHUNK) }, (_, i) =>
+    Array.from({ length: Math.min(VOUCHER_CHUNK, input.n - i * VOUCHER_CHUNK) }, fresh),
+  );
+  // What each chunk wrote, in chunk order (the answer lists the codes as generated).
+  const written: { voucher: Voucher; access: AccessCode }[][] = [];
+  const writeChunk = async (index: number, lane: number) => {
+    let chunk = chunks[index] as { voucher: Voucher; access: AccessCode }[];
+    for (let round = 0; ; round++) {
+      const taken = new Set(await putVouchers(chunk, lane));
+      if (!taken.size) break;
+      if (round >= MAX_COLLISION_ROUNDS) throw new AppError('ERR_INTERNAL', 'Could not find free codes');
+      chunk = chunk.map((v) => (taken.has(v.voucher.code) ? fresh() : v));
+    }
+    written[index] = chunk;
+  };
+  const all = () => written.flatMap((c) => c ?? []);
   try {
-    for (let start = 0; start < input.n; start += VOUCHER_CHUNK) {
-      // Unique within the chunk first, then against the table by the conditional writes.
-      const seen = new Set(all.map((v) => v.voucher.code));
-      let chunk: { voucher: Voucher; access: AccessCode }[] = [];
-      while (chunk.length < Math.min(VOUCHER_CHUNK, input.n - start)) {
-        const v = make();
-        if (!seen.has(v.voucher.code)) {
-          seen.add(v.voucher.code);
-          chunk.push(v);
+    // GENERATION_LANES transactions in flight, each lane on its own count shard: no two
+    // transactions of the batch write one item (a shared item would make them conflict).
+    let next = 0;
+    let failed = false;
+    const lanes = Array.from({ length: Math.min(GENERATION_LANES, chunks.length) }, async (_, lane) => {
+      while (!failed && next < chunks.length) {
+        try {
+          await writeChunk(next++, lane);
+        } catch (error) {
+          failed = true;
+          throw error;
         }
       }
-      for (let round = 0; ; round++) {
-        const taken = new Set(await putVouchers(chunk));
-        if (!taken.size) break;
-        if (round >= MAX_COLLISION_ROUNDS) throw new AppError('ERR_INTERNAL', 'Could not find free codes');
-        chunk = chunk.map((v) => {
-          if (!taken.has(v.voucher.code)) return v;
-          let fresh = make();
-          while (seen.has(fresh.voucher.code)) fresh = make();
-          seen.add(fresh.voucher.code);
-          return fresh;
-        });
-      }
-      all.push(...chunk);
-    }
+    });
+    // Every lane settled before a rollback, so that nothing is written after it.
+    const outcomes = await Promise.allSettled(lanes);
+    const rejected = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (rejected) throw rejected.reason;
   } catch (error) {
     // All or nothing: a batch cut short (DynamoDB throttled, say) takes back what it wrote.
     try {
       await deleteVouchers(
         input.resellerId,
-        all.map((v) => v.voucher.code),
+        all().map((v) => v.voucher.code),
       );
     } catch (cleanup) {
       log.error('voucher batch left partial', {
         batch_id: batchId,
-        written: all.length,
+        written: all().length,
         error: String(cleanup),
       });
     }
     throw error;
   }
+  const made = all();
   return {
-    items: all.map(({ voucher: v }) => ({
+    items: made.map(({ voucher: v }) => ({
       code: v.code,
       forfait_id: v.forfait_id,
       status: v.status,
       ...(v.use_by ? { use_by: v.use_by } : {}),
     })),
-    total: all.length,
+    total: made.length,
     batch_id: batchId,
   };
 }

@@ -5,15 +5,17 @@ let client: DynamoDBDocumentClient | undefined;
 
 /**
  * Every call is bounded so that a frozen DynamoDB answers 503 within the function's 10 s:
- * 1 s to connect, 2 s for an answer (DYNAMODB_REQUEST_TIMEOUT_MS), 3 attempts with the SDK's
- * back-off (about 7 s at worst). DynamoDB answers in milliseconds; the local Java engine under
- * a test run's load may take seconds, so the local host and the tests give it more.
+ * 1 s to connect (DYNAMODB_CONNECT_TIMEOUT_MS), 2 s for an answer (DYNAMODB_REQUEST_TIMEOUT_MS),
+ * 3 attempts with the SDK's back-off (about 7 s at worst). DynamoDB answers in milliseconds; the
+ * local Java engine under a test run's load may take seconds to answer, or to accept the dozens
+ * of connections a parallel burst opens at once, so the local host and the tests give it more.
  */
 function bounds() {
   const requestTimeout = Number(process.env.DYNAMODB_REQUEST_TIMEOUT_MS ?? 2000);
+  const connectionTimeout = Number(process.env.DYNAMODB_CONNECT_TIMEOUT_MS ?? 1000);
   return {
     maxAttempts: 3,
-    requestHandler: { connectionTimeout: 1000, requestTimeout, throwOnRequestTimeout: true },
+    requestHandler: { connectionTimeout, requestTimeout, throwOnRequestTimeout: true },
   };
 }
 

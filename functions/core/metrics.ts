@@ -17,6 +17,8 @@ export type BusinessMetric =
   | 'OtpSent'
   | 'OtpVerified'
   | 'OtpRejected'
+  | 'DeviceRemembered'
+  | 'DeviceSession'
   | 'PaymentCompleted'
   | 'PaymentFailed'
   | 'WebhookRefused'

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { clock } from '../core/clock.js';
 import { config } from '../core/config.js';
 import { AppError, notFound } from '../core/errors.js';
@@ -6,7 +7,7 @@ import { countMetric } from '../core/metrics.js';
 import { closeSiteIncidents } from '../store/alerts.js';
 import { getReseller, markReleasing } from '../store/resellers.js';
 import { deleteSites, listSites } from '../store/sites.js';
-import { type Allocation, allocateTx, getAllocation, readPool, releaseTx } from '../store/vlans.js';
+import { type Allocation, allocateTx, getAllocation, readTaken, releaseTx } from '../store/vlans.js';
 import { defaultRules } from './default-rules.js';
 import { nasIdOf, slugify, ssidOf, subnetOf } from './naming.js';
 import { networkSettings } from './settings.js';
@@ -16,8 +17,8 @@ const exhausted = () => new AppError('ERR_VLAN_POOL_EXHAUSTED', 'No VLAN is left
 
 /**
  * Attempts at the allocation transaction before giving up with a 503. Each lost race (another
- * allocation moved the counter between our read and our write) costs one; with hundreds of
- * containers allocating at once the last one may lose a few hundred times.
+ * allocation took the id we picked, or held its stripe, between our read and our write) costs
+ * one; each attempt picks among more free ids than the last, so races die out quickly.
  */
 export const MAX_ATTEMPTS = 1000;
 
@@ -25,15 +26,39 @@ export const MAX_ATTEMPTS = 1000;
 const pause = (attempt: number) =>
   new Promise((r) => setTimeout(r, Math.random() * Math.min(2000, 10 * 2 ** Math.min(attempt, 8))));
 
+/**
+ * Which free id an attempt takes. Alone (the only allocation running in this process, and no
+ * race lost yet) it takes the lowest free id: allocations one after another get 10, 11, 12...
+ * and a released id is reused, lowest first, before any higher one. Allocations running at the
+ * same time have no order among themselves, so "the lowest" is not something they can all get:
+ * each takes one of the lowest `window` free ids at random, the window as wide as the
+ * allocations running here and doubling with each race lost, so parallel allocations pick
+ * distinct ids (in distinct stripes, as consecutive ids are) rather than all fighting over one.
+ * The pool still fills from the bottom. `random` is for tests.
+ */
+export function pickFree(free: number[], running: number, attempt: number, random = Math.random): number {
+  const window = Math.min(free.length, Math.max(1, running) * 2 ** Math.min(attempt, 10));
+  return free[window <= 1 ? 0 : Math.floor(random() * window)] as number;
+}
+
 // Allocations running in this process, and those waiting for a lane (VLAN_ALLOCATION_LANES).
 let running = 0;
 const waiting: (() => void)[] = [];
+/** Set inside a lane: an allocation run by a caller that holds one does not queue again. */
+const inALane = new AsyncLocalStorage<true>();
 
-async function inLane<T>(fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` in one of this process's allocation lanes, waiting for one if all are busy. The
+ * allocation route's handler takes its lane before its own clock starts (vlan-allocate.ts): a
+ * request queued here is what, in AWS, another container would serve at once, so its wait
+ * must not count against the function's 10 s.
+ */
+export async function inLane<T>(fn: () => Promise<T>): Promise<T> {
+  if (inALane.getStore()) return fn();
   if (running < networkSettings().VLAN_ALLOCATION_LANES) running += 1;
   else await new Promise<void>((resolve) => waiting.push(resolve));
   try {
-    return await fn();
+    return await inALane.run(true, fn);
   } finally {
     // Hand the lane to the next in line, or give it back.
     const next = waiting.shift();
@@ -49,9 +74,9 @@ export interface AllocateInput {
 }
 
 /**
- * Allocates the reseller's VLAN: the lowest released id if any, else the counter's next one,
- * within the pool. Without a name, the name on record is used (404 without one); without a
- * site count, the one on record, else 1.
+ * Allocates the reseller's VLAN: the lowest free id of the pool (one of the lowest few when
+ * allocations run at the same time, see `pickFree`). Without a name, the name on record is used
+ * (404 without one); without a site count, the one on record, else 1.
  */
 export async function allocateVlan(input: AllocateInput): Promise<Allocation> {
   let name = input.resellerName?.trim();
@@ -87,11 +112,12 @@ async function takeId(
   const last = VLAN_FIRST_ID + VLAN_POOL_SIZE - 1;
   const nasId = nasIdOf(slug);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const pool = await readPool();
-    const freeId = pool.free.find((id) => id >= VLAN_FIRST_ID && id <= last);
-    const next = pool.next ?? VLAN_FIRST_ID;
-    if (freeId === undefined && next > last) throw exhausted();
-    const vlanId = freeId ?? next;
+    const taken = new Set(await readTaken());
+    const free: number[] = [];
+    for (let id = VLAN_FIRST_ID; id <= last; id++) if (!taken.has(id)) free.push(id);
+    // Exact: the stripes were read strongly consistent, and every allocation is on its stripe.
+    if (!free.length) throw exhausted();
+    const vlanId = pickFree(free, running, attempt);
     const allocation: Allocation = {
       vlan_id: vlanId,
       reseller_id: resellerId,
@@ -102,15 +128,7 @@ async function takeId(
       site_count: siteCount,
       created_at: clock.iso(),
     };
-    const result = await allocateTx({
-      allocation,
-      slug,
-      take:
-        freeId !== undefined
-          ? { kind: 'free' }
-          : { kind: 'counter', expectedNext: pool.next, freeWasEmpty: pool.free.length === 0 },
-      rules: defaultRules(vlanId),
-    });
+    const result = await allocateTx({ allocation, slug, rules: defaultRules(vlanId) });
     if (result === 'ok') {
       log.info('vlan allocated', { vlan_id: vlanId, nas_id: nasId, attempts: attempt + 1 });
       countMetric('VlanAllocated');
@@ -126,8 +144,8 @@ async function takeId(
 
 /**
  * Releases a VLAN: its sites (with their NAS ids and branding) first, then in one transaction
- * the allocation, its NAS id, branding and rules, the reseller's hold, and the id back into the
- * free set (reused before the counter advances). The reseller is marked first, so no site can
+ * the allocation, its NAS id, branding and rules, the reseller's hold, and the id out of its
+ * stripe's taken set (the lowest free id is the next one handed out). The reseller is marked first, so no site can
  * be added meanwhile; a release cut short leaves the VLAN allocated and is finished by the next.
  */
 export async function releaseVlan(vlanId: number): Promise<void> {

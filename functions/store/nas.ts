@@ -20,6 +20,8 @@ export interface NasRecord {
    */
   coa_host?: string;
   coa_port?: number;
+  /** This hotspot's hourly SMS-code budget, when it is not OTP_REQUESTS_PER_HOTSPOT_PER_HOUR. */
+  otp_requests_per_hour?: number;
 }
 
 /** The router families whose RADIUS attributes the platform speaks. */
@@ -70,6 +72,17 @@ export function setNasCoa(nasId: string, coa: { host?: string; port?: number }):
     .join(' ');
   return Nas.update({ nas_id: nasId }, { expression, ...(sets.length ? { values } : {}) }, exists);
 }
+
+/** Sets (or, undefined, removes) a hotspot's own hourly SMS-code budget; false for an unknown NAS id. */
+// Access: UpdateItem pk=NAS#<nas_id> SET/REMOVE otp_requests_per_hour, condition attribute_exists(pk).
+export const setNasOtpBudget = (nasId: string, perHour: number | undefined): Promise<boolean> =>
+  perHour === undefined
+    ? Nas.update({ nas_id: nasId }, { expression: 'REMOVE otp_requests_per_hour' }, exists)
+    : Nas.update(
+        { nas_id: nasId },
+        { expression: 'SET otp_requests_per_hour = :n', values: { ':n': perHour } },
+        exists,
+      );
 
 // Access: GetItem pk=NAS#<nas_id>, sk=NAS.
 export const getNas = (nasId: string): Promise<NasRecord | undefined> => Nas.get({ nas_id: nasId });

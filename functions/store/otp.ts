@@ -2,6 +2,7 @@ import type { Role } from '../core/principal.js';
 import { AccountEntity, type StoredAccount } from './accounts.js';
 import { batchGet, cancelled, type Expr, notExists, type TxItem, transact } from './entity.js';
 import {
+  type BudgetCount,
   type BudgetPlan,
   type BudgetWindow,
   planBudget,
@@ -75,6 +76,10 @@ type Refused = Extract<RatePlan | BudgetPlan, { allowed: false }>;
 export const refusal = (planned: Planned[]): Refused | undefined =>
   planned.map((p) => p.plan).find((p): p is Refused => !p.allowed);
 
+/** The scopes of the planned limits that refuse the event. */
+export const refusedScopes = (planned: Planned[]): string[] =>
+  planned.filter((p) => !p.plan.allowed).map((p) => p.limit.window.scope);
+
 /** The transaction items that take every planned limit, named by scope (`limit:<scope>`). */
 function takeTx(planned: Planned[], nowMs: number): Record<string, TxItem> {
   const items: Record<string, TxItem> = {};
@@ -123,6 +128,22 @@ export async function readLimitsAndAccount(
   ];
   const account = read[read.length - 1] as StoredAccount | undefined;
   return { planned, account: account && stateOf(account) };
+}
+
+/** The counts of several budgets' current windows (0 for a window not started), strongly consistent. */
+// Access: BatchGetItem (ConsistentRead) pk=BUDGET#<scope>#<subject> sk=WINDOW#<start> per budget.
+export async function readBudgetCounts(budgets: Budget[], nowMs: number): Promise<number[]> {
+  const read = (await batchGet(
+    budgets.map(
+      (b) =>
+        [
+          RateBudget,
+          { scope: b.window.scope, subject: b.subject, windowStart: windowStartOf(b.window, nowMs) },
+        ] as const,
+    ),
+    { consistent: true },
+  )) as (BudgetCount | undefined)[];
+  return read.map((c) => c?.n ?? 0);
 }
 
 /** A transaction lost to a concurrent one: every item either passed, failed its condition or was held. */

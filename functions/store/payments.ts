@@ -26,6 +26,8 @@ export type PaymentStatus = 'pending' | 'completed' | 'failed' | 'expired';
 
 export interface Payment {
   id: string;
+  /** False: the code is shown on the buyer's screen and not texted at completion. */
+  code_sms?: boolean;
   subscriber_id: string;
   forfait_id: string;
   forfait_name: string;

@@ -1,5 +1,5 @@
 import { Branding } from './branding.js';
-import { cancelled, type Expr, entity, exists, transact } from './entity.js';
+import { batchGet, cancelled, entity, exists, transact } from './entity.js';
 import { type GatewayRule, rulesCreate, rulesDelete } from './gateway-rules.js';
 import { Nas } from './nas.js';
 import { Reseller } from './resellers.js';
@@ -7,9 +7,15 @@ import { Reseller } from './resellers.js';
 export { getReseller, type ResellerProfile, recordResellerName } from './resellers.js';
 
 /**
- * VLAN allocations. Ids come from one counter item: `next` (the next never-used id) and `free`
- * (a number set of released ids, reused first). An allocation takes its id and writes
- * everything that goes with it in ONE transaction, conditioned on the counter as read.
+ * VLAN allocations. Which ids are taken is kept on a few stripe items (`VLAN#POOL#<s>`, s = id
+ * mod `VLAN_STRIPES`), each a number set of the taken ids of its stripe: an allocation adds its id
+ * to its stripe (`NOT contains`) in ONE transaction with everything that goes with it, a release
+ * removes it. There is no single item every allocation writes (before, one counter item sat in
+ * every allocation's transaction, so parallel allocations lost race after race on it): two
+ * allocations meet only when they pick ids of the same stripe at the same moment. Consecutive
+ * ids fall in different stripes, so even allocations that take the lowest free ids spread over
+ * the stripes. All stripes are read in one strongly consistent BatchGetItem: the taken set, and
+ * hence "pool exhausted", is exact.
  */
 export interface Allocation {
   vlan_id: number;
@@ -45,92 +51,54 @@ export const Vlan = entity<Allocation & { slug: string }>()({
   },
 });
 
-/** The id counter: `next` never-used id, `free` the released ids (a number set). */
-const VlanCounter = entity<{ next?: number; free?: Set<number> }>()({
-  name: 'vlan_counter',
-  key: (_only: unknown) => ({ pk: 'VLAN#COUNTER', sk: 'COUNTER' }),
+/** Stripes of the taken set: 50 stripes of a 400-id pool hold 8 ids each. */
+export const VLAN_STRIPES = 50;
+
+const stripeOf = (vlanId: number) => vlanId % VLAN_STRIPES;
+
+/** One stripe of the taken set: the ids of this stripe that are allocated (a number set). */
+const VlanStripe = entity<{ taken?: Set<number> }>()({
+  name: 'vlan_stripe',
+  key: (s: { stripe: number }) => ({ pk: `VLAN#POOL#${s.stripe}`, sk: 'POOL' }),
 });
 
-export interface Pool {
-  /** The next never-used id; undefined before the first allocation. */
-  next: number | undefined;
-  /** Released ids, lowest first. */
-  free: number[];
+// Access: BatchGetItem (ConsistentRead) pk=VLAN#POOL#<s>, s = 0..VLAN_STRIPES-1: every allocated id, lowest first.
+export async function readTaken(): Promise<number[]> {
+  const stripes = await batchGet(
+    Array.from({ length: VLAN_STRIPES }, (_, stripe) => [VlanStripe, { stripe }] as const),
+    { consistent: true },
+  );
+  return stripes.flatMap((s) => (s?.taken ? [...s.taken] : [])).sort((a, b) => a - b);
 }
 
-// Access: GetItem pk=VLAN#COUNTER (strongly consistent: the transaction is conditioned on it).
-export async function readPool(): Promise<Pool> {
-  const counter = await VlanCounter.get({}, { consistent: true });
-  return {
-    next: counter?.next,
-    free: counter?.free ? [...counter.free].sort((a, b) => a - b) : [],
-  };
-}
-
-/** `race`: the counter moved since it was read (try again). `duplicate`: NAS id or reseller taken. */
+/** `race`: the id was taken since it was read (try another). `duplicate`: NAS id or reseller taken. */
 export type AllocateResult = 'ok' | 'race' | 'duplicate';
 
-type Take =
-  /** Reuse a released id: remove it from `free`, which must still hold it. */
-  | { kind: 'free' }
-  /** Advance `next` from the value read; `freeWasEmpty`: and no id was released meanwhile. */
-  | { kind: 'counter'; expectedNext: number | undefined; freeWasEmpty: boolean };
-
-function counterUpdate(vlanId: number, take: Take): { update: Expr; condition: Expr } {
-  if (take.kind === 'free') {
-    return {
-      update: {
-        expression: 'DELETE #free :id',
-        names: { '#free': 'free' },
-        values: { ':id': new Set([vlanId]) },
-      },
-      condition: { expression: 'contains(#free, :v)', values: { ':v': vlanId } },
-    };
-  }
-  const expected: Expr =
-    take.expectedNext === undefined
-      ? { expression: 'attribute_not_exists(#next)', names: { '#next': 'next' } }
-      : {
-          expression: '#next = :expected',
-          names: { '#next': 'next' },
-          values: { ':expected': take.expectedNext },
-        };
-  return {
-    update: {
-      expression: 'SET #next = :after, entity = :e',
-      names: { '#next': 'next' },
-      values: { ':after': vlanId + 1, ':e': VlanCounter.name },
-    },
-    // Released ids go first: an id released since the read sends this attempt round again.
-    condition: take.freeWasEmpty
-      ? {
-          ...expected,
-          expression: `${expected.expression} AND attribute_not_exists(#free)`,
-          names: { ...expected.names, '#free': 'free' },
-        }
-      : expected,
-  };
-}
-
 /**
- * The allocation transaction: take the id (remove it from `free`, or advance `next` from the
- * value read), claim the NAS id, write the allocation, mark the reseller as holding it, and
- * create the VLAN's default gateway rules. All or nothing.
+ * The allocation transaction: add the id to its stripe (only if no other allocation holds it),
+ * put the allocation, claim the NAS id, mark the reseller as holding it, and create the VLAN's
+ * default gateway rules. All or nothing.
  */
-// Access: TransactWriteItems [Update VLAN#COUNTER (condition on next/free as read), Put VLAN#<id> (not exists),
+// Access: TransactWriteItems [Update VLAN#POOL#<id mod 50> ADD taken (NOT contains id), Put VLAN#<id> (not exists),
 // Put NAS#<nas_id> (not exists), Update RESELLER#<id>/PROFILE (no vlan_id yet), Put 3 x VLAN#<id>#RULES (not exists)].
 export async function allocateTx(input: {
   allocation: Allocation;
   slug: string;
-  take: Take;
   /** The VLAN's first firewall rules (network/default-rules.ts). */
   rules: GatewayRule[];
 }): Promise<AllocateResult> {
   const a = input.allocation;
-  const counter = counterUpdate(a.vlan_id, input.take);
   try {
     await transact({
-      counter: VlanCounter.tx.update({}, counter.update, counter.condition),
+      stripe: VlanStripe.tx.update(
+        { stripe: stripeOf(a.vlan_id) },
+        {
+          expression: 'ADD #taken :id SET entity = :e',
+          names: { '#taken': 'taken' },
+          values: { ':id': new Set([a.vlan_id]), ':e': VlanStripe.name },
+        },
+        { expression: 'NOT contains(#taken, :v)', names: { '#taken': 'taken' }, values: { ':v': a.vlan_id } },
+      ),
       allocation: Vlan.tx.create({ ...a, slug: input.slug }),
       nas: Nas.tx.create({
         nas_id: a.nas_id,
@@ -164,9 +132,9 @@ export async function allocateTx(input: {
     if (!c) throw error;
     // The NAS id or the reseller is taken: final, whatever else failed.
     if (c.failed('nas') || c.failed('reseller')) return 'duplicate';
-    // The counter moved, or another transaction held one of the items: read again and retry.
-    if (c.failed('counter') || c.conflict) return 'race';
-    // The pool offered an id whose allocation or rules exist: the data is inconsistent, do not loop.
+    // The id was taken meanwhile, or another transaction held one of the items: try again.
+    if (c.failed('stripe') || c.conflict) return 'race';
+    // The stripe said free but the allocation or its rules exist: the data is inconsistent, do not loop.
     throw error;
   }
 }
@@ -191,11 +159,11 @@ export async function listAllocations(resellerId?: string): Promise<Allocation[]
 /**
  * The last step of a release (its sites are gone already), in one transaction: the allocation,
  * its NAS id, that hotspot's branding and the VLAN's rules go; the reseller keeps its name and
- * site count but no VLAN; the id joins `free`, to be reused before the counter advances.
+ * site count but no VLAN; the id leaves its stripe's taken set, free for the next allocation.
  * False when the VLAN was not allocated (any more).
  */
 // Access: TransactWriteItems [Delete VLAN#<id> (exists), Delete NAS#<nas_id>, Delete BRANDING#<nas_id>,
-// Delete the default VLAN#<id>#RULES, Update RESELLER#<id>/PROFILE REMOVE vlan_id (vlan_id = :v), Update VLAN#COUNTER ADD free].
+// Delete the default VLAN#<id>#RULES, Update RESELLER#<id>/PROFILE REMOVE vlan_id (vlan_id = :v), Update VLAN#POOL#<id mod 50> DELETE taken].
 export async function releaseTx(
   a: Allocation,
   rules: Pick<GatewayRule, 'vlan' | 'order'>[],
@@ -211,9 +179,13 @@ export async function releaseTx(
         { expression: 'REMOVE vlan_id, nas_id, slug, releasing' },
         { expression: 'vlan_id = :v', values: { ':v': a.vlan_id } },
       ),
-      counter: VlanCounter.tx.update(
-        {},
-        { expression: 'ADD #free :id', names: { '#free': 'free' }, values: { ':id': new Set([a.vlan_id]) } },
+      stripe: VlanStripe.tx.update(
+        { stripe: stripeOf(a.vlan_id) },
+        {
+          expression: 'DELETE #taken :id',
+          names: { '#taken': 'taken' },
+          values: { ':id': new Set([a.vlan_id]) },
+        },
       ),
     });
     return true;

@@ -73,8 +73,12 @@ const codeTxName = (code: string) => `code:${code}`;
  * code is free (as a voucher and as an access code). Returns the codes that were taken (nothing
  * was written then: the caller regenerates them and retries).
  */
-// Access: TransactWriteItems of [Put VOUCHER#<code>, Put CODE#<code>] with attribute_not_exists(pk), + ADD VOUCHERCOUNT#<reseller> active.
-export async function putVouchers(vouchers: { voucher: Voucher; access: AccessCode }[]): Promise<string[]> {
+// Access: TransactWriteItems of [Put VOUCHER#<code>, Put CODE#<code>] with attribute_not_exists(pk), + ADD VOUCHERCOUNT#<reseller>/COUNTS#<shard> active.
+export async function putVouchers(
+  vouchers: { voucher: Voucher; access: AccessCode }[],
+  /** The count shard of the caller's lane: parallel transactions never share a count item. */
+  shard = 0,
+): Promise<string[]> {
   if (vouchers.length > VOUCHER_CHUNK) throw new Error('too many vouchers for one transaction');
   const resellerId = vouchers[0]?.voucher.reseller_id;
   if (!resellerId || vouchers.some((v) => v.voucher.reseller_id !== resellerId)) {
@@ -88,7 +92,7 @@ export async function putVouchers(vouchers: { voucher: Voucher; access: AccessCo
           [codeTxName(access.code), Access.tx.create(access)],
         ]),
       ),
-      counts: voucherCountsMove(resellerId, { active: vouchers.length }),
+      counts: voucherCountsMove(resellerId, { active: vouchers.length }, shard),
     });
     return [];
   } catch (error) {

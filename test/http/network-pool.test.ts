@@ -34,5 +34,5 @@ describe('POST /network/vlan/allocate, 420 at once through the local server', ()
     });
     expect(listed.body).toMatchObject({ total: 400, page: 4, pages: 4 });
     expect((listed.body as { items: unknown[] }).items).toHaveLength(100);
-  }, 60_000);
+  }, 180_000);
 });

@@ -12,17 +12,20 @@ const realEndpoint = () => process.env.DYNAMODB_ENDPOINT as string;
 let saved = '';
 
 const savedTimeout = process.env.DYNAMODB_REQUEST_TIMEOUT_MS;
+const savedConnectTimeout = process.env.DYNAMODB_CONNECT_TIMEOUT_MS;
 function pointDynamoAt(endpoint: string) {
   saved ||= realEndpoint();
   process.env.DYNAMODB_ENDPOINT = endpoint;
   // The deployed functions' bound (the tests' DynamoDB Local is given more).
   delete process.env.DYNAMODB_REQUEST_TIMEOUT_MS;
+  delete process.env.DYNAMODB_CONNECT_TIMEOUT_MS;
   setDdb(undefined);
 }
 
 afterEach(() => {
   if (saved) process.env.DYNAMODB_ENDPOINT = saved;
   process.env.DYNAMODB_REQUEST_TIMEOUT_MS = savedTimeout;
+  process.env.DYNAMODB_CONNECT_TIMEOUT_MS = savedConnectTimeout;
   setDdb(undefined);
 });
 

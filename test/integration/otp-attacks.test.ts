@@ -199,6 +199,10 @@ function pauseAfterReads(n: number): { allPaused: Promise<void>; release: () => 
 
 describe('OTP request: SMS budgets', () => {
   it('one client address cannot have more than its hourly budget of codes sent, whatever the numbers', async () => {
+    await withSettings({ OTP_REQUESTS_PER_ADDRESS_PER_HOUR: '10' }, oneAddressBudget);
+  });
+
+  async function oneAddressBudget() {
     const attacker = from(newAddress());
     const results = await Promise.all(
       Array.from({ length: 20 }, () => outcome(requestOtp(newMsisdn(), attacker))),
@@ -209,16 +213,20 @@ describe('OTP request: SMS budgets', () => {
     expect(Number((refused as AppError).headers?.['Retry-After'])).toBeGreaterThan(3000);
     // Somebody else is not held back by this address.
     expect(await outcome(requestOtp(newMsisdn(), from(newAddress())))).toBe('ok');
-  });
+  }
 
   it('an attacker rotating IPv6 addresses within one /64 spends one budget', async () => {
+    await withSettings({ OTP_REQUESTS_PER_ADDRESS_PER_HOUR: '10' }, rotatingIpv6);
+  });
+
+  async function rotatingIpv6() {
     const results = [];
     for (let i = 1; i <= 12; i++) {
       results.push(await outcome(requestOtp(newMsisdn(), from(`2001:db8:aa:1::${i.toString(16)}`))));
     }
     expect(results.filter((r) => r === 'ok')).toHaveLength(10);
     expect(await outcome(requestOtp(newMsisdn(), from('2001:db8:aa:2::1')))).toBe('ok');
-  });
+  }
 
   it('a flood from many addresses stops at the platform-wide hourly budget, exactly', async () => {
     await withSettings({ OTP_REQUESTS_PER_HOUR: '5' }, async () => {
@@ -238,6 +246,10 @@ describe('OTP request: SMS budgets', () => {
   });
 
   it("the request function budgets the caller's source address as API Gateway gives it", async () => {
+    await withSettings({ OTP_REQUESTS_PER_ADDRESS_PER_HOUR: '10' }, sourceAddressBudget);
+  });
+
+  async function sourceAddressBudget() {
     const sourceIp = newAddress();
     const invoke = (msisdn: string) =>
       otpRequestHandler(
@@ -263,7 +275,7 @@ describe('OTP request: SMS budgets', () => {
     expect(last.statusCode).toBe(429);
     expect(JSON.parse(last.body as string).error.code).toBe('ERR_RATE_LIMITED');
     expect(Number(last.headers?.['Retry-After'])).toBeGreaterThan(0);
-  });
+  }
 });
 
 describe('client address subjects', () => {

@@ -364,7 +364,6 @@ describe('index keys follow updates', () => {
       await allocateTx({
         allocation: a,
         slug: 'r',
-        take: { kind: 'counter', expectedNext: undefined, freeWasEmpty: true },
         rules: defaultRules(vlanId),
       }),
     ).toBe('ok');

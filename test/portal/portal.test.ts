@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, measurePortal } from '../../bench/portal.js';
+import { CHROMIUM, measurePortal, measureSmsPerSale } from '../../bench/portal.js';
 import { loginOnPortal, PHONE, photographForfaits } from '../../bin/local/portal-shot.js';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { resetConfig } from '../../functions/core/config.js';
@@ -78,12 +78,19 @@ const api = async (method: string, path: string, token: string, body?: unknown) 
 /** MikroTik's `$(chap-id)` / `$(chap-challenge)`: every byte as a 3-digit octal escape. */
 const octal = (bytes: Buffer) => [...bytes].map((b) => `\\${b.toString(8).padStart(3, '0')}`).join('');
 
+let phones = 0;
+/** A MAC of its own per visit: each test is another phone (the SMS budget counts per device). */
+const nextMac = () => {
+  phones += 1;
+  return `AA:BB:CC:DD:${(phones >> 8).toString(16).padStart(2, '0')}:${(phones & 255).toString(16).padStart(2, '0')}`.toUpperCase();
+};
+
 /** The address the router's login.html sends the subscriber to. */
 function portalUrl(extra: Record<string, string> = {}, chap?: { id: Buffer; challenge: Buffer }): string {
   const q = new URLSearchParams({
     'link-login-only': `${nas.url}/login`,
     'link-orig': `${nas.url}/orig?from=portal`,
-    mac: 'AA:BB:CC:DD:EE:FF',
+    mac: nextMac(),
     ...(chap ? { 'chap-id': octal(chap.id), 'chap-challenge': octal(chap.challenge) } : {}),
     ...extra,
   });
@@ -329,11 +336,13 @@ describe('the captive portal page', () => {
   }, 90_000);
 
   it('answers 304 to a revalidation and serves its assets as immutable', async () => {
-    const first = await fetch(portalUrl());
+    // The same phone asking again: the same address.
+    const url = portalUrl();
+    const first = await fetch(url);
     const html = await first.text();
     const etag = first.headers.get('etag') ?? '';
     expect(first.headers.get('cache-control')).toBe('public, max-age=60');
-    const again = await fetch(portalUrl(), { headers: { 'if-none-match': etag } });
+    const again = await fetch(url, { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(304);
     const script = /src="(assets\/portal\.[\w-]+\.js)"/.exec(html)?.[1];
     const asset = await fetch(`${server.url()}/portal/${script}`);
@@ -457,6 +466,21 @@ describe('getting online with the portal', () => {
     await w.page.getByRole('alert').filter({ hasText: 'Ce ticket n’existe pas' }).waitFor();
     await w.context.close();
   });
+
+  it('costs one SMS for a first purchase, none for the same phone again, and one once the phone is forgotten', async () => {
+    const figures = await measureSmsPerSale(portalUrl(), edge.smsOutbox, newMsisdn(), {
+      browser,
+      revoke: async (device_token) => {
+        const res = await fetch(`${server.url()}/api/v1/auth/device/revoke`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ device_token }),
+        });
+        expect(res.status).toBe(204);
+      },
+    });
+    expect(figures).toEqual({ firstPurchase: 1, returningDevice: 0, afterRevocation: 1 });
+  }, 120_000);
 
   it('pays by mobile money in the sandbox, comes back, shows the code and logs in', async () => {
     const w = await open();

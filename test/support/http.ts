@@ -10,11 +10,17 @@ import { checkAgainstContract } from './contract.js';
 import { createTestTable } from './db.js';
 
 /** Starts the real local server (every route-table row) on a fresh table for this file. */
-export function useLocalServer(options: { seed?: boolean } = {}): { url: () => string } {
+export function useLocalServer(options: { seed?: boolean; trustForwardedFor?: boolean } = {}): {
+  url: () => string;
+} {
   let server: LocalServer | undefined;
   beforeAll(async () => {
     await createTestTable({ seed: options.seed ?? true });
-    server = await startServer({ port: 0, pages: localPages() });
+    server = await startServer({
+      port: 0,
+      pages: localPages(),
+      ...(options.trustForwardedFor ? { trustForwardedFor: true } : {}),
+    });
     process.env.PUBLIC_BASE_URL = server.url;
   });
   afterAll(async () => {

@@ -19,6 +19,7 @@ Object.assign(process.env, {
   ROUTER_KEY_SEED: 'test-router-key-seed-0123456789abcdef0123',
   // DynamoDB Local under a whole run's load is slower than DynamoDB: see functions/core/ddb.ts.
   DYNAMODB_REQUEST_TIMEOUT_MS: '10000',
+  DYNAMODB_CONNECT_TIMEOUT_MS: '5000',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'SILENT',
   POWERTOOLS_METRICS_DISABLED: 'true',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',

@@ -74,6 +74,8 @@ export async function initiatePayment(input: {
   provider: Provider;
   nasId?: string;
   idempotencyKey?: string;
+  /** False: the buyer's screen shows the code, no SMS at completion. */
+  codeSms?: boolean;
 }): Promise<{ payment_url: string; transaction_id: string }> {
   const key = input.idempotencyKey;
   const request = fingerprint(input);
@@ -119,6 +121,7 @@ export async function initiatePayment(input: {
       gateway,
       reseller_id: resellerId ?? unattributedFor(currency),
       msisdn: input.msisdn,
+      ...(input.codeSms === false ? { code_sms: false } : {}),
       ...(input.nasId ? { nas_id: input.nasId } : {}),
       status: 'pending',
       created_at: clock.iso(now),

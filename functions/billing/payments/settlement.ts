@@ -20,6 +20,7 @@ import { newCode } from '../codes.js';
 import type { GatewayAdapter, PaymentState } from '../gateways/port.js';
 import { adapterFor, type Gateway, gatewayNamed } from '../gateways/registry.js';
 import { grant } from '../sale.js';
+import { accessCodeText } from '../sms-texts.js';
 
 /**
  * THE outcome of every payment flow (webhook, gateway notification, status read,
@@ -108,9 +109,10 @@ function purchaseCode(
  * retried by the gateway (the portal and the payment status show the code too).
  */
 async function textAccessCode(p: Payment, code: string): Promise<void> {
-  if (!p.msisdn) return;
+  // Shown on screen by the portal that bought it: no SMS (docs/decisions.md, "SMS per sale").
+  if (!p.msisdn || p.code_sms === false) return;
   try {
-    await sendSms(p.msisdn, `Votre code d'acces WiFi est ${code}. Forfait: ${p.forfait_name}.`);
+    await sendSms(p.msisdn, accessCodeText(code, p.forfait_name));
   } catch (error) {
     log.warn('access code sms failed', { payment: p.id, error: (error as Error).name });
   }

@@ -193,6 +193,31 @@ export const cases: Record<string, MatrixCase> = {
       admin: 204,
     },
   },
+  'POST /api/v1/auth/device/session': {
+    // A credential nobody was given: every caller gets the same 401, token or not.
+    request: async () => ({ path: '', body: { device_token: 'A'.repeat(43) } }),
+    expect: {
+      none: 401,
+      expired: 401,
+      forged: 401,
+      subscriber: 401,
+      otherReseller: 401,
+      owner: 401,
+      admin: 401,
+    },
+  },
+  'POST /api/v1/auth/device/revoke': {
+    request: async () => ({ path: '', body: { device_token: 'A'.repeat(43) } }),
+    expect: {
+      none: 204,
+      expired: 204,
+      forged: 204,
+      subscriber: 204,
+      otherReseller: 204,
+      owner: 204,
+      admin: 204,
+    },
+  },
   'GET /api/v1/forfaits': { request: async () => ({ path: '' }), expect: PUBLIC },
 
   'POST /api/v1/payments/initiate': {

@@ -1,0 +1,35 @@
+import { entity } from './entity.js';
+
+/**
+ * A device credential: what lets a subscriber's phone, once it has verified an SMS code, get a
+ * session again without another SMS (docs/decisions.md, "SMS per sale"). Stored by the SHA-256
+ * of the secret the portal keeps, never the secret itself; bound to the account and to its token
+ * version, so that a logout (which moves the version on) revokes every device too.
+ */
+export interface DeviceCredential {
+  /** Hex SHA-256 of the secret. */
+  hash: string;
+  msisdn: string;
+  account_id: string;
+  token_version: number;
+  created_at: string;
+  /** Epoch ms after which the credential is refused (TTL removes it later). */
+  expires_at: number;
+}
+
+export const Device = entity<DeviceCredential>()({
+  name: 'device_credential',
+  key: (d: Pick<DeviceCredential, 'hash'>) => ({ pk: `DEVICE#${d.hash}`, sk: 'DEVICE' }),
+  ttl: (d) => Math.ceil(d.expires_at / 1000) + 86_400,
+});
+
+// Access: PutItem pk=DEVICE#<hash> attribute_not_exists(pk).
+export const putDevice = (d: DeviceCredential): Promise<boolean> =>
+  Device.put(d, { expression: 'attribute_not_exists(pk)' });
+
+// Access: GetItem pk=DEVICE#<hash> (ConsistentRead: a revoked credential is refused at once).
+export const getDevice = (hash: string): Promise<DeviceCredential | undefined> =>
+  Device.get({ hash }, { consistent: true });
+
+// Access: DeleteItem pk=DEVICE#<hash>.
+export const deleteDevice = (hash: string): Promise<boolean> => Device.delete({ hash });

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { smsText } from '../../functions/auth/otp.js';
+import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
+import { accessCodeText } from '../../functions/billing/sms-texts.js';
+import { isGsm7, toGsm7 } from '../../functions/core/gsm7.js';
+
+const NAMES = [
+  ...SEED_FORFAITS.map((f) => f.name),
+  // What a reseller may name a forfait: accents outside GSM-7, typographic quotes, a long name.
+  'Forfait Élite Maïs Côte d’Ivoire — Nuit',
+  'Pass Illimité Week-end 7 jours très très très long pour le maquis du carrefour',
+];
+
+describe('the SMS texts', () => {
+  it.each(NAMES)('with the forfait %s are GSM-7 and one 160-character segment', (name) => {
+    for (const text of [smsText('012345'), accessCodeText('ABCDEFGHJK', name)]) {
+      expect(isGsm7(text), text).toBe(true);
+      expect(text.length, text).toBeLessThanOrEqual(160);
+    }
+  });
+
+  it('keep the GSM-7 accents and fold the others', () => {
+    expect(toGsm7('Illimité Nuit')).toBe('Illimité Nuit');
+    expect(toGsm7('Maïs Côte d’Ivoire — ç')).toBe("Mais Cote d'Ivoire - c");
+    expect(toGsm7('Pass 🚀')).toBe('Pass ?');
+    expect(isGsm7('Côte')).toBe(false);
+  });
+});
