@@ -190,6 +190,14 @@ const table = [
     access: { table: 'read' },
     summary: "A reseller's month: total, split and sessions",
   },
+  {
+    method: 'GET',
+    path: '/api/v1/billing/sales',
+    handler: 'billing/sales-get',
+    auth: 'reseller',
+    access: { table: 'read' },
+    summary: "A reseller's sales by day, hotspot and forfait (from its daily counters; up to 93 days)",
+  },
   // ---- network ----
   {
     method: 'GET',
@@ -410,6 +418,23 @@ const table = [
     auth: 'none',
     access: { table: 'none' },
     summary: "The captive portal's script and stylesheet (content-hashed names, cached for a year)",
+  },
+  // ---- console: the resellers' and operators' screens (same origin as the API) ----
+  {
+    method: 'GET',
+    path: '/console',
+    handler: 'console/console-page',
+    auth: 'none',
+    access: { table: 'none' },
+    summary: "The resellers' and operators' console (HTML shell; the screens call this API)",
+  },
+  {
+    method: 'GET',
+    path: '/console/assets/{file}',
+    handler: 'console/console-asset',
+    auth: 'none',
+    access: { table: 'none' },
+    summary: "The console's scripts and stylesheet (content-hashed names, cached for a year)",
   },
 ] as const satisfies readonly Route[];
 

@@ -129,3 +129,30 @@ export const SummaryResponse = z.object({
   split: z.object({ reseller_fcfa: z.int(), operator_fcfa: z.int(), provider_fee_fcfa: z.int() }),
   sessions_count: z.int(),
 });
+
+const day = () => z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'must be YYYY-MM-DD'));
+/** A reseller's sales by day (at most 93 days: a quarter), from its daily counters. */
+export const SalesQuery = z
+  .strictObject({ reseller_id: z.optional(uuid()), from: day(), to: day() })
+  .check(
+    z.refine(
+      (q) => q.from <= q.to && Date.parse(q.to) - Date.parse(q.from) <= 92 * 86_400_000,
+      'from must not be after to, and the span is at most 93 days',
+    ),
+  );
+export const SalesResponse = z.object({
+  reseller_id: z.string(),
+  currency: z.enum(['XOF', 'XAF']),
+  from: z.string(),
+  to: z.string(),
+  /** Days with a sale only, oldest first; `by_hotspot` keys are NAS ids (`-`: none). */
+  days: z.array(
+    z.object({
+      day: z.string(),
+      total_fcfa: z.int(),
+      sales_count: z.int(),
+      by_hotspot: z.record(z.string(), z.int()),
+      by_forfait: z.record(z.string(), z.int()),
+    }),
+  ),
+});

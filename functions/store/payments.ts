@@ -13,6 +13,7 @@ import {
 } from './entity.js';
 import type { Offer } from './forfaits.js';
 import { revenueIncrement } from './revenue.js';
+import { salesIncrement } from './sales.js';
 
 /**
  * The mobile-money providers (operators) a payment is made with. The API's list is checked
@@ -378,7 +379,7 @@ const seen = (
  * entitlement, the access code and the reseller's monthly aggregate, all or nothing. A seen
  * delivery or a settled payment cancels it.
  */
-// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status <> completed (leaves both lists), Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Put CODE#<code>, Update REVENUE#<reseller>/MONTH#<month> ADD].
+// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status <> completed (leaves both lists), Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Put CODE#<code>, Update REVENUE#<reseller>/MONTH#<month> ADD, Update SALES#<reseller>/DAY#<day> ADD].
 export async function completePayment(input: {
   payment: Payment;
   eventId?: string;
@@ -402,6 +403,13 @@ export async function completePayment(input: {
       }),
       entitlement: EntitlementEntity.tx.create(input.entitlement),
       revenue: revenueIncrement(payment.reseller_id, input.month, payment.amount_fcfa),
+      sales: salesIncrement({
+        resellerId: payment.reseller_id,
+        at: input.nowIso,
+        nasId: payment.nas_id,
+        forfaitId: payment.forfait_id,
+        amountFcfa: payment.amount_fcfa,
+      }),
       code: Access.tx.create(input.access),
     });
     return 'applied';
