@@ -23,7 +23,16 @@ export function drawSales(
         { stroke: '#333', grid: { stroke: '#e5e5e5' } },
         { stroke: '#333', grid: { stroke: '#e5e5e5' }, size: 60 },
       ],
-      series: [{}, { label, stroke: '#0f5f8c', fill: 'rgba(15,95,140,0.15)', width: 2, paths: uPlot.paths.bars?.({ size: [0.7] }) }],
+      series: [
+        {},
+        {
+          label,
+          stroke: '#0f5f8c',
+          fill: 'rgba(15,95,140,0.15)',
+          width: 2,
+          paths: uPlot.paths.bars?.({ size: [0.7] }),
+        },
+      ],
     },
     [xs, ys],
     target,

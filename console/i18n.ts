@@ -21,7 +21,8 @@ const fr = {
   err_server: 'Le service ne répond pas : réessayez dans un instant.',
   err_rate: 'Trop de tentatives : patientez {seconds} s.',
   session_expired: 'Votre session a expiré',
-  session_expired_intro: 'Un nouveau code a été envoyé au {msisdn}. Saisissez-le pour continuer là où vous étiez.',
+  session_expired_intro:
+    'Un nouveau code a été envoyé au {msisdn}. Saisissez-le pour continuer là où vous étiez.',
   cancel: 'Annuler',
   logout: 'Déconnexion',
   menu: 'Menu',

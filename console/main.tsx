@@ -2,8 +2,8 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, onExpired } from './api.js';
 import { type Key, lang, setLang, t } from './i18n.js';
-import { Login, Relogin } from './screens/login.js';
 import type { ScreenId } from './screens/index.js';
+import { Login, Relogin } from './screens/login.js';
 import { clearSession, loadSession, type Session } from './session.js';
 
 const RESELLER_TABS: ScreenId[] = ['dashboard', 'hotspots', 'codes', 'sessions', 'payments', 'statements'];

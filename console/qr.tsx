@@ -10,7 +10,8 @@ export function Qr(props: { text: string; size: string; label: string }) {
   qr.make();
   const n = qr.getModuleCount();
   let d = '';
-  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) if (qr.isDark(r, c)) d += `M${c + 4} ${r + 4}h1v1h-1z`;
+  for (let r = 0; r < n; r++)
+    for (let c = 0; c < n; c++) if (qr.isDark(r, c)) d += `M${c + 4} ${r + 4}h1v1h-1z`;
   const view = n + 8;
   return (
     <svg

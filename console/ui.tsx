@@ -36,7 +36,6 @@ export function Message(props: { text: string | undefined; kind?: 'error' | 'ok'
 export function useGet<T>(path: string | undefined, deps: unknown[] = []) {
   const [state, setState] = useState<{ data?: T; error?: string; status?: number }>({});
   const [tick, setTick] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller names what reloads it.
   useEffect(() => {
     if (!path) return;
     let live = true;

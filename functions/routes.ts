@@ -143,6 +143,14 @@ const table = [
   },
   {
     method: 'GET',
+    path: '/api/v1/payments',
+    handler: 'billing/payments-list',
+    auth: 'reseller',
+    access: { table: 'read' },
+    summary: "A reseller's payments by cursor, newest first ('paid, not connected' flagged)",
+  },
+  {
+    method: 'GET',
     path: '/api/v1/payments/{id}/status',
     handler: 'billing/payment-status',
     auth: 'jwt',
@@ -157,6 +165,14 @@ const table = [
     auth: 'admin',
     access: { table: 'write' },
     summary: 'Generate 1 to 1000 vouchers of a forfait for a reseller',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/vouchers/batches',
+    handler: 'billing/vouchers-batch',
+    auth: 'reseller',
+    access: { table: 'write' },
+    summary: 'Generate 1 to 1000 vouchers of a forfait (the owning reseller or an admin)',
   },
   {
     method: 'POST',
@@ -240,6 +256,14 @@ const table = [
     summary: "List a reseller's sites",
   },
   {
+    method: 'POST',
+    path: '/api/v1/resellers',
+    handler: 'network/reseller-onboard',
+    auth: 'admin',
+    access: { table: 'write' },
+    summary: 'Onboard a reseller: its account, VLAN, NAS id and first site in one request',
+  },
+  {
     method: 'GET',
     path: '/api/v1/branding/{nas_id}',
     handler: 'network/branding-get',
@@ -319,6 +343,22 @@ const table = [
     auth: 'jwt',
     access: { table: 'read' },
     summary: 'Latest canary run: the five checks, failure streak and overall status',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/sessions',
+    handler: 'monitoring/sessions-list',
+    auth: 'reseller',
+    access: { table: 'read' },
+    summary: "A reseller's live sessions by cursor, with what each code has left",
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/activity',
+    handler: 'monitoring/activity-list',
+    auth: 'admin',
+    access: { table: 'read' },
+    summary: 'The activity log: writes by operators and resellers (who, what, when, from where), by cursor',
   },
   // ---- radius: the network edge (FreeRADIUS asks, the API decides) ----
   {

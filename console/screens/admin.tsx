@@ -18,11 +18,19 @@ const COUNTRIES = ['CI', 'SN', 'BJ', 'BF', 'ML', 'NE', 'TG', 'CM', 'GA', 'CG', '
 
 /** Onboarding in one flow: the account, its VLAN and NAS id, and its first site. */
 function Onboard(props: { onDone: () => void }) {
-  const [f, setF] = useState({ msisdn: '+225', name: '', country: 'CI', city: '', latitude: '', longitude: '' });
+  const [f, setF] = useState({
+    msisdn: '+225',
+    name: '',
+    country: 'CI',
+    city: '',
+    latitude: '',
+    longitude: '',
+  });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [done, setDone] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const set = (k: keyof typeof f) => (e: Event) => setF({ ...f, [k]: (e.currentTarget as HTMLInputElement).value });
+  const set = (k: keyof typeof f) => (e: Event) =>
+    setF({ ...f, [k]: (e.currentTarget as HTMLInputElement).value });
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
@@ -149,9 +157,11 @@ interface Alert {
 }
 
 export function Status(_: { session: Session }) {
-  const canary = useGet<{ overall_status: string; last_run: string | null; tests: { name: string; success: boolean; latency_ms: number }[] }>(
-    '/canary/status',
-  );
+  const canary = useGet<{
+    overall_status: string;
+    last_run: string | null;
+    tests: { name: string; success: boolean; latency_ms: number }[];
+  }>('/canary/status');
   const alerts = useGet<{ items: Alert[] }>('/alerts?status=active&page_size=100');
   const [acked, setAcked] = useState<Record<string, boolean>>({});
   const ack = async (id: string) => {

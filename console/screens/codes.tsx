@@ -3,7 +3,7 @@ import { api, fieldErrors, Offline } from '../api.js';
 import { fcfa, t } from '../i18n.js';
 import type { Session } from '../session.js';
 import { Card, Field, Loading, Message, useGet } from '../ui.js';
-import { type Format, PrintSheet, type Printable } from './print.js';
+import { type Format, type Printable, PrintSheet } from './print.js';
 
 interface Forfait {
   id: string;
@@ -18,10 +18,6 @@ interface Voucher {
   status: 'active' | 'redeemed' | 'expired';
   batch_id: string;
   created_at: string;
-}
-interface Hotspot {
-  nas_id: string;
-  name: string;
 }
 
 /** The reseller's hotspots (its VLAN's NAS id and its sites'), for the cards' QR codes. */
@@ -66,7 +62,6 @@ export function Codes({ session }: { session: Session }) {
   const loadStock = () => {
     if (reseller) void activeVouchers(reseller).then(setStock);
   };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reloads when the reseller changes.
   useEffect(loadStock, [reseller]);
 
   if (!forfaits.data) return <Loading error={forfaits.error} />;
@@ -79,7 +74,7 @@ export function Codes({ session }: { session: Session }) {
     setBusy(true);
     setDone(undefined);
     try {
-      const a = await api<{ batch_id: string; total: number }>('POST', '/vouchers/generate', {
+      const a = await api<{ batch_id: string; total: number }>('POST', '/vouchers/batches', {
         forfait_id: chosen,
         reseller_id: reseller,
         n: Number(count),
@@ -104,11 +99,21 @@ export function Codes({ session }: { session: Session }) {
   const printBatch = (items: Voucher[], format: Format) =>
     setPrinting({
       format,
-      items: items.map((v) => ({ code: v.code, forfait: byId[v.forfait_id] ?? (forfaits.data?.items[0] as Forfait) })),
+      items: items.map((v) => ({
+        code: v.code,
+        forfait: byId[v.forfait_id] ?? (forfaits.data?.items[0] as Forfait),
+      })),
     });
 
   if (printing && place) {
-    return <PrintSheet format={printing.format} hotspot={place} items={printing.items} onBack={() => setPrinting(undefined)} />;
+    return (
+      <PrintSheet
+        format={printing.format}
+        hotspot={place}
+        items={printing.items}
+        onBack={() => setPrinting(undefined)}
+      />
+    );
   }
   return (
     <div class="grid">
@@ -116,7 +121,11 @@ export function Codes({ session }: { session: Session }) {
         <form onSubmit={generate} novalidate>
           {isAdmin ? (
             <Field id="reseller" label="reseller" error={errors.reseller_id}>
-              <input id="reseller" value={reseller} onInput={(e) => setReseller(e.currentTarget.value.trim())} />
+              <input
+                id="reseller"
+                value={reseller}
+                onInput={(e) => setReseller(e.currentTarget.value.trim())}
+              />
             </Field>
           ) : null}
           <Field id="forfait" label="forfait" error={errors.forfait_id}>
@@ -129,7 +138,15 @@ export function Codes({ session }: { session: Session }) {
             </select>
           </Field>
           <Field id="count" label="count" error={errors.n}>
-            <input id="count" type="number" inputMode="numeric" min={1} max={1000} value={count} onInput={(e) => setCount(e.currentTarget.value)} />
+            <input
+              id="count"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={1000}
+              value={count}
+              onInput={(e) => setCount(e.currentTarget.value)}
+            />
           </Field>
           <button type="submit" disabled={busy || !reseller}>
             {t('generate')}
@@ -141,7 +158,11 @@ export function Codes({ session }: { session: Session }) {
       <Card title={t('stock')}>
         {hotspots.length > 1 ? (
           <Field id="print-hotspot" label="hotspot">
-            <select id="print-hotspot" value={place?.nas_id} onChange={(e) => setHotspot(e.currentTarget.value)}>
+            <select
+              id="print-hotspot"
+              value={place?.nas_id}
+              onChange={(e) => setHotspot(e.currentTarget.value)}
+            >
               {hotspots.map((h) => (
                 <option key={h.nas_id} value={h.nas_id}>
                   {h.name} ({h.nas_id})
@@ -169,21 +190,37 @@ export function Codes({ session }: { session: Session }) {
               {[...batches].map(([id, items]) => (
                 <li key={id} class={id === lastBatch ? 'new' : ''}>
                   <span>
-                    {byId[items[0]?.forfait_id ?? '']?.name} · {items.length} · {items[0]?.created_at.slice(0, 10)}
+                    {byId[items[0]?.forfait_id ?? '']?.name} · {items.length} ·{' '}
+                    {items[0]?.created_at.slice(0, 10)}
                   </span>
                   <span class="buttons">
-                    <button type="button" class="small" disabled={!place} onClick={() => printBatch(items, 'a4')}>
+                    <button
+                      type="button"
+                      class="small"
+                      disabled={!place}
+                      onClick={() => printBatch(items, 'a4')}
+                    >
                       {t('print_cards')}
                     </button>
-                    <button type="button" class="small" disabled={!place} onClick={() => printBatch(items, 't58')}>
+                    <button
+                      type="button"
+                      class="small"
+                      disabled={!place}
+                      onClick={() => printBatch(items, 't58')}
+                    >
                       {t('print_58')}
                     </button>
-                    <button type="button" class="small" disabled={!place} onClick={() => printBatch(items, 't80')}>
+                    <button
+                      type="button"
+                      class="small"
+                      disabled={!place}
+                      onClick={() => printBatch(items, 't80')}
+                    >
                       {t('print_80')}
                     </button>
-                    <a class="button small secondary" href="#codes" onClick={(e) => download(e, id)}>
+                    <button type="button" class="small secondary" onClick={() => download(id)}>
                       {t('csv')}
-                    </a>
+                    </button>
                   </span>
                 </li>
               ))}
@@ -196,8 +233,7 @@ export function Codes({ session }: { session: Session }) {
 }
 
 /** The CSV comes from the export route, which needs the token: fetched, then saved as a file. */
-async function download(e: Event, batchId: string): Promise<void> {
-  e.preventDefault();
+async function download(batchId: string): Promise<void> {
   const a = await api<string>('GET', `/vouchers/export?batch_id=${batchId}`);
   if (a.status !== 200) return;
   const url = URL.createObjectURL(new Blob([String(a.body)], { type: 'text/csv' }));

@@ -130,7 +130,11 @@ export function Dashboard({ session }: { session: Session }) {
       </Card>
       <Card title={t('month')}>
         <Breakdown title={t('by_hotspot')} values={sum(days, `${month}-01`, (d) => d.by_hotspot)} />
-        <Breakdown title={t('by_forfait')} values={sum(days, `${month}-01`, (d) => d.by_forfait)} names={names} />
+        <Breakdown
+          title={t('by_forfait')}
+          values={sum(days, `${month}-01`, (d) => d.by_forfait)}
+          names={names}
+        />
       </Card>
       <Card title={t('split_title')}>
         {summary.data ? (

@@ -46,7 +46,8 @@ function BrandingEditor(props: { vlan: Vlan }) {
     if (current.data) setForm({ ...current.data });
   }, [current.data]);
   if (!form) return <Loading error={current.error} />;
-  const set = (k: keyof Branding) => (e: Event) => setForm({ ...form, [k]: (e.currentTarget as HTMLInputElement).value });
+  const set = (k: keyof Branding) => (e: Event) =>
+    setForm({ ...form, [k]: (e.currentTarget as HTMLInputElement).value });
   const save = async (e: Event) => {
     e.preventDefault();
     setSaved(undefined);
@@ -86,7 +87,7 @@ function BrandingEditor(props: { vlan: Vlan }) {
   return (
     <form onSubmit={save} novalidate class="branding">
       <h3>{t('branding')}</h3>
-      <div class="preview" aria-label={t('preview')} style={{ background: secondary }}>
+      <div class="preview" role="img" aria-label={t('preview')} style={{ background: secondary }}>
         <div class="preview-bar" style={{ background: primary, color: contrastOn(primary) }}>
           {t('welcome_to', { name: props.vlan.reseller_name })}
         </div>
@@ -108,7 +109,13 @@ function BrandingEditor(props: { vlan: Vlan }) {
         />
       </Field>
       <Field id={`${nas}-css`} label="custom_css" error={errors.custom_css}>
-        <textarea id={`${nas}-css`} rows={4} value={form.custom_css ?? ''} onInput={set('custom_css')} spellcheck={false} />
+        <textarea
+          id={`${nas}-css`}
+          rows={4}
+          value={form.custom_css ?? ''}
+          onInput={set('custom_css')}
+          spellcheck={false}
+        />
       </Field>
       <button type="submit">{t('save')}</button>
       <Message text={errors._} />

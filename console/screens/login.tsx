@@ -30,7 +30,10 @@ async function verifyCode(msisdn: string, otp: string): Promise<Session | string
   }
 }
 
-function CodeForm(props: { msisdn: string; onDone: (s: Session) => void; autoFocus?: boolean }) {
+function CodeForm(props: { msisdn: string; onDone: (s: Session) => void }) {
+  const field = useRef<HTMLInputElement>(null);
+  // The code field takes the focus when it appears: the next thing to do is type the SMS code.
+  useEffect(() => field.current?.focus(), []);
   const [otp, setOtp] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -51,7 +54,7 @@ function CodeForm(props: { msisdn: string; onDone: (s: Session) => void; autoFoc
           autoComplete="one-time-code"
           maxLength={6}
           value={otp}
-          autoFocus={props.autoFocus ?? true}
+          ref={field}
           onInput={(e) => setOtp(e.currentTarget.value)}
           aria-invalid={error ? 'true' : undefined}
           aria-describedby={error ? 'otp-error' : undefined}

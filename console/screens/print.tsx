@@ -14,9 +14,11 @@ export const voucherUrl = (nasId: string, code: string): string =>
   `${location.origin}/portal/${encodeURIComponent(nasId)}?voucher=${code}`;
 
 // The card speaks French whatever the console's language: the buyer reads it.
-const price = (n: number) => `${new Intl.NumberFormat('fr-FR').format(n).replace(/\u202f|\u00a0/g, ' ')} FCFA`;
+const price = (n: number) =>
+  `${new Intl.NumberFormat('fr-FR').format(n).replace(/\u202f|\u00a0/g, ' ')} FCFA`;
 const duration = (h: number) => (h >= 48 && h % 24 === 0 ? `${h / 24} jours` : `${h} h`);
-const volume = (mb: number) => (!mb ? 'illimitées' : mb >= 1024 ? `${Math.round(mb / 102.4) / 10} Go` : `${mb} Mo`);
+const volume = (mb: number) =>
+  !mb ? 'illimitées' : mb >= 1024 ? `${Math.round(mb / 102.4) / 10} Go` : `${mb} Mo`;
 
 /** `ABCD EFGH JK`: a code read aloud or typed is easier in groups. */
 const grouped = (code: string) => code.replace(/(.{4})(.{4})(.*)/, '$1 $2 $3');

@@ -17,7 +17,11 @@ interface Live {
 
 const mb = (bytes: number) => `${Math.round(bytes / 104857.6) / 10} Mo`;
 const left = (s: number | undefined) =>
-  s === undefined ? '—' : s >= 3600 ? `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min` : `${Math.floor(s / 60)} min`;
+  s === undefined
+    ? '—'
+    : s >= 3600
+      ? `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`
+      : `${Math.floor(s / 60)} min`;
 
 /** Who is online now at the reseller's hotspots, a page at a time, with a button to cut one. */
 export function Sessions({ session }: { session: Session }) {
@@ -54,8 +58,8 @@ export function Sessions({ session }: { session: Session }) {
               <strong>{s.device}</strong> · <code>{s.nas_id}</code>
             </p>
             <p>
-              {t('started')} {dateTime(s.started_at)} · {t('time_left')} {left(s.seconds_left)} · {t('data_used')}{' '}
-              {mb(s.total_bytes)}
+              {t('started')} {dateTime(s.started_at)} · {t('time_left')} {left(s.seconds_left)} ·{' '}
+              {t('data_used')} {mb(s.total_bytes)}
             </p>
             {noDisconnect ? null : (
               <button type="button" class="danger" onClick={() => disconnect(s.id)}>

@@ -49,7 +49,7 @@ export function Statements({ session }: { session: Session }) {
           <p>
             {session.msisdn} · {reseller}
           </p>
-          <table>
+          <table class="statement">
             <tbody>
               <tr>
                 <th scope="row">{t('total')}</th>

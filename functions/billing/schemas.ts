@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { pageQuery, pageSchema, uuid } from '../core/schemas.js';
+import { intParam, pageQuery, pageSchema, uuid } from '../core/schemas.js';
 
 export const ForfaitSchema = z.object({
   id: z.string(),
@@ -130,7 +130,8 @@ export const SummaryResponse = z.object({
   sessions_count: z.int(),
 });
 
-const day = () => z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'must be YYYY-MM-DD'));
+const day = () =>
+  z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'must be YYYY-MM-DD'));
 /** A reseller's sales by day (at most 93 days: a quarter), from its daily counters. */
 export const SalesQuery = z
   .strictObject({ reseller_id: z.optional(uuid()), from: day(), to: day() })
@@ -155,4 +156,29 @@ export const SalesResponse = z.object({
       by_forfait: z.record(z.string(), z.int()),
     }),
   ),
+});
+
+export const ResellerPaymentsQuery = z.strictObject({
+  reseller_id: z.optional(uuid()),
+  limit: z._default(intParam(1, 100), 50),
+  cursor: z.optional(z.string().check(z.maxLength(1024), z.regex(/^[A-Za-z0-9_-]+$/))),
+});
+export const ResellerPaymentsPage = z.object({
+  items: z.array(
+    z.object({
+      id: z.string(),
+      forfait_name: z.string(),
+      amount_fcfa: z.int(),
+      status: z.enum(['pending', 'completed', 'failed', 'expired']),
+      provider: z.string(),
+      created_at: z.string(),
+      nas_id: z.optional(z.string()),
+      /** The buyer's number, masked (`+225*****5678`). */
+      msisdn: z.optional(z.string()),
+      access_code: z.optional(z.string()),
+      /** Completed, and its access code never used since: "payé, pas connecté". */
+      paid_not_connected: z.boolean(),
+    }),
+  ),
+  next_cursor: z.optional(z.string()),
 });

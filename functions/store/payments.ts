@@ -98,6 +98,11 @@ export const PaymentEntity = entity<Payment>()({
       sk: (p: Pick<Payment, 'created_at' | 'id'>) => `${p.created_at}#${p.id}`,
       when: (p: Payment) => p.status !== 'completed',
     },
+    /** A reseller's payments, newest first (the console's Paiements; functions/store/reseller-payments.ts). */
+    gsi2: {
+      pk: (p: Pick<Payment, 'reseller_id'>) => `RESELLER#${p.reseller_id}#PAYMENTS`,
+      sk: (p: Pick<Payment, 'created_at' | 'id'>) => `${p.created_at}#${p.id}`,
+    },
   },
   ttl: paymentExpiry,
 });

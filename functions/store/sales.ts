@@ -52,7 +52,12 @@ export function salesIncrement(sale: {
     {
       expression:
         'ADD total_fcfa :amount, sales_count :one, #h :amount, #f :amount SET entity = :entity, reseller_id = :r, #day = :d, #ttl = :ttl',
-      names: { '#h': `h:${sale.nasId || NO_HOTSPOT}`, '#f': `f:${sale.forfaitId}`, '#day': 'day', '#ttl': 'ttl' },
+      names: {
+        '#h': `h:${sale.nasId || NO_HOTSPOT}`,
+        '#f': `f:${sale.forfaitId}`,
+        '#day': 'day',
+        '#ttl': 'ttl',
+      },
       values: {
         ':amount': sale.amountFcfa,
         ':one': 1,
@@ -88,7 +93,12 @@ export async function salesBetween(resellerId: string, from: string, to: string)
   const { pk } = Sales.key({ reseller_id: resellerId, day: from });
   const items = await Sales.queryAll({
     pk,
-    sk: { between: [Sales.key({ reseller_id: resellerId, day: from }).sk, Sales.key({ reseller_id: resellerId, day: to }).sk] },
+    sk: {
+      between: [
+        Sales.key({ reseller_id: resellerId, day: from }).sk,
+        Sales.key({ reseller_id: resellerId, day: to }).sk,
+      ],
+    },
   });
   return items.map((i) => parse(i as Record<string, unknown>));
 }
