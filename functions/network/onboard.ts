@@ -54,5 +54,13 @@ export async function onboardReseller(
   const site = input.first_site
     ? await addSite(principal, { reseller_id: resellerId, site_number: 1, ...input.first_site })
     : undefined;
-  return { ...vlan, reseller_id: resellerId, msisdn, ...(site ? { site } : {}) };
+  return {
+    reseller_id: resellerId,
+    msisdn,
+    vlan_id: vlan.vlan_id,
+    subnet: vlan.subnet,
+    nas_id: vlan.nas_id,
+    ssid: vlan.ssid,
+    ...(site ? { site } : {}),
+  };
 }
