@@ -38,7 +38,8 @@ export function Sessions({ session }: { session: Session }) {
   const disconnect = async (id: string) => {
     const a = await api('POST', `/sessions/${encodeURIComponent(id)}/disconnect`, {});
     // The route may not exist on this platform yet: the buttons go away rather than fail.
-    if (a.status === 405 || (a.status === 404 && a.body.error?.code !== 'ERR_NOT_FOUND')) {
+    const noRoute = !a.body.error?.code || /^No route/.test(a.body.error.message ?? '');
+    if (a.status === 405 || (a.status === 404 && noRoute)) {
       setNoDisconnect(true);
       return;
     }
