@@ -13,7 +13,7 @@ import { setDdb } from '../../functions/core/ddb.js';
 import { routes } from '../../functions/routes.js';
 import { upsertOperator } from '../../functions/store/accounts.js';
 import { recordReseller } from '../../functions/store/resellers.js';
-import { lastOtp, newMsisdn, tokenFor } from '../support/http.js';
+import { login as apiLogin, lastOtp, newMsisdn, tokenFor } from '../support/http.js';
 import { type EdgeContext, edgeStack, radclient } from '../support/radius.js';
 
 /**
@@ -97,6 +97,13 @@ async function resellerPhone(): Promise<string> {
   await upsertOperator({ msisdn, role: 'reseller', resellerId: reseller.id });
   return msisdn;
 }
+
+/** How many SMS the stack's outbox holds for a number. */
+const smsTo = (msisdn: string): number =>
+  readFileSync(edge.smsOutbox, 'utf8')
+    .trim()
+    .split('\n')
+    .filter((line) => (JSON.parse(line) as { to: string }).to === msisdn).length;
 
 const tokens = new Map<string, string>();
 /** Logs a number in through the API's OTP flow (for the figures, which start logged in). */
@@ -184,6 +191,17 @@ beforeAll(async () => {
     'Calling-Station-Id': '02:00:00:00:00:21',
   });
   expect(start.code).toBe('Accounting-Response');
+
+  // A payment completed through the sandbox aggregator, its code never used.
+  const buyer = await apiLogin(edge.apiUrl, newMsisdn());
+  const initiated = await api('POST', '/api/v1/payments/initiate', buyer, {
+    forfait_id: forfait.id,
+    provider: 'wave',
+    nas_id: reseller.nasId,
+  });
+  const html = await (await fetch(String(initiated.body.payment_url))).text();
+  const action = /action="([^"]+\/complete)"/.exec(html)?.[1];
+  expect((await fetch(`${edge.apiUrl}${action}`, { method: 'POST', redirect: 'manual' })).status).toBe(303);
 }, 120_000);
 
 afterAll(async () => {
@@ -203,7 +221,7 @@ describe('the console, for a reseller', () => {
       `/api/v1/billing/summary?reseller_id=${reseller.id}&month=${month}`,
       owner,
     );
-    expect(summary.body.total_fcfa).toBe(3 * forfait.price_fcfa);
+    expect(summary.body.total_fcfa).toBe(4 * forfait.price_fcfa);
     const amount = (n: unknown) =>
       `${new Intl.NumberFormat('fr-FR').format(Number(n)).replace(/\u202f|\u00a0/g, ' ')} FCFA`;
     await expect
@@ -264,6 +282,11 @@ describe('the console, for a reseller', () => {
     expect(card).toContain('Durée');
     expect(card).toContain('Données');
     await w.page.emulateMedia({ media: 'screen' });
+    // Scanned, a card opens the portal on its voucher form with the code filled in.
+    const scanned = await w.context.newPage();
+    await scanned.goto(`${edge.apiUrl}/portal/${reseller.nasId}?voucher=${decoded[0]}`);
+    expect(await scanned.getByLabel('Code du ticket (10 caractères)').inputValue()).toBe(decoded[0]);
+    expect(await scanned.getByLabel('Code du ticket (10 caractères)').isVisible()).toBe(true);
     expectClean(w);
     await w.context.close();
   });
@@ -337,7 +360,8 @@ describe('the console, for a reseller', () => {
     await w.page.getByRole('button', { name: 'Générer des codes' }).click();
     const dialog = w.page.getByRole('dialog', { name: 'Votre session a expiré' });
     await dialog.waitFor();
-    await expect.poll(() => lastOtp(phone)).toBeTruthy();
+    // The dialog texted a new code (the login's was used): wait for it in the outbox.
+    await expect.poll(() => smsTo(phone)).toBe(2);
     await dialog.getByLabel('Code reçu par SMS (6 chiffres)').fill(lastOtp(phone));
     await dialog.getByRole('button', { name: 'Valider' }).click();
     // The request that met the 401 went through once logged in again.
@@ -345,6 +369,26 @@ describe('the console, for a reseller', () => {
     expect(await w.page.getByLabel('Nombre de codes').inputValue()).toBe('7');
     // The refused request is the one 401 on the page's console.
     w.problems.splice(0, w.problems.length, ...w.problems.filter((p) => !/401/.test(p)));
+    expectClean(w);
+    await w.context.close();
+  });
+
+  it('shows the payments, a paid code never used as "payé, pas connecté", and the month’s statement', async () => {
+    const w = await open();
+    const phone = await resellerPhone();
+    await logIn(w.page, phone);
+    await w.page.getByRole('link', { name: 'Paiements' }).click();
+    await w.page.locator('[data-payment]').first().waitFor();
+    expect(await w.page.locator('[data-payment]').count()).toBe(1);
+    expect(await w.page.locator('[data-payment]').innerText()).toContain('payé, pas connecté');
+    expect(await audit(w.page)).toEqual([]);
+    await w.page.getByRole('link', { name: 'Relevés' }).click();
+    const statement = w.page.locator('table.statement');
+    await statement.waitFor();
+    expect(await statement.innerText()).toContain(
+      `${4 * forfait.price_fcfa} FCFA`.replace(/\B(?=(\d{3})+(?!\d))/g, ' '),
+    );
+    expect(await audit(w.page)).toEqual([]);
     expectClean(w);
     await w.context.close();
   });
