@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { intParam, pageQuery, pageSchema, uuid } from '../core/schemas.js';
+import { CURSOR_PATTERN, intParam, pageQuery, pageSchema, uuid } from '../core/schemas.js';
 
 export const ForfaitSchema = z.object({
   id: z.string(),
@@ -161,7 +161,7 @@ export const SalesResponse = z.object({
 export const ResellerPaymentsQuery = z.strictObject({
   reseller_id: z.optional(uuid()),
   limit: z._default(intParam(1, 100), 50),
-  cursor: z.optional(z.string().check(z.maxLength(1024), z.regex(/^[A-Za-z0-9_-]+$/))),
+  cursor: z.optional(z.string().check(z.regex(CURSOR_PATTERN, 'must be a cursor this list gave'))),
 });
 export const ResellerPaymentsPage = z.object({
   items: z.array(

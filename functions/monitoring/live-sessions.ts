@@ -1,25 +1,8 @@
-import * as z from 'zod/mini';
-import { validation } from '../core/errors.js';
+import { openCursor, sealCursor } from '../core/cursor.js';
 import { Access } from '../store/access-codes.js';
 import { batchGet } from '../store/entity.js';
 import { type LivePosition, openSessionsPage } from '../store/live-sessions.js';
 import { listNasIdsOfReseller } from '../store/nas.js';
-
-const Position = z.strictObject({
-  n: z.int().check(z.gte(0), z.lte(10_000)),
-  after: z.optional(z.string().check(z.maxLength(200))),
-});
-
-const encode = (p: LivePosition): string => Buffer.from(JSON.stringify(p)).toString('base64url');
-
-function decode(cursor: string | undefined): LivePosition {
-  if (!cursor) return { n: 0 };
-  try {
-    return Position.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
-  } catch {
-    throw validation('Invalid cursor', [{ path: 'query.cursor', message: 'not a cursor of this list' }]);
-  }
-}
 
 /**
  * Who is online at a reseller's hotspots now, a page at a time, with what their code has left
@@ -32,7 +15,8 @@ export async function liveSessions(
   nowMs: number,
 ) {
   const nasIds = (await listNasIdsOfReseller(resellerId)).sort();
-  const page = await openSessionsPage(nasIds, decode(cursor), limit);
+  const from = (await openCursor<LivePosition>('sessions', resellerId, cursor)) ?? { n: 0 };
+  const page = await openSessionsPage(nasIds, from, limit);
   const codes = [...new Set(page.items.map((s) => s.code))];
   const read = codes.length ? await batchGet(codes.map((code) => [Access, { code }] as const)) : [];
   const byCode = new Map(read.filter((c) => c !== undefined).map((c) => [c.code, c]));
@@ -54,6 +38,6 @@ export async function liveSessions(
         ...(cap ? { data_left_mb: Math.max(0, Math.floor(cap - (code?.used_bytes ?? 0) / 1_048_576)) } : {}),
       };
     }),
-    ...(page.next ? { next_cursor: encode(page.next) } : {}),
+    ...(page.next ? { next_cursor: await sealCursor('sessions', resellerId, page.next) } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { intParam, pageQuery, pageSchema, uuid } from '../core/schemas.js';
+import { CURSOR_PATTERN, intParam, pageQuery, pageSchema, uuid } from '../core/schemas.js';
 import { CHECK_NAMES } from './checks/types.js';
 
 export const OVERALL_STATUSES = ['healthy', 'degraded', 'down'] as const;
@@ -69,9 +69,8 @@ export const AckBody = z.strictObject({
 
 export const NoQuery = z.strictObject({});
 
-/** A page cursor the server made: base64url of its position (validated again on the way back). */
-export const cursorParam = () =>
-  z.string().check(z.maxLength(1024), z.regex(/^[A-Za-z0-9_-]+$/, 'must be a cursor this list gave'));
+/** A page cursor the server made (its signature is checked by functions/core/cursor.ts). */
+export const cursorParam = () => z.string().check(z.regex(CURSOR_PATTERN, 'must be a cursor this list gave'));
 
 export const LiveSessionsQuery = z.strictObject({
   reseller_id: z.optional(uuid()),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { requireMsisdn } from '../auth/service.js';
-import { type Country, sameZone } from '../billing/currency.js';
+import { type Country, sameZone } from '../core/currency.js';
 import { AppError } from '../core/errors.js';
 import type { AdminPrincipal } from '../core/tokens.js';
 import { getAccount, registerOperator } from '../store/accounts.js';

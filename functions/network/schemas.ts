@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { COUNTRIES } from '../billing/currency.js';
+import { COUNTRIES } from '../core/currency.js';
 import { intParam, pageQuery, pageSchema, plainText, uuid } from '../core/schemas.js';
 import { logoUrlProblem, MAX_CSS_BYTES, normalizedLogoUrl } from './branding-rules.js';
 import { slugify } from './naming.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { entity } from './entity.js';
+import { entity, type Item } from './entity.js';
 
 /**
  * The activity log: one item per write an operator or a reseller made through the API (who,
@@ -36,7 +36,9 @@ export const Activity = entity<ActivityEntry>()({
   }),
   indexes: {
     /** One actor's entries, newest first. */
-    gsi1: {
+    byActor: {
+      gsi: 'gsi1',
+      composite: ['actor_sub', 'at', 'id'],
       pk: (e: Pick<ActivityEntry, 'actor_sub'>) => `ACTOR#${e.actor_sub}#ACTIVITY`,
       sk: (e: Pick<ActivityEntry, 'at' | 'id'>) => `${e.at}#${e.id}`,
     },
@@ -49,44 +51,15 @@ export async function recordActivity(entry: Omit<ActivityEntry, 'id'> & { id?: s
   await Activity.put({ ...entry, id: entry.id || randomUUID() });
 }
 
-/** Where a page of the log starts: after this entry. */
-export interface ActivityPosition {
-  at: string;
-  id: string;
-}
-
-/** One page of a day's entries, newest first (or of one actor's, any day). */
-// Access: Query pk=ACTIVITY#<day> descending, Limit | Query gsi1 gsi1pk=ACTOR#<sub>#ACTIVITY descending, Limit.
+/** One page of a day's entries, newest first (or of one actor's, any day), from `start` (a LastEvaluatedKey of this list). */
+// Access: Query pk=ACTIVITY#<day> descending, Limit | Query byActor (gsi1) gsi1pk=ACTOR#<sub>#ACTIVITY descending, Limit.
 export async function activityPage(
   scope: { day: string } | { actor: string },
-  from: ActivityPosition | undefined,
+  start: Item | undefined,
   limit: number,
-): Promise<{ items: ActivityEntry[]; next?: ActivityPosition }> {
-  const page =
-    'day' in scope
-      ? await Activity.query({
-          pk: Activity.key({ at: scope.day, id: '' }).pk,
-          limit,
-          forward: false,
-          ...(from ? { start: Activity.key(from) } : {}),
-        })
-      : await Activity.queryIndex(
-          'gsi1',
-          { actor_sub: scope.actor },
-          {
-            limit,
-            forward: false,
-            ...(from
-              ? {
-                  start: {
-                    ...Activity.key(from),
-                    gsi1pk: Activity.indexes.gsi1.pk({ actor_sub: scope.actor }),
-                    gsi1sk: Activity.indexes.gsi1.sk(from),
-                  },
-                }
-              : {}),
-          },
-        );
-  const last = page.items[page.items.length - 1];
-  return { items: page.items, ...(page.next && last ? { next: { at: last.at, id: last.id } } : {}) };
+): Promise<{ items: ActivityEntry[]; next?: Item }> {
+  const from = start ? { start } : {};
+  return 'day' in scope
+    ? Activity.query({ pk: Activity.key({ at: scope.day, id: '' }).pk, limit, forward: false, ...from })
+    : Activity.queryIndex('byActor', { actor_sub: scope.actor }, { limit, forward: false, ...from });
 }

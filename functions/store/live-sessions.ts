@@ -1,44 +1,35 @@
+import type { Item } from './entity.js';
 import { type RadiusSession, Session } from './sessions.js';
 
-/** Where a page of a reseller's live sessions starts: the n-th of its NAS ids, after a session id. */
+/** Where a page of a reseller's live sessions starts: the n-th of its NAS ids, at a start key. */
 export interface LivePosition {
   n: number;
-  after?: string;
+  /** DynamoDB's LastEvaluatedKey in that NAS's list (the caller checks it came from here). */
+  start?: Item;
 }
 
 /**
  * One page of the open sessions of a reseller's hotspots, NAS after NAS (each NAS's open
- * sessions are a partition of gsi1, so a page is one Query per NAS it touches). The start key is
- * built here from the position, never taken from the client, so a cursor cannot reach a
- * partition other than the reseller's own NAS ids.
+ * sessions are one partition of `openByNas`, so a page is one Query per NAS it touches).
  */
-// Access: Query gsi1 gsi1pk=NAS#<nas_id>#OPEN [ExclusiveStartKey gsi1sk=<after>], Limit, per NAS id in order.
+// Access: Query openByNas (gsi1) gsi1pk=NAS#<nas_id>#OPEN, Limit [ExclusiveStartKey], per NAS id in order.
 export async function openSessionsPage(
   nasIds: readonly string[],
   from: LivePosition,
   limit: number,
 ): Promise<{ items: RadiusSession[]; next?: LivePosition }> {
   const items: RadiusSession[] = [];
-  let { n, after } = from;
+  let { n, start } = from;
   while (n < nasIds.length && items.length < limit) {
-    const nasId = nasIds[n] as string;
-    const start = after
-      ? {
-          ...Session.key({ id: after }),
-          gsi1pk: Session.indexes.gsi1.pk({ nas_id: nasId }),
-          gsi1sk: after,
-        }
-      : undefined;
     const page = await Session.queryIndex(
-      'gsi1',
-      { nas_id: nasId },
+      'openByNas',
+      { nas_id: nasIds[n] as string },
       { limit: limit - items.length, ...(start ? { start } : {}) },
     );
     items.push(...page.items);
-    if (page.next && items.length >= limit)
-      return { items, next: { n, after: items[items.length - 1]?.id as string } };
+    if (page.next && items.length >= limit) return { items, next: { n, start: page.next } };
     n += 1;
-    after = undefined;
+    start = undefined;
   }
   return { items, ...(n < nasIds.length ? { next: { n } } : {}) };
 }

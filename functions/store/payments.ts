@@ -99,7 +99,9 @@ export const PaymentEntity = entity<Payment>()({
       when: (p: Payment) => p.status !== 'completed',
     },
     /** A reseller's payments, newest first (the console's Paiements; functions/store/reseller-payments.ts). */
-    gsi2: {
+    byReseller: {
+      gsi: 'gsi2',
+      composite: ['reseller_id', 'created_at', 'id'],
       pk: (p: Pick<Payment, 'reseller_id'>) => `RESELLER#${p.reseller_id}#PAYMENTS`,
       sk: (p: Pick<Payment, 'created_at' | 'id'>) => `${p.created_at}#${p.id}`,
     },
