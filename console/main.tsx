@@ -7,7 +7,15 @@ import { Login, Relogin } from './screens/login.js';
 import { clearSession, loadSession, type Session } from './session.js';
 
 const RESELLER_TABS: ScreenId[] = ['dashboard', 'hotspots', 'codes', 'sessions', 'payments', 'statements'];
-const ADMIN_TABS: ScreenId[] = ['resellers', 'network', 'status', 'activity', 'hotspots', 'codes'];
+const ADMIN_TABS: ScreenId[] = [
+  'resellers',
+  'network',
+  'status',
+  'payments',
+  'activity',
+  'hotspots',
+  'codes',
+];
 
 /** The tab in the address (#codes), so that a reload or the back button keeps the screen. */
 const tabOf = (tabs: ScreenId[]): ScreenId => {

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { dateTime, fcfa, type Key, t } from '../i18n.js';
 import type { Session } from '../session.js';
-import { Loading, useGet } from '../ui.js';
+import { Field, Loading, useGet } from '../ui.js';
 
 interface Payment {
   id: string;
@@ -11,23 +11,76 @@ interface Payment {
   created_at: string;
   nas_id?: string;
   msisdn?: string;
+  /** Gateway deliveries refused for it (amount, currency or provider mismatch). */
+  refusal_count: number;
   /** Completed, and its access code never used: "payé, pas connecté". */
   paid_not_connected?: boolean;
 }
 
-/** The reseller's payments, newest first, a page at a time. */
+/**
+ * The reseller's payments, newest first, a page at a time. An operator picks the reseller, and
+ * may keep only the payments whose gateway deliveries did not match (amount, currency, provider).
+ */
 export function Payments({ session }: { session: Session }) {
+  const isAdmin = session.claims.role === 'admin';
+  const [picked, setPicked] = useState('');
+  const [onlyMismatches, setOnlyMismatches] = useState(false);
   const [cursor, setCursor] = useState('');
   const [shown, setShown] = useState<Payment[]>([]);
-  const reseller = session.claims.reseller_id;
-  const page = useGet<{ items: Payment[]; next_cursor?: string }>(
-    `/payments?${reseller ? `reseller_id=${reseller}&` : ''}limit=50${cursor ? `&cursor=${cursor}` : ''}`,
+  const resellers = useGet<{ items: { reseller_id: string; reseller_name: string }[] }>(
+    isAdmin ? '/network/vlans?page_size=100' : undefined,
   );
-  if (!page.data && !shown.length) return <Loading error={page.error} />;
-  const rows = [...shown, ...(page.data?.items ?? [])];
-  if (!rows.length) return <p>{t('nothing')}</p>;
+  const reseller = session.claims.reseller_id ?? (picked || resellers.data?.items[0]?.reseller_id);
+  const page = useGet<{ items: Payment[]; next_cursor?: string }>(
+    reseller ? `/payments?reseller_id=${reseller}&limit=50${cursor ? `&cursor=${cursor}` : ''}` : undefined,
+  );
+  const picker = isAdmin ? (
+    <div class="pair no-print">
+      <Field id="pay-reseller" label="reseller">
+        <select
+          id="pay-reseller"
+          value={reseller}
+          onChange={(e) => {
+            setShown([]);
+            setCursor('');
+            setPicked(e.currentTarget.value);
+          }}
+        >
+          {(resellers.data?.items ?? []).map((r) => (
+            <option key={r.reseller_id} value={r.reseller_id}>
+              {r.reseller_name}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={onlyMismatches}
+          onChange={(e) => setOnlyMismatches(e.currentTarget.checked)}
+        />{' '}
+        {t('mismatches')}
+      </label>
+    </div>
+  ) : null;
+  if (!page.data && !shown.length)
+    return (
+      <>
+        {picker}
+        <Loading error={page.error ?? resellers.error} />
+      </>
+    );
+  const rows = [...shown, ...(page.data?.items ?? [])].filter((p) => !onlyMismatches || p.refusal_count > 0);
+  if (!rows.length)
+    return (
+      <>
+        {picker}
+        <p>{t('nothing')}</p>
+      </>
+    );
   return (
     <div>
+      {picker}
       <table class="list">
         <thead>
           <tr>
@@ -50,6 +103,11 @@ export function Payments({ session }: { session: Session }) {
                 <span class={`badge ${p.paid_not_connected ? 'warn' : p.status}`}>
                   {p.paid_not_connected ? t('paid_not_connected') : t(`st_${p.status}` as Key)}
                 </span>
+                {p.refusal_count > 0 ? (
+                  <span class="badge failed">
+                    {t('mismatches')}: {p.refusal_count}
+                  </span>
+                ) : null}
               </td>
             </tr>
           ))}

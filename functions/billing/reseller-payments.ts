@@ -26,6 +26,7 @@ export async function resellerPayments(resellerId: string, limit: number, cursor
       ...(p.nas_id ? { nas_id: p.nas_id } : {}),
       ...(p.msisdn ? { msisdn: maskMsisdn(p.msisdn) } : {}),
       ...(p.access_code ? { access_code: p.access_code } : {}),
+      refusal_count: p.refusal_count ?? 0,
       paid_not_connected: p.status === 'completed' && !!p.access_code && !used.get(p.access_code),
     })),
     ...(page.next ? { next_cursor: await sealCursor('payments', resellerId, page.next) } : {}),

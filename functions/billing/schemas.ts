@@ -176,6 +176,8 @@ export const ResellerPaymentsPage = z.object({
       /** The buyer's number, masked (`+225*****5678`). */
       msisdn: z.optional(z.string()),
       access_code: z.optional(z.string()),
+      /** Gateway deliveries refused for this payment (amount, currency or provider mismatch). */
+      refusal_count: z.int(),
       /** Completed, and its access code never used since: "payé, pas connecté". */
       paid_not_connected: z.boolean(),
     }),

@@ -186,6 +186,31 @@ describe("a reseller's payments", () => {
     expect(items.every((p) => p.status === 'completed' && p.paid_not_connected)).toBe(true);
     expect(items[0]?.msisdn).toMatch(/^\+225\*+\d{4}$/);
 
+    // A gateway delivery for another amount is refused, and counted on the payment: a mismatch.
+    const buyer = await login(server.url(), newMsisdn());
+    const init = await api('POST', '/api/v1/payments/initiate', buyer, {
+      forfait_id: forfait.id,
+      provider: 'wave',
+      nas_id: nasId,
+    });
+    const id = (init.body as { transaction_id: string }).transaction_id;
+    const mismatch = await call(server.url(), 'POST', '/api/v1/payments/webhook', {
+      body: {
+        event_id: randomUUID(),
+        transaction_id: id,
+        status: 'completed',
+        amount_fcfa: 1,
+        provider: 'wave',
+      },
+      headers: { 'x-provider-secret': process.env.WEBHOOK_SECRET as string },
+    });
+    expect(mismatch.status).toBe(409);
+    const admin = await tokenFor('admin');
+    const listed = await api('GET', `/api/v1/payments?reseller_id=${reseller.resellerId}&limit=1`, admin);
+    expect(listed.body.items).toMatchObject([
+      { id, status: 'pending', refusal_count: 1, paid_not_connected: false },
+    ]);
+
     const other = await tokenFor('reseller', { resellerId: randomUUID() });
     expect((await api('GET', `/api/v1/payments?reseller_id=${reseller.resellerId}`, other)).status).toBe(403);
   });
