@@ -11,7 +11,11 @@ import { bearerToken, verifySession } from './tokens.js';
  * whatever its outcome: one PutItem after the handler. Subscribers' writes are the platform's
  * volume and are not logged. A failed record is logged, never the caller's failure.
  */
-async function recordWrite(key: string, req: Request<unknown, unknown, unknown>, status: number): Promise<void> {
+async function recordWrite(
+  key: string,
+  req: Request<unknown, unknown, unknown>,
+  status: number,
+): Promise<void> {
   const who = req.principal as Principal | undefined;
   if (!who || who.role === 'subscriber') return;
   try {
@@ -28,7 +32,10 @@ async function recordWrite(key: string, req: Request<unknown, unknown, unknown>,
       ip: req.event.requestContext?.http?.sourceIp ?? '',
     });
   } catch (error) {
-    log.error('activity not recorded', { route: key, error: error instanceof Error ? error.name : 'unknown' });
+    log.error('activity not recorded', {
+      route: key,
+      error: error instanceof Error ? error.name : 'unknown',
+    });
   }
 }
 

@@ -1,6 +1,6 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { resellerInScope } from '../core/access.js';
 import { json } from '../core/http.js';
-import { sessionEndpoint } from '../core/session-endpoint.js';
 import { salesBetween } from '../store/sales.js';
 import { resellerCurrency } from './payments.js';
 import { SalesQuery, SalesResponse } from './schemas.js';

@@ -1,6 +1,6 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { assertActsFor } from '../core/access.js';
 import { json } from '../core/http.js';
-import { sessionEndpoint } from '../core/session-endpoint.js';
 import { VoucherGenerateBody, VoucherGenerateResponse } from './schemas.js';
 import { generateVouchers } from './vouchers.js';
 

@@ -1,7 +1,7 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { clock } from '../core/clock.js';
 import { openCursor, sealCursor } from '../core/cursor.js';
 import { json } from '../core/http.js';
-import { sessionEndpoint } from '../core/session-endpoint.js';
 import { activityPage } from '../store/activity.js';
 import type { Item } from '../store/entity.js';
 import { ActivityPage, ActivityQuery } from './schemas.js';

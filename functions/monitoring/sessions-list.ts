@@ -1,7 +1,7 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { resellerInScope } from '../core/access.js';
 import { clock } from '../core/clock.js';
 import { json } from '../core/http.js';
-import { sessionEndpoint } from '../core/session-endpoint.js';
 import { liveSessions } from './live-sessions.js';
 import { LiveSessionsPage, LiveSessionsQuery } from './schemas.js';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { requireMsisdn } from '../auth/service.js';
 import { type Country, sameZone } from '../core/currency.js';
 import { AppError } from '../core/errors.js';
-import type { AdminPrincipal } from '../core/tokens.js';
+import type { AdminPrincipal } from '../core/principal.js';
 import { getAccount, registerOperator } from '../store/accounts.js';
 import { recordReseller } from '../store/resellers.js';
 import { addSite } from './sites.js';

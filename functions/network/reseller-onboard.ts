@@ -1,5 +1,5 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
-import { sessionEndpoint } from '../core/session-endpoint.js';
 import { onboardReseller } from './onboard.js';
 import { OnboardBody, OnboardResponse } from './schemas.js';
 
