@@ -1,5 +1,5 @@
 /**
- * `npm run screenshots:console`: the README's pictures of the console, taken in Debian's chromium
+ * `npm run screenshots` (after bin/screenshots.ts): the README's pictures of the console, in chromium
  * at 360 px from a stack of its own (DynamoDB Local, the API, the demo reseller): the dashboard
  * after two weeks of sales (docs/console-dashboard.png) and a printed A4 sheet of cards
  * (docs/console-print.png). Not part of `npm test`, which leaves the tree as it found it.
