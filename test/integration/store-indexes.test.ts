@@ -257,6 +257,7 @@ describe('index keys follow updates', () => {
     expect(await dueIds(at(51))).toContain(d.session_id);
     // Under way: asking again changes nothing.
     expect(await armDisconnect({ ...d, next_at: at(60) })).toBe(false);
+  });
 
   it('Activity: an entry is in its day and in its actor’s list (puts only: nothing moves it)', async () => {
     const actor = randomUUID();
