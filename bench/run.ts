@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { seedDemo } from '../bin/local/demo.js';
+import { DEMO_RESELLER_MSISDN, seedDemo } from '../bin/local/demo.js';
 import { localClient, startDynamoDbLocal } from '../bin/local/dynamodb-local.js';
 import { applyLocalEnv } from '../bin/local/env.js';
 import { localPages } from '../bin/local/pages.js';
@@ -23,6 +23,7 @@ import { ddb, tableName } from '../functions/core/ddb.js';
 import { recordReseller } from '../functions/store/resellers.js';
 import { probeDdb } from '../test/support/ddb-instrument.js';
 import { bundleSection, importOnly, writeBundleSection } from './bundle.js';
+import { CONSOLE_BUDGET, measureConsole, otpLogin } from './console.js';
 import { extraFigures } from './extras.js';
 import { load } from './load.js';
 import { paymentFigures } from './payments.js';
@@ -258,6 +259,22 @@ async function main(): Promise<void> {
       `| first purchase on a new phone | ${sms.firstPurchase} | <= 1 |`,
       `| same phone again (device credential) | ${sms.returningDevice} | 0 |`,
       `| after "forget this device" | ${sms.afterRevocation} | <= 1 |`,
+      '',
+    );
+
+    // 9. The console in Debian's chromium: the login page, the dashboard, and the dashboard on 3G.
+    const token = await otpLogin(server.url, DEMO_RESELLER_MSISDN, join(localDir, 'sms.jsonl'));
+    const consoleFigures = await measureConsole(server.url, { token, msisdn: DEMO_RESELLER_MSISDN });
+    results.console = consoleFigures;
+    lines.push(
+      '## Console (Debian chromium, 360 px, a reseller)',
+      '',
+      '| figure | value | target |',
+      '|---|---:|---:|',
+      `| login page, cold cache, bytes transferred | ${consoleFigures.loginBytes} | <= ${CONSOLE_BUDGET.loginBytes} |`,
+      `| dashboard with its chart, cold cache, bytes transferred | ${consoleFigures.dashboardBytes} | <= ${CONSOLE_BUDGET.dashboardBytes} |`,
+      `| dashboard again, bytes transferred | ${consoleFigures.repeatBytes} | assets from cache (${consoleFigures.repeatFromCache.length}) |`,
+      `| dashboard usable on 3G (1.6 Mbit/s, 150 ms) | ${consoleFigures.dashboardUsableMs3G} ms | <= ${CONSOLE_BUDGET.dashboardUsableMs3G} ms |`,
       '',
     );
 

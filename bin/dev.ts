@@ -28,8 +28,10 @@ import { frontTls } from '../functions/routers/routers.js';
 import { setNasCoa } from '../functions/store/nas.js';
 import {
   CANARY_ROUTER_SOURCE,
+  DEMO_ADMIN_MSISDN,
   DEMO_RADSEC_ROUTER,
   DEMO_RESELLER_ID,
+  DEMO_RESELLER_MSISDN,
   DEMO_UDP_ROUTER,
   seedDemo,
   seedDemoRouters,
@@ -144,6 +146,10 @@ async function main(): Promise<void> {
       `  tail -n1 ${process.env.SMS_OUTBOX}    # the code`,
       `  curl -s -X POST ${base}/api/v1/auth/otp/verify -H 'content-type: application/json' -d '{"msisdn":"+2250712345678","otp":"<code>"}'`,
       `  curl -s ${base}/api/v1/forfaits`,
+      '',
+      `Console (resellers and operators): ${base}/console`,
+      `  demo reseller: ${DEMO_RESELLER_MSISDN}   demo operator (admin): ${DEMO_ADMIN_MSISDN}`,
+      `  log in with the number; the SMS code is the last line of ${process.env.SMS_OUTBOX}`,
       '',
       `Demo hotspot ${demo.nasId}: its captive portal is ${base}/portal/${demo.nasId}`,
       `  vouchers for it: ${demo.vouchers.join(', ')}`,

@@ -159,6 +159,14 @@ const table = [
   },
   {
     method: 'GET',
+    path: '/api/v1/payments',
+    handler: 'billing/payments-list',
+    auth: 'reseller',
+    access: { table: 'read' },
+    summary: "A reseller's payments by cursor, newest first ('paid, not connected' flagged)",
+  },
+  {
+    method: 'GET',
     path: '/api/v1/payments/{id}/status',
     handler: 'billing/payment-status',
     auth: 'jwt',
@@ -173,6 +181,14 @@ const table = [
     auth: 'admin',
     access: { table: 'write' },
     summary: 'Generate 1 to 1000 vouchers of a forfait for a reseller',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/vouchers/batches',
+    handler: 'billing/vouchers-batch',
+    auth: 'reseller',
+    access: { table: 'write' },
+    summary: 'Generate 1 to 1000 vouchers of a forfait (the owning reseller or an admin)',
   },
   {
     method: 'POST',
@@ -205,6 +221,14 @@ const table = [
     auth: 'reseller',
     access: { table: 'read' },
     summary: "A reseller's month: total, split and sessions",
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/billing/sales',
+    handler: 'billing/sales-get',
+    auth: 'reseller',
+    access: { table: 'read' },
+    summary: "A reseller's sales by day, hotspot and forfait (from its daily counters; up to 93 days)",
   },
   // ---- network ----
   {
@@ -246,6 +270,14 @@ const table = [
     auth: 'reseller',
     access: { table: 'read' },
     summary: "List a reseller's sites",
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/resellers',
+    handler: 'network/reseller-onboard',
+    auth: 'admin',
+    access: { table: 'write' },
+    summary: 'Onboard a reseller: its account, VLAN, NAS id and first site in one request',
   },
   {
     method: 'GET',
@@ -327,6 +359,22 @@ const table = [
     auth: 'jwt',
     access: { table: 'read' },
     summary: 'Latest canary run: the five checks, failure streak and overall status',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/sessions',
+    handler: 'monitoring/sessions-list',
+    auth: 'reseller',
+    access: { table: 'read' },
+    summary: "A reseller's live sessions by cursor, with what each code has left",
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/activity',
+    handler: 'monitoring/activity-list',
+    auth: 'admin',
+    access: { table: 'read' },
+    summary: 'The activity log: writes by operators and resellers (who, what, when, from where), by cursor',
   },
   // ---- radius: the network edge (FreeRADIUS asks, the API decides) ----
   {
@@ -487,6 +535,23 @@ const table = [
     auth: 'none',
     access: { table: 'none' },
     summary: "The captive portal's script and stylesheet (content-hashed names, cached for a year)",
+  },
+  // ---- console: the resellers' and operators' screens (same origin as the API) ----
+  {
+    method: 'GET',
+    path: '/console',
+    handler: 'console/console-page',
+    auth: 'none',
+    access: { table: 'none' },
+    summary: "The resellers' and operators' console (HTML shell; the screens call this API)",
+  },
+  {
+    method: 'GET',
+    path: '/console/assets/{file}',
+    handler: 'console/console-asset',
+    auth: 'none',
+    access: { table: 'none' },
+    summary: "The console's scripts and stylesheet (content-hashed names, cached for a year)",
   },
 ] as const satisfies readonly Route[];
 

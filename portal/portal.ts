@@ -515,8 +515,13 @@ if (router?.error) {
 }
 const payment = here.searchParams.get('payment');
 const keptCode = store.get('code');
+// A printed voucher's QR code opens `?voucher=CODE`: the voucher form, filled, waiting for a tap.
+const printed = (here.searchParams.get('voucher') ?? '').toUpperCase().replace(/[\s-]/g, '');
 if (reloading) {
   // The page is being replaced; nothing to start.
+} else if (VOUCHER.test(printed)) {
+  el<HTMLInputElement>('voucher').value = printed;
+  show('voucher');
 } else if (payment && store.get('token')) void waitForPayment(payment);
 else if (keptCode) showCode(keptCode);
 else if (store.get('token')) void afterLogin();

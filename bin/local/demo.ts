@@ -3,7 +3,8 @@ import { generateVouchers } from '../../functions/billing/vouchers.js';
 import { allocateVlan } from '../../functions/network/vlans.js';
 import { type Credentials, register, rotate } from '../../functions/routers/routers.js';
 import { Access, getAccessCode } from '../../functions/store/access-codes.js';
-import { getReseller } from '../../functions/store/resellers.js';
+import { getAccount, upsertOperator } from '../../functions/store/accounts.js';
+import { getReseller, recordReseller } from '../../functions/store/resellers.js';
 import { getRouter } from '../../functions/store/routers.js';
 
 /**
@@ -14,6 +15,12 @@ import { getRouter } from '../../functions/store/routers.js';
  */
 export const DEMO_RESELLER_ID = '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f';
 const CANARY_RESELLER_ID = '0c4a7e21-5d3b-4f6a-9b8c-7d6e5f4a3b2c';
+/**
+ * The demo reseller's and the demo operator's phone numbers: either logs in to the console with
+ * the SMS code written to the local outbox (.local/sms-outbox.jsonl).
+ */
+export const DEMO_RESELLER_MSISDN = '+2250700000001';
+export const DEMO_ADMIN_MSISDN = '+2250700000002';
 /** The canary's access code (the canary account of the local RADIUS check). */
 export const CANARY_CODE = 'CANARYTEST';
 
@@ -25,6 +32,18 @@ async function hotspotOf(resellerId: string, name: string): Promise<string> {
 
 export async function seedDemo(): Promise<{ nasId: string; vouchers: string[]; canaryNasId: string }> {
   const nasId = await hotspotOf(DEMO_RESELLER_ID, 'Demo Hotspot');
+  // The console's demo accounts (kept as they are on a restart with a kept database).
+  if (!(await getAccount(DEMO_RESELLER_MSISDN))) {
+    await upsertOperator({
+      msisdn: DEMO_RESELLER_MSISDN,
+      role: 'reseller',
+      resellerId: DEMO_RESELLER_ID,
+      name: 'Demo Hotspot',
+    });
+    await recordReseller({ resellerId: DEMO_RESELLER_ID, name: 'Demo Hotspot', country: 'CI' });
+  }
+  if (!(await getAccount(DEMO_ADMIN_MSISDN)))
+    await upsertOperator({ msisdn: DEMO_ADMIN_MSISDN, role: 'admin' });
   const forfait = SEED_FORFAITS[0] as { id: string };
   const { items } = await generateVouchers({ forfaitId: forfait.id, resellerId: DEMO_RESELLER_ID, n: 3 });
 

@@ -1,12 +1,66 @@
-import { type EndpointBuilder, routeHandler } from '../core/http.js';
-import type { SessionRouteKey } from '../routes.js';
+import { toAppError } from '../core/errors.js';
+import { type EndpointBuilder, type Reply, type Request, routeHandler } from '../core/http.js';
+import { log } from '../core/log.js';
+import type { Principal } from '../core/principal.js';
+import { findRoute, type SessionRouteKey } from '../routes.js';
+import { recordActivity } from '../store/activity.js';
 import { bearerToken, verifySession } from './tokens.js';
+
+/**
+ * Records a write of an operator or a reseller in the activity log (functions/store/activity.ts),
+ * whatever its outcome: one PutItem after the handler. Subscribers' writes are the platform's
+ * volume and are not logged. A failed record is logged, never the caller's failure.
+ */
+async function recordWrite(
+  key: string,
+  req: Request<unknown, unknown, unknown>,
+  status: number,
+): Promise<void> {
+  const who = req.principal as Principal | undefined;
+  if (!who || who.role === 'subscriber') return;
+  try {
+    await recordActivity({
+      at: new Date().toISOString(),
+      id: req.requestId,
+      actor_sub: who.sub,
+      actor_ref: who.ref,
+      role: who.role,
+      ...(who.role === 'reseller' ? { reseller_id: who.resellerId } : {}),
+      action: key,
+      target: req.event.rawPath ?? '',
+      status,
+      ip: req.event.requestContext?.http?.sourceIp ?? '',
+    });
+  } catch (error) {
+    log.error('activity not recorded', {
+      route: key,
+      error: error instanceof Error ? error.name : 'unknown',
+    });
+  }
+}
 
 /**
  * Builds the Lambda handler of a route-table row whose callers hold a session token (the `jwt`,
  * `reseller` and `admin` levels): the bearer token is verified (signature, expiry, revocation)
  * before anything else, and the handler receives its principal, never undefined. Only these
- * handlers import this module, so only their bundles carry the JWT library.
+ * handlers import this module, so only their bundles carry the JWT library. Every non-GET route
+ * is a write, and operators' writes are recorded in the activity log here, in one place (their
+ * rows all have `table: 'write'`, test/unit/session-endpoint.test.ts).
  */
-export const sessionEndpoint: EndpointBuilder<SessionRouteKey> = (key, spec, fn) =>
-  routeHandler(key, spec, fn, (authorization) => verifySession(bearerToken(authorization)));
+export const sessionEndpoint: EndpointBuilder<SessionRouteKey> = (key, spec, fn) => {
+  const logged: typeof fn =
+    findRoute(key).method === 'GET'
+      ? fn
+      : async (req) => {
+          let reply: Reply;
+          try {
+            reply = await fn(req);
+          } catch (error) {
+            await recordWrite(key, req as Request<unknown, unknown, unknown>, toAppError(error).status);
+            throw error;
+          }
+          await recordWrite(key, req as Request<unknown, unknown, unknown>, reply.status);
+          return reply;
+        };
+  return routeHandler(key, spec, logged, (authorization) => verifySession(bearerToken(authorization)));
+};

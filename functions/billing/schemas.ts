@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { pageQuery, pageSchema, uuid } from '../core/schemas.js';
+import { CURSOR_PATTERN, intParam, pageQuery, pageSchema, uuid } from '../core/schemas.js';
 
 export const ForfaitSchema = z.object({
   id: z.string(),
@@ -133,4 +133,59 @@ export const SummaryResponse = z.object({
   total_fcfa: z.int(),
   split: z.object({ reseller_fcfa: z.int(), operator_fcfa: z.int(), provider_fee_fcfa: z.int() }),
   sessions_count: z.int(),
+});
+
+const day = () =>
+  z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'must be YYYY-MM-DD'));
+/** A reseller's sales by day (at most 93 days: a quarter), from its daily counters. */
+export const SalesQuery = z
+  .strictObject({ reseller_id: z.optional(uuid()), from: day(), to: day() })
+  .check(
+    z.refine(
+      (q) => q.from <= q.to && Date.parse(q.to) - Date.parse(q.from) <= 92 * 86_400_000,
+      'from must not be after to, and the span is at most 93 days',
+    ),
+  );
+export const SalesResponse = z.object({
+  reseller_id: z.string(),
+  currency: z.enum(['XOF', 'XAF']),
+  from: z.string(),
+  to: z.string(),
+  /** Days with a sale only, oldest first; `by_hotspot` keys are NAS ids (`-`: none). */
+  days: z.array(
+    z.object({
+      day: z.string(),
+      total_fcfa: z.int(),
+      sales_count: z.int(),
+      by_hotspot: z.record(z.string(), z.int()),
+      by_forfait: z.record(z.string(), z.int()),
+    }),
+  ),
+});
+
+export const ResellerPaymentsQuery = z.strictObject({
+  reseller_id: z.optional(uuid()),
+  limit: z._default(intParam(1, 100), 50),
+  cursor: z.optional(z.string().check(z.regex(CURSOR_PATTERN, 'must be a cursor this list gave'))),
+});
+export const ResellerPaymentsPage = z.object({
+  items: z.array(
+    z.object({
+      id: z.string(),
+      forfait_name: z.string(),
+      amount_fcfa: z.int(),
+      status: z.enum(['pending', 'completed', 'failed', 'expired']),
+      provider: z.string(),
+      created_at: z.string(),
+      nas_id: z.optional(z.string()),
+      /** The buyer's number, masked (`+225*****5678`). */
+      msisdn: z.optional(z.string()),
+      access_code: z.optional(z.string()),
+      /** Gateway deliveries refused for this payment (amount, currency or provider mismatch). */
+      refusal_count: z.int(),
+      /** Completed, and its access code never used since: "payé, pas connecté". */
+      paid_not_connected: z.boolean(),
+    }),
+  ),
+  next_cursor: z.optional(z.string()),
 });

@@ -97,3 +97,6 @@ export const pageSchema = <T extends z.ZodMiniType>(item: T) =>
  * parameters, and any other is a 400.
  */
 export const OpenQuery = z.record(z.string(), z.string());
+
+/** The shape of a page cursor (functions/core/cursor.ts checks its signature). */
+export const CURSOR_PATTERN = /^[A-Za-z0-9_-]{1,2048}\.[A-Za-z0-9_-]{43}$/;

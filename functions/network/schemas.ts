@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { COUNTRIES } from '../core/currency.js';
 import { intParam, pageQuery, pageSchema, plainText, uuid } from '../core/schemas.js';
 import { logoUrlProblem, MAX_CSS_BYTES, normalizedLogoUrl } from './branding-rules.js';
 import { slugify } from './naming.js';
@@ -198,4 +199,24 @@ export const RulesResponse = z.object({
       active: z.boolean(),
     }),
   ),
+});
+
+/** Onboarding a reseller in one call: its account, its VLAN and NAS id, and its first site. */
+export const OnboardBody = z.strictObject({
+  msisdn: z.string().check(z.maxLength(32)),
+  name: resellerName,
+  country: z.enum(COUNTRIES),
+  site_count: z.optional(z.int().check(z.gte(1), z.lte(MAX_SITES))),
+  first_site: z.optional(
+    z.strictObject({ city: plainText(64), latitude: coordinate(90), longitude: coordinate(180) }),
+  ),
+});
+export const OnboardResponse = z.object({
+  reseller_id: z.string(),
+  msisdn: z.string(),
+  vlan_id: z.int(),
+  subnet: z.string(),
+  nas_id: z.string(),
+  ssid: z.string(),
+  site: z.optional(SiteResponse),
 });

@@ -180,7 +180,8 @@ ${link('buy_more', 'buy-more')}
     `img-src 'self' data: ${logo.origin}`,
     "connect-src 'self'",
     `form-action 'self'${formTarget ? ` ${formTarget}` : ''}`,
-    "frame-ancestors 'none'",
+    // The platform's own console previews the portal in a frame; no other site may frame it.
+    "frame-ancestors 'self'",
     "base-uri 'none'",
   ].join('; ');
   return { html, csp };

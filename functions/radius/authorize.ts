@@ -3,6 +3,7 @@ import { Access, type AccessCode, bytesOfMb, claimDevice } from '../store/access
 import { batchGet } from '../store/entity.js';
 import { Nas, type NasRecord, type NasVendor } from '../store/nas.js';
 import { revenueIncrement } from '../store/revenue.js';
+import { salesIncrement } from '../store/sales.js';
 import { voucherFirstUse } from '../store/vouchers.js';
 import { acceptReply, deviceKey, type Grant, normalizeCode, type Refusal } from './attributes.js';
 import { radiusSettings } from './settings.js';
@@ -106,6 +107,13 @@ export async function authorizeLogin(req: LoginRequest, nowMs: number): Promise<
         ? {
             voucher: voucherFirstUse(d.code, nowIso, d.standing.expiresAt),
             revenue: revenueIncrement(d.code.reseller_id, monthOf(nowIso), d.code.price_fcfa ?? 0),
+            sales: salesIncrement({
+              resellerId: d.code.reseller_id,
+              at: nowIso,
+              nasId: req.nasId,
+              forfaitId: d.code.forfait_id,
+              amountFcfa: d.code.price_fcfa ?? 0,
+            }),
           }
         : undefined;
     const claimed = await claimDevice({

@@ -13,6 +13,7 @@ import {
 } from './entity.js';
 import type { Offer } from './forfaits.js';
 import { revenueIncrement } from './revenue.js';
+import { salesIncrement } from './sales.js';
 
 /**
  * The mobile-money providers (operators) a payment is made with. The API's list is checked
@@ -98,6 +99,13 @@ export const PaymentEntity = entity<Payment>()({
       pk: (p: Pick<Payment, 'status'>) => (p.status === 'pending' ? 'PAYMENTS#PENDING' : 'PAYMENTS#CLOSED'),
       sk: (p: Pick<Payment, 'created_at' | 'id'>) => `${p.created_at}#${p.id}`,
       when: (p: Payment) => p.status !== 'completed',
+    },
+    /** A reseller's payments, newest first (the console's Paiements; functions/store/reseller-payments.ts). */
+    byReseller: {
+      gsi: 'gsi2',
+      composite: ['reseller_id', 'created_at', 'id'],
+      pk: (p: Pick<Payment, 'reseller_id'>) => `RESELLER#${p.reseller_id}#PAYMENTS`,
+      sk: (p: Pick<Payment, 'created_at' | 'id'>) => `${p.created_at}#${p.id}`,
     },
   },
   ttl: paymentExpiry,
@@ -380,7 +388,7 @@ const seen = (
  * entitlement, the access code and the reseller's monthly aggregate, all or nothing. A seen
  * delivery or a settled payment cancels it.
  */
-// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status <> completed (leaves both lists), Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Put CODE#<code>, Update REVENUE#<reseller>/MONTH#<month> ADD].
+// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status <> completed (leaves both lists), Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Put CODE#<code>, Update REVENUE#<reseller>/MONTH#<month> ADD, Update SALES#<reseller>/DAY#<day> ADD].
 export async function completePayment(input: {
   payment: Payment;
   eventId?: string;
@@ -404,6 +412,13 @@ export async function completePayment(input: {
       }),
       entitlement: EntitlementEntity.tx.create(input.entitlement),
       revenue: revenueIncrement(payment.reseller_id, input.month, payment.amount_fcfa),
+      sales: salesIncrement({
+        resellerId: payment.reseller_id,
+        at: input.nowIso,
+        nasId: payment.nas_id,
+        forfaitId: payment.forfait_id,
+        amountFcfa: payment.amount_fcfa,
+      }),
       code: Access.tx.create(input.access),
     });
     return 'applied';

@@ -4,6 +4,7 @@ import { type Entitlement, EntitlementEntity } from './entitlements.js';
 import { cancelled, type Expr, entity, type Item, transact } from './entity.js';
 import type { Offer } from './forfaits.js';
 import { revenueIncrement } from './revenue.js';
+import { salesIncrement } from './sales.js';
 import { voucherCountsMove } from './voucher-counts.js';
 
 export type VoucherStatus = 'active' | 'redeemed' | 'expired';
@@ -154,7 +155,7 @@ export const getVoucher = (code: string): Promise<Voucher | undefined> =>
  * aggregate in one transaction. `taken` when the voucher is no longer active (another redeem
  * won) or its entitlement exists already.
  */
-// Access: TransactWriteItems [Update VOUCHER#<code> status = active (moves in byStatus), Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Update REVENUE#<reseller>/MONTH#<month> ADD].
+// Access: TransactWriteItems [Update VOUCHER#<code> status = active (moves in byStatus), Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Update REVENUE#<reseller>/MONTH#<month> ADD, Update SALES#<reseller>/DAY#<day> ADD].
 export async function redeemVoucher(input: {
   voucher: Voucher;
   /** Its access code as read: its clock starts now and it is bound to the subscriber. */
@@ -182,12 +183,19 @@ export async function redeemVoucher(input: {
       ),
       entitlement: EntitlementEntity.tx.create(input.entitlement),
       revenue: revenueIncrement(v.reseller_id, input.month, v.price_fcfa),
+      sales: salesIncrement({
+        resellerId: v.reseller_id,
+        at: input.nowIso,
+        nasId: undefined,
+        forfaitId: v.forfait_id,
+        amountFcfa: v.price_fcfa,
+      }),
       code: accessCodeActivate(input.access, input.subscriberId, input.nowIso, input.entitlement.expires_at),
       counts: voucherCountsMove(v.reseller_id, { active: -1, redeemed: 1 }),
     });
     return 'redeemed';
   } catch (error) {
-    const c = cancelled<'voucher' | 'entitlement' | 'revenue' | 'code' | 'counts'>(error);
+    const c = cancelled<'voucher' | 'entitlement' | 'revenue' | 'sales' | 'code' | 'counts'>(error);
     if (!c) throw error;
     if (c.failed('voucher') || c.failed('entitlement')) return 'taken';
     if (c.conflict) return 'conflict';

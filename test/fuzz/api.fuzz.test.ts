@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildOpenApi } from '../../bin/local/openapi.js';
 import { signSession } from '../../functions/auth/tokens.js';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
+import { CONSOLE_ASSETS } from '../../functions/console/assets.generated.js';
 import { clock } from '../../functions/core/clock.js';
 import { sessionClaims } from '../../functions/core/principal.js';
 import { PORTAL_ASSETS } from '../../functions/portal/assets.generated.js';
@@ -151,10 +152,14 @@ async function seed(base: string) {
     transaction_id: [...paymentIds, randomUUID()],
     batch_id: vouchers.body.batch_id ? [vouchers.body.batch_id, randomUUID()] : [randomUUID()],
     code: [...codes, 'ABCDEFGHJK'],
-    file: [...Object.keys(PORTAL_ASSETS), 'none.js'],
+    file: [...Object.keys(PORTAL_ASSETS), ...Object.keys(CONSOLE_ASSETS), 'none.js'],
     provider: ['wave', 'orange_money', 'cinetpay', 'fedapay'],
     msisdn: ['+2250712345678', '+2250799999999', '+221771234567'],
     month: ['2024-01', clock.iso().slice(0, 7)],
+    from: ['2024-01-01', clock.iso().slice(0, 10)],
+    to: [clock.iso().slice(0, 10), '2024-02-01'],
+    day: [clock.iso().slice(0, 10), '2024-01-01'],
+    country: ['CI', 'SN', 'CM'],
     site_number: [1, 2, 3, 6, 7],
     user_id: [subscriberId],
     logo_url: ['https://cdn.example.com/logo.png', 'https://static.example.org/a/b.svg?v=2'],

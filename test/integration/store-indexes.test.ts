@@ -10,6 +10,7 @@ import {
   listCodesOf,
 } from '../../functions/store/access-codes.js';
 import { listOperators, removeOperator, upsertOperator } from '../../functions/store/accounts.js';
+import { activityPage, recordActivity } from '../../functions/store/activity.js';
 import {
   ackAlert,
   listAlertsByStatus,
@@ -43,6 +44,7 @@ import {
   type Payment,
   PaymentEntity,
 } from '../../functions/store/payments.js';
+import { paymentsOfReseller } from '../../functions/store/reseller-payments.js';
 import {
   openSessionItems,
   openSessionsOfNas,
@@ -184,6 +186,8 @@ describe('index keys follow updates', () => {
       expect((await PaymentEntity.get(p))?.status).toBe('completed');
       // Its access code is in the buyer's list (written by a put, in the same transaction).
       expect((await listCodesOf(p.subscriber_id)).map((c) => c.code)).toEqual([access.code]);
+      // It stays in its reseller's list (byReseller: no update moves it).
+      expect((await paymentsOfReseller(p.reseller_id, undefined, 10)).items.map((i) => i.id)).toEqual([p.id]);
     });
 
     it('failed', async () => {
@@ -253,6 +257,25 @@ describe('index keys follow updates', () => {
     expect(await dueIds(at(51))).toContain(d.session_id);
     // Under way: asking again changes nothing.
     expect(await armDisconnect({ ...d, next_at: at(60) })).toBe(false);
+  });
+
+  it('Activity: an entry is in its day and in its actor’s list (puts only: nothing moves it)', async () => {
+    const actor = randomUUID();
+    const at = new Date().toISOString();
+    await recordActivity({
+      at,
+      actor_sub: actor,
+      actor_ref: 'SUB-2250700000009',
+      role: 'admin',
+      action: 'POST /api/v1/resellers',
+      target: '/api/v1/resellers',
+      status: 201,
+      ip: '127.0.0.1',
+    });
+    const mine = await activityPage({ actor }, undefined, 10);
+    expect(mine.items).toMatchObject([{ actor_sub: actor, at }]);
+    const day = await activityPage({ day: at.slice(0, 10) }, undefined, 100);
+    expect(day.items.map((e) => e.actor_sub)).toContain(actor);
   });
 
   it('Forfait: a new price moves it in the catalogue; retiring takes it off', async () => {

@@ -234,7 +234,7 @@ describe('the captive portal page', () => {
       'img-src': "'self' data: https://logo.example.com",
       'connect-src': "'self'",
       'form-action': `'self' ${nas.url}`,
-      'frame-ancestors': "'none'",
+      'frame-ancestors': "'self'",
       'base-uri': "'none'",
     });
     expect(directives['style-src']).toMatch(/^'self' 'sha256-[A-Za-z0-9+/=]+'$/);

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { consoleAssetsModule } from '../../bin/console-assets.js';
 import { portalAssetsModule } from '../../bin/portal-assets.js';
 import { md5Hex } from '../../functions/portal/md5.js';
 import { renderPortal } from '../../functions/portal/page.js';
@@ -169,6 +170,12 @@ describe('the portal’s language and words', () => {
     expect(sizeText('fr', 1536)).toBe('1,5 Go');
     expect(remainingText('fr', 2 * 3600 + 15 * 60)).toBe('2 heures 15 min');
   });
+});
+
+describe('the generated console assets', () => {
+  it('are current (run `npm run console` after changing console/)', async () => {
+    expect(readFileSync('functions/console/assets.generated.ts', 'utf8')).toBe(await consoleAssetsModule());
+  }, 30_000);
 });
 
 describe('the generated portal assets', () => {

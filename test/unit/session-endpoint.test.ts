@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { sessionEndpoint } from '../../functions/auth/session-endpoint.js';
 import { signSession } from '../../functions/auth/tokens.js';
 import { endpoint, routeHandler } from '../../functions/core/http.js';
+import { routes } from '../../functions/routes.js';
 import { ESBUILD } from '../../lib/bundling.js';
 
 const event = (headers: Record<string, string> = {}) =>
@@ -42,6 +43,12 @@ async function bundleInputs(handler: string): Promise<string[]> {
 }
 
 describe('session routes and the others', () => {
+  it('every write of a session route may write the table, where the activity log records it', () => {
+    const writes = routes.filter((r) => r.method !== 'GET' && ['jwt', 'reseller', 'admin'].includes(r.auth));
+    expect(writes.length).toBeGreaterThan(0);
+    expect(writes.filter((r) => r.access.table !== 'write').map((r) => `${r.method} ${r.path}`)).toEqual([]);
+  });
+
   it('a session route cannot be built without the token check, nor an open one with it (types)', () => {
     const reply = async () => ({ status: 204 });
     // @ts-expect-error GET /auth/session is a `jwt` route: its handler must check the token.

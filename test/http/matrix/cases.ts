@@ -271,6 +271,13 @@ export const cases: Record<string, MatrixCase> = {
     },
     expect: { ...DENIED, subscriber: 403, otherReseller: 403, owner: 403, admin: 201 },
   },
+  'POST /api/v1/vouchers/batches': {
+    request: async (cast) => {
+      await recordReseller({ resellerId: cast.ownerResellerId });
+      return { path: '', body: { forfait_id: forfaitId, reseller_id: cast.ownerResellerId, n: 1 } };
+    },
+    expect: { ...DENIED, subscriber: 403, otherReseller: 403, owner: 201, admin: 201 },
+  },
   'POST /api/v1/vouchers/redeem': {
     request: async (cast) => {
       await recordReseller({ resellerId: cast.ownerResellerId });
@@ -296,6 +303,30 @@ export const cases: Record<string, MatrixCase> = {
       path: `/api/v1/billing/summary?reseller_id=${cast.ownerResellerId}&month=2024-01`,
     }),
     expect: OWNER_OR_ADMIN,
+  },
+
+  'GET /api/v1/billing/sales': {
+    request: async (cast) => ({
+      path: `/api/v1/billing/sales?reseller_id=${cast.ownerResellerId}&from=2024-01-01&to=2024-01-31`,
+    }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'GET /api/v1/payments': {
+    request: async (cast) => ({ path: `/api/v1/payments?reseller_id=${cast.ownerResellerId}` }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'GET /api/v1/sessions': {
+    request: async (cast) => ({ path: `/api/v1/sessions?reseller_id=${cast.ownerResellerId}` }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'GET /api/v1/activity': { request: async () => ({ path: '' }), expect: ADMIN_ONLY },
+  'POST /api/v1/resellers': {
+    // A fresh number each time: only the admin's call creates a reseller (and takes a VLAN).
+    request: async () => ({
+      path: '',
+      body: { msisdn: newMsisdn(), name: `Matrix ${randomUUID().slice(0, 6)}`, country: 'CI' },
+    }),
+    expect: { ...DENIED, subscriber: 403, otherReseller: 403, owner: 403, admin: 201 },
   },
 
   'GET /api/v1/network/vlans': { request: async () => ({ path: '' }), expect: ANY_RESELLER },
@@ -461,6 +492,20 @@ export const cases: Record<string, MatrixCase> = {
   'GET /portal/{nas_id}': {
     request: async (cast) => ({ path: `/portal/${(await ownerVlan(cast)).nas_id}` }),
     expect: PUBLIC,
+  },
+  'GET /console': { request: async () => ({ path: '' }), expect: PUBLIC },
+  'GET /console/assets/{file}': {
+    // A name that is no asset: 404 for everyone (the route is public).
+    request: async () => ({ path: '/console/assets/none.js' }),
+    expect: {
+      none: 404,
+      expired: 404,
+      forged: 404,
+      subscriber: 404,
+      otherReseller: 404,
+      owner: 404,
+      admin: 404,
+    },
   },
   'GET /portal/assets/{file}': {
     // A name that is no asset: 404 for everyone, whoever asks (the route is public).

@@ -1,0 +1,108 @@
+/**
+ * `npm run screenshots` (after bin/screenshots.ts): the README's pictures of the console, in chromium
+ * at 360 px from a stack of its own (DynamoDB Local, the API, the demo reseller): the dashboard
+ * after two weeks of sales (docs/console-dashboard.png) and a printed A4 sheet of cards
+ * (docs/console-print.png). Not part of `npm test`, which leaves the tree as it found it.
+ */
+import './local/preamble.js';
+import { mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+import { otpLogin } from '../bench/console.js';
+import { CHROMIUM } from '../bench/portal.js';
+import { SEED_FORFAITS } from '../functions/billing/catalogue.js';
+import { generateVouchers } from '../functions/billing/vouchers.js';
+import { clock } from '../functions/core/clock.js';
+import { authorizeLogin } from '../functions/radius/authorize.js';
+import { DEMO_RESELLER_ID, DEMO_RESELLER_MSISDN, seedDemo } from './local/demo.js';
+import { localClient, startDynamoDbLocal } from './local/dynamodb-local.js';
+import { applyLocalEnv } from './local/env.js';
+import { localPages } from './local/pages.js';
+import { startServer } from './local/server.js';
+import { createTable, seed } from './local/table.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const DAY = 86_400_000;
+
+/** Sales on each of the last 14 days: vouchers made that day and first used at the hotspot. */
+async function twoWeeksOfSales(nasId: string): Promise<void> {
+  const forfaits = SEED_FORFAITS.slice(0, 3) as { id: string }[];
+  const start = Date.now();
+  for (let d = 13; d >= 0; d--) {
+    const at = start - d * DAY - 3 * 3600_000;
+    clock.set(() => at);
+    for (const [i, f] of forfaits.entries()) {
+      const n = 1 + ((d * 7 + i * 3) % 5);
+      const { items } = await generateVouchers({ forfaitId: f.id, resellerId: DEMO_RESELLER_ID, n });
+      for (const [k, v] of items.entries()) {
+        await authorizeLogin({ userName: v.code, nasId, callingStationId: `02:00:00:00:${d}:${i}${k}` }, at);
+      }
+    }
+  }
+  clock.reset();
+}
+
+async function main(): Promise<void> {
+  const dynamo = await startDynamoDbLocal();
+  const dir = join(tmpdir(), `console-shots-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  const outbox = join(dir, 'sms.jsonl');
+  const browser = await chromium.launch(CHROMIUM);
+  try {
+    applyLocalEnv({
+      endpoint: dynamo.endpoint,
+      tableName: 'shots',
+      publicBaseUrl: 'http://127.0.0.1:0',
+      secrets: {
+        JWT_SECRET: 'shots-jwt-secret-0123456789abcdef',
+        OTP_PEPPER: 'shots-pepper-0123456789',
+        WEBHOOK_SECRET: 'shots-webhook-secret-0123',
+        RADIUS_API_SECRET: 'shots-radius-api-secret-0123456789',
+      },
+      smsOutbox: outbox,
+    });
+    process.env.LOCAL_CANARY = '0';
+    const client = localClient(dynamo.endpoint);
+    await createTable(client, 'shots');
+    client.destroy();
+    await seed();
+    const { nasId } = await seedDemo();
+    await twoWeeksOfSales(nasId);
+    const server = await startServer({ port: 0, pages: localPages() });
+    const token = await otpLogin(server.url, DEMO_RESELLER_MSISDN, outbox);
+
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fr-FR' });
+    await context.addInitScript(
+      `sessionStorage.setItem('token', ${JSON.stringify(token)}); sessionStorage.setItem('msisdn', ${JSON.stringify(DEMO_RESELLER_MSISDN)});`,
+    );
+    // The portal's default logo is on the platform's CDN, out of reach here.
+    await context.route(/^https:\/\//, (route) => route.abort());
+    const page = await context.newPage();
+    await page.goto(`${server.url}/console`);
+    await page.locator('.chart canvas').first().waitFor();
+    await page.getByTestId('summary-total').waitFor();
+    await page.screenshot({ path: join(ROOT, 'docs', 'console-dashboard.png'), fullPage: true });
+
+    await page.goto(`${server.url}/console#codes`);
+    await page.getByLabel('Forfait').selectOption({ index: 1 });
+    await page.getByLabel('Nombre de codes').fill('12');
+    await page.getByRole('button', { name: 'Générer des codes' }).click();
+    await page.locator('.batches li.new').getByRole('button', { name: 'Imprimer (A4)' }).click();
+    await page.emulateMedia({ media: 'print' });
+    await page.setViewportSize({ width: 794, height: 600 });
+    await page.getByTestId('print-sheet').screenshot({ path: join(ROOT, 'docs', 'console-print.png') });
+    await context.close();
+    await server.close();
+    process.stdout.write('docs/console-dashboard.png, docs/console-print.png\n');
+  } finally {
+    await browser.close();
+    await dynamo.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`screenshots failed: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});

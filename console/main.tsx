@@ -1,0 +1,133 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, onExpired } from './api.js';
+import { type Key, lang, setLang, t } from './i18n.js';
+import type { ScreenId } from './screens/index.js';
+import { Login, Relogin } from './screens/login.js';
+import { clearSession, loadSession, type Session } from './session.js';
+
+const RESELLER_TABS: ScreenId[] = ['dashboard', 'hotspots', 'codes', 'sessions', 'payments', 'statements'];
+const ADMIN_TABS: ScreenId[] = [
+  'resellers',
+  'network',
+  'status',
+  'payments',
+  'activity',
+  'hotspots',
+  'codes',
+];
+
+/** The tab in the address (#codes), so that a reload or the back button keeps the screen. */
+const tabOf = (tabs: ScreenId[]): ScreenId => {
+  const asked = location.hash.slice(1) as ScreenId;
+  return tabs.includes(asked) ? asked : (tabs[0] as ScreenId);
+};
+
+type Screens = typeof import('./screens/index.js')['SCREENS'];
+/**
+ * The screens are a chunk of their own, asked for once logged in: the login page carries only
+ * Preact, the login form and the words.
+ */
+let screens: Promise<Screens> | undefined;
+const loadScreens = () => {
+  screens ??= import('./screens/index.js').then((m) => m.SCREENS);
+  return screens;
+};
+
+function App() {
+  const [loaded, setLoaded] = useState<Screens>();
+  const [session, setSession] = useState<Session | undefined>(loadSession());
+  const [, setLangTick] = useState(lang);
+  const [expired, setExpired] = useState<((ok: boolean) => void) | undefined>();
+  const role = session?.claims.role;
+  const tabs = role === 'admin' ? ADMIN_TABS : RESELLER_TABS;
+  const [tab, setTab] = useState<ScreenId>(tabOf(tabs));
+
+  useEffect(() => {
+    onExpired(() => new Promise<boolean>((resolve) => setExpired(() => resolve)));
+    const onHash = () => setTab(tabOf(tabs));
+    addEventListener('hashchange', onHash);
+    return () => removeEventListener('hashchange', onHash);
+  }, [tabs]);
+
+  const switchLang = () => {
+    setLang(lang === 'fr' ? 'en' : 'fr');
+    setLangTick(lang);
+  };
+  const langButton = (
+    <button type="button" class="link" lang={lang === 'fr' ? 'en' : 'fr'} onClick={switchLang}>
+      {t('lang_switch')}
+    </button>
+  );
+
+  if (!session || role === 'subscriber') {
+    return (
+      <main id="main" class="login">
+        <div class="top-right">{langButton}</div>
+        <Login
+          onDone={(s) => {
+            setSession(s);
+            location.hash = '';
+            setTab((s.claims.role === 'admin' ? ADMIN_TABS : RESELLER_TABS)[0] as ScreenId);
+          }}
+        />
+      </main>
+    );
+  }
+
+  if (!loaded) {
+    void loadScreens().then(setLoaded);
+    return <p aria-busy="true">{t('loading')}</p>;
+  }
+  const logout = async () => {
+    await api('POST', '/auth/logout').catch(() => undefined);
+    clearSession();
+    sessionStorage.removeItem('msisdn');
+    setSession(undefined);
+  };
+  const Screen = loaded[tab];
+  return (
+    <>
+      <a class="skip" href="#main">
+        {t('skip')}
+      </a>
+      <header class="bar">
+        <strong>{t('app')}</strong>
+        <span class="who">{session.msisdn}</span>
+        {langButton}
+        <button type="button" class="link" onClick={logout}>
+          {t('logout')}
+        </button>
+      </header>
+      <nav aria-label={t('menu')} class="tabs">
+        {tabs.map((id) => (
+          <a key={id} href={`#${id}`} aria-current={id === tab ? 'page' : undefined}>
+            {t(`t_${id}` as Key)}
+          </a>
+        ))}
+      </nav>
+      <main id="main" tabIndex={-1}>
+        <h1>{t(`t_${tab}` as Key)}</h1>
+        <Screen session={session} />
+      </main>
+      {expired ? (
+        <Relogin
+          msisdn={session.msisdn}
+          onDone={(s) => {
+            if (s) setSession(s);
+            else setSession(undefined);
+            expired(!!s);
+            setExpired(undefined);
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+setLang(lang);
+const root = document.getElementById('app');
+if (root) {
+  root.textContent = '';
+  render(<App />, root);
+}

@@ -1,0 +1,245 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, fieldErrors, Offline } from '../api.js';
+import { fcfa, t } from '../i18n.js';
+import type { Session } from '../session.js';
+import { Card, Field, Loading, Message, useGet } from '../ui.js';
+import { type Format, type Printable, PrintSheet } from './print.js';
+
+interface Forfait {
+  id: string;
+  name: string;
+  price_fcfa: number;
+  duration_hours: number;
+  data_limit_mb: number;
+}
+interface Voucher {
+  code: string;
+  forfait_id: string;
+  status: 'active' | 'redeemed' | 'expired';
+  batch_id: string;
+  created_at: string;
+}
+
+/** The reseller's hotspots (its VLAN's NAS id and its sites'), for the cards' QR codes. */
+export function useHotspots(resellerId: string | undefined) {
+  const vlans = useGet<{ items: { nas_id: string; reseller_id: string; reseller_name: string }[] }>(
+    '/network/vlans?page_size=100',
+  );
+  const own = (vlans.data?.items ?? []).filter((v) => !resellerId || v.reseller_id === resellerId);
+  return own.map((v) => ({ nas_id: v.nas_id, name: v.reseller_name }));
+}
+
+/** Every active voucher (pages of 100 followed by cursor), for the stock by forfait and batch. */
+async function activeVouchers(resellerId: string): Promise<Voucher[]> {
+  const out: Voucher[] = [];
+  let cursor = '';
+  for (let i = 0; i < 20; i++) {
+    const q = `/vouchers?reseller_id=${resellerId}&status=active&page_size=100${cursor ? `&cursor=${cursor}` : ''}`;
+    const a = await api<{ items: Voucher[]; next_cursor?: string }>('GET', q);
+    if (a.status !== 200) break;
+    out.push(...a.body.items);
+    if (!a.body.next_cursor) break;
+    cursor = a.body.next_cursor;
+  }
+  return out;
+}
+
+export function Codes({ session }: { session: Session }) {
+  const isAdmin = session.claims.role === 'admin';
+  const [reseller, setReseller] = useState(session.claims.reseller_id ?? '');
+  const forfaits = useGet<{ items: Forfait[] }>('/forfaits?page_size=100');
+  const hotspots = useHotspots(reseller || undefined);
+  const [forfaitId, setForfaitId] = useState('');
+  const [count, setCount] = useState('20');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [done, setDone] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [stock, setStock] = useState<Voucher[]>();
+  const [printing, setPrinting] = useState<{ format: Format; items: Printable[] }>();
+  const [hotspot, setHotspot] = useState('');
+  const [lastBatch, setLastBatch] = useState<string>();
+
+  const loadStock = () => {
+    if (reseller) void activeVouchers(reseller).then(setStock);
+  };
+  useEffect(loadStock, [reseller]);
+
+  if (!forfaits.data) return <Loading error={forfaits.error} />;
+  const byId = Object.fromEntries(forfaits.data.items.map((f) => [f.id, f]));
+  const chosen = forfaitId || forfaits.data.items[0]?.id || '';
+  const place = hotspots.find((h) => h.nas_id === hotspot) ?? hotspots[0];
+
+  const generate = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setDone(undefined);
+    try {
+      const a = await api<{ batch_id: string; total: number }>('POST', '/vouchers/batches', {
+        forfait_id: chosen,
+        reseller_id: reseller,
+        n: Number(count),
+      });
+      setErrors(a.status === 201 ? {} : fieldErrors(a.body));
+      if (a.status === 201) {
+        setDone(t('generated', { n: a.body.total }));
+        setLastBatch(a.body.batch_id);
+        loadStock();
+      }
+    } catch (err) {
+      setErrors({ _: t(err instanceof Offline ? 'err_network' : 'err_server') });
+    }
+    setBusy(false);
+  };
+
+  const batches = new Map<string, Voucher[]>();
+  for (const v of stock ?? []) batches.set(v.batch_id, [...(batches.get(v.batch_id) ?? []), v]);
+  const byForfait = new Map<string, number>();
+  for (const v of stock ?? []) byForfait.set(v.forfait_id, (byForfait.get(v.forfait_id) ?? 0) + 1);
+
+  const printBatch = (items: Voucher[], format: Format) =>
+    setPrinting({
+      format,
+      items: items.map((v) => ({
+        code: v.code,
+        forfait: byId[v.forfait_id] ?? (forfaits.data?.items[0] as Forfait),
+      })),
+    });
+
+  if (printing && place) {
+    return (
+      <PrintSheet
+        format={printing.format}
+        hotspot={place}
+        items={printing.items}
+        onBack={() => setPrinting(undefined)}
+      />
+    );
+  }
+  return (
+    <div class="grid">
+      <Card title={t('generate')}>
+        <form onSubmit={generate} novalidate>
+          {isAdmin ? (
+            <Field id="reseller" label="reseller" error={errors.reseller_id}>
+              <input
+                id="reseller"
+                value={reseller}
+                onInput={(e) => setReseller(e.currentTarget.value.trim())}
+              />
+            </Field>
+          ) : null}
+          <Field id="forfait" label="forfait" error={errors.forfait_id}>
+            <select id="forfait" value={chosen} onChange={(e) => setForfaitId(e.currentTarget.value)}>
+              {forfaits.data.items.map((f) => (
+                <option key={f.id} value={f.id}>
+                  {f.name} · {fcfa(f.price_fcfa)}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field id="count" label="count" error={errors.n}>
+            <input
+              id="count"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={1000}
+              value={count}
+              onInput={(e) => setCount(e.currentTarget.value)}
+            />
+          </Field>
+          <button type="submit" disabled={busy || !reseller}>
+            {t('generate')}
+          </button>
+          <Message text={errors._} />
+          <Message text={done} kind="ok" />
+        </form>
+      </Card>
+      <Card title={t('stock')}>
+        {hotspots.length > 1 ? (
+          <Field id="print-hotspot" label="hotspot">
+            <select
+              id="print-hotspot"
+              value={place?.nas_id}
+              onChange={(e) => setHotspot(e.currentTarget.value)}
+            >
+              {hotspots.map((h) => (
+                <option key={h.nas_id} value={h.nas_id}>
+                  {h.name} ({h.nas_id})
+                </option>
+              ))}
+            </select>
+          </Field>
+        ) : null}
+        {!stock ? (
+          <Loading />
+        ) : stock.length === 0 ? (
+          <p>{t('nothing')}</p>
+        ) : (
+          <>
+            <h3>{t('by_forfait')}</h3>
+            <ul class="rows">
+              {[...byForfait].map(([id, n]) => (
+                <li key={id}>
+                  <span>{byId[id]?.name ?? id}</span> <strong>{n}</strong>
+                </li>
+              ))}
+            </ul>
+            <h3>{t('batch')}</h3>
+            <ul class="rows batches">
+              {[...batches].map(([id, items]) => (
+                <li key={id} class={id === lastBatch ? 'new' : ''}>
+                  <span>
+                    {byId[items[0]?.forfait_id ?? '']?.name} · {items.length} ·{' '}
+                    {items[0]?.created_at.slice(0, 10)}
+                  </span>
+                  <span class="buttons">
+                    <button
+                      type="button"
+                      class="small"
+                      disabled={!place}
+                      onClick={() => printBatch(items, 'a4')}
+                    >
+                      {t('print_cards')}
+                    </button>
+                    <button
+                      type="button"
+                      class="small"
+                      disabled={!place}
+                      onClick={() => printBatch(items, 't58')}
+                    >
+                      {t('print_58')}
+                    </button>
+                    <button
+                      type="button"
+                      class="small"
+                      disabled={!place}
+                      onClick={() => printBatch(items, 't80')}
+                    >
+                      {t('print_80')}
+                    </button>
+                    <button type="button" class="small secondary" onClick={() => download(id)}>
+                      {t('csv')}
+                    </button>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </Card>
+    </div>
+  );
+}
+
+/** The CSV comes from the export route, which needs the token: fetched, then saved as a file. */
+async function download(batchId: string): Promise<void> {
+  const a = await api<string>('GET', `/vouchers/export?batch_id=${batchId}`);
+  if (a.status !== 200) return;
+  const url = URL.createObjectURL(new Blob([String(a.body)], { type: 'text/csv' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `codes-${batchId.slice(0, 8)}.csv`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

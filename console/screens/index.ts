@@ -1,0 +1,34 @@
+import type { FunctionComponent } from 'preact';
+import type { Session } from '../session.js';
+import { Activity, Network, Resellers, Status } from './admin.js';
+import { Codes } from './codes.js';
+import { Dashboard } from './dashboard.js';
+import { Hotspots } from './hotspots.js';
+import { Payments } from './payments.js';
+import { Sessions } from './sessions.js';
+import { Statements } from './statements.js';
+
+export type ScreenId =
+  | 'dashboard'
+  | 'hotspots'
+  | 'codes'
+  | 'sessions'
+  | 'payments'
+  | 'statements'
+  | 'resellers'
+  | 'network'
+  | 'status'
+  | 'activity';
+
+export const SCREENS: Record<ScreenId, FunctionComponent<{ session: Session }>> = {
+  dashboard: Dashboard,
+  hotspots: Hotspots,
+  codes: Codes,
+  sessions: Sessions,
+  payments: Payments,
+  statements: Statements,
+  resellers: Resellers,
+  network: Network,
+  status: Status,
+  activity: Activity,
+};

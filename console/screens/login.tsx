@@ -1,0 +1,144 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, Offline } from '../api.js';
+import { t } from '../i18n.js';
+import { type Session, saveSession } from '../session.js';
+import { Field, Message } from '../ui.js';
+
+/** Sends the SMS code; answers an error message, or undefined when the code is on its way. */
+async function requestCode(msisdn: string): Promise<string | undefined> {
+  try {
+    const a = await api('POST', '/auth/otp/request', { msisdn });
+    if (a.status === 200 || a.status === 202) return undefined;
+    if (a.status === 429) return t('err_rate', { seconds: a.body.retry_after_seconds ?? 60 });
+    return t('err_phone');
+  } catch (e) {
+    return t(e instanceof Offline ? 'err_network' : 'err_server');
+  }
+}
+
+/** Checks the code; answers the new session, or an error message. */
+async function verifyCode(msisdn: string, otp: string): Promise<Session | string> {
+  try {
+    const a = await api<{ session_token: string }>('POST', '/auth/otp/verify', { msisdn, otp });
+    if (a.status === 429) return t('err_rate', { seconds: a.body.retry_after_seconds ?? 60 });
+    if (a.status !== 200) return t('err_code');
+    const s = saveSession(a.body.session_token, msisdn);
+    if (!s || s.claims.role === 'subscriber') return t('not_operator');
+    return s;
+  } catch (e) {
+    return t(e instanceof Offline ? 'err_network' : 'err_server');
+  }
+}
+
+function CodeForm(props: { msisdn: string; onDone: (s: Session) => void }) {
+  const field = useRef<HTMLInputElement>(null);
+  // The code field takes the focus when it appears: the next thing to do is type the SMS code.
+  useEffect(() => field.current?.focus(), []);
+  const [otp, setOtp] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    const r = await verifyCode(props.msisdn, otp.trim());
+    setBusy(false);
+    if (typeof r === 'string') setError(r);
+    else props.onDone(r);
+  };
+  return (
+    <form onSubmit={submit} novalidate>
+      <Field id="otp" label="code" error={error}>
+        <input
+          id="otp"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          value={otp}
+          ref={field}
+          onInput={(e) => setOtp(e.currentTarget.value)}
+          aria-invalid={error ? 'true' : undefined}
+          aria-describedby={error ? 'otp-error' : undefined}
+        />
+      </Field>
+      <button type="submit" disabled={busy}>
+        {t('validate')}
+      </button>
+    </form>
+  );
+}
+
+export function Login(props: { onDone: (s: Session) => void }) {
+  const [msisdn, setMsisdn] = useState(sessionStorage.getItem('msisdn') ?? '+225');
+  const [sent, setSent] = useState(false);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    const number = msisdn.replace(/[\s.()-]/g, '');
+    const err = await requestCode(number);
+    setBusy(false);
+    setError(err);
+    if (!err) {
+      setMsisdn(number);
+      setSent(true);
+    }
+  };
+  return (
+    <section class="card narrow">
+      <h1>{t('app')}</h1>
+      <h2>{t('login_title')}</h2>
+      {!sent ? (
+        <form onSubmit={submit} novalidate>
+          <p>{t('login_intro')}</p>
+          <Field id="msisdn" label="phone" error={error}>
+            <input
+              id="msisdn"
+              type="tel"
+              autoComplete="tel"
+              value={msisdn}
+              onInput={(e) => setMsisdn(e.currentTarget.value)}
+              aria-invalid={error ? 'true' : undefined}
+              aria-describedby={error ? 'msisdn-error' : undefined}
+            />
+          </Field>
+          <button type="submit" disabled={busy}>
+            {t('send_code')}
+          </button>
+        </form>
+      ) : (
+        <>
+          <p role="status">{t('code_sent', { msisdn })}</p>
+          <CodeForm msisdn={msisdn} onDone={props.onDone} />
+          <button type="button" class="link" onClick={() => setSent(false)}>
+            {t('other_number')}
+          </button>
+        </>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The expired-session dialog: a new code is sent to the same number at once, and the page under
+ * the dialog stays as it was (the request that met the 401 is sent again once logged in).
+ */
+export function Relogin(props: { msisdn: string; onDone: (s: Session | undefined) => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    ref.current?.showModal();
+    void requestCode(props.msisdn).then(setError);
+  }, [props.msisdn]);
+  return (
+    <dialog ref={ref} aria-labelledby="relogin-title" onCancel={() => props.onDone(undefined)}>
+      <h2 id="relogin-title">{t('session_expired')}</h2>
+      <p>{t('session_expired_intro', { msisdn: props.msisdn })}</p>
+      <Message text={error} />
+      <CodeForm msisdn={props.msisdn} onDone={(s) => props.onDone(s)} />
+      <button type="button" class="link" onClick={() => props.onDone(undefined)}>
+        {t('cancel')}
+      </button>
+    </dialog>
+  );
+}

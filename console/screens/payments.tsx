@@ -1,0 +1,130 @@
+import { useState } from 'preact/hooks';
+import { dateTime, fcfa, type Key, t } from '../i18n.js';
+import type { Session } from '../session.js';
+import { Field, Loading, useGet } from '../ui.js';
+
+interface Payment {
+  id: string;
+  forfait_name: string;
+  amount_fcfa: number;
+  status: 'pending' | 'completed' | 'failed' | 'expired';
+  created_at: string;
+  nas_id?: string;
+  msisdn?: string;
+  /** Gateway deliveries refused for it (amount, currency or provider mismatch). */
+  refusal_count: number;
+  /** Completed, and its access code never used: "payé, pas connecté". */
+  paid_not_connected?: boolean;
+}
+
+/**
+ * The reseller's payments, newest first, a page at a time. An operator picks the reseller, and
+ * may keep only the payments whose gateway deliveries did not match (amount, currency, provider).
+ */
+export function Payments({ session }: { session: Session }) {
+  const isAdmin = session.claims.role === 'admin';
+  const [picked, setPicked] = useState('');
+  const [onlyMismatches, setOnlyMismatches] = useState(false);
+  const [cursor, setCursor] = useState('');
+  const [shown, setShown] = useState<Payment[]>([]);
+  const resellers = useGet<{ items: { reseller_id: string; reseller_name: string }[] }>(
+    isAdmin ? '/network/vlans?page_size=100' : undefined,
+  );
+  const reseller = session.claims.reseller_id ?? (picked || resellers.data?.items[0]?.reseller_id);
+  const page = useGet<{ items: Payment[]; next_cursor?: string }>(
+    reseller ? `/payments?reseller_id=${reseller}&limit=50${cursor ? `&cursor=${cursor}` : ''}` : undefined,
+  );
+  const picker = isAdmin ? (
+    <div class="pair no-print">
+      <Field id="pay-reseller" label="reseller">
+        <select
+          id="pay-reseller"
+          value={reseller}
+          onChange={(e) => {
+            setShown([]);
+            setCursor('');
+            setPicked(e.currentTarget.value);
+          }}
+        >
+          {(resellers.data?.items ?? []).map((r) => (
+            <option key={r.reseller_id} value={r.reseller_id}>
+              {r.reseller_name}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={onlyMismatches}
+          onChange={(e) => setOnlyMismatches(e.currentTarget.checked)}
+        />{' '}
+        {t('mismatches')}
+      </label>
+    </div>
+  ) : null;
+  if (!page.data && !shown.length)
+    return (
+      <>
+        {picker}
+        <Loading error={page.error ?? resellers.error} />
+      </>
+    );
+  const rows = [...shown, ...(page.data?.items ?? [])].filter((p) => !onlyMismatches || p.refusal_count > 0);
+  if (!rows.length)
+    return (
+      <>
+        {picker}
+        <p>{t('nothing')}</p>
+      </>
+    );
+  return (
+    <div>
+      {picker}
+      <table class="list">
+        <thead>
+          <tr>
+            <th scope="col">{t('date')}</th>
+            <th scope="col">{t('forfait')}</th>
+            <th scope="col">{t('amount')}</th>
+            <th scope="col">{t('status')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((p) => (
+            <tr key={p.id} data-payment={p.id}>
+              <td>{dateTime(p.created_at)}</td>
+              <td>
+                {p.forfait_name}
+                {p.msisdn ? <small> · {p.msisdn}</small> : null}
+              </td>
+              <td>{fcfa(p.amount_fcfa)}</td>
+              <td>
+                <span class={`badge ${p.paid_not_connected ? 'warn' : p.status}`}>
+                  {p.paid_not_connected ? t('paid_not_connected') : t(`st_${p.status}` as Key)}
+                </span>
+                {p.refusal_count > 0 ? (
+                  <span class="badge failed">
+                    {t('mismatches')}: {p.refusal_count}
+                  </span>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {page.data?.next_cursor ? (
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => {
+            setShown(rows);
+            setCursor(page.data?.next_cursor ?? '');
+          }}
+        >
+          {t('more')}
+        </button>
+      ) : null}
+    </div>
+  );
+}

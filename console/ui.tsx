@@ -1,0 +1,68 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { type Answer, type ApiError, api, Offline } from './api.js';
+import { type Key, t } from './i18n.js';
+
+/** A labelled field: the label is tied to its input, and a server error sits under it. */
+export function Field(props: {
+  id: string;
+  label: Key;
+  error?: string | undefined;
+  children: ComponentChildren;
+}) {
+  return (
+    <div class="field">
+      <label for={props.id}>{t(props.label)}</label>
+      {props.children}
+      {props.error ? (
+        <p class="error" id={`${props.id}-error`} role="alert">
+          {props.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function Message(props: { text: string | undefined; kind?: 'error' | 'ok' }) {
+  if (!props.text) return null;
+  return (
+    <p class={props.kind === 'ok' ? 'ok' : 'error'} role={props.kind === 'ok' ? 'status' : 'alert'}>
+      {props.text}
+    </p>
+  );
+}
+
+/** Reads one GET when a screen opens (and again when `deps` change); null while loading. */
+export function useGet<T>(path: string | undefined, deps: unknown[] = []) {
+  const [state, setState] = useState<{ data?: T; error?: string; status?: number }>({});
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    if (!path) return;
+    let live = true;
+    setState({});
+    api<T>('GET', path)
+      .then((a: Answer<T & ApiError>) => {
+        if (!live) return;
+        if (a.status === 200) setState({ data: a.body, status: 200 });
+        else setState({ error: a.body.error?.message ?? String(a.status), status: a.status });
+      })
+      .catch((e) => live && setState({ error: t(e instanceof Offline ? 'err_network' : 'err_server') }));
+    return () => {
+      live = false;
+    };
+  }, [path, tick, ...deps]);
+  return { ...state, reload: () => setTick((n) => n + 1) };
+}
+
+export function Loading(props: { error?: string | undefined }) {
+  return props.error ? <Message text={props.error} /> : <p aria-busy="true">{t('loading')}</p>;
+}
+
+export function Card(props: { title: string; children: ComponentChildren; class?: string }) {
+  return (
+    <section class={`card ${props.class ?? ''}`} aria-label={props.title}>
+      <h2>{props.title}</h2>
+      {props.children}
+    </section>
+  );
+}

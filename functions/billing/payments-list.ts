@@ -1,0 +1,15 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
+import { resellerInScope } from '../core/access.js';
+import { json } from '../core/http.js';
+import { resellerPayments } from './reseller-payments.js';
+import { ResellerPaymentsPage, ResellerPaymentsQuery } from './schemas.js';
+
+/** A reseller's payments by cursor, newest first (an admin names the reseller). */
+export const handler = sessionEndpoint(
+  'GET /api/v1/payments',
+  { query: ResellerPaymentsQuery, response: { status: 200, schema: ResellerPaymentsPage } },
+  async ({ query, principal }) => {
+    const resellerId = resellerInScope(principal, query.reseller_id);
+    return json(200, await resellerPayments(resellerId, query.limit, query.cursor));
+  },
+);

@@ -1,0 +1,35 @@
+import type { Item } from './entity.js';
+import { type RadiusSession, Session } from './sessions.js';
+
+/** Where a page of a reseller's live sessions starts: the n-th of its NAS ids, at a start key. */
+export interface LivePosition {
+  n: number;
+  /** DynamoDB's LastEvaluatedKey in that NAS's list (the caller checks it came from here). */
+  start?: Item;
+}
+
+/**
+ * One page of the open sessions of a reseller's hotspots, NAS after NAS (each NAS's open
+ * sessions are one partition of `openByNas`, so a page is one Query per NAS it touches).
+ */
+// Access: Query openByNas (gsi1) gsi1pk=NAS#<nas_id>#OPEN, Limit [ExclusiveStartKey], per NAS id in order.
+export async function openSessionsPage(
+  nasIds: readonly string[],
+  from: LivePosition,
+  limit: number,
+): Promise<{ items: RadiusSession[]; next?: LivePosition }> {
+  const items: RadiusSession[] = [];
+  let { n, start } = from;
+  while (n < nasIds.length && items.length < limit) {
+    const page = await Session.queryIndex(
+      'openByNas',
+      { nas_id: nasIds[n] as string },
+      { limit: limit - items.length, ...(start ? { start } : {}) },
+    );
+    items.push(...page.items);
+    if (page.next && items.length >= limit) return { items, next: { n, start: page.next } };
+    n += 1;
+    start = undefined;
+  }
+  return { items, ...(n < nasIds.length ? { next: { n } } : {}) };
+}
