@@ -48,7 +48,14 @@ export function Sessions({ session }: { session: Session }) {
       setMessage(t('disconnected'));
     } else setMessage(a.body.error?.message);
   };
-  if (!rows.length) return <p>{t('nothing')}</p>;
+  // The message stays when the last session was just disconnected (and so left the list).
+  if (!rows.length)
+    return (
+      <div>
+        <Message text={message} kind="ok" />
+        <p>{t('nothing')}</p>
+      </div>
+    );
   return (
     <div>
       <Message text={message} kind="ok" />

@@ -14,7 +14,7 @@ import { routes } from '../../functions/routes.js';
 import { upsertOperator } from '../../functions/store/accounts.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { login as apiLogin, lastOtp, newMsisdn, tokenFor } from '../support/http.js';
-import { type EdgeContext, edgeStack, radclient } from '../support/radius.js';
+import { asRouter, type EdgeContext, edgeStack, givenUdpRouter, type TestRouter } from '../support/radius.js';
 
 /**
  * The console in a real browser (Debian's chromium through playwright-core), against the run's
@@ -135,8 +135,9 @@ type Styles = { getComputedStyle(element: unknown): Record<string, string> };
 const background = (l: Locator) =>
   l.evaluate((e) => (globalThis as unknown as Styles).getComputedStyle(e).backgroundColor);
 
-const acct = (attrs: Record<string, string | number>) =>
-  radclient('acct', attrs, { port: edge.radiusAcctPort, secret: edge.radiusSecret });
+/** The reseller's hotspot router (registered with its own secret at a loopback address). */
+let router: TestRouter;
+const acct = (attrs: Record<string, string | number>) => asRouter(edge, router).acct(attrs);
 
 beforeAll(async () => {
   edge = await edgeStack();
@@ -171,16 +172,13 @@ beforeAll(async () => {
     ).toBe(200);
   }
   const live = codes[2] as string;
-  const login = await radclient(
-    'auth',
-    {
-      'User-Name': live,
-      'User-Password': live,
-      'NAS-Identifier': reseller.nasId,
-      'Calling-Station-Id': '02:00:00:00:00:21',
-    },
-    { port: edge.radiusAuthPort, secret: edge.radiusSecret },
-  );
+  router = await givenUdpRouter(edge, reseller.id, [reseller.nasId]);
+  const login = await asRouter(edge, router).auth({
+    'User-Name': live,
+    'User-Password': live,
+    'NAS-Identifier': reseller.nasId,
+    'Calling-Station-Id': '02:00:00:00:00:21',
+  });
   expect(login.code).toBe('Access-Accept');
   const start = await acct({
     'Acct-Status-Type': 'Start',
