@@ -109,9 +109,14 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
         ...(stop ? { closed_at: nowIso, close_reason: 'stop' as const } : {}),
       };
       // Stale: created meanwhile by a retransmission of the same report; read it and go on as a later report.
-      const items = openSessionItems(session, lease, {
-        month: revenueSessionStarted(code.reseller_id, monthOf(nowIso)),
-      });
+      const items = openSessionItems(
+        session,
+        lease,
+        {
+          month: revenueSessionStarted(code.reseller_id, monthOf(nowIso)),
+        },
+        code.grants !== undefined,
+      );
       if (!(await transactIfCurrent(items, 'session'))) return undefined;
       await disconnectOthersWhenUsedUp(code, report.totalBytes, session.id, nowMs);
       return 'stored';
@@ -120,13 +125,17 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
     const closes = stop && read.status === 'open';
     if (!grows && !closes) return 'unchanged';
     // Stale: another report of this session was stored since the read; read again.
-    const items = reportItems(read, {
-      total_bytes: report.totalBytes,
-      session_time_s: report.sessionTimeS,
-      nowIso,
-      lease,
-      ...(stop ? { close: 'stop' as const } : {}),
-    });
+    const items = reportItems(
+      read,
+      {
+        total_bytes: report.totalBytes,
+        session_time_s: report.sessionTimeS,
+        nowIso,
+        lease,
+        ...(stop ? { close: 'stop' as const } : {}),
+      },
+      code?.grants !== undefined,
+    );
     if (!(await transactIfCurrent(items, 'session'))) return undefined;
     if (code) await disconnectOthersWhenUsedUp(code, report.totalBytes - read.total_bytes, read.id, nowMs);
     return 'stored';

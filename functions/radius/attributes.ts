@@ -30,6 +30,14 @@ function undoDoubleUtf8(s: string): string {
   return decoded.includes('\ufffd') ? s : decoded;
 }
 
+/** The login of an Access-Request's attributes. */
+export const loginRequestOf = (attrs: Map<string, string>) => ({
+  userName: attrs.get('User-Name') ?? '',
+  nasId: attrs.get('NAS-Identifier') ?? '',
+  callingStationId: attrs.get('Calling-Station-Id'),
+  nasPort: attrs.get('NAS-Port'),
+});
+
 /** An access code as typed: upper case, with the spaces and dashes people add removed. */
 export const normalizeCode = (s: string): string => s.toUpperCase().replace(/[\s-]/g, '');
 
@@ -40,11 +48,13 @@ export function normalizeMac(s: string | undefined): string | undefined {
 }
 
 /**
- * The key a device holds its lease under on its access code (and its session's `device`): its
- * MAC, else its NAS port (a NAS that sends no Calling-Station-Id still keeps devices apart).
+ * The key a device holds its lease under on its access code (and its session's `device`): the
+ * hotspot and the device's MAC, else its NAS port (a NAS that sends no Calling-Station-Id still
+ * keeps devices apart), so that the same MAC at two hotspots is two devices and a Stop at one
+ * never releases the other's lease.
  */
 export const deviceKey = (req: { callingStationId?: string; nasId: string; nasPort?: string }): string =>
-  normalizeMac(req.callingStationId) ?? `${req.nasId}:${req.nasPort ?? '0'}`;
+  `${req.nasId}/${normalizeMac(req.callingStationId) ?? `port:${req.nasPort ?? '0'}`}`;
 
 /** A 64-bit byte count split as RADIUS carries it: the low 32 bits and the wraps (gigawords). */
 export function splitGigawords(bytes: number): { low: number; gigawords: number } {
@@ -83,10 +93,17 @@ function mikrotikRate(cir: number, mir: number): string {
   return `${k(mir)}/${k(mir)} 0/0 0/0 0/0 8 ${k(Math.min(cir, mir))}/${k(Math.min(cir, mir))}`;
 }
 
+/** Authorize's accept: only the password FreeRADIUS checks (PAP or CHAP) before post-auth. */
+export const passwordReply = (password: string): Record<string, unknown> => ({
+  'control:Cleartext-Password': { op: ':=', ...literal(password) },
+});
+
 /** The reply of an accepted login, with each vendor's attributes. */
 export function acceptReply(vendor: NasVendor, g: Grant): Record<string, unknown> {
+  // A limit of 0 reads as "no limit" on the routers: a grant is at least one byte (see authorize).
+  if (g.dataBytes !== undefined && g.dataBytes < 1) throw new Error('a data grant is at least one byte');
   const reply: Record<string, unknown> = {
-    'control:Cleartext-Password': { op: ':=', ...literal(g.password) },
+    ...passwordReply(g.password),
     'reply:Session-Timeout': g.sessionTimeoutS,
     'reply:Acct-Interim-Interval': g.interimS,
   };

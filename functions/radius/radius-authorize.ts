@@ -2,13 +2,13 @@ import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
-import { rejectReply, requestAttributes } from './attributes.js';
-import { authorizeLogin } from './authorize.js';
+import { loginRequestOf, rejectReply, requestAttributes } from './attributes.js';
+import { checkLogin } from './authorize.js';
 import { RestReply, RestRequest } from './schemas.js';
 
 /**
- * FreeRADIUS's authorize call. Accept: 200 with the reply attributes and the password to
- * check. Refusal: 401 with a Reply-Message, which FreeRADIUS turns into an Access-Reject that
+ * FreeRADIUS's authorize call, before the password is checked: it only reads. Accept: 200
+ * with the password to check (post-auth then writes the login and sends its attributes). Refusal: 401 with a Reply-Message, which FreeRADIUS turns into an Access-Reject that
  * carries it to the subscriber.
  */
 export const handler = endpoint(
@@ -20,15 +20,7 @@ export const handler = endpoint(
   },
   async ({ body }) => {
     const attrs = requestAttributes(body);
-    const decision = await authorizeLogin(
-      {
-        userName: attrs.get('User-Name') ?? '',
-        nasId: attrs.get('NAS-Identifier') ?? '',
-        callingStationId: attrs.get('Calling-Station-Id'),
-        nasPort: attrs.get('NAS-Port'),
-      },
-      clock.now(),
-    );
+    const decision = await checkLogin(loginRequestOf(attrs), clock.now());
     countMetric(decision.accept ? 'RadiusAccept' : 'RadiusReject');
     if (!decision.accept)
       log.info('radius reject', { reason: decision.reason, nasId: attrs.get('NAS-Identifier') });

@@ -68,18 +68,35 @@ const countOpen = (s: RadiusSession, by: 1 | -1) => countItems('open', counterSc
 export const getSession = (id: string): Promise<RadiusSession | undefined> =>
   Session.get({ id }, { consistent: true });
 
-/** The lease of a device on its code, or its release, for the same transaction. */
-function deviceItem(s: RadiusSession, lease: number | 'release', addBytes: number): TxItem {
-  const set = lease === 'release' ? 'REMOVE devices.#dev' : 'SET devices.#dev = :lease';
-  const add = addBytes > 0 ? ' ADD used_bytes :bytes' : '';
+/**
+ * The lease of a device on its code, or its release, for the same transaction; the bytes added
+ * to the code's usage and taken off the device's data reservation (`grants`, when the code has
+ * that map: a code logged in through the API does).
+ */
+function deviceItem(
+  s: RadiusSession,
+  lease: number | 'release',
+  addBytes: number,
+  reserved: boolean,
+): TxItem {
+  const sets = [
+    ...(lease === 'release' ? [] : ['devices.#dev = :lease']),
+    ...(reserved && addBytes > 0 ? ['grants.#dev = if_not_exists(grants.#dev, :zero) - :bytes'] : []),
+  ];
+  const expression = [
+    ...(sets.length ? [`SET ${sets.join(', ')}`] : []),
+    ...(lease === 'release' ? ['REMOVE devices.#dev'] : []),
+    ...(addBytes > 0 ? ['ADD used_bytes :bytes'] : []),
+  ].join(' ');
   return Access.tx.update(
     { code: s.code },
     {
-      expression: `${set}${add}`,
+      expression,
       names: { '#dev': s.device },
       values: {
         ...(lease === 'release' ? {} : { ':lease': lease }),
         ...(addBytes > 0 ? { ':bytes': addBytes } : {}),
+        ...(reserved && addBytes > 0 ? { ':zero': 0 } : {}),
       },
     },
     { expression: 'attribute_exists(pk)' },
@@ -96,10 +113,11 @@ export function openSessionItems(
   s: RadiusSession,
   lease: number,
   extra: Record<string, TxItem>,
+  reserved = false,
 ): Record<string, TxItem> {
   return {
     session: Session.tx.create(s),
-    code: deviceItem(s, s.status === 'open' ? lease : 'release', s.total_bytes),
+    code: deviceItem(s, s.status === 'open' ? lease : 'release', s.total_bytes, reserved),
     ...(s.status === 'open' ? countOpen(s, 1) : {}),
     ...extra,
   };
@@ -120,6 +138,7 @@ export function reportItems(
     lease: number;
     close?: RadiusSession['close_reason'];
   },
+  reserved = false,
 ): Record<string, TxItem> {
   const closing = next.close !== undefined && read.status === 'open';
   const added = Math.max(0, next.total_bytes - read.total_bytes);
@@ -140,7 +159,7 @@ export function reportItems(
         values: { ':read': read.total_bytes, ':status': read.status },
       },
     ),
-    code: deviceItem(read, closing || read.status === 'closed' ? 'release' : next.lease, added),
+    code: deviceItem(read, closing || read.status === 'closed' ? 'release' : next.lease, added, reserved),
     ...(closing ? countOpen(read, -1) : {}),
   };
 }

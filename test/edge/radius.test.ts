@@ -291,8 +291,14 @@ describe("the peers' top complaints, beaten", () => {
       'Access-Reject',
       "Nombre maximal d'appareils atteint",
     ]);
-    // The same device logging in again keeps its place.
-    expect((await login(c.code, nasId, '02:00:00:00:00:0A')).code).toBe('Access-Accept');
+    // The same device logging in again once its session stopped gets its place back.
+    const s = randomUUID();
+    await report('Start', c.code, nasId, s, {}, '02:00:00:00:00:0A');
+    await report('Stop', c.code, nasId, s, { output: 100 * MiB }, '02:00:00:00:00:0A');
+    const again = await login(c.code, nasId, '02:00:00:00:00:0A');
+    expect(again.code).toBe('Access-Accept');
+    // What is left besides B's reservation: 1000 - 100 used - 500 reserved by B.
+    expect(Number(first(again, 'Mikrotik-Total-Limit'))).toBe(400 * MiB);
   });
 
   it('a second device is refused at max_devices even when both log in at the same moment', async () => {

@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
+import { resetConfig } from '../../functions/core/config.js';
+import { setDdb } from '../../functions/core/ddb.js';
+import { Access, type AccessCode, bytesOfMb, getAccessCode } from '../../functions/store/access-codes.js';
+import { Nas, type NasVendor } from '../../functions/store/nas.js';
+import { getMonthlyRevenue } from '../../functions/store/revenue.js';
+import { call, tokenFor } from '../support/http.js';
+import { type EdgeContext, edgeStack, type RadiusAttributes, radclient } from '../support/radius.js';
+
+// The red-team findings of the RADIUS edge, each replayed as the attack it was, through the
+// whole chain: radclient -> the shipped FreeRADIUS -> the local API -> DynamoDB Local.
+
+let edge: EdgeContext;
+
+beforeAll(async () => {
+  edge = await edgeStack();
+  process.env.TABLE_NAME = edge.table;
+  resetConfig();
+  setDdb(undefined);
+});
+
+const auth = (attrs: RadiusAttributes) =>
+  radclient('auth', attrs, { port: edge.radiusAuthPort, secret: edge.radiusSecret });
+const acct = (attrs: RadiusAttributes) =>
+  radclient('acct', attrs, { port: edge.radiusAcctPort, secret: edge.radiusSecret });
+const first = (reply: { attributes: Record<string, string[]> }, name: string) => reply.attributes[name]?.[0];
+
+let seq = 0;
+async function nas(resellerId: string, vendor?: NasVendor): Promise<string> {
+  seq += 1;
+  const nasId = `access_rt_${Date.now().toString(36)}_${seq}`;
+  await Nas.put({
+    nas_id: nasId,
+    reseller_id: resellerId,
+    reseller_name: 'RT',
+    vlan_id: 10,
+    kind: 'vlan',
+    vendor,
+  });
+  return nasId;
+}
+
+const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+const newCode = () =>
+  Array.from({ length: 10 }, () => ALPHABET[Math.floor(Math.random() * ALPHABET.length)]).join('');
+
+async function code(resellerId: string, overrides: Partial<AccessCode> = {}): Promise<AccessCode> {
+  const c: AccessCode = {
+    code: newCode(),
+    reseller_id: resellerId,
+    source: 'payment',
+    source_id: randomUUID(),
+    forfait_id: randomUUID(),
+    offer: { duration_hours: 24, data_limit_mb: 1, cir_kbps: 512, mir_kbps: 2048, max_devices: 1 },
+    created_at: new Date().toISOString(),
+    used_bytes: 0,
+    devices: {},
+    devices_version: 0,
+    ...overrides,
+  };
+  await Access.put(c);
+  return c;
+}
+
+const login = (c: string, nasId: string, mac: string, password = c) =>
+  auth({ 'User-Name': c, 'User-Password': password, 'NAS-Identifier': nasId, 'Calling-Station-Id': mac });
+
+function report(
+  status: string,
+  c: string,
+  nasId: string,
+  sessionId: string,
+  mac: string,
+  bytes = 0,
+  extra: RadiusAttributes = {},
+) {
+  return acct({
+    'Acct-Status-Type': status,
+    'User-Name': c,
+    'NAS-Identifier': nasId,
+    'NAS-IP-Address': '127.0.0.1',
+    'Acct-Session-Id': sessionId,
+    'Calling-Station-Id': mac,
+    'Acct-Input-Octets': 0,
+    'Acct-Output-Octets': bytes,
+    'Acct-Session-Time': 60,
+    ...extra,
+  });
+}
+
+/** The data limit a MikroTik accept carries (low 32 bits + gigawords). */
+const totalLimit = (reply: { attributes: Record<string, string[]> }) =>
+  Number(first(reply, 'Mikrotik-Total-Limit') ?? Number.NaN) +
+  Number(first(reply, 'Mikrotik-Total-Limit-Gigawords') ?? 0) * 2 ** 32;
+
+describe('red team: M1, M2, M3 (data and devices)', () => {
+  it('M1: two devices of a max_devices=2 code logging in again while the other is on never pass the cap', async () => {
+    const resellerId = randomUUID();
+    const nasId = await nas(resellerId);
+    const cap = bytesOfMb(1);
+    const c = await code(resellerId, {
+      offer: { duration_hours: 24, data_limit_mb: 1, cir_kbps: 512, mir_kbps: 2048, max_devices: 2 },
+    });
+    const macs = { A: '02:00:00:00:10:0A', B: '02:00:00:00:10:0B' } as const;
+    // The router enforces each grant: a session uses exactly what it was given, reported in two steps.
+    const open: Record<string, { id: string; grant: number }> = {};
+    const play = async (who: keyof typeof macs) => {
+      const reply = await login(c.code, nasId, macs[who]);
+      if (reply.code !== 'Access-Accept') return false;
+      const grant = totalLimit(reply);
+      expect(grant).toBeGreaterThanOrEqual(1);
+      // The device's previous session ends at the router (it logged in again): its Stop comes now.
+      const previous = open[who];
+      if (previous) await report('Stop', c.code, nasId, previous.id, macs[who], previous.grant);
+      const id = randomUUID();
+      open[who] = { id, grant };
+      await report('Start', c.code, nasId, id, macs[who]);
+      await report('Interim-Update', c.code, nasId, id, macs[who], Math.floor(grant / 2));
+      return true;
+    };
+    // The finding's pattern: A, B, then A again and again while B is on.
+    for (const who of ['A', 'B', 'A', 'A', 'B', 'A', 'B', 'A'] as const) await play(who);
+    // Every open session then uses its whole grant.
+    for (const [who, s] of Object.entries(open))
+      await report('Stop', c.code, nasId, s.id, macs[who as keyof typeof macs], s.grant);
+    const used = (await getAccessCode(c.code))?.used_bytes ?? 0;
+    expect(used).toBeLessThanOrEqual(cap);
+    // And the rule is not stingy: more than 90% of the cap could be used.
+    expect(used).toBeGreaterThan(cap * 0.9);
+  });
+
+  it('M2: a code with fewer bytes left than its devices is never sent a limit of 0 (no limit)', async () => {
+    const resellerId = randomUUID();
+    const mikrotik = await nas(resellerId);
+    const coova = await nas(resellerId, 'coova');
+    const offer = { duration_hours: 24, data_limit_mb: 1, cir_kbps: 512, mir_kbps: 2048, max_devices: 3 };
+    const c = await code(resellerId, { offer, used_bytes: bytesOfMb(1) - 2 });
+    const a = await login(c.code, mikrotik, '02:00:00:00:11:0A');
+    expect(a.code).toBe('Access-Accept');
+    expect(totalLimit(a)).toBe(1);
+    const b = await login(c.code, coova, '02:00:00:00:11:0B');
+    expect(b.code).toBe('Access-Accept');
+    expect(first(b, 'ChilliSpot-Max-Total-Octets')).toBe('1');
+    // Nothing left unreserved: the third device is refused, not given 0.
+    const third = await login(c.code, mikrotik, '02:00:00:00:11:0C');
+    expect([third.code, first(third, 'Reply-Message')]).toEqual([
+      'Access-Reject',
+      'Volume de données épuisé',
+    ]);
+    expect(third.attributes['Mikrotik-Total-Limit']).toBeUndefined();
+  });
+
+  it('M3: the same MAC at two hotspots is two devices: no double data, and a Stop at one keeps the other', async () => {
+    const resellerId = randomUUID();
+    const one = await nas(resellerId);
+    const two = await nas(resellerId);
+    const mac = '02:00:00:00:12:0A';
+    const single = await code(resellerId);
+    expect((await login(single.code, one, mac)).code).toBe('Access-Accept');
+    const again = await login(single.code, two, mac);
+    expect([again.code, first(again, 'Reply-Message')]).toEqual([
+      'Access-Reject',
+      "Nombre maximal d'appareils atteint",
+    ]);
+
+    const cap = bytesOfMb(1);
+    const shared = await code(resellerId, {
+      offer: { duration_hours: 24, data_limit_mb: 1, cir_kbps: 512, mir_kbps: 2048, max_devices: 2 },
+    });
+    const atOne = await login(shared.code, one, mac);
+    const atTwo = await login(shared.code, two, mac);
+    expect(totalLimit(atOne) + totalLimit(atTwo)).toBeLessThanOrEqual(cap);
+    const s = randomUUID();
+    await report('Start', shared.code, two, s, mac);
+    await report('Stop', shared.code, two, s, mac, 1000);
+    const devices = Object.keys((await getAccessCode(shared.code))?.devices ?? {});
+    expect(devices).toEqual([`${one}/${mac}`]);
+  });
+});
+
+describe('red team: L1 (a wrong password burns nothing)', () => {
+  it('L1: a wrong PAP password or CHAP answer leaves the voucher unredeemed; the right one then redeems it once', async () => {
+    const admin = await tokenFor('admin');
+    const resellerId = randomUUID();
+    const allocated = await call<{ nas_id: string }>(edge.apiUrl, 'POST', '/api/v1/network/vlan/allocate', {
+      token: admin,
+      body: { reseller_id: resellerId, reseller_name: `Chez RT ${Date.now()}`, site_count: 1 },
+    });
+    expect(allocated.status).toBe(201);
+    const nasId = allocated.body.nas_id;
+    const forfait = SEED_FORFAITS[0] as { id: string; price_fcfa: number };
+    const generated = await call<{ items: { code: string }[] }>(
+      edge.apiUrl,
+      'POST',
+      '/api/v1/vouchers/generate',
+      {
+        token: admin,
+        body: { n: 1, forfait_id: forfait.id, reseller_id: resellerId },
+      },
+    );
+    const voucher = generated.body.items[0]?.code as string;
+    const mac = '02:00:00:00:13:0A';
+
+    const pap = await login(voucher, nasId, mac, 'WRONGWRONG');
+    const chap = await auth({
+      'User-Name': voucher,
+      'CHAP-Password': 'WRONGWRONG',
+      'NAS-Identifier': nasId,
+      'Calling-Station-Id': mac,
+    });
+    expect([pap.code, chap.code]).toEqual(['Access-Reject', 'Access-Reject']);
+    const untouched = await getAccessCode(voucher);
+    expect(untouched?.started_at).toBeUndefined();
+    expect(untouched?.devices).toEqual({});
+    const month = new Date().toISOString().slice(0, 7);
+    expect((await getMonthlyRevenue(resellerId, month)).total_fcfa).toBe(0);
+
+    const right = await login(voucher, nasId, mac);
+    expect([right.code, first(right, 'Reply-Message')]).toEqual(['Access-Accept', undefined]);
+    // Another device's wrong password, then the same device again: still one sale.
+    expect((await login(voucher, nasId, '02:00:00:00:13:0B', 'WRONGWRONG')).code).toBe('Access-Reject');
+    await login(voucher, nasId, mac);
+    expect((await getAccessCode(voucher))?.started_at).toBeDefined();
+    expect((await getMonthlyRevenue(resellerId, month)).total_fcfa).toBe(forfait.price_fcfa);
+  });
+});
