@@ -33,6 +33,7 @@ export type BusinessMetric =
   | 'RadiusReject'
   | 'RadiusLogin'
   | 'RadiusAccounting'
+  | 'RadiusAccountingIgnored'
   | 'SessionsClosedStale';
 
 /** Counts a business event; flushed as EMF at the end of the invocation. */

@@ -53,12 +53,15 @@ export function reportOf(attrs: Map<string, string>): AccountingReport | undefin
     'Accounting-Off',
   ];
   if (!statuses.includes(status as AccountingReport['status'])) return undefined;
+  const nasId = attrs.get('NAS-Identifier') ?? '';
+  // No NAS id, or none of ours could be this long: nothing to close or count against.
+  if (!nasId || nasId.length > 64) return undefined;
   const time = Number(attrs.get('Acct-Session-Time') ?? 0);
   return {
     status: status as AccountingReport['status'],
     uniqueId: attrs.get('Acct-Unique-Session-Id'),
     userName: attrs.get('User-Name'),
-    nasId: attrs.get('NAS-Identifier') ?? '',
+    nasId,
     callingStationId: attrs.get('Calling-Station-Id'),
     nasPort: attrs.get('NAS-Port'),
     acctSessionId: attrs.get('Acct-Session-Id'),
@@ -75,7 +78,8 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
     return { closed: await closeSessionsOfNas(report.nasId, nowMs) };
   }
   const { uniqueId, userName } = report;
-  if (!uniqueId || !userName) return 'ignored';
+  // No code of ours is that long (nor would DynamoDB take it as a key): nothing to count.
+  if (!uniqueId || !userName || normalizeCode(userName).length > 64) return 'ignored';
   const settings = radiusSettings();
   const nowIso = new Date(nowMs).toISOString();
   const lease = Math.floor(nowMs / 1000) + settings.RADIUS_LEASE_S;

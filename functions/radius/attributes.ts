@@ -5,18 +5,32 @@ import type { NasVendor } from '../store/nas.js';
  * sends (its JSON encoding of the request's attributes), and what it accepts back.
  */
 
-/** The `rest` module's body: every request attribute as `{type, value: [...]}`. */
-export type RestBody = Record<string, { type: string; value: (string | number)[] }>;
+/** The `rest` module's body: every request attribute as `{type, value: [...]}` (anything else skipped). */
+export type RestBody = Record<string, unknown>;
+
+/** A name the API may read: a dictionary name (`Acct-Status-Type`, `Attr-26.99999.1`). */
+const ATTRIBUTE_NAME = /^[A-Za-z0-9.-]{1,64}$/;
+
+/** The first value of one attribute as the module encodes it, or undefined when it is not that shape. */
+function firstValue(attr: unknown): string | number | undefined {
+  const values = (attr as { value?: unknown } | null)?.value;
+  const first = Array.isArray(values) ? values[0] : undefined;
+  if (typeof first === 'number' && Number.isFinite(first)) return first;
+  if (typeof first === 'string' && first.length <= 4096) return first;
+  return undefined;
+}
 
 /**
- * The request's attributes as `name -> first value`. UTF-8 arrives encoded twice (the module
- * escapes each byte as a Latin-1 code point): a string is decoded back when it is valid UTF-8
- * that way, and kept as it came otherwise.
+ * The request's attributes as `name -> first value`; what does not look like an attribute is
+ * skipped, never refused. UTF-8 arrives encoded twice (the module escapes each byte as a
+ * Latin-1 code point): a string is decoded back when it is valid UTF-8 that way, and kept as it
+ * came otherwise.
  */
 export function requestAttributes(body: RestBody): Map<string, string> {
   const out = new Map<string, string>();
   for (const [name, attr] of Object.entries(body)) {
-    const first = attr.value[0];
+    if (!ATTRIBUTE_NAME.test(name)) continue;
+    const first = firstValue(attr);
     if (first === undefined) continue;
     out.set(name, typeof first === 'number' ? String(first) : undoDoubleUtf8(first));
   }
@@ -141,6 +155,7 @@ export const REFUSALS = {
   data_used: 'Volume de données épuisé',
   device_limit: "Nombre maximal d'appareils atteint",
   revoked: 'Code révoqué',
+  invalid_request: 'Demande de connexion invalide',
 } as const;
 export type Refusal = keyof typeof REFUSALS;
 

@@ -125,7 +125,14 @@ function decide(
   return { code, nas, standing: s, devices: live, grants: data.grants, dataBytes: data.bytes };
 }
 
+/** Longest code and NAS id looked up: anything longer is no key of ours (and no key DynamoDB takes). */
+const MAX_KEY = 64;
+
 async function readAndDecide(req: LoginRequest, nowMs: number): Promise<{ refused: Refusal } | Plan> {
+  // A request the API cannot use (no user name or no NAS id) gets a reject with a message.
+  if (!normalizeCode(req.userName) || !req.nasId || req.nasId.length > MAX_KEY)
+    return { refused: 'invalid_request' };
+  if (normalizeCode(req.userName).length > MAX_KEY) return { refused: 'unknown_code' };
   const [code, nas] = await batchGet(
     [
       [Access, { code: normalizeCode(req.userName) }],

@@ -226,3 +226,57 @@ describe('red team: L1 (a wrong password burns nothing)', () => {
     expect((await getMonthlyRevenue(resellerId, month)).total_fcfa).toBe(forfait.price_fcfa);
   });
 });
+
+describe('red team: M5 (what the API does not know is ignored, never a silent refusal)', () => {
+  const unknown = { 'Attr-26.99999.1': '0x01', Class: Array.from({ length: 17 }, (_, i) => `class-${i}`) };
+
+  it('M5: a login carrying an unknown vendor attribute and 17 Class values is accepted', async () => {
+    const resellerId = randomUUID();
+    const nasId = await nas(resellerId);
+    const c = await code(resellerId);
+    const reply = await auth({
+      'User-Name': c.code,
+      'User-Password': c.code,
+      'NAS-Identifier': nasId,
+      'Calling-Station-Id': '02:00:00:00:14:0A',
+      ...unknown,
+    });
+    expect(reply.code).toBe('Access-Accept');
+  });
+
+  it('M5: accounting with an unknown attribute and 17 Class values is answered and counted', async () => {
+    const resellerId = randomUUID();
+    const nasId = await nas(resellerId);
+    const c = await code(resellerId);
+    const mac = '02:00:00:00:14:0B';
+    const s = randomUUID();
+    expect((await report('Start', c.code, nasId, s, mac, 0, unknown)).code).toBe('Accounting-Response');
+    expect((await report('Interim-Update', c.code, nasId, s, mac, 5000, unknown)).code).toBe(
+      'Accounting-Response',
+    );
+    expect((await getAccessCode(c.code))?.used_bytes).toBe(5000);
+  });
+
+  it('M5: Acct-Status-Type = Failed, or no NAS id, is answered (the NAS stops resending) and changes nothing', async () => {
+    const resellerId = randomUUID();
+    const nasId = await nas(resellerId);
+    const c = await code(resellerId);
+    const failed = await report('Failed', c.code, nasId, randomUUID(), '02:00:00:00:14:0C', 9000);
+    expect(failed.code).toBe('Accounting-Response');
+    const anonymous = await acct({ 'Acct-Status-Type': 'Accounting-On', 'Acct-Session-Id': '0' });
+    expect(anonymous.code).toBe('Accounting-Response');
+    expect((await getAccessCode(c.code))?.used_bytes).toBe(0);
+  });
+
+  it('M5: an Access-Request the API cannot use gets an Access-Reject with a Reply-Message', async () => {
+    const c = await code(randomUUID());
+    const noNas = await auth({ 'User-Name': c.code, 'User-Password': c.code });
+    expect([noNas.code, first(noNas, 'Reply-Message')]).toEqual([
+      'Access-Reject',
+      'Demande de connexion invalide',
+    ]);
+    const long = 'X'.repeat(200);
+    const huge = await auth({ 'User-Name': long, 'User-Password': long, 'NAS-Identifier': 'access_x' });
+    expect([huge.code, first(huge, 'Reply-Message')]).toEqual(['Access-Reject', 'Code inconnu']);
+  });
+});
