@@ -280,3 +280,22 @@ describe('red team: M5 (what the API does not know is ignored, never a silent re
     expect([huge.code, first(huge, 'Reply-Message')]).toEqual(['Access-Reject', 'Code inconnu']);
   });
 });
+
+describe('red team: L3 on the wire', () => {
+  it('L3: Acct-Input-Gigawords = 4294967295 is answered (never a 5xx the NAS resends forever) and counts nothing', async () => {
+    const resellerId = randomUUID();
+    const nasId = await nas(resellerId);
+    const c = await code(resellerId);
+    const mac = '02:00:00:00:15:0A';
+    const s = randomUUID();
+    expect((await report('Start', c.code, nasId, s, mac)).code).toBe('Accounting-Response');
+    const absurd = await report('Interim-Update', c.code, nasId, s, mac, 1000, {
+      'Acct-Input-Gigawords': 4294967295,
+    });
+    expect(absurd.code).toBe('Accounting-Response');
+    expect((await getAccessCode(c.code))?.used_bytes).toBe(0);
+    // The session goes on being counted.
+    expect((await report('Interim-Update', c.code, nasId, s, mac, 2000)).code).toBe('Accounting-Response');
+    expect((await getAccessCode(c.code))?.used_bytes).toBe(2000);
+  });
+});
