@@ -150,12 +150,14 @@ export function acceptReply(vendor: NasVendor, g: Grant): Record<string, unknown
 /** Why a login is refused, each with the fixed short French text the subscriber sees. */
 export const REFUSALS = {
   unknown_code: 'Code inconnu',
-  wrong_hotspot: 'Code non valable sur ce hotspot',
+  // The same text as an unknown code: a guesser outside the owning reseller learns nothing.
+  wrong_hotspot: 'Code inconnu',
   expired: 'Forfait expiré',
   data_used: 'Volume de données épuisé',
   device_limit: "Nombre maximal d'appareils atteint",
   revoked: 'Code révoqué',
   invalid_request: 'Demande de connexion invalide',
+  rate_limited: "Trop d'essais de codes, réessayez plus tard",
 } as const;
 export type Refusal = keyof typeof REFUSALS;
 

@@ -12,6 +12,7 @@ import {
   passwordReply,
   type Refusal,
 } from './attributes.js';
+import { countWrongGuess, guessGate } from './guesses.js';
 import { radiusSettings } from './settings.js';
 
 /**
@@ -148,8 +149,15 @@ async function readAndDecide(req: LoginRequest, nowMs: number): Promise<{ refuse
  * carries only the password FreeRADIUS checks; post-auth sends the attributes of the login.
  */
 export async function checkLogin(req: LoginRequest, nowMs: number): Promise<Decision> {
+  const device = deviceKey(req);
+  if (req.nasId && req.nasId.length <= MAX_KEY && !(await guessGate(req.nasId, device, nowMs)).allowed)
+    return { accept: false, reason: 'rate_limited' };
   const d = await readAndDecide(req, nowMs);
-  if ('refused' in d) return { accept: false, reason: d.refused };
+  if ('refused' in d) {
+    if (d.refused === 'unknown_code' || d.refused === 'wrong_hotspot')
+      await countWrongGuess(req.nasId, device, nowMs);
+    return { accept: false, reason: d.refused };
+  }
   return { accept: true, vendor: d.nas.vendor ?? 'mikrotik', reply: passwordReply(req.userName) };
 }
 

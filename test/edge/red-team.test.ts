@@ -7,7 +7,13 @@ import { Access, type AccessCode, bytesOfMb, getAccessCode } from '../../functio
 import { Nas, type NasVendor } from '../../functions/store/nas.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import { call, tokenFor } from '../support/http.js';
-import { type EdgeContext, edgeStack, type RadiusAttributes, radclient } from '../support/radius.js';
+import {
+  type EdgeContext,
+  edgeStack,
+  type RadiusAttributes,
+  radclient,
+  radclientBatch,
+} from '../support/radius.js';
 
 // The red-team findings of the RADIUS edge, each replayed as the attack it was, through the
 // whole chain: radclient -> the shipped FreeRADIUS -> the local API -> DynamoDB Local.
@@ -297,5 +303,81 @@ describe('red team: L3 on the wire', () => {
     // The session goes on being counted.
     expect((await report('Interim-Update', c.code, nasId, s, mac, 2000)).code).toBe('Accounting-Response');
     expect((await getAccessCode(c.code))?.used_bytes).toBe(2000);
+  });
+});
+
+describe('red team: L4 (guessing codes)', () => {
+  it('L4: the 21st wrong code from one device is refused; a right code from another device at the same NAS still works', async () => {
+    const resellerId = randomUUID();
+    const nasId = await nas(resellerId);
+    const c = await code(resellerId);
+    const guesser = '02:00:00:00:16:0A';
+    for (let i = 0; i < 20; i++) {
+      const wrong = await login(newCode(), nasId, guesser);
+      expect([wrong.code, first(wrong, 'Reply-Message')]).toEqual(['Access-Reject', 'Code inconnu']);
+    }
+    const refused = await login(newCode(), nasId, guesser);
+    expect([refused.code, first(refused, 'Reply-Message')]).toEqual([
+      'Access-Reject',
+      "Trop d'essais de codes, réessayez plus tard",
+    ]);
+    // Even a right code, from the guessing device: an answer would tell a right guess.
+    expect(first(await login(c.code, nasId, guesser), 'Reply-Message')).toBe(
+      "Trop d'essais de codes, réessayez plus tard",
+    );
+    expect((await login(c.code, nasId, '02:00:00:00:16:0B')).code).toBe('Access-Accept');
+  });
+
+  it('L4: a guesser changing MAC at every try is stopped by the NAS budget (200), other hotspots unaffected', async () => {
+    const resellerId = randomUUID();
+    const nasId = await nas(resellerId);
+    const other = await nas(resellerId);
+    const c = await code(resellerId, {
+      offer: { duration_hours: 24, data_limit_mb: 1, cir_kbps: 512, mir_kbps: 2048, max_devices: 2 },
+    });
+    // A few past the budget: a reply lost under load must not leave it one short.
+    const packets = Array.from({ length: 205 }, (_, i) => {
+      const guess = newCode();
+      const mac = `02:00:00:01:${(i >> 8).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`;
+      return {
+        'User-Name': guess,
+        'User-Password': guess,
+        'NAS-Identifier': nasId,
+        'Calling-Station-Id': mac,
+      };
+    });
+    const batch = await radclientBatch('auth', packets, {
+      port: edge.radiusAuthPort,
+      secret: edge.radiusSecret,
+      parallel: 20,
+    });
+    expect(batch.counts['Access-Accept']).toBe(0);
+    const next = await login(c.code, nasId, '02:00:00:00:16:FF');
+    expect([next.code, first(next, 'Reply-Message')]).toEqual([
+      'Access-Reject',
+      "Trop d'essais de codes, réessayez plus tard",
+    ]);
+    expect((await login(c.code, other, '02:00:00:00:16:FE')).code).toBe('Access-Accept');
+  });
+
+  it("L4: /access/check answers 429 ERR_RATE_LIMITED at the 21st wrong code, and another reseller's code reads as unknown", async () => {
+    const resellerId = randomUUID();
+    const nasId = await nas(resellerId);
+    const elsewhere = await code(randomUUID());
+    const check = (c: string) =>
+      call<{ valid: boolean; reason?: string; error?: { code: string } }>(
+        edge.apiUrl,
+        'POST',
+        '/api/v1/access/check',
+        {
+          body: { nas_id: nasId, code: c },
+        },
+      );
+    const foreign = await check(elsewhere.code);
+    expect([foreign.status, foreign.body.reason]).toEqual([200, 'unknown_code']);
+    for (let i = 0; i < 19; i++) expect((await check(newCode())).body.reason).toBe('unknown_code');
+    const limited = await check(newCode());
+    expect(limited.status).toBe(429);
+    expect(JSON.stringify(limited.body)).toContain('ERR_RATE_LIMITED');
   });
 });
