@@ -78,6 +78,12 @@ export const SessionViewSchema = z.object({
   status: z.enum(['open', 'closed']),
   total_bytes: z.int(),
   session_time_s: z.int(),
+  /** Bytes of earlier segments (the NAS reused its session id after a counter reset). */
+  base_bytes: z.optional(z.int()),
+  input_bytes: z.optional(z.int()),
+  output_bytes: z.optional(z.int()),
+  /** Event-Timestamp of the latest report, epoch seconds. */
+  event_time: z.optional(z.int()),
   started_at: z.string(),
   last_report_at: z.string(),
   closed_at: z.optional(z.string()),
