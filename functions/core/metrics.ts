@@ -37,6 +37,7 @@ export type BusinessMetric =
   | 'RadiusAccounting'
   /** Requests refused because the router may not speak for the NAS id it sent (functions/radius/identity.ts). */
   | 'RadiusRouterRefused'
+  | 'RadiusAccountingIgnored'
   | 'SessionsClosedStale';
 
 /** Counts a business event; flushed as EMF at the end of the invocation. */

@@ -6,6 +6,14 @@ import { CodeCheckBody, CodeCheckResult } from './schemas.js';
 /** Public: the captive portal checks a typed code before posting it to the router. */
 export const handler = endpoint(
   'POST /api/v1/access/check',
-  { body: CodeCheckBody, response: { status: 200, schema: CodeCheckResult } },
-  async ({ body }) => json(200, await checkCode(body.nas_id, body.code, clock.now())),
+  {
+    body: CodeCheckBody,
+    response: { status: 200, schema: CodeCheckResult },
+    errors: ['ERR_RATE_LIMITED'],
+  },
+  async ({ body, event }) =>
+    json(
+      200,
+      await checkCode(body.nas_id, body.code, clock.now(), event.requestContext?.http?.sourceIp ?? 'unknown'),
+    ),
 );

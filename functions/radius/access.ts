@@ -1,7 +1,9 @@
+import { AppError } from '../core/errors.js';
 import { type AccessCode, getAccessCode, listCodesOf } from '../store/access-codes.js';
 import { getNas } from '../store/nas.js';
 import { normalizeCode, type Refusal } from './attributes.js';
 import { standing } from './authorize.js';
+import { countWrongGuess, guessGate } from './guesses.js';
 
 /**
  * What the captive portal asks before posting a code to the router: the same rules as a
@@ -19,9 +21,28 @@ function check(code: AccessCode | undefined, resellerId: string | undefined, now
   return { valid: true, seconds_remaining: s.secondsLeft, bytes_remaining: s.bytesLeft ?? null };
 }
 
-export async function checkCode(nasId: string, typed: string, nowMs: number): Promise<CodeCheck> {
+/**
+ * The portal's check, budgeted like RADIUS logins (functions/radius/guesses.ts) per NAS and per
+ * client address at it; past a budget, 429 ERR_RATE_LIMITED. A code of another reseller reads
+ * as unknown: the check is public.
+ */
+export async function checkCode(
+  nasId: string,
+  typed: string,
+  nowMs: number,
+  clientAddress = 'unknown',
+): Promise<CodeCheck> {
+  const device = `${nasId}/addr:${clientAddress}`;
+  const gate = await guessGate(nasId, device, nowMs);
+  if (!gate.allowed)
+    throw new AppError('ERR_RATE_LIMITED', 'Too many wrong codes, try again later', {
+      headers: { 'Retry-After': String(gate.retryAfterSeconds) },
+    });
   const [code, nas] = await Promise.all([getAccessCode(normalizeCode(typed)), getNas(nasId)]);
-  return check(code, nas?.reseller_id, nowMs);
+  const result = check(code, nas?.reseller_id, nowMs);
+  if (result.valid || (result.reason !== 'unknown_code' && result.reason !== 'wrong_hotspot')) return result;
+  await countWrongGuess(nasId, device, nowMs);
+  return { valid: false, reason: 'unknown_code' };
 }
 
 /** A subscriber's codes that still allow something (at one hotspot when `nasId` is given). */

@@ -14,6 +14,7 @@ import {
 import { transactIfCurrent, untilSettled } from '../store/transact.js';
 import { bytesOf, deviceKey, normalizeCode } from './attributes.js';
 import { disconnectOthersWhenUsedUp } from './disconnect.js';
+import { advance, type CounterReport } from './session-counters.js';
 import { radiusSettings } from './settings.js';
 
 /**
@@ -37,13 +38,24 @@ export interface AccountingReport {
   acctSessionId?: string;
   nasIp?: string;
   totalBytes: number;
+  /** The two directions of `totalBytes` (absent: all of it counted as output). */
+  inputBytes?: number;
+  outputBytes?: number;
   sessionTimeS: number;
   /**
    * The reseller of the router that sent the report (functions/radius/identity.ts). A report
    * about another reseller's code or session is ignored: a router counts only its own.
    */
   routerResellerId?: string;
+  /** Event-Timestamp, epoch seconds (FreeRADIUS sends it as Hotspot-Event-Time). */
+  eventTime?: number;
 }
+
+/**
+ * Beyond this a report's total is no session's (Acct-Input-Gigawords = 4294967295 is 16 EiB):
+ * the report is answered and ignored, never a 5xx the NAS would resend forever.
+ */
+export const MAX_REPORT_BYTES = 2 ** 50;
 
 export type AccountingOutcome = 'stored' | 'unchanged' | 'ignored' | { closed: number };
 
@@ -58,21 +70,40 @@ export function reportOf(attrs: Map<string, string>): AccountingReport | undefin
     'Accounting-Off',
   ];
   if (!statuses.includes(status as AccountingReport['status'])) return undefined;
+  const nasId = attrs.get('NAS-Identifier') ?? '';
+  // No NAS id, or none of ours could be this long: nothing to close or count against.
+  if (!nasId || nasId.length > 64) return undefined;
   const time = Number(attrs.get('Acct-Session-Time') ?? 0);
+  const inputBytes = bytesOf(attrs, 'Input');
+  const outputBytes = bytesOf(attrs, 'Output');
+  if (!(inputBytes + outputBytes <= MAX_REPORT_BYTES)) return undefined;
+  const event = Number(attrs.get('Hotspot-Event-Time'));
   return {
     status: status as AccountingReport['status'],
     uniqueId: attrs.get('Acct-Unique-Session-Id'),
     userName: attrs.get('User-Name'),
-    nasId: attrs.get('NAS-Identifier') ?? '',
+    nasId,
     callingStationId: attrs.get('Calling-Station-Id'),
     nasPort: attrs.get('NAS-Port'),
     acctSessionId: attrs.get('Acct-Session-Id'),
     // The address the packet came from (FreeRADIUS adds it): where a Disconnect-Request goes.
     nasIp: attrs.get('Hotspot-NAS-IP') ?? attrs.get('NAS-IP-Address'),
-    totalBytes: bytesOf(attrs, 'Input') + bytesOf(attrs, 'Output'),
-    sessionTimeS: Number.isFinite(time) ? time : 0,
+    totalBytes: inputBytes + outputBytes,
+    inputBytes,
+    outputBytes,
+    sessionTimeS: Number.isFinite(time) && time >= 0 ? time : 0,
+    ...(Number.isSafeInteger(event) && event > 0 ? { eventTime: event } : {}),
   };
 }
+
+/** The counters of a report, per direction (a report built without them: all as output). */
+const counterReport = (r: AccountingReport, stop: boolean): CounterReport => ({
+  status: stop ? 'Stop' : r.status === 'Start' ? 'Start' : 'Interim-Update',
+  inputBytes: r.inputBytes ?? 0,
+  outputBytes: r.outputBytes ?? r.totalBytes - (r.inputBytes ?? 0),
+  sessionTimeS: r.sessionTimeS,
+  ...(r.eventTime !== undefined ? { eventTime: r.eventTime } : {}),
+});
 
 export async function account(report: AccountingReport, nowMs: number): Promise<AccountingOutcome> {
   if (report.status === 'Accounting-On' || report.status === 'Accounting-Off') {
@@ -80,7 +111,8 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
     return { closed: await closeSessionsOfNas(report.nasId, nowMs) };
   }
   const { uniqueId, userName } = report;
-  if (!uniqueId || !userName) return 'ignored';
+  // No code of ours is that long (nor would DynamoDB take it as a key): nothing to count.
+  if (!uniqueId || !userName || normalizeCode(userName).length > 64) return 'ignored';
   const settings = radiusSettings();
   const nowIso = new Date(nowMs).toISOString();
   const lease = Math.floor(nowMs / 1000) + settings.RADIUS_LEASE_S;
@@ -112,15 +144,23 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
         ...(report.nasIp ? { nas_ip: report.nasIp } : {}),
         status: stop ? 'closed' : 'open',
         total_bytes: report.totalBytes,
+        input_bytes: report.inputBytes ?? 0,
+        output_bytes: report.outputBytes ?? report.totalBytes,
+        ...(report.eventTime !== undefined ? { event_time: report.eventTime } : {}),
         session_time_s: report.sessionTimeS,
         started_at: nowIso,
         last_report_at: nowIso,
         ...(stop ? { closed_at: nowIso, close_reason: 'stop' as const } : {}),
       };
       // Stale: created meanwhile by a retransmission of the same report; read it and go on as a later report.
-      const items = openSessionItems(session, lease, {
-        month: revenueSessionStarted(code.reseller_id, monthOf(nowIso)),
-      });
+      const items = openSessionItems(
+        session,
+        lease,
+        {
+          month: revenueSessionStarted(code.reseller_id, monthOf(nowIso)),
+        },
+        code.grants !== undefined,
+      );
       if (!(await transactIfCurrent(items, 'session'))) return undefined;
       await disconnectOthersWhenUsedUp(code, report.totalBytes, session.id, nowMs);
       return 'stored';
@@ -129,19 +169,21 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
       log.warn('accounting ignored: a session of another reseller', { nasId: report.nasId });
       return 'ignored';
     }
-    const grows = report.totalBytes > read.total_bytes || report.sessionTimeS > read.session_time_s;
+    const { next, changed, newSegment } = advance(read, counterReport(report, stop));
     const closes = stop && read.status === 'open';
-    if (!grows && !closes) return 'unchanged';
+    // A session closed as silent or by its NAS's restart that reports again is on after all, and
+    // a reused session id starts a new one: either way it is open and holds its device's lease.
+    const reopens =
+      !stop && read.status === 'closed' && changed && (read.close_reason !== 'stop' || newSegment);
+    if (!changed && !closes) return 'unchanged';
     // Stale: another report of this session was stored since the read; read again.
-    const items = reportItems(read, {
-      total_bytes: report.totalBytes,
-      session_time_s: report.sessionTimeS,
-      nowIso,
-      lease,
-      ...(stop ? { close: 'stop' as const } : {}),
-    });
+    const items = reportItems(
+      read,
+      { ...next, nowIso, lease, ...(stop ? { close: 'stop' as const } : {}), reopen: reopens },
+      code?.grants !== undefined,
+    );
     if (!(await transactIfCurrent(items, 'session'))) return undefined;
-    if (code) await disconnectOthersWhenUsedUp(code, report.totalBytes - read.total_bytes, read.id, nowMs);
+    if (code) await disconnectOthersWhenUsedUp(code, next.total_bytes - read.total_bytes, read.id, nowMs);
     return 'stored';
   }, 'accounting: the session kept changing under this report');
 }

@@ -5,18 +5,32 @@ import type { NasVendor } from '../store/nas.js';
  * sends (its JSON encoding of the request's attributes), and what it accepts back.
  */
 
-/** The `rest` module's body: every request attribute as `{type, value: [...]}`. */
-export type RestBody = Record<string, { type: string; value: (string | number)[] }>;
+/** The `rest` module's body: every request attribute as `{type, value: [...]}` (anything else skipped). */
+export type RestBody = Record<string, unknown>;
+
+/** A name the API may read: a dictionary name (`Acct-Status-Type`, `Attr-26.99999.1`). */
+const ATTRIBUTE_NAME = /^[A-Za-z0-9.-]{1,64}$/;
+
+/** The first value of one attribute as the module encodes it, or undefined when it is not that shape. */
+function firstValue(attr: unknown): string | number | undefined {
+  const values = (attr as { value?: unknown } | null)?.value;
+  const first = Array.isArray(values) ? values[0] : undefined;
+  if (typeof first === 'number' && Number.isFinite(first)) return first;
+  if (typeof first === 'string' && first.length <= 4096) return first;
+  return undefined;
+}
 
 /**
- * The request's attributes as `name -> first value`. UTF-8 arrives encoded twice (the module
- * escapes each byte as a Latin-1 code point): a string is decoded back when it is valid UTF-8
- * that way, and kept as it came otherwise.
+ * The request's attributes as `name -> first value`; what does not look like an attribute is
+ * skipped, never refused. UTF-8 arrives encoded twice (the module escapes each byte as a
+ * Latin-1 code point): a string is decoded back when it is valid UTF-8 that way, and kept as it
+ * came otherwise.
  */
 export function requestAttributes(body: RestBody): Map<string, string> {
   const out = new Map<string, string>();
   for (const [name, attr] of Object.entries(body)) {
-    const first = attr.value[0];
+    if (!ATTRIBUTE_NAME.test(name)) continue;
+    const first = firstValue(attr);
     if (first === undefined) continue;
     out.set(name, typeof first === 'number' ? String(first) : undoDoubleUtf8(first));
   }
@@ -30,6 +44,14 @@ function undoDoubleUtf8(s: string): string {
   return decoded.includes('\ufffd') ? s : decoded;
 }
 
+/** The login of an Access-Request's attributes. */
+export const loginRequestOf = (attrs: Map<string, string>) => ({
+  userName: attrs.get('User-Name') ?? '',
+  nasId: attrs.get('NAS-Identifier') ?? '',
+  callingStationId: attrs.get('Calling-Station-Id'),
+  nasPort: attrs.get('NAS-Port'),
+});
+
 /** An access code as typed: upper case, with the spaces and dashes people add removed. */
 export const normalizeCode = (s: string): string => s.toUpperCase().replace(/[\s-]/g, '');
 
@@ -40,11 +62,13 @@ export function normalizeMac(s: string | undefined): string | undefined {
 }
 
 /**
- * The key a device holds its lease under on its access code (and its session's `device`): its
- * MAC, else its NAS port (a NAS that sends no Calling-Station-Id still keeps devices apart).
+ * The key a device holds its lease under on its access code (and its session's `device`): the
+ * hotspot and the device's MAC, else its NAS port (a NAS that sends no Calling-Station-Id still
+ * keeps devices apart), so that the same MAC at two hotspots is two devices and a Stop at one
+ * never releases the other's lease.
  */
 export const deviceKey = (req: { callingStationId?: string; nasId: string; nasPort?: string }): string =>
-  normalizeMac(req.callingStationId) ?? `${req.nasId}:${req.nasPort ?? '0'}`;
+  `${req.nasId}/${normalizeMac(req.callingStationId) ?? `port:${req.nasPort ?? '0'}`}`;
 
 /** A 64-bit byte count split as RADIUS carries it: the low 32 bits and the wraps (gigawords). */
 export function splitGigawords(bytes: number): { low: number; gigawords: number } {
@@ -83,10 +107,17 @@ function mikrotikRate(cir: number, mir: number): string {
   return `${k(mir)}/${k(mir)} 0/0 0/0 0/0 8 ${k(Math.min(cir, mir))}/${k(Math.min(cir, mir))}`;
 }
 
+/** Authorize's accept: only the password FreeRADIUS checks (PAP or CHAP) before post-auth. */
+export const passwordReply = (password: string): Record<string, unknown> => ({
+  'control:Cleartext-Password': { op: ':=', ...literal(password) },
+});
+
 /** The reply of an accepted login, with each vendor's attributes. */
 export function acceptReply(vendor: NasVendor, g: Grant): Record<string, unknown> {
+  // A limit of 0 reads as "no limit" on the routers: a grant is at least one byte (see authorize).
+  if (g.dataBytes !== undefined && g.dataBytes < 1) throw new Error('a data grant is at least one byte');
   const reply: Record<string, unknown> = {
-    'control:Cleartext-Password': { op: ':=', ...literal(g.password) },
+    ...passwordReply(g.password),
     'reply:Session-Timeout': g.sessionTimeoutS,
     'reply:Acct-Interim-Interval': g.interimS,
   };
@@ -119,11 +150,14 @@ export function acceptReply(vendor: NasVendor, g: Grant): Record<string, unknown
 /** Why a login is refused, each with the fixed short French text the subscriber sees. */
 export const REFUSALS = {
   unknown_code: 'Code inconnu',
-  wrong_hotspot: 'Code non valable sur ce hotspot',
+  // The same text as an unknown code: a guesser outside the owning reseller learns nothing.
+  wrong_hotspot: 'Code inconnu',
   expired: 'Forfait expiré',
   data_used: 'Volume de données épuisé',
   device_limit: "Nombre maximal d'appareils atteint",
   revoked: 'Code révoqué',
+  invalid_request: 'Demande de connexion invalide',
+  rate_limited: "Trop d'essais de codes, réessayez plus tard",
 } as const;
 export type Refusal = keyof typeof REFUSALS;
 

@@ -5,7 +5,15 @@ import { Nas, type NasRecord, type NasVendor } from '../store/nas.js';
 import { revenueIncrement } from '../store/revenue.js';
 import { salesIncrement } from '../store/sales.js';
 import { voucherFirstUse } from '../store/vouchers.js';
-import { acceptReply, deviceKey, type Grant, normalizeCode, type Refusal } from './attributes.js';
+import {
+  acceptReply,
+  deviceKey,
+  type Grant,
+  normalizeCode,
+  passwordReply,
+  type Refusal,
+} from './attributes.js';
+import { countWrongGuess, guessGate } from './guesses.js';
 import { radiusSettings } from './settings.js';
 
 /**
@@ -17,13 +25,21 @@ import { radiusSettings } from './settings.js';
  *   each interim update and ends two intervals after the last one, so a session whose NAS went
  *   silent never blocks a new login, whether or not the sweep has closed it yet).
  *
- * Data shared by several devices: each login may use at most (data left) / max_devices, so
- * however many devices are on at once, together they can never spend more than what is left.
- * With one device (the default) a login gets all that is left.
+ * A login is decided twice: `checkLogin` (FreeRADIUS's authorize, before the password is
+ * checked) only reads and answers; `authorizeLogin` (post-auth, once PAP or CHAP matched)
+ * decides again on a fresh read and writes the login (lease, data grant, clock, a voucher's
+ * redemption) by a conditional write, so a wrong password changes nothing and two devices
+ * racing for the last place cannot both get in.
  *
- * The clock starts at the first accepted login. Two DynamoDB round trips: one BatchGetItem
- * (code and NAS), one conditional UpdateItem (the device's lease, the clock); another pair only
- * when a second login of the same code raced this one.
+ * Data shared by several devices (the rule, exact): each device holding a lease has a
+ * reservation, `grants[device]`: the bytes its sessions may still use (what it was granted,
+ * less what accounting has counted for it since). A login gets
+ *   (cap - used - reservations of the live devices, its own included) / (free places, its own included)
+ * and its reservation grows by that. Since the router stops each session at its grant, counted
+ * usage can never pass the cap. A device logging in again keeps what its earlier session holds
+ * reserved until that session's Stop releases its lease (the Stop may come after the new login,
+ * carrying bytes up to that reservation), so a re-login gets only what is free besides it. A share is at least one byte (a limit of 0 means "no limit" to
+ * the routers); with nothing left unreserved, the login is refused (`data_used`).
  */
 export interface LoginRequest {
   userName: string;
@@ -65,14 +81,43 @@ export function standing(code: AccessCode, nowMs: number): Standing | { refused:
   return { secondsLeft, bytesLeft, expiresAt: new Date(end).toISOString() };
 }
 
+/** The data a login may use and the reservations once it has it (see the rule above). */
+export function dataGrant(
+  code: AccessCode,
+  live: Record<string, number>,
+  key: string,
+  bytesLeft: number | undefined,
+): { bytes: number | undefined; grants: Record<string, number> } | { refused: Refusal } {
+  if (bytesLeft === undefined) return { bytes: undefined, grants: {} };
+  const grants: Record<string, number> = {};
+  for (const device of Object.keys(live)) grants[device] = Math.max(0, code.grants?.[device] ?? 0);
+  const reserved = Object.values(grants).reduce((a, b) => a + b, 0);
+  const others = Object.keys(live).filter((d) => d !== key).length;
+  const places = Math.max(1, code.offer.max_devices - others);
+  const free = bytesLeft - reserved;
+  // The device's own earlier session still holds the rest (its Stop has not come): it is on.
+  if (free < 1) return { refused: (grants[key] ?? 0) >= 1 ? 'device_limit' : 'data_used' };
+  // At least one byte: a limit of 0 would read as "no limit" (free >= 1, so the cap still holds).
+  const bytes = Math.max(1, Math.floor(free / places));
+  grants[key] = (grants[key] ?? 0) + bytes;
+  return { bytes, grants };
+}
+
+interface Plan {
+  code: AccessCode;
+  nas: NasRecord;
+  standing: Standing;
+  devices: Record<string, number>;
+  grants: Record<string, number>;
+  dataBytes: number | undefined;
+}
+
 function decide(
   code: AccessCode | undefined,
   nas: NasRecord | undefined,
   req: LoginRequest,
   nowMs: number,
-):
-  | { refused: Refusal }
-  | { code: AccessCode; nas: NasRecord; standing: Standing; devices: Record<string, number> } {
+): { refused: Refusal } | Plan {
   if (!code) return { refused: 'unknown_code' };
   if (!nas || nas.reseller_id !== code.reseller_id) return { refused: 'wrong_hotspot' };
   if (req.routerResellerId !== undefined && nas.reseller_id !== req.routerResellerId)
@@ -84,21 +129,56 @@ function decide(
   const key = deviceKey(req);
   if (!(key in live) && Object.keys(live).length >= code.offer.max_devices)
     return { refused: 'device_limit' };
+  const data = dataGrant(code, live, key, s.bytesLeft);
+  if ('refused' in data) return data;
   live[key] = nowS + radiusSettings().RADIUS_LEASE_S;
-  return { code, nas, standing: s, devices: live };
+  return { code, nas, standing: s, devices: live, grants: data.grants, dataBytes: data.bytes };
 }
 
+/** Longest code and NAS id looked up: anything longer is no key of ours (and no key DynamoDB takes). */
+const MAX_KEY = 64;
+
+async function readAndDecide(req: LoginRequest, nowMs: number): Promise<{ refused: Refusal } | Plan> {
+  // A request the API cannot use (no user name or no NAS id) gets a reject with a message.
+  if (!normalizeCode(req.userName) || !req.nasId || req.nasId.length > MAX_KEY)
+    return { refused: 'invalid_request' };
+  if (normalizeCode(req.userName).length > MAX_KEY) return { refused: 'unknown_code' };
+  const [code, nas] = await batchGet(
+    [
+      [Access, { code: normalizeCode(req.userName) }],
+      [Nas, { nas_id: req.nasId }],
+    ],
+    { consistent: true },
+  );
+  return decide(code, nas, req, nowMs);
+}
+
+/**
+ * Authorize, before the password is checked: reads and answers, writes nothing. An accept
+ * carries only the password FreeRADIUS checks; post-auth sends the attributes of the login.
+ */
+export async function checkLogin(req: LoginRequest, nowMs: number): Promise<Decision> {
+  const device = deviceKey(req);
+  if (req.nasId && req.nasId.length <= MAX_KEY && !(await guessGate(req.nasId, device, nowMs)).allowed)
+    return { accept: false, reason: 'rate_limited' };
+  const d = await readAndDecide(req, nowMs);
+  if ('refused' in d) {
+    if (d.refused === 'unknown_code' || d.refused === 'wrong_hotspot')
+      await countWrongGuess(req.nasId, device, nowMs);
+    return { accept: false, reason: d.refused };
+  }
+  return { accept: true, vendor: d.nas.vendor ?? 'mikrotik', reply: passwordReply(req.userName) };
+}
+
+/**
+ * The login itself, once the password matched (post-auth): decided again on a fresh read and
+ * written by a conditional write on the code's `devices_version`. Two DynamoDB round trips; a
+ * pair more each time another login of the same code raced this one.
+ */
 export async function authorizeLogin(req: LoginRequest, nowMs: number): Promise<Decision> {
   const settings = radiusSettings();
   for (let attempt = 0; attempt < 4; attempt++) {
-    const [code, nas] = await batchGet(
-      [
-        [Access, { code: normalizeCode(req.userName) }],
-        [Nas, { nas_id: req.nasId }],
-      ],
-      { consistent: true },
-    );
-    const d = decide(code, nas, req, nowMs);
+    const d = await readAndDecide(req, nowMs);
     if ('refused' in d) return { accept: false, reason: d.refused };
     const nowIso = new Date(nowMs).toISOString();
     // A voucher's first use redeems it, as the API's redemption would: its price counts once.
@@ -119,6 +199,7 @@ export async function authorizeLogin(req: LoginRequest, nowMs: number): Promise<
     const claimed = await claimDevice({
       code: d.code,
       devices: d.devices,
+      grants: d.grants,
       nowIso,
       expiresAt: d.standing.expiresAt,
       nasId: req.nasId,
@@ -131,10 +212,7 @@ export async function authorizeLogin(req: LoginRequest, nowMs: number): Promise<
       sessionTimeoutS: d.standing.secondsLeft,
       cirKbps: d.code.offer.cir_kbps,
       mirKbps: d.code.offer.mir_kbps,
-      dataBytes:
-        d.standing.bytesLeft === undefined
-          ? undefined
-          : Math.floor(d.standing.bytesLeft / d.code.offer.max_devices),
+      dataBytes: d.dataBytes,
       interimS: settings.RADIUS_INTERIM_S,
       expiresAt: d.standing.expiresAt,
     };

@@ -1,5 +1,4 @@
 import { clock } from '../core/clock.js';
-import { validation } from '../core/errors.js';
 import { endpoint, json } from '../core/http.js';
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
@@ -11,9 +10,10 @@ import { RestRequest } from './schemas.js';
 /**
  * FreeRADIUS's accounting call. 204 once the report is stored (or changed nothing); any
  * failure answers 5xx, so FreeRADIUS sends no Accounting-Response and the NAS resends. A report
- * from a router that may not speak for its NAS-Identifier (functions/radius/identity.ts) is
- * answered 204 too, so that the router stops resending it, and nothing of it is written (the
- * refusal is logged).
+ * the API cannot use (`Acct-Status-Type = Failed`, no status, no NAS id) is answered 204 and
+ * logged: refusing it would only make the NAS resend it forever
+ * A report from a router that may not speak for its NAS-Identifier (functions/radius/identity.ts)
+ * is answered 204 too, and nothing of it is written (the refusal is logged).
  */
 export const handler = endpoint(
   'POST /api/v1/radius/accounting',
@@ -26,10 +26,14 @@ export const handler = endpoint(
       return json(204, undefined);
     }
     const report = reportOf(attrs);
-    if (!report)
-      throw validation(
-        'Acct-Status-Type must be Start, Interim-Update, Stop, Accounting-On or Accounting-Off',
-      );
+    if (!report) {
+      log.info('radius accounting ignored', {
+        status: attrs.get('Acct-Status-Type')?.slice(0, 32),
+        nasId: attrs.get('NAS-Identifier')?.slice(0, 64),
+      });
+      countMetric('RadiusAccountingIgnored');
+      return json(204, undefined);
+    }
     const outcome = await account({ ...report, routerResellerId: from.router.reseller_id }, clock.now());
     countMetric('RadiusAccounting');
     if (typeof outcome !== 'string')

@@ -2,15 +2,16 @@ import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
-import { rejectReply, requestAttributes } from './attributes.js';
-import { authorizeLogin } from './authorize.js';
+import { loginRequestOf, rejectReply, requestAttributes } from './attributes.js';
+import { checkLogin } from './authorize.js';
 import { ROUTER_REFUSAL_MESSAGE, requestRouter } from './identity.js';
 import { RestReply, RestRequest } from './schemas.js';
 
 /**
- * FreeRADIUS's authorize call. Accept: 200 with the reply attributes and the password to
- * check. Refusal: 401 with a Reply-Message, which FreeRADIUS turns into an Access-Reject that
- * carries it to the subscriber. A router that may not speak for the NAS-Identifier it sent
+ * FreeRADIUS's authorize call, before the password is checked: it only reads. Accept: 200
+ * with the password to check (post-auth then writes the login and sends its attributes).
+ * Refusal: 401 with a Reply-Message, which FreeRADIUS turns into an Access-Reject that carries it
+ * to the subscriber. A router that may not speak for the NAS-Identifier it sent
  * (functions/radius/identity.ts) is refused before the code is even read.
  */
 export const handler = endpoint(
@@ -27,14 +28,8 @@ export const handler = endpoint(
       countMetric('RadiusRouterRefused');
       return json(401, { 'reply:Reply-Message': { value: ROUTER_REFUSAL_MESSAGE, do_xlat: false } });
     }
-    const decision = await authorizeLogin(
-      {
-        userName: attrs.get('User-Name') ?? '',
-        nasId: attrs.get('NAS-Identifier') ?? '',
-        callingStationId: attrs.get('Calling-Station-Id'),
-        nasPort: attrs.get('NAS-Port'),
-        routerResellerId: from.router.reseller_id,
-      },
+    const decision = await checkLogin(
+      { ...loginRequestOf(attrs), routerResellerId: from.router.reseller_id },
       clock.now(),
     );
     countMetric(decision.accept ? 'RadiusAccept' : 'RadiusReject');

@@ -1,28 +1,40 @@
+import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
-import { normalizeCode, requestAttributes } from './attributes.js';
+import { loginRequestOf, rejectReply, requestAttributes } from './attributes.js';
+import { authorizeLogin } from './authorize.js';
 import { requestRouter } from './identity.js';
-import { RestRequest } from './schemas.js';
+import { RestReply, RestRequest } from './schemas.js';
 
 /**
- * FreeRADIUS's post-auth call, after a login it accepted (its password matched). Authorize
- * already recorded the login on the code; this counts the logins that completed, per NAS, for
- * the operations dashboard. FreeRADIUS treats a failure here as harmless.
+ * FreeRADIUS's post-auth call, once the PAP or CHAP password matched: the login is decided
+ * again and written (device lease, data grant, clock, a voucher's redemption), and the answer
+ * carries the attributes of the accept. A refusal here (another device took the last place
+ * since authorize) is a 200 with its Reply-Message and `control:Hotspot-Login-Refused` (rlm_rest
+ * applies a post-auth body only on 2xx), which the site turns into an Access-Reject; so is any
+ * failure, since a login the API did not record must not get in.
  */
 export const handler = endpoint(
   'POST /api/v1/radius/post-auth',
-  { body: RestRequest, response: { status: 204 } },
+  {
+    body: RestRequest,
+    response: { status: 200, schema: RestReply },
+  },
   async ({ body }) => {
     const attrs = requestAttributes(body);
     // Authorize refused such a router already; nothing is counted for one here either.
-    if ('refused' in (await requestRouter(attrs, 'post-auth'))) return json(204, undefined);
-    log.info('radius login', {
-      nasId: attrs.get('NAS-Identifier'),
-      // The first characters only: the code is a credential.
-      code: `${normalizeCode(attrs.get('User-Name') ?? '').slice(0, 3)}…`,
-    });
-    countMetric('RadiusLogin');
-    return json(204, undefined);
+    const from = await requestRouter(attrs, 'post-auth');
+    if ('refused' in from) return json(204, undefined);
+    const decision = await authorizeLogin(
+      { ...loginRequestOf(attrs), routerResellerId: from.router.reseller_id },
+      clock.now(),
+    );
+    countMetric(decision.accept ? 'RadiusLogin' : 'RadiusReject');
+    if (!decision.accept) {
+      log.info('radius reject at post-auth', { reason: decision.reason, nasId: attrs.get('NAS-Identifier') });
+      return json(200, { ...rejectReply(decision.reason), 'control:Hotspot-Login-Refused': 1 });
+    }
+    return json(200, decision.reply);
   },
 );

@@ -1,12 +1,17 @@
 import * as z from 'zod/mini';
 
-/** FreeRADIUS's `rest` module body: each request attribute as `{type, value: [...]}`. */
+/**
+ * FreeRADIUS's `rest` module body: each request attribute as `{type, value: [...]}`. Any JSON
+ * object is taken: a router may send attributes this API has never heard of (a vendor's
+ * `Attr-26.99999.1`, 17 `Class` values), and refusing the whole request for them would leave
+ * the login with no message and the accounting unanswered (the NAS resends forever). What the
+ * API cannot use (an odd name, an overlong value) is skipped when the attributes are read
+ * (`requestAttributes`).
+ */
 export const RestRequest = z.record(
-  z.string().check(z.regex(/^[A-Za-z0-9-]{1,64}$/, 'must be a RADIUS attribute name')),
-  z.strictObject({
-    type: z.string().check(z.maxLength(32)),
-    value: z.array(z.union([z.string().check(z.maxLength(4096)), z.number()])).check(z.maxLength(16)),
-  }),
+  z.string().check(z.maxLength(256)),
+  // The shape rlm_rest always sends; no limit on names, counts or lengths (the body's size is).
+  z.strictObject({ type: z.string(), value: z.array(z.union([z.string(), z.number()])) }),
 );
 
 const literalValue = z.object({ value: z.string(), do_xlat: z.literal(false), op: z.optional(z.string()) });
@@ -73,6 +78,12 @@ export const SessionViewSchema = z.object({
   status: z.enum(['open', 'closed']),
   total_bytes: z.int(),
   session_time_s: z.int(),
+  /** Bytes of earlier segments (the NAS reused its session id after a counter reset). */
+  base_bytes: z.optional(z.int()),
+  input_bytes: z.optional(z.int()),
+  output_bytes: z.optional(z.int()),
+  /** Event-Timestamp of the latest report, epoch seconds. */
+  event_time: z.optional(z.int()),
   started_at: z.string(),
   last_report_at: z.string(),
   closed_at: z.optional(z.string()),

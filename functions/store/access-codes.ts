@@ -38,6 +38,11 @@ export interface AccessCode {
   used_bytes: number;
   /** Devices holding a session: device key (MAC, else NAS port) -> lease end, epoch seconds. */
   devices: Record<string, number>;
+  /**
+   * Data reservations of the devices holding a lease: device key -> bytes its sessions may
+   * still use (granted at its logins, lowered by accounting). Absent on a code never logged in.
+   */
+  grants?: Record<string, number>;
   /** Raised by each change of `devices`: the optimistic lock of a login. */
   devices_version: number;
   last_login_at?: string;
@@ -136,11 +141,13 @@ export async function listCodesOf(subscriberId: string, limit = 20): Promise<Acc
  * leases), and the clock starts if it has not. False when another login changed the devices
  * meanwhile (read again and decide again).
  */
-// Access: UpdateItem pk=CODE#<code> SET devices, devices_version + 1, started_at/expires_at if not set, condition devices_version = as read;
+// Access: UpdateItem pk=CODE#<code> SET devices, grants, devices_version + 1, started_at/expires_at if not set, condition devices_version = as read;
 // on a voucher's first use, in a transaction with its voucher and its reseller's revenue.
 export async function claimDevice(input: {
   code: AccessCode;
   devices: Record<string, number>;
+  /** The reservations after this login (see functions/radius/authorize.ts). */
+  grants?: Record<string, number>;
   nowIso: string;
   expiresAt: string;
   nasId: string;
@@ -150,9 +157,10 @@ export async function claimDevice(input: {
   const read = input.code.devices_version;
   const update: Expr = {
     expression:
-      'SET devices = :d, devices_version = :next, started_at = if_not_exists(started_at, :now), expires_at = if_not_exists(expires_at, :exp), last_login_at = :now, last_nas_id = :nas',
+      'SET devices = :d, grants = :g, devices_version = :next, started_at = if_not_exists(started_at, :now), expires_at = if_not_exists(expires_at, :exp), last_login_at = :now, last_nas_id = :nas',
     values: {
       ':d': input.devices,
+      ':g': input.grants ?? {},
       ':next': read + 1,
       ':now': input.nowIso,
       ':exp': input.expiresAt,

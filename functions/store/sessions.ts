@@ -21,6 +21,13 @@ export interface RadiusSession {
   /** Bytes (input + output) the NAS reported last: a running total, never an increment. */
   total_bytes: number;
   session_time_s: number;
+  /** Bytes of the earlier segments (the NAS reused this session id after a counter reset). */
+  base_bytes?: number;
+  /** The current segment's totals per direction, unwrapped (a NAS without Gigawords wraps at 4 GiB). */
+  input_bytes?: number;
+  output_bytes?: number;
+  /** Event-Timestamp of the latest report (epoch seconds), when the NAS sends one. */
+  event_time?: number;
   started_at: string;
   last_report_at: string;
   closed_at?: string;
@@ -68,18 +75,35 @@ const countOpen = (s: RadiusSession, by: 1 | -1) => countItems('open', counterSc
 export const getSession = (id: string): Promise<RadiusSession | undefined> =>
   Session.get({ id }, { consistent: true });
 
-/** The lease of a device on its code, or its release, for the same transaction. */
-function deviceItem(s: RadiusSession, lease: number | 'release', addBytes: number): TxItem {
-  const set = lease === 'release' ? 'REMOVE devices.#dev' : 'SET devices.#dev = :lease';
-  const add = addBytes > 0 ? ' ADD used_bytes :bytes' : '';
+/**
+ * The lease of a device on its code, or its release, for the same transaction; the bytes added
+ * to the code's usage and taken off the device's data reservation (`grants`, when the code has
+ * that map: a code logged in through the API does).
+ */
+function deviceItem(
+  s: RadiusSession,
+  lease: number | 'release',
+  addBytes: number,
+  reserved: boolean,
+): TxItem {
+  const sets = [
+    ...(lease === 'release' ? [] : ['devices.#dev = :lease']),
+    ...(reserved && addBytes > 0 ? ['grants.#dev = if_not_exists(grants.#dev, :zero) - :bytes'] : []),
+  ];
+  const expression = [
+    ...(sets.length ? [`SET ${sets.join(', ')}`] : []),
+    ...(lease === 'release' ? ['REMOVE devices.#dev'] : []),
+    ...(addBytes > 0 ? ['ADD used_bytes :bytes'] : []),
+  ].join(' ');
   return Access.tx.update(
     { code: s.code },
     {
-      expression: `${set}${add}`,
+      expression,
       names: { '#dev': s.device },
       values: {
         ...(lease === 'release' ? {} : { ':lease': lease }),
         ...(addBytes > 0 ? { ':bytes': addBytes } : {}),
+        ...(reserved && addBytes > 0 ? { ':zero': 0 } : {}),
       },
     },
     { expression: 'attribute_exists(pk)' },
@@ -96,52 +120,73 @@ export function openSessionItems(
   s: RadiusSession,
   lease: number,
   extra: Record<string, TxItem>,
+  reserved = false,
 ): Record<string, TxItem> {
   return {
     session: Session.tx.create(s),
-    code: deviceItem(s, s.status === 'open' ? lease : 'release', s.total_bytes),
+    code: deviceItem(s, s.status === 'open' ? lease : 'release', s.total_bytes, reserved),
     ...(s.status === 'open' ? countOpen(s, 1) : {}),
     ...extra,
   };
 }
 
 /**
- * A later report: the new running total (only if larger than the one read), the difference
- * added to the code, and on close the counters lowered and the device released. Cancelled on
- * `session` when another report changed the session since it was read.
+ * A later report: the new totals (computed by the caller from the ones read: see
+ * functions/radius/session-counters.ts), the difference added to the code, and on close the
+ * counters lowered and the device released. `reopen`: a session closed as silent or by its
+ * NAS's restart reports again, so it is open again and takes its device's lease back.
+ * Cancelled on `session` when another report changed the session since it was read.
  */
-// Access: TransactWriteItems [Update SESSION#<id> (condition total_bytes and status as read), Update CODE#<code> ADD used_bytes, Update STATS#<scope> ADD open -1 (close only)].
+// Access: TransactWriteItems [Update SESSION#<id> (condition totals, time, event and status as read), Update CODE#<code> ADD used_bytes, Update STATS#<scope> ADD open -1 (close) / +1 (reopen)].
 export function reportItems(
   read: RadiusSession,
-  next: {
-    total_bytes: number;
-    session_time_s: number;
+  next: Pick<
+    RadiusSession,
+    'total_bytes' | 'session_time_s' | 'base_bytes' | 'input_bytes' | 'output_bytes' | 'event_time'
+  > & {
     nowIso: string;
     lease: number;
     close?: RadiusSession['close_reason'];
+    reopen?: boolean;
   },
+  reserved = false,
 ): Record<string, TxItem> {
   const closing = next.close !== undefined && read.status === 'open';
+  const reopening = next.reopen === true && read.status === 'closed' && next.close === undefined;
   const added = Math.max(0, next.total_bytes - read.total_bytes);
   // The new last report moves an open session in the sweep's index; a close leaves both.
   const set: Partial<RadiusSession> = {
     total_bytes: Math.max(next.total_bytes, read.total_bytes),
-    session_time_s: Math.max(next.session_time_s, read.session_time_s),
+    session_time_s: next.session_time_s,
     last_report_at: next.nowIso,
+    ...(next.base_bytes !== undefined ? { base_bytes: next.base_bytes } : {}),
+    ...(next.input_bytes !== undefined ? { input_bytes: next.input_bytes } : {}),
+    ...(next.output_bytes !== undefined ? { output_bytes: next.output_bytes } : {}),
+    ...(next.event_time !== undefined ? { event_time: next.event_time } : {}),
     ...(closing ? { status: 'closed', closed_at: next.nowIso, close_reason: next.close } : {}),
+    ...(reopening ? { status: 'open', closed_at: undefined, close_reason: undefined } : {}),
   };
+  const open = reopening || (read.status === 'open' && !closing);
   return {
     session: Session.tx.update(
       read,
       { set, read },
       {
-        expression: 'total_bytes = :read AND #status = :status',
+        expression: `total_bytes = :read AND #status = :status AND session_time_s = :time AND ${
+          read.event_time === undefined ? 'attribute_not_exists(event_time)' : 'event_time = :event'
+        }`,
         names: { '#status': 'status' },
-        values: { ':read': read.total_bytes, ':status': read.status },
+        values: {
+          ':read': read.total_bytes,
+          ':status': read.status,
+          ':time': read.session_time_s,
+          ...(read.event_time === undefined ? {} : { ':event': read.event_time }),
+        },
       },
     ),
-    code: deviceItem(read, closing || read.status === 'closed' ? 'release' : next.lease, added),
+    code: deviceItem(read, open ? next.lease : 'release', added, reserved),
     ...(closing ? countOpen(read, -1) : {}),
+    ...(reopening ? countOpen(read, 1) : {}),
   };
 }
 

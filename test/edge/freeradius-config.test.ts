@@ -311,7 +311,7 @@ describe('the shipped FreeRADIUS configuration', () => {
     ]);
   });
 
-  it('keeps the Accept when the post-auth call fails', async () => {
+  it('turns the Accept into a Reject when the post-auth call fails: a login the API did not record never gets in', async () => {
     // Prepare
     answers['post-auth'] = () => ({ status: 500, body: { error: 'down' } });
 
@@ -319,9 +319,45 @@ describe('the shipped FreeRADIUS configuration', () => {
     const reply = await pap();
 
     // Assess
-    expect(reply.code).toBe('Access-Accept');
-    expect(reply.attributes['Session-Timeout']).toEqual(['3600']);
+    expect(reply.code).toBe('Access-Reject');
+    expect(reply.attributes['Session-Timeout']).toBeUndefined();
+    expect(reply.attributes['Mikrotik-Rate-Limit']).toBeUndefined();
     expect(callsTo('post-auth')).toHaveLength(1);
+  });
+
+  it('turns the Accept into a Reject carrying the Reply-Message when post-auth refuses the login', async () => {
+    // Prepare
+    answers['post-auth'] = () => ({
+      status: 200,
+      body: {
+        'reply:Reply-Message': { value: 'Nombre maximal', do_xlat: false },
+        'control:Hotspot-Login-Refused': 1,
+      },
+    });
+
+    // Act
+    const reply = await pap();
+
+    // Assess
+    expect(reply.code).toBe('Access-Reject');
+    expect(reply.attributes['Reply-Message']).toEqual(['Nombre maximal']);
+    expect(reply.attributes['Session-Timeout']).toBeUndefined();
+  });
+
+  it("sends post-auth's reply attributes with the Accept, replacing authorize's", async () => {
+    // Prepare
+    answers['post-auth'] = () => ({
+      status: 200,
+      body: { 'reply:Session-Timeout': 1200, 'reply:Mikrotik-Total-Limit': 5000 },
+    });
+
+    // Act
+    const reply = await pap();
+
+    // Assess
+    expect(reply.code).toBe('Access-Accept');
+    expect(reply.attributes['Session-Timeout']).toEqual(['1200']);
+    expect(reply.attributes['Mikrotik-Total-Limit']).toEqual(['5000']);
   });
 
   it('does not call post-auth for a reject', async () => {

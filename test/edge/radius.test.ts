@@ -160,7 +160,8 @@ describe('RADIUS authorize through FreeRADIUS', () => {
       'CHAP-Challenge': `0x${challenge.toString('hex')}`,
       'NAS-Identifier': nasId,
     });
-    expect((await auth(attrs(answer))).code).toBe('Access-Accept');
+    const ok = await auth(attrs(answer));
+    expect([ok.code, first(ok, 'Reply-Message')]).toEqual(['Access-Accept', undefined]);
     expect((await auth(attrs('0'.repeat(32)))).code).toBe('Access-Reject');
   });
 
@@ -204,10 +205,7 @@ describe('RADIUS authorize through FreeRADIUS', () => {
 
     const elsewhere = await code(other.resellerId);
     const wrong = await login(elsewhere.code, nasId);
-    expect([wrong.code, first(wrong, 'Reply-Message')]).toEqual([
-      'Access-Reject',
-      'Code non valable sur ce hotspot',
-    ]);
+    expect([wrong.code, first(wrong, 'Reply-Message')]).toEqual(['Access-Reject', 'Code inconnu']);
 
     const past = new Date(Date.now() - 60_000).toISOString();
     const expired = await code(resellerId, { started_at: past, expires_at: past });
@@ -305,8 +303,14 @@ describe("the peers' top complaints, beaten", () => {
       'Access-Reject',
       "Nombre maximal d'appareils atteint",
     ]);
-    // The same device logging in again keeps its place.
-    expect((await login(c.code, nasId, '02:00:00:00:00:0A')).code).toBe('Access-Accept');
+    // The same device logging in again once its session stopped gets its place back.
+    const s = randomUUID();
+    await report('Start', c.code, nasId, s, {}, '02:00:00:00:00:0A');
+    await report('Stop', c.code, nasId, s, { output: 100 * MiB }, '02:00:00:00:00:0A');
+    const again = await login(c.code, nasId, '02:00:00:00:00:0A');
+    expect(again.code).toBe('Access-Accept');
+    // What is left besides B's reservation: 1000 - 100 used - 500 reserved by B.
+    expect(Number(first(again, 'Mikrotik-Total-Limit'))).toBe(400 * MiB);
   });
 
   it('a second device is refused at max_devices even when both log in at the same moment', async () => {
@@ -431,9 +435,7 @@ describe('from a voucher sold to a router that enforces it (the whole chain)', (
 
     // Not at another reseller's hotspot.
     const elsewhere = await hotspot();
-    expect(first(await login(voucher, elsewhere.nasId), 'Reply-Message')).toBe(
-      'Code non valable sur ce hotspot',
-    );
+    expect(first(await login(voucher, elsewhere.nasId), 'Reply-Message')).toBe('Code inconnu');
 
     const accepted = await login(voucher, nasId);
     expect(accepted.code).toBe('Access-Accept');

@@ -1,0 +1,383 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
+import { resetConfig } from '../../functions/core/config.js';
+import { setDdb } from '../../functions/core/ddb.js';
+import { Access, type AccessCode, bytesOfMb, getAccessCode } from '../../functions/store/access-codes.js';
+import { Nas, type NasVendor } from '../../functions/store/nas.js';
+import { getMonthlyRevenue } from '../../functions/store/revenue.js';
+import { call, tokenFor } from '../support/http.js';
+import {
+  type EdgeContext,
+  edgeStack,
+  type RadiusAttributes,
+  radclient,
+  radclientBatch,
+} from '../support/radius.js';
+
+// The red-team findings of the RADIUS edge, each replayed as the attack it was, through the
+// whole chain: radclient -> the shipped FreeRADIUS -> the local API -> DynamoDB Local.
+
+let edge: EdgeContext;
+
+beforeAll(async () => {
+  edge = await edgeStack();
+  process.env.TABLE_NAME = edge.table;
+  resetConfig();
+  setDdb(undefined);
+});
+
+const auth = (attrs: RadiusAttributes) =>
+  radclient('auth', attrs, { port: edge.radiusAuthPort, secret: edge.radiusSecret });
+const acct = (attrs: RadiusAttributes) =>
+  radclient('acct', attrs, { port: edge.radiusAcctPort, secret: edge.radiusSecret });
+const first = (reply: { attributes: Record<string, string[]> }, name: string) => reply.attributes[name]?.[0];
+
+let seq = 0;
+async function nas(resellerId: string, vendor?: NasVendor): Promise<string> {
+  seq += 1;
+  const nasId = `access_rt_${Date.now().toString(36)}_${seq}`;
+  await Nas.put({
+    nas_id: nasId,
+    reseller_id: resellerId,
+    reseller_name: 'RT',
+    vlan_id: 10,
+    kind: 'vlan',
+    vendor,
+  });
+  return nasId;
+}
+
+const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+const newCode = () =>
+  Array.from({ length: 10 }, () => ALPHABET[Math.floor(Math.random() * ALPHABET.length)]).join('');
+
+async function code(resellerId: string, overrides: Partial<AccessCode> = {}): Promise<AccessCode> {
+  const c: AccessCode = {
+    code: newCode(),
+    reseller_id: resellerId,
+    source: 'payment',
+    source_id: randomUUID(),
+    forfait_id: randomUUID(),
+    offer: { duration_hours: 24, data_limit_mb: 1, cir_kbps: 512, mir_kbps: 2048, max_devices: 1 },
+    created_at: new Date().toISOString(),
+    used_bytes: 0,
+    devices: {},
+    devices_version: 0,
+    ...overrides,
+  };
+  await Access.put(c);
+  return c;
+}
+
+const login = (c: string, nasId: string, mac: string, password = c) =>
+  auth({ 'User-Name': c, 'User-Password': password, 'NAS-Identifier': nasId, 'Calling-Station-Id': mac });
+
+function report(
+  status: string,
+  c: string,
+  nasId: string,
+  sessionId: string,
+  mac: string,
+  bytes = 0,
+  extra: RadiusAttributes = {},
+) {
+  return acct({
+    'Acct-Status-Type': status,
+    'User-Name': c,
+    'NAS-Identifier': nasId,
+    'NAS-IP-Address': '127.0.0.1',
+    'Acct-Session-Id': sessionId,
+    'Calling-Station-Id': mac,
+    'Acct-Input-Octets': 0,
+    'Acct-Output-Octets': bytes,
+    'Acct-Session-Time': 60,
+    ...extra,
+  });
+}
+
+/** The data limit a MikroTik accept carries (low 32 bits + gigawords). */
+const totalLimit = (reply: { attributes: Record<string, string[]> }) =>
+  Number(first(reply, 'Mikrotik-Total-Limit') ?? Number.NaN) +
+  Number(first(reply, 'Mikrotik-Total-Limit-Gigawords') ?? 0) * 2 ** 32;
+
+describe('red team: M1, M2, M3 (data and devices)', () => {
+  it('M1: two devices of a max_devices=2 code logging in again while the other is on never pass the cap', async () => {
+    const resellerId = randomUUID();
+    const nasId = await nas(resellerId);
+    const cap = bytesOfMb(1);
+    const c = await code(resellerId, {
+      offer: { duration_hours: 24, data_limit_mb: 1, cir_kbps: 512, mir_kbps: 2048, max_devices: 2 },
+    });
+    const macs = { A: '02:00:00:00:10:0A', B: '02:00:00:00:10:0B' } as const;
+    // The router enforces each grant: a session uses exactly what it was given, reported in two steps.
+    const open: Record<string, { id: string; grant: number }> = {};
+    const play = async (who: keyof typeof macs) => {
+      const reply = await login(c.code, nasId, macs[who]);
+      if (reply.code !== 'Access-Accept') return false;
+      const grant = totalLimit(reply);
+      expect(grant).toBeGreaterThanOrEqual(1);
+      // The device's previous session ends at the router (it logged in again): its Stop comes now.
+      const previous = open[who];
+      if (previous) await report('Stop', c.code, nasId, previous.id, macs[who], previous.grant);
+      const id = randomUUID();
+      open[who] = { id, grant };
+      await report('Start', c.code, nasId, id, macs[who]);
+      await report('Interim-Update', c.code, nasId, id, macs[who], Math.floor(grant / 2));
+      return true;
+    };
+    // The finding's pattern: A, B, then A again and again while B is on.
+    for (const who of ['A', 'B', 'A', 'A', 'B', 'A', 'B', 'A'] as const) await play(who);
+    // Every open session then uses its whole grant.
+    for (const [who, s] of Object.entries(open))
+      await report('Stop', c.code, nasId, s.id, macs[who as keyof typeof macs], s.grant);
+    const used = (await getAccessCode(c.code))?.used_bytes ?? 0;
+    expect(used).toBeLessThanOrEqual(cap);
+    // And the rule is not stingy: more than 90% of the cap could be used.
+    expect(used).toBeGreaterThan(cap * 0.9);
+  });
+
+  it('M2: a code with fewer bytes left than its devices is never sent a limit of 0 (no limit)', async () => {
+    const resellerId = randomUUID();
+    const mikrotik = await nas(resellerId);
+    const coova = await nas(resellerId, 'coova');
+    const offer = { duration_hours: 24, data_limit_mb: 1, cir_kbps: 512, mir_kbps: 2048, max_devices: 3 };
+    const c = await code(resellerId, { offer, used_bytes: bytesOfMb(1) - 2 });
+    const a = await login(c.code, mikrotik, '02:00:00:00:11:0A');
+    expect(a.code).toBe('Access-Accept');
+    expect(totalLimit(a)).toBe(1);
+    const b = await login(c.code, coova, '02:00:00:00:11:0B');
+    expect(b.code).toBe('Access-Accept');
+    expect(first(b, 'ChilliSpot-Max-Total-Octets')).toBe('1');
+    // Nothing left unreserved: the third device is refused, not given 0.
+    const third = await login(c.code, mikrotik, '02:00:00:00:11:0C');
+    expect([third.code, first(third, 'Reply-Message')]).toEqual([
+      'Access-Reject',
+      'Volume de données épuisé',
+    ]);
+    expect(third.attributes['Mikrotik-Total-Limit']).toBeUndefined();
+  });
+
+  it('M3: the same MAC at two hotspots is two devices: no double data, and a Stop at one keeps the other', async () => {
+    const resellerId = randomUUID();
+    const one = await nas(resellerId);
+    const two = await nas(resellerId);
+    const mac = '02:00:00:00:12:0A';
+    const single = await code(resellerId);
+    expect((await login(single.code, one, mac)).code).toBe('Access-Accept');
+    const again = await login(single.code, two, mac);
+    expect([again.code, first(again, 'Reply-Message')]).toEqual([
+      'Access-Reject',
+      "Nombre maximal d'appareils atteint",
+    ]);
+
+    const cap = bytesOfMb(1);
+    const shared = await code(resellerId, {
+      offer: { duration_hours: 24, data_limit_mb: 1, cir_kbps: 512, mir_kbps: 2048, max_devices: 2 },
+    });
+    const atOne = await login(shared.code, one, mac);
+    const atTwo = await login(shared.code, two, mac);
+    expect(totalLimit(atOne) + totalLimit(atTwo)).toBeLessThanOrEqual(cap);
+    const s = randomUUID();
+    await report('Start', shared.code, two, s, mac);
+    await report('Stop', shared.code, two, s, mac, 1000);
+    const devices = Object.keys((await getAccessCode(shared.code))?.devices ?? {});
+    expect(devices).toEqual([`${one}/${mac}`]);
+  });
+});
+
+describe('red team: L1 (a wrong password burns nothing)', () => {
+  it('L1: a wrong PAP password or CHAP answer leaves the voucher unredeemed; the right one then redeems it once', async () => {
+    const admin = await tokenFor('admin');
+    const resellerId = randomUUID();
+    const allocated = await call<{ nas_id: string }>(edge.apiUrl, 'POST', '/api/v1/network/vlan/allocate', {
+      token: admin,
+      body: { reseller_id: resellerId, reseller_name: `Chez RT ${Date.now()}`, site_count: 1 },
+    });
+    expect(allocated.status).toBe(201);
+    const nasId = allocated.body.nas_id;
+    const forfait = SEED_FORFAITS[0] as { id: string; price_fcfa: number };
+    const generated = await call<{ items: { code: string }[] }>(
+      edge.apiUrl,
+      'POST',
+      '/api/v1/vouchers/generate',
+      {
+        token: admin,
+        body: { n: 1, forfait_id: forfait.id, reseller_id: resellerId },
+      },
+    );
+    const voucher = generated.body.items[0]?.code as string;
+    const mac = '02:00:00:00:13:0A';
+
+    const pap = await login(voucher, nasId, mac, 'WRONGWRONG');
+    const chap = await auth({
+      'User-Name': voucher,
+      'CHAP-Password': 'WRONGWRONG',
+      'NAS-Identifier': nasId,
+      'Calling-Station-Id': mac,
+    });
+    expect([pap.code, chap.code]).toEqual(['Access-Reject', 'Access-Reject']);
+    const untouched = await getAccessCode(voucher);
+    expect(untouched?.started_at).toBeUndefined();
+    expect(untouched?.devices).toEqual({});
+    const month = new Date().toISOString().slice(0, 7);
+    expect((await getMonthlyRevenue(resellerId, month)).total_fcfa).toBe(0);
+
+    const right = await login(voucher, nasId, mac);
+    expect([right.code, first(right, 'Reply-Message')]).toEqual(['Access-Accept', undefined]);
+    // Another device's wrong password, then the same device again: still one sale.
+    expect((await login(voucher, nasId, '02:00:00:00:13:0B', 'WRONGWRONG')).code).toBe('Access-Reject');
+    await login(voucher, nasId, mac);
+    expect((await getAccessCode(voucher))?.started_at).toBeDefined();
+    expect((await getMonthlyRevenue(resellerId, month)).total_fcfa).toBe(forfait.price_fcfa);
+  });
+});
+
+describe('red team: M5 (what the API does not know is ignored, never a silent refusal)', () => {
+  const unknown = { 'Attr-26.99999.1': '0x01', Class: Array.from({ length: 17 }, (_, i) => `class-${i}`) };
+
+  it('M5: a login carrying an unknown vendor attribute and 17 Class values is accepted', async () => {
+    const resellerId = randomUUID();
+    const nasId = await nas(resellerId);
+    const c = await code(resellerId);
+    const reply = await auth({
+      'User-Name': c.code,
+      'User-Password': c.code,
+      'NAS-Identifier': nasId,
+      'Calling-Station-Id': '02:00:00:00:14:0A',
+      ...unknown,
+    });
+    expect(reply.code).toBe('Access-Accept');
+  });
+
+  it('M5: accounting with an unknown attribute and 17 Class values is answered and counted', async () => {
+    const resellerId = randomUUID();
+    const nasId = await nas(resellerId);
+    const c = await code(resellerId);
+    const mac = '02:00:00:00:14:0B';
+    const s = randomUUID();
+    expect((await report('Start', c.code, nasId, s, mac, 0, unknown)).code).toBe('Accounting-Response');
+    expect((await report('Interim-Update', c.code, nasId, s, mac, 5000, unknown)).code).toBe(
+      'Accounting-Response',
+    );
+    expect((await getAccessCode(c.code))?.used_bytes).toBe(5000);
+  });
+
+  it('M5: Acct-Status-Type = Failed, or no NAS id, is answered (the NAS stops resending) and changes nothing', async () => {
+    const resellerId = randomUUID();
+    const nasId = await nas(resellerId);
+    const c = await code(resellerId);
+    const failed = await report('Failed', c.code, nasId, randomUUID(), '02:00:00:00:14:0C', 9000);
+    expect(failed.code).toBe('Accounting-Response');
+    const anonymous = await acct({ 'Acct-Status-Type': 'Accounting-On', 'Acct-Session-Id': '0' });
+    expect(anonymous.code).toBe('Accounting-Response');
+    expect((await getAccessCode(c.code))?.used_bytes).toBe(0);
+  });
+
+  it('M5: an Access-Request the API cannot use gets an Access-Reject with a Reply-Message', async () => {
+    const c = await code(randomUUID());
+    const noNas = await auth({ 'User-Name': c.code, 'User-Password': c.code });
+    expect([noNas.code, first(noNas, 'Reply-Message')]).toEqual([
+      'Access-Reject',
+      'Demande de connexion invalide',
+    ]);
+    const long = 'X'.repeat(200);
+    const huge = await auth({ 'User-Name': long, 'User-Password': long, 'NAS-Identifier': 'access_x' });
+    expect([huge.code, first(huge, 'Reply-Message')]).toEqual(['Access-Reject', 'Code inconnu']);
+  });
+});
+
+describe('red team: L3 on the wire', () => {
+  it('L3: Acct-Input-Gigawords = 4294967295 is answered (never a 5xx the NAS resends forever) and counts nothing', async () => {
+    const resellerId = randomUUID();
+    const nasId = await nas(resellerId);
+    const c = await code(resellerId);
+    const mac = '02:00:00:00:15:0A';
+    const s = randomUUID();
+    expect((await report('Start', c.code, nasId, s, mac)).code).toBe('Accounting-Response');
+    const absurd = await report('Interim-Update', c.code, nasId, s, mac, 1000, {
+      'Acct-Input-Gigawords': 4294967295,
+    });
+    expect(absurd.code).toBe('Accounting-Response');
+    expect((await getAccessCode(c.code))?.used_bytes).toBe(0);
+    // The session goes on being counted.
+    expect((await report('Interim-Update', c.code, nasId, s, mac, 2000)).code).toBe('Accounting-Response');
+    expect((await getAccessCode(c.code))?.used_bytes).toBe(2000);
+  });
+});
+
+describe('red team: L4 (guessing codes)', () => {
+  it('L4: the 21st wrong code from one device is refused; a right code from another device at the same NAS still works', async () => {
+    const resellerId = randomUUID();
+    const nasId = await nas(resellerId);
+    const c = await code(resellerId);
+    const guesser = '02:00:00:00:16:0A';
+    for (let i = 0; i < 20; i++) {
+      const wrong = await login(newCode(), nasId, guesser);
+      expect([wrong.code, first(wrong, 'Reply-Message')]).toEqual(['Access-Reject', 'Code inconnu']);
+    }
+    const refused = await login(newCode(), nasId, guesser);
+    expect([refused.code, first(refused, 'Reply-Message')]).toEqual([
+      'Access-Reject',
+      "Trop d'essais de codes, réessayez plus tard",
+    ]);
+    // Even a right code, from the guessing device: an answer would tell a right guess.
+    expect(first(await login(c.code, nasId, guesser), 'Reply-Message')).toBe(
+      "Trop d'essais de codes, réessayez plus tard",
+    );
+    expect((await login(c.code, nasId, '02:00:00:00:16:0B')).code).toBe('Access-Accept');
+  });
+
+  it('L4: a guesser changing MAC at every try is stopped by the NAS budget (200), other hotspots unaffected', async () => {
+    const resellerId = randomUUID();
+    const nasId = await nas(resellerId);
+    const other = await nas(resellerId);
+    const c = await code(resellerId, {
+      offer: { duration_hours: 24, data_limit_mb: 1, cir_kbps: 512, mir_kbps: 2048, max_devices: 2 },
+    });
+    // A few past the budget: a reply lost under load must not leave it one short.
+    const packets = Array.from({ length: 205 }, (_, i) => {
+      const guess = newCode();
+      const mac = `02:00:00:01:${(i >> 8).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`;
+      return {
+        'User-Name': guess,
+        'User-Password': guess,
+        'NAS-Identifier': nasId,
+        'Calling-Station-Id': mac,
+      };
+    });
+    const batch = await radclientBatch('auth', packets, {
+      port: edge.radiusAuthPort,
+      secret: edge.radiusSecret,
+      parallel: 20,
+    });
+    expect(batch.counts['Access-Accept']).toBe(0);
+    const next = await login(c.code, nasId, '02:00:00:00:16:FF');
+    expect([next.code, first(next, 'Reply-Message')]).toEqual([
+      'Access-Reject',
+      "Trop d'essais de codes, réessayez plus tard",
+    ]);
+    expect((await login(c.code, other, '02:00:00:00:16:FE')).code).toBe('Access-Accept');
+  });
+
+  it("L4: /access/check answers 429 ERR_RATE_LIMITED at the 21st wrong code, and another reseller's code reads as unknown", async () => {
+    const resellerId = randomUUID();
+    const nasId = await nas(resellerId);
+    const elsewhere = await code(randomUUID());
+    const check = (c: string) =>
+      call<{ valid: boolean; reason?: string; error?: { code: string } }>(
+        edge.apiUrl,
+        'POST',
+        '/api/v1/access/check',
+        {
+          body: { nas_id: nasId, code: c },
+        },
+      );
+    const foreign = await check(elsewhere.code);
+    expect([foreign.status, foreign.body.reason]).toEqual([200, 'unknown_code']);
+    for (let i = 0; i < 19; i++) expect((await check(newCode())).body.reason).toBe('unknown_code');
+    const limited = await check(newCode());
+    expect(limited.status).toBe(429);
+    expect(JSON.stringify(limited.body)).toContain('ERR_RATE_LIMITED');
+  });
+});
