@@ -19,8 +19,13 @@ import { revenueIncrement } from './revenue.js';
  * against it (test/unit/store-records.test.ts): a stored payment names one of these.
  */
 export type Provider = 'orange_money' | 'mtn_momo' | 'moov_money' | 'wave';
-/** The payment gateway (company) a payment was opened with: billing's gateway ids, checked alike. */
-export type PaymentGateway = 'sandbox' | 'http' | 'cinetpay' | 'fedapay';
+/**
+ * The name of the payment gateway (company) a payment was opened with. The store does not list
+ * the gateways (billing's registry does, functions/billing/gateways/registry.ts): a name is
+ * branded so that only a name the registry validated (`gatewayNamed`) is stored, and one read
+ * back is checked by the registry again before use. Adding a gateway does not touch the store.
+ */
+export type PaymentGateway = string & { readonly __brand: 'PaymentGateway' };
 /** `expired`: stored by reconciliation once the provider's deadline passed unpaid. Terminal. */
 export type PaymentStatus = 'pending' | 'completed' | 'failed' | 'expired';
 

@@ -1,5 +1,6 @@
 import { config } from '../../core/config.js';
 import type { SecretName } from '../../core/secrets.js';
+import type { PaymentGateway } from '../../store/payments.js';
 import { billingSettings } from '../settings.js';
 import { cinetpay } from './cinetpay.js';
 import { fedapay } from './fedapay.js';
@@ -20,8 +21,11 @@ export const GATEWAYS = { sandbox, http, cinetpay, fedapay } as const satisfies 
   GatewayDeclaration
 >;
 
-/** A gateway's name, as stored on a payment (`gateway`) and in its notification path. */
-export type Gateway = keyof typeof GATEWAYS;
+/**
+ * A gateway's name, as stored on a payment (`gateway`, the store's branded `PaymentGateway`:
+ * only a name validated here is stored) and in its notification path.
+ */
+export type Gateway = keyof typeof GATEWAYS & PaymentGateway;
 export const GATEWAY_NAMES = Object.keys(GATEWAYS) as Gateway[];
 
 /** Every gateway's secrets: what a function that opens, confirms or settles payments is given. */
@@ -50,7 +54,7 @@ export function configuredGateway(): Gateway {
  * The adapter of a gateway. A payment is always settled with the gateway it was opened with, so
  * that payments opened before an operator switched gateways still settle.
  */
-export const adapterFor = (gateway: Gateway): GatewayAdapter => GATEWAYS[gateway].adapter();
+export const adapterFor = (gateway: Gateway): GatewayAdapter => GATEWAYS[gateway as keyof typeof GATEWAYS].adapter();
 
 /** The path a gateway's notifications are posted to (the notify route's `{provider}` is its name). */
 export const notifyPath = (gateway: Gateway) => `/api/v1/payments/notify/${gateway}`;
