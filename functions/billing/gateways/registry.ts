@@ -54,7 +54,8 @@ export function configuredGateway(): Gateway {
  * The adapter of a gateway. A payment is always settled with the gateway it was opened with, so
  * that payments opened before an operator switched gateways still settle.
  */
-export const adapterFor = (gateway: Gateway): GatewayAdapter => GATEWAYS[gateway as keyof typeof GATEWAYS].adapter();
+export const adapterFor = (gateway: Gateway): GatewayAdapter =>
+  GATEWAYS[gateway as keyof typeof GATEWAYS].adapter();
 
 /** The path a gateway's notifications are posted to (the notify route's `{provider}` is its name). */
 export const notifyPath = (gateway: Gateway) => `/api/v1/payments/notify/${gateway}`;
