@@ -23,6 +23,8 @@ export type BusinessMetric =
   | 'NotificationRefused'
   | 'PaymentExpired'
   | 'PaymentMismatch'
+  /** A completed payment its gateway refunded: its code was taken back. */
+  | 'PaymentRefunded'
   | 'PaymentStatusChecked'
   | 'ReconciliationRun'
   | 'ReconciliationCompleted'

@@ -5,6 +5,7 @@ import { reconcilePayments } from '../../functions/billing/reconcile.js';
 import { clock } from '../../functions/core/clock.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { resetSecrets } from '../../functions/core/secrets.js';
+import { getAccessCode } from '../../functions/store/access-codes.js';
 import { listAlertsByStatus } from '../../functions/store/alerts.js';
 import { listEntitlements } from '../../functions/store/entitlements.js';
 import { getPayment } from '../../functions/store/payments.js';
@@ -470,6 +471,57 @@ describe('provider notifications of the FedaPay kind only', () => {
     });
     expect(res.status).toBe(200);
     expect((await getPayment(body.transaction_id))?.status).toBe('failed');
+  });
+
+  const signedEvent = (paymentId: string, name: string, status: string) => {
+    const raw = fedapay.event(paymentId, name, { status });
+    return {
+      body: raw,
+      headers: { 'content-type': 'application/json', 'x-fedapay-signature': fedapay.signature(raw) },
+    };
+  };
+
+  it('takes the code back when FedaPay partially refunds a credited payment: not paid in full is not paid', async () => {
+    const { nasId, resellerId } = await givenHotspot();
+    const { body, sub } = await initiate(nasId);
+    const id = body.transaction_id;
+    fedapay.approve(id);
+    expect((await notify('fedapay', signedEvent(id, 'transaction.approved', 'approved'))).status).toBe(200);
+    const paid = await getPayment(id);
+    expect(paid?.status).toBe('completed');
+    const month = clock.iso().slice(0, 7);
+    expect((await getMonthlyRevenue(resellerId, month)).total_fcfa).toBe(price);
+
+    fedapay.transactionOf(id).status = 'approved_partially_refunded';
+    const res = await notify(
+      'fedapay',
+      signedEvent(id, 'transaction.partially_refunded', 'approved_partially_refunded'),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'processed' });
+    const p = await getPayment(id);
+    expect(p).toMatchObject({ status: 'refunded', refunded_at: expect.any(String) });
+    const code = await getAccessCode(paid?.access_code as string);
+    expect(code?.revoked_at).toEqual(expect.any(String));
+    expect(Date.parse(code?.expires_at as string)).toBeLessThanOrEqual(Date.now());
+    const [ent] = await listEntitlements(sub);
+    expect(Date.parse(ent?.expires_at as string)).toBeLessThanOrEqual(Date.now());
+    expect((await getMonthlyRevenue(resellerId, month)).total_fcfa).toBe(0);
+    // The same refund told again, or a status read, changes nothing more.
+    await notify('fedapay', signedEvent(id, 'transaction.partially_refunded', 'approved_partially_refunded'));
+    expect((await getMonthlyRevenue(resellerId, month)).total_fcfa).toBe(0);
+  });
+
+  it('never credits a payment FedaPay shows partially refunded, even when told it was approved', async () => {
+    const { nasId } = await givenHotspot();
+    const { body, sub } = await initiate(nasId);
+    const id = body.transaction_id;
+    fedapay.approve(id);
+    fedapay.transactionOf(id).status = 'transferred_partially_refunded';
+    const res = await notify('fedapay', signedEvent(id, 'transaction.approved', 'approved'));
+    expect(res.status).toBe(200);
+    expect((await getPayment(id))?.status).toBe('failed');
+    expect(await listEntitlements(sub)).toHaveLength(0);
   });
 
   it('answers 404 to a notification for a provider the service does not speak', async () => {
