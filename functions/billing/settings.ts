@@ -8,7 +8,7 @@ export const billingSettings = defineSettings(
   z.object({
     /**
      * THE setting that picks the gateway new payments are opened with: a name of the gateway
-     * registry (functions/billing/gateways/registry.ts: `sandbox`, `http`, `cinetpay`, `fedapay`),
+     * registry (functions/billing/gateways/registry.ts, which lists them; checked there).
      * checked there. Unset: the deprecated aliases PAYMENT_PROVIDER, then AGGREGATOR_MODE.
      */
     PAYMENT_GATEWAY: z.optional(z.string()),
