@@ -7,6 +7,7 @@ import { fedapay } from './fedapay.js';
 import { http } from './http.js';
 import type { GatewayAdapter, GatewayDeclaration } from './port.js';
 import { sandbox } from './sandbox.js';
+import { wave } from './wave.js';
 
 /**
  * THE gateway registry: every payment gateway the service speaks, by name. Adding a gateway is
@@ -16,7 +17,7 @@ import { sandbox } from './sandbox.js';
  * (the route table names the gateways' secrets by `access.payments`), so no other function's
  * bundle carries the adapters.
  */
-export const GATEWAYS = { sandbox, http, cinetpay, fedapay } as const satisfies Record<
+export const GATEWAYS = { sandbox, http, cinetpay, fedapay, wave } as const satisfies Record<
   string,
   GatewayDeclaration
 >;
