@@ -47,7 +47,7 @@ afterAll(async () => {
   resetConfig();
 });
 
-async function initiate(country: 'SN' | 'CI' = 'SN') {
+async function initiate(country: 'SN' | 'CI' | 'CM' = 'SN', provider = 'wave') {
   const resellerId = randomUUID();
   await recordReseller({ resellerId, name: 'Chez Awa', country });
   const nasId = await hotspotOf(resellerId, 'access_pp');
@@ -57,7 +57,7 @@ async function initiate(country: 'SN' | 'CI' = 'SN') {
     server.url(),
     'POST',
     '/api/v1/payments/initiate',
-    { token, body: { forfait_id: forfait.id, provider: 'wave', nas_id: nasId } },
+    { token, body: { forfait_id: forfait.id, provider, nas_id: nasId } },
   );
   expect(res.status).toBe(201);
   return { id: res.body.transaction_id, url: res.body.payment_url, sub, token, resellerId };
@@ -241,5 +241,25 @@ describe('Wave Checkout, direct', () => {
     expect((await notify(n)).status).toBe(409);
     await notify(signed(wave.event(id, 'checkout.session.refunded')));
     expect((await getMonthlyRevenue(resellerId, clock.iso().slice(0, 7))).total_fcfa).toBe(0);
+  });
+
+  it('is routed by the one table: Wave payments in SN and CI go to Wave directly, the rest to PAYMENT_GATEWAY', async () => {
+    Object.assign(process.env, { PAYMENT_GATEWAY: 'sandbox', PAYMENT_DIRECT_GATEWAYS: 'wave' });
+    resetConfig();
+    try {
+      const gatewayOf = async (country: 'SN' | 'CI' | 'CM', provider: string) =>
+        (await getPayment((await initiate(country, provider)).id))?.gateway;
+      expect(await gatewayOf('SN', 'wave')).toBe('wave');
+      expect(await gatewayOf('CI', 'wave')).toBe('wave');
+      expect(await gatewayOf('SN', 'orange_money')).toBe('sandbox');
+      expect(await gatewayOf('CM', 'wave')).toBe('sandbox');
+      // A deployment that did not enable Wave keeps its Wave payments on its gateway.
+      process.env.PAYMENT_DIRECT_GATEWAYS = '';
+      resetConfig();
+      expect(await gatewayOf('SN', 'wave')).toBe('sandbox');
+    } finally {
+      Object.assign(process.env, { PAYMENT_GATEWAY: 'wave', PAYMENT_DIRECT_GATEWAYS: '' });
+      resetConfig();
+    }
   });
 });
