@@ -6,10 +6,13 @@ import { clock } from '../../functions/core/clock.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { resetSecrets } from '../../functions/core/secrets.js';
 import { getAccessCode, listCodesOf } from '../../functions/store/access-codes.js';
+import { getDisconnect } from '../../functions/store/disconnects.js';
 import { listEntitlements } from '../../functions/store/entitlements.js';
+import { transact } from '../../functions/store/entity.js';
 import { getPayment } from '../../functions/store/payments.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
+import { openSessionItems, type RadiusSession } from '../../functions/store/sessions.js';
 import { type FakeWave, fakeWave } from '../support/fake-providers.js';
 import { hotspotOf } from '../support/hotspots.js';
 import { call, tokenFor, useLocalServer } from '../support/http.js';
@@ -60,7 +63,7 @@ async function initiate(country: 'SN' | 'CI' | 'CM' = 'SN', provider = 'wave') {
     { token, body: { forfait_id: forfait.id, provider, nas_id: nasId } },
   );
   expect(res.status).toBe(201);
-  return { id: res.body.transaction_id, url: res.body.payment_url, sub, token, resellerId };
+  return { id: res.body.transaction_id, url: res.body.payment_url, sub, token, resellerId, nasId };
 }
 
 /** A Wave webhook delivery, signed with the endpoint's secret unless told otherwise. */
@@ -211,7 +214,7 @@ describe('Wave Checkout, direct', () => {
   });
 
   it('takes the code back when Wave refunds the payment (its refund event, confirmed by the status API), once', async () => {
-    const { id, sub, resellerId, token } = await initiate('CI');
+    const { id, sub, resellerId, token, nasId } = await initiate('CI');
     wave.complete(id);
     expect((await notify(signed(wave.event(id, 'checkout.session.completed')))).status).toBe(200);
     const code = (await getPayment(id))?.access_code as string;
@@ -220,6 +223,24 @@ describe('Wave Checkout, direct', () => {
     const early = await notify(signed(wave.event(id, 'checkout.session.refunded')));
     expect(early.status).toBe(200);
     expect((await getPayment(id))?.status).toBe('completed');
+
+    // The buyer is online with the code: an open RADIUS session on the hotspot's router.
+    const now = new Date().toISOString();
+    const online: RadiusSession = {
+      id: randomUUID().replace(/-/g, ''),
+      code,
+      nas_id: nasId,
+      reseller_id: resellerId,
+      device: '02:00:00:00:00:01',
+      acct_session_id: 'A1',
+      nas_ip: '192.0.2.10',
+      status: 'open',
+      total_bytes: 0,
+      session_time_s: 0,
+      started_at: now,
+      last_report_at: now,
+    };
+    await transact(openSessionItems(online, 0, {}));
 
     wave.sessionOf(id).payment_status = 'refunded';
     const n = signed(wave.event(id, 'checkout.session.refunded'));
@@ -233,6 +254,8 @@ describe('Wave Checkout, direct', () => {
     const [ent] = await listEntitlements(sub);
     expect(Date.parse(ent?.expires_at as string)).toBeLessThanOrEqual(Date.now());
     expect((await getMonthlyRevenue(resellerId, clock.iso().slice(0, 7))).total_fcfa).toBe(0);
+    // Online: its router is asked to disconnect it (the Disconnect path of a revoked code).
+    expect(await getDisconnect(online.id)).toMatchObject({ reason: 'code_revoked' });
     // The buyer's status read no longer shows a code.
     const read = await call(server.url(), 'GET', `/api/v1/payments/${id}/status`, { token });
     expect(read.body).toMatchObject({ status: 'refunded' });

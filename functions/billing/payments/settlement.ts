@@ -189,6 +189,21 @@ export async function fail(p: Payment, eventId?: string): Promise<'failed' | 'un
 }
 
 /**
+ * Asks the routers to end the refunded code's live sessions (the Disconnect path of a revoked
+ * code). The refund is stored already and the code refused at its next authorization, so a
+ * failure here is logged, not thrown back at the gateway's delivery. Loaded when needed: the
+ * payment functions rarely refund.
+ */
+async function cutSessions(code: string, resellerId: string, nowMs: number): Promise<void> {
+  try {
+    const { disconnectCode } = await import('../../radius/disconnect.js');
+    await disconnectCode({ code, reseller_id: resellerId }, 'code_revoked', nowMs);
+  } catch (error) {
+    log.error('refunded code: disconnect not requested', { error: (error as Error).name });
+  }
+}
+
+/**
  * Takes back the code of a payment its gateway refunded (in full or in part), once whatever
  * races it. A payment still pending that the gateway shows refunded was never paid for us: it
  * fails. Anything else (refunded already, failed, expired) changes nothing.
@@ -210,6 +225,7 @@ export async function takeBack(
     if (outcome === 'applied') {
       countMetric('PaymentRefunded');
       log.warn('payment refunded: code taken back', { payment: p.id });
+      if (p.access_code) await cutSessions(p.access_code, p.reseller_id, now);
       return 'refunded';
     }
     if (outcome !== 'conflict') return outcome;
