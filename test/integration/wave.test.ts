@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { waveFromSettings } from '../../functions/billing/gateways/wave.js';
+import { refundByOperator } from '../../functions/billing/payments/refund.js';
 import { clock } from '../../functions/core/clock.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { resetSecrets } from '../../functions/core/secrets.js';
@@ -284,5 +285,24 @@ describe('Wave Checkout, direct', () => {
       Object.assign(process.env, { PAYMENT_GATEWAY: 'wave', PAYMENT_DIRECT_GATEWAYS: '' });
       resetConfig();
     }
+  });
+
+  it('is refunded by an operator (payments refund): Wave gives the money back, then the code is taken back', async () => {
+    const { id, resellerId } = await initiate();
+    // Not paid yet: nothing to refund (409), Wave not asked.
+    await expect(refundByOperator(id)).rejects.toMatchObject({ code: 'ERR_CONFLICT' });
+    wave.complete(id);
+    expect((await notify(signed(wave.event(id, 'checkout.session.completed')))).status).toBe(200);
+    const code = (await getPayment(id))?.access_code as string;
+    expect(await refundByOperator(id)).toBe('refunded');
+    expect(
+      wave.calls.filter((c) => c.path === `/v1/checkout/sessions/${wave.sessionOf(id).id}/refund`),
+    ).toHaveLength(1);
+    expect(wave.sessionOf(id).payment_status).toBe('refunded');
+    expect((await getPayment(id))?.status).toBe('refunded');
+    expect((await getAccessCode(code))?.revoked_at).toEqual(expect.any(String));
+    // Wave's own refund event afterwards changes nothing more.
+    expect((await notify(signed(wave.event(id, 'checkout.session.refunded')))).status).toBe(200);
+    expect((await getMonthlyRevenue(resellerId, clock.iso().slice(0, 7))).total_fcfa).toBe(0);
   });
 });
