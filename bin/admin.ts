@@ -13,6 +13,7 @@ const GROUPS: Record<string, string> = {
     'accounts add --msisdn <E.164> --role admin|reseller [--reseller-id <uuid>] [--name <name>] [--change-role] | accounts remove --msisdn <E.164> | accounts revoke --msisdn <E.164> | accounts list',
   forfaits: 'forfaits add|update|retire|list ...',
   vouchers: 'vouchers export --batch-id <uuid> | --reseller-id <uuid> [--out file.csv]',
+  payments: 'payments refund --payment-id <uuid>',
   canary: 'canary run',
   nas: 'nas vendor --nas-id <id> --vendor mikrotik|coova|wispr | nas show --nas-id <id> | nas coa --nas-id <id> [--host <ip>] [--port <n>]',
   routers:

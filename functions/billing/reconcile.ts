@@ -41,6 +41,8 @@ export interface ReconciliationCounts extends Record<string, number> {
 const COUNTED: Record<Settlement, 'completed' | 'failed' | 'mismatched' | 'errors' | 'wait' | undefined> = {
   completed: 'completed',
   failed: 'failed',
+  // Reconciliation asks about unsettled payments only: a refund is told by the gateway.
+  refunded: undefined,
   unchanged: undefined,
   replayed: undefined,
   ignored: undefined,

@@ -1,5 +1,5 @@
 import { clock } from '../core/clock.js';
-import { type Currency, currencyOf } from '../core/currency.js';
+import { type Country, type Currency, currencyOf } from '../core/currency.js';
 import type { Entitlement } from '../store/entitlements.js';
 import type { Forfait, Offer } from '../store/forfaits.js';
 import { getReseller } from '../store/resellers.js';
@@ -33,8 +33,13 @@ export function grant(
   };
 }
 
+/** The country a reseller sells in: its own, else DEFAULT_COUNTRY. */
+export async function resellerCountry(resellerId: string): Promise<Country> {
+  const profile = resellerId.startsWith(UNATTRIBUTED) ? undefined : await getReseller(resellerId);
+  return profile?.country ?? billingSettings().DEFAULT_COUNTRY;
+}
+
 /** The currency a reseller sells in: its country's, else DEFAULT_COUNTRY's. */
 export async function resellerCurrency(resellerId: string): Promise<Currency> {
-  const profile = resellerId.startsWith(UNATTRIBUTED) ? undefined : await getReseller(resellerId);
-  return currencyOf(profile?.country ?? billingSettings().DEFAULT_COUNTRY);
+  return currencyOf(await resellerCountry(resellerId));
 }

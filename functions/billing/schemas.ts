@@ -51,7 +51,8 @@ export const NotifyResponse = z.object({
 
 export const IdParams = z.object({ id: uuid() });
 export const PaymentStatusResponse = z.object({
-  status: z.enum(['pending', 'completed', 'failed', 'expired']),
+  /** `refunded`: the gateway gave the money back after completion; the code was taken back. */
+  status: z.enum(['pending', 'completed', 'failed', 'expired', 'refunded']),
   amount_fcfa: z.int(),
   /** XOF (UEMOA) or XAF (CEMAC): the hotspot reseller's country's. */
   currency: z.enum(['XOF', 'XAF']),

@@ -8,12 +8,19 @@ export const billingSettings = defineSettings(
   z.object({
     /**
      * THE setting that picks the gateway new payments are opened with: a name of the gateway
-     * registry (functions/billing/gateways/registry.ts: `sandbox`, `http`, `cinetpay`, `fedapay`),
-     * checked there. Unset: the deprecated aliases PAYMENT_PROVIDER, then AGGREGATOR_MODE.
+     * registry (functions/billing/gateways/registry.ts, which lists them; checked there).
+     * Unset: the deprecated aliases PAYMENT_PROVIDER, then AGGREGATOR_MODE.
      */
     PAYMENT_GATEWAY: z.optional(z.string()),
     /** Deprecated alias of PAYMENT_GATEWAY (a "provider" is the buyer's mobile-money operator). */
     PAYMENT_PROVIDER: z.optional(z.string()),
+    /**
+     * Gateways (comma-separated registry names) the deployment has a contract with, so that the
+     * routing table (functions/billing/gateways/routing.ts) may open a country's payments of one
+     * operator there directly (e.g. `wave`: Wave payments in SN and CI). Empty: every payment
+     * goes to PAYMENT_GATEWAY.
+     */
+    PAYMENT_DIRECT_GATEWAYS: z._default(z.string(), ''),
     /** Minutes a payment stays payable; a pending payment past this reads `expired`. */
     PAYMENT_TTL_MINUTES: z._default(int, 30),
     /**

@@ -25,6 +25,8 @@ export type BusinessMetric =
   | 'NotificationRefused'
   | 'PaymentExpired'
   | 'PaymentMismatch'
+  /** A completed payment its gateway refunded: its code was taken back. */
+  | 'PaymentRefunded'
   | 'PaymentStatusChecked'
   | 'ReconciliationRun'
   | 'ReconciliationCompleted'

@@ -47,7 +47,8 @@ export interface AccessCode {
   devices_version: number;
   last_login_at?: string;
   last_nas_id?: string;
-  /** Revoked by its reseller or an admin (ISO): refused from then on, its live sessions cut. */
+  /** Revoked by its reseller or an admin (ISO): refused from then on, its live sessions cut; or
+   * when the payment that made it was refunded (its `expires_at` set to that instant too). */
   revoked_at?: string;
 }
 

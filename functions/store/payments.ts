@@ -20,10 +20,19 @@ import { salesIncrement } from './sales.js';
  * against it (test/unit/store-records.test.ts): a stored payment names one of these.
  */
 export type Provider = 'orange_money' | 'mtn_momo' | 'moov_money' | 'wave';
-/** The payment gateway (company) a payment was opened with: billing's gateway ids, checked alike. */
-export type PaymentGateway = 'sandbox' | 'http' | 'cinetpay' | 'fedapay';
-/** `expired`: stored by reconciliation once the provider's deadline passed unpaid. Terminal. */
-export type PaymentStatus = 'pending' | 'completed' | 'failed' | 'expired';
+/**
+ * The name of the payment gateway (company) a payment was opened with. The store does not list
+ * the gateways (billing's registry does, functions/billing/gateways/registry.ts): a name is
+ * branded so that only a name the registry validated (`gatewayNamed`) is stored, and one read
+ * back is checked by the registry again before use. Adding a gateway does not touch the store.
+ */
+export type PaymentGateway = string & { readonly __brand: 'PaymentGateway' };
+/**
+ * `expired`: stored by reconciliation once the provider's deadline passed unpaid. `refunded`: the
+ * gateway gave the money back (in full or in part) after it was completed: its code is taken
+ * back. Terminal.
+ */
+export type PaymentStatus = 'pending' | 'completed' | 'failed' | 'expired' | 'refunded';
 
 export interface Payment {
   id: string;
@@ -51,6 +60,8 @@ export interface Payment {
   completed_at?: string;
   failed_at?: string;
   expired_at?: string;
+  /** When the gateway's refund (full or partial) took the code back. */
+  refunded_at?: string;
   /** The provider's id of the payment (FedaPay's transaction id), or its operator reference once paid. */
   provider_reference?: string;
   /** Last time a status read or reconciliation asked the provider (at most once per 30 s). */
@@ -91,14 +102,14 @@ export const PaymentEntity = entity<Payment>()({
     /**
      * Unsettled payments by creation time, for reconciliation: the pending ones, and the failed or
      * expired ones (`PAYMENTS#CLOSED`), which a late completion the gateway confirms may still
-     * credit. Sparse: completing a payment removes its keys.
+     * credit. Sparse: completing (or refunding) a payment removes its keys.
      */
     pending: {
       gsi: 'gsi1',
       composite: ['status', 'created_at', 'id'],
       pk: (p: Pick<Payment, 'status'>) => (p.status === 'pending' ? 'PAYMENTS#PENDING' : 'PAYMENTS#CLOSED'),
       sk: (p: Pick<Payment, 'created_at' | 'id'>) => `${p.created_at}#${p.id}`,
-      when: (p: Payment) => p.status !== 'completed',
+      when: (p: Payment) => p.status !== 'completed' && p.status !== 'refunded',
     },
     /** A reseller's payments, newest first (the console's Paiements; functions/store/reseller-payments.ts). */
     byReseller: {
@@ -138,7 +149,7 @@ const Idempotency = entity<IdempotencyRecord & { created_at: string }>()({
 export interface SeenEvent {
   event_id: string;
   payment_id: string;
-  status: 'completed' | 'failed';
+  status: 'completed' | 'failed' | 'refunded';
   received_at: string;
 }
 
@@ -455,3 +466,55 @@ export const expirePayment = (payment: Payment, nowIso: string): Promise<boolean
     { set: { status: 'expired', expired_at: nowIso }, read: payment },
     stillPending,
   );
+
+/**
+ * Takes back what a completed payment gave, once its gateway refunded it (in full or in part: a
+ * partial refund is not a paid forfait): completed -> refunded, its access code and entitlement
+ * ended now (RADIUS refuses a code past its `expires_at`), the sale taken off the reseller's
+ * month, with the delivery's record when one told it. `unchanged`: not completed (refunded
+ * already, or never paid).
+ */
+// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status = completed -> refunded, Update CODE#<code> SET expires_at, revoked_at, Update SUB#<sub>/ENT#<id> SET expires_at, Update REVENUE#<reseller>/MONTH#<month> ADD -amount].
+export async function refundPayment(input: {
+  payment: Payment;
+  eventId?: string;
+  /** The month the refund counts in (the sale is taken off it). */
+  month: string;
+  nowIso: string;
+}): Promise<SettleOutcome> {
+  const { payment, nowIso } = input;
+  const ended = { expression: 'SET expires_at = :now', values: { ':now': nowIso } };
+  const items: Record<string, TxItem> = {
+    ...seen(payment.id, input.eventId, 'refunded', nowIso),
+    payment: PaymentEntity.tx.update(
+      { id: payment.id },
+      { set: { status: 'refunded', refunded_at: nowIso }, read: payment },
+      {
+        expression: '#status = :completed',
+        names: { '#status': 'status' },
+        values: { ':completed': 'completed' },
+      },
+    ),
+    ...(payment.access_code
+      ? {
+          code: Access.tx.update(
+            { code: payment.access_code },
+            { expression: 'SET expires_at = :now, revoked_at = :now', values: { ':now': nowIso } },
+            exists,
+          ),
+        }
+      : {}),
+    entitlement: EntitlementEntity.tx.update(
+      { subscriber_id: payment.subscriber_id, id: payment.id },
+      ended,
+      exists,
+    ),
+    revenue: revenueIncrement(payment.reseller_id, input.month, -payment.amount_fcfa),
+  };
+  try {
+    await transact(items);
+    return 'applied';
+  } catch (error) {
+    return settleOutcome(error);
+  }
+}

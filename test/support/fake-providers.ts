@@ -388,3 +388,173 @@ export async function fakeFedaPay(): Promise<FakeFedaPay> {
     },
   };
 }
+
+// ---------------------------------------------------------------- Wave (Checkout API v1)
+
+export interface WaveSession {
+  id: string;
+  amount: string;
+  checkout_status: 'open' | 'complete' | 'expired';
+  client_reference: string | null;
+  currency: string;
+  error_url: string;
+  success_url: string;
+  business_name: string;
+  payment_status: 'processing' | 'cancelled' | 'succeeded' | 'refunded';
+  transaction_id: string | null;
+  wave_launch_url: string;
+  when_created: string;
+  when_expires: string;
+  when_completed: string | null;
+  /** What the buyer actually paid, as the API reports it (differs only when a test says so). */
+  paid_amount?: string;
+  paid_currency?: string;
+}
+
+export interface FakeWave extends Running {
+  apiKey: string;
+  webhookSecret: string;
+  sessions: Map<string, WaveSession>;
+  /** The checkout session opened for one of our payments (its client_reference). */
+  sessionOf: (paymentId: string) => WaveSession;
+  /** The buyer pays in the Wave app (what opening `wave_launch_url` and confirming does). */
+  complete: (paymentId: string, paid?: { amount?: number; currency?: string }) => void;
+  cancel: (paymentId: string) => void;
+  /** A webhook event, as Wave posts it: `{id, type, data: <checkout session>}`. */
+  event: (paymentId: string, type: string, overrides?: Partial<WaveSession>) => string;
+  /** Wave-Signature for a raw body: `t=<unix>,v1=<hex HMAC-SHA256(secret, t + body)>`. */
+  signature: (raw: string, options?: { t?: number; secret?: string; extra?: string[] }) => string;
+}
+
+/**
+ * Wave's Checkout API as its documentation describes it: Bearer API key, sessions opened with
+ * `amount` (a decimal string), `currency`, `success_url`, `error_url`, `client_reference` and an
+ * optional `Idempotency-Key` (the same key answers the same session); amounts answered as
+ * strings; `POST .../refund` on a succeeded session. `GET <wave_launch_url>` plays the buyer
+ * paying in the app.
+ */
+export async function fakeWave(): Promise<FakeWave> {
+  const apiKey = `wave_sn_prod_${randomBytes(12).toString('hex')}`;
+  const webhookSecret = `wave_sn_WHS_${randomBytes(16).toString('hex')}`;
+  const sessions = new Map<string, WaveSession>();
+  const byIdempotencyKey = new Map<string, string>();
+  let eventNo = 1;
+  let baseUrl = '';
+  const view = (s: WaveSession) => {
+    const { paid_amount, paid_currency, ...rest } = s;
+    return { ...rest, amount: paid_amount ?? s.amount, currency: paid_currency ?? s.currency };
+  };
+  const error = (status: number, code: string, message: string) => ({ status, body: { code, message } });
+  const sessionOf = (paymentId: string) => {
+    const s = [...sessions.values()].find((x) => x.client_reference === paymentId);
+    if (!s) throw new Error(`no Wave checkout session for ${paymentId}`);
+    return s;
+  };
+  const complete = (s: WaveSession, paid: { amount?: number; currency?: string } = {}) => {
+    Object.assign(s, {
+      checkout_status: 'complete',
+      payment_status: 'succeeded',
+      transaction_id: `TCN${randomBytes(5).toString('hex').toUpperCase()}`,
+      when_completed: new Date().toISOString(),
+      ...(paid.amount !== undefined ? { paid_amount: String(paid.amount) } : {}),
+      ...(paid.currency ? { paid_currency: paid.currency } : {}),
+    });
+  };
+  const running = await serve((req, raw, url) => {
+    const launch = /^\/c\/(cos-[0-9a-z]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && launch) {
+      const s = sessions.get(launch[1] as string);
+      if (!s) return error(404, 'not-found', 'Checkout session not found');
+      if (s.checkout_status === 'open') complete(s);
+      return { status: 200, body: { paid: s.payment_status === 'succeeded' } };
+    }
+    if (req.headers.authorization !== `Bearer ${apiKey}`) {
+      return error(401, 'invalid-auth', 'Invalid or missing API key');
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
+      const key = req.headers['idempotency-key'];
+      if (typeof key === 'string' && byIdempotencyKey.has(key)) {
+        return { status: 200, body: view(sessions.get(byIdempotencyKey.get(key) as string) as WaveSession) };
+      }
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(raw) as Record<string, unknown>;
+      } catch {
+        return error(400, 'request-validation-error', 'Body is not JSON');
+      }
+      if (typeof body.amount !== 'string' || !/^\d+$/.test(body.amount)) {
+        return error(400, 'request-validation-error', 'amount must be a string of a whole number');
+      }
+      // Wave's merchants in Senegal and Côte d'Ivoire are paid in XOF.
+      if (body.currency !== 'XOF') return error(400, 'request-validation-error', 'currency not supported');
+      if (typeof body.success_url !== 'string' || typeof body.error_url !== 'string') {
+        return error(400, 'request-validation-error', 'success_url and error_url are required');
+      }
+      const id = `cos-${randomBytes(9).toString('hex')}`;
+      const now = Date.now();
+      const s: WaveSession = {
+        id,
+        amount: body.amount,
+        checkout_status: 'open',
+        client_reference: typeof body.client_reference === 'string' ? body.client_reference : null,
+        currency: body.currency,
+        error_url: body.error_url,
+        success_url: body.success_url,
+        business_name: 'Chez Awa WiFi',
+        payment_status: 'processing',
+        transaction_id: null,
+        wave_launch_url: `${baseUrl}/c/${id}`,
+        when_created: new Date(now).toISOString(),
+        when_expires: new Date(now + 30 * 60_000).toISOString(),
+        when_completed: null,
+      };
+      sessions.set(id, s);
+      if (typeof key === 'string') byIdempotencyKey.set(key, id);
+      return { status: 200, body: view(s) };
+    }
+    const refund = /^\/v1\/checkout\/sessions\/([^/]+)\/refund$/.exec(url.pathname);
+    if (req.method === 'POST' && refund) {
+      const s = sessions.get(decodeURIComponent(refund[1] as string));
+      if (!s) return error(404, 'not-found', 'Checkout session not found');
+      if (s.payment_status === 'refunded') return { status: 200, body: {} };
+      if (s.payment_status !== 'succeeded') return error(400, 'checkout-refund-failed', 'Not paid');
+      s.payment_status = 'refunded';
+      return { status: 200, body: {} };
+    }
+    const one = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && one) {
+      const s = sessions.get(decodeURIComponent(one[1] as string));
+      if (!s) return error(404, 'not-found', 'Checkout session not found');
+      return { status: 200, body: view(s) };
+    }
+    return error(404, 'not-found', 'Not found');
+  });
+  baseUrl = running.url;
+  return {
+    ...running,
+    apiKey,
+    webhookSecret,
+    sessions,
+    sessionOf,
+    complete: (paymentId, paid) => complete(sessionOf(paymentId), paid),
+    cancel: (paymentId) => {
+      Object.assign(sessionOf(paymentId), { checkout_status: 'expired', payment_status: 'cancelled' });
+    },
+    event: (paymentId, type, overrides = {}) =>
+      JSON.stringify({
+        id: `AE_${(eventNo++).toString().padStart(6, '0')}${randomBytes(3).toString('hex')}`,
+        type,
+        // What the event says; the API answers what was paid (they differ only when a test says so).
+        data: (({ paid_amount, paid_currency, ...said }) => ({ ...said, ...overrides }))(
+          sessionOf(paymentId),
+        ),
+      }),
+    signature: (raw, options = {}) => {
+      const t = options.t ?? Math.floor(Date.now() / 1000);
+      const v1 = createHmac('sha256', options.secret ?? webhookSecret)
+        .update(`${t}${raw}`)
+        .digest('hex');
+      return [`t=${t}`, ...(options.extra ?? []).map((x) => `v1=${x}`), `v1=${v1}`].join(',');
+    },
+  };
+}

@@ -40,7 +40,11 @@ describe('API schemas match the records the store declares', () => {
 
   it('the value lists the API accepts or answers are the stored ones', () => {
     expectTypeOf<(typeof PROVIDERS)[number]>().toEqualTypeOf<Provider>();
-    expectTypeOf<Gateway>().toEqualTypeOf<PaymentGateway>();
+    // The store does not list gateways: every registered name is storable, and only one the
+    // registry validated (a plain string is not a PaymentGateway).
+    expectTypeOf<Gateway>().toExtend<PaymentGateway>();
+    expectTypeOf<string>().not.toExtend<PaymentGateway>();
+    expectTypeOf<'sandbox'>().not.toExtend<PaymentGateway>();
     type Answered = z.infer<typeof PaymentStatusResponse>;
     expectTypeOf<Answered['status']>().toEqualTypeOf<PaymentStatus>();
     expectTypeOf<Answered['currency']>().toEqualTypeOf<Currency>();

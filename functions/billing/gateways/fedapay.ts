@@ -7,18 +7,19 @@ import { anySignatureMatches, badSignature, secretKeys } from './signatures.js';
 import { callUpstream, providerRefused, type UpstreamPolicy } from './upstream.js';
 
 /**
- * A FedaPay transaction's status. Paid: approved, and what follows it (transferred to the
- * merchant, partly refunded afterwards). A refund before we credit means the money went back.
+ * A FedaPay transaction's status. Paid: approved, and transferred to the merchant. Refunded, in
+ * full or in part (`*_partially_refunded`): the buyer got money back, so the forfait is not paid
+ * for: never credited, and a code already given is taken back (settlement.ts `takeBack`).
  */
 const STATUS: Record<string, GatewayStatus> = {
   pending: 'pending',
   approved: 'completed',
   transferred: 'completed',
-  approved_partially_refunded: 'completed',
-  transferred_partially_refunded: 'completed',
+  approved_partially_refunded: 'refunded',
+  transferred_partially_refunded: 'refunded',
+  refunded: 'refunded',
   declined: 'failed',
   canceled: 'failed',
-  refunded: 'failed',
   expired: 'failed',
 };
 
@@ -30,6 +31,8 @@ const EVENTS: Record<string, GatewayStatus> = {
   'transaction.transferred': 'completed',
   'transaction.declined': 'failed',
   'transaction.canceled': 'failed',
+  'transaction.refunded': 'refunded',
+  'transaction.partially_refunded': 'refunded',
 };
 
 interface FedaPayTransaction {

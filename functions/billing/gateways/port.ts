@@ -35,7 +35,11 @@ export interface OpenedPayment {
   provider_reference?: string;
 }
 
-export type GatewayStatus = 'pending' | 'completed' | 'failed';
+/**
+ * `refunded`: the gateway gave the money back, in full or in part, after the buyer paid (a
+ * partial refund is not a paid forfait): a completed payment's code is taken back.
+ */
+export type GatewayStatus = 'pending' | 'completed' | 'failed' | 'refunded';
 
 /** The gateway's own view of a payment, from its status API: what a credit is decided on. */
 export interface PaymentState {
@@ -90,6 +94,13 @@ export interface GatewayAdapter {
     rawBody: string,
     nowMs: number,
   ): Promise<VerifiedNotification>;
+  /**
+   * Asks the gateway to give a paid payment's money back in full (an operator's decision). It
+   * takes nothing back here: the code is taken back when the gateway's state says `refunded`
+   * (its notification, or the status read right after). Absent where refunds are made in the
+   * gateway's own dashboard.
+   */
+  refund?(ref: PaymentRef): Promise<void>;
 }
 
 /**

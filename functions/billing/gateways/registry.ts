@@ -1,11 +1,13 @@
 import { config } from '../../core/config.js';
 import type { SecretName } from '../../core/secrets.js';
+import type { PaymentGateway } from '../../store/payments.js';
 import { billingSettings } from '../settings.js';
 import { cinetpay } from './cinetpay.js';
 import { fedapay } from './fedapay.js';
 import { http } from './http.js';
 import type { GatewayAdapter, GatewayDeclaration } from './port.js';
 import { sandbox } from './sandbox.js';
+import { wave } from './wave.js';
 
 /**
  * THE gateway registry: every payment gateway the service speaks, by name. Adding a gateway is
@@ -15,13 +17,16 @@ import { sandbox } from './sandbox.js';
  * (the route table names the gateways' secrets by `access.payments`), so no other function's
  * bundle carries the adapters.
  */
-export const GATEWAYS = { sandbox, http, cinetpay, fedapay } as const satisfies Record<
+export const GATEWAYS = { sandbox, http, cinetpay, fedapay, wave } as const satisfies Record<
   string,
   GatewayDeclaration
 >;
 
-/** A gateway's name, as stored on a payment (`gateway`) and in its notification path. */
-export type Gateway = keyof typeof GATEWAYS;
+/**
+ * A gateway's name, as stored on a payment (`gateway`, the store's branded `PaymentGateway`:
+ * only a name validated here is stored) and in its notification path.
+ */
+export type Gateway = keyof typeof GATEWAYS & PaymentGateway;
 export const GATEWAY_NAMES = Object.keys(GATEWAYS) as Gateway[];
 
 /** Every gateway's secrets: what a function that opens, confirms or settles payments is given. */
@@ -50,7 +55,8 @@ export function configuredGateway(): Gateway {
  * The adapter of a gateway. A payment is always settled with the gateway it was opened with, so
  * that payments opened before an operator switched gateways still settle.
  */
-export const adapterFor = (gateway: Gateway): GatewayAdapter => GATEWAYS[gateway].adapter();
+export const adapterFor = (gateway: Gateway): GatewayAdapter =>
+  GATEWAYS[gateway as keyof typeof GATEWAYS].adapter();
 
 /** The path a gateway's notifications are posted to (the notify route's `{provider}` is its name). */
 export const notifyPath = (gateway: Gateway) => `/api/v1/payments/notify/${gateway}`;

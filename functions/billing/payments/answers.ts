@@ -16,6 +16,7 @@ const processed = { status: 'processed' } as const;
 export const WEBHOOK_ANSWERS: Record<Settlement, Answer<typeof processed>> = {
   completed: processed,
   failed: processed,
+  refunded: processed,
   unchanged: processed,
   replayed: processed,
   ignored: processed,
@@ -46,6 +47,7 @@ type NotifyBody = { status: 'processed' | 'pending' | 'ignored' };
 export const NOTIFY_ANSWERS: Record<Settlement, Answer<NotifyBody>> = {
   completed: processed,
   failed: processed,
+  refunded: processed,
   unchanged: processed,
   pending: { status: 'pending' },
   ignored: { status: 'ignored' },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { clock } from '../../core/clock.js';
 import { config } from '../../core/config.js';
+import { currencyOf } from '../../core/currency.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { getForfait } from '../../store/forfaits.js';
 import { getNas } from '../../store/nas.js';
@@ -14,8 +15,9 @@ import {
 } from '../../store/payments.js';
 import { UNATTRIBUTED, unattributedFor } from '../../store/revenue.js';
 import type { PaymentRequest } from '../gateways/port.js';
-import { adapterFor, configuredGateway, notifyPath } from '../gateways/registry.js';
-import { resellerCurrency } from '../sale.js';
+import { adapterFor, notifyPath } from '../gateways/registry.js';
+import { gatewayFor } from '../gateways/routing.js';
+import { resellerCountry } from '../sale.js';
 import { billingSettings } from '../settings.js';
 import { gatewayOf } from './settlement.js';
 
@@ -99,8 +101,13 @@ export async function initiatePayment(input: {
     if (!nas) throw notFound('NAS');
     resellerId = nas.reseller_id;
   }
-  const currency = await resellerCurrency(resellerId ?? UNATTRIBUTED);
-  const gateway = configuredGateway();
+  const country = await resellerCountry(resellerId ?? UNATTRIBUTED);
+  const currency = currencyOf(country);
+  const direct = billingSettings()
+    .PAYMENT_DIRECT_GATEWAYS.split(',')
+    .map((g) => g.trim())
+    .filter(Boolean);
+  const gateway = gatewayFor(country, input.provider, direct);
   for (let i = 0; i < MAX_TRIES; i++) {
     const now = clock.now();
     const payment: Payment = {

@@ -53,8 +53,11 @@ async function settleNotification(gateway: Gateway, v: VerifiedNotification): Pr
     provider: p.provider,
     ...(n.currency ? { currency: n.currency } : {}),
   };
-  const wrong: Settlement | undefined =
-    n.amount_fcfa !== undefined && n.amount_fcfa !== p.amount_fcfa
+  // A refund's amount is what was given back, not the price: only the status API decides it.
+  const refund = n.status === 'refunded';
+  const wrong: Settlement | undefined = refund
+    ? undefined
+    : n.amount_fcfa !== undefined && n.amount_fcfa !== p.amount_fcfa
       ? 'amount_mismatch'
       : n.currency !== undefined && n.currency !== (p.currency ?? 'XOF')
         ? 'currency_mismatch'
@@ -63,7 +66,8 @@ async function settleNotification(gateway: Gateway, v: VerifiedNotification): Pr
     await recordClaim(p, claim, wrong);
     return wrong;
   }
-  if (p.status === 'completed') return 'unchanged';
+  // A completed payment is asked about again only when the notification tells of a refund.
+  if (p.status === 'refunded' || (p.status === 'completed' && !refund)) return 'unchanged';
   const s = await settle(p, await askGateway(p), { eventId: n.id, source: 'notification' });
   if (s === 'unknown') await recordClaim(p, claim, 'not_confirmed');
   return s;

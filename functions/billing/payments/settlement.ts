@@ -14,6 +14,7 @@ import {
   getPayment,
   type Payment,
   recordRefusal,
+  refundPayment,
   type SettleOutcome,
 } from '../../store/payments.js';
 import { newCode } from '../codes.js';
@@ -32,6 +33,8 @@ export type Settlement =
   | 'completed'
   /** This call failed the pending payment. */
   | 'failed'
+  /** This call took a completed payment's code back: the gateway refunded it (fully or partly). */
+  | 'refunded'
   /** Nothing to do: settled already by another path, or already in the state reported. */
   | 'unchanged'
   /** This very delivery (event id) was applied to the payment already. */
@@ -188,6 +191,52 @@ export async function fail(p: Payment, eventId?: string): Promise<'failed' | 'un
 }
 
 /**
+ * Asks the routers to end the refunded code's live sessions (the Disconnect path of a revoked
+ * code). The refund is stored already and the code refused at its next authorization, so a
+ * failure here is logged, not thrown back at the gateway's delivery. Loaded when needed: the
+ * payment functions rarely refund.
+ */
+async function cutSessions(code: string, resellerId: string, nowMs: number): Promise<void> {
+  try {
+    const { disconnectCode } = await import('../../radius/disconnect.js');
+    await disconnectCode({ code, reseller_id: resellerId }, 'code_revoked', nowMs);
+  } catch (error) {
+    log.error('refunded code: disconnect not requested', { error: (error as Error).name });
+  }
+}
+
+/**
+ * Takes back the code of a payment its gateway refunded (in full or in part), once whatever
+ * races it. A payment still pending that the gateway shows refunded was never paid for us: it
+ * fails. Anything else (refunded already, failed, expired) changes nothing.
+ */
+export async function takeBack(
+  p: Payment,
+  eventId?: string,
+): Promise<'refunded' | 'failed' | 'unchanged' | 'replayed'> {
+  if (p.status === 'pending') return fail(p, eventId);
+  if (p.status !== 'completed') return 'unchanged';
+  for (let i = 0; i < MAX_TRIES; i++) {
+    const now = clock.now();
+    const outcome = await refundPayment({
+      payment: p,
+      ...(eventId ? { eventId } : {}),
+      month: monthOf(now),
+      nowIso: clock.iso(now),
+    });
+    if (outcome === 'applied') {
+      countMetric('PaymentRefunded');
+      log.warn('payment refunded: code taken back', { payment: p.id });
+      if (p.access_code) await cutSessions(p.access_code, p.reseller_id, now);
+      return 'refunded';
+    }
+    if (outcome !== 'conflict') return outcome;
+    await sleep(10 * (i + 1));
+  }
+  throw busy();
+}
+
+/**
  * Raises one alert per payment for a human (GET /api/v1/alerts): the gateway and our record
  * disagree about money. Its "site" is the payment (`payment:<id>`), so that two payments of one
  * hotspot each get theirs and a reconciliation run every few minutes raises it only once.
@@ -249,7 +298,9 @@ export async function settle(
   state: PaymentState | undefined,
   input: { eventId?: string; source: string },
 ): Promise<Settlement> {
-  if (p.status === 'completed') return 'unchanged';
+  // A refund (full or partial) takes the code back, whatever the amount refunded.
+  if (state?.status === 'refunded') return takeBack(p, input.eventId);
+  if (p.status === 'completed' || p.status === 'refunded') return 'unchanged';
   if (!state) return 'unknown';
   if (state.status === 'pending') return 'pending';
   if (state.status === 'failed') return p.status === 'pending' ? fail(p, input.eventId) : 'unchanged';

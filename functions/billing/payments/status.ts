@@ -28,6 +28,7 @@ export function worthAsking(p: Payment, nowMs: number): boolean {
 const CHANGED: Record<Settlement, boolean> = {
   completed: true,
   failed: true,
+  refunded: true,
   unchanged: true,
   replayed: false,
   pending: false,

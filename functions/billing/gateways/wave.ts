@@ -1,0 +1,230 @@
+import * as z from 'zod/mini';
+import { defineSettings } from '../../core/config.js';
+import { AppError } from '../../core/errors.js';
+import { log } from '../../core/log.js';
+import { intSetting as int } from '../../core/schemas.js';
+import type { GatewayAdapter, GatewayDeclaration, GatewayStatus, PaymentState } from './port.js';
+import { gatewayPolicy, gatewaySecret } from './secret.js';
+import { anySignatureMatches, badSignature, secretKeys } from './signatures.js';
+import { callUpstream, providerRefused, type UpstreamPolicy } from './upstream.js';
+
+/** Wave's own settings, declared with it (a gateway's settings live in its module). */
+export const waveSettings = defineSettings(
+  z.object({
+    /** Wave's API (it has no separate sandbox host: test keys are made in the business portal). */
+    WAVE_BASE_URL: z._default(z.string(), 'https://api.wave.com'),
+    /** Seconds a `Wave-Signature` timestamp may differ from our clock before it is refused. */
+    WAVE_TOLERANCE_S: z._default(int, 300),
+  }),
+);
+
+/** A checkout session as Wave's API and its webhook events carry it (the fields we read). */
+interface WaveSession {
+  id?: unknown;
+  /** A string of the amount (`"1000"`): Wave sends amounts as decimal strings. */
+  amount?: unknown;
+  currency?: unknown;
+  client_reference?: unknown;
+  /** `open` | `complete` | `expired`. */
+  checkout_status?: unknown;
+  /** `processing` | `cancelled` | `succeeded`, and `refunded` once the merchant refunded it. */
+  payment_status?: unknown;
+  transaction_id?: unknown;
+  wave_launch_url?: unknown;
+}
+
+/**
+ * The status a session reads as. Paid only when the checkout is `complete` AND its payment
+ * `succeeded`; a refunded payment is never paid; an expired checkout or a cancelled payment is
+ * a failure; anything else still waits for the buyer.
+ */
+function statusOf(s: WaveSession): GatewayStatus {
+  if (s.payment_status === 'refunded') return 'refunded';
+  if (s.checkout_status === 'complete' && s.payment_status === 'succeeded') return 'completed';
+  if (s.checkout_status === 'expired' || s.payment_status === 'cancelled') return 'failed';
+  return 'pending';
+}
+
+/** The webhook event types about a checkout session, and what each claims (the API decides). */
+const EVENTS: Record<string, GatewayStatus> = {
+  'checkout.session.completed': 'completed',
+  'checkout.session.payment_failed': 'failed',
+  'checkout.session.refunded': 'refunded',
+};
+
+/**
+ * `t=<unix seconds>,v1=<hex>[,v1=<hex>...]` (Wave's signing-secret strategy): the timestamp and
+ * every signature given (several while Wave rolls the secret).
+ */
+export function parseWaveSignature(header: string): { t: string; v1: string[] } | undefined {
+  let t: string | undefined;
+  const v1: string[] = [];
+  for (const part of header.split(',')) {
+    const [k, v = ''] = part.trim().split('=', 2);
+    if (k === 't' && /^\d{1,12}$/.test(v)) t = v;
+    if (k === 'v1' && v) v1.push(v);
+  }
+  return t === undefined || !v1.length ? undefined : { t, v1 };
+}
+
+/** Wave's amounts are decimal strings (`"1000"`); XOF and XAF have no minor unit. */
+const amountOf = (v: unknown): number | undefined => {
+  const n = typeof v === 'string' && /^\d+(\.0+)?$/.test(v) ? Number(v) : typeof v === 'number' ? v : NaN;
+  return Number.isFinite(n) ? n : undefined;
+};
+
+/**
+ * Wave Checkout, direct (no aggregator's fee): `POST /v1/checkout/sessions` (`amount`,
+ * `currency`, `success_url`, `error_url`, `client_reference` = our payment id, our payment id as
+ * its `Idempotency-Key`) answers the session's `id` and its `wave_launch_url`, the page (or the
+ * Wave app) the buyer pays in. Its webhook is signed with the endpoint's signing secret:
+ * `Wave-Signature: t=<timestamp>,v1=<hex HMAC-SHA256(secret, <timestamp><raw body>)>`, refused
+ * past WAVE_TOLERANCE_S. `GET /v1/checkout/sessions/<id>` is what every credit is decided on;
+ * `POST /v1/checkout/sessions/<id>/refund` gives the money back.
+ */
+export function waveAdapter(options: {
+  baseUrl: string;
+  apiKey: () => Promise<string>;
+  webhookSecret: () => Promise<string>;
+  toleranceS: number;
+  policy: UpstreamPolicy;
+}): GatewayAdapter {
+  const root = options.baseUrl.replace(/\/$/, '');
+  const call = async (
+    method: 'GET' | 'POST',
+    path: string,
+    reference: string,
+    extra: { body?: unknown; attempts?: number; idempotencyKey?: string } = {},
+  ) =>
+    callUpstream(
+      { ...options.policy, ...(extra.attempts ? { attempts: extra.attempts } : {}) },
+      {
+        method,
+        url: `${root}${path}`,
+        headers: {
+          authorization: `Bearer ${await options.apiKey()}`,
+          ...(extra.idempotencyKey ? { 'idempotency-key': extra.idempotencyKey } : {}),
+        },
+        ...(extra.body === undefined ? {} : { body: JSON.stringify(extra.body) }),
+        reference,
+      },
+    );
+  const sessionPath = (id: string) => `/v1/checkout/sessions/${encodeURIComponent(id)}`;
+
+  return {
+    async createPayment(req) {
+      // Wave sends the buyer back to one URL on success and another on error: both the portal,
+      // which reads the payment's status (the status API decides, never the return).
+      const res = await call('POST', '/v1/checkout/sessions', req.reference, {
+        body: {
+          amount: String(req.amount_fcfa),
+          currency: req.currency,
+          client_reference: req.reference,
+          success_url: req.return_url,
+          error_url: req.return_url,
+        },
+        // Opening the same payment again (its URL lost) answers the same session.
+        idempotencyKey: req.reference,
+      });
+      const s = res.json as WaveSession | undefined;
+      if (res.status >= 400 || typeof s?.id !== 'string' || typeof s.wave_launch_url !== 'string') {
+        log.warn('wave refused the checkout session', { status: res.status, reference: req.reference });
+        throw providerRefused('The payment provider refused the request');
+      }
+      return { payment_url: s.wave_launch_url, provider_reference: s.id };
+    },
+
+    async paymentState(ref, opts = {}) {
+      // The session was never opened at Wave (its creation failed): it has no such payment.
+      if (!ref.provider_reference) return undefined;
+      const res = await call('GET', sessionPath(ref.provider_reference), ref.reference, {
+        ...(opts.attempts ? { attempts: opts.attempts } : {}),
+      });
+      if (res.status === 404) return undefined;
+      if (res.status >= 400) throw providerRefused('The payment provider refused the status request');
+      const s = res.json as WaveSession | undefined;
+      // The session must be this payment's: a reference pointing elsewhere confirms nothing.
+      if (s?.client_reference !== ref.reference) return undefined;
+      const amount = amountOf(s.amount);
+      if (amount === undefined || typeof s.currency !== 'string') {
+        log.warn('wave session not understood', { reference: ref.reference });
+        throw providerRefused('Bad provider answer');
+      }
+      const state: PaymentState = {
+        status: statusOf(s),
+        amount_fcfa: amount,
+        currency: s.currency,
+        provider_reference: ref.provider_reference,
+      };
+      return state;
+    },
+
+    async verifyNotification(headers, rawBody, nowMs) {
+      const parsed = parseWaveSignature(headers['wave-signature'] ?? '');
+      if (!parsed) throw badSignature('Missing or malformed Wave-Signature');
+      const keys = secretKeys(await options.webhookSecret());
+      if (!anySignatureMatches(keys, `${parsed.t}${rawBody}`, parsed.v1)) throw badSignature();
+      // Checked after the signature, so the age of an unsigned header tells nothing.
+      if (Math.abs(Math.floor(nowMs / 1000) - Number(parsed.t)) > options.toleranceS) {
+        throw new AppError('ERR_SIGNATURE_STALE', 'Notification timestamp outside the tolerance');
+      }
+      let event: { id?: unknown; type?: unknown; data?: WaveSession };
+      try {
+        event = JSON.parse(rawBody) as typeof event;
+      } catch {
+        return { kind: 'ignored', reason: 'not_json' };
+      }
+      const claimed = typeof event.type === 'string' ? EVENTS[event.type] : undefined;
+      if (!claimed) return { kind: 'ignored', reason: `event ${String(event.type)}` };
+      const s = event.data;
+      // A checkout made outside this service (another integration of the same merchant).
+      if (typeof s?.client_reference !== 'string') return { kind: 'ignored', reason: 'not_ours' };
+      const amount = amountOf(s.amount);
+      return {
+        kind: 'payment',
+        notification: {
+          // Wave's event id (`AE_...`) is unique per event; a redelivery carries the same one.
+          id:
+            typeof event.id === 'string' && event.id
+              ? `event:${event.id}`
+              : `signature:${parsed.t}:${parsed.v1[0]}`,
+          payment_id: s.client_reference,
+          status: claimed,
+          ...(amount !== undefined ? { amount_fcfa: amount } : {}),
+          ...(typeof s.currency === 'string' ? { currency: s.currency } : {}),
+          ...(typeof s.id === 'string' ? { provider_reference: s.id } : {}),
+        },
+      };
+    },
+
+    async refund(ref) {
+      if (!ref.provider_reference) throw providerRefused('No Wave checkout session for this payment');
+      const res = await call('POST', `${sessionPath(ref.provider_reference)}/refund`, ref.reference, {
+        idempotencyKey: `refund-${ref.reference}`,
+      });
+      if (res.status >= 400) {
+        log.warn('wave refused the refund', { status: res.status, reference: ref.reference });
+        throw providerRefused('The payment provider refused the refund');
+      }
+    },
+  };
+}
+
+/** The adapter with this deployment's settings and keys. */
+export const waveFromSettings = (): GatewayAdapter =>
+  waveAdapter({
+    baseUrl: waveSettings().WAVE_BASE_URL,
+    apiKey: gatewaySecret('WAVE_API_KEY'),
+    webhookSecret: gatewaySecret('WAVE_WEBHOOK_SECRET'),
+    toleranceS: waveSettings().WAVE_TOLERANCE_S,
+    policy: gatewayPolicy('wave'),
+  });
+
+/** Wave Checkout, direct: its signed webhook, its checkout sessions API, two secrets. */
+export const wave = {
+  name: 'wave',
+  secrets: ['WAVE_API_KEY', 'WAVE_WEBHOOK_SECRET'],
+  notifies: 'signed',
+  settings: ['WAVE_BASE_URL', 'WAVE_TOLERANCE_S'],
+  adapter: waveFromSettings,
+} as const satisfies GatewayDeclaration;
