@@ -264,6 +264,14 @@ const table = [
     summary: "Update a hotspot's branding (owning reseller or admin)",
   },
   {
+    method: 'PUT',
+    path: '/api/v1/network/nas/{nas_id}/login-origin',
+    handler: 'network/login-origin-put',
+    auth: 'reseller',
+    access: { table: 'write' },
+    summary: "Register the origin a hotspot's router takes logins on: the portal posts codes there only",
+  },
+  {
     method: 'GET',
     path: '/api/v1/network/dns/status',
     handler: 'network/dns-status-get',

@@ -10,7 +10,9 @@ import {
   nasLogin,
   ROUTER_PARAM_NAMES,
   type RouterParams,
+  routerErrorKey,
   routerParams,
+  trustedRouter,
 } from '../functions/portal/router-login';
 import {
   dataText,
@@ -110,7 +112,17 @@ if (reloading) {
   for (const [k, v] of keptRouter) here.searchParams.set(k, v);
   location.replace(here.href);
 }
-const router: RouterParams | undefined = routerParams(fromRouter);
+const claimed = routerParams(fromRouter);
+// Only the hotspot's registered login origin gets a code: a link naming another one (an
+// attacker's page) is shown as an error, and nothing is ever posted to it.
+const router: RouterParams | undefined = trustedRouter(claimed, document.body.dataset.loginOrigin);
+const foreignRouter = !!claimed && !router;
+/** The router's error, as one of the fixed sentences (its own text is never shown). */
+const routerError: Key | undefined = foreignRouter
+  ? 'err_foreign_router'
+  : router?.error
+    ? routerErrorKey(router.error)
+    : undefined;
 
 // ---- words ----
 function say(key: Key, vars: Record<string, string | number> = {}): void {
@@ -142,7 +154,7 @@ function translate(to: Lang): void {
   if (shown) showCode(shown.code, shown.seconds);
   const msisdn = store.get('msisdn');
   if (msisdn) el('otp-sent').textContent = t(to, 'otp_sent', { msisdn });
-  if (router?.error) el('router-error').textContent = t(to, 'err_router', { error: router.error });
+  if (routerError) el('router-error').textContent = t(to, routerError);
 }
 
 // ---- steps ----
@@ -508,9 +520,9 @@ const keptLang = store.get('lang');
 if (!here.searchParams.has('lang') && (keptLang === 'fr' || keptLang === 'en') && keptLang !== lang) {
   translate(keptLang);
 }
-if (router?.error) {
+if (routerError) {
   const box = el('router-error');
-  box.textContent = t(lang, 'err_router', { error: router.error });
+  box.textContent = t(lang, routerError);
   box.hidden = false;
 }
 const payment = here.searchParams.get('payment');

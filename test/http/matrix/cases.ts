@@ -353,6 +353,13 @@ export const cases: Record<string, MatrixCase> = {
     }),
     expect: OWNER_OR_ADMIN,
   },
+  'PUT /api/v1/network/nas/{nas_id}/login-origin': {
+    request: async (cast) => ({
+      path: `/api/v1/network/nas/${(await ownerVlan(cast)).nas_id}/login-origin`,
+      body: { login_origin: 'http://10.5.50.1' },
+    }),
+    expect: OWNER_OR_ADMIN,
+  },
   'GET /api/v1/network/dns/status': { request: async () => ({ path: '' }), expect: ANY_TOKEN },
   'PUT /api/v1/network/dns/status': {
     request: async () => ({
