@@ -167,6 +167,23 @@ const table = [
     summary: 'Status of a payment (the paying subscriber or an admin)',
   },
   {
+    method: 'GET',
+    path: '/api/v1/payments/unused',
+    handler: 'billing/payments-unused',
+    auth: 'reseller',
+    access: { table: 'read' },
+    summary:
+      "Paid, never connected: a reseller's completed payments whose code had no login within 15 minutes",
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/payments/{id}/resend-code',
+    handler: 'billing/payment-resend-code',
+    auth: 'reseller',
+    access: { table: 'write', sns: 'sms' },
+    summary: 'Text a paid access code to its buyer again (owning reseller or admin; at most 3 times)',
+  },
+  {
     method: 'POST',
     path: '/api/v1/vouchers/generate',
     handler: 'billing/vouchers-generate',

@@ -134,3 +134,28 @@ export const SummaryResponse = z.object({
   split: z.object({ reseller_fcfa: z.int(), operator_fcfa: z.int(), provider_fee_fcfa: z.int() }),
   sessions_count: z.int(),
 });
+
+export const UnusedPaymentsQuery = z.strictObject({ reseller_id: z.optional(uuid()) });
+export const UnusedPaymentsResponse = z.object({
+  items: z.array(
+    z.object({
+      payment_id: z.string(),
+      completed_at: z.string(),
+      flagged_at: z.string(),
+      forfait_name: z.string(),
+      amount_fcfa: z.int(),
+      nas_id: z.nullable(z.string()),
+      msisdn: z.nullable(z.string()),
+      access_code: z.string(),
+      /** True while the code is still unused ("payé, pas connecté"); false once it was used. */
+      paid_not_connected: z.boolean(),
+      code_resends: z.int(),
+      resends_left: z.int(),
+    }),
+  ),
+});
+export const ResendCodeResponse = z.object({
+  payment_id: z.string(),
+  code_resends: z.int(),
+  resends_left: z.int(),
+});

@@ -5,6 +5,7 @@ import { generateVouchers } from '../../../functions/billing/vouchers.js';
 import { allocateVlan } from '../../../functions/network/vlans.js';
 import { Access } from '../../../functions/store/access-codes.js';
 import { closeIncident, raiseAlertOnce } from '../../../functions/store/alerts.js';
+import { PaymentEntity } from '../../../functions/store/payments.js';
 import { recordReseller } from '../../../functions/store/resellers.js';
 import { Session } from '../../../functions/store/sessions.js';
 import { giveSite } from '../../integration/monitoring-fixtures.js';
@@ -259,6 +260,35 @@ export const cases: Record<string, MatrixCase> = {
       return { path: `/api/v1/payments/${p.transaction_id}/status` };
     },
     expect: { ...DENIED, subscriber: 200, otherReseller: 404, owner: 404, admin: 200 },
+  },
+  'GET /api/v1/payments/unused': {
+    request: async (cast) => ({ path: `/api/v1/payments/unused?reseller_id=${cast.ownerResellerId}` }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'POST /api/v1/payments/{id}/resend-code': {
+    request: async (cast) => {
+      // A completed payment of the owning reseller, with its code and buyer's number.
+      const id = randomUUID();
+      const now = new Date().toISOString();
+      await PaymentEntity.put({
+        id,
+        subscriber_id: cast.subscriberId,
+        forfait_id: forfaitId,
+        forfait_name: 'Heure',
+        amount_fcfa: 100,
+        provider: 'wave',
+        reseller_id: cast.ownerResellerId,
+        status: 'completed',
+        created_at: now,
+        expires_at: now,
+        completed_at: now,
+        msisdn: '+2250700000001',
+        access_code: 'MATRIXCODE',
+      });
+      return { path: `/api/v1/payments/${id}/resend-code` };
+    },
+    // Another reseller's payment is not found: its existence does not leak.
+    expect: { ...OWNER_OR_ADMIN, otherReseller: 404 },
   },
   'POST /api/v1/vouchers/generate': {
     request: async (cast) => {
