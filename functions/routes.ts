@@ -499,6 +499,14 @@ const table = [
   // ---- portal ----
   {
     method: 'GET',
+    path: '/api/v1/captive/{nas_id}',
+    handler: 'portal/captive-api',
+    auth: 'none',
+    access: { table: 'read' },
+    summary: 'RFC 8908 Captive Portal API of a hotspot (application/captive+json; ?mac= names the device)',
+  },
+  {
+    method: 'GET',
     path: '/portal/{nas_id}',
     handler: 'portal/portal-page',
     auth: 'none',

@@ -372,6 +372,10 @@ export const cases: Record<string, MatrixCase> = {
     },
     expect: OWNER_OR_ADMIN,
   },
+  'GET /api/v1/captive/{nas_id}': {
+    request: async (cast) => ({ path: `/api/v1/captive/${(await ownerVlan(cast)).nas_id}` }),
+    expect: PUBLIC,
+  },
   'GET /api/v1/branding/{nas_id}': {
     request: async (cast) => ({ path: `/api/v1/branding/${(await ownerVlan(cast)).nas_id}` }),
     expect: PUBLIC,
