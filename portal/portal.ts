@@ -37,8 +37,20 @@ interface Forfait {
 interface MyCode {
   code: string;
   seconds_remaining: number;
+  bytes_remaining: number | null;
+  expires_at: string | null;
+  forfait_name: string | null;
+  forfait_id?: string;
+  last_nas_id?: string | null;
 }
-type Step = 'phone' | 'otp' | 'forfaits' | 'voucher' | 'wait' | 'code';
+interface Purchase {
+  code: string;
+  forfait_id: string;
+  forfait_name: string | null;
+  created_at: string;
+  active: boolean;
+}
+type Step = 'phone' | 'otp' | 'mine' | 'forfaits' | 'voucher' | 'wait' | 'code';
 type Answer = { status: number; body: Record<string, unknown> };
 
 const nasId = document.body.dataset.nas ?? '';
@@ -151,6 +163,7 @@ function translate(to: Lang): void {
   link.lang = other;
   if (message) say(message.key, message.vars);
   if (forfaits.length) renderForfaits();
+  renderMine();
   if (shown) showCode(shown.code, shown.seconds);
   const msisdn = store.get('msisdn');
   if (msisdn) el('otp-sent').textContent = t(to, 'otp_sent', { msisdn });
@@ -159,7 +172,7 @@ function translate(to: Lang): void {
 
 // ---- steps ----
 function show(step: Step, focus = true): void {
-  for (const s of ['phone', 'otp', 'forfaits', 'voucher', 'wait', 'code'] as const) {
+  for (const s of ['phone', 'otp', 'mine', 'forfaits', 'voucher', 'wait', 'code'] as const) {
     el(`s-${s}`).hidden = s !== step;
   }
   const field = { phone: 'msisdn', otp: 'otp', voucher: 'voucher' }[step as string];
@@ -295,14 +308,81 @@ async function deviceLogin(): Promise<boolean> {
   return true;
 }
 
-// ---- 3: time left at this hotspot, else 4: the forfaits ----
+// ---- 3: "Retrouver mon code": codes with time left at this hotspot and the purchases, else 4 ----
+let mine: { items: MyCode[]; history: Purchase[] } | undefined;
+
 async function afterLogin(): Promise<void> {
-  const mine = await api('GET', `/access/mine?nas_id=${encodeURIComponent(nasId)}`);
-  const best = ((mine?.status === 200 ? mine.body.items : undefined) as MyCode[] | undefined)?.sort(
-    (a, b) => b.seconds_remaining - a.seconds_remaining,
-  )[0];
-  if (best) return showCode(best.code, best.seconds_remaining);
+  const a = await api('GET', `/access/mine?nas_id=${encodeURIComponent(nasId)}`);
+  const items = ((a?.status === 200 ? a.body.items : undefined) as MyCode[] | undefined) ?? [];
+  const history = ((a?.status === 200 ? a.body.history : undefined) as Purchase[] | undefined) ?? [];
+  if (!items.length && !history.length) return showForfaits();
+  mine = { items: items.sort((x, y) => y.seconds_remaining - x.seconds_remaining), history };
+  renderMine();
+  if (!items.length) return showForfaits();
+  show('mine');
+}
+
+const item = (...children: (Node | string)[]): HTMLLIElement => {
+  const li = document.createElement('li');
+  li.append(...children);
+  return li;
+};
+const line = (text: string, tag = 'small'): HTMLElement => {
+  const node = document.createElement(tag);
+  node.textContent = text;
+  return node;
+};
+const dateText = (iso: string): string =>
+  new Intl.DateTimeFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  }).format(new Date(iso));
+
+function renderMine(): void {
+  if (!mine) return;
+  el('mine-list').replaceChildren(
+    ...mine.items.map((c) => {
+      const connect = document.createElement('button');
+      connect.type = 'button';
+      connect.textContent = t(lang, 'connect');
+      connect.hidden = !router;
+      connect.addEventListener('click', () => connectWith(c.code, connect));
+      return item(
+        line(c.code, 'b'),
+        line(c.forfait_name ?? ''),
+        line(t(lang, 'remaining', { time: remainingText(lang, c.seconds_remaining) })),
+        line(dataText(lang, c.bytes_remaining === null ? null : Math.floor(c.bytes_remaining / 1048576))),
+        ...(c.expires_at ? [line(t(lang, 'mine_expires', { date: dateText(c.expires_at) }))] : []),
+        ...(c.last_nas_id ? [line(t(lang, 'mine_hotspot', { nas: c.last_nas_id }))] : []),
+        connect,
+      );
+    }),
+  );
+  el('history-list').replaceChildren(
+    ...mine.history.map((p) => {
+      const renew = document.createElement('button');
+      renew.type = 'button';
+      renew.className = 'secondary';
+      renew.textContent = t(lang, 'renew');
+      renew.addEventListener('click', () => void renewForfait(p.forfait_id));
+      return item(
+        line(p.forfait_name ?? p.code, 'b'),
+        line(`${dateText(p.created_at)} · ${t(lang, p.active ? 'history_active' : 'history_ended')}`),
+        renew,
+      );
+    }),
+  );
+}
+
+/** One tap: the same forfait, chosen on the payment step (the provider is the subscriber's). */
+async function renewForfait(forfaitId: string): Promise<void> {
+  quiet();
   await showForfaits();
+  const radio = el('forfaits').querySelector<HTMLInputElement>(`input[value="${CSS.escape(forfaitId)}"]`);
+  if (radio) {
+    radio.checked = true;
+    radio.focus();
+  }
 }
 
 async function showForfaits(): Promise<void> {
@@ -471,14 +551,15 @@ function logIn(login: NasLogin): void {
   form.submit();
 }
 
-el('connect').addEventListener('click', () => {
-  const code = el('code').textContent ?? '';
+function connectWith(code: string, button: HTMLElement): void {
   const login = router && nasLogin(router, code);
   if (!login) return say('err_server');
-  el('connect').textContent = t(lang, 'connecting');
+  button.textContent = t(lang, 'connecting');
   store.set('code', null);
   logIn(login);
-});
+}
+
+el('connect').addEventListener('click', () => connectWith(el('code').textContent ?? '', el('connect')));
 
 // ---- moving between steps ----
 const toVoucher = () => {
@@ -495,6 +576,10 @@ el('voucher-back').addEventListener('click', () => {
 el('to-phone').addEventListener('click', () => {
   quiet();
   show('phone');
+});
+el('mine-buy').addEventListener('click', () => {
+  quiet();
+  void showForfaits();
 });
 el('buy-more').addEventListener('click', () => {
   quiet();

@@ -141,6 +141,14 @@ ${button('otp_submit')}
 </form>
 ${link('change_number', 'to-phone')}
 </section>
+<section id="s-mine" hidden>
+<h2 data-t="mine_title">${tr('mine_title')}</h2>
+<p data-t="mine_intro">${tr('mine_intro')}</p>
+<ul id="mine-list" class="cards"></ul>
+<h3 data-t="history_title">${tr('history_title')}</h3>
+<ul id="history-list" class="cards"></ul>
+${link('buy_more', 'mine-buy')}
+</section>
 <section id="s-forfaits" hidden>
 <form id="f-pay" novalidate>
 <fieldset><legend data-t="forfaits">${tr('forfaits')}</legend><div id="forfaits"><p data-t="loading">${tr('loading')}</p></div></fieldset>

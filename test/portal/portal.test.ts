@@ -477,7 +477,7 @@ describe('getting online with the portal', () => {
     await w.context.close();
   });
 
-  it('sends a subscriber who still has time at this hotspot straight to "connect"', async () => {
+  it('lets a buyer who lost the code find it by SMS login ("Retrouver mon code") and connect with one tap', async () => {
     const w = await open();
     await w.page.goto(portalUrl());
     const msisdn = await loginWithPhone(w.page);
@@ -504,9 +504,35 @@ describe('getting online with the portal', () => {
     const again = await open();
     await again.page.goto(portalUrl());
     await loginWithPhone(again.page, msisdn);
-    await again.page.locator('#code').filter({ hasText: 'TIMELEFT23' }).waitFor();
-    expect(await again.page.getByRole('button', { name: 'Se connecter' }).isVisible()).toBe(true);
+    await again.page.getByRole('heading', { name: 'Retrouver mon code' }).waitFor();
+    const card = again.page.locator('#mine-list li', { hasText: 'TIMELEFT23' });
+    await card.waitFor();
+    const text = await card.innerText();
+    expect(text).toContain('Jour');
+    expect(text).toMatch(/Reste : (59|60) min|Reste : 1 heure/);
+    expect(text).toContain('Données illimitées');
+    expect(text).toContain('Valable jusqu’au');
+    // The history lists the purchase with its one-tap renewal.
+    const bought = again.page.locator('#history-list li', { hasText: 'Jour' });
+    expect(await bought.innerText()).toContain('en cours');
+    const logins = nas.logins.length;
+    await card.getByRole('button', { name: 'Se connecter' }).click();
+    await again.page.waitForURL(`${nas.url}/orig?from=portal`);
+    expect(nas.logins.slice(logins)).toEqual([
+      { username: 'TIMELEFT23', password: 'TIMELEFT23', dst: `${nas.url}/orig?from=portal`, popup: 'true' },
+    ]);
+    expect(again.problems).toEqual([]);
     await again.context.close();
+
+    // "Racheter ce forfait": the same forfait, chosen on the payment step.
+    const renew = await open();
+    await renew.page.goto(portalUrl());
+    await loginWithPhone(renew.page, msisdn);
+    await renew.page.getByRole('button', { name: 'Racheter ce forfait' }).first().click();
+    await renew.page.getByText('Choisissez un forfait').waitFor();
+    const checked = renew.page.locator('#forfaits input:checked');
+    expect(await checked.getAttribute('value')).toBe(SEED_FORFAITS[0]?.id);
+    await renew.context.close();
   });
 
   it('says an unknown voucher in words', async () => {
