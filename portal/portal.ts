@@ -553,7 +553,10 @@ function logIn(login: NasLogin): void {
 
 function connectWith(code: string, button: HTMLElement): void {
   const login = router && nasLogin(router, code);
-  if (!login) return say('err_server');
+  if (!login) {
+    say('err_server');
+    return;
+  }
   button.textContent = t(lang, 'connecting');
   store.set('code', null);
   logIn(login);
