@@ -111,7 +111,8 @@ export const PaymentEntity = entity<Payment>()({
     completedByHour: {
       gsi: 'gsi2',
       composite: ['status', 'completed_at', 'id'],
-      pk: (p: Pick<Payment, 'completed_at'>) => `PAYMENTS#COMPLETED#${completedHour(p.completed_at ?? '')}`,
+      pk: (p: Pick<Payment, 'completed_at'>) =>
+        `PAYMENTS#COMPLETED#${completedHour(String(p.completed_at ?? ''))}`,
       sk: (p: Pick<Payment, 'completed_at' | 'id'>) => `${p.completed_at}#${p.id}`,
       when: (p: Payment) => p.status === 'completed',
     },
