@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     );
     // What a MikroTik's login.html sends: where to post the login, where the subscriber was going.
     const query = new URLSearchParams({
-      'link-login-only': 'http://10.5.50.1/login',
+      'link-login-only': 'http://login.wifi/login',
       'link-orig': 'http://example.com/',
       mac: 'AA:BB:CC:DD:EE:FF',
     });

@@ -32,4 +32,11 @@ export const jobs: readonly Job[] = [
     summary:
       'Re-check pending payments with their provider: credit the paid, expire the abandoned, alert on a mismatch',
   },
+  {
+    name: 'PaidNotConnected',
+    handler: 'billing/paid-not-connected-job',
+    everyMinutes: 5,
+    access: { table: 'write' },
+    summary: 'Flag completed payments whose access code had no login within 15 minutes (payé, pas connecté)',
+  },
 ];

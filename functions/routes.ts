@@ -175,6 +175,23 @@ const table = [
     summary: 'Status of a payment (the paying subscriber or an admin)',
   },
   {
+    method: 'GET',
+    path: '/api/v1/payments/unused',
+    handler: 'billing/payments-unused',
+    auth: 'reseller',
+    access: { table: 'read' },
+    summary:
+      "Paid, never connected: a reseller's completed payments whose code had no login within 15 minutes",
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/payments/{id}/resend-code',
+    handler: 'billing/payment-resend-code',
+    auth: 'reseller',
+    access: { table: 'write', sns: 'sms' },
+    summary: 'Text a paid access code to its buyer again (owning reseller or admin; at most 3 times)',
+  },
+  {
     method: 'POST',
     path: '/api/v1/vouchers/generate',
     handler: 'billing/vouchers-generate',
@@ -294,6 +311,14 @@ const table = [
     auth: 'reseller',
     access: { table: 'write' },
     summary: "Update a hotspot's branding (owning reseller or admin)",
+  },
+  {
+    method: 'PUT',
+    path: '/api/v1/network/nas/{nas_id}/login-origin',
+    handler: 'network/login-origin-put',
+    auth: 'reseller',
+    access: { table: 'write' },
+    summary: "Register the origin a hotspot's router takes logins on: the portal posts codes there only",
   },
   {
     method: 'GET',
@@ -520,6 +545,14 @@ const table = [
     summary: "The caller's access codes with time left (at one hotspot with ?nas_id=)",
   },
   // ---- portal ----
+  {
+    method: 'GET',
+    path: '/api/v1/captive/{nas_id}',
+    handler: 'portal/captive-api',
+    auth: 'none',
+    access: { table: 'read' },
+    summary: 'RFC 8908 Captive Portal API of a hotspot (application/captive+json; ?mac= names the device)',
+  },
   {
     method: 'GET',
     path: '/portal/{nas_id}',

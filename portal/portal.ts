@@ -10,7 +10,9 @@ import {
   nasLogin,
   ROUTER_PARAM_NAMES,
   type RouterParams,
+  routerErrorKey,
   routerParams,
+  trustedRouter,
 } from '../functions/portal/router-login';
 import {
   dataText,
@@ -35,8 +37,20 @@ interface Forfait {
 interface MyCode {
   code: string;
   seconds_remaining: number;
+  bytes_remaining: number | null;
+  expires_at: string | null;
+  forfait_name: string | null;
+  forfait_id?: string;
+  last_nas_id?: string | null;
 }
-type Step = 'phone' | 'otp' | 'forfaits' | 'voucher' | 'wait' | 'code';
+interface Purchase {
+  code: string;
+  forfait_id: string;
+  forfait_name: string | null;
+  created_at: string;
+  active: boolean;
+}
+type Step = 'phone' | 'otp' | 'mine' | 'forfaits' | 'voucher' | 'wait' | 'code';
 type Answer = { status: number; body: Record<string, unknown> };
 
 const nasId = document.body.dataset.nas ?? '';
@@ -110,7 +124,17 @@ if (reloading) {
   for (const [k, v] of keptRouter) here.searchParams.set(k, v);
   location.replace(here.href);
 }
-const router: RouterParams | undefined = routerParams(fromRouter);
+const claimed = routerParams(fromRouter);
+// Only the hotspot's registered login origin gets a code: a link naming another one (an
+// attacker's page) is shown as an error, and nothing is ever posted to it.
+const router: RouterParams | undefined = trustedRouter(claimed, document.body.dataset.loginOrigin);
+const foreignRouter = !!claimed && !router;
+/** The router's error, as one of the fixed sentences (its own text is never shown). */
+const routerError: Key | undefined = foreignRouter
+  ? 'err_foreign_router'
+  : router?.error
+    ? routerErrorKey(router.error)
+    : undefined;
 
 // ---- words ----
 function say(key: Key, vars: Record<string, string | number> = {}): void {
@@ -139,15 +163,16 @@ function translate(to: Lang): void {
   link.lang = other;
   if (message) say(message.key, message.vars);
   if (forfaits.length) renderForfaits();
+  renderMine();
   if (shown) showCode(shown.code, shown.seconds);
   const msisdn = store.get('msisdn');
   if (msisdn) el('otp-sent').textContent = t(to, 'otp_sent', { msisdn });
-  if (router?.error) el('router-error').textContent = t(to, 'err_router', { error: router.error });
+  if (routerError) el('router-error').textContent = t(to, routerError);
 }
 
 // ---- steps ----
 function show(step: Step, focus = true): void {
-  for (const s of ['phone', 'otp', 'forfaits', 'voucher', 'wait', 'code'] as const) {
+  for (const s of ['phone', 'otp', 'mine', 'forfaits', 'voucher', 'wait', 'code'] as const) {
     el(`s-${s}`).hidden = s !== step;
   }
   const field = { phone: 'msisdn', otp: 'otp', voucher: 'voucher' }[step as string];
@@ -283,14 +308,81 @@ async function deviceLogin(): Promise<boolean> {
   return true;
 }
 
-// ---- 3: time left at this hotspot, else 4: the forfaits ----
+// ---- 3: "Retrouver mon code": codes with time left at this hotspot and the purchases, else 4 ----
+let mine: { items: MyCode[]; history: Purchase[] } | undefined;
+
 async function afterLogin(): Promise<void> {
-  const mine = await api('GET', `/access/mine?nas_id=${encodeURIComponent(nasId)}`);
-  const best = ((mine?.status === 200 ? mine.body.items : undefined) as MyCode[] | undefined)?.sort(
-    (a, b) => b.seconds_remaining - a.seconds_remaining,
-  )[0];
-  if (best) return showCode(best.code, best.seconds_remaining);
+  const a = await api('GET', `/access/mine?nas_id=${encodeURIComponent(nasId)}`);
+  const items = ((a?.status === 200 ? a.body.items : undefined) as MyCode[] | undefined) ?? [];
+  const history = ((a?.status === 200 ? a.body.history : undefined) as Purchase[] | undefined) ?? [];
+  if (!items.length && !history.length) return showForfaits();
+  mine = { items: items.sort((x, y) => y.seconds_remaining - x.seconds_remaining), history };
+  renderMine();
+  if (!items.length) return showForfaits();
+  show('mine');
+}
+
+const item = (...children: (Node | string)[]): HTMLLIElement => {
+  const li = document.createElement('li');
+  li.append(...children);
+  return li;
+};
+const line = (text: string, tag = 'small'): HTMLElement => {
+  const node = document.createElement(tag);
+  node.textContent = text;
+  return node;
+};
+const dateText = (iso: string): string =>
+  new Intl.DateTimeFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  }).format(new Date(iso));
+
+function renderMine(): void {
+  if (!mine) return;
+  el('mine-list').replaceChildren(
+    ...mine.items.map((c) => {
+      const connect = document.createElement('button');
+      connect.type = 'button';
+      connect.textContent = t(lang, 'connect');
+      connect.hidden = !router;
+      connect.addEventListener('click', () => connectWith(c.code, connect));
+      return item(
+        line(c.code, 'b'),
+        line(c.forfait_name ?? ''),
+        line(t(lang, 'remaining', { time: remainingText(lang, c.seconds_remaining) })),
+        line(dataText(lang, c.bytes_remaining === null ? null : Math.floor(c.bytes_remaining / 1048576))),
+        ...(c.expires_at ? [line(t(lang, 'mine_expires', { date: dateText(c.expires_at) }))] : []),
+        ...(c.last_nas_id ? [line(t(lang, 'mine_hotspot', { nas: c.last_nas_id }))] : []),
+        connect,
+      );
+    }),
+  );
+  el('history-list').replaceChildren(
+    ...mine.history.map((p) => {
+      const renew = document.createElement('button');
+      renew.type = 'button';
+      renew.className = 'secondary';
+      renew.textContent = t(lang, 'renew');
+      renew.addEventListener('click', () => void renewForfait(p.forfait_id));
+      return item(
+        line(p.forfait_name ?? p.code, 'b'),
+        line(`${dateText(p.created_at)} · ${t(lang, p.active ? 'history_active' : 'history_ended')}`),
+        renew,
+      );
+    }),
+  );
+}
+
+/** One tap: the same forfait, chosen on the payment step (the provider is the subscriber's). */
+async function renewForfait(forfaitId: string): Promise<void> {
+  quiet();
   await showForfaits();
+  const radio = el('forfaits').querySelector<HTMLInputElement>(`input[value="${CSS.escape(forfaitId)}"]`);
+  if (radio) {
+    radio.checked = true;
+    radio.focus();
+  }
 }
 
 async function showForfaits(): Promise<void> {
@@ -459,14 +551,18 @@ function logIn(login: NasLogin): void {
   form.submit();
 }
 
-el('connect').addEventListener('click', () => {
-  const code = el('code').textContent ?? '';
+function connectWith(code: string, button: HTMLElement): void {
   const login = router && nasLogin(router, code);
-  if (!login) return say('err_server');
-  el('connect').textContent = t(lang, 'connecting');
+  if (!login) {
+    say('err_server');
+    return;
+  }
+  button.textContent = t(lang, 'connecting');
   store.set('code', null);
   logIn(login);
-});
+}
+
+el('connect').addEventListener('click', () => connectWith(el('code').textContent ?? '', el('connect')));
 
 // ---- moving between steps ----
 const toVoucher = () => {
@@ -483,6 +579,10 @@ el('voucher-back').addEventListener('click', () => {
 el('to-phone').addEventListener('click', () => {
   quiet();
   show('phone');
+});
+el('mine-buy').addEventListener('click', () => {
+  quiet();
+  void showForfaits();
 });
 el('buy-more').addEventListener('click', () => {
   quiet();
@@ -508,9 +608,9 @@ const keptLang = store.get('lang');
 if (!here.searchParams.has('lang') && (keptLang === 'fr' || keptLang === 'en') && keptLang !== lang) {
   translate(keptLang);
 }
-if (router?.error) {
+if (routerError) {
   const box = el('router-error');
-  box.textContent = t(lang, 'err_router', { error: router.error });
+  box.textContent = t(lang, routerError);
   box.hidden = false;
 }
 const payment = here.searchParams.get('payment');

@@ -1,10 +1,18 @@
 import { isIP } from 'node:net';
-import { getNas, NAS_VENDORS, type NasVendor, setNasCoa, setNasVendor } from '../../functions/store/nas.js';
+import {
+  getNas,
+  loginOriginOf,
+  NAS_VENDORS,
+  type NasVendor,
+  setNasCoa,
+  setNasLoginOrigin,
+  setNasVendor,
+} from '../../functions/store/nas.js';
 import { UsageError } from './context.js';
 
 const USAGE =
   `nas vendor --nas-id <id> --vendor ${NAS_VENDORS.join('|')} | nas show --nas-id <id> | ` +
-  'nas coa --nas-id <id> [--host <ip>] [--port <n>]';
+  'nas coa --nas-id <id> [--host <ip>] [--port <n>] | nas login-origin --nas-id <id> --origin <http://host[:port]>';
 
 /**
  * `nas vendor`: which router family a hotspot runs, so that RADIUS answers it with the
@@ -33,10 +41,27 @@ export async function run(command: string | undefined, flags: Record<string, str
     );
     return;
   }
+  if (command === 'login-origin') {
+    // Where the router takes logins: the portal posts codes to this origin and no other.
+    let origin: string;
+    try {
+      const url = new URL(flags.origin ?? '');
+      if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password)
+        throw new Error('not a web origin');
+      origin = url.origin;
+    } catch {
+      throw new UsageError(USAGE);
+    }
+    if (!(await setNasLoginOrigin(nasId, origin))) throw new UsageError(`no hotspot ${nasId}`);
+    process.stdout.write(`${nasId}: the portal posts codes to ${origin} only\n`);
+    return;
+  }
   if (command === 'show') {
     const nas = await getNas(nasId);
     if (!nas) throw new UsageError(`no hotspot ${nasId}`);
-    process.stdout.write(`${JSON.stringify({ ...nas, vendor: nas.vendor ?? 'mikrotik' }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ ...nas, vendor: nas.vendor ?? 'mikrotik', login_origin: loginOriginOf(nas) }, null, 2)}\n`,
+    );
     return;
   }
   throw new UsageError(USAGE);

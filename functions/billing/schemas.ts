@@ -175,7 +175,7 @@ export const ResellerPaymentsPage = z.object({
       id: z.string(),
       forfait_name: z.string(),
       amount_fcfa: z.int(),
-      status: z.enum(['pending', 'completed', 'failed', 'expired']),
+      status: z.enum(['pending', 'completed', 'failed', 'expired', 'refunded']),
       provider: z.string(),
       created_at: z.string(),
       nas_id: z.optional(z.string()),
@@ -189,4 +189,29 @@ export const ResellerPaymentsPage = z.object({
     }),
   ),
   next_cursor: z.optional(z.string()),
+});
+
+export const UnusedPaymentsQuery = z.strictObject({ reseller_id: z.optional(uuid()) });
+export const UnusedPaymentsResponse = z.object({
+  items: z.array(
+    z.object({
+      payment_id: z.string(),
+      completed_at: z.string(),
+      flagged_at: z.string(),
+      forfait_name: z.string(),
+      amount_fcfa: z.int(),
+      nas_id: z.nullable(z.string()),
+      msisdn: z.nullable(z.string()),
+      access_code: z.string(),
+      /** True while the code is still unused ("payé, pas connecté"); false once it was used. */
+      paid_not_connected: z.boolean(),
+      code_resends: z.int(),
+      resends_left: z.int(),
+    }),
+  ),
+});
+export const ResendCodeResponse = z.object({
+  payment_id: z.string(),
+  code_resends: z.int(),
+  resends_left: z.int(),
 });

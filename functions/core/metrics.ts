@@ -40,7 +40,9 @@ export type BusinessMetric =
   /** Requests refused because the router may not speak for the NAS id it sent (functions/radius/identity.ts). */
   | 'RadiusRouterRefused'
   | 'RadiusAccountingIgnored'
-  | 'SessionsClosedStale';
+  | 'SessionsClosedStale'
+  /** A completed payment whose code had no login within 15 minutes (the reseller is told). */
+  | 'PaidNotConnected';
 
 /** Counts a business event; flushed as EMF at the end of the invocation. */
 export function countMetric(name: BusinessMetric, value = 1): void {

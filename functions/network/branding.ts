@@ -4,6 +4,7 @@ import { clock } from '../core/clock.js';
 import { notFound } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
 import { type BrandingFields, readBranding, saveBranding } from '../store/branding.js';
+import { getNas, loginOriginOf, setNasLoginOrigin } from '../store/nas.js';
 import { isNasIdShape } from './naming.js';
 import { networkSettings } from './settings.js';
 
@@ -45,6 +46,25 @@ async function hotspot(nasId: string, consistent = false) {
 export async function brandingOf(nasId: string): Promise<Branding> {
   const { nas, saved } = await hotspot(nasId);
   return withDefaults(nasId, nas.reseller_name, saved);
+}
+
+/** What the portal page is written from: the branding and the one origin it may post codes to. */
+export async function portalOf(nasId: string): Promise<Branding & { login_origin: string }> {
+  const { nas, saved } = await hotspot(nasId);
+  return { ...withDefaults(nasId, nas.reseller_name, saved), login_origin: loginOriginOf(nas) };
+}
+
+/**
+ * Registers where a hotspot's router takes logins (owning reseller or admin): the portal posts
+ * access codes to that origin only. 404 for an unknown hotspot.
+ */
+export async function updateLoginOrigin(principal: Principal, nasId: string, origin: string) {
+  if (!isNasIdShape(nasId)) throw notFound('Hotspot');
+  const nas = await getNas(nasId);
+  if (!nas) throw notFound('Hotspot');
+  assertActsFor(principal, nas.reseller_id);
+  if (!(await setNasLoginOrigin(nasId, origin))) throw notFound('Hotspot');
+  return { nas_id: nasId, login_origin: origin };
 }
 
 export const portalView = (b: Branding): PortalBranding => ({

@@ -131,6 +131,22 @@ export const SitesParams = z.strictObject({ reseller_id: uuid() });
 export const SitesList = z.object({ items: z.array(SiteResponse), total: z.int() });
 
 export const BrandingParams = z.strictObject({ nas_id: nasIdParam });
+
+/** An origin as a browser writes it: `http(s)://host[:port]`, nothing after (no path, no credentials). */
+const origin = z.string().check(
+  z.maxLength(300),
+  rule((v: string) => {
+    try {
+      const url = new URL(v);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be http:// or https://';
+      return url.origin === v.replace(/\/$/, '') ? null : 'must be an origin only: scheme, host and port';
+    } catch {
+      return 'must be an origin such as http://login.wifi or http://10.5.50.1:8080';
+    }
+  }),
+);
+export const LoginOriginBody = z.strictObject({ login_origin: origin });
+export const LoginOriginResponse = z.object({ nas_id: z.string(), login_origin: z.string() });
 export const BrandingQuery = z.strictObject({ view: z.optional(z.enum(['portal', 'full'])) });
 export const BrandingResponse = z.object({
   nas_id: z.string(),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import phonePlans from '../core/phone-metadata.json' with { type: 'json' };
 import { PORTAL_SCRIPT, PORTAL_STYLE } from './assets.generated.js';
-import { loginOrigin, routerParams } from './router-login.js';
+import { loginOrigin, routerParams, trustedRouter } from './router-login.js';
 import { type Key, type Lang, PROVIDERS, t } from './strings.js';
 
 /** What the portal page of one hotspot is written from. */
@@ -18,6 +18,8 @@ export interface PortalInput {
   lang: Lang;
   /** The query string as the router sent it (or as the page put it back). */
   query: URLSearchParams;
+  /** The origin registered for the hotspot's router (NAS record): the only one codes go to. */
+  loginOrigin: string;
 }
 
 export interface PortalPage {
@@ -85,8 +87,9 @@ export function renderPortal(input: PortalInput): PortalPage {
   const custom = input.customCss.includes('<') ? '' : input.customCss;
   const style = `:root{--p:${primary};--on-p:${textOn(primary)};--s:${secondary};--on-s:${textOn(secondary)}}${custom}`;
   const logo = new URL(input.logoUrl);
-  const router = routerParams(input.query);
-  const formTarget = loginOrigin(router);
+  // A login URL on another origin than the registered one gets no form-action: the browser
+  // itself would refuse the post, should the script ever try.
+  const formTarget = loginOrigin(trustedRouter(routerParams(input.query), input.loginOrigin));
   const other: Lang = lang === 'fr' ? 'en' : 'fr';
   const switchQuery = new URLSearchParams(input.query);
   switchQuery.set('lang', other);
@@ -111,7 +114,7 @@ export function renderPortal(input: PortalInput): PortalPage {
 <style>${style}</style>
 <script src="assets/${PORTAL_SCRIPT}" defer></script>
 </head>
-<body data-nas="${escapeHtml(input.nasId)}" ${PORTAL_MARKER}>
+<body data-nas="${escapeHtml(input.nasId)}" data-login-origin="${escapeHtml(input.loginOrigin)}" ${PORTAL_MARKER}>
 <header><img id="logo" src="${escapeHtml(logo.href)}" alt="${escapeHtml(input.resellerName)}" width="40" height="40"><span class="brand">${escapeHtml(input.resellerName)}</span><a id="lang" href="?${escapeHtml(switchQuery.toString())}" hreflang="${other}" lang="${other}" data-t="other_lang">${tr('other_lang')}</a></header>
 <main>
 ${welcome}
@@ -137,6 +140,14 @@ ${link('have_voucher', 'to-voucher')}
 ${button('otp_submit')}
 </form>
 ${link('change_number', 'to-phone')}
+</section>
+<section id="s-mine" hidden>
+<h2 data-t="mine_title">${tr('mine_title')}</h2>
+<p data-t="mine_intro">${tr('mine_intro')}</p>
+<ul id="mine-list" class="cards"></ul>
+<h3 data-t="history_title">${tr('history_title')}</h3>
+<ul id="history-list" class="cards"></ul>
+${link('buy_more', 'mine-buy')}
 </section>
 <section id="s-forfaits" hidden>
 <form id="f-pay" novalidate>

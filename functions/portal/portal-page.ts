@@ -1,7 +1,7 @@
 import { AppError } from '../core/errors.js';
 import { endpoint, type Reply } from '../core/http.js';
 import { OpenQuery } from '../core/schemas.js';
-import { brandingOf, etagMatches, etagOf } from '../network/branding.js';
+import { etagMatches, etagOf, portalOf } from '../network/branding.js';
 import { normalizedLogoUrl } from '../network/branding-rules.js';
 import { networkSettings } from '../network/settings.js';
 import { type PortalPage, renderPortal, unknownHotspotPage } from './page.js';
@@ -38,9 +38,9 @@ export const handler = endpoint(
     const query = new URLSearchParams(event.rawQueryString ?? '');
     const lang = pickLang(query.get('lang') ?? undefined, headers['accept-language']);
     const vary = { vary: 'accept-language' };
-    let branding: Awaited<ReturnType<typeof brandingOf>>;
+    let branding: Awaited<ReturnType<typeof portalOf>>;
     try {
-      branding = await brandingOf(params.nas_id ?? '');
+      branding = await portalOf(params.nas_id ?? '');
     } catch (error) {
       if (error instanceof AppError && error.code === 'ERR_NOT_FOUND')
         return page(404, unknownHotspotPage(lang), { 'cache-control': 'no-store', ...vary });
@@ -56,6 +56,7 @@ export const handler = endpoint(
       customCss: branding.custom_css,
       lang,
       query,
+      loginOrigin: branding.login_origin,
     });
     const etag = etagOf([p.html, p.csp]);
     const cache = { 'cache-control': 'public, max-age=60', etag, ...vary };

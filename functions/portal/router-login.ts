@@ -107,10 +107,60 @@ export function routerParams(query: Query): RouterParams | undefined {
   return undefined;
 }
 
+/**
+ * The router's `error` parameter, as one of a fixed set of sentences: its text is never shown
+ * (anyone can craft a portal link with any `error`, and the page must not say what they wrote).
+ * MikroTik's own messages (RouterOS hotspot `$(error)`), the platform's RADIUS Reply-Messages
+ * (radius/attributes.ts REFUSALS, which MikroTik shows as the error) and Coova's `res=failed`
+ * map to a sentence of functions/portal/strings.ts; anything else is the generic one.
+ */
+export type RouterErrorKey =
+  | 'err_router_credentials'
+  | 'err_router_retry'
+  | 'err_router_unavailable'
+  | 'err_unknown_code'
+  | 'err_wrong_hotspot'
+  | 'err_expired'
+  | 'err_data_used'
+  | 'err_device_limit'
+  | 'err_router_generic';
+
+const ROUTER_ERRORS: [RegExp, RouterErrorKey][] = [
+  [
+    /invalid username or password|invalid password|no such user|unknown user|login failed/i,
+    'err_router_credentials',
+  ],
+  [/^code inconnu$/i, 'err_unknown_code'],
+  [
+    /non valable sur ce hotspot|not allowed to log in from this mac|mac address is not yours/i,
+    'err_wrong_hotspot',
+  ],
+  [/^forfait expir|uptime limit|account (is )?expired/i, 'err_expired'],
+  [/donn[ée]es [ée]puis|traffic limit/i, 'err_data_used'],
+  [/maximal d'appareils|no more sessions are allowed|session limit reached/i, 'err_device_limit'],
+  [/radius server is not responding|internal web-server error|no valid profile/i, 'err_router_unavailable'],
+  [/already authorizing|did not send challenge response|chap-missing|not logged in/i, 'err_router_retry'],
+];
+
+export function routerErrorKey(raw: string): RouterErrorKey {
+  for (const [pattern, key] of ROUTER_ERRORS) if (pattern.test(raw)) return key;
+  return 'err_router_generic';
+}
+
 /** The origin the login form is posted to: the page's `form-action` must allow it. */
 export function loginOrigin(params: RouterParams | undefined): string | undefined {
   return params ? new URL(params.loginUrl).origin : undefined;
 }
+
+/**
+ * The router's parameters when their login URL is on the hotspot's registered origin; else
+ * undefined: the page never posts a code to a login URL that a link, not the NAS record, chose.
+ */
+export const trustedRouter = (
+  params: RouterParams | undefined,
+  registered: string | undefined,
+): RouterParams | undefined =>
+  params && registered && loginOrigin(params) === registered ? params : undefined;
 
 /**
  * MikroTik writes `$(chap-id)` and `$(chap-challenge)` as octal escapes (`\357\201...`), for a

@@ -65,7 +65,21 @@ const fr = {
   err_network: 'La connexion a échoué. Vérifiez le réseau et réessayez.',
   err_server: 'Le service ne répond pas pour le moment. Réessayez dans un instant.',
   err_choose: 'Choisissez un forfait et un moyen de paiement.',
-  err_router: 'Le routeur indique : {error}',
+  mine_title: 'Retrouver mon code',
+  mine_intro: 'Vos codes encore valables ici. Touchez « Se connecter » pour l’utiliser.',
+  mine_expires: 'Valable jusqu’au {date}',
+  mine_hotspot: 'Dernier hotspot : {nas}',
+  history_title: 'Mes achats',
+  history_active: 'en cours',
+  history_ended: 'terminé',
+  renew: 'Racheter ce forfait',
+  err_router_credentials: 'Le routeur a refusé ce code. Vérifiez-le et réessayez.',
+  err_router_retry: 'Le routeur demande de recommencer. Rechargez la page puis reconnectez-vous.',
+  err_router_unavailable:
+    'Le routeur ne peut pas vérifier les codes pour le moment. Réessayez dans un instant.',
+  err_router_generic: 'Le routeur n’a pas pu vous connecter. Réessayez.',
+  err_foreign_router:
+    'Cette page ne vient pas du routeur de ce hotspot : aucun code ne sera envoyé. Reconnectez-vous au Wi-Fi du hotspot.',
 } as const;
 
 export type Key = keyof typeof fr;
@@ -126,7 +140,20 @@ const en: Record<Key, string> = {
   err_network: 'The connection failed. Check the network and try again.',
   err_server: 'The service is not answering right now. Try again in a moment.',
   err_choose: 'Choose a plan and a payment method.',
-  err_router: 'The router says: {error}',
+  mine_title: 'Find my code',
+  mine_intro: 'Your codes still valid here. Tap “Connect” to use one.',
+  mine_expires: 'Valid until {date}',
+  mine_hotspot: 'Last hotspot: {nas}',
+  history_title: 'My purchases',
+  history_active: 'active',
+  history_ended: 'ended',
+  renew: 'Buy this plan again',
+  err_router_credentials: 'The router refused this code. Check it and try again.',
+  err_router_retry: 'The router asks to start again. Reload the page and connect again.',
+  err_router_unavailable: 'The router cannot check codes right now. Try again in a moment.',
+  err_router_generic: 'The router could not connect you. Try again.',
+  err_foreign_router:
+    'This page did not come from this hotspot’s router: no code will be sent. Join the hotspot’s Wi-Fi again.',
 };
 
 export const STRINGS: Record<Lang, Record<Key, string>> = { fr, en };

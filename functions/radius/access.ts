@@ -45,12 +45,26 @@ export async function checkCode(
   return { valid: false, reason: 'unknown_code' };
 }
 
-/** A subscriber's codes that still allow something (at one hotspot when `nasId` is given). */
+/**
+ * A subscriber's codes that still allow something (at one hotspot when `nasId` is given), and
+ * the history of their codes (newest 20, used up or not): the portal's "Retrouver mon code".
+ */
 export async function myCodes(subscriberId: string, nasId: string | undefined, nowMs: number) {
   const [codes, nas] = await Promise.all([listCodesOf(subscriberId), nasId ? getNas(nasId) : undefined]);
   const items = [];
+  const history = [];
   for (const code of codes) {
-    if (nasId && !nas) break;
+    const anywhere = check(code, code.reseller_id, nowMs);
+    history.push({
+      code: code.code,
+      forfait_id: code.forfait_id,
+      forfait_name: code.forfait_name ?? null,
+      source: code.source,
+      created_at: code.created_at,
+      expires_at: code.expires_at ?? null,
+      active: anywhere.valid,
+    });
+    if (nasId && !nas) continue;
     const result = check(code, nas ? nas.reseller_id : code.reseller_id, nowMs);
     if (!result.valid) continue;
     items.push({
@@ -59,7 +73,11 @@ export async function myCodes(subscriberId: string, nasId: string | undefined, n
       seconds_remaining: result.seconds_remaining,
       bytes_remaining: result.bytes_remaining,
       expires_at: code.expires_at ?? null,
+      forfait_id: code.forfait_id,
+      /** The hotspot it was last used at (NAS id), null before its first login. */
+      last_nas_id: code.last_nas_id ?? null,
+      max_devices: code.offer.max_devices,
     });
   }
-  return { items };
+  return { items, history };
 }

@@ -43,7 +43,24 @@ export const MyCodes = z.object({
       seconds_remaining: z.int(),
       bytes_remaining: z.nullable(z.int()),
       expires_at: z.nullable(z.string()),
+      forfait_id: z.optional(z.string()),
+      last_nas_id: z.optional(z.nullable(z.string())),
+      max_devices: z.optional(z.int()),
     }),
+  ),
+  /** The subscriber's codes, newest first (20), active or not: purchases and redeemed vouchers. */
+  history: z.optional(
+    z.array(
+      z.object({
+        code: z.string(),
+        forfait_id: z.string(),
+        forfait_name: z.nullable(z.string()),
+        source: z.enum(['voucher', 'payment']),
+        created_at: z.string(),
+        expires_at: z.nullable(z.string()),
+        active: z.boolean(),
+      }),
+    ),
   ),
 });
 

@@ -22,7 +22,20 @@ export interface NasRecord {
   coa_port?: number;
   /** This hotspot's hourly SMS-code budget, when it is not OTP_REQUESTS_PER_HOTSPOT_PER_HOUR. */
   otp_requests_per_hour?: number;
+  /**
+   * The origin (`http://host[:port]`) the hotspot's router takes logins on: the portal posts an
+   * access code there and nowhere else. Unset: `DEFAULT_LOGIN_ORIGIN`, the hotspot DNS name the
+   * platform's MikroTik script sets.
+   */
+  login_origin?: string;
 }
+
+/** The MikroTik script's hotspot `dns-name` (bin/admin/mikrotik.ts): `link-login-only` is `http://login.wifi/login`. */
+export const DEFAULT_LOGIN_ORIGIN = 'http://login.wifi';
+
+/** The origin a hotspot's portal may post codes to. */
+export const loginOriginOf = (nas: Pick<NasRecord, 'login_origin'>): string =>
+  nas.login_origin ?? DEFAULT_LOGIN_ORIGIN;
 
 /** The router families whose RADIUS attributes the platform speaks. */
 export const NAS_VENDORS = ['mikrotik', 'coova', 'wispr'] as const;
@@ -83,6 +96,10 @@ export const setNasOtpBudget = (nasId: string, perHour: number | undefined): Pro
         { expression: 'SET otp_requests_per_hour = :n', values: { ':n': perHour } },
         exists,
       );
+/** Registers the origin a hotspot's router takes logins on (API, operator CLI); false for an unknown NAS id. */
+// Access: UpdateItem pk=NAS#<nas_id> SET login_origin, condition attribute_exists(pk).
+export const setNasLoginOrigin = (nasId: string, origin: string): Promise<boolean> =>
+  Nas.update({ nas_id: nasId }, { expression: 'SET login_origin = :o', values: { ':o': origin } }, exists);
 
 // Access: GetItem pk=NAS#<nas_id>, sk=NAS.
 export const getNas = (nasId: string): Promise<NasRecord | undefined> => Nas.get({ nas_id: nasId });

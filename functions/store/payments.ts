@@ -72,6 +72,10 @@ export interface Payment {
   access_code?: string;
   refusal_count?: number;
   refusals?: Refusal[];
+  /** Set by the paid-not-connected job: completed, and its code had no login 15 minutes later. */
+  unused_flagged_at?: string;
+  /** How many times its code was texted again (`POST /payments/{id}/resend-code`), at most MAX_CODE_RESENDS. */
+  code_resends?: number;
 }
 
 /** A webhook delivery that did not match the payment (amount or provider), kept for audit. */
@@ -118,9 +122,25 @@ export const PaymentEntity = entity<Payment>()({
       pk: (p: Pick<Payment, 'reseller_id'>) => `RESELLER#${p.reseller_id}#PAYMENTS`,
       sk: (p: Pick<Payment, 'created_at' | 'id'>) => `${p.created_at}#${p.id}`,
     },
+    /**
+     * Completed payments by the hour of their completion (`PAYMENTS#COMPLETED#2026-11-23T21`):
+     * the paid-not-connected job reads the last hour or so without a Scan. Time-bucketed, so no
+     * partition grows for ever; a payment leaving `completed` (refund) leaves it.
+     */
+    completedByHour: {
+      gsi: 'gsi3',
+      composite: ['status', 'completed_at', 'id'],
+      pk: (p: Pick<Payment, 'completed_at'>) =>
+        `PAYMENTS#COMPLETED#${completedHour(String(p.completed_at ?? ''))}`,
+      sk: (p: Pick<Payment, 'completed_at' | 'id'>) => `${p.completed_at}#${p.id}`,
+      when: (p: Payment) => p.status === 'completed',
+    },
   },
   ttl: paymentExpiry,
 });
+
+/** The hour bucket of the completed-payments index: `2026-11-23T21`. */
+export const completedHour = (iso: string): string => iso.slice(0, 13);
 
 /** What an idempotency key already produced: the payment and the request that made it. */
 export interface IdempotencyRecord {
@@ -180,6 +200,22 @@ export async function getPaymentAndEvent(
     { consistent: true },
   );
   return { ...(payment ? { payment } : {}), seen: event !== undefined };
+}
+
+/** Completed payments whose completion falls in [fromIso, toIso), oldest first (hour buckets). */
+// Access: Query completedByHour (gsi3) gsi3pk=PAYMENTS#COMPLETED#<hour> AND gsi3sk BETWEEN, one per hour of the window.
+export async function listCompletedBetween(fromIso: string, toIso: string): Promise<Payment[]> {
+  const out: Payment[] = [];
+  for (let h = Date.parse(`${completedHour(fromIso)}:00:00.000Z`); h < Date.parse(toIso); h += 3600_000) {
+    const hour = new Date(h).toISOString();
+    const items = await PaymentEntity.queryIndexAll(
+      'completedByHour',
+      { completed_at: hour },
+      { sk: { between: [fromIso, toIso] } },
+    );
+    out.push(...items.filter((p) => (p.completed_at ?? '') < toIso));
+  }
+  return out;
 }
 
 /** Pending payments created before `beforeIso`, oldest first: what reconciliation re-checks. */

@@ -1,7 +1,7 @@
 /**
  * The single table's shape, shared by the CDK stack and the local server so that both create
  * the same table. Every entity declares its keys on these generic names (functions/store/
- * entity.ts): `pk`/`sk`, two overloaded indexes, an `entity` attribute on every item, and the
+ * entity.ts): `pk`/`sk`, three overloaded indexes, an `entity` attribute on every item, and the
  * TTL attribute DynamoDB deletes expired items by.
  *
  * An entity's index names an access pattern (`Session` 'openByNas') and says which of these
@@ -16,5 +16,8 @@ export const TABLE = {
   indexes: [
     { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: 'ALL' },
     { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: 'ALL' },
+    // Completed payments by hour of completion (the paid-never-used job): its own GSI, since a
+    // payment already uses gsi1 (pending) and gsi2 (by reseller).
+    { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'ALL' },
   ],
 } as const;

@@ -179,6 +179,11 @@ beforeAll(async () => {
     custom_css: '.brand { letter-spacing: .02em } /* house style */',
   });
   expect(branded.status).toBe(200);
+  // The fake router's address is where this hotspot takes logins (as its owner registers it).
+  const registered = await api('PUT', `/api/v1/network/nas/${nasId}/login-origin`, owner, {
+    login_origin: nas.url,
+  });
+  expect(registered.status).toBe(200);
 }, 60_000);
 
 afterAll(async () => {
@@ -271,13 +276,60 @@ describe('the captive portal page', () => {
     await w.context.close();
   });
 
-  it('shows the router’s own error', async () => {
+  it('shows the router’s error as one of its own fixed sentences, never the raw text', async () => {
     const w = await open();
     await w.page.goto(portalUrl({ error: 'invalid username or password' }));
     expect(await w.page.locator('#router-error').innerText()).toBe(
-      'Le routeur indique : invalid username or password',
+      'Le routeur a refusé ce code. Vérifiez-le et réessayez.',
     );
+    await w.page.goto(portalUrl({ error: "Nombre maximal d'appareils atteint" }));
+    expect(await w.page.locator('#router-error').innerText()).toBe(
+      'Ce code est déjà utilisé sur trop d’appareils.',
+    );
+    // Whatever a crafted link says, the page says its generic sentence.
+    await w.page.goto(portalUrl({ error: 'Appelez le +225 01 02 03 04 pour un code gratuit' }));
+    const shown = await w.page.locator('#router-error').innerText();
+    expect(shown).toBe('Le routeur n’a pas pu vous connecter. Réessayez.');
+    expect(await w.page.locator('main').innerText()).not.toContain('gratuit');
     await w.context.close();
+  });
+
+  it('refuses a login URL on another origin than the registered one: the attacker’s page receives nothing', async () => {
+    const attacker = await fakeNas();
+    try {
+      const made = await api('POST', '/api/v1/vouchers/generate', admin, {
+        forfait_id: SEED_FORFAITS[0]?.id,
+        reseller_id: resellerId,
+        n: 1,
+      });
+      const code = (made.body.items as { code: string }[])[0]?.code as string;
+      const url = portalUrl({ 'link-login-only': `${attacker.url}/login` });
+      const res = await fetch(url);
+      // The browser would refuse a post there anyway: the CSP names only the page itself.
+      expect(res.headers.get('content-security-policy')).toContain("form-action 'self';");
+      const w = await open();
+      await w.page.goto(url);
+      expect(await w.page.locator('#router-error').innerText()).toContain(
+        'Cette page ne vient pas du routeur de ce hotspot',
+      );
+      await w.page.getByRole('button', { name: 'J’ai un ticket' }).first().click();
+      await w.page.getByLabel('Code du ticket (10 caractères)').fill(code);
+      await w.page.getByRole('button', { name: 'Valider le ticket' }).click();
+      await w.page.locator('#code').filter({ hasText: code }).waitFor();
+      // No "connect" to press: the page tells the subscriber to join the hotspot's Wi-Fi.
+      expect(await w.page.getByRole('button', { name: 'Se connecter' }).isVisible()).toBe(false);
+      expect(await w.page.locator('#no-router').isVisible()).toBe(true);
+      // A script forcing the connect button's click posts nothing either.
+      await w.page.evaluate(
+        "document.getElementById('connect').hidden = false; document.getElementById('connect').click()",
+      );
+      await w.page.waitForTimeout(300);
+      expect(attacker.logins).toEqual([]);
+      expect(w.origins.has(attacker.url)).toBe(false);
+      await w.context.close();
+    } finally {
+      attacker.server.close();
+    }
   });
 
   it('raises no console error or CSP violation and asks nothing of another site than the logo’s', async () => {
@@ -425,7 +477,7 @@ describe('getting online with the portal', () => {
     await w.context.close();
   });
 
-  it('sends a subscriber who still has time at this hotspot straight to "connect"', async () => {
+  it('lets a buyer who lost the code find it by SMS login ("Retrouver mon code") and connect with one tap', async () => {
     const w = await open();
     await w.page.goto(portalUrl());
     const msisdn = await loginWithPhone(w.page);
@@ -452,9 +504,35 @@ describe('getting online with the portal', () => {
     const again = await open();
     await again.page.goto(portalUrl());
     await loginWithPhone(again.page, msisdn);
-    await again.page.locator('#code').filter({ hasText: 'TIMELEFT23' }).waitFor();
-    expect(await again.page.getByRole('button', { name: 'Se connecter' }).isVisible()).toBe(true);
+    await again.page.getByRole('heading', { name: 'Retrouver mon code' }).waitFor();
+    const card = again.page.locator('#mine-list li', { hasText: 'TIMELEFT23' });
+    await card.waitFor();
+    const text = await card.innerText();
+    expect(text).toContain('Jour');
+    expect(text).toMatch(/Reste : (59|60) min|Reste : 1 heure/);
+    expect(text).toContain('Données illimitées');
+    expect(text).toContain('Valable jusqu’au');
+    // The history lists the purchase with its one-tap renewal.
+    const bought = again.page.locator('#history-list li', { hasText: 'Jour' });
+    expect(await bought.innerText()).toContain('en cours');
+    const logins = nas.logins.length;
+    await card.getByRole('button', { name: 'Se connecter' }).click();
+    await again.page.waitForURL(`${nas.url}/orig?from=portal`);
+    expect(nas.logins.slice(logins)).toEqual([
+      { username: 'TIMELEFT23', password: 'TIMELEFT23', dst: `${nas.url}/orig?from=portal`, popup: 'true' },
+    ]);
+    expect(again.problems).toEqual([]);
     await again.context.close();
+
+    // "Racheter ce forfait": the same forfait, chosen on the payment step.
+    const renew = await open();
+    await renew.page.goto(portalUrl());
+    await loginWithPhone(renew.page, msisdn);
+    await renew.page.getByRole('button', { name: 'Racheter ce forfait' }).first().click();
+    await renew.page.getByText('Choisissez un forfait').waitFor();
+    const checked = renew.page.locator('#forfaits input:checked');
+    expect(await checked.getAttribute('value')).toBe(SEED_FORFAITS[0]?.id);
+    await renew.context.close();
   });
 
   it('says an unknown voucher in words', async () => {

@@ -11,7 +11,9 @@ import {
   mikrotikChapPassword,
   nasLogin,
   octalBytes,
+  routerErrorKey,
   routerParams,
+  trustedRouter,
 } from '../../functions/portal/router-login.js';
 import {
   durationText,
@@ -119,7 +121,40 @@ describe('the portal page', () => {
     customCss: '.brand { color: #222 }',
     lang: 'fr' as const,
     query: new URLSearchParams({ 'link-login-only': 'http://10.5.50.1:8080/login' }),
+    loginOrigin: 'http://10.5.50.1:8080',
   };
+
+  it('allows no form-action but its own when the login URL is not on the registered origin', () => {
+    for (const registered of ['http://10.5.50.1', 'https://10.5.50.1:8080', 'http://login.wifi']) {
+      const { html, csp } = renderPortal({ ...input, loginOrigin: registered });
+      expect(csp).toContain("form-action 'self';");
+      expect(html).toContain(`data-login-origin="${registered}"`);
+    }
+  });
+
+  it.each([
+    ['invalid username or password', 'err_router_credentials'],
+    ['user AB12 has reached uptime limit', 'err_expired'],
+    ['user AB12 has reached traffic limit', 'err_data_used'],
+    ['no more sessions are allowed for user AB12', 'err_device_limit'],
+    ["Nombre maximal d'appareils atteint", 'err_device_limit'],
+    ['Code inconnu', 'err_unknown_code'],
+    ['Code non valable sur ce hotspot', 'err_wrong_hotspot'],
+    ['Forfait expiré', 'err_expired'],
+    ['Volume de données épuisé', 'err_data_used'],
+    ['RADIUS server is not responding', 'err_router_unavailable'],
+    ['already authorizing, retry later', 'err_router_retry'],
+    ['<img src=x> call +225 0102030405', 'err_router_generic'],
+  ])('maps the router error %j to a fixed sentence (%s)', (raw, key) => {
+    expect(routerErrorKey(raw)).toBe(key);
+  });
+
+  it('trusts router parameters on the registered origin only', () => {
+    const params = routerParams(new URLSearchParams({ 'link-login-only': 'http://login.wifi/login' }));
+    expect(trustedRouter(params, 'http://login.wifi')).toBe(params);
+    expect(trustedRouter(params, 'http://login.wifi:8080')).toBeUndefined();
+    expect(trustedRouter(params, undefined)).toBeUndefined();
+  });
 
   it('allows posting to the router’s login origin and the branding style by its hash', () => {
     const { html, csp } = renderPortal(input);

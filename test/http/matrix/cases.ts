@@ -5,6 +5,7 @@ import { generateVouchers } from '../../../functions/billing/vouchers.js';
 import { allocateVlan } from '../../../functions/network/vlans.js';
 import { Access } from '../../../functions/store/access-codes.js';
 import { closeIncident, raiseAlertOnce } from '../../../functions/store/alerts.js';
+import { PaymentEntity } from '../../../functions/store/payments.js';
 import { recordReseller } from '../../../functions/store/resellers.js';
 import { Session } from '../../../functions/store/sessions.js';
 import { giveSite } from '../../integration/monitoring-fixtures.js';
@@ -260,6 +261,35 @@ export const cases: Record<string, MatrixCase> = {
     },
     expect: { ...DENIED, subscriber: 200, otherReseller: 404, owner: 404, admin: 200 },
   },
+  'GET /api/v1/payments/unused': {
+    request: async (cast) => ({ path: `/api/v1/payments/unused?reseller_id=${cast.ownerResellerId}` }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'POST /api/v1/payments/{id}/resend-code': {
+    request: async (cast) => {
+      // A completed payment of the owning reseller, with its code and buyer's number.
+      const id = randomUUID();
+      const now = new Date().toISOString();
+      await PaymentEntity.put({
+        id,
+        subscriber_id: cast.subscriberId,
+        forfait_id: forfaitId,
+        forfait_name: 'Heure',
+        amount_fcfa: 100,
+        provider: 'wave',
+        reseller_id: cast.ownerResellerId,
+        status: 'completed',
+        created_at: now,
+        expires_at: now,
+        completed_at: now,
+        msisdn: '+2250700000001',
+        access_code: 'MATRIXCODE',
+      });
+      return { path: `/api/v1/payments/${id}/resend-code` };
+    },
+    // Another reseller's payment is not found: its existence does not leak.
+    expect: { ...OWNER_OR_ADMIN, otherReseller: 404 },
+  },
   'POST /api/v1/vouchers/generate': {
     request: async (cast) => {
       // Vouchers are made for a reseller the platform knows.
@@ -373,6 +403,10 @@ export const cases: Record<string, MatrixCase> = {
     },
     expect: OWNER_OR_ADMIN,
   },
+  'GET /api/v1/captive/{nas_id}': {
+    request: async (cast) => ({ path: `/api/v1/captive/${(await ownerVlan(cast)).nas_id}` }),
+    expect: PUBLIC,
+  },
   'GET /api/v1/branding/{nas_id}': {
     request: async (cast) => ({ path: `/api/v1/branding/${(await ownerVlan(cast)).nas_id}` }),
     expect: PUBLIC,
@@ -381,6 +415,13 @@ export const cases: Record<string, MatrixCase> = {
     request: async (cast) => ({
       path: `/api/v1/branding/${(await ownerVlan(cast)).nas_id}`,
       body: { primary_color: '#123456' },
+    }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'PUT /api/v1/network/nas/{nas_id}/login-origin': {
+    request: async (cast) => ({
+      path: `/api/v1/network/nas/${(await ownerVlan(cast)).nas_id}/login-origin`,
+      body: { login_origin: 'http://10.5.50.1' },
     }),
     expect: OWNER_OR_ADMIN,
   },

@@ -1,0 +1,6 @@
+import { clock } from '../core/clock.js';
+import { job } from '../core/job.js';
+import { flagPaidNotConnected } from './paid-not-connected.js';
+
+/** Every 5 minutes: flags completed payments whose code had no login within 15 minutes. */
+export const handler = job('PaidNotConnected', () => flagPaidNotConnected(clock.now()));

@@ -1,0 +1,11 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
+import { json } from '../core/http.js';
+import { unusedPaymentsOf } from './paid-not-connected.js';
+import { UnusedPaymentsQuery, UnusedPaymentsResponse } from './schemas.js';
+
+/** "Payé, pas connecté": the reseller's completed payments whose code had no login within 15 minutes. */
+export const handler = sessionEndpoint(
+  'GET /api/v1/payments/unused',
+  { query: UnusedPaymentsQuery, response: { status: 200, schema: UnusedPaymentsResponse } },
+  async ({ query, principal }) => json(200, await unusedPaymentsOf(principal, query.reseller_id)),
+);

@@ -1,0 +1,25 @@
+import { clock } from '../core/clock.js';
+import { notFound } from '../core/errors.js';
+import { endpoint } from '../core/http.js';
+import { captiveState } from './captive.js';
+import { CaptiveParams, CaptiveQuery, CaptiveResponse } from './schemas.js';
+
+/** RFC 8908: `application/captive+json`, never cached (the answer changes as the session runs). */
+export const handler = endpoint(
+  'GET /api/v1/captive/{nas_id}',
+  {
+    errors: ['ERR_NOT_FOUND'],
+    params: CaptiveParams,
+    query: CaptiveQuery,
+    response: { status: 200, schema: CaptiveResponse, contentType: 'application/captive+json' },
+  },
+  async ({ params, query }) => {
+    const state = await captiveState(params.nas_id, query.mac, clock.now());
+    if (!state) throw notFound('Hotspot');
+    return {
+      status: 200,
+      raw: JSON.stringify(state),
+      headers: { 'content-type': 'application/captive+json', 'cache-control': 'private, no-store' },
+    };
+  },
+);
