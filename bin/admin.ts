@@ -12,6 +12,8 @@ const GROUPS: Record<string, string> = {
   accounts:
     'accounts add --msisdn <E.164> --role admin|reseller [--reseller-id <uuid>] [--name <name>] [--change-role] | accounts remove --msisdn <E.164> | accounts revoke --msisdn <E.164> | accounts list',
   forfaits: 'forfaits add|update|retire|list ...',
+  agents:
+    'agents add --reseller-id <uuid> --msisdn <E.164> [--commission-bp n] | agents list|float|stock|cash ...',
   vouchers: 'vouchers export --batch-id <uuid> | --reseller-id <uuid> [--out file.csv]',
   payments: 'payments refund --payment-id <uuid>',
   canary: 'canary run',

@@ -6,7 +6,15 @@ import type { ScreenId } from './screens/index.js';
 import { Login, Relogin } from './screens/login.js';
 import { clearSession, loadSession, type Session } from './session.js';
 
-const RESELLER_TABS: ScreenId[] = ['dashboard', 'hotspots', 'codes', 'sessions', 'payments', 'statements'];
+const RESELLER_TABS: ScreenId[] = [
+  'dashboard',
+  'hotspots',
+  'codes',
+  'agents',
+  'sessions',
+  'payments',
+  'statements',
+];
 const ADMIN_TABS: ScreenId[] = [
   'resellers',
   'network',
@@ -16,6 +24,10 @@ const ADMIN_TABS: ScreenId[] = [
   'hotspots',
   'codes',
 ];
+/** An agent (a shop selling codes for cash) sells and sees its balance, nothing else. */
+const AGENT_TABS: ScreenId[] = ['sell', 'balance'];
+const tabsOf = (role: string | undefined): ScreenId[] =>
+  role === 'admin' ? ADMIN_TABS : role === 'agent' ? AGENT_TABS : RESELLER_TABS;
 
 /** The tab in the address (#codes), so that a reload or the back button keeps the screen. */
 const tabOf = (tabs: ScreenId[]): ScreenId => {
@@ -40,7 +52,7 @@ function App() {
   const [, setLangTick] = useState(lang);
   const [expired, setExpired] = useState<((ok: boolean) => void) | undefined>();
   const role = session?.claims.role;
-  const tabs = role === 'admin' ? ADMIN_TABS : RESELLER_TABS;
+  const tabs = tabsOf(role);
   const [tab, setTab] = useState<ScreenId>(tabOf(tabs));
 
   useEffect(() => {
@@ -68,7 +80,7 @@ function App() {
           onDone={(s) => {
             setSession(s);
             location.hash = '';
-            setTab((s.claims.role === 'admin' ? ADMIN_TABS : RESELLER_TABS)[0] as ScreenId);
+            setTab(tabsOf(s.claims.role)[0] as ScreenId);
           }}
         />
       </main>

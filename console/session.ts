@@ -5,10 +5,12 @@
  * is what keeps other scripts from reading it.
  */
 export interface Claims {
-  role: 'subscriber' | 'reseller' | 'admin';
+  role: 'subscriber' | 'reseller' | 'admin' | 'agent';
   sub: string;
   ref: string;
   reseller_id?: string;
+  /** An agent's own record (role `agent`). */
+  agent_id?: string;
   exp: number;
 }
 

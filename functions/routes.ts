@@ -7,13 +7,16 @@ import type { SecretName } from './core/secrets.js';
  * - `reseller`: the owning reseller or an admin; subscribers get 403. The handler checks that
  *   the resource is the reseller's own through functions/core/access.ts.
  * - `admin`: admins only.
+ * - `agent`: a reseller's agent, its reseller, or an admin; subscribers get 403. The handler
+ *   checks through functions/core/access.ts that the agent is the caller itself (an agent sees
+ *   no other agent) or one of the reseller's own.
  * - `webhook`: the payment aggregator, by its shared secret (`x-provider-secret`, constant time).
  * - `radius`: a RADIUS server (FreeRADIUS), by its bearer secret; never a session token.
  * - `signature`: a payment gateway, by its signature of the raw body (CinetPay's x-token,
  *   FedaPay's X-FEDAPAY-SIGNATURE), which the handler checks with the gateway's own scheme
  *   (functions/billing/gateways/) before anything is read or written; never a session token.
  */
-export type AuthLevel = 'none' | 'jwt' | 'reseller' | 'admin' | 'webhook' | 'radius' | 'signature';
+export type AuthLevel = 'none' | 'jwt' | 'reseller' | 'admin' | 'agent' | 'webhook' | 'radius' | 'signature';
 
 /** What a route's function may touch; the CDK stack derives its IAM grants from this. */
 export interface RouteAccess {
@@ -246,6 +249,81 @@ const table = [
     auth: 'reseller',
     access: { table: 'read' },
     summary: "A reseller's sales by day, hotspot and forfait (from its daily counters; up to 93 days)",
+  },
+  // ---- agents: a reseller's shops and cashiers selling codes for cash ----
+  {
+    method: 'POST',
+    path: '/api/v1/agents',
+    handler: 'agents/agent-create',
+    auth: 'reseller',
+    access: { table: 'write' },
+    summary:
+      "Add an agent: a phone number that sells the reseller's codes for cash (owning reseller or admin)",
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/agents',
+    handler: 'agents/agents-list',
+    auth: 'reseller',
+    access: { table: 'read' },
+    summary: "A reseller's agents with their float, stock, sales, commission and cash owed",
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/agents/{id}',
+    handler: 'agents/agent-get',
+    auth: 'agent',
+    access: { table: 'read' },
+    summary:
+      "An agent's statement: balance, today and this month (the agent itself, its reseller or an admin)",
+  },
+  {
+    method: 'PUT',
+    path: '/api/v1/agents/{id}',
+    handler: 'agents/agent-terms',
+    auth: 'reseller',
+    access: { table: 'write' },
+    summary: "Change an agent's name, commission rate or hotspots (its reseller or an admin)",
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/agents/{id}/allot',
+    handler: 'agents/agent-allot',
+    auth: 'reseller',
+    access: { table: 'write' },
+    summary: 'Give an agent float (FCFA) or a number of codes of a forfait (its reseller or an admin)',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/agents/{id}/sales',
+    handler: 'agents/agent-sell',
+    auth: 'agent',
+    access: { table: 'write', sns: 'sms' },
+    summary: 'An agent sells a code for cash, from its stock or float (the agent itself; optionally texted)',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/agents/{id}/sales',
+    handler: 'agents/agent-sales',
+    auth: 'agent',
+    access: { table: 'read' },
+    summary: "An agent's sales of a span, newest first (the agent itself, its reseller or an admin)",
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/agents/{id}/sales/export',
+    handler: 'agents/agent-sales-export',
+    auth: 'agent',
+    access: { table: 'read' },
+    summary: "An agent's sales of a span as CSV",
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/agents/{id}/cash',
+    handler: 'agents/agent-cash',
+    auth: 'reseller',
+    access: { table: 'write' },
+    summary: 'Record cash an agent handed to its reseller (its reseller or an admin)',
   },
   // ---- network ----
   {
@@ -598,7 +676,7 @@ export type RouteKey = Row extends infer R ? (R extends Row ? `${R['method']} ${
 export type AuthOf<K extends RouteKey> = { [R in Row as `${R['method']} ${R['path']}`]: R['auth'] }[K];
 
 /** The auth levels whose callers hold a session token. */
-export type SessionLevel = 'jwt' | 'reseller' | 'admin';
+export type SessionLevel = 'jwt' | 'reseller' | 'admin' | 'agent';
 /** Route keys whose handlers check a session token (`sessionEndpoint`, functions/auth/session-endpoint.ts). */
 export type SessionRouteKey = { [K in RouteKey]: AuthOf<K> extends SessionLevel ? K : never }[RouteKey];
 /** Route keys called without a session token: public, the aggregator's, FreeRADIUS's (`endpoint`). */
@@ -616,7 +694,8 @@ export function findRoute(key: RouteKey): Route {
 /** The secrets a route's function reads: its own plus the JWT key whenever it checks tokens. */
 export function routeSecrets(route: Route): SecretName[] {
   const set = new Set<SecretName>(route.access.secrets ?? []);
-  if (route.auth === 'jwt' || route.auth === 'reseller' || route.auth === 'admin') set.add('JWT_SECRET');
+  if (route.auth === 'jwt' || route.auth === 'reseller' || route.auth === 'admin' || route.auth === 'agent')
+    set.add('JWT_SECRET');
   if (route.auth === 'webhook') set.add('WEBHOOK_SECRET');
   if (route.auth === 'radius') set.add('RADIUS_API_SECRET');
   return [...set];

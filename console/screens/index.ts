@@ -1,6 +1,7 @@
 import type { FunctionComponent } from 'preact';
 import type { Session } from '../session.js';
 import { Activity, Network, Resellers, Status } from './admin.js';
+import { AgentBalance, Agents, Sell } from './agents.js';
 import { Codes } from './codes.js';
 import { Dashboard } from './dashboard.js';
 import { Hotspots } from './hotspots.js';
@@ -18,7 +19,10 @@ export type ScreenId =
   | 'resellers'
   | 'network'
   | 'status'
-  | 'activity';
+  | 'activity'
+  | 'agents'
+  | 'sell'
+  | 'balance';
 
 export const SCREENS: Record<ScreenId, FunctionComponent<{ session: Session }>> = {
   dashboard: Dashboard,
@@ -31,4 +35,7 @@ export const SCREENS: Record<ScreenId, FunctionComponent<{ session: Session }>> 
   network: Network,
   status: Status,
   activity: Activity,
+  agents: Agents,
+  sell: Sell,
+  balance: AgentBalance,
 };

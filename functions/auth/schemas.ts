@@ -87,5 +87,5 @@ export const SessionResponse = z.object({
   valid: z.boolean(),
   subscriber_ref: z.string(),
   expires_at: z.string(),
-  role: z.enum(['subscriber', 'reseller', 'admin']),
+  role: z.enum(['subscriber', 'reseller', 'admin', 'agent']),
 });

@@ -314,6 +314,7 @@ export async function verifyOtp(
       role: state.role,
       ref,
       resellerId: state.resellerId,
+      agentId: state.agentId,
       tokenVersion: state.tokenVersion,
     }),
   );

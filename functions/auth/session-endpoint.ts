@@ -25,7 +25,7 @@ async function recordWrite(
       actor_sub: who.sub,
       actor_ref: who.ref,
       role: who.role,
-      ...(who.role === 'reseller' ? { reseller_id: who.resellerId } : {}),
+      ...(who.role === 'reseller' || who.role === 'agent' ? { reseller_id: who.resellerId } : {}),
       action: key,
       target: req.event.rawPath ?? '',
       status,

@@ -33,6 +33,7 @@ export async function signSession(p: SessionClaims): Promise<{ token: string; ex
     role: p.role,
     ref: p.ref,
     ...(p.role === 'reseller' ? { reseller_id: p.resellerId } : {}),
+    ...(p.role === 'agent' ? { reseller_id: p.resellerId, agent_id: p.agentId } : {}),
     ...(p.tokenVersion ? { tv: p.tokenVersion } : {}),
   })
     .setProtectedHeader({ alg: ALG, typ: 'JWT' })
@@ -62,7 +63,8 @@ async function stillValid(p: Principal): Promise<boolean> {
     account.id === p.sub &&
     account.role === p.role &&
     (account.token_version ?? 0) === (p.tokenVersion ?? 0) &&
-    (p.role !== 'reseller' || account.reseller_id === p.resellerId)
+    (p.role !== 'reseller' || account.reseller_id === p.resellerId) &&
+    (p.role !== 'agent' || (account.reseller_id === p.resellerId && account.agent_id === p.agentId))
   );
 }
 
@@ -70,7 +72,7 @@ async function stillValid(p: Principal): Promise<boolean> {
  * Verifies a bearer token: signature (HS256 only), `iss`, `aud`, `exp`, and the `sub` and `role`
  * claims. Any failure is a 401 that does not say which check failed.
  *
- * Revocation is checked for the tokens of operators (admins and resellers): they are few, their
+ * Revocation is checked for the tokens of operators (admins, resellers and agents): they are few, their
  * requests rare, and theirs are the tokens worth ending at once (a lost phone). A subscriber's
  * token costs no read: it is not checked unless `checkRevocation` asks for it, and otherwise
  * ends with its 900 s.
@@ -101,7 +103,7 @@ async function verifyClaims(token: string): Promise<Principal> {
     if (error instanceof errors.JOSEError) throw unauthenticated();
     throw error;
   }
-  const { sub, role, ref, reseller_id: resellerId, exp, tv } = payload;
+  const { sub, role, ref, reseller_id: resellerId, agent_id: agentId, exp, tv } = payload;
   if (typeof sub !== 'string' || typeof ref !== 'string' || typeof exp !== 'number') throw unauthenticated();
   if (tv !== undefined && !(typeof tv === 'number' && Number.isInteger(tv) && tv >= 0))
     throw unauthenticated();
@@ -110,6 +112,9 @@ async function verifyClaims(token: string): Promise<Principal> {
     case 'reseller':
       if (typeof resellerId !== 'string') throw unauthenticated();
       return { sub, ref, exp, role, resellerId, ...version };
+    case 'agent':
+      if (typeof resellerId !== 'string' || typeof agentId !== 'string') throw unauthenticated();
+      return { sub, ref, exp, role, resellerId, agentId, ...version };
     case 'subscriber':
     case 'admin':
       return { sub, ref, exp, role, ...version };

@@ -134,6 +134,15 @@ export const SummaryResponse = z.object({
   total_fcfa: z.int(),
   split: z.object({ reseller_fcfa: z.int(), operator_fcfa: z.int(), provider_fee_fcfa: z.int() }),
   sessions_count: z.int(),
+  /**
+   * Added beside the spec's fields: of `total_fcfa`, what the reseller's agents sold for cash,
+   * the commission they keep, and the reseller's share less that commission.
+   */
+  agents: z.object({
+    sold_fcfa: z.int(),
+    commission_fcfa: z.int(),
+    reseller_after_commission_fcfa: z.int(),
+  }),
 });
 
 const day = () =>

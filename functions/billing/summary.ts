@@ -17,11 +17,19 @@ export async function billingSummary(principal: Principal, resellerId: string, m
     resellerCurrency(resellerId),
   ]);
   const c = config();
+  const split = splitRevenue(revenue.total_fcfa, c.PROVIDER_FEE_RATE, c.OPERATOR_SHARE_RATE);
   return {
     month,
     currency,
     total_fcfa: revenue.total_fcfa,
-    split: splitRevenue(revenue.total_fcfa, c.PROVIDER_FEE_RATE, c.OPERATOR_SHARE_RATE),
+    split,
     sessions_count: revenue.sessions_count,
+    // Beyond the spec's fields (which stay as they are): the part of the total its agents sold
+    // for cash, their commission, and what is left of it for the reseller (docs/agents.md).
+    agents: {
+      sold_fcfa: revenue.agents_sold_fcfa,
+      commission_fcfa: revenue.agents_commission_fcfa,
+      reseller_after_commission_fcfa: split.reseller_fcfa - revenue.agents_commission_fcfa,
+    },
   };
 }

@@ -1,5 +1,5 @@
 import { forbidden, notFound, validation } from './errors.js';
-import type { OperatorPrincipal, Principal } from './principal.js';
+import type { AgentPrincipal, AgentScopePrincipal, OperatorPrincipal, Principal } from './principal.js';
 
 /**
  * Who may see or change what, decided here and nowhere else. Every rule takes a verified
@@ -11,6 +11,10 @@ import type { OperatorPrincipal, Principal } from './principal.js';
  * - A subscriber sees only its own payments; an admin sees all; resellers see none by id
  *   (their money shows in the billing summary). Someone else's payment is "not found", so its
  *   existence does not leak.
+ * - An agent sees itself only; its reseller and admins see it; anyone else gets "not found" (an
+ *   agent learns nothing of other agents, a reseller nothing of another reseller's). Only the
+ *   agent itself sells from its float or stock; only its reseller or an admin gives it float,
+ *   stock or terms, and records the cash it hands over.
  */
 
 /** Throws 403 unless the caller is the reseller `resellerId` or an admin. */
@@ -86,4 +90,44 @@ export function assertSeesRouter<T extends { reseller_id: string }>(
   router: T | undefined,
 ): asserts router is T {
   assertOwns(principal, router, 'Router');
+}
+
+/** Throws 404 unless the caller is the agent itself, the agent's reseller, or an admin. */
+export function assertSeesAgent<T extends { id: string; reseller_id: string }>(
+  principal: AgentScopePrincipal,
+  agent: T | undefined,
+): asserts agent is T {
+  if (!agent) throw notFound('Agent');
+  if (principal?.role === 'admin') return;
+  if (principal?.role === 'reseller' && principal.resellerId === agent.reseller_id) return;
+  if (
+    principal?.role === 'agent' &&
+    principal.agentId === agent.id &&
+    principal.resellerId === agent.reseller_id
+  )
+    return;
+  throw notFound('Agent');
+}
+
+/** Throws 404 unless the caller is the agent's reseller or an admin (who manage the agent). */
+export function assertManagesAgent<T extends { id: string; reseller_id: string }>(
+  principal: OperatorPrincipal,
+  agent: T | undefined,
+): asserts agent is T {
+  if (!agent) throw notFound('Agent');
+  if (principal?.role === 'admin') return;
+  if (principal?.role === 'reseller' && principal.resellerId === agent.reseller_id) return;
+  throw notFound('Agent');
+}
+
+/**
+ * Throws unless the caller is the agent itself: 404 for whoever may not see the agent, 403 for
+ * its reseller and admins (they see it, but a sale is the agent's own act, from its own cash).
+ */
+export function assertIsAgent<T extends { id: string; reseller_id: string }>(
+  principal: AgentScopePrincipal,
+  agent: T | undefined,
+): asserts principal is AgentPrincipal {
+  assertSeesAgent(principal, agent);
+  if (principal.role !== 'agent') throw forbidden('Only the agent itself sells');
 }

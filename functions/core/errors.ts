@@ -23,6 +23,12 @@ export const ERROR_STATUS = {
   ERR_AMOUNT_MISMATCH: 409,
   /** A payment notification or confirmation in another currency than the payment's. */
   ERR_CURRENCY_MISMATCH: 409,
+  /** An agent's sale the price of which its remaining float does not cover. */
+  ERR_AGENT_FLOAT_EXHAUSTED: 409,
+  /** An agent's sale from a stock of codes of that forfait that is used up. */
+  ERR_AGENT_STOCK_EXHAUSTED: 409,
+  /** Cash recorded beyond what the agent owes its reseller. */
+  ERR_AGENT_CASH_OVER_OWED: 409,
   ERR_PAYLOAD_TOO_LARGE: 413,
   ERR_UNSUPPORTED_MEDIA_TYPE: 415,
   ERR_RATE_LIMITED: 429,

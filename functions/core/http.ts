@@ -14,7 +14,7 @@ import {
 import { safeEqual } from './compare.js';
 import { AppError, ERROR_STATUS, type ErrorCode, type ErrorDetail, errorBody, toAppError } from './errors.js';
 import { endInvocation, log, logger } from './log.js';
-import type { AdminPrincipal, OperatorPrincipal, Principal } from './principal.js';
+import type { AdminPrincipal, AgentScopePrincipal, OperatorPrincipal, Principal } from './principal.js';
 import { getSecret } from './secrets.js';
 
 /** Largest request body accepted, in bytes (the local server enforces the same before parsing). */
@@ -29,7 +29,9 @@ export type PrincipalFor<A extends AuthLevel> = A extends 'jwt'
     ? OperatorPrincipal
     : A extends 'admin'
       ? AdminPrincipal
-      : undefined;
+      : A extends 'agent'
+        ? AgentScopePrincipal
+        : undefined;
 
 export interface Request<B, Q, P, Who = Principal | undefined> {
   body: B;
@@ -102,9 +104,16 @@ export function routeErrors(
   // A POST or PUT may carry a body (a schema's, or a raw one a handler checks itself).
   if (contract.body || route.method === 'POST' || route.method === 'PUT') codes.add('ERR_PAYLOAD_TOO_LARGE');
   if (contract.body) codes.add('ERR_UNSUPPORTED_MEDIA_TYPE');
-  if (route.auth === 'jwt' || route.auth === 'reseller' || route.auth === 'admin' || route.auth === 'webhook')
+  if (
+    route.auth === 'jwt' ||
+    route.auth === 'reseller' ||
+    route.auth === 'admin' ||
+    route.auth === 'agent' ||
+    route.auth === 'webhook'
+  )
     codes.add('ERR_UNAUTHENTICATED');
-  if (route.auth === 'reseller' || route.auth === 'admin') codes.add('ERR_FORBIDDEN');
+  if (route.auth === 'reseller' || route.auth === 'admin' || route.auth === 'agent')
+    codes.add('ERR_FORBIDDEN');
   if (route.auth === 'radius') codes.add('ERR_RADIUS_CREDENTIALS');
   if (route.auth === 'signature') codes.add('ERR_SIGNATURE_INVALID');
   if (
@@ -253,14 +262,19 @@ async function authenticate(
       return undefined;
     case 'jwt':
     case 'reseller':
-    case 'admin': {
+    case 'admin':
+    case 'agent': {
       // The types make this unreachable (a session route's key is not an OpenRouteKey).
       if (!checkSession) throw new Error(`${route.method} ${route.path} needs sessionEndpoint`);
       const principal = await checkSession(headers.authorization);
       if (route.auth === 'admin' && principal.role !== 'admin')
         throw new AppError('ERR_FORBIDDEN', 'Admins only');
-      if (route.auth === 'reseller' && principal.role === 'subscriber') {
+      // Allow-lists, never deny-lists: a role added later is refused until a level names it.
+      if (route.auth === 'reseller' && principal.role !== 'reseller' && principal.role !== 'admin') {
         throw new AppError('ERR_FORBIDDEN', 'Resellers and admins only');
+      }
+      if (route.auth === 'agent' && principal.role === 'subscriber') {
+        throw new AppError('ERR_FORBIDDEN', 'Agents, resellers and admins only');
       }
       return principal;
     }

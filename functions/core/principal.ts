@@ -3,7 +3,7 @@
  * verifying the tokens is auth's job (functions/auth/tokens.ts); these types and helpers carry no
  * JWT library and read no store, so the store and any handler can name a role or a principal.
  */
-export const ROLES = ['subscriber', 'reseller', 'admin'] as const;
+export const ROLES = ['subscriber', 'reseller', 'admin', 'agent'] as const;
 export type Role = (typeof ROLES)[number];
 
 interface Claims {
@@ -22,15 +22,20 @@ interface Claims {
 export type SessionClaims =
   | (Claims & { role: 'subscriber' })
   | (Claims & { role: 'reseller'; resellerId: string })
-  | (Claims & { role: 'admin' });
+  | (Claims & { role: 'admin' })
+  /** A reseller's agent (a shop selling codes for cash): acts for its reseller's sales only. */
+  | (Claims & { role: 'agent'; resellerId: string; agentId: string });
 
 /** Who is calling, as proven by a verified session token (`exp`: its expiry, epoch seconds). */
 export type Principal = SessionClaims & { exp: number };
 export type SubscriberPrincipal = Extract<Principal, { role: 'subscriber' }>;
 export type ResellerPrincipal = Extract<Principal, { role: 'reseller' }>;
 export type AdminPrincipal = Extract<Principal, { role: 'admin' }>;
+export type AgentPrincipal = Extract<Principal, { role: 'agent' }>;
 /** The callers of `reseller` routes: the owning reseller or an admin. */
 export type OperatorPrincipal = ResellerPrincipal | AdminPrincipal;
+/** The callers of `agent` routes: the agent itself, its reseller or an admin. */
+export type AgentScopePrincipal = AgentPrincipal | OperatorPrincipal;
 
 /** The claims of an account as stored (role, and the reseller it acts for when it is one). */
 export function sessionClaims(account: {
@@ -38,10 +43,15 @@ export function sessionClaims(account: {
   ref: string;
   role: Role;
   resellerId?: string;
+  agentId?: string;
   tokenVersion?: number;
 }): SessionClaims {
-  const { sub, ref, role, resellerId, tokenVersion } = account;
+  const { sub, ref, role, resellerId, agentId, tokenVersion } = account;
   const version = tokenVersion ? { tokenVersion } : {};
+  if (role === 'agent') {
+    if (!resellerId || !agentId) throw new Error('an agent account has no reseller_id or agent_id');
+    return { sub, ref, role, resellerId, agentId, ...version };
+  }
   if (role !== 'reseller') return { sub, ref, role, ...version };
   if (!resellerId) throw new Error('a reseller account has no reseller_id');
   return { sub, ref, role, resellerId, ...version };

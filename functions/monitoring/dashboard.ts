@@ -34,7 +34,7 @@ export async function overview(principal: Principal): Promise<Overview> {
   return {
     sessions_active: counters.open,
     uptime_pct: p.uptime_pct,
-    alerts_active: principal.role === 'subscriber' ? 0 : counters.alerts_active,
+    alerts_active: principal.role === 'admin' || principal.role === 'reseller' ? counters.alerts_active : 0,
     sla_pct: p.sla_pct,
     runs_30d: p.runs,
   };

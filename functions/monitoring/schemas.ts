@@ -115,7 +115,7 @@ export const ActivityPage = z.object({
       id: z.string(),
       actor_sub: z.string(),
       actor_ref: z.string(),
-      role: z.enum(['reseller', 'admin']),
+      role: z.enum(['reseller', 'admin', 'agent']),
       reseller_id: z.optional(z.string()),
       action: z.string(),
       target: z.string(),

@@ -17,8 +17,9 @@ export type AccessOffer = Offer & { max_devices: number };
 export interface AccessCode {
   code: string;
   reseller_id: string;
-  source: 'voucher' | 'payment';
-  /** The voucher's batch or the payment that made the code. */
+  /** `agent`: sold for cash by a reseller's agent, counted in revenue when sold (functions/store/agents.ts). */
+  source: 'voucher' | 'payment' | 'agent';
+  /** The voucher's batch, the payment or the agent that made the code. */
   source_id: string;
   /** The buyer, when known (payments; a voucher redeemed through the API). */
   subscriber_id?: string;

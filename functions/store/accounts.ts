@@ -13,6 +13,8 @@ export interface Account {
   msisdn: string;
   role: Role;
   reseller_id?: string;
+  /** An agent's record (functions/store/agents.ts): only on accounts of role `agent`. */
+  agent_id?: string;
   name?: string;
   created_at: string;
   /**
@@ -154,7 +156,7 @@ export async function removeOperator(msisdn: string): Promise<Account | undefine
     { msisdn },
     {
       set: { role: 'subscriber' },
-      remove: ['reseller_id', 'name'],
+      remove: ['reseller_id', 'agent_id', 'name'],
       expression: 'ADD token_version :one',
       values: { ':one': 1 },
     },
@@ -194,13 +196,14 @@ export function revokeTokens(msisdn: string, accountId?: string): Promise<boolea
 // Access: GetItem pk=ACCOUNT#<msisdn>, sk=ACCOUNT (ConsistentRead).
 export async function sessionStateOf(
   msisdn: string,
-): Promise<Pick<Account, 'id' | 'role' | 'reseller_id' | 'token_version'> | undefined> {
+): Promise<Pick<Account, 'id' | 'role' | 'reseller_id' | 'agent_id' | 'token_version'> | undefined> {
   const a = await AccountEntity.get({ msisdn }, { consistent: true });
   return (
     a && {
       id: a.id,
       role: a.role,
       ...(a.reseller_id !== undefined ? { reseller_id: a.reseller_id } : {}),
+      ...(a.agent_id !== undefined ? { agent_id: a.agent_id } : {}),
       ...(a.token_version !== undefined ? { token_version: a.token_version } : {}),
     }
   );

@@ -14,7 +14,7 @@ export interface ActivityEntry {
   id: string;
   actor_sub: string;
   actor_ref: string;
-  role: 'reseller' | 'admin';
+  role: 'reseller' | 'admin' | 'agent';
   reseller_id?: string;
   /** The route key, `PUT /api/v1/branding/{nas_id}`. */
   action: string;

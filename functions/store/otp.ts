@@ -27,6 +27,8 @@ export interface OtpState {
   accountId: string;
   role: Role;
   resellerId?: string;
+  /** The agent record an agent's account stands for (functions/store/agents.ts). */
+  agentId?: string;
   /** The account's token version: what a session token signed now carries. */
   tokenVersion: number;
   otpToken?: string;
@@ -43,6 +45,7 @@ const stateOf = (a: StoredAccount): OtpState => ({
   accountId: a.id,
   role: a.role,
   resellerId: a.reseller_id,
+  ...(a.agent_id ? { agentId: a.agent_id } : {}),
   tokenVersion: a.token_version ?? 0,
   otpToken: a.otp_token,
   codeHash: a.otp_hash,

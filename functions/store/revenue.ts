@@ -19,10 +19,17 @@ export interface MonthlyRevenue {
   month: string;
   total_fcfa: number;
   sessions_count: number;
+  /** Of `total_fcfa`, what the reseller's agents sold for cash (functions/store/agents.ts). */
+  agents_sold_fcfa: number;
+  /** The agents' commission on those sales (kept by the agents, out of the reseller's share). */
+  agents_commission_fcfa: number;
 }
 
 /** As stored: a month counted only by RADIUS session starts has no `total_fcfa` yet. */
-const Revenue = entity<Omit<MonthlyRevenue, 'total_fcfa'> & { total_fcfa?: number }>()({
+const Revenue = entity<
+  Pick<MonthlyRevenue, 'reseller_id' | 'month' | 'sessions_count'> &
+    Partial<Pick<MonthlyRevenue, 'total_fcfa' | 'agents_sold_fcfa' | 'agents_commission_fcfa'>>
+>()({
   name: 'revenue',
   key: (r: Pick<MonthlyRevenue, 'reseller_id' | 'month'>) => ({
     pk: `REVENUE#${r.reseller_id}`,
@@ -51,6 +58,23 @@ function add(
 export const revenueIncrement = (resellerId: string, month: string, amountFcfa: number): TxItem =>
   add({ reseller_id: resellerId, month }, 'total_fcfa :amount', { ':amount': amountFcfa });
 
+/**
+ * An agent's cash sale: it counts in the month's total like any sale, and in the agents' share
+ * (sold, commission) that the billing summary adds beside the spec's fields.
+ */
+// Access: UpdateItem pk=REVENUE#<reseller_id>, sk=MONTH#<YYYY-MM>: ADD total_fcfa, agents_sold_fcfa, agents_commission_fcfa (in a transaction).
+export const revenueIncrementByAgent = (
+  resellerId: string,
+  month: string,
+  amountFcfa: number,
+  commissionFcfa: number,
+): TxItem =>
+  add(
+    { reseller_id: resellerId, month },
+    'total_fcfa :amount, agents_sold_fcfa :amount, agents_commission_fcfa :commission',
+    { ':amount': amountFcfa, ':commission': commissionFcfa },
+  );
+
 /** One more RADIUS session started in the month at the reseller's hotspots (accounting Start). */
 // Access: UpdateItem pk=REVENUE#<reseller_id>, sk=MONTH#<YYYY-MM>: ADD sessions_count 1 (in a transaction).
 export const revenueSessionStarted = (resellerId: string, month: string): TxItem =>
@@ -65,5 +89,7 @@ export async function getMonthlyRevenue(resellerId: string, month: string): Prom
     month,
     total_fcfa: r?.total_fcfa ?? 0,
     sessions_count: r?.sessions_count ?? 0,
+    agents_sold_fcfa: r?.agents_sold_fcfa ?? 0,
+    agents_commission_fcfa: r?.agents_commission_fcfa ?? 0,
   };
 }

@@ -26,7 +26,16 @@ const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 3000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_250_301);
 const CONCURRENCY = 8;
 
-const ROLES = ['anonymous', 'subscriber', 'owner', 'otherReseller', 'admin', 'radius', 'webhook'] as const;
+const ROLES = [
+  'anonymous',
+  'subscriber',
+  'owner',
+  'otherReseller',
+  'admin',
+  'agent',
+  'radius',
+  'webhook',
+] as const;
 type Role = (typeof ROLES)[number];
 
 const server = useLocalServer();
@@ -49,9 +58,16 @@ interface Sent {
 }
 
 /** A session token of an account-less number: a logout cannot end it mid-run. */
-async function token(role: 'subscriber' | 'reseller' | 'admin', sub: string, resellerId?: string) {
+async function token(
+  role: 'subscriber' | 'reseller' | 'admin' | 'agent',
+  sub: string,
+  resellerId?: string,
+  agentId?: string,
+) {
   const ref = `SUB-999${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-  return (await signSession(sessionClaims({ sub, ref, role, ...(resellerId ? { resellerId } : {}) }))).token;
+  return (
+    await signSession(sessionClaims({ sub, ref, role, ...(resellerId ? { resellerId } : {}), agentId }))
+  ).token;
 }
 
 async function send(base: string, s: Omit<Sent, 'route' | 'role'>) {
@@ -80,6 +96,7 @@ async function seed(base: string) {
     owner: await token('reseller', randomUUID(), ownerId),
     otherReseller: await token('reseller', randomUUID(), otherId),
     admin: await token('admin', randomUUID()),
+    agent: '',
   };
   const json = (method: string, url: string, t: string | undefined, b?: unknown) =>
     send(base, {
@@ -142,13 +159,21 @@ async function seed(base: string) {
   const nasIds = [ownerVlan.body.nas_id, ...siteNas];
   const codes = (vouchers.body.items ?? []).map((v) => v.code);
   const paymentIds = payment.body.transaction_id ? [payment.body.transaction_id] : [];
+  // An agent of the owner with a float: the fuzzer's `agent` role is that agent.
+  const agent = (await json('POST', '/api/v1/agents', tokens.owner, {
+    msisdn: `+22507${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
+    commission_bp: 1000,
+  })) as { status: number; body: { id: string } };
+  expect(agent.status).toBe(201);
+  await json('POST', `/api/v1/agents/${agent.body.id}/allot`, tokens.owner, { float_fcfa: 1_000_000 });
+  tokens.agent = await token('agent', randomUUID(), ownerId, agent.body.id);
   const known: Known = {
     reseller_id: [ownerId, otherId, ownerId.toUpperCase()],
     forfait_id: forfaitIds,
     nas_id: [...nasIds, 'access_unknown'],
     vlan_id: [...spare, 9999],
     vlan: [ownerVlan.body.vlan_id, 9999],
-    id: [...paymentIds, ...alerts, randomUUID()],
+    id: [...paymentIds, ...alerts, agent.body.id, randomUUID()],
     transaction_id: [...paymentIds, randomUUID()],
     batch_id: vouchers.body.batch_id ? [vouchers.body.batch_id, randomUUID()] : [randomUUID()],
     code: [...codes, 'ABCDEFGHJK'],
@@ -277,6 +302,7 @@ function requests(
         owner: tokens.owner,
         otherReseller: tokens.otherReseller,
         admin: tokens.admin,
+        agent: tokens.agent,
         radius: process.env.RADIUS_API_SECRET?.split(/[\s,]+/)[0],
         webhook: undefined,
       }[role];

@@ -133,6 +133,8 @@ describe('the sandbox payment flow end to end', () => {
       total_fcfa: 0,
       split: { reseller_fcfa: 0, operator_fcfa: 0, provider_fee_fcfa: 0 },
       sessions_count: 0,
+      // Beside the spec's fields: the agents' share of the month (docs/agents.md).
+      agents: { sold_fcfa: 0, commission_fcfa: 0, reseller_after_commission_fcfa: 0 },
     });
   });
 });

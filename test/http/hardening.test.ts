@@ -213,6 +213,7 @@ describe('query strings', () => {
       jwt: admin,
       reseller: admin,
       admin,
+      agent: admin,
       webhook: undefined,
       // FreeRADIUS's bearer (GET /api/v1/radius/tls).
       radius: process.env.RADIUS_API_SECRET,

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { type AuthLevel, routeKey, routes } from '../../functions/routes.js';
 import { call, useLocalServer } from '../support/http.js';
-import { cases } from './matrix/cases.js';
+import { cases, expectedOf } from './matrix/cases.js';
 import { type Cast, makeCast, PRINCIPALS } from './matrix/principals.js';
 
 const server = useLocalServer();
-const LEVELS: AuthLevel[] = ['none', 'jwt', 'reseller', 'admin', 'webhook', 'radius', 'signature'];
+const LEVELS: AuthLevel[] = ['none', 'jwt', 'reseller', 'admin', 'agent', 'webhook', 'radius', 'signature'];
 
 describe('route inventory', () => {
   it('declares a known auth level on every route', () => {
@@ -33,6 +33,14 @@ describe('route inventory', () => {
         ]);
       }
       if (r.auth === 'reseller') expect(c.expect.subscriber, routeKey(r)).toBe(403);
+      // An agent passes no reseller or admin route, whatever the case says.
+      if (r.auth === 'reseller' || r.auth === 'admin') {
+        expect([expectedOf(c, r.auth, 'agent'), expectedOf(c, r.auth, 'otherAgent')], routeKey(r)).toEqual([
+          403, 403,
+        ]);
+      }
+      if (r.auth === 'agent')
+        expect([c.expect.subscriber, c.expect.otherAgent], routeKey(r)).toEqual([403, 404]);
     }
   });
 });
@@ -48,7 +56,7 @@ describe('security matrix: every route x every caller', () => {
     const key = routeKey(r);
     const c = cases[key];
     if (!c) continue;
-    it.each(PRINCIPALS.map((who) => [who, c.expect[who]] as const))(
+    it.each(PRINCIPALS.map((who) => [who, expectedOf(c, r.auth, who)] as const))(
       `${key} as %s -> %i`,
       async (who, status) => {
         const theCast = await getCast();

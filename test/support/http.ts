@@ -120,7 +120,7 @@ export async function loginAs(
 /** A token minted directly (for matrices that need many principals quickly). */
 export async function tokenFor(
   role: Role,
-  options: { sub?: string; resellerId?: string } = {},
+  options: { sub?: string; resellerId?: string; agentId?: string } = {},
 ): Promise<string> {
   const { token } = await signSession(
     sessionClaims({
@@ -128,6 +128,7 @@ export async function tokenFor(
       role,
       ref: 'SUB-22500000000',
       resellerId: options.resellerId,
+      agentId: options.agentId,
     }),
   );
   return token;

@@ -1,19 +1,28 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   assertActsFor,
+  assertIsAgent,
+  assertManagesAgent,
   assertOwns,
+  assertSeesAgent,
   assertSeesPayment,
   assertSeesRouter,
   resellerInScope,
 } from '../../functions/core/access.js';
 import type { PrincipalFor } from '../../functions/core/http.js';
-import type { AdminPrincipal, OperatorPrincipal, Principal } from '../../functions/core/principal.js';
+import type {
+  AdminPrincipal,
+  AgentScopePrincipal,
+  OperatorPrincipal,
+  Principal,
+} from '../../functions/core/principal.js';
 import type { AuthOf } from '../../functions/routes.js';
 
 const exp = 4102444800;
 const admin: Principal = { sub: 'a', ref: 'SUB-1', role: 'admin', exp };
 const reseller: Principal = { sub: 'r', ref: 'SUB-2', role: 'reseller', resellerId: 'R1', exp };
 const subscriber: Principal = { sub: 's', ref: 'SUB-3', role: 'subscriber', exp };
+const agent: Principal = { sub: 'g', ref: 'SUB-4', role: 'agent', resellerId: 'R1', agentId: 'A1', exp };
 const codeOf = (fn: () => unknown) => {
   try {
     fn();
@@ -74,6 +83,37 @@ describe('the access rules', () => {
     expect(codeOf(() => assertOwns(subscriber, session, 'Session'))).toBe('ERR_NOT_FOUND');
     expect(codeOf(() => assertOwns(admin, undefined, 'Session'))).toBe('ERR_NOT_FOUND');
   });
+
+  it('shows an agent to itself, its reseller and admins, and answers not found to other agents and resellers', () => {
+    const a1 = { id: 'A1', reseller_id: 'R1' };
+    const a2 = { id: 'A2', reseller_id: 'R1' };
+    const elsewhere = { id: 'A3', reseller_id: 'R2' };
+    expect(codeOf(() => assertSeesAgent(agent as never, a1))).toBe('passed');
+    expect(codeOf(() => assertSeesAgent(reseller as never, a1))).toBe('passed');
+    expect(codeOf(() => assertSeesAgent(admin as never, elsewhere))).toBe('passed');
+    expect(codeOf(() => assertSeesAgent(agent as never, a2))).toBe('ERR_NOT_FOUND');
+    expect(codeOf(() => assertSeesAgent(reseller as never, elsewhere))).toBe('ERR_NOT_FOUND');
+    expect(codeOf(() => assertSeesAgent(subscriber as never, a1))).toBe('ERR_NOT_FOUND');
+    expect(codeOf(() => assertSeesAgent(admin as never, undefined))).toBe('ERR_NOT_FOUND');
+    // An agent token whose reseller is not the agent's own (a moved agent) sees nothing.
+    expect(codeOf(() => assertSeesAgent({ ...agent, resellerId: 'R2' } as never, a1))).toBe('ERR_NOT_FOUND');
+  });
+
+  it('lets only the agent itself sell, and only its reseller or an admin manage it', () => {
+    const a1 = { id: 'A1', reseller_id: 'R1' };
+    expect(codeOf(() => assertIsAgent(agent as never, a1))).toBe('passed');
+    expect(codeOf(() => assertIsAgent(reseller as never, a1))).toBe('ERR_FORBIDDEN');
+    expect(codeOf(() => assertIsAgent(admin as never, a1))).toBe('ERR_FORBIDDEN');
+    expect(codeOf(() => assertIsAgent(agent as never, { id: 'A2', reseller_id: 'R1' }))).toBe(
+      'ERR_NOT_FOUND',
+    );
+    expect(codeOf(() => assertManagesAgent(reseller as never, a1))).toBe('passed');
+    expect(codeOf(() => assertManagesAgent(admin as never, a1))).toBe('passed');
+    expect(codeOf(() => assertManagesAgent(agent as never, a1))).toBe('ERR_NOT_FOUND');
+    expect(codeOf(() => assertManagesAgent({ ...reseller, resellerId: 'R2' } as never, a1))).toBe(
+      'ERR_NOT_FOUND',
+    );
+  });
 });
 
 describe('the principal a handler receives', () => {
@@ -82,6 +122,9 @@ describe('the principal a handler receives', () => {
     expectTypeOf<PrincipalFor<AuthOf<'POST /api/v1/vouchers/generate'>>>().toEqualTypeOf<AdminPrincipal>();
     expectTypeOf<PrincipalFor<AuthOf<'GET /api/v1/auth/session'>>>().toEqualTypeOf<Principal>();
     expectTypeOf<PrincipalFor<AuthOf<'GET /api/v1/forfaits'>>>().toEqualTypeOf<undefined>();
+    expectTypeOf<
+      PrincipalFor<AuthOf<'POST /api/v1/agents/{id}/sales'>>
+    >().toEqualTypeOf<AgentScopePrincipal>();
     expectTypeOf<PrincipalFor<AuthOf<'POST /api/v1/payments/webhook'>>>().toEqualTypeOf<undefined>();
   });
 });

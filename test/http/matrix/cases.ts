@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { sell } from '../../../functions/agents/agents.js';
 import { SEED_FORFAITS } from '../../../functions/billing/catalogue.js';
 import { initiatePayment } from '../../../functions/billing/payments/initiate.js';
 import { generateVouchers } from '../../../functions/billing/vouchers.js';
 import { allocateVlan } from '../../../functions/network/vlans.js';
 import { Access } from '../../../functions/store/access-codes.js';
+import { allotToAgent } from '../../../functions/store/agents.js';
 import { closeIncident, raiseAlertOnce } from '../../../functions/store/alerts.js';
 import { PaymentEntity } from '../../../functions/store/payments.js';
 import { recordReseller } from '../../../functions/store/resellers.js';
 import { Session } from '../../../functions/store/sessions.js';
 import { giveSite } from '../../integration/monitoring-fixtures.js';
 import { newMsisdn } from '../../support/http.js';
-import type { Cast, Who } from './principals.js';
+import type { AgentWho, Cast, Who } from './principals.js';
 
 export interface MatrixRequest {
   path: string;
@@ -25,8 +27,51 @@ export interface MatrixRequest {
 export interface MatrixCase {
   /** Called once per caller; may create fixtures (fresh ones each call when the route mutates). */
   request: (cast: Cast, who: Who, base: string) => Promise<MatrixRequest>;
-  expect: Record<Who, number>;
+  /** The agents' statuses may be left out: `expectedOf` derives them from the route's level. */
+  expect: Record<Exclude<Who, AgentWho>, number> & Partial<Record<AgentWho, number>>;
 }
+
+/**
+ * What an agent gets where a case does not say: refused (403) on every reseller and admin
+ * route, the aggregator's and FreeRADIUS's refusals on theirs, and on public and any-token
+ * routes what a subscriber gets (an agent's token is a token, nothing more there).
+ */
+export function expectedOf(c: MatrixCase, auth: string, who: Who): number {
+  const given = c.expect[who];
+  if (given !== undefined) return given;
+  if (auth === 'reseller' || auth === 'admin') return 403;
+  return c.expect.subscriber;
+}
+
+/** An agent route's statuses: the agent itself, its reseller and admins see it; nobody else does. */
+const AGENT_SEES = {
+  ...{ none: 401, expired: 401, forged: 401 },
+  subscriber: 403,
+  otherReseller: 404,
+  owner: 200,
+  admin: 200,
+  agent: 200,
+  otherAgent: 404,
+};
+/** A reseller route about an agent: its reseller and admins; another reseller does not know it. */
+const AGENT_MANAGED = {
+  ...{ none: 401, expired: 401, forged: 401 },
+  subscriber: 403,
+  otherReseller: 404,
+  owner: 200,
+  admin: 200,
+  agent: 403,
+  otherAgent: 403,
+};
+const agentPrincipal = (cast: Cast) =>
+  ({
+    sub: 'matrix',
+    ref: 'SUB-1',
+    role: 'agent',
+    resellerId: cast.ownerResellerId,
+    agentId: cast.ownerAgentId,
+    exp: 0,
+  }) as const;
 
 const forfaitId = (SEED_FORFAITS[0] as { id: string }).id;
 const DENIED = { none: 401, expired: 401, forged: 401 };
@@ -259,7 +304,15 @@ export const cases: Record<string, MatrixCase> = {
       const p = await initiatePayment({ subscriberId: cast.subscriberId, forfaitId, provider: 'wave' });
       return { path: `/api/v1/payments/${p.transaction_id}/status` };
     },
-    expect: { ...DENIED, subscriber: 200, otherReseller: 404, owner: 404, admin: 200 },
+    expect: {
+      ...DENIED,
+      subscriber: 200,
+      otherReseller: 404,
+      owner: 404,
+      admin: 200,
+      agent: 404,
+      otherAgent: 404,
+    },
   },
   'GET /api/v1/payments/unused': {
     request: async (cast) => ({ path: `/api/v1/payments/unused?reseller_id=${cast.ownerResellerId}` }),
@@ -560,5 +613,64 @@ export const cases: Record<string, MatrixCase> = {
       owner: 404,
       admin: 404,
     },
+  },
+  // ---- agents ----
+  'POST /api/v1/agents': {
+    request: async (cast) => {
+      await recordReseller({ resellerId: cast.ownerResellerId });
+      return {
+        path: '',
+        body: { msisdn: newMsisdn(), reseller_id: cast.ownerResellerId, commission_bp: 1000 },
+      };
+    },
+    expect: { ...DENIED, subscriber: 403, otherReseller: 403, owner: 201, admin: 201 },
+  },
+  'GET /api/v1/agents': {
+    request: async (cast) => ({ path: `/api/v1/agents?reseller_id=${cast.ownerResellerId}` }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'GET /api/v1/agents/{id}': {
+    request: async (cast) => ({ path: `/api/v1/agents/${cast.ownerAgentId}` }),
+    expect: AGENT_SEES,
+  },
+  'PUT /api/v1/agents/{id}': {
+    request: async (cast) => ({ path: `/api/v1/agents/${cast.ownerAgentId}`, body: { commission_bp: 1000 } }),
+    expect: AGENT_MANAGED,
+  },
+  'POST /api/v1/agents/{id}/allot': {
+    request: async (cast) => ({
+      path: `/api/v1/agents/${cast.ownerAgentId}/allot`,
+      body: { float_fcfa: 100 },
+    }),
+    expect: AGENT_MANAGED,
+  },
+  'POST /api/v1/agents/{id}/sales': {
+    request: async (cast) => {
+      // A float for one sale, given before each call: only the agent itself may use it.
+      await allotToAgent(cast.ownerAgentId, { floatFcfa: 100_000 });
+      return { path: `/api/v1/agents/${cast.ownerAgentId}/sales`, body: { forfait_id: forfaitId } };
+    },
+    expect: { ...AGENT_SEES, owner: 403, admin: 403, agent: 201 },
+  },
+  'GET /api/v1/agents/{id}/sales': {
+    request: async (cast) => ({
+      path: `/api/v1/agents/${cast.ownerAgentId}/sales?from=2024-01-01&to=2024-01-31`,
+    }),
+    expect: AGENT_SEES,
+  },
+  'GET /api/v1/agents/{id}/sales/export': {
+    request: async (cast) => ({
+      path: `/api/v1/agents/${cast.ownerAgentId}/sales/export?from=2024-01-01&to=2024-01-31`,
+    }),
+    expect: AGENT_SEES,
+  },
+  'POST /api/v1/agents/{id}/cash': {
+    request: async (cast) => {
+      // A sale first, so that the agent owes at least the 1 FCFA recorded.
+      await allotToAgent(cast.ownerAgentId, { floatFcfa: 100_000 });
+      await sell(agentPrincipal(cast), cast.ownerAgentId, { forfait_id: forfaitId });
+      return { path: `/api/v1/agents/${cast.ownerAgentId}/cash`, body: { amount_fcfa: 1 } };
+    },
+    expect: AGENT_MANAGED,
   },
 };

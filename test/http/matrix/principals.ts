@@ -1,6 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { tokenFor } from '../../support/http.js';
+import { createAgent } from '../../../functions/store/agents.js';
+import { recordReseller } from '../../../functions/store/resellers.js';
+import { newMsisdn, tokenFor } from '../../support/http.js';
+
+/** An agent of a reseller, as `POST /agents` leaves it (no float, no stock, 10 % commission). */
+async function givenAgent(resellerId: string): Promise<string> {
+  await recordReseller({ resellerId });
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  const made = await createAgent(
+    {
+      id,
+      reseller_id: resellerId,
+      msisdn: newMsisdn(),
+      commission_bp: 1000,
+      float_fcfa: 0,
+      stock: {},
+      sold_fcfa: 0,
+      commission_fcfa: 0,
+      sales_count: 0,
+      owed_fcfa: 0,
+      cash_received_fcfa: 0,
+      created_at: now,
+    },
+    randomUUID(),
+    now,
+  );
+  if (made !== 'created') throw new Error('matrix agent not created');
+  return id;
+}
 
 export const PRINCIPALS = [
   'none',
@@ -10,14 +39,21 @@ export const PRINCIPALS = [
   'otherReseller',
   'owner',
   'admin',
+  'agent',
+  'otherAgent',
 ] as const;
 export type Who = (typeof PRINCIPALS)[number];
+/** The owning reseller's agent (`cast.ownerAgentId`), and another agent of the same reseller. */
+export type AgentWho = 'agent' | 'otherAgent';
 
 /** The callers of the matrix: a reseller that owns the fixtures, another one, and the rest. */
 export interface Cast {
   ownerResellerId: string;
   otherResellerId: string;
   subscriberId: string;
+  /** An agent of the owning reseller, with its token (`agent`); `otherAgent` is a second one. */
+  ownerAgentId: string;
+  otherAgentId: string;
   tokens: Record<Who, string | undefined>;
 }
 
@@ -37,10 +73,14 @@ export async function makeCast(): Promise<Cast> {
   const ownerResellerId = randomUUID();
   const otherResellerId = randomUUID();
   const subscriberId = randomUUID();
+  const ownerAgentId = await givenAgent(ownerResellerId);
+  const otherAgentId = await givenAgent(ownerResellerId);
   return {
     ownerResellerId,
     otherResellerId,
     subscriberId,
+    ownerAgentId,
+    otherAgentId,
     tokens: {
       none: undefined,
       // An admin token, well signed, that expired a minute ago.
@@ -51,6 +91,8 @@ export async function makeCast(): Promise<Cast> {
       otherReseller: await tokenFor('reseller', { resellerId: otherResellerId }),
       owner: await tokenFor('reseller', { resellerId: ownerResellerId }),
       admin: await tokenFor('admin'),
+      agent: await tokenFor('agent', { resellerId: ownerResellerId, agentId: ownerAgentId }),
+      otherAgent: await tokenFor('agent', { resellerId: ownerResellerId, agentId: otherAgentId }),
     },
   };
 }

@@ -1,0 +1,16 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
+import { json } from '../core/http.js';
+import { receiveCash } from './agents.js';
+import { AgentCashBody, AgentIdParams, AgentSchema } from './schemas.js';
+
+/** The reseller records cash its agent handed over; never more than the agent owes. */
+export const handler = sessionEndpoint(
+  'POST /api/v1/agents/{id}/cash',
+  {
+    errors: ['ERR_NOT_FOUND', 'ERR_AGENT_CASH_OVER_OWED', 'ERR_UNAVAILABLE'],
+    params: AgentIdParams,
+    body: AgentCashBody,
+    response: { status: 200, schema: AgentSchema },
+  },
+  async ({ params, body, principal }) => json(200, await receiveCash(principal, params.id, body.amount_fcfa)),
+);

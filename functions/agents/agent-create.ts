@@ -1,0 +1,15 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
+import { json } from '../core/http.js';
+import { addAgent } from './agents.js';
+import { AgentCreateBody, AgentSchema } from './schemas.js';
+
+/** A reseller adds an agent (an admin names the reseller); the number then logs in as an agent. */
+export const handler = sessionEndpoint(
+  'POST /api/v1/agents',
+  {
+    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT', 'ERR_MSISDN_INVALID'],
+    body: AgentCreateBody,
+    response: { status: 201, schema: AgentSchema },
+  },
+  async ({ body, principal }) => json(201, await addAgent(principal, body)),
+);

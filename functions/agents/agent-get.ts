@@ -1,0 +1,15 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
+import { json } from '../core/http.js';
+import { statement } from './agents.js';
+import { AgentIdParams, AgentStatementResponse } from './schemas.js';
+
+/** An agent's balance, day and month: the agent's "Mon solde", its reseller's view of it. */
+export const handler = sessionEndpoint(
+  'GET /api/v1/agents/{id}',
+  {
+    errors: ['ERR_NOT_FOUND'],
+    params: AgentIdParams,
+    response: { status: 200, schema: AgentStatementResponse },
+  },
+  async ({ params, principal }) => json(200, await statement(principal, params.id)),
+);

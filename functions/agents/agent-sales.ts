@@ -1,0 +1,17 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
+import { json } from '../core/http.js';
+import { salesOf } from './agents.js';
+import { AgentIdParams, AgentSalesQuery, AgentSalesResponse } from './schemas.js';
+
+/** An agent's sales between two days (UTC), newest first. */
+export const handler = sessionEndpoint(
+  'GET /api/v1/agents/{id}/sales',
+  {
+    errors: ['ERR_NOT_FOUND'],
+    params: AgentIdParams,
+    query: AgentSalesQuery,
+    response: { status: 200, schema: AgentSalesResponse },
+  },
+  async ({ params, query, principal }) =>
+    json(200, await salesOf(principal, params.id, query.from, query.to, query.limit)),
+);

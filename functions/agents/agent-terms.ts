@@ -1,0 +1,16 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
+import { json } from '../core/http.js';
+import { changeTerms } from './agents.js';
+import { AgentIdParams, AgentSchema, AgentTermsBody } from './schemas.js';
+
+/** Name, commission rate, hotspots; sales already made keep the commission they were made at. */
+export const handler = sessionEndpoint(
+  'PUT /api/v1/agents/{id}',
+  {
+    errors: ['ERR_NOT_FOUND'],
+    params: AgentIdParams,
+    body: AgentTermsBody,
+    response: { status: 200, schema: AgentSchema },
+  },
+  async ({ params, body, principal }) => json(200, await changeTerms(principal, params.id, body)),
+);

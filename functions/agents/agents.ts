@@ -1,0 +1,349 @@
+import { randomUUID } from 'node:crypto';
+import { normalizeMsisdn } from '../auth/otp.js';
+import { newCode } from '../billing/codes.js';
+import { billingSettings } from '../billing/settings.js';
+import { assertIsAgent, assertManagesAgent, assertSeesAgent, resellerInScope } from '../core/access.js';
+import { clock } from '../core/clock.js';
+import { AppError, forbidden, notFound, validation } from '../core/errors.js';
+import { log, maskMsisdn } from '../core/log.js';
+import type { AgentScopePrincipal, OperatorPrincipal } from '../core/principal.js';
+import { sendSms } from '../core/sms.js';
+import type { AccessCode } from '../store/access-codes.js';
+import { getAccount } from '../store/accounts.js';
+import {
+  type Agent,
+  type AgentSale,
+  agentCash,
+  agentPeriod,
+  agentSales,
+  allotToAgent,
+  createAgent,
+  getAgent,
+  listAgents,
+  recordAgentSale,
+  recordCash,
+  updateAgentTerms,
+} from '../store/agents.js';
+import { getForfait } from '../store/forfaits.js';
+import { getNas } from '../store/nas.js';
+import { getReseller } from '../store/resellers.js';
+import { gsm7Segments, gsm7Text } from './gsm7.js';
+
+/** The agent's commission on a price: basis points, rounded to the nearest franc. */
+export const commissionOf = (priceFcfa: number, bp: number): number => Math.round((priceFcfa * bp) / 10_000);
+
+const msisdnOrThrow = (raw: string, path: string): string => {
+  const msisdn = normalizeMsisdn(raw);
+  if (!msisdn) {
+    throw new AppError('ERR_MSISDN_INVALID', 'msisdn must be an international number of a served country', {
+      details: [{ path, message: 'not a number of a served country' }],
+    });
+  }
+  return msisdn;
+};
+
+/** A reseller (or an admin for one) adds an agent: its number's account becomes an agent's. */
+export async function addAgent(
+  principal: OperatorPrincipal,
+  input: { msisdn: string; reseller_id?: string; name?: string; commission_bp: number; nas_ids?: string[] },
+): Promise<Agent> {
+  const resellerId = resellerInScope(principal, input.reseller_id);
+  const msisdn = msisdnOrThrow(input.msisdn, 'body.msisdn');
+  if (!(await getReseller(resellerId))) throw notFound('Reseller');
+  for (const nasId of input.nas_ids ?? []) {
+    if ((await getNas(nasId))?.reseller_id !== resellerId) {
+      throw validation('nas_ids must be hotspots of the reseller', [
+        { path: 'body.nas_ids', message: nasId },
+      ]);
+    }
+  }
+  const existing = await getAccount(msisdn);
+  const agent: Agent = {
+    id: randomUUID(),
+    reseller_id: resellerId,
+    msisdn,
+    ...(input.name ? { name: input.name } : {}),
+    ...(input.nas_ids?.length ? { nas_ids: input.nas_ids } : {}),
+    commission_bp: input.commission_bp,
+    float_fcfa: 0,
+    stock: {},
+    sold_fcfa: 0,
+    commission_fcfa: 0,
+    sales_count: 0,
+    owed_fcfa: 0,
+    cash_received_fcfa: 0,
+    created_at: clock.iso(),
+  };
+  // A subscriber keeps its account id (its history stays attached); an operator or an agent
+  // already is refused: one number, one role.
+  if ((await createAgent(agent, existing?.id ?? randomUUID(), agent.created_at)) === 'taken') {
+    throw new AppError('ERR_CONFLICT', 'This number is already an operator or an agent');
+  }
+  return agent;
+}
+
+export async function agentsOf(principal: OperatorPrincipal, asked: string | undefined) {
+  return { items: await listAgents(resellerInScope(principal, asked)) };
+}
+
+export async function changeTerms(
+  principal: OperatorPrincipal,
+  id: string,
+  terms: { name?: string; commission_bp?: number; nas_ids?: string[] },
+): Promise<Agent> {
+  assertManagesAgent(principal, await getAgent(id));
+  const updated = await updateAgentTerms(id, terms);
+  if (!updated) throw notFound('Agent');
+  return updated;
+}
+
+export async function allot(
+  principal: OperatorPrincipal,
+  id: string,
+  body: { float_fcfa?: number; forfait_id?: string; count?: number },
+): Promise<Agent> {
+  assertManagesAgent(principal, await getAgent(id));
+  if (body.forfait_id !== undefined && (await getForfait(body.forfait_id))?.status !== 'active') {
+    throw notFound('Forfait');
+  }
+  const updated = await allotToAgent(
+    id,
+    body.float_fcfa !== undefined
+      ? { floatFcfa: body.float_fcfa }
+      : { forfaitId: body.forfait_id as string, count: body.count as number },
+  );
+  if (!updated) throw notFound('Agent');
+  return updated;
+}
+
+/** The hotspot a sale is made for: one of the agent's, of its reseller. */
+async function saleHotspot(agent: Agent, asked: string | undefined): Promise<string | undefined> {
+  const nasId = asked ?? (agent.nas_ids?.length === 1 ? agent.nas_ids[0] : undefined);
+  if (nasId === undefined) return undefined;
+  if (agent.nas_ids?.length && !agent.nas_ids.includes(nasId)) throw forbidden('Not one of your hotspots');
+  if ((await getNas(nasId))?.reseller_id !== agent.reseller_id) throw forbidden('Not one of your hotspots');
+  return nasId;
+}
+
+const SALE_ATTEMPTS = 40;
+
+/**
+ * An agent sells one code: from its stock of that forfait when it holds one, else paid from its
+ * float. The conditional transaction of functions/store/agents.ts decides, so parallel sales
+ * never take more than was given; a conflict (another sale of the same agent at the same
+ * moment) is retried with a fresh read, never counted twice.
+ */
+export async function sell(
+  principal: AgentScopePrincipal,
+  agentId: string,
+  input: { forfait_id: string; nas_id?: string; send_to?: string },
+) {
+  const first = await getAgent(agentId);
+  assertSeesAgent(principal, first);
+  assertIsAgent(principal, first);
+  const buyer = input.send_to === undefined ? undefined : msisdnOrThrow(input.send_to, 'body.send_to');
+  const forfait = await getForfait(input.forfait_id);
+  if (forfait?.status !== 'active') throw notFound('Forfait');
+  const nasId = await saleHotspot(first, input.nas_id);
+  let agent: Agent = first;
+  for (let attempt = 0; attempt < SALE_ATTEMPTS; attempt++) {
+    const paidFrom = (agent.stock[forfait.id] ?? 0) > 0 ? 'stock' : 'float';
+    const now = clock.now();
+    const at = clock.iso(now);
+    const code = newCode();
+    const price = forfait.price_fcfa;
+    const sale: AgentSale = {
+      agent_id: agent.id,
+      reseller_id: agent.reseller_id,
+      at,
+      code,
+      forfait_id: forfait.id,
+      forfait_name: forfait.name,
+      price_fcfa: price,
+      commission_fcfa: commissionOf(price, agent.commission_bp),
+      paid_from: paidFrom,
+      ...(nasId ? { nas_id: nasId } : {}),
+      ...(buyer ? { buyer_msisdn: buyer } : {}),
+    };
+    const offer = {
+      duration_hours: forfait.duration_hours,
+      data_limit_mb: forfait.data_limit_mb,
+      cir_kbps: forfait.cir_kbps,
+      mir_kbps: forfait.mir_kbps,
+      max_devices: forfait.max_devices ?? 1,
+    };
+    // Its clock starts at its first login, as a voucher's; its price counted now (the cash is
+    // in the agent's hand), so its first login adds nothing (source `agent`, not `voucher`).
+    const access: AccessCode = {
+      code,
+      reseller_id: agent.reseller_id,
+      source: 'agent',
+      source_id: agent.id,
+      forfait_id: forfait.id,
+      forfait_name: forfait.name,
+      offer,
+      price_fcfa: price,
+      created_at: at,
+      use_by: clock.iso(now + billingSettings().VOUCHER_VALIDITY_DAYS * 24 * 3600_000),
+      used_bytes: 0,
+      devices: {},
+      devices_version: 0,
+    };
+    const outcome = await recordAgentSale(sale, access);
+    if (outcome === 'sold') {
+      const sms = buyer ? await textCode(buyer, code, forfait.name) : undefined;
+      const after = await getAgent(agent.id);
+      return {
+        sale: shownSale(sale),
+        offer: { duration_hours: forfait.duration_hours, data_limit_mb: forfait.data_limit_mb },
+        ...(sms ? { sms } : {}),
+        float_fcfa: after?.float_fcfa ?? 0,
+        stock_left: after?.stock[forfait.id] ?? 0,
+      };
+    }
+    if (outcome === 'float_exhausted' || outcome === 'stock_exhausted') {
+      // The stock ran out between the read and the write: the float may still pay. Read again.
+      const fresh = await getAgent(agent.id);
+      if (!fresh) throw notFound('Agent');
+      const canStock = (fresh.stock[forfait.id] ?? 0) > 0;
+      if (!canStock && fresh.float_fcfa < price) {
+        throw new AppError(
+          // An agent that sells this forfait from a stock, and holds no float, ran out of stock.
+          forfait.id in fresh.stock && fresh.float_fcfa === 0
+            ? 'ERR_AGENT_STOCK_EXHAUSTED'
+            : 'ERR_AGENT_FLOAT_EXHAUSTED',
+          `Your float (${fresh.float_fcfa} FCFA) and stock do not cover this forfait (${price} FCFA)`,
+        );
+      }
+      agent = fresh;
+      continue;
+    }
+    // A conflict or a code already taken: try again, after a short random wait.
+    await new Promise((r) => setTimeout(r, 5 + Math.floor(Math.random() * 20 * Math.min(attempt + 1, 5))));
+    agent = (await getAgent(agent.id)) ?? agent;
+  }
+  throw new AppError('ERR_UNAVAILABLE', 'Too many sales at once: try again', {
+    headers: { 'retry-after': '1' },
+  });
+}
+
+/** The code texted to the buyer, in GSM-7 (one segment: the cheapest SMS, any phone reads it). */
+async function textCode(to: string, code: string, forfaitName: string) {
+  const text = gsm7Text(`Votre code WiFi: ${code} (${forfaitName}). Tapez-le sur la page du hotspot.`);
+  try {
+    await sendSms(to, text);
+    return { to: maskMsisdn(to), segments: gsm7Segments(text), sent: true };
+  } catch (error) {
+    // The sale stands (the code is shown on screen); the agent may read it out instead.
+    log.error('agent sale sms not sent', { error: error instanceof Error ? error.name : 'unknown' });
+    return { to: maskMsisdn(to), segments: gsm7Segments(text), sent: false };
+  }
+}
+
+const shownSale = (s: AgentSale) => ({
+  at: s.at,
+  code: s.code,
+  forfait_id: s.forfait_id,
+  forfait_name: s.forfait_name,
+  price_fcfa: s.price_fcfa,
+  commission_fcfa: s.commission_fcfa,
+  paid_from: s.paid_from,
+  ...(s.nas_id ? { nas_id: s.nas_id } : {}),
+  ...(s.buyer_msisdn ? { buyer_msisdn: maskMsisdn(s.buyer_msisdn) } : {}),
+});
+
+const periodView = (p: {
+  period: string;
+  sold_fcfa: number;
+  commission_fcfa: number;
+  sales_count: number;
+}) => ({
+  period: p.period,
+  sold_fcfa: p.sold_fcfa,
+  commission_fcfa: p.commission_fcfa,
+  due_fcfa: p.sold_fcfa - p.commission_fcfa,
+  sales_count: p.sales_count,
+});
+
+/** The agent's day and month (UTC), balance and the cash it handed over. */
+export async function statement(principal: AgentScopePrincipal, id: string) {
+  const agent = await getAgent(id);
+  assertSeesAgent(principal, agent);
+  const now = clock.iso();
+  const [today, month, cash] = await Promise.all([
+    agentPeriod(id, now.slice(0, 10)),
+    agentPeriod(id, now.slice(0, 7)),
+    agentCash(id, 20),
+  ]);
+  return {
+    agent,
+    today: periodView(today),
+    month: periodView(month),
+    cash: cash.map((c) => ({ at: c.at, amount_fcfa: c.amount_fcfa })),
+  };
+}
+
+const dayRange = (from: string, to: string): [string, string] => [
+  `${from}T00:00:00.000Z`,
+  `${to}T23:59:59.999Z`,
+];
+
+export async function salesOf(
+  principal: AgentScopePrincipal,
+  id: string,
+  from: string,
+  to: string,
+  limit: number,
+) {
+  assertSeesAgent(principal, await getAgent(id));
+  const items = await agentSales(id, ...dayRange(from, to), limit);
+  return { items: items.map(shownSale) };
+}
+
+const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+
+/** An agent's sales of a span as CSV: one line a sale, the amount owed to the reseller included. */
+export async function salesCsv(principal: AgentScopePrincipal, id: string, from: string, to: string) {
+  assertSeesAgent(principal, await getAgent(id));
+  const items = await agentSales(id, ...dayRange(from, to));
+  const header = 'at,code,forfait_id,forfait_name,price_fcfa,commission_fcfa,due_fcfa,paid_from,nas_id';
+  const rows = items.map((s) =>
+    [
+      s.at,
+      s.code,
+      s.forfait_id,
+      s.forfait_name,
+      String(s.price_fcfa),
+      String(s.commission_fcfa),
+      String(s.price_fcfa - s.commission_fcfa),
+      s.paid_from,
+      s.nas_id ?? '',
+    ]
+      .map(csvCell)
+      .join(','),
+  );
+  return `${[header, ...rows].join('\n')}\n`;
+}
+
+/** The reseller records cash its agent handed over: the agent owes that much less. */
+export async function receiveCash(principal: OperatorPrincipal, id: string, amountFcfa: number) {
+  const before = await getAgent(id);
+  assertManagesAgent(principal, before);
+  const outcome = await recordCash({
+    agent_id: id,
+    reseller_id: before.reseller_id,
+    id: randomUUID(),
+    at: clock.iso(),
+    amount_fcfa: amountFcfa,
+    recorded_by: principal.sub,
+  });
+  if (outcome === 'over') throw new AppError('ERR_AGENT_CASH_OVER_OWED', 'More than the agent owes');
+  if (outcome === 'conflict') {
+    throw new AppError('ERR_UNAVAILABLE', 'The agent is busy selling: try again', {
+      headers: { 'retry-after': '1' },
+    });
+  }
+  const agent = await getAgent(id);
+  if (!agent) throw notFound('Agent');
+  return agent;
+}

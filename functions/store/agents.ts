@@ -1,0 +1,363 @@
+import { type AccessCode, accessCodeCreate } from './access-codes.js';
+import { AccountEntity } from './accounts.js';
+import { cancelled, type Expr, entity, type TxItem, transact } from './entity.js';
+import { revenueIncrementByAgent } from './revenue.js';
+import { salesIncrement } from './sales.js';
+
+/**
+ * A reseller's agent: a phone number (a shop, a cashier) that sells the reseller's codes for
+ * cash. It holds a credit float in FCFA and/or a stock of codes per forfait, both given by its
+ * reseller; each sale takes the price from the float (or one code from the stock) in the same
+ * conditional transaction that records it, so an agent never sells beyond what it was given.
+ *
+ * Money kept on the agent, all whole FCFA:
+ * - `sold_fcfa`: every sale's price (what the buyers paid the agent);
+ * - `commission_fcfa`: the agent's share of those sales (commission_bp of each price, rounded);
+ * - `owed_fcfa`: cash the agent still owes its reseller = sold - commission - cash received.
+ */
+export interface Agent {
+  id: string;
+  reseller_id: string;
+  msisdn: string;
+  name?: string;
+  /** The hotspots (NAS ids) it sells for; absent: every hotspot of its reseller. */
+  nas_ids?: string[];
+  /** Commission in basis points of each sale's price (1000 = 10 %). */
+  commission_bp: number;
+  float_fcfa: number;
+  /** Codes it may still issue, per forfait id. */
+  stock: Record<string, number>;
+  sold_fcfa: number;
+  commission_fcfa: number;
+  sales_count: number;
+  owed_fcfa: number;
+  cash_received_fcfa: number;
+  created_at: string;
+}
+
+/** As stored: the stock is flat `s:<forfait_id>` attributes, so that an ADD creates one. */
+type StoredAgent = Omit<Agent, 'stock'> & Record<string, unknown>;
+
+const STOCK = 's:';
+
+const AgentEntity = entity<StoredAgent>()({
+  name: 'agent',
+  key: (a: Pick<Agent, 'id'>) => ({ pk: `AGENT#${a.id}`, sk: 'AGENT' }),
+  indexes: {
+    /** A reseller's agents, by id. */
+    byReseller: {
+      gsi: 'gsi1',
+      composite: ['reseller_id', 'id'],
+      pk: (a: Pick<Agent, 'reseller_id'>) => `RESELLER#${a.reseller_id}#AGENTS`,
+      sk: (a: Pick<Agent, 'id'>) => a.id,
+    },
+  },
+});
+
+/** One sale of an agent, under the agent's partition, by time. */
+export interface AgentSale {
+  agent_id: string;
+  reseller_id: string;
+  at: string;
+  code: string;
+  forfait_id: string;
+  forfait_name: string;
+  price_fcfa: number;
+  commission_fcfa: number;
+  /** Where the code came from: the float paid for it, or one code of the stock. */
+  paid_from: 'float' | 'stock';
+  nas_id?: string;
+  /** The buyer's number when the code was texted. */
+  buyer_msisdn?: string;
+}
+
+const SaleEntity = entity<AgentSale>()({
+  name: 'agent_sale',
+  key: (s: Pick<AgentSale, 'agent_id' | 'at' | 'code'>) => ({
+    pk: `AGENT#${s.agent_id}`,
+    sk: `SALE#${s.at}#${s.code}`,
+  }),
+});
+
+/** An agent's sales of one day (YYYY-MM-DD) or month (YYYY-MM), counted with each sale. */
+export interface AgentPeriod {
+  agent_id: string;
+  period: string;
+  sold_fcfa: number;
+  commission_fcfa: number;
+  sales_count: number;
+}
+
+const PeriodEntity = entity<AgentPeriod>()({
+  name: 'agent_period',
+  key: (p: Pick<AgentPeriod, 'agent_id' | 'period'>) => ({
+    pk: `AGENT#${p.agent_id}`,
+    sk: `PERIOD#${p.period}`,
+  }),
+});
+
+/** Cash an agent handed to its reseller, as the reseller recorded it. */
+export interface AgentCash {
+  agent_id: string;
+  reseller_id: string;
+  id: string;
+  at: string;
+  amount_fcfa: number;
+  /** The account (reseller or admin) that recorded it. */
+  recorded_by: string;
+}
+
+const CashEntity = entity<AgentCash>()({
+  name: 'agent_cash',
+  key: (c: Pick<AgentCash, 'agent_id' | 'at' | 'id'>) => ({
+    pk: `AGENT#${c.agent_id}`,
+    sk: `CASH#${c.at}#${c.id}`,
+  }),
+});
+
+function parseAgent(s: StoredAgent): Agent {
+  const stock: Record<string, number> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k.startsWith(STOCK)) stock[k.slice(STOCK.length)] = Number(v);
+    else rest[k] = v;
+  }
+  return { ...(rest as Omit<Agent, 'stock'>), stock };
+}
+
+/**
+ * Creates an agent and turns its phone number's account into an agent's (a subscriber keeps its
+ * id; a number that is already an operator or another agent is refused: `taken`).
+ */
+// Access: TransactWriteItems [Put AGENT#<id> attribute_not_exists(pk) (enters byReseller), Update ACCOUNT#<msisdn> condition: absent or a subscriber (enters operators)].
+export async function createAgent(
+  agent: Agent,
+  accountId: string,
+  nowIso: string,
+): Promise<'created' | 'taken'> {
+  const { stock, ...rest } = agent;
+  try {
+    await transact({
+      agent: AgentEntity.tx.create({ ...rest }),
+      account: AccountEntity.tx.update(
+        { msisdn: agent.msisdn },
+        {
+          set: { msisdn: agent.msisdn, role: 'agent', reseller_id: agent.reseller_id, agent_id: agent.id },
+          expression:
+            'SET #id = if_not_exists(#id, :id), created_at = if_not_exists(created_at, :now), entity = :e',
+          names: { '#id': 'id' },
+          values: { ':id': accountId, ':now': nowIso, ':e': AccountEntity.name },
+        },
+        {
+          expression: 'attribute_not_exists(pk) OR #role = :subscriber',
+          names: { '#role': 'role' },
+          values: { ':subscriber': 'subscriber' },
+        },
+      ),
+    });
+    return 'created';
+  } catch (error) {
+    const c = cancelled<'agent' | 'account'>(error);
+    if (c?.failed('account') || c?.failed('agent')) return 'taken';
+    throw error;
+  }
+}
+
+// Access: GetItem pk=AGENT#<id>, sk=AGENT (strongly consistent: a sale or a statement reads it).
+export async function getAgent(id: string): Promise<Agent | undefined> {
+  const a = await AgentEntity.get({ id }, { consistent: true });
+  return a && parseAgent(a);
+}
+
+// Access: Query byReseller (gsi1) gsi1pk=RESELLER#<reseller_id>#AGENTS.
+export async function listAgents(resellerId: string): Promise<Agent[]> {
+  const items = await AgentEntity.queryIndexAll('byReseller', { reseller_id: resellerId });
+  return items.map(parseAgent);
+}
+
+/** Commission rate, name or hotspots changed; the money attributes are not touched. */
+// Access: UpdateItem pk=AGENT#<id> SET commission_bp, name, nas_ids (condition: exists).
+export async function updateAgentTerms(
+  id: string,
+  terms: { commission_bp?: number; name?: string; nas_ids?: string[] },
+): Promise<Agent | undefined> {
+  const set: Partial<StoredAgent> = {};
+  if (terms.commission_bp !== undefined) set.commission_bp = terms.commission_bp;
+  if (terms.name !== undefined) set.name = terms.name;
+  if (terms.nas_ids !== undefined) set.nas_ids = terms.nas_ids;
+  const a = await AgentEntity.updateReturning({ id }, { set }, { expression: 'attribute_exists(pk)' });
+  return a && parseAgent(a);
+}
+
+/** Float given (positive) to an agent, or codes of a forfait added to its stock. */
+// Access: UpdateItem pk=AGENT#<id> ADD float_fcfa | s:<forfait_id> (condition: exists).
+export async function allotToAgent(
+  id: string,
+  allot: { floatFcfa: number } | { forfaitId: string; count: number },
+): Promise<Agent | undefined> {
+  const [attr, by] =
+    'floatFcfa' in allot ? ['float_fcfa', allot.floatFcfa] : [`${STOCK}${allot.forfaitId}`, allot.count];
+  const a = await AgentEntity.updateReturning(
+    { id },
+    { expression: 'ADD #a :by', names: { '#a': attr }, values: { ':by': by } },
+    { expression: 'attribute_exists(pk)' },
+  );
+  return a && parseAgent(a);
+}
+
+export type SaleOutcome = 'sold' | 'float_exhausted' | 'stock_exhausted' | 'code_taken' | 'conflict' | 'gone';
+
+/**
+ * Records one sale in one transaction: the agent's float (or stock) taken under the condition
+ * that it covers the sale, the new access code, the sale, the agent's day and month, and the
+ * reseller's month and day of sales (the same counters a mobile-money sale adds to). Either all
+ * of it is written or none.
+ */
+// Access: TransactWriteItems [Update AGENT#<id> (float_fcfa >= price | s:<forfait> >= 1) ADD sold/commission/owed, Put CODE#<code> attribute_not_exists(pk), Put AGENT#<id>/SALE#<at>#<code> attribute_not_exists(pk), Update AGENT#<id>/PERIOD#<day> ADD, Update AGENT#<id>/PERIOD#<month> ADD, Update REVENUE#<reseller>/MONTH#<month> ADD, Update SALES#<reseller>/DAY#<day> ADD].
+export async function recordAgentSale(sale: AgentSale, code: AccessCode): Promise<SaleOutcome> {
+  const owed = sale.price_fcfa - sale.commission_fcfa;
+  const covers: Expr =
+    sale.paid_from === 'float'
+      ? { expression: 'attribute_exists(pk) AND float_fcfa >= :price', values: { ':price': sale.price_fcfa } }
+      : {
+          expression: 'attribute_exists(pk) AND #stock >= :one',
+          names: { '#stock': `${STOCK}${sale.forfait_id}` },
+          values: { ':one': 1 },
+        };
+  const take =
+    sale.paid_from === 'float'
+      ? { expression: 'ADD float_fcfa :minusPrice', values: { ':minusPrice': -sale.price_fcfa } }
+      : {
+          expression: 'ADD #stock :minusOne',
+          names: { '#stock': `${STOCK}${sale.forfait_id}` },
+          values: { ':minusOne': -1 },
+        };
+  const period = (p: string): TxItem =>
+    PeriodEntity.tx.update(
+      { agent_id: sale.agent_id, period: p },
+      {
+        expression:
+          'ADD sold_fcfa :price, commission_fcfa :comm, sales_count :one SET agent_id = :a, #period = :p, entity = :e',
+        names: { '#period': 'period' },
+        values: {
+          ':price': sale.price_fcfa,
+          ':comm': sale.commission_fcfa,
+          ':one': 1,
+          ':a': sale.agent_id,
+          ':p': p,
+          ':e': PeriodEntity.name,
+        },
+      },
+    );
+  try {
+    await transact({
+      agent: AgentEntity.tx.update(
+        { id: sale.agent_id },
+        {
+          expression: `${take.expression}, sold_fcfa :price, commission_fcfa :comm, owed_fcfa :owed, sales_count :one`,
+          names: 'names' in take ? take.names : undefined,
+          values: {
+            ...take.values,
+            ':price': sale.price_fcfa,
+            ':comm': sale.commission_fcfa,
+            ':owed': owed,
+            ':one': 1,
+          },
+        },
+        covers,
+      ),
+      code: accessCodeCreate(code),
+      sale: SaleEntity.tx.create(sale),
+      day: period(sale.at.slice(0, 10)),
+      month: period(sale.at.slice(0, 7)),
+      revenue: revenueIncrementByAgent(
+        sale.reseller_id,
+        sale.at.slice(0, 7),
+        sale.price_fcfa,
+        sale.commission_fcfa,
+      ),
+      sales: salesIncrement({
+        resellerId: sale.reseller_id,
+        at: sale.at,
+        nasId: sale.nas_id,
+        forfaitId: sale.forfait_id,
+        amountFcfa: sale.price_fcfa,
+      }),
+    });
+    return 'sold';
+  } catch (error) {
+    const c = cancelled<'agent' | 'code' | 'sale' | 'day' | 'month' | 'revenue' | 'sales'>(error);
+    if (!c) throw error;
+    if (c.failed('agent')) return sale.paid_from === 'float' ? 'float_exhausted' : 'stock_exhausted';
+    if (c.failed('code') || c.failed('sale')) return 'code_taken';
+    if (c.conflict) return 'conflict';
+    throw error;
+  }
+}
+
+/**
+ * Cash the reseller received from its agent: what the agent owes goes down by it, never below
+ * zero (`over` when the amount is more than is owed).
+ */
+// Access: TransactWriteItems [Update AGENT#<id> ADD owed_fcfa -amount, cash_received_fcfa (condition: owed_fcfa >= amount), Put AGENT#<id>/CASH#<at>#<id> attribute_not_exists(pk)].
+export async function recordCash(cash: AgentCash): Promise<'recorded' | 'over' | 'conflict'> {
+  try {
+    await transact({
+      agent: AgentEntity.tx.update(
+        { id: cash.agent_id },
+        {
+          expression: 'ADD owed_fcfa :minus, cash_received_fcfa :amount',
+          values: { ':minus': -cash.amount_fcfa, ':amount': cash.amount_fcfa },
+        },
+        {
+          expression: 'attribute_exists(pk) AND owed_fcfa >= :amount',
+          values: { ':amount': cash.amount_fcfa },
+        },
+      ),
+      cash: CashEntity.tx.create(cash),
+    });
+    return 'recorded';
+  } catch (error) {
+    const c = cancelled<'agent' | 'cash'>(error);
+    if (!c) throw error;
+    if (c.failed('agent')) return 'over';
+    if (c.conflict) return 'conflict';
+    throw error;
+  }
+}
+
+/** An agent's day or month (zeros when it sold nothing then). */
+// Access: GetItem pk=AGENT#<id>, sk=PERIOD#<YYYY-MM-DD | YYYY-MM>.
+export async function agentPeriod(agentId: string, period: string): Promise<AgentPeriod> {
+  const p = await PeriodEntity.get({ agent_id: agentId, period });
+  return {
+    agent_id: agentId,
+    period,
+    sold_fcfa: p?.sold_fcfa ?? 0,
+    commission_fcfa: p?.commission_fcfa ?? 0,
+    sales_count: p?.sales_count ?? 0,
+  };
+}
+
+/** An agent's sales between two ISO instants (inclusive), newest first, at most `limit`. */
+// Access: Query pk=AGENT#<id> AND sk BETWEEN SALE#<from># AND SALE#<to>#~, newest first.
+export async function agentSales(
+  agentId: string,
+  from: string,
+  to: string,
+  limit?: number,
+): Promise<AgentSale[]> {
+  const low = SaleEntity.key({ agent_id: agentId, at: from, code: '' });
+  const high = SaleEntity.key({ agent_id: agentId, at: to, code: '~' });
+  const spec = { pk: low.pk, sk: { between: [low.sk, high.sk] as [string, string] }, forward: false };
+  if (limit) return (await SaleEntity.query({ ...spec, limit })).items;
+  return SaleEntity.queryAll(spec);
+}
+
+/** The cash an agent handed over, newest first. */
+// Access: Query pk=AGENT#<id> AND begins_with(sk, CASH#), newest first.
+export async function agentCash(agentId: string, limit = 50): Promise<AgentCash[]> {
+  const { pk, sk } = CashEntity.key({ agent_id: agentId, at: '', id: '' });
+  // The key of an empty instant and id is `CASH##`: its first five characters prefix every one.
+  return (await CashEntity.query({ pk, sk: { beginsWith: sk.slice(0, 5) }, forward: false, limit })).items;
+}

@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM } from '../../bench/portal.js';
+import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
+import { allocateVlan } from '../../functions/network/vlans.js';
+import { upsertOperator } from '../../functions/store/accounts.js';
+import { recordReseller } from '../../functions/store/resellers.js';
+import { lastOtp, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
+
+/**
+ * Agents in a real browser (Debian's chromium through playwright-core) against the local server:
+ * a reseller adds an agent and gives it a float; the agent logs in with its SMS code on a 360 px
+ * screen and sells two codes, one printed on a 58 mm ticket, one texted; the reseller sees both
+ * sales, the commission and the cash owed, and records the cash. No console error, axe clean.
+ */
+const server = useLocalServer();
+const forfait = SEED_FORFAITS[0] as { id: string; price_fcfa: number; name: string };
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core'), 'utf8');
+let browser: Browser;
+const resellerId = randomUUID();
+const resellerPhone = newMsisdn();
+const agentPhone = newMsisdn();
+const buyerPhone = newMsisdn();
+let nasId = '';
+
+const fcfa = (n: number) => `${new Intl.NumberFormat('fr-FR').format(n).replace(/\u202f|\u00a0/g, ' ')} FCFA`;
+
+async function open() {
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fr-FR' });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await page.addInitScript(
+    "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective));",
+  );
+  return { context, page, problems };
+}
+
+async function audit(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const result = (await page.evaluate('axe.run()')) as {
+    violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+  };
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+async function logIn(page: Page, msisdn: string): Promise<void> {
+  await page.goto(`${server.url()}/console`);
+  await page.getByLabel('Numéro de téléphone (format +225…)').fill(msisdn);
+  await page.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
+  await page.getByLabel('Code reçu par SMS (6 chiffres)').waitFor();
+  await page.getByLabel('Code reçu par SMS (6 chiffres)').fill(lastOtp(msisdn));
+  await page.getByRole('button', { name: 'Valider' }).click();
+  await page.getByRole('navigation', { name: 'Menu' }).waitFor();
+}
+
+const smsTo = (msisdn: string) =>
+  readFileSync(process.env.SMS_OUTBOX as string, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { to: string; message: string })
+    .filter((m) => m.to === msisdn);
+
+beforeAll(async () => {
+  browser = await chromium.launch(CHROMIUM);
+  await recordReseller({ resellerId, name: 'Chez Awa', country: 'CI' });
+  await upsertOperator({ msisdn: resellerPhone, role: 'reseller', resellerId });
+  nasId = (await allocateVlan({ resellerId, resellerName: 'Chez Awa', siteCount: 1 })).nas_id;
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('agents in the console', () => {
+  it('a reseller adds an agent and gives it a float; the agent sells a printed and a texted code; the reseller sees the sales and records the cash', async () => {
+    // The reseller adds the agent (10 % commission, its hotspot) and gives it a float of two sales.
+    const r = await open();
+    await logIn(r.page, resellerPhone);
+    await r.page.getByRole('link', { name: 'Agents' }).click();
+    await r.page.getByLabel("Numéro de l'agent (+225…)").fill(agentPhone);
+    await r.page.getByLabel('Nom').fill('Boutique Kone');
+    await r.page.getByLabel('Commission (%)').fill('10');
+    await r.page.getByLabel('Hotspot').selectOption(nasId);
+    await r.page.getByRole('button', { name: 'Nouvel agent' }).click();
+    await r.page.getByText('Agent ajouté : il se connecte avec son numéro.').waitFor();
+    const card = r.page.getByRole('region', { name: 'Boutique Kone' });
+    await card.getByLabel('Donner du crédit (FCFA)').fill(String(2 * forfait.price_fcfa));
+    await card.getByRole('button', { name: 'Donner' }).click();
+    await card
+      .locator('[data-field="float"]')
+      .getByText(fcfa(2 * forfait.price_fcfa))
+      .waitFor();
+    expect(await audit(r.page)).toEqual([]);
+
+    // The agent, on its phone, sells one code and prints its ticket.
+    const a = await open();
+    await logIn(a.page, agentPhone);
+    expect(await a.page.getByRole('navigation', { name: 'Menu' }).innerText()).toMatch(
+      /Vendre[\s\S]*Mon solde/,
+    );
+    await a.page.getByLabel('Forfait').selectOption(forfait.id);
+    await a.page.getByRole('button', { name: 'Vendre' }).click();
+    const first = (await a.page.getByTestId('sold-code').innerText()).trim();
+    expect(first).toMatch(/^[A-Z0-9]{10}$/);
+    expect(await audit(a.page)).toEqual([]);
+    await a.page.getByRole('button', { name: 'Imprimer le ticket' }).click();
+    await a.page.emulateMedia({ media: 'print' });
+    const ticket = a.page.locator('.sheet.t58 .voucher');
+    expect(await ticket.count()).toBe(1);
+    expect(await ticket.getAttribute('data-code')).toBe(first);
+    expect(await ticket.innerText()).toContain(fcfa(forfait.price_fcfa));
+    expect(await a.page.getByRole('navigation', { name: 'Menu' }).isVisible()).toBe(false);
+    // On paper the ticket is no wider than a 58 mm roll (219 CSS px).
+    const width = await ticket.evaluate(
+      (e) => (e as unknown as { getBoundingClientRect(): { width: number } }).getBoundingClientRect().width,
+    );
+    expect(width).toBeLessThanOrEqual(220);
+    await a.page.emulateMedia({ media: 'screen' });
+    await a.page.getByRole('button', { name: 'Retour' }).click();
+
+    // The second code is texted to the buyer.
+    await a.page
+      .getByLabel("Numéro de l'acheteur pour lui envoyer le code par SMS (facultatif)")
+      .fill(buyerPhone);
+    await a.page.getByRole('button', { name: 'Vendre' }).click();
+    await a.page.getByText(/Code envoyé par SMS au/).waitFor();
+    const second = (await a.page.getByTestId('sold-code').innerText()).trim();
+    expect(second).not.toBe(first);
+    const texts = smsTo(buyerPhone);
+    expect(texts).toHaveLength(1);
+    expect(texts[0]?.message).toContain(second);
+    // A third sale: the float is used up, said in French.
+    await a.page.getByRole('button', { name: 'Vendre' }).click();
+    await a.page.getByText('Crédit épuisé : demandez une recharge à votre revendeur.').waitFor();
+
+    // Mon solde: two sales, 10 % commission, the rest owed to the reseller.
+    const commission = 2 * Math.round(forfait.price_fcfa / 10);
+    const owed = 2 * forfait.price_fcfa - commission;
+    await a.page.getByRole('link', { name: 'Mon solde' }).click();
+    await a.page.getByTestId('owed').getByText(fcfa(owed), { exact: true }).waitFor();
+    expect(await a.page.getByRole('region', { name: "Aujourd'hui" }).innerText()).toContain(fcfa(commission));
+    expect(await audit(a.page)).toEqual([]);
+
+    // The reseller sees both sales, the commission and the cash owed, and records the cash.
+    await r.page.reload();
+    await r.page.getByRole('navigation', { name: 'Menu' }).waitFor();
+    const row = r.page.getByRole('region', { name: 'Boutique Kone' });
+    await row.locator('[data-field="owed"]').getByText(fcfa(owed), { exact: true }).waitFor();
+    expect(await row.locator('[data-field="commission"]').innerText()).toBe(fcfa(commission));
+    await row.getByText('Ventes de Boutique Kone').click();
+    await row.locator(`tr[data-code="${first}"]`).waitFor();
+    await row.locator(`tr[data-code="${second}"]`).waitFor();
+    await row.getByLabel('Encaisser (FCFA)').fill(String(owed));
+    await row.getByRole('button', { name: 'Enregistrer' }).click();
+    await row.locator('[data-field="owed"]').getByText(fcfa(0), { exact: true }).waitFor();
+    expect(await row.locator('[data-field="cash-received"]').innerText()).toBe(fcfa(owed));
+    expect(await audit(r.page)).toEqual([]);
+
+    // The billing summary counts both sales, with the agents' share beside the spec's fields.
+    const owner = await tokenFor('reseller', { resellerId });
+    const res = await fetch(
+      `${server.url()}/api/v1/billing/summary?reseller_id=${resellerId}&month=${new Date().toISOString().slice(0, 7)}`,
+      { headers: { authorization: `Bearer ${owner}` } },
+    );
+    expect(await res.json()).toMatchObject({
+      total_fcfa: 2 * forfait.price_fcfa,
+      agents: { sold_fcfa: 2 * forfait.price_fcfa, commission_fcfa: commission },
+    });
+    expect(r.problems).toEqual([]);
+    // The one refusal asked for (the third sale, float used up): Chromium logs every 4xx answer.
+    expect(a.problems).toEqual([
+      'error: Failed to load resource: the server responded with a status of 409 (Conflict)',
+    ]);
+    await r.context.close();
+    await a.context.close();
+  }, 120_000);
+});

@@ -1,0 +1,311 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
+import { clock } from '../../functions/core/clock.js';
+import { getAccessCode } from '../../functions/store/access-codes.js';
+import { recordReseller } from '../../functions/store/resellers.js';
+import { hotspotOf } from '../support/hotspots.js';
+import { call, login, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
+
+const server = useLocalServer();
+const forfait = SEED_FORFAITS[0] as { id: string; price_fcfa: number; name: string };
+const today = () => clock.iso().slice(0, 10);
+const month = () => clock.iso().slice(0, 7);
+
+const api = (method: string, path: string, token: string, body?: unknown) =>
+  call(server.url(), method, path, { token, ...(body !== undefined ? { body } : {}) });
+
+interface AgentView {
+  id: string;
+  float_fcfa: number;
+  stock: Record<string, number>;
+  sold_fcfa: number;
+  commission_fcfa: number;
+  owed_fcfa: number;
+  sales_count: number;
+  cash_received_fcfa: number;
+}
+
+/** A reseller with a hotspot, and its token. */
+async function givenReseller() {
+  const resellerId = randomUUID();
+  await recordReseller({ resellerId, name: 'Chez Awa', country: 'CI' });
+  const nasId = await hotspotOf(resellerId, 'access_agents');
+  return { resellerId, nasId, token: await tokenFor('reseller', { resellerId }) };
+}
+
+/** An agent added by its reseller through the API, logged in by SMS code. */
+async function givenAgent(reseller: { resellerId: string; token: string }, commissionBp = 1000) {
+  const msisdn = newMsisdn();
+  const created = await api('POST', '/api/v1/agents', reseller.token, {
+    msisdn,
+    name: 'Boutique Kone',
+    commission_bp: commissionBp,
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const agent = created.body as unknown as AgentView;
+  return { id: agent.id, msisdn, token: await login(server.url(), msisdn) };
+}
+
+describe('an agent of a reseller', () => {
+  it('logs in with the SMS code and holds an agent token for its reseller', async () => {
+    const reseller = await givenReseller();
+    const agent = await givenAgent(reseller);
+
+    const session = await api('GET', '/api/v1/auth/session', agent.token);
+    expect(session.status).toBe(200);
+    expect(session.body).toMatchObject({ role: 'agent' });
+    const mine = await api('GET', `/api/v1/agents/${agent.id}`, agent.token);
+    expect(mine.status).toBe(200);
+    expect(mine.body).toMatchObject({
+      agent: { id: agent.id, reseller_id: reseller.resellerId, commission_bp: 1000 },
+    });
+  });
+
+  it("is refused on every reseller and admin route, and sees nothing of its reseller's other agents", async () => {
+    const reseller = await givenReseller();
+    const agent = await givenAgent(reseller);
+    const other = await givenAgent(reseller);
+
+    expect((await api('GET', `/api/v1/agents?reseller_id=${reseller.resellerId}`, agent.token)).status).toBe(
+      403,
+    );
+    expect(
+      (
+        await api(
+          'GET',
+          `/api/v1/billing/summary?reseller_id=${reseller.resellerId}&month=${month()}`,
+          agent.token,
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (await api('POST', `/api/v1/agents/${agent.id}/allot`, agent.token, { float_fcfa: 1000 })).status,
+    ).toBe(403);
+    expect(
+      (await api('POST', `/api/v1/agents/${agent.id}/cash`, agent.token, { amount_fcfa: 1 })).status,
+    ).toBe(403);
+    expect(
+      (
+        await api('POST', '/api/v1/vouchers/generate', agent.token, {
+          forfait_id: forfait.id,
+          reseller_id: reseller.resellerId,
+          n: 1,
+        })
+      ).status,
+    ).toBe(403);
+    expect((await api('GET', `/api/v1/agents/${other.id}`, agent.token)).status).toBe(404);
+    expect(
+      (await api('GET', `/api/v1/agents/${other.id}/sales?from=${today()}&to=${today()}`, agent.token))
+        .status,
+    ).toBe(404);
+    expect(
+      (await api('POST', `/api/v1/agents/${other.id}/sales`, agent.token, { forfait_id: forfait.id })).status,
+    ).toBe(404);
+  });
+
+  it("sells from its float, each sale counted in its reseller's revenue with its commission, and texts the code", async () => {
+    const reseller = await givenReseller();
+    const agent = await givenAgent(reseller, 1000);
+    const topUp = await api('POST', `/api/v1/agents/${agent.id}/allot`, reseller.token, {
+      float_fcfa: 2 * forfait.price_fcfa,
+    });
+    expect(topUp.body).toMatchObject({ float_fcfa: 2 * forfait.price_fcfa });
+    const buyer = newMsisdn();
+
+    const shown = await api('POST', `/api/v1/agents/${agent.id}/sales`, agent.token, {
+      forfait_id: forfait.id,
+      nas_id: reseller.nasId,
+    });
+    const texted = await api('POST', `/api/v1/agents/${agent.id}/sales`, agent.token, {
+      forfait_id: forfait.id,
+      send_to: buyer,
+    });
+    const refused = await api('POST', `/api/v1/agents/${agent.id}/sales`, agent.token, {
+      forfait_id: forfait.id,
+    });
+
+    const commission = Math.round(forfait.price_fcfa / 10);
+    expect(shown.status).toBe(201);
+    expect(shown.body).toMatchObject({
+      sale: {
+        forfait_id: forfait.id,
+        price_fcfa: forfait.price_fcfa,
+        commission_fcfa: commission,
+        paid_from: 'float',
+        nas_id: reseller.nasId,
+      },
+      float_fcfa: forfait.price_fcfa,
+    });
+    expect(texted.status).toBe(201);
+    expect(texted.body).toMatchObject({ sms: { segments: 1, sent: true }, float_fcfa: 0 });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: { code: 'ERR_AGENT_FLOAT_EXHAUSTED' } });
+    const code = (texted.body as { sale: { code: string } }).sale.code;
+    const sms = readFileSync(process.env.SMS_OUTBOX as string, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { to: string; message: string })
+      .filter((m) => m.to === buyer);
+    expect(sms).toHaveLength(1);
+    expect(sms[0]?.message).toContain(code);
+    expect(sms[0]?.message).toMatch(/^[\x20-\x7e]+$/);
+    // The code is a real access code of the reseller, its clock not started until first login.
+    expect(await getAccessCode(code)).toMatchObject({
+      reseller_id: reseller.resellerId,
+      source: 'agent',
+      source_id: agent.id,
+    });
+
+    const summary = await api(
+      'GET',
+      `/api/v1/billing/summary?reseller_id=${reseller.resellerId}&month=${month()}`,
+      reseller.token,
+    );
+    expect(summary.body).toMatchObject({
+      total_fcfa: 2 * forfait.price_fcfa,
+      agents: { sold_fcfa: 2 * forfait.price_fcfa, commission_fcfa: 2 * commission },
+    });
+    const sales = await api(
+      'GET',
+      `/api/v1/billing/sales?reseller_id=${reseller.resellerId}&from=${today()}&to=${today()}`,
+      reseller.token,
+    );
+    expect(sales.body).toMatchObject({ days: [{ total_fcfa: 2 * forfait.price_fcfa, sales_count: 2 }] });
+
+    const statement = await api('GET', `/api/v1/agents/${agent.id}`, agent.token);
+    const due = 2 * (forfait.price_fcfa - commission);
+    expect(statement.body).toMatchObject({
+      agent: {
+        sold_fcfa: 2 * forfait.price_fcfa,
+        commission_fcfa: 2 * commission,
+        owed_fcfa: due,
+        sales_count: 2,
+      },
+      today: {
+        sold_fcfa: 2 * forfait.price_fcfa,
+        commission_fcfa: 2 * commission,
+        due_fcfa: due,
+        sales_count: 2,
+      },
+      month: { sold_fcfa: 2 * forfait.price_fcfa, due_fcfa: due },
+    });
+
+    const over = await api('POST', `/api/v1/agents/${agent.id}/cash`, reseller.token, {
+      amount_fcfa: due + 1,
+    });
+    expect(over.status).toBe(409);
+    expect(over.body).toMatchObject({ error: { code: 'ERR_AGENT_CASH_OVER_OWED' } });
+    const cash = await api('POST', `/api/v1/agents/${agent.id}/cash`, reseller.token, { amount_fcfa: due });
+    expect(cash.body).toMatchObject({ owed_fcfa: 0, cash_received_fcfa: due });
+
+    const csv = await fetch(
+      `${server.url()}/api/v1/agents/${agent.id}/sales/export?from=${today()}&to=${today()}`,
+      {
+        headers: { authorization: `Bearer ${reseller.token}` },
+      },
+    );
+    const lines = (await csv.text()).trim().split('\n');
+    expect(lines[0]).toBe(
+      'at,code,forfait_id,forfait_name,price_fcfa,commission_fcfa,due_fcfa,paid_from,nas_id',
+    );
+    expect(lines).toHaveLength(3);
+    expect(lines.join('\n')).toContain(code);
+  });
+
+  it('sells from a stock of codes of a forfait, then from its float once the stock is out', async () => {
+    const reseller = await givenReseller();
+    const agent = await givenAgent(reseller, 500);
+    await api('POST', `/api/v1/agents/${agent.id}/allot`, reseller.token, {
+      forfait_id: forfait.id,
+      count: 1,
+    });
+
+    const fromStock = await api('POST', `/api/v1/agents/${agent.id}/sales`, agent.token, {
+      forfait_id: forfait.id,
+    });
+    const noneLeft = await api('POST', `/api/v1/agents/${agent.id}/sales`, agent.token, {
+      forfait_id: forfait.id,
+    });
+    await api('POST', `/api/v1/agents/${agent.id}/allot`, reseller.token, { float_fcfa: forfait.price_fcfa });
+    const fromFloat = await api('POST', `/api/v1/agents/${agent.id}/sales`, agent.token, {
+      forfait_id: forfait.id,
+    });
+
+    expect(fromStock.body).toMatchObject({ sale: { paid_from: 'stock' }, stock_left: 0 });
+    expect(noneLeft.status).toBe(409);
+    expect(noneLeft.body).toMatchObject({ error: { code: 'ERR_AGENT_STOCK_EXHAUSTED' } });
+    expect(fromFloat.body).toMatchObject({ sale: { paid_from: 'float' }, float_fcfa: 0 });
+  });
+
+  it('never sells beyond its float: 50 sales at once against a float of exactly 10 give exactly 10', async () => {
+    const reseller = await givenReseller();
+    const agent = await givenAgent(reseller, 1000);
+    await api('POST', `/api/v1/agents/${agent.id}/allot`, reseller.token, {
+      float_fcfa: 10 * forfait.price_fcfa,
+    });
+
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        api('POST', `/api/v1/agents/${agent.id}/sales`, agent.token, { forfait_id: forfait.id }),
+      ),
+    );
+
+    const sold = results.filter((r) => r.status === 201);
+    const refused = results.filter((r) => r.status === 409);
+    expect(sold).toHaveLength(10);
+    expect(refused).toHaveLength(40);
+    for (const r of refused) expect(r.body).toMatchObject({ error: { code: 'ERR_AGENT_FLOAT_EXHAUSTED' } });
+    expect(new Set(sold.map((r) => (r.body as { sale: { code: string } }).sale.code)).size).toBe(10);
+    const statement = await api('GET', `/api/v1/agents/${agent.id}`, reseller.token);
+    const commission = Math.round(forfait.price_fcfa / 10);
+    expect(statement.body).toMatchObject({
+      agent: {
+        float_fcfa: 0,
+        sales_count: 10,
+        sold_fcfa: 10 * forfait.price_fcfa,
+        owed_fcfa: 10 * (forfait.price_fcfa - commission),
+      },
+      today: { sales_count: 10, sold_fcfa: 10 * forfait.price_fcfa },
+    });
+    const summary = await api(
+      'GET',
+      `/api/v1/billing/summary?reseller_id=${reseller.resellerId}&month=${month()}`,
+      reseller.token,
+    );
+    expect(summary.body).toMatchObject({
+      total_fcfa: 10 * forfait.price_fcfa,
+      agents: { sold_fcfa: 10 * forfait.price_fcfa },
+    });
+    const listed = await api(
+      'GET',
+      `/api/v1/agents/${agent.id}/sales?from=${today()}&to=${today()}`,
+      agent.token,
+    );
+    expect((listed.body as { items: unknown[] }).items).toHaveLength(10);
+  });
+
+  it('refuses a number that is already an operator, and a reseller naming another reseller', async () => {
+    const reseller = await givenReseller();
+    const other = await givenReseller();
+    const msisdn = newMsisdn();
+    expect(
+      (
+        await api('POST', '/api/v1/agents', reseller.token, {
+          msisdn,
+          commission_bp: 0,
+          reseller_id: other.resellerId,
+        })
+      ).status,
+    ).toBe(403);
+    expect((await api('POST', '/api/v1/agents', reseller.token, { msisdn, commission_bp: 0 })).status).toBe(
+      201,
+    );
+    const again = await api('POST', '/api/v1/agents', other.token, { msisdn, commission_bp: 0 });
+    expect(again.status).toBe(409);
+    expect(
+      (await api('POST', '/api/v1/agents', reseller.token, { msisdn: '+1234', commission_bp: 0 })).status,
+    ).toBe(400);
+  });
+});
