@@ -8,11 +8,13 @@ import { Nas, type NasVendor } from '../../functions/store/nas.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import { call, tokenFor } from '../support/http.js';
 import {
+  asRouter,
   type EdgeContext,
   edgeStack,
+  givenUdpRouter,
   type RadiusAttributes,
-  radclient,
   radclientBatch,
+  type TestRouter,
 } from '../support/radius.js';
 
 // The red-team findings of the RADIUS edge, each replayed as the attack it was, through the
@@ -27,10 +29,15 @@ beforeAll(async () => {
   setDdb(undefined);
 });
 
-const auth = (attrs: RadiusAttributes) =>
-  radclient('auth', attrs, { port: edge.radiusAuthPort, secret: edge.radiusSecret });
-const acct = (attrs: RadiusAttributes) =>
-  radclient('acct', attrs, { port: edge.radiusAcctPort, secret: edge.radiusSecret });
+/** Each hotspot's router, registered with its own secret at a loopback address of its own. */
+const routers = new Map<string, TestRouter>();
+const routerOf = (attrs: RadiusAttributes): TestRouter => {
+  const r = routers.get(String(attrs['NAS-Identifier']));
+  if (!r) throw new Error(`no router registered for ${String(attrs['NAS-Identifier'])}`);
+  return r;
+};
+const auth = (attrs: RadiusAttributes) => asRouter(edge, routerOf(attrs)).auth(attrs);
+const acct = (attrs: RadiusAttributes) => asRouter(edge, routerOf(attrs)).acct(attrs);
 const first = (reply: { attributes: Record<string, string[]> }, name: string) => reply.attributes[name]?.[0];
 
 let seq = 0;
@@ -45,6 +52,7 @@ async function nas(resellerId: string, vendor?: NasVendor): Promise<string> {
     kind: 'vlan',
     vendor,
   });
+  routers.set(nasId, await givenUdpRouter(edge, resellerId, [nasId]));
   return nasId;
 }
 
@@ -344,11 +352,13 @@ describe('red team: L4 (guessing codes)', () => {
         'User-Password': guess,
         'NAS-Identifier': nasId,
         'Calling-Station-Id': mac,
+        'Message-Authenticator': '0x00',
+        'Packet-Src-IP-Address': routers.get(nasId)?.ip ?? '',
       };
     });
     const batch = await radclientBatch('auth', packets, {
       port: edge.radiusAuthPort,
-      secret: edge.radiusSecret,
+      secret: routers.get(nasId)?.secret ?? '',
       parallel: 20,
     });
     expect(batch.counts['Access-Accept']).toBe(0);
