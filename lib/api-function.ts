@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Duration } from 'aws-cdk-lib';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { type IRole, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -15,6 +15,11 @@ export interface ServiceFunctionProps {
   description?: string;
   memorySize?: number;
   timeout?: Duration;
+  /**
+   * The role to run as, shared by the functions of one access profile (the stack's `roleFor`).
+   * Without one the function gets a role of its own.
+   */
+  role?: IRole;
 }
 
 /**
@@ -29,8 +34,9 @@ export class ServiceFunction extends Construct {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
-    // Its own role, allowed to write to its own log group only (no AWS managed policy).
-    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    // No AWS managed policy: the role may write to the log groups of its functions only.
+    const role =
+      props.role ?? new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     logGroup.grantWrite(role);
     this.fn = new NodejsFunction(this, 'Fn', {
       role,

@@ -37,7 +37,8 @@
  *   });
  *   stack.grantAccess(fn, access, secrets);
  */
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { createHash } from 'node:crypto';
+import { CfnOutput, Duration, Fn, NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   type CfnStage,
@@ -52,7 +53,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
   type CfnFunction,
   FunctionUrlAuthType,
@@ -64,7 +65,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
-import type { Construct } from 'constructs';
+import { Construct } from 'constructs';
 import { GATEWAY_NAMES, gatewayNamed, PAYMENT_SECRETS } from '../functions/billing/gateways/registry.js';
 import { GENERATED_SECRETS, type SecretName } from '../functions/core/secrets.js';
 import { jobs } from '../functions/jobs.js';
@@ -245,6 +246,9 @@ export class HotspotStack extends Stack {
   readonly radiusFront: RadiusFront;
   /** The environment every function of the service shares (see the comment at the top). */
   readonly sharedEnvironment: Readonly<Record<string, string>>;
+  /** One role per access profile (roleFor), under the construct `Roles`. */
+  private readonly roles = new Map<string, Role>();
+  private readonly rolesScope: Construct = new Construct(this, 'Roles');
 
   constructor(scope: Construct, id: string, settings: HotspotSettings, props: HotspotStackProps = {}) {
     const { routes = ROUTES, ...stackProps } = props;
@@ -351,8 +355,8 @@ export class HotspotStack extends Stack {
         handler: j.handler,
         environment: this.functionEnvironment(j.access, secrets),
         description: `${j.name}: ${j.summary}`,
+        role: this.roleFor(j.access, secrets),
       });
-      this.grantAccess(fn, j.access, secrets);
       this.jobFunctions[j.name] = fn;
       new Rule(this, `${j.name}Schedule`, {
         description: j.summary,
@@ -397,10 +401,22 @@ export class HotspotStack extends Stack {
     });
 
     // ---- the RADIUS front: FreeRADIUS on Fargate behind an NLB with fixed addresses ----
-    this.radiusFront = new RadiusFront(this, 'RadiusFront', {
+    // A nested stack, deployed with this one: its network (VPC, subnets, NAT, NLB, ECS) would
+    // otherwise take about 45 of the 500 resources CloudFormation allows a stack.
+    const frontStack = new NestedStack(this, 'RadiusFront', {
+      description: 'Hotspot RADIUS front: FreeRADIUS on ECS Fargate behind an NLB',
+    });
+    this.radiusFront = new RadiusFront(frontStack, 'Front', {
       apiUrl,
       apiSecret: this.secrets.RADIUS_API_SECRET,
       opsTopic: this.opsTopic,
+    });
+    new CfnOutput(this, 'RadiusAddresses', {
+      description: 'The RADIUS front: the addresses routers use (UDP 1812/1813, RadSec TCP 2083)',
+      value: Fn.join(
+        ',',
+        this.radiusFront.addresses.map((a) => a.attrPublicIp),
+      ),
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
@@ -435,8 +451,10 @@ export class HotspotStack extends Stack {
     return env;
   }
 
-  /** Exactly the IAM grants of a route row with this access (and these secrets). */
-  grantAccess(fn: IFunction, access: RouteAccess, secrets: readonly SecretName[] = []): void {
+  /** Exactly the IAM grants of a route row with this access (and these secrets), to a function or a role. */
+  grantAccess(fn: IFunction | Role, access: RouteAccess, secrets: readonly SecretName[] = []): void {
+    const addToPolicy = (statement: PolicyStatement) =>
+      fn instanceof Role ? fn.addToPrincipalPolicy(statement) : fn.addToRolePolicy(statement);
     if (access.table === 'read') this.table.grantReadData(fn);
     if (access.table === 'write') this.table.grantReadWriteData(fn);
     for (const name of secrets) this.secretNamed(name).grantRead(fn);
@@ -444,7 +462,7 @@ export class HotspotStack extends Stack {
     if (access.sns === 'sms') {
       // Direct-to-phone SMS has no resource ARN: allow it in this region only, and deny
       // publishing to any topic or platform endpoint, which do have one.
-      fn.addToRolePolicy(
+      addToPolicy(
         new PolicyStatement({
           effect: Effect.ALLOW,
           actions: ['sns:Publish'],
@@ -452,7 +470,7 @@ export class HotspotStack extends Stack {
           conditions: { StringEquals: { 'aws:RequestedRegion': this.region } },
         }),
       );
-      fn.addToRolePolicy(
+      addToPolicy(
         new PolicyStatement({
           effect: Effect.DENY,
           actions: ['sns:Publish'],
@@ -460,8 +478,34 @@ export class HotspotStack extends Stack {
         }),
       );
       // The finding sits on the role's policy, so the acknowledgement goes on that role alone.
-      acknowledge(fn.role ?? fn, [SMS_PUBLISH_ACKNOWLEDGEMENT]);
+      acknowledge(fn instanceof Role ? fn : (fn.role ?? fn), [SMS_PUBLISH_ACKNOWLEDGEMENT]);
     }
+  }
+
+  /**
+   * The role of every function with this access and these secrets, created and granted once.
+   *
+   * Functions of one access profile have the same grants, so they share a role: CloudFormation
+   * takes at most 500 resources a stack, and a role and a policy per function (two of the seven
+   * resources a route costs) would spend 150 of them on 17 distinct sets of grants. What sharing
+   * adds is that functions of a profile may write to each other's log groups.
+   */
+  roleFor(access: RouteAccess, secrets: readonly SecretName[]): Role {
+    const sorted = [...secrets].sort();
+    const key = JSON.stringify([access.table, access.sns ?? 'none', sorted]);
+    const existing = this.roles.get(key);
+    if (existing) return existing;
+    // A stable construct id from the profile itself: `Table<read|write|none>Sns<..>` + a digest of the secrets.
+    const digest = createHash('sha256').update(sorted.join(',')).digest('hex').slice(0, 8);
+    const cap = (w: string) => w[0]?.toUpperCase() + w.slice(1);
+    const id = `Role${cap(access.table)}${cap(access.sns ?? 'none')}${sorted.length ? digest : ''}`;
+    const role = new Role(this.rolesScope, id, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Functions with table ${access.table}, sns ${access.sns ?? 'none'}, secrets ${sorted.join(' ') || 'none'}`,
+    });
+    this.grantAccess(role, access, secrets);
+    this.roles.set(key, role);
+    return role;
   }
 
   /** A route's function, with exactly the environment and grants its row declares. */
@@ -471,8 +515,8 @@ export class HotspotStack extends Stack {
       handler: route.handler,
       environment: this.functionEnvironment(route.access, secrets),
       description: `${routeKey(route)}: ${route.summary}`,
+      role: this.roleFor(route.access, secrets),
     });
-    this.grantAccess(fn, route.access, secrets);
     return fn;
   }
 }

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { CfnOutput, Duration, Fn, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
@@ -227,14 +227,6 @@ export class RadiusFront extends Construct {
       evaluationPeriods: 3,
     });
     cpu.addAlarmAction(page);
-
-    new CfnOutput(this, 'RadiusAddresses', {
-      description: 'The RADIUS front: the addresses routers use (UDP 1812/1813, RadSec TCP 2083)',
-      value: Fn.join(
-        ',',
-        this.addresses.map((a) => a.ref),
-      ),
-    });
 
     acknowledge(this, [
       {

@@ -223,7 +223,7 @@ describe('the secrets extension', () => {
 });
 
 describe('the table', () => {
-  it('is on demand, with TTL, PITR, two GSIs, deletion protection, and retained', () => {
+  it('is on demand, with TTL, PITR, three GSIs, deletion protection, and retained', () => {
     template.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
@@ -250,6 +250,14 @@ describe('the table', () => {
             KeySchema: [
               { AttributeName: 'gsi2pk', KeyType: 'HASH' },
               { AttributeName: 'gsi2sk', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          }),
+          Match.objectLike({
+            IndexName: 'gsi3',
+            KeySchema: [
+              { AttributeName: 'gsi3pk', KeyType: 'HASH' },
+              { AttributeName: 'gsi3sk', KeyType: 'RANGE' },
             ],
             Projection: { ProjectionType: 'ALL' },
           }),
