@@ -23,6 +23,8 @@ export const handler = endpoint(
   },
   async ({ body }) => {
     const attrs = requestAttributes(body);
+    // No NAS id: a request no router may make, refused as invalid before any read.
+    if (!attrs.get('NAS-Identifier')) return json(401, rejectReply('invalid_request'));
     const from = await requestRouter(attrs, 'authorize');
     if ('refused' in from) {
       countMetric('RadiusRouterRefused');

@@ -204,6 +204,7 @@ describe('red team: L1 (a wrong password burns nothing)', () => {
     });
     expect(allocated.status).toBe(201);
     const nasId = allocated.body.nas_id;
+    routers.set(nasId, await givenUdpRouter(edge, resellerId, [nasId]));
     const forfait = SEED_FORFAITS[0] as { id: string; price_fcfa: number };
     const generated = await call<{ items: { code: string }[] }>(
       edge.apiUrl,
@@ -277,20 +278,29 @@ describe('red team: M5 (what the API does not know is ignored, never a silent re
     const c = await code(resellerId);
     const failed = await report('Failed', c.code, nasId, randomUUID(), '02:00:00:00:14:0C', 9000);
     expect(failed.code).toBe('Accounting-Response');
-    const anonymous = await acct({ 'Acct-Status-Type': 'Accounting-On', 'Acct-Session-Id': '0' });
+    // From the registered router, without a NAS-Identifier.
+    const anonymous = await asRouter(edge, routers.get(nasId) as TestRouter).acct({
+      'Acct-Status-Type': 'Accounting-On',
+      'Acct-Session-Id': '0',
+    });
     expect(anonymous.code).toBe('Accounting-Response');
     expect((await getAccessCode(c.code))?.used_bytes).toBe(0);
   });
 
   it('M5: an Access-Request the API cannot use gets an Access-Reject with a Reply-Message', async () => {
-    const c = await code(randomUUID());
-    const noNas = await auth({ 'User-Name': c.code, 'User-Password': c.code });
+    const resellerId = randomUUID();
+    const nasId = await nas(resellerId);
+    const c = await code(resellerId);
+    const noNas = await asRouter(edge, routers.get(nasId) as TestRouter).auth({
+      'User-Name': c.code,
+      'User-Password': c.code,
+    });
     expect([noNas.code, first(noNas, 'Reply-Message')]).toEqual([
       'Access-Reject',
       'Demande de connexion invalide',
     ]);
     const long = 'X'.repeat(200);
-    const huge = await auth({ 'User-Name': long, 'User-Password': long, 'NAS-Identifier': 'access_x' });
+    const huge = await auth({ 'User-Name': long, 'User-Password': long, 'NAS-Identifier': nasId });
     expect([huge.code, first(huge, 'Reply-Message')]).toEqual(['Access-Reject', 'Code inconnu']);
   });
 });
