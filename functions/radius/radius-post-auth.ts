@@ -4,7 +4,7 @@ import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
 import { loginRequestOf, rejectReply, requestAttributes } from './attributes.js';
 import { authorizeLogin } from './authorize.js';
-import { requestRouter } from './identity.js';
+import { ROUTER_REFUSAL_MESSAGE, requestRouter } from './identity.js';
 import { RestReply, RestRequest } from './schemas.js';
 
 /**
@@ -23,9 +23,15 @@ export const handler = endpoint(
   },
   async ({ body }) => {
     const attrs = requestAttributes(body);
-    // Authorize refused such a router already; nothing is counted for one here either.
+    // Authorize refused such a router already; one revoked since is refused here, writing nothing.
     const from = await requestRouter(attrs, 'post-auth');
-    if ('refused' in from) return json(204, undefined);
+    if ('refused' in from) {
+      countMetric('RadiusRouterRefused');
+      return json(200, {
+        'reply:Reply-Message': { value: ROUTER_REFUSAL_MESSAGE, do_xlat: false },
+        'control:Hotspot-Login-Refused': 1,
+      });
+    }
     const decision = await authorizeLogin(
       { ...loginRequestOf(attrs), routerResellerId: from.router.reseller_id },
       clock.now(),

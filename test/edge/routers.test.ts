@@ -345,6 +345,35 @@ describe('registering routers (POST /api/v1/routers)', () => {
   });
 });
 
+describe('a router revoked between authorize and post-auth', () => {
+  it('is refused at post-auth (an Access-Reject), and the login writes nothing', async () => {
+    const a = await reseller();
+    const router = await givenUdpRouter(edge, a.resellerId, [a.nasId]);
+    const attr = (value: string) => ({ type: 'string', value: [value] });
+    const postAuth = () =>
+      call<Record<string, unknown>>(edge.apiUrl, 'POST', '/api/v1/radius/post-auth', {
+        token: edge.radiusApiSecret,
+        body: {
+          'User-Name': attr(a.code.code),
+          'NAS-Identifier': attr(a.nasId),
+          'Calling-Station-Id': attr('02:00:00:00:00:09'),
+          'Hotspot-Router-Id': attr(router.routerId),
+        },
+      });
+    await call(edge.apiUrl, 'POST', `/api/v1/routers/${router.routerId}/revoke`, {
+      token: await tokenFor('admin'),
+    });
+    const refused = await postAuth();
+    expect(refused.status).toBe(200);
+    expect(refused.body).toMatchObject({
+      'reply:Reply-Message': { value: ROUTER_REFUSED },
+      'control:Hotspot-Login-Refused': 1,
+    });
+    const untouched = await getAccessCode(a.code.code);
+    expect([untouched?.started_at, untouched?.devices]).toEqual([undefined, {}]);
+  });
+});
+
 describe("npm start's RadSec demo", () => {
   it('prints how to try RadSec, and the printed radsecproxy and radclient lines log the demo voucher in', async () => {
     const log = readFileSync(edge.logFile, 'utf8');
