@@ -32,7 +32,7 @@ const parameterValue = (ref: unknown): unknown => {
   const name = (ref as { Ref: string }).Ref;
   const nested = parent.ofType('AWS::CloudFormation::Stack');
   expect(nested).toHaveLength(1);
-  return (nested[0]?.[1].Properties.Parameters as Record<string, unknown>)[name];
+  return (nested[0]?.[1].Properties.Parameters as Record<string, unknown> | undefined)?.[name];
 };
 
 /** The front's Elastic IPs (the NAT gateway has one of its own). */
@@ -140,9 +140,8 @@ describe('the RADIUS front', () => {
     const key = Object.keys(outputs).find((k) => k.includes('RadiusAddresses')) as string;
     const [nestedId] = parent.ofType('AWS::CloudFormation::Stack')[0] ?? [];
     const nestedOutputs = t.json.Outputs as Record<string, { Value: unknown }>;
-    const joined = (outputs[key]?.Value as { 'Fn::Join': [string, { 'Fn::GetAtt': [string, string] }[]] })[
-      'Fn::Join'
-    ];
+    const value = outputs[key]?.Value as { 'Fn::Join': [string, { 'Fn::GetAtt': [string, string] }[]] };
+    const joined = value['Fn::Join'];
     expect(joined[0]).toBe(',');
     // Each address is an output of the nested stack: the public IP of one of the front's EIPs.
     expect(
