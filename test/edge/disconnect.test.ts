@@ -9,7 +9,14 @@ import { Nas } from '../../functions/store/nas.js';
 import { adminCli } from '../support/admin-cli.js';
 import { type FakeNas, startFakeNas } from '../support/fake-nas.js';
 import { call, newMsisdn, tokenFor } from '../support/http.js';
-import { type EdgeContext, edgeStack, type RadiusAttributes, radclient } from '../support/radius.js';
+import {
+  asRouter,
+  type EdgeContext,
+  edgeStack,
+  givenUdpRouter,
+  type RadiusAttributes,
+  type TestRouter,
+} from '../support/radius.js';
 
 // Disconnect (RFC 5176) through the whole edge: an operator (or a revoke, or a used-up data pool)
 // asks the API -> the API records the request -> the relay run.sh starts next to FreeRADIUS in
@@ -32,10 +39,15 @@ afterEach(async () => {
   await Promise.all(nases.splice(0).map((n) => n.close()));
 });
 
-const auth = (attrs: RadiusAttributes) =>
-  radclient('auth', attrs, { port: edge.radiusAuthPort, secret: edge.radiusSecret });
-const acct = (attrs: RadiusAttributes) =>
-  radclient('acct', attrs, { port: edge.radiusAcctPort, secret: edge.radiusSecret });
+/** Each hotspot's router, registered with its own secret at a loopback address of its own. */
+const routers = new Map<string, TestRouter>();
+const routerOf = (attrs: RadiusAttributes): TestRouter => {
+  const r = routers.get(String(attrs['NAS-Identifier']));
+  if (!r) throw new Error(`no router registered for ${String(attrs['NAS-Identifier'])}`);
+  return r;
+};
+const auth = (attrs: RadiusAttributes) => asRouter(edge, routerOf(attrs)).auth(attrs);
+const acct = (attrs: RadiusAttributes) => asRouter(edge, routerOf(attrs)).acct(attrs);
 
 let seq = 0;
 /** A reseller with one hotspot whose router (a fake NAS) takes Disconnect-Requests. */
@@ -51,8 +63,11 @@ async function router(): Promise<{ resellerId: string; nasId: string; nas: FakeN
     reseller_name: 'Disconnect',
     vlan_id: 10,
     kind: 'vlan',
+    // The fake router listens on 127.0.0.1; its RADIUS packets come from its own loopback address.
+    coa_host: '127.0.0.1',
     coa_port: nas.port,
   });
+  routers.set(nasId, await givenUdpRouter(edge, resellerId, [nasId]));
   return { resellerId, nasId, nas };
 }
 
@@ -191,7 +206,8 @@ describe('POST /sessions/{id}/disconnect, through the RADIUS front', () => {
         'User-Name': c.code,
         'Acct-Session-Id': session.acctSessionId,
         'NAS-Identifier': nasId,
-        'NAS-IP-Address': '127.0.0.1',
+        // The router's own address, as its packets came from it.
+        'NAS-IP-Address': routers.get(nasId)?.ip,
       },
     });
     // Event-Timestamp: when the relay sent it (whole seconds), after the request and before now.
