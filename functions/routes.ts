@@ -510,7 +510,8 @@ const table = [
     path: '/api/v1/radius/disconnects/claim',
     handler: 'radius/radius-disconnects-claim',
     auth: 'radius',
-    access: { table: 'write' },
+    // The seed opens each router's sealed UDP secret, which its Disconnect-Request is signed with.
+    access: { table: 'write', secrets: ['ROUTER_KEY_SEED'] },
     summary:
       'The Disconnect-Requests (RFC 5176) the RADIUS front is to send to routers now, each claimed once',
   },

@@ -2,8 +2,9 @@
 // The Disconnect relay (RFC 5176), started by run.sh next to FreeRADIUS: the API cannot reach
 // the routers (in AWS it has no route to them), the RADIUS front can. It asks the API for the
 // Disconnect-Requests due (POST /api/v1/radius/disconnects/claim, with the same bearer secret
-// FreeRADIUS uses), sends each to its router's UDP port 3799 signed with the routers' shared
-// secret, and reports the router's answer (Disconnect-ACK, Disconnect-NAK with its
+// FreeRADIUS uses), sends each to its router's UDP port 3799 signed with that router's own
+// secret (the claim carries it; RADIUS_SECRET only for a NAS id no UDP router speaks for), and
+// reports the router's answer (Disconnect-ACK, Disconnect-NAK with its
 // Error-Cause, or nothing) to /api/v1/radius/disconnects/{id}/result. The API decides
 // everything else: retries, backoff, closing the session.
 //
@@ -181,7 +182,8 @@ async function main() {
   };
 
   const handle = async (d) => {
-    const answer = await send(d, secret, timeoutMs);
+    // The router's own secret from the claim; never written anywhere.
+    const answer = await send(d, d.secret ?? secret, timeoutMs);
     process.stdout.write(
       `disconnect-relay: ${d.session_id} attempt ${d.attempt} -> ${d.host}:${d.port} ${answer.outcome}` +
         `${answer.error_cause !== undefined ? ` (Error-Cause ${answer.error_cause})` : ''}\n`,

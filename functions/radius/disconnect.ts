@@ -2,6 +2,7 @@ import { assertOwns } from '../core/access.js';
 import { AppError, notFound } from '../core/errors.js';
 import { log } from '../core/log.js';
 import type { OperatorPrincipal } from '../core/principal.js';
+import { disconnectSecretOf } from '../routers/routers.js';
 import {
   type AccessCode,
   allCodesOf,
@@ -204,6 +205,8 @@ export interface ClaimedDisconnect {
   acct_session_id?: string;
   nas_identifier: string;
   nas_ip_address?: string;
+  /** The router's own RADIUS secret to sign with (its UDP secret); absent: the front's shared one. */
+  secret?: string;
 }
 
 /**
@@ -228,6 +231,7 @@ export async function claimDisconnects(nowMs: number, max: number): Promise<Clai
       ...(d.status === 'sent' ? { last_outcome: 'timeout' as const } : {}),
     });
     if (!moved) continue;
+    const secret = await disconnectSecretOf(d.reseller_id, d.nas_id, d.host);
     claimed.push({
       session_id: d.session_id,
       attempt,
@@ -237,6 +241,7 @@ export async function claimDisconnects(nowMs: number, max: number): Promise<Clai
       ...(d.acct_session_id ? { acct_session_id: d.acct_session_id } : {}),
       nas_identifier: d.nas_id,
       ...(d.nas_ip ? { nas_ip_address: d.nas_ip } : {}),
+      ...(secret ? { secret } : {}),
     });
   }
   return claimed;

@@ -132,6 +132,8 @@ export const ClaimResponse = z.object({
       acct_session_id: z.optional(z.string()),
       nas_identifier: z.string(),
       nas_ip_address: z.optional(z.string()),
+      /** The router's own UDP secret to sign with; absent when no UDP router speaks for the NAS id. */
+      secret: z.optional(z.string()),
     }),
   ),
 });

@@ -186,6 +186,24 @@ export async function clientAt(sourceIp: string): Promise<Record<string, unknown
   };
 }
 
+/**
+ * The secret a Disconnect-Request (RFC 5176) to this NAS id's router is signed with: the UDP
+ * secret of the reseller's active UDP router speaking for the NAS id, the one registered at
+ * `host` first. Undefined when only RadSec routers speak for it (their CoA would ride their own
+ * TLS connection, which the front does not originate).
+ */
+export async function disconnectSecretOf(
+  resellerId: string,
+  nasId: string,
+  host: string,
+): Promise<string | undefined> {
+  const candidates = (await routersOfReseller(resellerId)).filter(
+    (r) => r.status === 'active' && r.transport === 'udp' && r.secret_box && r.nas_ids.includes(nasId),
+  );
+  const router = candidates.find((r) => r.source_ip === host) ?? candidates[0];
+  return router?.secret_box ? open(await seed(), router.router_id, router.secret_box) : undefined;
+}
+
 /** The RADIUS front's RadSec files: the router CA, and its server certificate and key. */
 export async function frontTlsOf(s: string, name: string, nowMs: number) {
   const cert = await issueServerCertificate(s, name, nowMs);

@@ -53,21 +53,28 @@ let seq = 0;
 /** A reseller with one hotspot whose router (a fake NAS) takes Disconnect-Requests. */
 async function router(): Promise<{ resellerId: string; nasId: string; nas: FakeNas }> {
   seq += 1;
-  const nas = await startFakeNas(edge.radiusSecret);
-  nases.push(nas);
   const resellerId = randomUUID();
   const nasId = `access_dc_${Date.now().toString(36)}_${seq}`;
-  await Nas.put({
+  const hotspot = {
     nas_id: nasId,
     reseller_id: resellerId,
     reseller_name: 'Disconnect',
     vlan_id: 10,
     kind: 'vlan',
+  } as const;
+  await Nas.put(hotspot);
+  const registered = await givenUdpRouter(edge, resellerId, [nasId]);
+  // The fake router checks every Disconnect-Request with its own secret, not the front's shared one.
+  expect(registered.secret).not.toBe(edge.radiusSecret);
+  const nas = await startFakeNas(registered.secret);
+  nases.push(nas);
+  await Nas.put({
+    ...hotspot,
     // The fake router listens on 127.0.0.1; its RADIUS packets come from its own loopback address.
     coa_host: '127.0.0.1',
     coa_port: nas.port,
   });
-  routers.set(nasId, await givenUdpRouter(edge, resellerId, [nasId]));
+  routers.set(nasId, registered);
   return { resellerId, nasId, nas };
 }
 
