@@ -42,8 +42,10 @@ export interface Route {
   /** `function-url`: its own Lambda function URL in AWS instead of an API Gateway route. */
   expose?: 'api' | 'function-url';
   /**
-   * An API Gateway throttle below the stage's (requests per second, burst; never above the
-   * stage's). CDK context `<context>Rate` and `<context>Burst` resize it.
+   * The route's own API Gateway throttle (requests per second, burst) instead of the stage's
+   * default, sized from the peak of docs/scale.md: about twice the modelled rate for the
+   * high-volume routes, a flood limit for the OTP routes. CDK context `<context>Rate` and
+   * `<context>Burst` resize it.
    */
   throttle?: { rate: number; burst: number; context: string };
   /**
@@ -69,7 +71,8 @@ const table = [
     auth: 'none',
     access: { table: 'write', sns: 'sms', secrets: ['OTP_PEPPER'] },
     // Each call may cost an SMS.
-    throttle: { rate: 5, burst: 10, context: 'otpRequestThrottle' },
+    // Peak 50/s before device credentials, 15/s after (docs/scale.md): room for 2x, not for a flood.
+    throttle: { rate: 30, burst: 60, context: 'otpRequestThrottle' },
     summary: 'Send a one-time password by SMS',
   },
   {
@@ -79,7 +82,7 @@ const table = [
     auth: 'none',
     access: { table: 'write', secrets: ['OTP_PEPPER', 'JWT_SECRET'] },
     // Guesses.
-    throttle: { rate: 10, burst: 20, context: 'otpVerifyThrottle' },
+    throttle: { rate: 30, burst: 60, context: 'otpVerifyThrottle' },
     summary: 'Exchange a one-time password for a session token',
   },
   {
@@ -105,6 +108,8 @@ const table = [
     handler: 'auth/device-session',
     auth: 'none',
     access: { table: 'read', secrets: ['JWT_SECRET'] },
+    // Returning phones instead of an OTP: about 35/s at peak.
+    throttle: { rate: 100, burst: 200, context: 'deviceSessionThrottle' },
     summary: 'Exchange a device credential for a session token, without an SMS',
   },
   {
@@ -141,7 +146,8 @@ const table = [
     // SMS: the access code a completed purchase creates is texted to the buyer.
     access: { table: 'write', sns: 'sms', payments: true },
     expose: 'function-url',
-    reservedConcurrency: 10,
+    // About 23 at peak (15/s, 1.5 s each with the gateway's status API): docs/scale.md.
+    reservedConcurrency: 30,
     output: 'WebhookUrl',
     summary: "The payment aggregator's delivery (at least once)",
   },
@@ -154,7 +160,8 @@ const table = [
     auth: 'signature',
     access: { table: 'write', sns: 'sms', payments: true },
     expose: 'function-url',
-    reservedConcurrency: 10,
+    // About 23 at peak (15/s, 1.5 s each with the gateway's status API): docs/scale.md.
+    reservedConcurrency: 30,
     output: 'PaymentNotifyUrl',
     // CinetPay is told where to notify with each payment (the others are set in their dashboards).
     shareUrl: { env: 'PAYMENT_NOTIFY_BASE_URL', with: ['POST /api/v1/payments/initiate'] },
@@ -175,6 +182,8 @@ const table = [
     auth: 'jwt',
     // A pending payment is asked of its provider, and completed (code texted) when it says paid.
     access: { table: 'write', sns: 'sms', payments: true },
+    // Every open payment polled every 2-5 s: about 450/s at peak.
+    throttle: { rate: 1000, burst: 2000, context: 'paymentStatusThrottle' },
     summary: 'Status of a payment (the paying subscriber or an admin)',
   },
   {
@@ -486,6 +495,8 @@ const table = [
     handler: 'radius/radius-authorize',
     auth: 'radius',
     access: { table: 'write' },
+    // 3,000 logins a minute: 50/s at peak.
+    throttle: { rate: 150, burst: 300, context: 'radiusAuthorizeThrottle' },
     summary: 'May this access code connect at this hotspot? The reply carries time, rate and data limits',
   },
   {
@@ -495,6 +506,7 @@ const table = [
     auth: 'radius',
     // Read: the router's record (functions/radius/identity.ts).
     access: { table: 'read' },
+    throttle: { rate: 150, burst: 300, context: 'radiusPostAuthThrottle' },
     summary: 'A login FreeRADIUS accepted (counted for operations)',
   },
   {
@@ -503,6 +515,8 @@ const table = [
     handler: 'radius/radius-accounting',
     auth: 'radius',
     access: { table: 'write' },
+    // 200,000 sessions reporting every 300 s plus Start/Stop: about 770/s at peak.
+    throttle: { rate: 1600, burst: 3200, context: 'radiusAccountingThrottle' },
     summary: 'Accounting Start, Interim-Update, Stop, Accounting-On/Off: usage counted exactly once',
   },
   {

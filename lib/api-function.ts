@@ -5,6 +5,7 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { FUNCTION_TIMEOUT_S } from '../functions/core/config.js';
 import { BUNDLING } from './bundling.js';
 import { readsSecrets, SECRETS_EXTENSION } from './secrets-extension.js';
 
@@ -45,7 +46,7 @@ export class ServiceFunction extends Construct {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 256,
-      timeout: props.timeout ?? Duration.seconds(10),
+      timeout: props.timeout ?? Duration.seconds(FUNCTION_TIMEOUT_S),
       bundling: BUNDLING,
       environment: props.environment,
       logGroup,

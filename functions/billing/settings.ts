@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { defineSettings } from '../core/config.js';
+import { defineSettings, FUNCTION_TIMEOUT_S, worstCallMs } from '../core/config.js';
 import { COUNTRIES } from '../core/currency.js';
 import { intSetting as int } from '../core/schemas.js';
 
@@ -65,7 +65,7 @@ export const billingSettings = defineSettings(
     /** Seconds a FedaPay signature's timestamp may be old (the SDK's own tolerance). */
     FEDAPAY_TOLERANCE_S: z._default(int, 300),
     /** Time one provider call may take, and how many calls at most (5xx, network, timeout). */
-    PROVIDER_TIMEOUT_MS: z._default(int, 5000),
+    PROVIDER_TIMEOUT_MS: z._default(int, 2500),
     PROVIDER_ATTEMPTS: z._default(int, 3),
     /** Country of resellers with none recorded (and of unattributed payments): its currency. */
     DEFAULT_COUNTRY: z._default(z.enum(COUNTRIES), 'CI'),
@@ -76,6 +76,11 @@ export const billingSettings = defineSettings(
   }),
   (v) => [
     ...(v.PROVIDER_ATTEMPTS >= 1 && v.PROVIDER_ATTEMPTS <= 5 ? [] : ['PROVIDER_ATTEMPTS']),
+    // Every attempt timing out, with the back-off, ends a second before the function's timeout.
+    ...(worstCallMs(v.PROVIDER_TIMEOUT_MS, v.PROVIDER_ATTEMPTS, v.AGGREGATOR_RETRY_BASE_MS) <=
+    FUNCTION_TIMEOUT_S * 1000 - 1000
+      ? []
+      : ['PROVIDER_TIMEOUT_MS']),
     ...(v.PAYMENT_ABANDON_MINUTES >= v.PAYMENT_TTL_MINUTES ? [] : ['PAYMENT_ABANDON_MINUTES']),
   ],
 );

@@ -31,10 +31,22 @@ const ConfigSchema = z.object({
   /** `sandbox`: the local server's aggregator; `http`: a real aggregator over HTTPS. */
   AGGREGATOR_MODE: z._default(z.enum(['sandbox', 'http']), 'sandbox'),
   AGGREGATOR_BASE_URL: z._default(z.string(), ''),
-  AGGREGATOR_TIMEOUT_MS: z._default(int, 5000),
+  /** Per attempt, 3 attempts: with the back-off they fit the function's timeout (FUNCTION_TIMEOUT_S). */
+  AGGREGATOR_TIMEOUT_MS: z._default(int, 2500),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
+
+/** Every function's timeout in AWS (lib/api-function.ts): outbound calls and their retries fit in it. */
+export const FUNCTION_TIMEOUT_S = 10;
+
+/**
+ * The longest a call with retries may take: every attempt timing out, and the back-off between
+ * them (`retryBaseMs`, doubled each time). It has to end a second before the function's timeout,
+ * or the function is killed mid-retry and answers the caller nothing.
+ */
+export const worstCallMs = (timeoutMs: number, attempts: number, retryBaseMs: number): number =>
+  attempts * timeoutMs + retryBaseMs * (2 ** Math.max(0, attempts - 1) - 1);
 
 const resets: (() => void)[] = [];
 
@@ -66,6 +78,10 @@ export function defineSettings<T>(schema: z.ZodMiniType<T>, check?: (value: T) =
 /** The settings every function shares. */
 export const config = defineSettings(ConfigSchema, (v) => [
   ...(v.PROVIDER_FEE_RATE >= 0 && v.PROVIDER_FEE_RATE < 1 ? [] : ['PROVIDER_FEE_RATE']),
+  // The aggregator client's 3 attempts and back-off (functions/billing/gateways/http.ts).
+  ...(worstCallMs(v.AGGREGATOR_TIMEOUT_MS, 3, 200) <= FUNCTION_TIMEOUT_S * 1000 - 1000
+    ? []
+    : ['AGGREGATOR_TIMEOUT_MS']),
   ...(v.OPERATOR_SHARE_RATE >= 0 && v.OPERATOR_SHARE_RATE <= 1 ? [] : ['OPERATOR_SHARE_RATE']),
 ]);
 

@@ -30,12 +30,12 @@ describe('flood limits in the stack', () => {
       { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }
     >;
     expect(settings['POST /api/v1/auth/otp/request']).toEqual({
-      ThrottlingRateLimit: 5,
-      ThrottlingBurstLimit: 10,
+      ThrottlingRateLimit: 30,
+      ThrottlingBurstLimit: 60,
     });
     expect(settings['POST /api/v1/auth/otp/verify']).toEqual({
-      ThrottlingRateLimit: 10,
-      ThrottlingBurstLimit: 20,
+      ThrottlingRateLimit: 30,
+      ThrottlingBurstLimit: 60,
     });
     expect(stage?.Properties.DefaultRouteSettings).toMatchObject({
       ThrottlingRateLimit: 50,
@@ -43,13 +43,34 @@ describe('flood limits in the stack', () => {
     });
   });
 
-  it('a route throttle is never above the stage default', () => {
-    const low = synth({ throttleRate: 2, throttleBurst: 3 });
-    const [[, stage] = []] = inspect(low).ofType('AWS::ApiGatewayV2::Stage');
+  it('sizes the high-volume routes from the peak model (about twice it), above the stage default', () => {
+    const [[, stage] = []] = inspect(template).ofType('AWS::ApiGatewayV2::Stage');
     const settings = stage?.Properties.RouteSettings as Record<string, Record<string, number>>;
-    expect(settings['POST /api/v1/auth/otp/request']).toEqual({
-      ThrottlingRateLimit: 2,
-      ThrottlingBurstLimit: 3,
+    // docs/scale.md: accounting about 770/s, payment status about 450/s, logins 50/s at peak.
+    const peak: Record<string, number> = {
+      'POST /api/v1/radius/accounting': 770,
+      'GET /api/v1/payments/{id}/status': 450,
+      'POST /api/v1/radius/authorize': 50,
+      'POST /api/v1/radius/post-auth': 50,
+      'POST /api/v1/auth/otp/request': 15,
+      'POST /api/v1/auth/device/session': 35,
+    };
+    for (const [key, rate] of Object.entries(peak)) {
+      expect(settings[key]?.ThrottlingRateLimit, key).toBeGreaterThanOrEqual(1.5 * rate);
+      expect(settings[key]?.ThrottlingBurstLimit, key).toBeGreaterThanOrEqual(
+        settings[key]?.ThrottlingRateLimit ?? 0,
+      );
+    }
+    expect(settings['POST /api/v1/radius/accounting']?.ThrottlingRateLimit).toBeGreaterThan(50);
+  });
+
+  it('resizes a route throttle from context', () => {
+    const resized = synth({ radiusAccountingThrottleRate: 3000, radiusAccountingThrottleBurst: 6000 });
+    const [[, stage] = []] = inspect(resized).ofType('AWS::ApiGatewayV2::Stage');
+    const settings = stage?.Properties.RouteSettings as Record<string, Record<string, number>>;
+    expect(settings['POST /api/v1/radius/accounting']).toEqual({
+      ThrottlingRateLimit: 3000,
+      ThrottlingBurstLimit: 6000,
     });
   });
 
@@ -59,7 +80,7 @@ describe('flood limits in the stack', () => {
     const fns = inspect(template).ofType('AWS::Lambda::Function');
     for (const r of urls) {
       const found = fns.find(([, f]) => String(f.Properties.Description).startsWith(`${routeKey(r)}:`));
-      expect(found?.[1].Properties.ReservedConcurrentExecutions, routeKey(r)).toBe(10);
+      expect(found?.[1].Properties.ReservedConcurrentExecutions, routeKey(r)).toBe(30);
     }
     // The API's own functions are not capped: their routes' throttles bound them.
     const api = fns.filter(([, f]) =>

@@ -30,7 +30,7 @@ beforeAll(async () => {
   cinetpay = await fakeCinetPay();
   Object.assign(process.env, {
     PAYMENT_GATEWAY: 'cinetpay',
-    PROVIDER_TIMEOUT_MS: '5000',
+    PROVIDER_TIMEOUT_MS: '2500',
     PROVIDER_ATTEMPTS: '2',
     AGGREGATOR_RETRY_BASE_MS: '1',
     CINETPAY_BASE_URL: cinetpay.url,

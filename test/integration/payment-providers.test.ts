@@ -202,7 +202,7 @@ describe.each(drivers)('the $name adapter against its fake', (driver) => {
     Object.assign(process.env, {
       PAYMENT_GATEWAY: driver.name,
       // Generous: a loaded CI machine must not turn a slow fake into a 503 (the hang test sets its own).
-      PROVIDER_TIMEOUT_MS: '5000',
+      PROVIDER_TIMEOUT_MS: '2500',
       PROVIDER_ATTEMPTS: '2',
       AGGREGATOR_RETRY_BASE_MS: '1',
       ...driver.env(),
@@ -375,7 +375,7 @@ describe.each(drivers)('the $name adapter against its fake', (driver) => {
       expect(Date.now() - started).toBeLessThan(3000);
     } finally {
       driver.up();
-      process.env.PROVIDER_TIMEOUT_MS = '5000';
+      process.env.PROVIDER_TIMEOUT_MS = '2500';
       resetConfig();
     }
   });

@@ -35,7 +35,7 @@ beforeAll(async () => {
   wave = await fakeWave();
   Object.assign(process.env, {
     PAYMENT_GATEWAY: 'wave',
-    PROVIDER_TIMEOUT_MS: '5000',
+    PROVIDER_TIMEOUT_MS: '2500',
     PROVIDER_ATTEMPTS: '2',
     AGGREGATOR_RETRY_BASE_MS: '1',
     WAVE_BASE_URL: wave.url,
