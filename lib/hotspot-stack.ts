@@ -77,6 +77,7 @@ import {
   routeKey,
   routeSecrets,
 } from '../functions/routes.js';
+import { TABLE } from '../functions/store/table.js';
 import { ServiceFunction } from './api-function.js';
 import { BUNDLING } from './bundling.js';
 import { Canary, type CanaryTargets } from './canary.js';
@@ -104,6 +105,8 @@ export interface HotspotSettings {
    * 0: no reservation (for an account whose concurrency quota is still the new-account 10).
    */
   webhookReservedConcurrency?: number;
+  /** The account's Lambda concurrency quota (alarm at 80 % of it). Default 1,000. */
+  concurrencyQuota?: number;
   /** Alarm when more OTPs than this are sent in an hour (counted per 15 minutes). */
   otpSentAlarmPerHour?: number;
   smsSpendAlarmUsd: number;
@@ -200,6 +203,7 @@ export function settingsFromContext(get: (key: string) => unknown): HotspotSetti
       Math.ceil(num('otpRequestsPerHour', OTP_REQUESTS_PER_HOUR_DEFAULT) / 2),
     ),
     smsSpendAlarmUsd: num('smsSpendAlarmUsd', 50),
+    concurrencyQuota: num('concurrencyQuota', 1000),
     opsEmails: Array.isArray(emails)
       ? emails.map(String)
       : typeof emails === 'string' && emails
@@ -393,6 +397,10 @@ export class HotspotStack extends Stack {
 
     new Observability(this, 'Observability', {
       api: this.api,
+      accessLogs,
+      table: this.table,
+      indexNames: TABLE.indexes.map((i) => i.name),
+      ...(settings.concurrencyQuota ? { concurrencyQuota: settings.concurrencyQuota } : {}),
       // The scheduled jobs' errors page like the routes' do.
       functions: { ...this.functions, ...this.jobFunctions } as Record<string, IFunction>,
       opsTopic: this.opsTopic,

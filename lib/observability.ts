@@ -2,7 +2,9 @@ import { Duration } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 
@@ -12,6 +14,20 @@ const SERVICE = 'hotspot-api';
 
 export interface ObservabilityProps {
   api: HttpApi;
+  /** The API's access log group (JSON lines with `status`): 429s are counted from it. */
+  accessLogs: ILogGroup;
+  /** The single table and its index names: throttles and transaction conflicts. */
+  table: ITable;
+  indexNames: readonly string[];
+  /**
+   * The account's Lambda concurrency quota: alarm at 80 % of it (default 1,000, what a
+   * production account is raised to; the model's peak needs about 110).
+   */
+  concurrencyQuota?: number;
+  /** Minutes after which reconciliation expires a pending payment: an older one means it fell behind. */
+  paymentAbandonMinutes?: number;
+  /** Seconds after which the sweep closes a silent session: an older last report means it fell behind. */
+  sessionSilentAfterS?: number;
   /** Every function of the service, by a readable name. */
   functions: Record<string, IFunction>;
   opsTopic: ITopic;
@@ -157,6 +173,108 @@ export class Observability extends Construct {
         alarmDescription: 'The canary function itself failed or did not run',
       });
     }
+
+    // ---- limits from the model (docs/scale.md): each pages before subscribers notice ----
+    // 429s: API Gateway has no metric of its own for them; the access log has every status.
+    new MetricFilter(this, 'Api429Filter', {
+      logGroup: props.accessLogs,
+      filterPattern: FilterPattern.stringValue('$.status', '=', '429'),
+      metricNamespace: METRICS_NAMESPACE,
+      metricName: 'Api429',
+      metricValue: '1',
+    });
+    const api429 = new cloudwatch.Metric({
+      namespace: METRICS_NAMESPACE,
+      metricName: 'Api429',
+      statistic: 'Sum',
+      period: Duration.minutes(5),
+      label: 'API 429s',
+    });
+    alarm('Api429s', {
+      metric: api429,
+      threshold: 100,
+      alarmDescription:
+        '100 or more requests refused by a throttle (429) in 5 minutes: a flood, or a limit below the traffic',
+    });
+    const tableName = props.table.tableName;
+    const dynamo = (metricName: string, dims: Record<string, string>, statistic = 'Sum') =>
+      new cloudwatch.Metric({
+        namespace: 'AWS/DynamoDB',
+        metricName,
+        dimensionsMap: { TableName: tableName, ...dims },
+        statistic,
+        period: Duration.minutes(5),
+      });
+    const throttles: Record<string, cloudwatch.IMetric> = {
+      tr: dynamo('ReadThrottleEvents', {}),
+      tw: dynamo('WriteThrottleEvents', {}),
+    };
+    props.indexNames.forEach((index, i) => {
+      throttles[`ir${i}`] = dynamo('ReadThrottleEvents', { GlobalSecondaryIndexName: index });
+      throttles[`iw${i}`] = dynamo('WriteThrottleEvents', { GlobalSecondaryIndexName: index });
+    });
+    alarm('DynamoThrottles', {
+      metric: new cloudwatch.MathExpression({
+        expression: Object.keys(throttles).join(' + '),
+        usingMetrics: throttles,
+        period: Duration.minutes(5),
+        label: 'DynamoDB throttle events (table and indexes)',
+      }),
+      threshold: 1,
+      alarmDescription:
+        'DynamoDB throttled the table or one of its indexes (a hot partition, or GSI back-pressure)',
+    });
+    alarm('TransactionConflicts', {
+      metric: dynamo('TransactionConflict', {}),
+      // A code's own items conflict now and then (two devices at once); a shared item would do it
+      // all the time (docs/scale.md: no shared item in a hot transaction).
+      threshold: 300,
+      alarmDescription: '300 or more transaction conflicts in 5 minutes: an item shared by many writers?',
+    });
+    const quota = props.concurrencyQuota ?? 1000;
+    alarm('LambdaConcurrency', {
+      metric: new cloudwatch.Metric({
+        namespace: 'AWS/Lambda',
+        metricName: 'ConcurrentExecutions',
+        statistic: 'Maximum',
+        period: Duration.minutes(1),
+      }),
+      threshold: Math.floor(quota * 0.8),
+      evaluationPeriods: 3,
+      alarmDescription: `Lambda concurrency at 80 % of the account's quota (${quota}) for 3 minutes`,
+    });
+    alarm('SmsFailures', {
+      metric: new cloudwatch.Metric({
+        namespace: 'AWS/SNS',
+        metricName: 'SMSSuccessRate',
+        statistic: 'Average',
+        period: Duration.minutes(15),
+      }),
+      threshold: 0.9,
+      comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+      alarmDescription: 'Fewer than 90 % of SMS delivered over 15 minutes: subscribers get no code',
+    });
+    const oldest = (name: string, label: string) =>
+      new cloudwatch.Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: name,
+        dimensionsMap: { service: SERVICE },
+        statistic: 'Maximum',
+        period: Duration.minutes(15),
+        label,
+      });
+    const abandonS = (props.paymentAbandonMinutes ?? 120) * 60;
+    alarm('OldestPendingPayment', {
+      metric: oldest('OldestPendingPaymentAgeS', 'Oldest pending payment (s)'),
+      threshold: abandonS + 30 * 60,
+      alarmDescription: `A payment pending for more than ${abandonS / 60 + 30} minutes: reconciliation falls behind`,
+    });
+    const silentS = props.sessionSilentAfterS ?? 660;
+    alarm('OldestOpenSession', {
+      metric: oldest('OldestOpenSessionReportAgeS', 'Oldest open session report (s)'),
+      threshold: silentS + 30 * 60,
+      alarmDescription: `An open session silent for more than ${Math.round(silentS / 60) + 30} minutes: the sweep falls behind`,
+    });
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
       defaultInterval: Duration.hours(6),

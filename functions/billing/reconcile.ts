@@ -1,7 +1,7 @@
 import { clock } from '../core/clock.js';
 import { job } from '../core/job.js';
 import { log } from '../core/log.js';
-import { countMetric } from '../core/metrics.js';
+import { ageMetric, countMetric } from '../core/metrics.js';
 import {
   claimStatusCheck,
   expirePayment,
@@ -134,6 +134,9 @@ export async function reconcilePayments(nowMs: number = clock.now()): Promise<Re
   const started = Date.now();
   const before = clock.iso(nowMs - s.PAYMENT_CHECK_AFTER_S * 1000);
   const pending = await listPendingPayments(before, s.RECONCILE_BATCH);
+  // Oldest first: past PAYMENT_ABANDON_MINUTES a payment is expired, so an older one means the
+  // runs do not keep up (alarm OldestPendingPayment).
+  ageMetric('OldestPendingPaymentAgeS', pending[0] ? (nowMs - Date.parse(pending[0].created_at)) / 1000 : 0);
   const counts: ReconciliationCounts = {
     pending: pending.length,
     checked: 0,

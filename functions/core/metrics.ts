@@ -48,3 +48,15 @@ export type BusinessMetric =
 export function countMetric(name: BusinessMetric, value = 1): void {
   metrics.addMetric(name, MetricUnit.Count, value);
 }
+
+/** Ages operations watch (seconds, the maximum over a period is what an alarm reads). */
+export type AgeMetric =
+  /** The oldest pending payment reconciliation found: it grows when reconciliation falls behind. */
+  | 'OldestPendingPaymentAgeS'
+  /** The oldest last report among open sessions the sweep found: it grows when the sweep falls behind. */
+  | 'OldestOpenSessionReportAgeS';
+
+/** Records an age in seconds; flushed as EMF at the end of the invocation. */
+export function ageMetric(name: AgeMetric, seconds: number): void {
+  metrics.addMetric(name, MetricUnit.Seconds, Math.max(0, Math.round(seconds)));
+}

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GENERATED_SECRETS, type SecretName } from '../../functions/core/secrets.js';
 import { jobs } from '../../functions/jobs.js';
 import { type Route, routeKey, routeSecrets, routes } from '../../functions/routes.js';
+import { TABLE } from '../../functions/store/table.js';
 import { HotspotStack, settingsFromContext, withPaymentSecrets } from '../../lib/hotspot-stack.js';
 
 import { ALL_SECRETS } from '../../lib/secret-names.js';
@@ -410,6 +411,41 @@ describe('operations', () => {
       ).toBe(true);
     }
     expect(t.ofType('AWS::CloudWatch::Dashboard')).toHaveLength(1);
+  });
+
+  it('alarms on what the scale model says breaks first, each paging the operations topic', () => {
+    const alarms = t.ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const named = (metric: string) => alarms.filter((a) => JSON.stringify(a).includes(`"${metric}"`));
+    // 429s: counted from the access log, whose JSON carries each request's status.
+    const [[, filter] = []] = t.ofType('AWS::Logs::MetricFilter');
+    expect(filter?.Properties.FilterPattern).toBe('{ $.status = "429" }');
+    expect(named('Api429')).toHaveLength(1);
+    // DynamoDB: table and every index, read and write throttles; transaction conflicts.
+    const throttles = named('WriteThrottleEvents')[0] as {
+      Metrics: { MetricStat?: { Metric: { Dimensions: { Name: string; Value: unknown }[] } } }[];
+    };
+    const indexes = throttles.Metrics.flatMap((m) => m.MetricStat?.Metric.Dimensions ?? [])
+      .filter((d) => d.Name === 'GlobalSecondaryIndexName')
+      .map((d) => d.Value);
+    expect(new Set(indexes)).toEqual(new Set(TABLE.indexes.map((i) => i.name)));
+    expect(named('TransactionConflict')).toHaveLength(1);
+    // Concurrency at 80 % of the quota; SMS delivery; reconciliation and the sweep keeping up.
+    expect(named('ConcurrentExecutions')[0]).toMatchObject({ Threshold: 800 });
+    expect(named('SMSSuccessRate')[0]).toMatchObject({
+      Threshold: 0.9,
+      ComparisonOperator: 'LessThanThreshold',
+    });
+    expect(named('OldestPendingPaymentAgeS')[0]).toMatchObject({ Threshold: (120 + 30) * 60 });
+    expect(named('OldestOpenSessionReportAgeS')).toHaveLength(1);
+    for (const a of [
+      ...named('Api429'),
+      ...named('TransactionConflict'),
+      ...named('ConcurrentExecutions'),
+      ...named('SMSSuccessRate'),
+      ...named('OldestPendingPaymentAgeS'),
+      ...named('OldestOpenSessionReportAgeS'),
+    ])
+      expect(a.AlarmActions).toHaveLength(1);
   });
 
   it('outputs the API URL, the table name, the webhook URL and every secret ARN', () => {
