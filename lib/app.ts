@@ -9,7 +9,9 @@ import { HotspotStack, settingsFromContext } from './hotspot-stack.js';
 export function buildApp(props: AppProps = {}): { app: App; stack: HotspotStack } {
   const app = new App(props);
   const settings = settingsFromContext((key) => app.node.tryGetContext(key));
-  const stack = new HotspotStack(app, `Hotspot-${settings.stage}`, settings, {
+  // One stack a cell: `Hotspot-prod-ci` and `Hotspot-prod-sn` live side by side in an account.
+  const name = `Hotspot-${settings.stage}${settings.cell ? `-${settings.cell}` : ''}`;
+  const stack = new HotspotStack(app, name, settings, {
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
     description: 'Hotspot reseller platform: API, table, canary, alarms',
   });

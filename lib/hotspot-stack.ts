@@ -38,16 +38,19 @@
  *   stack.grantAccess(fn, access, secrets);
  */
 import { createHash } from 'node:crypto';
-import { CfnOutput, Duration, Fn, NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Fn, NestedStack, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
+  ApiMapping,
   type CfnStage,
+  DomainName,
   HttpApi,
   HttpMethod,
   HttpStage,
   LogGroupLogDestination,
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
@@ -93,6 +96,13 @@ import { ALL_SECRETS } from './secret-names.js';
  */
 export interface HotspotSettings {
   stage: string;
+  /**
+   * The cell this deployment is (a country or a gateway site, at most 400 resellers: one VLAN
+   * pool): part of the stack's name and a tag on every resource, CELL_ID in every function.
+   */
+  cell?: string;
+  /** The API's own domain (`api.ci.example.com`) and its ACM certificate's ARN, in this region. */
+  domain?: { name: string; certificateArn: string };
   throttleRate: number;
   throttleBurst: number;
   /**
@@ -173,8 +183,22 @@ export function settingsFromContext(get: (key: string) => unknown): HotspotSetti
     }
   }
   const emails = get('opsEmails');
+  const cell = get('cell');
+  if (cell !== undefined && !/^[a-z0-9][a-z0-9-]{0,30}$/.test(String(cell)))
+    throw new Error('context "cell" must be lowercase letters, digits and dashes (a stack name part)');
+  const domainName = get('domainName');
+  const certificateArn = get('certificateArn');
+  if (Boolean(domainName) !== Boolean(certificateArn))
+    throw new Error('context "domainName" and "certificateArn" go together (the certificate of that name)');
+  // One cell, one VLAN pool of at most 400 ids (a reseller each), within 802.1Q's 1..4094.
+  const vlanFirst = num('vlanFirstId', 10);
+  const vlanSize = num('vlanPoolSize', 400);
+  if (vlanSize < 1 || vlanSize > 400 || vlanFirst < 2 || vlanFirst + vlanSize - 1 > 4094)
+    throw new Error('context "vlanFirstId"/"vlanPoolSize": at most 400 ids, within 2..4094');
   return {
     stage: String(get('stage') ?? 'prod'),
+    ...(cell ? { cell: String(cell) } : {}),
+    ...(domainName ? { domain: { name: String(domainName), certificateArn: String(certificateArn) } } : {}),
     // Every other route: about 250/s spread over some sixty routes at peak; the busiest (the
     // portal page, /access/mine, /forfaits) about 50/s each.
     throttleRate: num('throttleRate', 100),
@@ -306,10 +330,26 @@ export class HotspotStack extends Stack {
     if (Object.keys(routeSettings).length) {
       (stage.node.defaultChild as CfnStage).addPropertyOverride('RouteSettings', routeSettings);
     }
-    const apiUrl = settings.env.PUBLIC_BASE_URL ?? this.api.apiEndpoint;
+    // The cell's own domain, when it has one: what routers, portals and gateways are given.
+    if (settings.domain) {
+      const domain = new DomainName(this, 'ApiDomain', {
+        domainName: settings.domain.name,
+        certificate: Certificate.fromCertificateArn(this, 'ApiCertificate', settings.domain.certificateArn),
+      });
+      new ApiMapping(this, 'ApiDomainMapping', { api: this.api, domainName: domain, stage });
+      new CfnOutput(this, 'ApiDomainTarget', {
+        value: domain.regionalDomainName,
+        description: `DNS: ${settings.domain.name} CNAME (or alias) to this name`,
+      });
+    }
+    const apiUrl =
+      settings.env.PUBLIC_BASE_URL ??
+      (settings.domain ? `https://${settings.domain.name}` : this.api.apiEndpoint);
+    if (settings.cell) Tags.of(this).add('hotspot:cell', settings.cell);
 
     this.sharedEnvironment = {
       STAGE: settings.stage,
+      ...(settings.cell ? { CELL_ID: settings.cell } : {}),
       SMS_MODE: 'sns',
       AGGREGATOR_MODE: 'http',
       POWERTOOLS_SERVICE_NAME: 'hotspot-api',
