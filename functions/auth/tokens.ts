@@ -3,7 +3,7 @@ import { clock } from '../core/clock.js';
 import { config } from '../core/config.js';
 import { AppError } from '../core/errors.js';
 import { msisdnOfRef, type Principal, type SessionClaims } from '../core/principal.js';
-import { getSecret } from '../core/secrets.js';
+import { LEGACY_KID, sessionKeys } from '../core/session-keys.js';
 import { sessionStateOf } from '../store/accounts.js';
 
 /**
@@ -16,19 +16,19 @@ export const SESSION_TTL_SECONDS = 900;
 // Pinned: a token signed with any other algorithm, `none` included, is refused.
 const ALG = 'HS256';
 
-let keyCache: { raw: string; key: Uint8Array } | undefined;
-
-async function signingKey(): Promise<Uint8Array> {
-  const raw = await getSecret('JWT_SECRET');
-  if (keyCache?.raw !== raw) keyCache = { raw, key: new TextEncoder().encode(raw) };
-  return keyCache.key;
-}
+const encoded = new Map<string, Uint8Array>();
+const keyBytes = (secret: string): Uint8Array => {
+  let key = encoded.get(secret);
+  if (!key) encoded.set(secret, (key = new TextEncoder().encode(secret)));
+  return key;
+};
 
 /** Signs a session token valid for 900 s; returns it with its expiry (epoch seconds). */
 export async function signSession(p: SessionClaims): Promise<{ token: string; exp: number }> {
   const { JWT_ISSUER, JWT_AUDIENCE } = config();
   const iat = clock.nowSeconds();
   const exp = iat + SESSION_TTL_SECONDS;
+  const { current } = await sessionKeys();
   const token = await new SignJWT({
     role: p.role,
     ref: p.ref,
@@ -36,13 +36,13 @@ export async function signSession(p: SessionClaims): Promise<{ token: string; ex
     ...(p.role === 'agent' ? { reseller_id: p.resellerId, agent_id: p.agentId } : {}),
     ...(p.tokenVersion ? { tv: p.tokenVersion } : {}),
   })
-    .setProtectedHeader({ alg: ALG, typ: 'JWT' })
+    .setProtectedHeader({ alg: ALG, typ: 'JWT', kid: current.kid })
     .setIssuer(JWT_ISSUER)
     .setAudience(JWT_AUDIENCE)
     .setSubject(p.sub)
     .setIssuedAt(iat)
     .setExpirationTime(exp)
-    .sign(await signingKey());
+    .sign(keyBytes(current.secret));
   return { token, exp };
 }
 
@@ -91,7 +91,15 @@ async function verifyClaims(token: string): Promise<Principal> {
   const { JWT_ISSUER, JWT_AUDIENCE } = config();
   let payload: Record<string, unknown>;
   try {
-    const verified = await jwtVerify(token, await signingKey(), {
+    const keys = await sessionKeys();
+    // The key its header names (a token of before key ids: the first key, `k0`); an unknown id
+    // fails as a bad signature does.
+    const keyOf = (header: { kid?: string }) => {
+      const secret = keys.byKid.get(header.kid ?? LEGACY_KID);
+      if (!secret) throw new errors.JWKSNoMatchingKey();
+      return keyBytes(secret);
+    };
+    const verified = await jwtVerify(token, keyOf, {
       algorithms: [ALG],
       issuer: JWT_ISSUER,
       audience: JWT_AUDIENCE,

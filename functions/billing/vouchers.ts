@@ -1,12 +1,12 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { assertActsFor } from '../core/access.js';
 import { clock, monthOf } from '../core/clock.js';
 import { currencyOf } from '../core/currency.js';
+import { openCursor, sealCursor } from '../core/cursor.js';
 import { AppError, notFound, validation } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
 import type { OperatorPrincipal } from '../core/principal.js';
-import { getSecret } from '../core/secrets.js';
 import { type AccessCode, getAccessCode } from '../store/access-codes.js';
 import type { Item } from '../store/entity.js';
 import { getForfait } from '../store/forfaits.js';
@@ -217,34 +217,8 @@ interface CursorState {
   k: Item;
 }
 
-const b64 = (v: Buffer | string) => Buffer.from(v).toString('base64url');
-
-async function cursorMac(payload: string): Promise<Buffer> {
-  // The session key signs cursors too: a client cannot forge a start key (another reseller's
-  // partition, a malformed key DynamoDB would refuse) nor tell anything from it.
-  return createHmac('sha256', await getSecret('JWT_SECRET'))
-    .update(`vouchers-cursor:${payload}`)
-    .digest();
-}
-
-/** An opaque cursor: base64url(JSON state) "." base64url(HMAC-SHA256). */
-async function encodeCursor(state: CursorState): Promise<string> {
-  const payload = b64(JSON.stringify(state));
-  return `${payload}.${b64(await cursorMac(payload))}`;
-}
-
-/** The state of a cursor this service made for this very query; else 400. */
-async function decodeCursor(cursor: string, resellerId: string, status: string): Promise<CursorState> {
-  const invalid = () =>
-    validation('Invalid cursor', [{ path: 'query.cursor', message: 'not a cursor of this list' }]);
-  const [payload = '', mac = ''] = cursor.split('.');
-  const given = Buffer.from(mac, 'base64url');
-  const expected = await cursorMac(payload);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
-  const state = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as CursorState;
-  if (state.r !== resellerId || state.s !== status) throw invalid();
-  return state;
-}
+// Cursors are sealed for this list and this very query (reseller and status): core/cursor.ts.
+const cursorScope = (resellerId: string, status: string) => `${resellerId}:${status}`;
 
 /** A voucher as a list shows it. */
 const listed = (v: Voucher, now: number) => ({
@@ -272,7 +246,7 @@ export async function listVouchers(
 ) {
   const now = clock.now();
   const nowIso = clock.iso(now);
-  const state = cursor ? await decodeCursor(cursor, resellerId, status ?? '') : undefined;
+  const state = await openCursor<CursorState>('vouchers', cursorScope(resellerId, status ?? ''), cursor);
   const pageNo = state?.p ?? page;
   const totalOf = async () => {
     if (status === 'redeemed' || status === 'expired') return countRedeemedByEnd(resellerId, status, nowIso);
@@ -300,7 +274,14 @@ export async function listVouchers(
     page: pageNo,
     pages: Math.ceil(total / pageSize),
     ...(found.next
-      ? { next_cursor: await encodeCursor({ r: resellerId, s: status ?? '', p: pageNo + 1, k: found.next }) }
+      ? {
+          next_cursor: await sealCursor('vouchers', cursorScope(resellerId, status ?? ''), {
+            r: resellerId,
+            s: status ?? '',
+            p: pageNo + 1,
+            k: found.next,
+          }),
+        }
       : {}),
   };
 }

@@ -3,7 +3,10 @@ import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bearerToken, signSession, verifySession } from '../../functions/auth/tokens.js';
 import { clock } from '../../functions/core/clock.js';
+import { openCursor, sealCursor } from '../../functions/core/cursor.js';
 import { AppError } from '../../functions/core/errors.js';
+import { resetSecrets } from '../../functions/core/secrets.js';
+import { parseSessionKeys } from '../../functions/core/session-keys.js';
 import { useTestTable } from '../support/db.js';
 
 // An operator's token is checked against its account (revocation): a table to look in.
@@ -112,5 +115,64 @@ describe('session tokens', () => {
     for (const bad of [undefined, '', 'Basic abc', 'Bearer', 'bearer abc', 'Bearer a b']) {
       expect(() => bearerToken(bad)).toThrow(AppError);
     }
+  });
+});
+
+describe('session key rotation (JWT_SECRET as a key ring)', () => {
+  const plain = process.env.JWT_SECRET as string;
+  const fresh = 'k1-0123456789abcdef0123456789abcdef';
+  const useSecret = (value: string) => {
+    process.env.JWT_SECRET = value;
+    resetSecrets();
+  };
+  const ring = (current: string, keys: Record<string, string>) => JSON.stringify({ current, keys });
+  const kidOf = (token: string) =>
+    (JSON.parse(Buffer.from(token.split('.')[0] as string, 'base64url').toString()) as { kid?: string }).kid;
+  const claims = { sub: randomUUID(), role: 'subscriber', ref: 'SUB-2250712345678' } as const;
+  afterEach(() => useSecret(plain));
+
+  it('signs with the current key and names it; a token of the old key verifies until the key leaves the ring', async () => {
+    useSecret(plain);
+    const before = (await signSession(claims)).token;
+    expect(kidOf(before)).toBe('k0');
+    const cursor = await sealCursor('test', 'scope', { page: 2 });
+
+    useSecret(ring('k1', { k0: plain, k1: fresh }));
+    const after = (await signSession(claims)).token;
+    expect(kidOf(after)).toBe('k1');
+    expect((await verifySession(before)).sub).toBe(claims.sub);
+    expect((await verifySession(after)).sub).toBe(claims.sub);
+    // A page cursor made just before the rotation still reads its next page.
+    expect(await openCursor('test', 'scope', cursor)).toEqual({ page: 2 });
+
+    useSecret(ring('k1', { k1: fresh }));
+    expect(await codeOf(verifySession(before))).toBe('ERR_UNAUTHENTICATED');
+    expect((await verifySession(after)).sub).toBe(claims.sub);
+  });
+
+  it('refuses a token naming a key id the ring does not have, or no id once k0 is gone', async () => {
+    useSecret(ring('k1', { k1: fresh }));
+    const unknown = await new SignJWT({ role: 'subscriber', ref: 'SUB-2250712345678' })
+      .setProtectedHeader({ alg: 'HS256', kid: 'k9' })
+      .setIssuer('hotspot-platform')
+      .setAudience('hotspot-api')
+      .setSubject(randomUUID())
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + 600)
+      .sign(new TextEncoder().encode(fresh));
+    expect(await codeOf(verifySession(unknown))).toBe('ERR_UNAUTHENTICATED');
+    expect(await codeOf(verifySession(await signed(base, { key: new TextEncoder().encode(fresh) })))).toBe(
+      'ERR_UNAUTHENTICATED',
+    );
+  });
+
+  it('refuses a malformed ring without quoting it', () => {
+    expect(() =>
+      parseSessionKeys('{"current":"k2","keys":{"k1":"0123456789abcdef0123456789abcdef"}}'),
+    ).toThrow(/names no key/);
+    expect(() => parseSessionKeys('{"current":"k1","keys":{"k1":"short"}}')).toThrow(/32\+ characters/);
+    expect(() => parseSessionKeys('{not json SECRETVALUE')).toThrow(
+      /^JWT_SECRET: not JSON, nor a plain key$/,
+    );
   });
 });
