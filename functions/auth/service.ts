@@ -209,6 +209,7 @@ export async function requestOtp(input: string, client?: Client): Promise<{ otp_
       expiresAt: now + OTP.lifetimeMs,
       fails,
       createdAt: clock.iso(now),
+      unverifiedTtl: Math.floor(now / 1000) + authSettings().UNVERIFIED_ACCOUNT_HOURS * 3600,
     });
     if (issued) {
       await sendSms(msisdn, smsText(code));
@@ -305,7 +306,14 @@ export async function verifyOtp(
     countMetric('OtpRejected');
     throw invalid();
   }
-  if (!(await consumeOtp(msisdn, state.otpToken, failsAtMost))) throw invalid();
+  const retention = {
+    nowIso: clock.iso(now),
+    ttl:
+      state.role === 'subscriber'
+        ? Math.floor(now / 1000) + authSettings().SUBSCRIBER_RETENTION_DAYS * 86_400
+        : undefined,
+  };
+  if (!(await consumeOtp(msisdn, state.otpToken, failsAtMost, retention))) throw invalid();
 
   const ref = subscriberRef(msisdn);
   const { token } = await signSession(

@@ -41,6 +41,13 @@ export const authSettings = defineSettings(
     OTP_BUDGET_SHARDS: z._default(int, 32),
     /** Verifications without `otp_token` per client address in any hour (sliding window). */
     OTP_GUESSES_PER_ADDRESS_PER_HOUR: z._default(int, 20),
+    /**
+     * Retention of subscriber accounts (docs/decisions.md, "Retention"): one that an OTP request
+     * created is removed by DynamoDB's TTL this many hours later unless its code is verified; a
+     * verified one, this many days after its last verification.
+     */
+    UNVERIFIED_ACCOUNT_HOURS: z._default(int, 24),
+    SUBSCRIBER_RETENTION_DAYS: z._default(int, 365),
   }),
   (v) => [
     // A sliding window keeps one attribute per allowed event on one item: keep it small.

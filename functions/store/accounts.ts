@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { clock } from '../core/clock.js';
 import type { Role } from '../core/principal.js';
 import { type Expr, entity, exists, notExists } from './entity.js';
+import { TABLE } from './table.js';
 
 /**
  * An account is a phone number that has logged in (a subscriber) or that an operator
@@ -31,6 +32,8 @@ export interface Account {
  */
 export interface AccountOtp {
   otp_token?: string;
+  /** When a code of this account was first verified (absent: never, or before this was kept). */
+  verified_at?: string;
   /** Hash of the code, bound to the account's id and the OTP token. */
   otp_hash?: string;
   /** Epoch ms after which the code is refused (checked in code; TTL does not apply here). */
@@ -66,6 +69,7 @@ const publicAccount = ({
   otp_used,
   otp_fails,
   otp_last_fail_at,
+  verified_at,
   ...account
 }: StoredAccount): Account => account;
 
@@ -135,9 +139,11 @@ async function writeOperator(input: OperatorInput, condition?: Expr): Promise<Ac
         reseller_id: input.resellerId || undefined,
         ...(input.name ? { name: input.name } : {}),
       },
+      // An operator is kept until removed: no TTL, even on a subscriber it was before.
       expression:
-        'SET #id = if_not_exists(#id, :id), created_at = if_not_exists(created_at, :now), entity = :entity',
-      names: { '#id': 'id' },
+        'SET #id = if_not_exists(#id, :id), created_at = if_not_exists(created_at, :now), entity = :entity ' +
+        'REMOVE #ttl',
+      names: { '#id': 'id', '#ttl': TABLE.ttlAttribute },
       values: { ':id': randomUUID(), ':now': clock.iso(), ':entity': AccountEntity.name },
     },
     condition,

@@ -3,6 +3,7 @@ import { AccountEntity } from './accounts.js';
 import { cancelled, type Expr, entity, type TxItem, transact } from './entity.js';
 import { revenueIncrementByAgent } from './revenue.js';
 import { salesIncrement } from './sales.js';
+import { TABLE } from './table.js';
 
 /**
  * A reseller's agent: a phone number (a shop, a cashier) that sells the reseller's codes for
@@ -142,10 +143,16 @@ export async function createAgent(
       account: AccountEntity.tx.update(
         { msisdn: agent.msisdn },
         {
-          set: { msisdn: agent.msisdn, role: 'agent', reseller_id: agent.reseller_id, agent_id: agent.id },
+          set: {
+            msisdn: agent.msisdn,
+            role: 'agent',
+            reseller_id: agent.reseller_id,
+            agent_id: agent.id,
+          },
+          // An agent is kept until removed: no TTL, even on a subscriber it was before.
           expression:
-            'SET #id = if_not_exists(#id, :id), created_at = if_not_exists(created_at, :now), entity = :e',
-          names: { '#id': 'id' },
+            'SET #id = if_not_exists(#id, :id), created_at = if_not_exists(created_at, :now), entity = :e REMOVE #ttl',
+          names: { '#id': 'id', '#ttl': TABLE.ttlAttribute },
           values: { ':id': accountId, ':now': nowIso, ':e': AccountEntity.name },
         },
         {

@@ -16,6 +16,7 @@ import {
   takeSlotTx,
   windowStartOf,
 } from './rate-limit.js';
+import { TABLE } from './table.js';
 
 /**
  * The one-time password of an account lives on the account item (keyed by MSISDN), next to the
@@ -39,6 +40,8 @@ export interface OtpState {
   /** Undefined: the account never had a code. */
   fails: number | undefined;
   lastFailAt?: number;
+  /** A code of it was verified once (a subscriber created by an OTP request is not, until then). */
+  verified: boolean;
 }
 
 const stateOf = (a: StoredAccount): OtpState => ({
@@ -53,6 +56,9 @@ const stateOf = (a: StoredAccount): OtpState => ({
   used: a.otp_used === true,
   fails: a.otp_fails,
   lastFailAt: a.otp_last_fail_at,
+  // Operators are registered, not created by a login; subscribers of before `verified_at` were
+  // verified by the login that created them or are not: their next verification says so.
+  verified: a.role !== 'subscriber' || a.verified_at !== undefined,
 });
 
 /** One sliding-window limit and whom it limits (an MSISDN, a client address). */
@@ -182,7 +188,11 @@ export function issueOtp(input: {
   expiresAt: number;
   fails: number;
   createdAt: string;
+  /** Epoch seconds: when a subscriber account no code of which was verified yet goes (TTL). */
+  unverifiedTtl: number;
 }): Promise<boolean> {
+  // A subscriber nobody verified yet expires; a verified or registered account keeps its TTL (or none).
+  const pending = !input.read || !input.read.verified;
   const asRead: Expr = !input.read
     ? notExists
     : input.read.fails === undefined
@@ -197,8 +207,8 @@ export function issueOtp(input: {
           expression:
             'SET #id = if_not_exists(#id, :id), msisdn = :m, #role = if_not_exists(#role, :role), ' +
             'created_at = if_not_exists(created_at, :now), entity = :entity, otp_token = :tok, ' +
-            'otp_hash = :h, otp_expires_at = :exp, otp_used = :false, otp_fails = :fails',
-          names: { '#id': 'id', '#role': 'role' },
+            `otp_hash = :h, otp_expires_at = :exp, otp_used = :false, otp_fails = :fails${pending ? ', #ttl = :ttl' : ''}`,
+          names: { '#id': 'id', '#role': 'role', ...(pending ? { '#ttl': TABLE.ttlAttribute } : {}) },
           // A new account is a subscriber, in no index; an existing one keeps its role and number.
           keepsIndexes: true,
           values: {
@@ -212,6 +222,7 @@ export function issueOtp(input: {
             ':exp': input.expiresAt,
             ':false': false,
             ':fails': input.fails,
+            ...(pending ? { ':ttl': input.unverifiedTtl } : {}),
           },
         },
         asRead,
@@ -261,13 +272,30 @@ export const takeGuess = (
  * meanwhile. `failsAtMost`: the count the code may have (the guess being answered included,
  * when `takeGuess` counted it).
  */
-// Access: conditional UpdateItem pk=ACCOUNT#<msisdn> (otp_token matches, unused, otp_fails <= failsAtMost).
-export const consumeOtp = (msisdn: string, otpToken: string, failsAtMost: number): Promise<boolean> =>
+// Access: conditional UpdateItem pk=ACCOUNT#<msisdn> (otp_token matches, unused, otp_fails <= failsAtMost), SET verified_at and the TTL.
+export const consumeOtp = (
+  msisdn: string,
+  otpToken: string,
+  failsAtMost: number,
+  retention: { nowIso: string; ttl: number | undefined },
+): Promise<boolean> =>
   AccountEntity.update(
     { msisdn },
     {
-      expression: 'SET otp_used = :true, otp_fails = :zero REMOVE otp_last_fail_at',
-      values: { ':true': true, ':zero': 0 },
+      // Verified now: a subscriber is kept until `ttl` (its retention from this login), an
+      // operator has no TTL at all.
+      expression:
+        'SET otp_used = :true, otp_fails = :zero, verified_at = if_not_exists(verified_at, :now)' +
+        (retention.ttl === undefined
+          ? ' REMOVE otp_last_fail_at, #ttl'
+          : ', #ttl = :ttl REMOVE otp_last_fail_at'),
+      names: { '#ttl': TABLE.ttlAttribute },
+      values: {
+        ':true': true,
+        ':zero': 0,
+        ':now': retention.nowIso,
+        ...(retention.ttl === undefined ? {} : { ':ttl': retention.ttl }),
+      },
     },
     {
       expression: 'otp_token = :tok AND otp_used = :false AND otp_fails <= :most',

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OTP } from '../../functions/auth/otp.js';
 import { requestOtp, verifyOtp } from '../../functions/auth/service.js';
 import { verifySession } from '../../functions/auth/tokens.js';
 import { clock } from '../../functions/core/clock.js';
+import { ddb } from '../../functions/core/ddb.js';
 import { AppError } from '../../functions/core/errors.js';
 import { getAccount, upsertOperator } from '../../functions/store/accounts.js';
 import { readForVerify } from '../../functions/store/otp.js';
@@ -193,5 +195,49 @@ describe('OTP verify', () => {
     expect(await codeOf(verifyOtp(msisdn, lastOtp(msisdn), '00000000-0000-4000-8000-000000000000'))).toBe(
       'ERR_OTP_INVALID',
     );
+  });
+});
+
+describe('account retention', () => {
+  /** The account item as stored: its TTL and first verification (never answered by the API). */
+  const stored = async (msisdn: string) => {
+    const { Item } = await ddb().send(
+      new GetCommand({
+        TableName: process.env.TABLE_NAME,
+        Key: { pk: `ACCOUNT#${msisdn}`, sk: 'ACCOUNT' },
+        ConsistentRead: true,
+      }),
+    );
+    return { ttl: Item?.ttl as number | undefined, verified_at: Item?.verified_at as string | undefined };
+  };
+  const nowS = () => Math.floor(Date.now() / 1000);
+
+  it('removes a subscriber an OTP request created after a day unless a code is verified; a verified one a year after its last login', async () => {
+    const msisdn = newMsisdn();
+    const { otp_token } = await requestOtp(msisdn);
+    const pending = await stored(msisdn);
+    expect(pending.verified_at).toBeUndefined();
+    expect(Math.abs((pending.ttl ?? 0) - (nowS() + 24 * 3600))).toBeLessThan(60);
+
+    await verifyOtp(msisdn, lastOtp(msisdn), otp_token);
+    const verified = await stored(msisdn);
+    expect(verified.verified_at).toMatch(/^\d{4}-/);
+    expect(Math.abs((verified.ttl ?? 0) - (nowS() + 365 * 86_400))).toBeLessThan(60);
+
+    // A later request does not shorten a verified account's life back to a day.
+    await requestOtp(msisdn);
+    expect((await stored(msisdn)).ttl).toBe(verified.ttl);
+  });
+
+  it('never gives an operator a TTL, even one that was an unverified subscriber before', async () => {
+    const msisdn = newMsisdn();
+    await requestOtp(msisdn);
+    expect((await stored(msisdn)).ttl).toBeDefined();
+    await upsertOperator({ msisdn, role: 'admin' });
+    expect((await stored(msisdn)).ttl).toBeUndefined();
+    const { otp_token } = await requestOtp(msisdn);
+    expect((await stored(msisdn)).ttl).toBeUndefined();
+    await verifyOtp(msisdn, lastOtp(msisdn), otp_token);
+    expect((await stored(msisdn)).ttl).toBeUndefined();
   });
 });
