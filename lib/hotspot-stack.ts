@@ -38,7 +38,16 @@
  *   stack.grantAccess(fn, access, secrets);
  */
 import { createHash } from 'node:crypto';
-import { CfnOutput, Duration, Fn, NestedStack, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import {
+  CfnOutput,
+  Duration,
+  Fn,
+  NestedStack,
+  RemovalPolicy,
+  Stack,
+  type StackProps,
+  Tags,
+} from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   ApiMapping,
@@ -50,6 +59,7 @@ import {
   LogGroupLogDestination,
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { BackupPlan, BackupPlanRule, BackupResource, BackupVault } from 'aws-cdk-lib/aws-backup';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -115,6 +125,11 @@ export interface HotspotSettings {
    * 0: no reservation (for an account whose concurrency quota is still the new-account 10).
    */
   webhookReservedConcurrency?: number;
+  /**
+   * An AWS Backup vault in another region (its ARN): the table is backed up daily into a vault
+   * of this stack and each backup copied there, both kept 35 days.
+   */
+  backupCopyVaultArn?: string;
   /** The account's Lambda concurrency quota (alarm at 80 % of it). Default 1,000. */
   concurrencyQuota?: number;
   /** Alarm when more OTPs than this are sent in an hour (counted per 15 minutes). */
@@ -228,6 +243,7 @@ export function settingsFromContext(get: (key: string) => unknown): HotspotSetti
     ),
     smsSpendAlarmUsd: num('smsSpendAlarmUsd', 50),
     concurrencyQuota: num('concurrencyQuota', 1000),
+    ...(get('backupCopyVaultArn') ? { backupCopyVaultArn: String(get('backupCopyVaultArn')) } : {}),
     opsEmails: Array.isArray(emails)
       ? emails.map(String)
       : typeof emails === 'string' && emails
@@ -288,6 +304,42 @@ export class HotspotStack extends Stack {
     this.data = new DataLayer(this, 'Data');
     this.table = this.data.table;
     this.secrets = this.data.secrets;
+
+    // Point-in-time recovery covers a bad write; a region lost needs a copy elsewhere.
+    if (settings.backupCopyVaultArn) {
+      const keep = Duration.days(35);
+      const plan = new BackupPlan(this, 'Backups', {
+        backupVault: new BackupVault(this, 'BackupVault', { removalPolicy: RemovalPolicy.RETAIN }),
+        backupPlanRules: [
+          new BackupPlanRule({
+            ruleName: 'DailyCopiedElsewhere',
+            scheduleExpression: Schedule.cron({ hour: '2', minute: '0' }),
+            deleteAfter: keep,
+            copyActions: [
+              {
+                destinationBackupVault: BackupVault.fromBackupVaultArn(
+                  this,
+                  'BackupCopyVault',
+                  settings.backupCopyVaultArn,
+                ),
+                deleteAfter: keep,
+              },
+            ],
+          }),
+        ],
+      });
+      const selection = plan.addSelection('Table', {
+        resources: [BackupResource.fromDynamoDbTable(this.table)],
+      });
+      acknowledge(selection, [
+        {
+          id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup]',
+          reason:
+            "AWS Backup's own service role policy, on the role only AWS Backup assumes to back up this table: " +
+            'the documented way to grant a backup plan what it needs, kept up to date by AWS.',
+        },
+      ]);
+    }
 
     this.opsTopic = new Topic(this, 'OpsTopic', { displayName: 'Hotspot operations', enforceSSL: true });
     for (const email of settings.opsEmails) this.opsTopic.addSubscription(new EmailSubscription(email));

@@ -17,6 +17,7 @@ const cellContext = {
   vlanPoolSize: 400,
   domainName: 'api.ci.example.com',
   certificateArn: CERT,
+  backupCopyVaultArn: 'arn:aws:backup:eu-central-1:111122223333:backup-vault:hotspot-copies',
 };
 
 const synth = (context: Record<string, unknown>) => {
@@ -48,6 +49,21 @@ describe('a cell', () => {
       VLAN_FIRST_ID: '10',
       VLAN_POOL_SIZE: '400',
     });
+  });
+
+  it('backs its table up daily and copies each backup to the vault in another region', () => {
+    const [[, plan] = []] = t.ofType('AWS::Backup::BackupPlan');
+    const rule = (plan?.Properties.BackupPlan as { BackupPlanRule: Record<string, unknown>[] })
+      .BackupPlanRule[0];
+    expect(rule).toMatchObject({
+      ScheduleExpression: 'cron(0 2 * * ? *)',
+      CopyActions: [
+        { DestinationBackupVaultArn: cellContext.backupCopyVaultArn, Lifecycle: { DeleteAfterDays: 35 } },
+      ],
+    });
+    const [[, selection] = []] = t.ofType('AWS::Backup::BackupSelection');
+    const [[tableId] = []] = t.ofType('AWS::DynamoDB::Table');
+    expect(JSON.stringify(selection?.Properties)).toContain(tableId as string);
   });
 
   it('refuses a pool above 400 ids or outside 802.1Q, a domain without its certificate, and a bad cell id', () => {
