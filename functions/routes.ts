@@ -380,8 +380,9 @@ const table = [
     path: '/api/v1/resellers',
     handler: 'network/reseller-onboard',
     auth: 'admin',
-    access: { table: 'write' },
-    summary: 'Onboard a reseller: its account, VLAN, NAS id and first site in one request',
+    // The seed seals the first router's UDP secret, or its CA signs the router's certificate.
+    access: { table: 'write', secrets: ['ROUTER_KEY_SEED'] },
+    summary: 'Onboard a reseller: its account, VLAN, NAS id, first site and first router in one request',
   },
   {
     method: 'GET',

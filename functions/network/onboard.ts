@@ -3,15 +3,17 @@ import { requireMsisdn } from '../auth/service.js';
 import { type Country, sameZone } from '../core/currency.js';
 import { AppError } from '../core/errors.js';
 import type { AdminPrincipal } from '../core/principal.js';
+import { register, sourceAddress } from '../routers/routers.js';
 import { getAccount, registerOperator } from '../store/accounts.js';
 import { recordReseller } from '../store/resellers.js';
+import type { RouterTransport } from '../store/routers.js';
 import { addSite } from './sites.js';
 import { allocateVlan } from './vlans.js';
 
 /**
  * An operator onboards a reseller in one step, as `npm run admin -- accounts add` and the VLAN
  * and site routes would in three: the account (a new reseller id), the profile (name, country,
- * hence currency), the VLAN with its NAS id, and the first site when given. A number that is
+ * hence currency), the VLAN with its NAS id, the first site and the first router when given. A number that is
  * already an operator's is refused (409): moving an account between resellers stays a CLI
  * decision (`--change-role`), made knowingly. The steps are not one transaction (the VLAN pool
  * has its own lane); a failure after the account leaves a reseller without a VLAN, which
@@ -25,9 +27,14 @@ export async function onboardReseller(
     country: Country;
     site_count?: number | undefined;
     first_site?: { city: string; latitude: number; longitude: number } | undefined;
+    first_router?: { name: string; transport: RouterTransport; source_ip?: string | undefined } | undefined;
   },
 ) {
   const msisdn = requireMsisdn(input.msisdn);
+  // A UDP router's address is checked before anything is created (the address being taken is
+  // only known at registration: that failure leaves the reseller without its router, which
+  // POST /api/v1/routers completes).
+  if (input.first_router?.transport === 'udp') sourceAddress(input.first_router.source_ip);
   const existing = await getAccount(msisdn);
   if (existing && existing.role !== 'subscriber') {
     throw new AppError('ERR_CONFLICT', 'This number has an operator account already', {
@@ -54,6 +61,15 @@ export async function onboardReseller(
   const site = input.first_site
     ? await addSite(principal, { reseller_id: resellerId, site_number: 1, ...input.first_site })
     : undefined;
+  const router = input.first_router
+    ? await register({
+        reseller_id: resellerId,
+        name: input.first_router.name,
+        nas_ids: [vlan.nas_id],
+        transport: input.first_router.transport,
+        ...(input.first_router.source_ip ? { source_ip: input.first_router.source_ip } : {}),
+      })
+    : undefined;
   return {
     reseller_id: resellerId,
     msisdn,
@@ -62,5 +78,6 @@ export async function onboardReseller(
     nas_id: vlan.nas_id,
     ssid: vlan.ssid,
     ...(site ? { site } : {}),
+    ...(router ? { router } : {}),
   };
 }

@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
 import { COUNTRIES } from '../core/currency.js';
 import { intParam, pageQuery, pageSchema, plainText, uuid } from '../core/schemas.js';
+import { RouterCredentials } from '../routers/schemas.js';
+import { ROUTER_TRANSPORTS } from '../store/routers.js';
 import { logoUrlProblem, MAX_CSS_BYTES, normalizedLogoUrl } from './branding-rules.js';
 import { slugify } from './naming.js';
 import { MAX_SITES } from './settings.js';
@@ -226,6 +228,14 @@ export const OnboardBody = z.strictObject({
   first_site: z.optional(
     z.strictObject({ city: plainText(64), latitude: coordinate(90), longitude: coordinate(180) }),
   ),
+  /** The hotspot's first router, registered for its NAS id (as POST /api/v1/routers would). */
+  first_router: z.optional(
+    z.strictObject({
+      name: plainText(64),
+      transport: z.enum(ROUTER_TRANSPORTS),
+      source_ip: z.optional(z.string().check(z.maxLength(45))),
+    }),
+  ),
 });
 export const OnboardResponse = z.object({
   reseller_id: z.string(),
@@ -235,4 +245,6 @@ export const OnboardResponse = z.object({
   nas_id: z.string(),
   ssid: z.string(),
   site: z.optional(SiteResponse),
+  /** The first router and its credentials, shown this once (the secret or the private key). */
+  router: z.optional(RouterCredentials),
 });

@@ -52,7 +52,7 @@ export function newRouterId(): string {
 }
 
 /** A unicast address, as FreeRADIUS writes the source of a packet (IPv6 in lower case). */
-function sourceAddress(ip: string | undefined): string {
+export function sourceAddress(ip: string | undefined): string {
   const kind = ip ? isIP(ip) : 0;
   if (!ip || kind === 0)
     throw validation('source_ip must be the IPv4 or IPv6 address the router sends from', [
