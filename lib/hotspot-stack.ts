@@ -452,6 +452,7 @@ export class HotspotStack extends Stack {
         environment: this.functionEnvironment(j.access, secrets),
         description: `${j.name}: ${j.summary}`,
         role: this.roleFor(j.access, secrets),
+        ...(j.timeoutS ? { timeout: Duration.seconds(j.timeoutS) } : {}),
       });
       this.jobFunctions[j.name] = fn;
       new Rule(this, `${j.name}Schedule`, {

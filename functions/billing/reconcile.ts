@@ -13,9 +13,8 @@ import { askGateway, canAskGateway, type Settlement, settle } from './payments/s
 import { billingSettings } from './settings.js';
 
 /** Checks run side by side: a gateway answers in ~100 ms, a run must end within the Lambda's 10 s. */
-const CONCURRENCY = 8;
+const CONCURRENCY = 16;
 /** No new check starts after this much of a run (the rest waits for the next run). */
-const BUDGET_MS = 7000;
 
 export interface ReconciliationCounts extends Record<string, number> {
   /** Pending payments read from the index this run. */
@@ -116,7 +115,7 @@ async function runAll(
   const worker = async () => {
     while (next < payments.length) {
       const p = payments[next++] as Payment;
-      if (Date.now() - started > BUDGET_MS) counts.deferred += 1;
+      if (Date.now() - started > billingSettings().RECONCILE_BUDGET_MS) counts.deferred += 1;
       else await each(p);
     }
   };

@@ -72,7 +72,12 @@ export const billingSettings = defineSettings(
     /** Days a voucher may wait, unused, after it was made; past this it is refused. */
     VOUCHER_VALIDITY_DAYS: z._default(int, 180),
     /** Pending payments one reconciliation run re-checks at most (oldest first). */
-    RECONCILE_BATCH: z._default(int, 200),
+    RECONCILE_BATCH: z._default(int, 3000),
+    /**
+     * No new gateway check is started past this many ms of a run: the job's function has 120 s
+     * (functions/jobs.ts), and a check started at the budget's end still has 3 attempts' time.
+     */
+    RECONCILE_BUDGET_MS: z._default(int, 100_000),
   }),
   (v) => [
     ...(v.PROVIDER_ATTEMPTS >= 1 && v.PROVIDER_ATTEMPTS <= 5 ? [] : ['PROVIDER_ATTEMPTS']),

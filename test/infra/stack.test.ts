@@ -1,6 +1,8 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { billingSettings } from '../../functions/billing/settings.js';
+import { worstCallMs } from '../../functions/core/config.js';
 import { GENERATED_SECRETS, type SecretName } from '../../functions/core/secrets.js';
 import { jobs } from '../../functions/jobs.js';
 import { type Route, routeKey, routeSecrets, routes } from '../../functions/routes.js';
@@ -480,5 +482,19 @@ describe('scheduled jobs', () => {
       });
       expect(stack.jobFunctions[j.name], j.name).toBeDefined();
     }
+  });
+
+  it('gives reconciliation the time its budget and one last gateway call need', () => {
+    const fns = inspect(jobsTemplate).ofType('AWS::Lambda::Function');
+    const [, reconcile] =
+      fns.find(([, f]) => String(f.Properties.Description).startsWith('PaymentReconciliation:')) ?? [];
+    const timeoutS = Number(reconcile?.Properties.Timeout);
+    const b = billingSettings();
+    const neededMs =
+      b.RECONCILE_BUDGET_MS +
+      worstCallMs(b.PROVIDER_TIMEOUT_MS, b.PROVIDER_ATTEMPTS, b.AGGREGATOR_RETRY_BASE_MS);
+    expect(timeoutS * 1000).toBeGreaterThanOrEqual(neededMs + 1000);
+    // About 260 payments abandoned every 5 minutes at peak (docs/scale.md): one run takes them all.
+    expect(b.RECONCILE_BATCH).toBeGreaterThanOrEqual(260);
   });
 });
