@@ -19,7 +19,10 @@ const ALG = 'HS256';
 const encoded = new Map<string, Uint8Array>();
 const keyBytes = (secret: string): Uint8Array => {
   let key = encoded.get(secret);
-  if (!key) encoded.set(secret, (key = new TextEncoder().encode(secret)));
+  if (!key) {
+    key = new TextEncoder().encode(secret);
+    encoded.set(secret, key);
+  }
   return key;
 };
 

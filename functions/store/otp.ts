@@ -192,7 +192,7 @@ export function issueOtp(input: {
   unverifiedTtl: number;
 }): Promise<boolean> {
   // A subscriber nobody verified yet expires; a verified or registered account keeps its TTL (or none).
-  const pending = !input.read || !input.read.verified;
+  const pending = !input.read?.verified;
   const asRead: Expr = !input.read
     ? notExists
     : input.read.fails === undefined

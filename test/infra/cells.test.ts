@@ -53,8 +53,8 @@ describe('a cell', () => {
 
   it('backs its table up daily and copies each backup to the vault in another region', () => {
     const [[, plan] = []] = t.ofType('AWS::Backup::BackupPlan');
-    const rule = (plan?.Properties.BackupPlan as { BackupPlanRule: Record<string, unknown>[] })
-      .BackupPlanRule[0];
+    const rules = plan?.Properties.BackupPlan as { BackupPlanRule: Record<string, unknown>[] } | undefined;
+    const rule = rules?.BackupPlanRule[0];
     expect(rule).toMatchObject({
       ScheduleExpression: 'cron(0 2 * * ? *)',
       CopyActions: [
