@@ -4,6 +4,8 @@
  *   BENCH_REQUESTS (default 300) requests per endpoint, BENCH_CONNECTIONS (default 8).
  *   `npm run bench -- --only import`: the bundles and their import times only (bench/bundle.ts),
  *   BENCH_IMPORT_RUNS (default 21) rounds per function.
+ *   `npm run bench -- --skip import`: everything else (the import rounds take the longest; the
+ *   bundle section of docs/bench.md then stays as its last run wrote it).
  */
 import './preamble.js';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,10 +54,15 @@ async function main(): Promise<void> {
   }
   const baselineFile = join(ROOT, 'docs', 'bench-baseline.json');
   const previous = existsSync(baselineFile) ? JSON.parse(readFileSync(baselineFile, 'utf8')) : undefined;
-  const bundles = await bundleSection(ROOT, previous);
-  Object.assign(results, bundles.json);
-  lines.push(...bundles.lines);
-  writeBundleSection(ROOT, bundles.lines);
+  const skip = process.argv.indexOf('--skip');
+  if (skip >= 0 && process.argv[skip + 1] !== 'import')
+    throw new Error(`--skip ${process.argv[skip + 1]}: the one part that can be skipped is "import"`);
+  if (skip < 0) {
+    const bundles = await bundleSection(ROOT, previous);
+    Object.assign(results, bundles.json);
+    lines.push(...bundles.lines);
+    writeBundleSection(ROOT, bundles.lines);
+  }
 
   // 2. The API under load, on DynamoDB Local.
   const dynamo = await startDynamoDbLocal();
