@@ -126,9 +126,11 @@ export function Payments({ session }: { session: Session }) {
             <th scope="col">{t('status')}</th>
           </tr>
         </thead>
-        <tbody>
-          {rows.map((p) => (
-            <tr key={p.id} data-payment={p.id}>
+        {rows.map((p) => (
+          // One body a payment: its row, and under it (the whole width, for a thumb at 360 px)
+          // the button that texts a paid, unused code again.
+          <tbody key={p.id} data-payment={p.id}>
+            <tr class={p.paid_not_connected ? 'lead' : ''}>
               <td>{dateTime(p.created_at)}</td>
               <td>
                 {p.forfait_name}
@@ -139,7 +141,6 @@ export function Payments({ session }: { session: Session }) {
                 <span class={`badge ${p.paid_not_connected ? 'warn' : p.status}`}>
                   {p.paid_not_connected ? t('paid_not_connected') : t(`st_${p.status}` as Key)}
                 </span>
-                {p.paid_not_connected ? <Resend id={p.id} /> : null}
                 {p.refusal_count > 0 ? (
                   <span class="badge failed">
                     {t('mismatches')}: {p.refusal_count}
@@ -147,8 +148,15 @@ export function Payments({ session }: { session: Session }) {
                 ) : null}
               </td>
             </tr>
-          ))}
-        </tbody>
+            {p.paid_not_connected ? (
+              <tr>
+                <td colSpan={4}>
+                  <Resend id={p.id} />
+                </td>
+              </tr>
+            ) : null}
+          </tbody>
+        ))}
       </table>
       {page.data?.next_cursor ? (
         <button

@@ -498,6 +498,8 @@ describe('the console’s actions on codes, payments and routers', () => {
     expect(payment?.msisdn).toBe(buyerMsisdn);
     const before = smsTo(buyerMsisdn);
     expect(await audit(w.page)).toEqual([]);
+    // 360 px first: the table and its button fit the phone's width.
+    expect(await w.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     await row.getByRole('button', { name: 'Renvoyer le code' }).click();
     await row.getByText('Code renvoyé par SMS (2 envoi(s) restant(s)).').waitFor();
     expect(await row.getByRole('button', { name: 'Renvoyer le code' }).count()).toBe(0);
@@ -550,6 +552,7 @@ describe('the console’s actions on codes, payments and routers', () => {
     expect(await row.innerText()).toContain('UDP');
     expect(await row.innerText()).toContain(ip);
     expect(await row.innerText()).toContain('actif');
+    expect(await w.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
 
     await row.getByRole('button', { name: `Révoquer ${name}` }).click();
     await row.getByRole('button', { name: 'Oui, révoquer' }).click();
