@@ -93,6 +93,8 @@ async function main(): Promise<void> {
   // LOCAL ONLY: the demo router's own secret (real routers get a generated one). The canary's
   // RADIUS check reads it from here, as it reads its router's secret in AWS.
   process.env.RADIUS_SECRET ||= 'testing123';
+  // The address the routers' setup scripts (POST /api/v1/routers) point at: this FreeRADIUS.
+  process.env.RADIUS_HOST ||= '127.0.0.1';
   const radsecDemo = await seedDemoRouters(demo, process.env.RADIUS_SECRET);
 
   const api = await startServer({ port, host, pages: localPages() });

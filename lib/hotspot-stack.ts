@@ -150,6 +150,8 @@ export const SETTINGS: Record<string, string> = {
   aggregatorBaseUrl: 'AGGREGATOR_BASE_URL',
   aggregatorTimeoutMs: 'AGGREGATOR_TIMEOUT_MS',
   publicBaseUrl: 'PUBLIC_BASE_URL',
+  /** The RADIUS front's address for the routers' setup scripts: one of the `RadiusAddresses` output. */
+  radiusHost: 'RADIUS_HOST',
   smsSenderId: 'SMS_SENDER_ID',
   jwtIssuer: 'JWT_ISSUER',
   jwtAudience: 'JWT_AUDIENCE',

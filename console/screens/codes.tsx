@@ -18,6 +18,8 @@ interface Voucher {
   status: 'active' | 'redeemed' | 'expired';
   batch_id: string;
   created_at: string;
+  /** Its code was revoked: refused at redemption and at login (it stays in the stock's list). */
+  revoked_at?: string;
 }
 
 /** The reseller's hotspots (its VLAN's NAS id and its sites'), for the cards' QR codes. */
@@ -94,15 +96,20 @@ export function Codes({ session }: { session: Session }) {
   const batches = new Map<string, Voucher[]>();
   for (const v of stock ?? []) batches.set(v.batch_id, [...(batches.get(v.batch_id) ?? []), v]);
   const byForfait = new Map<string, number>();
-  for (const v of stock ?? []) byForfait.set(v.forfait_id, (byForfait.get(v.forfait_id) ?? 0) + 1);
+  for (const v of stock ?? [])
+    if (!v.revoked_at) byForfait.set(v.forfait_id, (byForfait.get(v.forfait_id) ?? 0) + 1);
+  const revoked = (code: string, at: string) =>
+    setStock((all) => all?.map((v) => (v.code === code ? { ...v, revoked_at: at } : v)));
 
   const printBatch = (items: Voucher[], format: Format) =>
     setPrinting({
       format,
-      items: items.map((v) => ({
-        code: v.code,
-        forfait: byId[v.forfait_id] ?? (forfaits.data?.items[0] as Forfait),
-      })),
+      items: items
+        .filter((v) => !v.revoked_at)
+        .map((v) => ({
+          code: v.code,
+          forfait: byId[v.forfait_id] ?? (forfaits.data?.items[0] as Forfait),
+        })),
     });
 
   if (printing && place) {
@@ -190,7 +197,7 @@ export function Codes({ session }: { session: Session }) {
               {[...batches].map(([id, items]) => (
                 <li key={id} class={id === lastBatch ? 'new' : ''}>
                   <span>
-                    {byId[items[0]?.forfait_id ?? '']?.name} · {items.length} ·{' '}
+                    {byId[items[0]?.forfait_id ?? '']?.name} · {items.filter((v) => !v.revoked_at).length} ·{' '}
                     {items[0]?.created_at.slice(0, 10)}
                   </span>
                   <span class="buttons">
@@ -222,6 +229,14 @@ export function Codes({ session }: { session: Session }) {
                       {t('csv')}
                     </button>
                   </span>
+                  <details class="codes">
+                    <summary>{t('show_codes', { n: items.length })}</summary>
+                    <ul class="rows">
+                      {items.map((v) => (
+                        <CodeRow key={v.code} voucher={v} onRevoked={revoked} />
+                      ))}
+                    </ul>
+                  </details>
                 </li>
               ))}
             </ul>
@@ -229,6 +244,55 @@ export function Codes({ session }: { session: Session }) {
         )}
       </Card>
     </div>
+  );
+}
+
+/** The code in groups of four, as the cards print it. */
+const grouped = (code: string) => code.replace(/(.{4})(?=.)/g, '$1 ');
+
+/**
+ * One unused code of the stock, with "Révoquer" behind a confirm step: the code is refused from
+ * then on (redemption, portal, RADIUS) and its live sessions are cut, by the revoke route.
+ */
+function CodeRow(props: { voucher: Voucher; onRevoked: (code: string, at: string) => void }) {
+  const v = props.voucher;
+  const [asking, setAsking] = useState(false);
+  const [error, setError] = useState<string>();
+  const revoke = async () => {
+    setError(undefined);
+    try {
+      const a = await api<{ revoked_at: string }>('POST', `/access/${encodeURIComponent(v.code)}/revoke`, {});
+      if (a.status === 200) props.onRevoked(v.code, a.body.revoked_at);
+      else setError(a.body.error?.message ?? String(a.status));
+    } catch (err) {
+      setError(t(err instanceof Offline ? 'err_network' : 'err_server'));
+    }
+    setAsking(false);
+  };
+  return (
+    <li data-code={v.code}>
+      <code>{grouped(v.code)}</code>
+      {v.revoked_at ? (
+        <span class="badge failed">{t('revoked')}</span>
+      ) : asking ? (
+        <span class="confirm">
+          <span>{t('revoke_code_q', { code: grouped(v.code) })}</span>
+          <span class="buttons">
+            <button type="button" class="small danger" onClick={revoke}>
+              {t('revoke_yes')}
+            </button>
+            <button type="button" class="small secondary" onClick={() => setAsking(false)}>
+              {t('cancel')}
+            </button>
+          </span>
+        </span>
+      ) : (
+        <button type="button" class="small secondary" onClick={() => setAsking(true)}>
+          {t('revoke')} <span class="sr-only">{v.code}</span>
+        </button>
+      )}
+      <Message text={error} />
+    </li>
   );
 }
 

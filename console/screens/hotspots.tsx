@@ -142,15 +142,13 @@ function contrastOn(hex: string): string {
   return 1.05 / (l + 0.05) >= (l + 0.05) / 0.0556 ? '#ffffff' : '#111111';
 }
 
-function Sites(props: { resellerId: string }) {
-  const sites = useGet<{ items: Site[] }>(`/network/sites/${props.resellerId}`);
-  if (!sites.data) return <Loading error={sites.error} />;
-  if (!sites.data.items.length) return null;
+function Sites(props: { sites: Site[] }) {
+  if (!props.sites.length) return null;
   return (
     <>
       <h3>{t('sites')}</h3>
       <ul class="rows">
-        {sites.data.items.map((s) => (
+        {props.sites.map((s) => (
           <li key={s.site_id}>
             <span>
               #{s.site_number} {s.city}
@@ -160,6 +158,286 @@ function Sites(props: { resellerId: string }) {
         ))}
       </ul>
     </>
+  );
+}
+
+interface Router {
+  router_id: string;
+  name: string;
+  nas_ids: string[];
+  transport: 'udp' | 'radsec';
+  source_ip?: string;
+  cert_not_after?: string;
+  status: 'active' | 'revoked';
+}
+interface Issued {
+  router: Router;
+  credentials:
+    | { transport: 'udp'; secret: string; source_ip: string }
+    | { transport: 'radsec'; certificate_pem: string; private_key_pem: string; serial: string };
+  routeros_script?: string;
+}
+
+/** Saves text as a file (built in the page: the script is in the answer that holds the credentials). */
+function save(name: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** One router: transport, state, address or certificate end, and "Révoquer" behind a confirm step. */
+function RouterRow(props: { router: Router; onChange: () => void }) {
+  const r = props.router;
+  const [asking, setAsking] = useState(false);
+  const [error, setError] = useState<string>();
+  const revoke = async () => {
+    try {
+      const a = await api('POST', `/routers/${encodeURIComponent(r.router_id)}/revoke`, {});
+      if (a.status === 200) props.onChange();
+      else setError(a.body.error?.message ?? String(a.status));
+    } catch (err) {
+      setError(t(err instanceof Offline ? 'err_network' : 'err_server'));
+    }
+    setAsking(false);
+  };
+  return (
+    <li data-router={r.router_id}>
+      <span>
+        <strong>{r.name}</strong> · {t(r.transport === 'udp' ? 'transport_udp' : 'transport_radsec')}
+        <br />
+        {r.transport === 'udp' ? (
+          <small>
+            {t('registered_ip')} <code>{r.source_ip}</code>
+          </small>
+        ) : r.cert_not_after ? (
+          <small>
+            {t('cert_until')} {r.cert_not_after.slice(0, 10)}
+          </small>
+        ) : null}
+      </span>
+      <span class={`badge ${r.status === 'active' ? 'completed' : 'failed'}`}>
+        {t(r.status === 'active' ? 'router_active' : 'revoked')}
+      </span>
+      {r.status !== 'active' ? null : asking ? (
+        <span class="confirm">
+          <span>{t('revoke_router_q', { name: r.name })}</span>
+          <span class="buttons">
+            <button type="button" class="small danger" onClick={revoke}>
+              {t('revoke_yes')}
+            </button>
+            <button type="button" class="small secondary" onClick={() => setAsking(false)}>
+              {t('cancel')}
+            </button>
+          </span>
+        </span>
+      ) : (
+        <button type="button" class="small secondary" onClick={() => setAsking(true)}>
+          {t('revoke')} <span class="sr-only">{r.name}</span>
+        </button>
+      )}
+      <Message text={error} />
+    </li>
+  );
+}
+
+/** What was issued, shown once: the UDP secret or the RadSec certificate and key, and the script. */
+function Credentials(props: { issued: Issued; onDone: () => void }) {
+  const { router, credentials: c, routeros_script: script } = props.issued;
+  return (
+    <section class="credentials" aria-label={t('router_added', { name: router.name })}>
+      <p role="status">
+        <strong>{t('router_added', { name: router.name })}</strong> {t('credentials_once')}
+      </p>
+      {c.transport === 'udp' ? (
+        <dl class="facts">
+          <dt>{t('radius_secret')}</dt>
+          <dd>
+            <code data-testid="router-secret">{c.secret}</code>
+          </dd>
+          <dt>{t('registered_ip')}</dt>
+          <dd>
+            <code>{c.source_ip}</code>
+          </dd>
+        </dl>
+      ) : (
+        <>
+          <p>
+            {t('cert_serial')} <code>{c.serial}</code>
+          </p>
+          <Field id={`${router.router_id}-cert`} label="certificate">
+            <textarea id={`${router.router_id}-cert`} rows={3} readOnly value={c.certificate_pem} />
+          </Field>
+          <Field id={`${router.router_id}-key`} label="private_key">
+            <textarea id={`${router.router_id}-key`} rows={3} readOnly value={c.private_key_pem} />
+          </Field>
+        </>
+      )}
+      <div class="buttons">
+        {script ? (
+          <button type="button" onClick={() => save(`${router.nas_ids[0] ?? router.router_id}.rsc`, script)}>
+            {t('download_script')}
+          </button>
+        ) : (
+          <p>{t('no_script')}</p>
+        )}
+        <button type="button" class="secondary" onClick={props.onDone}>
+          {t('hide_credentials')}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** "Ajouter un routeur": registers a router for one of the hotspot's NAS ids. */
+function AddRouter(props: { resellerId: string; nasIds: string[]; onIssued: (i: Issued) => void }) {
+  const key = props.nasIds[0] ?? 'hotspot';
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState('');
+  const [nasId, setNasId] = useState(props.nasIds[0] ?? '');
+  const [transport, setTransport] = useState<'udp' | 'radsec'>('radsec');
+  const [sourceIp, setSourceIp] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  if (!open)
+    return (
+      <button type="button" class="secondary" onClick={() => setOpen(true)}>
+        {t('add_router')}
+      </button>
+    );
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      const a = await api<Issued>('POST', '/routers', {
+        reseller_id: props.resellerId,
+        name: name.trim(),
+        nas_ids: [nasId],
+        transport,
+        ...(transport === 'udp' ? { source_ip: sourceIp.trim() } : {}),
+      });
+      if (a.status === 201) {
+        setErrors({});
+        setOpen(false);
+        setName('');
+        setSourceIp('');
+        props.onIssued(a.body);
+      } else setErrors(fieldErrors(a.body));
+    } catch (err) {
+      setErrors({ _: t(err instanceof Offline ? 'err_network' : 'err_server') });
+    }
+    setBusy(false);
+  };
+  return (
+    <form onSubmit={submit} novalidate aria-label={t('add_router')}>
+      <h3>{t('add_router')}</h3>
+      <Field id={`${key}-router-name`} label="router_name" error={errors.name}>
+        <input
+          id={`${key}-router-name`}
+          value={name}
+          maxLength={64}
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
+      </Field>
+      {props.nasIds.length > 1 ? (
+        <Field id={`${key}-router-nas`} label="nas_id" error={errors['nas_ids.0'] ?? errors.nas_ids}>
+          <select id={`${key}-router-nas`} value={nasId} onChange={(e) => setNasId(e.currentTarget.value)}>
+            {props.nasIds.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </Field>
+      ) : null}
+      <Field id={`${key}-router-transport`} label="transport" error={errors.transport}>
+        <select
+          id={`${key}-router-transport`}
+          value={transport}
+          onChange={(e) => setTransport(e.currentTarget.value as 'udp' | 'radsec')}
+        >
+          <option value="radsec">{t('transport_radsec')}</option>
+          <option value="udp">{t('transport_udp')}</option>
+        </select>
+      </Field>
+      {transport === 'udp' ? (
+        <Field id={`${key}-router-ip`} label="source_ip" error={errors.source_ip}>
+          <input
+            id={`${key}-router-ip`}
+            inputMode="decimal"
+            value={sourceIp}
+            onInput={(e) => setSourceIp(e.currentTarget.value)}
+          />
+        </Field>
+      ) : null}
+      <div class="buttons">
+        <button type="submit" disabled={busy || !name.trim()}>
+          {t('register_router')}
+        </button>
+        <button type="button" class="secondary" onClick={() => setOpen(false)}>
+          {t('cancel')}
+        </button>
+      </div>
+      <Message text={errors._ ?? errors.nas_ids} />
+    </form>
+  );
+}
+
+/** The hotspot's routers (those that speak for one of its NAS ids), added and revoked here. */
+function Routers(props: { resellerId: string; nasIds: string[] }) {
+  const list = useGet<{ items: Router[] }>(`/routers?reseller_id=${props.resellerId}`);
+  const [issued, setIssued] = useState<Issued>();
+  const mine = (list.data?.items ?? []).filter((r) => r.nas_ids.some((n) => props.nasIds.includes(n)));
+  return (
+    <>
+      <h3>{t('routers')}</h3>
+      {!list.data ? (
+        <Loading error={list.error} />
+      ) : mine.length ? (
+        <ul class="rows routers">
+          {mine.map((r) => (
+            <RouterRow key={r.router_id} router={r} onChange={list.reload} />
+          ))}
+        </ul>
+      ) : (
+        <p>{t('no_routers')}</p>
+      )}
+      {issued ? <Credentials issued={issued} onDone={() => setIssued(undefined)} /> : null}
+      <AddRouter
+        resellerId={props.resellerId}
+        nasIds={props.nasIds}
+        onIssued={(i) => {
+          setIssued(i);
+          list.reload();
+        }}
+      />
+    </>
+  );
+}
+
+/** One hotspot (a VLAN): its facts, sites, routers and branding. */
+function Hotspot(props: { vlan: Vlan }) {
+  const v = props.vlan;
+  const sites = useGet<{ items: Site[] }>(`/network/sites/${v.reseller_id}`);
+  const siteNas = (sites.data?.items ?? []).map((s) => s.nas_id).filter((n) => n !== v.nas_id);
+  return (
+    <Card title={`${v.reseller_name} · ${t('vlan')} ${v.vlan_id}`}>
+      <dl class="facts">
+        <dt>{t('nas_id')}</dt>
+        <dd>
+          <code>{v.nas_id}</code>
+        </dd>
+        <dt>{t('ssid')}</dt>
+        <dd>{v.ssid}</dd>
+        <dt>{t('subnet')}</dt>
+        <dd>{v.subnet}</dd>
+      </dl>
+      {sites.data ? <Sites sites={sites.data.items} /> : <Loading error={sites.error} />}
+      <Routers resellerId={v.reseller_id} nasIds={[v.nas_id, ...siteNas]} />
+      <BrandingEditor vlan={v} />
+    </Card>
   );
 }
 
@@ -173,20 +451,7 @@ export function Hotspots({ session }: { session: Session }) {
   return (
     <div class="grid">
       {mine.map((v) => (
-        <Card key={v.vlan_id} title={`${v.reseller_name} · ${t('vlan')} ${v.vlan_id}`}>
-          <dl class="facts">
-            <dt>{t('nas_id')}</dt>
-            <dd>
-              <code>{v.nas_id}</code>
-            </dd>
-            <dt>{t('ssid')}</dt>
-            <dd>{v.ssid}</dd>
-            <dt>{t('subnet')}</dt>
-            <dd>{v.subnet}</dd>
-          </dl>
-          <Sites resellerId={v.reseller_id} />
-          <BrandingEditor vlan={v} />
-        </Card>
+        <Hotspot key={v.vlan_id} vlan={v} />
       ))}
     </div>
   );

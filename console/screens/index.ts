@@ -4,7 +4,7 @@ import { Activity, Network, Resellers, Status } from './admin.js';
 import { AgentBalance, Agents, Sell } from './agents.js';
 import { Codes } from './codes.js';
 import { Dashboard } from './dashboard.js';
-import { Hotspots } from './hotspots.js';
+import { lazyScreen } from './lazy.js';
 import { Payments } from './payments.js';
 import { Sessions } from './sessions.js';
 import { Statements } from './statements.js';
@@ -26,7 +26,8 @@ export type ScreenId =
 
 export const SCREENS: Record<ScreenId, FunctionComponent<{ session: Session }>> = {
   dashboard: Dashboard,
-  hotspots: Hotspots,
+  // Routers, branding and the framed portal: their own chunk, loaded when the tab is opened.
+  hotspots: lazyScreen(() => import('./hotspots.js').then((m) => m.Hotspots)),
   codes: Codes,
   sessions: Sessions,
   payments: Payments,

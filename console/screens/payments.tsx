@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
+import { api, Offline } from '../api.js';
 import { dateTime, fcfa, type Key, t } from '../i18n.js';
 import type { Session } from '../session.js';
-import { Field, Loading, useGet } from '../ui.js';
+import { Field, Loading, Message, useGet } from '../ui.js';
 
 interface Payment {
   id: string;
@@ -15,6 +16,41 @@ interface Payment {
   refusal_count: number;
   /** Completed, and its access code never used: "payé, pas connecté". */
   paid_not_connected?: boolean;
+}
+
+/**
+ * "Renvoyer le code": texts a paid code to its buyer again (at most 3 times a payment, the
+ * server counts), then says it was sent and how many sends are left.
+ */
+function Resend(props: { id: string }) {
+  const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState<string>();
+  const [error, setError] = useState<string>();
+  if (sent) return <Message text={sent} kind="ok" />;
+  const resend = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const a = await api<{ resends_left: number }>(
+        'POST',
+        `/payments/${encodeURIComponent(props.id)}/resend-code`,
+        {},
+      );
+      if (a.status === 200) setSent(t('code_resent', { n: a.body.resends_left }));
+      else setError(a.body.error?.message ?? String(a.status));
+    } catch (err) {
+      setError(t(err instanceof Offline ? 'err_network' : 'err_server'));
+    }
+    setBusy(false);
+  };
+  return (
+    <>
+      <button type="button" class="small" disabled={busy} onClick={resend}>
+        {t('resend_code')}
+      </button>
+      <Message text={error} />
+    </>
+  );
 }
 
 /**
@@ -90,9 +126,11 @@ export function Payments({ session }: { session: Session }) {
             <th scope="col">{t('status')}</th>
           </tr>
         </thead>
-        <tbody>
-          {rows.map((p) => (
-            <tr key={p.id} data-payment={p.id}>
+        {rows.map((p) => (
+          // One body a payment: its row, and under it (the whole width, for a thumb at 360 px)
+          // the button that texts a paid, unused code again.
+          <tbody key={p.id} data-payment={p.id}>
+            <tr class={p.paid_not_connected ? 'lead' : ''}>
               <td>{dateTime(p.created_at)}</td>
               <td>
                 {p.forfait_name}
@@ -110,8 +148,15 @@ export function Payments({ session }: { session: Session }) {
                 ) : null}
               </td>
             </tr>
-          ))}
-        </tbody>
+            {p.paid_not_connected ? (
+              <tr>
+                <td colSpan={4}>
+                  <Resend id={p.id} />
+                </td>
+              </tr>
+            ) : null}
+          </tbody>
+        ))}
       </table>
       {page.data?.next_cursor ? (
         <button

@@ -112,6 +112,8 @@ const VoucherItem = z.object({
   created_at: z.string(),
   use_by: z.optional(z.string()),
   redeemed_at: z.optional(z.string()),
+  /** Its code was revoked (POST /access/{code}/revoke): refused at redemption and at login. */
+  revoked_at: z.optional(z.string()),
 });
 export const VouchersPage = z.object({
   items: z.array(VoucherItem),

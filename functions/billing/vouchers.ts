@@ -190,6 +190,7 @@ export async function redeem(rawCode: string, subscriberId: string) {
     if (v.use_by && Date.parse(v.use_by) <= now) throw new AppError('ERR_CONFLICT', 'Voucher expired unused');
     const access = await getAccessCode(code);
     if (!access) throw new Error(`voucher ${code.slice(0, 3)}… has no access code`);
+    if (v.revoked_at || access.revoked_at) throw new AppError('ERR_CONFLICT', 'Voucher revoked');
     const entitlement = grant(subscriberId, forfait, 'voucher', code, now);
     const outcome = await redeemVoucher({
       voucher: v,
@@ -229,6 +230,7 @@ const listed = (v: Voucher, now: number) => ({
   created_at: v.created_at,
   ...(v.use_by ? { use_by: v.use_by } : {}),
   ...(v.redeemed_at ? { redeemed_at: v.redeemed_at } : {}),
+  ...(v.revoked_at ? { revoked_at: v.revoked_at } : {}),
 });
 
 /**

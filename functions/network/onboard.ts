@@ -4,6 +4,7 @@ import { type Country, sameZone } from '../core/currency.js';
 import { AppError } from '../core/errors.js';
 import type { AdminPrincipal } from '../core/principal.js';
 import { register, sourceAddress } from '../routers/routers.js';
+import { withScript } from '../routers/setup-script.js';
 import { getAccount, registerOperator } from '../store/accounts.js';
 import { recordReseller } from '../store/resellers.js';
 import type { RouterTransport } from '../store/routers.js';
@@ -61,14 +62,17 @@ export async function onboardReseller(
   const site = input.first_site
     ? await addSite(principal, { reseller_id: resellerId, site_number: 1, ...input.first_site })
     : undefined;
+  // With its RouterOS setup script, as POST /api/v1/routers answers it (credentials shown once).
   const router = input.first_router
-    ? await register({
-        reseller_id: resellerId,
-        name: input.first_router.name,
-        nas_ids: [vlan.nas_id],
-        transport: input.first_router.transport,
-        ...(input.first_router.source_ip ? { source_ip: input.first_router.source_ip } : {}),
-      })
+    ? withScript(
+        await register({
+          reseller_id: resellerId,
+          name: input.first_router.name,
+          nas_ids: [vlan.nas_id],
+          transport: input.first_router.transport,
+          ...(input.first_router.source_ip ? { source_ip: input.first_router.source_ip } : {}),
+        }),
+      )
     : undefined;
   return {
     reseller_id: resellerId,

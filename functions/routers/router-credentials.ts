@@ -2,6 +2,7 @@ import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { rotate, routerFor } from './routers.js';
 import { RouterCredentials, RouterParams } from './schemas.js';
+import { withScript } from './setup-script.js';
 
 export const handler = sessionEndpoint(
   'POST /api/v1/routers/{router_id}/credentials',
@@ -10,5 +11,6 @@ export const handler = sessionEndpoint(
     params: RouterParams,
     response: { status: 201, schema: RouterCredentials },
   },
-  async ({ params, principal }) => json(201, await rotate(await routerFor(principal, params.router_id))),
+  async ({ params, principal }) =>
+    json(201, withScript(await rotate(await routerFor(principal, params.router_id)))),
 );

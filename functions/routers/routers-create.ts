@@ -2,6 +2,7 @@ import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { registerFor } from './routers.js';
 import { RouterBody, RouterCredentials } from './schemas.js';
+import { withScript } from './setup-script.js';
 
 export const handler = sessionEndpoint(
   'POST /api/v1/routers',
@@ -10,5 +11,5 @@ export const handler = sessionEndpoint(
     body: RouterBody,
     response: { status: 201, schema: RouterCredentials },
   },
-  async ({ body, principal }) => json(201, await registerFor(principal, body)),
+  async ({ body, principal }) => json(201, withScript(await registerFor(principal, body))),
 );

@@ -48,6 +48,11 @@ export const RouterCredentials = z.object({
       serial: z.string(),
     }),
   ]),
+  /**
+   * The router's RouterOS setup script, with these credentials in it (a `.rsc` file to paste or
+   * import); absent where the platform has no RADIUS_HOST setting.
+   */
+  routeros_script: z.optional(z.string()),
 });
 
 /** The RADIUS front's RadSec files (to FreeRADIUS only, by its bearer secret). */

@@ -29,6 +29,8 @@ export interface Voucher {
   access_expires_at?: string;
   /** An unused voucher is refused after this (ISO). */
   use_by?: string;
+  /** When its access code was revoked (POST /access/{code}/revoke): refused from then on. */
+  revoked_at?: string;
 }
 
 /**
@@ -63,6 +65,26 @@ const stillActive: Expr = {
   names: { '#status': 'status' },
   values: { ':active': 'active' },
 };
+
+/** Active and not revoked: what a redemption needs (a revoke between its read and its write loses). */
+const redeemable: Expr = {
+  expression: '#status = :active AND attribute_not_exists(#revoked)',
+  names: { '#status': 'status', '#revoked': 'revoked_at' },
+  values: { ':active': 'active' },
+};
+
+/**
+ * Marks a voucher whose access code was revoked, so that lists show it and redemption refuses
+ * it (idempotent: the first time stays). A code that is no voucher (a paid code): nothing.
+ */
+// Access: UpdateItem pk=VOUCHER#<code> SET revoked_at if not set, condition attribute_exists(pk).
+export async function markVoucherRevoked(code: string, nowIso: string): Promise<void> {
+  await VoucherEntity.updateReturning(
+    { code },
+    { expression: 'SET revoked_at = if_not_exists(revoked_at, :now)', values: { ':now': nowIso } },
+    { expression: 'attribute_exists(pk)' },
+  );
+}
 
 /** The name of a voucher's item in a transaction, by which a cancellation tells it apart. */
 const txName = (code: string) => `voucher:${code}`;
@@ -179,7 +201,7 @@ export async function redeemVoucher(input: {
           },
           read: v,
         },
-        stillActive,
+        redeemable,
       ),
       entitlement: EntitlementEntity.tx.create(input.entitlement),
       revenue: revenueIncrement(v.reseller_id, input.month, v.price_fcfa),

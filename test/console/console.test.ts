@@ -12,6 +12,7 @@ import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
 import { routes } from '../../functions/routes.js';
 import { upsertOperator } from '../../functions/store/accounts.js';
+import { getPayment } from '../../functions/store/payments.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { login as apiLogin, lastOtp, newMsisdn, tokenFor } from '../support/http.js';
 import { asRouter, type EdgeContext, edgeStack, givenUdpRouter, type TestRouter } from '../support/radius.js';
@@ -28,6 +29,8 @@ let browser: Browser;
 let admin = '';
 const reseller = { id: randomUUID(), msisdn: newMsisdn(), name: '', nasId: '' };
 const forfait = SEED_FORFAITS[0] as { id: string; price_fcfa: number };
+/** Who paid for the payment whose code is never used ("payé, pas connecté"). */
+const buyerMsisdn = newMsisdn();
 // The portal's default logo is on the platform's CDN: the framed portal asks for it, the test answers.
 const PIXEL = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
@@ -98,12 +101,16 @@ async function resellerPhone(): Promise<string> {
   return msisdn;
 }
 
-/** How many SMS the stack's outbox holds for a number. */
-const smsTo = (msisdn: string): number =>
+/** The SMS the stack's outbox holds for a number, oldest first. */
+const textsTo = (msisdn: string): string[] =>
   readFileSync(edge.smsOutbox, 'utf8')
     .trim()
     .split('\n')
-    .filter((line) => (JSON.parse(line) as { to: string }).to === msisdn).length;
+    .map((line) => JSON.parse(line) as { to: string; message: string })
+    .filter((sms) => sms.to === msisdn)
+    .map((sms) => sms.message);
+/** How many SMS the stack's outbox holds for a number. */
+const smsTo = (msisdn: string): number => textsTo(msisdn).length;
 
 const tokens = new Map<string, string>();
 /** Logs a number in through the API's OTP flow (for the figures, which start logged in). */
@@ -191,7 +198,7 @@ beforeAll(async () => {
   expect(start.code).toBe('Accounting-Response');
 
   // A payment completed through the sandbox aggregator, its code never used.
-  const buyer = await apiLogin(edge.apiUrl, newMsisdn());
+  const buyer = await apiLogin(edge.apiUrl, buyerMsisdn);
   const initiated = await api('POST', '/api/v1/payments/initiate', buyer, {
     forfait_id: forfait.id,
     provider: 'wave',
@@ -407,6 +414,153 @@ describe('the console, for a reseller', () => {
         ).sessionStorage.getItem('token'),
       ),
     ).toBeNull();
+    expectClean(w);
+    await w.context.close();
+  });
+});
+
+describe('the console’s actions on codes, payments and routers', () => {
+  it('revokes an unused code after a confirm step: it reads revoked, the portal’s check and redemption refuse it', async () => {
+    const owner = await tokenFor('reseller', { resellerId: reseller.id });
+    const made = await api('POST', '/api/v1/vouchers/batches', owner, {
+      forfait_id: forfait.id,
+      reseller_id: reseller.id,
+      n: 2,
+    });
+    expect(made.status).toBe(201);
+    const listed = await api(
+      'GET',
+      `/api/v1/vouchers?reseller_id=${reseller.id}&status=active&page_size=100`,
+      owner,
+    );
+    const ofBatch = (listed.body.items as { code: string; batch_id: string }[]).filter(
+      (v) => v.batch_id === made.body.batch_id,
+    );
+    expect(ofBatch).toHaveLength(2);
+    const [code, kept] = ofBatch.map((v) => v.code) as [string, string];
+    const check = async (c: string) =>
+      (
+        await fetch(`${edge.apiUrl}/api/v1/access/check`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ nas_id: reseller.nasId, code: c }),
+        })
+      ).json() as Promise<{ valid: boolean; reason?: string }>;
+    expect((await check(code)).valid).toBe(true);
+
+    const w = await open();
+    await logIn(w.page, await resellerPhone());
+    await w.page.getByRole('link', { name: 'Codes' }).click();
+    const row = w.page.locator(`[data-code="${code}"]`);
+    await w.page.locator('details.codes', { has: row }).locator('summary').click();
+    await row.getByRole('button', { name: `Révoquer ${code}` }).click();
+    // A confirm step first: cancelling revokes nothing.
+    await row.getByRole('button', { name: 'Annuler' }).click();
+    expect((await check(code)).valid).toBe(true);
+    await row.getByRole('button', { name: `Révoquer ${code}` }).click();
+    expect(await row.innerText()).toContain('Il sera refusé et ses connexions coupées');
+    expect(await audit(w.page)).toEqual([]);
+    await row.getByRole('button', { name: 'Oui, révoquer' }).click();
+    await row.getByText('révoqué', { exact: true }).waitFor();
+    expect(await row.getByRole('button').count()).toBe(0);
+
+    // The API says so, the portal's check refuses it, redemption too; the other code is untouched.
+    const after = await api(
+      'GET',
+      `/api/v1/vouchers?reseller_id=${reseller.id}&status=active&page_size=100`,
+      owner,
+    );
+    const items = after.body.items as { code: string; revoked_at?: string }[];
+    expect(items.find((v) => v.code === code)?.revoked_at).toEqual(expect.any(String));
+    expect(items.find((v) => v.code === kept)?.revoked_at).toBeUndefined();
+    expect(await check(code)).toEqual({ valid: false, reason: 'revoked' });
+    expect((await check(kept)).valid).toBe(true);
+    const redeemed = await api('POST', '/api/v1/vouchers/redeem', await tokenFor('subscriber'), { code });
+    expect(redeemed.status).toBe(409);
+    expect(JSON.stringify(redeemed.body)).toContain('revoked');
+    // After a reload, the code still reads revoked.
+    await w.page.reload();
+    await w.page.locator('details.codes', { has: row }).locator('summary').click();
+    await row.getByText('révoqué', { exact: true }).waitFor();
+    expectClean(w);
+    await w.context.close();
+  });
+
+  it('resends the code of a payment "payé, pas connecté" by SMS, and says it was sent', async () => {
+    const w = await open();
+    await logIn(w.page, await resellerPhone());
+    await w.page.getByRole('link', { name: 'Paiements' }).click();
+    const row = w.page.locator('[data-payment]').first();
+    await row.waitFor();
+    expect(await row.innerText()).toContain('payé, pas connecté');
+    const paymentId = (await row.getAttribute('data-payment')) as string;
+    const payment = await getPayment(paymentId);
+    expect(payment?.msisdn).toBe(buyerMsisdn);
+    const before = smsTo(buyerMsisdn);
+    expect(await audit(w.page)).toEqual([]);
+    // 360 px first: the table and its button fit the phone's width.
+    expect(await w.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+    await row.getByRole('button', { name: 'Renvoyer le code' }).click();
+    await row.getByText('Code renvoyé par SMS (2 envoi(s) restant(s)).').waitFor();
+    expect(await row.getByRole('button', { name: 'Renvoyer le code' }).count()).toBe(0);
+    expect(smsTo(buyerMsisdn)).toBe(before + 1);
+    expect(textsTo(buyerMsisdn).at(-1)).toContain(payment?.access_code as string);
+    expect((await getPayment(paymentId))?.code_resends).toBe(1);
+    expectClean(w);
+    await w.context.close();
+  });
+
+  it('registers a UDP router for the hotspot, shows its secret once with its RouterOS script, and revokes it', async () => {
+    const w = await open();
+    await logIn(w.page, await resellerPhone());
+    await w.page.getByRole('link', { name: 'Hotspots' }).click();
+    const name = `Routeur du bar ${randomUUID().slice(0, 4)}`;
+    const b = () => Math.floor(Math.random() * 250) + 3;
+    const ip = `127.${b()}.${b()}.${b()}`;
+    await w.page.getByRole('button', { name: 'Ajouter un routeur' }).click();
+    await w.page.getByLabel('Nom du routeur').fill(name);
+    await w.page.getByLabel('Liaison RADIUS').selectOption('udp');
+    await w.page.getByLabel('Adresse IP publique du routeur').fill(ip);
+    await w.page.getByRole('button', { name: 'Enregistrer le routeur' }).click();
+    const secret = await w.page.getByTestId('router-secret').innerText();
+    expect(secret).toMatch(/^[A-Za-z0-9]{32}$/);
+    expect(await w.page.getByText('ils ne seront plus jamais affichés').count()).toBe(1);
+    expect(await audit(w.page)).toEqual([]);
+
+    // The script, downloaded: this hotspot's NAS id, the platform's RADIUS address, the secret.
+    const [download] = await Promise.all([
+      w.page.waitForEvent('download'),
+      w.page.getByRole('button', { name: 'Télécharger le script RouterOS (.rsc)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${reseller.nasId}.rsc`);
+    const script = readFileSync(await download.path(), 'utf8');
+    expect(script).toContain(`/system identity set name="${reseller.nasId}"`);
+    expect(script).toContain(`/radius add service=hotspot address="127.0.0.1" secret="${secret}"`);
+    expect(script).toContain(`/portal/${reseller.nasId}`);
+
+    // Listed with its transport, state and address; the secret is never shown again.
+    const owner = await tokenFor('reseller', { resellerId: reseller.id });
+    const listed = await api('GET', `/api/v1/routers?reseller_id=${reseller.id}`, owner);
+    const router = (listed.body.items as { router_id: string; name: string; status: string }[]).find(
+      (r) => r.name === name,
+    );
+    expect(router?.status).toBe('active');
+    expect(JSON.stringify(listed.body)).not.toContain(secret);
+    await w.page.getByRole('button', { name: 'J’ai noté, masquer' }).click();
+    expect(await w.page.getByText(secret).count()).toBe(0);
+    const row = w.page.locator(`[data-router="${router?.router_id}"]`);
+    expect(await row.innerText()).toContain('UDP');
+    expect(await row.innerText()).toContain(ip);
+    expect(await row.innerText()).toContain('actif');
+    expect(await w.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+
+    await row.getByRole('button', { name: `Révoquer ${name}` }).click();
+    await row.getByRole('button', { name: 'Oui, révoquer' }).click();
+    await row.getByText('révoqué', { exact: true }).waitFor();
+    expect(await row.getByRole('button').count()).toBe(0);
+    const after = await api('GET', `/api/v1/routers/${router?.router_id}`, owner);
+    expect(after.body.status).toBe('revoked');
+    expect(await audit(w.page)).toEqual([]);
     expectClean(w);
     await w.context.close();
   });

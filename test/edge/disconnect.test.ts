@@ -1,11 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
 import { Access, type AccessCode, getAccessCode } from '../../functions/store/access-codes.js';
 import { AccountEntity } from '../../functions/store/accounts.js';
 import { countersOf } from '../../functions/store/counters.js';
 import { Nas } from '../../functions/store/nas.js';
+import { recordReseller } from '../../functions/store/resellers.js';
 import { adminCli } from '../support/admin-cli.js';
 import { type FakeNas, startFakeNas } from '../support/fake-nas.js';
 import { call, newMsisdn, tokenFor } from '../support/http.js';
@@ -397,6 +399,47 @@ describe('automatic disconnects', () => {
       });
     const again = await auth({ 'User-Name': c.code, 'User-Password': c.code, 'NAS-Identifier': nasId });
     expect([again.code, again.attributes['Reply-Message']?.[0]]).toEqual(['Access-Reject', 'Code révoqué']);
+  });
+
+  it('revoking an unused voucher: its reseller’s list shows it revoked, and redemption refuses it', async () => {
+    const resellerId = randomUUID();
+    await recordReseller({ resellerId, name: 'Revoke', country: 'CI' });
+    const owner = await tokenFor('reseller', { resellerId });
+    const made = await call<{ batch_id: string }>(edge.apiUrl, 'POST', '/api/v1/vouchers/batches', {
+      token: owner,
+      body: { forfait_id: (SEED_FORFAITS[0] as { id: string }).id, reseller_id: resellerId, n: 2 },
+    });
+    expect(made.status).toBe(201);
+    type Listed = { items: { code: string; revoked_at?: string }[] };
+    const list = () =>
+      call<Listed>(edge.apiUrl, 'GET', `/api/v1/vouchers?reseller_id=${resellerId}&status=active`, {
+        token: owner,
+      });
+    const [code, kept] = (await list()).body.items.map((v) => v.code) as [string, string];
+    const revoked = await call<{ revoked_at: string }>(edge.apiUrl, 'POST', `/api/v1/access/${code}/revoke`, {
+      token: owner,
+    });
+    expect(revoked.status).toBe(200);
+    const after = (await list()).body.items;
+    expect(after.find((v) => v.code === code)?.revoked_at).toBe(revoked.body.revoked_at);
+    expect(after.find((v) => v.code === kept)?.revoked_at).toBeUndefined();
+    // Revoking again keeps the first time.
+    const twice = await call<{ revoked_at: string }>(edge.apiUrl, 'POST', `/api/v1/access/${code}/revoke`, {
+      token: owner,
+    });
+    expect(twice.body.revoked_at).toBe(revoked.body.revoked_at);
+    const subscriber = await tokenFor('subscriber');
+    const refused = await call(edge.apiUrl, 'POST', '/api/v1/vouchers/redeem', {
+      token: subscriber,
+      body: { code },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: { code: 'ERR_CONFLICT', message: 'Voucher revoked' } });
+    const other = await call(edge.apiUrl, 'POST', '/api/v1/vouchers/redeem', {
+      token: subscriber,
+      body: { code: kept },
+    });
+    expect(other.status).toBe(200);
   });
 
   it("cuts the code's other devices when one device's report shows the shared data used up", async () => {

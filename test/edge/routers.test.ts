@@ -321,6 +321,58 @@ describe('registering routers (POST /api/v1/routers)', () => {
     });
   });
 
+  it('answers the RouterOS setup script with new credentials (RadSec, UDP, and again on renewal), and nowhere else', async () => {
+    const a = await reseller();
+    const owner = await tokenFor('reseller', { resellerId: a.resellerId });
+    type Issued = {
+      router: { router_id: string };
+      credentials: { secret?: string; certificate_pem?: string; private_key_pem?: string };
+      routeros_script?: string;
+    };
+    const radsec = await call<Issued>(edge.apiUrl, 'POST', '/api/v1/routers', {
+      token: owner,
+      body: { reseller_id: a.resellerId, name: 'Bar', nas_ids: [a.nasId], transport: 'radsec' },
+    });
+    expect(radsec.status).toBe(201);
+    const script = radsec.body.routeros_script as string;
+    // npm start's RADIUS front (RADIUS_HOST), this hotspot, this router's certificate and key.
+    expect(script).toContain(`# Hotspot platform: NAS ${a.nasId}, RouterOS 7.`);
+    expect(script).toContain(`/system identity set name="${a.nasId}"`);
+    expect(script).toContain('/radius add service=hotspot address="127.0.0.1" protocol=radsec');
+    const pemLine = (pem: string | undefined) => (pem as string).trim().split('\n')[1] as string;
+    expect(script).toContain(pemLine(radsec.body.credentials.certificate_pem));
+    expect(script).toContain(pemLine(radsec.body.credentials.private_key_pem));
+
+    const renewed = await call<Issued>(
+      edge.apiUrl,
+      'POST',
+      `/api/v1/routers/${radsec.body.router.router_id}/credentials`,
+      { token: owner },
+    );
+    expect(renewed.status).toBe(201);
+    expect(renewed.body.routeros_script).toContain(pemLine(renewed.body.credentials.private_key_pem));
+    expect(renewed.body.routeros_script).not.toContain(pemLine(radsec.body.credentials.private_key_pem));
+
+    const udp = await call<Issued>(edge.apiUrl, 'POST', '/api/v1/routers', {
+      token: owner,
+      body: {
+        reseller_id: a.resellerId,
+        name: 'Fixe',
+        nas_ids: [a.nasId],
+        transport: 'udp',
+        source_ip: `198.51.100.${Math.floor(Math.random() * 250) + 1}`,
+      },
+    });
+    expect(udp.body.routeros_script).toContain(
+      `/radius add service=hotspot address="127.0.0.1" secret="${udp.body.credentials.secret}"`,
+    );
+    const shown = await call(edge.apiUrl, 'GET', `/api/v1/routers?reseller_id=${a.resellerId}`, {
+      token: owner,
+    });
+    expect(JSON.stringify(shown.body)).not.toContain('routeros_script');
+    expect(JSON.stringify(shown.body)).not.toContain(udp.body.credentials.secret);
+  });
+
   it('answers FreeRADIUS only with the bearer secret of a RADIUS server, and never a revoked router', async () => {
     const a = await reseller();
     const router = await givenUdpRouter(edge, a.resellerId, [a.nasId]);

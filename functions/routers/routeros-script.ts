@@ -1,0 +1,178 @@
+import { isIP } from 'node:net';
+import { isNasIdShape } from '../network/naming.js';
+import type { Credentials } from './routers.js';
+
+/**
+ * The RouterOS script that makes one MikroTik router a hotspot of the platform, written once
+ * and used by the operator CLI (`npm run admin -- mikrotik script`) and by the API, which hands
+ * it out with a router's credentials (the only answer that holds them: the secret or the key
+ * is not kept in clear, so the script cannot be made again later without new credentials).
+ */
+
+/** A value the script cannot hold; the CLI shows it as a usage error, the API leaves the script out. */
+export class ScriptError extends Error {}
+
+/**
+ * The payment pages a subscriber must reach before being logged in, per gateway: the hotspot's
+ * walled garden lets through those of the gateway the platform is configured with (the sandbox
+ * and the generic `http` gateway are served from the platform's own host, or AGGREGATOR_BASE_URL).
+ */
+export const PAYMENT_PAGE_HOSTS: Readonly<Record<string, readonly string[]>> = {
+  cinetpay: ['*.cinetpay.com'],
+  fedapay: ['*.fedapay.com'],
+  sandbox: [],
+  http: [],
+};
+
+/** The gateway's page hosts, from its name and (for `http`) its base URL. */
+export function paymentHosts(gateway: string, aggregatorBaseUrl = ''): string[] {
+  const hosts = [...(PAYMENT_PAGE_HOSTS[gateway] ?? [])];
+  if (gateway === 'http' && aggregatorBaseUrl) {
+    try {
+      hosts.push(new URL(aggregatorBaseUrl).hostname);
+    } catch {
+      throw new ScriptError('AGGREGATOR_BASE_URL must be an absolute URL');
+    }
+  }
+  return hosts;
+}
+
+/** How the router speaks to the RADIUS front, with the credentials issued to it. */
+export type RouterAccess =
+  | { transport: 'radsec'; routerId: string; certificatePem: string; privateKeyPem: string; caPem: string }
+  | { transport: 'udp'; routerId: string; secret: string };
+
+export interface RouterScriptOptions {
+  nasId: string;
+  /** RouterOS major version: 7 speaks RadSec (`protocol=radsec`), 6 only UDP. */
+  routerOs: 6 | 7;
+  /** The RADIUS front the router asks: an IP address (RouterOS takes no name there). */
+  radiusHost: string;
+  access: RouterAccess;
+  /** The platform's public base URL: its host is let through the walled garden, and DHCP option 114 names its portal. */
+  portalUrl: string;
+  /** Hosts of the configured payment gateway's pages (paymentHosts). */
+  paymentHosts: readonly string[];
+  /** The name the hotspot answers on for its own pages (login, status). */
+  dnsName: string;
+}
+
+/**
+ * A RouterOS string literal. Every value goes through here, so a crafted NAS id or secret stays
+ * one value: `"`, `\`, `$` (variable) and `?` are escaped, control characters refused.
+ */
+export function ros(value: string): string {
+  if ([...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f))
+    throw new ScriptError('values must not contain control characters');
+  return `"${value.replace(/[\\"$?]/g, (c) => `\\${c}`)}"`;
+}
+
+/** A PEM as a RouterOS string literal: its line breaks as `\n`, nothing else but base64 and headers. */
+function rosPem(pem: string): string {
+  const lines = pem.trim().split('\n');
+  if (!lines.every((l) => /^(-----(BEGIN|END) [A-Z ]+-----|[A-Za-z0-9+/=]{1,76})$/.test(l)))
+    throw new ScriptError('not a PEM');
+  return `"${lines.join('\\n')}\\n"`;
+}
+
+function check(options: RouterScriptOptions): { portalHost: string; portal: URL } {
+  if (!isNasIdShape(options.nasId)) throw new ScriptError('--nas-id must be a NAS id (access_...)');
+  if (!isIP(options.radiusHost)) throw new ScriptError('--radius-host must be an IP address');
+  if (options.routerOs !== 6 && options.routerOs !== 7) throw new ScriptError('--routeros must be 6 or 7');
+  if (options.routerOs === 6 && options.access.transport === 'radsec')
+    throw new ScriptError('RouterOS 6 has no RadSec: register a UDP router (--source-ip) for it');
+  if (options.access.transport === 'udp') {
+    const s = options.access.secret;
+    if (s.length < 12 || s.length > 128 || /[^\x21-\x7e]/.test(s))
+      throw new ScriptError('the secret must be 12 to 128 printable ASCII characters, without spaces');
+  }
+  let portal: URL;
+  try {
+    portal = new URL(options.portalUrl);
+  } catch {
+    throw new ScriptError('--portal-url must be an absolute URL');
+  }
+  if (portal.protocol !== 'https:' && portal.protocol !== 'http:')
+    throw new ScriptError('--portal-url must be http(s)');
+  if (!/^[a-z0-9.-]{1,253}$/i.test(options.dnsName)) throw new ScriptError('--dns-name must be a host name');
+  for (const h of options.paymentHosts)
+    if (!/^(\*\.)?[a-z0-9.-]{1,253}$/i.test(h)) throw new ScriptError(`not a host name: ${h}`);
+  return { portalHost: portal.hostname, portal };
+}
+
+/** The RADIUS client lines: RadSec with the router's certificate (v7), or UDP with its own secret. */
+function radiusLines(o: RouterScriptOptions, tag: string): string[] {
+  const a = o.access;
+  if (a.transport === 'udp')
+    return [
+      `# RADIUS over UDP with this router's own secret (router ${a.routerId}). The platform knows the`,
+      '# router by the public address its packets come from: the one it was registered with.',
+      `/radius add service=hotspot address=${ros(o.radiusHost)} secret=${ros(a.secret)} authentication-port=1812 accounting-port=1813 timeout=3s comment=${tag}`,
+    ];
+  const file = (name: string) => ros(`${a.routerId}-${name}`);
+  return [
+    `# RadSec (RADIUS over TLS, RFC 6614): this router's client certificate (CN ${a.routerId}), issued by`,
+    "# the platform, and the platform CA that signed it and the RADIUS front's certificate.",
+    `/file add name=${file('ca.crt')} contents=${rosPem(a.caPem)}`,
+    `/file add name=${file('cert.crt')} contents=${rosPem(a.certificatePem)}`,
+    `/file add name=${file('key.pem')} contents=${rosPem(a.privateKeyPem)}`,
+    ':delay 2s',
+    `/certificate import file-name=${file('ca.crt')} passphrase="" name=${file('ca')}`,
+    `/certificate import file-name=${file('cert.crt')} passphrase="" name=${ros(a.routerId)}`,
+    `/certificate import file-name=${file('key.pem')} passphrase="" name=${ros(a.routerId)}`,
+    `/file remove [find name=${file('key.pem')}]`,
+    `/radius add service=hotspot address=${ros(o.radiusHost)} protocol=radsec certificate=${ros(a.routerId)} secret="radsec" timeout=3s comment=${tag}`,
+  ];
+}
+
+/** The RouterOS script that makes one router a hotspot of the platform. */
+export function routerOsScript(options: RouterScriptOptions): string {
+  const { portalHost, portal } = check(options);
+  const tag = ros('hotspot-platform');
+  const gardenHosts = [portalHost, ...options.paymentHosts];
+  const portalPage = new URL(`/portal/${options.nasId}`, portal).href;
+  return [
+    `# Hotspot platform: NAS ${options.nasId}, RouterOS ${options.routerOs}. Paste into a RouterOS terminal.`,
+    '# The identity is the NAS-Identifier the router sends to RADIUS, and the hotspot login page',
+    '# (hotspot/login.html) sends it to the portal as the hotspot.',
+    `/system identity set name=${ros(options.nasId)}`,
+    ...radiusLines(options, tag),
+    '# Disconnect and CoA from the platform (RFC 5176).',
+    '/radius incoming set accept=yes port=3799',
+    `/ip hotspot profile set [find default=yes] use-radius=yes radius-interim-update=5m login-by=http-chap,http-pap dns-name=${ros(options.dnsName)} html-directory=hotspot`,
+    '# Before login, a subscriber may reach the portal and the payment pages only.',
+    ...gardenHosts.map((h) => `/ip hotspot walled-garden add dst-host=${ros(h)} comment=${tag}`),
+    // HTTPS is not seen by the walled garden's HTTP proxy: names without a wildcard also go to
+    // the IP walled garden, which the router resolves.
+    ...gardenHosts
+      .filter((h) => !h.includes('*'))
+      .map((h) => `/ip hotspot walled-garden ip add action=accept dst-host=${ros(h)} comment=${tag}`),
+    '# RFC 8910: DHCP option 114 tells phones where the captive portal is (RFC 8908 API).',
+    `/ip dhcp-server option add name="captive-portal" code=114 value=${ros(`'${portalPage}'`)}`,
+    '/ip dhcp-server network set [find] dhcp-option=captive-portal',
+    '# Then upload the login page: npm run --silent admin -- mikrotik login-html --portal-url <url> > login.html',
+    '# and copy it over hotspot/login.html (Files in WinBox, or scp login.html admin@router:hotspot/).',
+    '',
+  ].join('\n');
+}
+
+/** What the script needs of a router's new credentials (as `register` and `rotate` answer them). */
+export interface IssuedRouter {
+  router: { router_id: string; nas_ids: string[] };
+  credentials: Credentials;
+}
+
+/** The script's access lines from credentials just issued. */
+export function accessOf(issued: IssuedRouter): RouterAccess {
+  const c = issued.credentials;
+  const routerId = issued.router.router_id;
+  return c.transport === 'udp'
+    ? { transport: 'udp', routerId, secret: c.secret }
+    : {
+        transport: 'radsec',
+        routerId,
+        certificatePem: c.certificate_pem,
+        privateKeyPem: c.private_key_pem,
+        caPem: c.ca_pem,
+      };
+}

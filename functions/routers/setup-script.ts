@@ -1,0 +1,40 @@
+import { billingSettings } from '../billing/settings.js';
+import { config } from '../core/config.js';
+import { log } from '../core/log.js';
+import { accessOf, type IssuedRouter, paymentHosts, routerOsScript, ScriptError } from './routeros-script.js';
+import { routerSettings } from './settings.js';
+
+/**
+ * Credentials just issued, with the router's RouterOS setup script (functions/routers/routeros-script.ts,
+ * the generator `npm run admin -- mikrotik script` prints too). It goes out in the one answer that
+ * holds the secret or the key, since neither is kept in clear: made later, it would need new
+ * credentials. RadSec is RouterOS 7; a UDP router's script runs on RouterOS 6 and 7 alike. The
+ * script is for the router's first NAS id (its identity, sent as NAS-Identifier). Without
+ * RADIUS_HOST, or with settings the script cannot hold, the answer has no script: the
+ * credentials, once issued, are never lost to a fault of the script.
+ */
+export function withScript<T extends IssuedRouter>(issued: T): T & { routeros_script?: string } {
+  const { RADIUS_HOST, HOTSPOT_DNS_NAME } = routerSettings();
+  if (!RADIUS_HOST) return issued;
+  const c = config();
+  const b = billingSettings();
+  try {
+    const routeros_script = routerOsScript({
+      nasId: issued.router.nas_ids[0] as string,
+      routerOs: issued.credentials.transport === 'radsec' ? 7 : 6,
+      radiusHost: RADIUS_HOST,
+      access: accessOf(issued),
+      portalUrl: c.PUBLIC_BASE_URL,
+      paymentHosts: paymentHosts(
+        b.PAYMENT_GATEWAY ?? b.PAYMENT_PROVIDER ?? c.AGGREGATOR_MODE,
+        c.AGGREGATOR_BASE_URL,
+      ),
+      dnsName: HOTSPOT_DNS_NAME,
+    });
+    return { ...issued, routeros_script };
+  } catch (error) {
+    if (!(error instanceof ScriptError)) throw error;
+    log.warn('router setup script left out', { reason: error.message });
+    return issued;
+  }
+}
