@@ -58,7 +58,7 @@ export async function requestDisconnect(
     session_id: session.id,
     reseller_id: session.reseller_id,
     nas_id: session.nas_id,
-    user_name: session.code,
+    user_name: session.user_name ?? session.code,
     ...(session.acct_session_id ? { acct_session_id: session.acct_session_id } : {}),
     ...(session.nas_ip ? { nas_ip: session.nas_ip } : {}),
     host,

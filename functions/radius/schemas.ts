@@ -90,6 +90,8 @@ export const SessionViewSchema = z.object({
   reseller_id: z.string(),
   subscriber_id: z.optional(z.string()),
   device: z.string(),
+  /** The User-Name the router knows the session by, when not the code (a MAC login: the MAC). */
+  user_name: z.optional(z.string()),
   acct_session_id: z.optional(z.string()),
   nas_ip: z.optional(z.string()),
   status: z.enum(['open', 'closed']),
