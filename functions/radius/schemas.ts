@@ -145,3 +145,39 @@ export const ResultBody = z.strictObject({
   outcome: disconnectOutcome,
   error_cause: z.optional(z.int().check(z.gte(0), z.lte(65535))),
 });
+
+/** A MAC address as routers write it: six pairs of hex digits, `:` or `-` between or none. */
+const mac = z.string().check(z.regex(/^[0-9A-Fa-f]{2}([:-]?[0-9A-Fa-f]{2}){5}$/, 'must be a MAC address'));
+
+/** The portal's consent ("Reconnecter cet appareil automatiquement") or "Oublier cet appareil". */
+export const DeviceBody = z.strictObject({
+  nas_id: nasId,
+  code: z.string().check(z.minLength(1), z.maxLength(32)),
+  mac,
+});
+
+export const RememberedDeviceSchema = z.object({
+  code: z.string(),
+  /** `AA:BB:CC:DD:EE:FF`. */
+  mac: z.string(),
+  /** The hotspot the consent was given at. */
+  nas_id: z.string(),
+  bound_at: z.string(),
+  /** Forgotten by itself then (the code's end). */
+  expires_at: z.string(),
+});
+
+export const RememberResult = z.object({
+  ...RememberedDeviceSchema.shape,
+  bound_devices: z.int(),
+  max_devices: z.int(),
+});
+
+export const ForgetResult = z.object({ forgotten: z.boolean() });
+
+export const MyDevices = z.object({ items: z.array(RememberedDeviceSchema) });
+
+export const DeviceParams = z.strictObject({
+  code: z.string().check(z.regex(/^[A-Za-z0-9 -]{4,32}$/, 'must be an access code')),
+  mac,
+});
