@@ -141,7 +141,11 @@ export function assertHoldsCode<T extends { reseller_id: string; subscriber_id?:
   code: T | undefined,
 ): asserts code is T {
   if (!code) throw notFound('Access code');
-  if (principal?.role === 'subscriber' && code.subscriber_id !== undefined && principal.sub === code.subscriber_id)
+  if (
+    principal?.role === 'subscriber' &&
+    code.subscriber_id !== undefined &&
+    principal.sub === code.subscriber_id
+  )
     return;
   if (principal?.role === 'subscriber') throw notFound('Access code');
   assertOwns(principal, code, 'Access code');

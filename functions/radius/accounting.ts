@@ -198,7 +198,11 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
  * reseller that holds the device's lease (the login just wrote it), else the first bound one.
  * Undefined for a report that is no MAC login's.
  */
-async function macSessionCode(r: AccountingReport, uniqueId: string, nowMs: number): Promise<string | undefined> {
+async function macSessionCode(
+  r: AccountingReport,
+  uniqueId: string,
+  nowMs: number,
+): Promise<string | undefined> {
   const mac = macLoginOf(r);
   if (!mac || r.routerResellerId === undefined) return undefined;
   const known = await Session.get({ id: uniqueId }, { consistent: true });

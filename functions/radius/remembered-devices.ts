@@ -96,7 +96,8 @@ export async function rememberDevice(
       `This code already remembers ${code.offer.max_devices} devices: forget one first`,
     );
   const after = await getAccessCode(code.code);
-  const bound = outcome === 'bound' ? binding : ((await bindingsOfCode(code.code)).find((b) => b.mac === mac) ?? binding);
+  const bound =
+    outcome === 'bound' ? binding : ((await bindingsOfCode(code.code)).find((b) => b.mac === mac) ?? binding);
   return { ...view(bound), bound_devices: after?.bound_devices ?? 1, max_devices: code.offer.max_devices };
 }
 

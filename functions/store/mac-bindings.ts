@@ -61,7 +61,8 @@ export async function bindMac(b: MacBinding, code: AccessCode): Promise<BindOutc
         { code: code.code },
         { expression: 'ADD bound_devices :one', values: { ':one': 1 } },
         {
-          expression: 'attribute_exists(pk) AND (attribute_not_exists(bound_devices) OR bound_devices < :max)',
+          expression:
+            'attribute_exists(pk) AND (attribute_not_exists(bound_devices) OR bound_devices < :max)',
           values: { ':max': code.offer.max_devices },
         },
       ),

@@ -5,9 +5,9 @@ import { initiatePayment } from '../../../functions/billing/payments/initiate.js
 import { generateVouchers } from '../../../functions/billing/vouchers.js';
 import { allocateVlan } from '../../../functions/network/vlans.js';
 import { Access } from '../../../functions/store/access-codes.js';
-import { bindMac } from '../../../functions/store/mac-bindings.js';
 import { allotToAgent } from '../../../functions/store/agents.js';
 import { closeIncident, raiseAlertOnce } from '../../../functions/store/alerts.js';
+import { bindMac } from '../../../functions/store/mac-bindings.js';
 import { PaymentEntity } from '../../../functions/store/payments.js';
 import { recordReseller } from '../../../functions/store/resellers.js';
 import { Session } from '../../../functions/store/sessions.js';
