@@ -515,6 +515,9 @@ function showCode(code: string, seconds?: number): void {
   left.hidden = seconds === undefined;
   if (seconds !== undefined) left.textContent = t(lang, 'remaining', { time: remainingText(lang, seconds) });
   el('connect').hidden = !router;
+  // Remembering needs the device's MAC, which only the router knows (MikroTik's `$(mac)`).
+  el('remember-box').hidden = !router?.mac;
+  el('forget').hidden = !router?.mac;
   el('no-router').hidden = !!router;
   el('buy-more').hidden = !store.get('token');
   show('code');
@@ -562,7 +565,51 @@ function connectWith(code: string, button: HTMLElement): void {
   logIn(login);
 }
 
-el('connect').addEventListener('click', () => connectWith(el('code').textContent ?? '', el('connect')));
+/**
+ * "Reconnecter cet appareil automatiquement", ticked: the device's MAC is remembered for the code
+ * (with this consent only) before the code goes to the router; from then on the router lets it
+ * in by its MAC while the code lasts. False when the page must not go on to the router.
+ */
+async function rememberDevice(code: string): Promise<boolean> {
+  const box = el<HTMLInputElement>('remember');
+  if (!box.checked || !router?.mac) return true;
+  const a = await api('POST', '/access/devices', { nas_id: nasId, code, mac: router.mac });
+  if (!a) return false;
+  if (a.status === 409 && errorCode(a) === 'ERR_DEVICE_LIMIT') {
+    box.checked = false;
+    say('err_remember_limit');
+    return false;
+  }
+  // Any other refusal is the code's own: the router says why when it is posted.
+  return true;
+}
+
+el('connect').addEventListener('click', async () => {
+  quiet();
+  const code = el('code').textContent ?? '';
+  const button = el<HTMLButtonElement>('connect');
+  button.disabled = true;
+  const go = await rememberDevice(code);
+  button.disabled = false;
+  if (go) connectWith(code, button);
+});
+
+// "Oublier cet appareil": one tap, by whoever holds the code; its next MAC login is refused.
+el('forget').addEventListener('click', async () => {
+  quiet();
+  if (!router?.mac) return;
+  const a = await api('POST', '/access/devices/forget', {
+    nas_id: nasId,
+    code: el('code').textContent ?? '',
+    mac: router.mac,
+  });
+  if (a?.status !== 200) {
+    if (a) say('err_server');
+    return;
+  }
+  el<HTMLInputElement>('remember').checked = false;
+  say(a.body.forgotten === true ? 'device_forgotten' : 'device_not_remembered');
+});
 
 // ---- moving between steps ----
 const toVoucher = () => {

@@ -14,6 +14,7 @@ import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
 import { Access } from '../../functions/store/access-codes.js';
 import { getAccount } from '../../functions/store/accounts.js';
+import { bindingsOfMac } from '../../functions/store/mac-bindings.js';
 import { lastOtp, newMsisdn, tokenFor } from '../support/http.js';
 import { type EdgeContext, edgeStack } from '../support/radius.js';
 
@@ -533,6 +534,56 @@ describe('getting online with the portal', () => {
     const checked = renew.page.locator('#forfaits input:checked');
     expect(await checked.getAttribute('value')).toBe(SEED_FORFAITS[0]?.id);
     await renew.context.close();
+  });
+
+  it('remembers the device for MAC login only when the subscriber ticks the box, and forgets it in one tap', async () => {
+    const made = await api('POST', '/api/v1/vouchers/generate', admin, {
+      forfait_id: SEED_FORFAITS[0]?.id,
+      reseller_id: resellerId,
+      n: 2,
+    });
+    const [code, untouched] = (made.body.items as { code: string }[]).map((i) => i.code) as [string, string];
+    const mac = nextMac();
+    const atTheCode = async (c: string) => {
+      const w = await open();
+      await w.page.goto(portalUrl({ mac }));
+      await w.page.getByRole('button', { name: 'J’ai un ticket' }).first().click();
+      await w.page.getByLabel('Code du ticket (10 caractères)').fill(c);
+      await w.page.getByRole('button', { name: 'Valider le ticket' }).click();
+      await w.page.locator('#code').filter({ hasText: c }).waitFor();
+      return w;
+    };
+
+    // Not ticked (the default): the code goes to the router, the device is not remembered.
+    const plain = await atTheCode(untouched);
+    await plain.page.getByRole('button', { name: 'Se connecter' }).click();
+    await plain.page.waitForURL(`${nas.url}/orig?from=portal`);
+    expect(await bindingsOfMac(resellerId, mac)).toEqual([]);
+    await plain.context.close();
+
+    // Ticked: remembered for this code at this hotspot's reseller, then the code goes to the router.
+    const w = await atTheCode(code);
+    const box = w.page.getByLabel('Reconnecter cet appareil automatiquement');
+    expect(await box.isChecked()).toBe(false);
+    await box.check();
+    const logins = nas.logins.length;
+    await w.page.getByRole('button', { name: 'Se connecter' }).click();
+    await w.page.waitForURL(`${nas.url}/orig?from=portal`);
+    expect(nas.logins.slice(logins)).toMatchObject([{ username: code }]);
+    expect(await bindingsOfMac(resellerId, mac)).toMatchObject([{ code, mac, nas_id: nasId }]);
+    expect(w.problems).toEqual([]);
+    await w.context.close();
+
+    // Back on the portal with the code: "Oublier cet appareil", one tap.
+    const again = await atTheCode(code);
+    await again.page.getByRole('button', { name: 'Oublier cet appareil' }).click();
+    await again.page
+      .getByRole('alert')
+      .filter({ hasText: 'Cet appareil ne se reconnectera plus automatiquement.' })
+      .waitFor();
+    expect(await bindingsOfMac(resellerId, mac)).toEqual([]);
+    expect(again.problems).toEqual([]);
+    await again.context.close();
   });
 
   it('says an unknown voucher in words', async () => {
