@@ -310,12 +310,22 @@ async function deviceLogin(): Promise<boolean> {
 
 // ---- 3: "Retrouver mon code": codes with time left at this hotspot and the purchases, else 4 ----
 let mine: { items: MyCode[]; history: Purchase[] } | undefined;
+/** The codes this device is remembered for (MAC login), from the subscriber's remembered devices. */
+let rememberedFor = new Set<string>();
+/** A MAC as 12 upper-case hex digits, however the router and the API write it. */
+const macKey = (mac: string): string => mac.replace(/[^0-9a-f]/gi, '').toUpperCase();
 
 async function afterLogin(): Promise<void> {
   const a = await api('GET', `/access/mine?nas_id=${encodeURIComponent(nasId)}`);
   const items = ((a?.status === 200 ? a.body.items : undefined) as MyCode[] | undefined) ?? [];
   const history = ((a?.status === 200 ? a.body.history : undefined) as Purchase[] | undefined) ?? [];
   if (!items.length && !history.length) return showForfaits();
+  if (router?.mac && items.length) {
+    const d = await api('GET', '/access/devices/mine');
+    const devices = ((d?.status === 200 ? d.body.items : undefined) as { code: string; mac: string }[]) ?? [];
+    const thisDevice = macKey(router.mac);
+    rememberedFor = new Set(devices.filter((x) => macKey(x.mac) === thisDevice).map((x) => x.code));
+  }
   mine = { items: items.sort((x, y) => y.seconds_remaining - x.seconds_remaining), history };
   renderMine();
   if (!items.length) return showForfaits();
@@ -347,6 +357,12 @@ function renderMine(): void {
       connect.textContent = t(lang, 'connect');
       connect.hidden = !router;
       connect.addEventListener('click', () => connectWith(c.code, connect));
+      const forget = document.createElement('button');
+      forget.type = 'button';
+      forget.className = 'secondary';
+      forget.textContent = t(lang, 'forget_device');
+      forget.hidden = !rememberedFor.has(c.code);
+      forget.addEventListener('click', () => void forgetMine(c.code));
       return item(
         line(c.code, 'b'),
         line(c.forfait_name ?? ''),
@@ -355,6 +371,7 @@ function renderMine(): void {
         ...(c.expires_at ? [line(t(lang, 'mine_expires', { date: dateText(c.expires_at) }))] : []),
         ...(c.last_nas_id ? [line(t(lang, 'mine_hotspot', { nas: c.last_nas_id }))] : []),
         connect,
+        forget,
       );
     }),
   );
@@ -372,6 +389,21 @@ function renderMine(): void {
       );
     }),
   );
+}
+
+/** "Oublier cet appareil" on a code of the subscriber's: the device's next MAC login is refused. */
+async function forgetMine(code: string): Promise<void> {
+  quiet();
+  if (!router?.mac) return;
+  const a = await api(
+    'DELETE',
+    `/access/${encodeURIComponent(code)}/devices/${encodeURIComponent(router.mac)}`,
+  );
+  if (!a) return;
+  if (a.status !== 200 && a.status !== 404) return say('err_server');
+  rememberedFor.delete(code);
+  renderMine();
+  say('device_forgotten');
 }
 
 /** One tap: the same forfait, chosen on the payment step (the provider is the subscriber's). */

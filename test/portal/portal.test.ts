@@ -14,7 +14,7 @@ import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
 import { Access } from '../../functions/store/access-codes.js';
 import { getAccount } from '../../functions/store/accounts.js';
-import { bindingsOfMac } from '../../functions/store/mac-bindings.js';
+import { bindingsOfMac, bindMac } from '../../functions/store/mac-bindings.js';
 import { lastOtp, newMsisdn, tokenFor } from '../support/http.js';
 import { type EdgeContext, edgeStack } from '../support/radius.js';
 
@@ -593,6 +593,67 @@ describe('getting online with the portal', () => {
     expect(await bindingsOfMac(resellerId, mac)).toEqual([]);
     expect(again.problems).toEqual([]);
     await again.context.close();
+  });
+
+  it('shows "Oublier cet appareil" on the card of a code this device is remembered for, after an SMS login, and forgets it', async () => {
+    const first = await open();
+    await first.page.goto(portalUrl());
+    const msisdn = await loginWithPhone(first.page);
+    await first.page.locator('label.choice').first().waitFor();
+    await first.context.close();
+    const owner = await accountOf(msisdn);
+    const code = `MINE${randomUUID().replace(/-/g, '').slice(0, 6).toUpperCase()}`;
+    const stored = {
+      code,
+      reseller_id: resellerId,
+      source: 'payment' as const,
+      source_id: randomUUID(),
+      subscriber_id: owner,
+      forfait_id: SEED_FORFAITS[0]?.id as string,
+      forfait_name: 'Jour',
+      offer: { duration_hours: 24, data_limit_mb: 0, cir_kbps: 256, mir_kbps: 1024, max_devices: 2 },
+      created_at: new Date().toISOString(),
+      started_at: new Date().toISOString(),
+      expires_at: new Date(Date.now() + 3600_000).toISOString(),
+      used_bytes: 0,
+      devices: {},
+      devices_version: 0,
+    };
+    await Access.put(stored);
+    const mac = nextMac();
+    const now = new Date().toISOString();
+    const binding = {
+      reseller_id: resellerId,
+      mac,
+      code,
+      nas_id: nasId,
+      bound_at: now,
+      expires_at: stored.expires_at,
+    };
+    expect(await bindMac(binding, stored)).toBe('bound');
+
+    // Another phone of the same subscriber sees no "forget" for it: it is not the device remembered.
+    const other = await open();
+    await other.page.goto(portalUrl());
+    await loginWithPhone(other.page, msisdn);
+    const otherCard = other.page.locator('#mine-list li', { hasText: code });
+    await otherCard.waitFor();
+    expect(await otherCard.getByRole('button', { name: 'Oublier cet appareil' }).count()).toBe(0);
+    await other.context.close();
+
+    const w = await open();
+    await w.page.goto(portalUrl({ mac }));
+    await loginWithPhone(w.page, msisdn);
+    const card = w.page.locator('#mine-list li', { hasText: code });
+    await card.getByRole('button', { name: 'Oublier cet appareil' }).click();
+    await w.page
+      .getByRole('alert')
+      .filter({ hasText: 'Cet appareil ne se reconnectera plus automatiquement.' })
+      .waitFor();
+    expect(await bindingsOfMac(resellerId, mac)).toEqual([]);
+    expect(await card.getByRole('button', { name: 'Oublier cet appareil' }).count()).toBe(0);
+    expect(w.problems).toEqual([]);
+    await w.context.close();
   });
 
   it('says an unknown voucher in words', async () => {
