@@ -231,6 +231,25 @@ describe('a device remembered for its code', () => {
     expect(first(reply, 'Reply-Message')).toBe('Code inconnu');
   });
 
+  it('is no code guess: neither counted nor stopped by the wrong-code budget', async () => {
+    const { resellerId, nasId, router } = await hotspot();
+    const c = await code(resellerId);
+    const mac = randomMac();
+    // Refused MAC logins (every device joining sends one) count nothing: the code still gets in.
+    for (let i = 0; i < 22; i++)
+      expect(first(await macLogin(router, nasId, mac), 'Reply-Message')).toBe(REFUSED);
+    expect((await codeLogin(router, nasId, c.code, mac)).code).toBe('Access-Accept');
+
+    // A device past its wrong-code budget is refused codes, but its MAC login is no guess.
+    const guesser = randomMac();
+    expect((await remember(nasId, c.code, guesser)).status).toBe(200);
+    let typed = await codeLogin(router, nasId, 'WRONGCODE0', guesser);
+    for (let i = 1; i < 30 && first(typed, 'Reply-Message') === 'Code inconnu'; i++)
+      typed = await codeLogin(router, nasId, `WRONGCODE${i}`, guesser);
+    expect(first(typed, 'Reply-Message')).toBe("Trop d'essais de codes, réessayez plus tard");
+    expect((await macLogin(router, nasId, guesser)).code).toBe('Access-Accept');
+  });
+
   it('binds at most max_devices devices per code: a third is refused, racing ones included', async () => {
     const { resellerId, nasId } = await hotspot();
     const c = await code(resellerId);
