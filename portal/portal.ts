@@ -129,11 +129,19 @@ const claimed = routerParams(fromRouter);
 // attacker's page) is shown as an error, and nothing is ever posted to it.
 const router: RouterParams | undefined = trustedRouter(claimed, document.body.dataset.loginOrigin);
 const foreignRouter = !!claimed && !router;
-/** The router's error, as one of the fixed sentences (its own text is never shown). */
+/**
+ * The router's error, as one of the fixed sentences (its own text is never shown). A refused MAC
+ * login (a device not remembered, which is most of them, on a hotspot with MAC login) is no error
+ * to the subscriber: the page simply asks for a code, as on a first visit.
+ */
+const routerErrorKeyOf = (raw: string): Key | undefined => {
+  const key = routerErrorKey(raw);
+  return key === 'err_mac_unknown' ? undefined : key;
+};
 const routerError: Key | undefined = foreignRouter
   ? 'err_foreign_router'
   : router?.error
-    ? routerErrorKey(router.error)
+    ? routerErrorKeyOf(router.error)
     : undefined;
 
 // ---- words ----
