@@ -638,6 +638,39 @@ const table = [
     access: { table: 'read' },
     summary: "The caller's access codes with time left (at one hotspot with ?nas_id=)",
   },
+  {
+    method: 'POST',
+    path: '/api/v1/access/devices',
+    handler: 'radius/access-device-remember',
+    auth: 'none',
+    access: { table: 'write' },
+    summary:
+      'Remember a device for MAC login with its code (the portal, with the subscriber consent; at most max_devices)',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/access/devices/forget',
+    handler: 'radius/access-device-forget',
+    auth: 'none',
+    access: { table: 'write' },
+    summary: 'Forget a device remembered for a code (the portal, by whoever holds the code)',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/access/devices/mine',
+    handler: 'radius/access-devices-mine',
+    auth: 'jwt',
+    access: { table: 'read' },
+    summary: "The devices remembered for MAC login on the caller's codes",
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/access/{code}/devices/{mac}',
+    handler: 'radius/access-device-delete',
+    auth: 'jwt',
+    access: { table: 'write' },
+    summary: "Forget a device of the caller's own code: its next MAC login is refused",
+  },
   // ---- portal ----
   {
     method: 'GET',

@@ -129,11 +129,19 @@ const claimed = routerParams(fromRouter);
 // attacker's page) is shown as an error, and nothing is ever posted to it.
 const router: RouterParams | undefined = trustedRouter(claimed, document.body.dataset.loginOrigin);
 const foreignRouter = !!claimed && !router;
-/** The router's error, as one of the fixed sentences (its own text is never shown). */
+/**
+ * The router's error, as one of the fixed sentences (its own text is never shown). A refused MAC
+ * login (a device not remembered, which is most of them, on a hotspot with MAC login) is no error
+ * to the subscriber: the page simply asks for a code, as on a first visit.
+ */
+const routerErrorKeyOf = (raw: string): Key | undefined => {
+  const key = routerErrorKey(raw);
+  return key === 'err_mac_unknown' ? undefined : key;
+};
 const routerError: Key | undefined = foreignRouter
   ? 'err_foreign_router'
   : router?.error
-    ? routerErrorKey(router.error)
+    ? routerErrorKeyOf(router.error)
     : undefined;
 
 // ---- words ----
@@ -310,12 +318,22 @@ async function deviceLogin(): Promise<boolean> {
 
 // ---- 3: "Retrouver mon code": codes with time left at this hotspot and the purchases, else 4 ----
 let mine: { items: MyCode[]; history: Purchase[] } | undefined;
+/** The codes this device is remembered for (MAC login), from the subscriber's remembered devices. */
+let rememberedFor = new Set<string>();
+/** A MAC as 12 upper-case hex digits, however the router and the API write it. */
+const macKey = (mac: string): string => mac.replace(/[^0-9a-f]/gi, '').toUpperCase();
 
 async function afterLogin(): Promise<void> {
   const a = await api('GET', `/access/mine?nas_id=${encodeURIComponent(nasId)}`);
   const items = ((a?.status === 200 ? a.body.items : undefined) as MyCode[] | undefined) ?? [];
   const history = ((a?.status === 200 ? a.body.history : undefined) as Purchase[] | undefined) ?? [];
   if (!items.length && !history.length) return showForfaits();
+  if (router?.mac && items.length) {
+    const d = await api('GET', '/access/devices/mine');
+    const devices = ((d?.status === 200 ? d.body.items : undefined) as { code: string; mac: string }[]) ?? [];
+    const thisDevice = macKey(router.mac);
+    rememberedFor = new Set(devices.filter((x) => macKey(x.mac) === thisDevice).map((x) => x.code));
+  }
   mine = { items: items.sort((x, y) => y.seconds_remaining - x.seconds_remaining), history };
   renderMine();
   if (!items.length) return showForfaits();
@@ -347,6 +365,12 @@ function renderMine(): void {
       connect.textContent = t(lang, 'connect');
       connect.hidden = !router;
       connect.addEventListener('click', () => connectWith(c.code, connect));
+      const forget = document.createElement('button');
+      forget.type = 'button';
+      forget.className = 'secondary';
+      forget.textContent = t(lang, 'forget_device');
+      forget.hidden = !rememberedFor.has(c.code);
+      forget.addEventListener('click', () => void forgetMine(c.code));
       return item(
         line(c.code, 'b'),
         line(c.forfait_name ?? ''),
@@ -355,6 +379,7 @@ function renderMine(): void {
         ...(c.expires_at ? [line(t(lang, 'mine_expires', { date: dateText(c.expires_at) }))] : []),
         ...(c.last_nas_id ? [line(t(lang, 'mine_hotspot', { nas: c.last_nas_id }))] : []),
         connect,
+        forget,
       );
     }),
   );
@@ -372,6 +397,21 @@ function renderMine(): void {
       );
     }),
   );
+}
+
+/** "Oublier cet appareil" on a code of the subscriber's: the device's next MAC login is refused. */
+async function forgetMine(code: string): Promise<void> {
+  quiet();
+  if (!router?.mac) return;
+  const a = await api(
+    'DELETE',
+    `/access/${encodeURIComponent(code)}/devices/${encodeURIComponent(router.mac)}`,
+  );
+  if (!a) return;
+  if (a.status !== 200 && a.status !== 404) return say('err_server');
+  rememberedFor.delete(code);
+  renderMine();
+  say('device_forgotten');
 }
 
 /** One tap: the same forfait, chosen on the payment step (the provider is the subscriber's). */
@@ -515,6 +555,9 @@ function showCode(code: string, seconds?: number): void {
   left.hidden = seconds === undefined;
   if (seconds !== undefined) left.textContent = t(lang, 'remaining', { time: remainingText(lang, seconds) });
   el('connect').hidden = !router;
+  // Remembering needs the device's MAC, which only the router knows (MikroTik's `$(mac)`).
+  el('remember-box').hidden = !router?.mac;
+  el('forget').hidden = !router?.mac;
   el('no-router').hidden = !!router;
   el('buy-more').hidden = !store.get('token');
   show('code');
@@ -562,7 +605,51 @@ function connectWith(code: string, button: HTMLElement): void {
   logIn(login);
 }
 
-el('connect').addEventListener('click', () => connectWith(el('code').textContent ?? '', el('connect')));
+/**
+ * "Reconnecter cet appareil automatiquement", ticked: the device's MAC is remembered for the code
+ * (with this consent only) before the code goes to the router; from then on the router lets it
+ * in by its MAC while the code lasts. False when the page must not go on to the router.
+ */
+async function rememberDevice(code: string): Promise<boolean> {
+  const box = el<HTMLInputElement>('remember');
+  if (!box.checked || !router?.mac) return true;
+  const a = await api('POST', '/access/devices', { nas_id: nasId, code, mac: router.mac });
+  if (!a) return false;
+  if (a.status === 409 && errorCode(a) === 'ERR_DEVICE_LIMIT') {
+    box.checked = false;
+    say('err_remember_limit');
+    return false;
+  }
+  // Any other refusal is the code's own: the router says why when it is posted.
+  return true;
+}
+
+el('connect').addEventListener('click', async () => {
+  quiet();
+  const code = el('code').textContent ?? '';
+  const button = el<HTMLButtonElement>('connect');
+  button.disabled = true;
+  const go = await rememberDevice(code);
+  button.disabled = false;
+  if (go) connectWith(code, button);
+});
+
+// "Oublier cet appareil": one tap, by whoever holds the code; its next MAC login is refused.
+el('forget').addEventListener('click', async () => {
+  quiet();
+  if (!router?.mac) return;
+  const a = await api('POST', '/access/devices/forget', {
+    nas_id: nasId,
+    code: el('code').textContent ?? '',
+    mac: router.mac,
+  });
+  if (a?.status !== 200) {
+    if (a) say('err_server');
+    return;
+  }
+  el<HTMLInputElement>('remember').checked = false;
+  say(a.body.forgotten === true ? 'device_forgotten' : 'device_not_remembered');
+});
 
 // ---- moving between steps ----
 const toVoucher = () => {

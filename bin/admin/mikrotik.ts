@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isNasIdShape } from '../../functions/network/naming.js';
+import { radiusSettings } from '../../functions/radius/settings.js';
 import {
   accessOf,
   paymentHosts as hosts,
@@ -88,6 +89,7 @@ export async function run(command: string | undefined, flags: Record<string, str
       portalUrl,
       paymentHosts: paymentHosts(gateway, process.env.AGGREGATOR_BASE_URL),
       dnsName: flag('dns-name') ?? 'login.wifi',
+      macAuthPassword: radiusSettings().RADIUS_MAC_AUTH_PASSWORD,
     }),
   );
 }

@@ -131,3 +131,22 @@ export function assertIsAgent<T extends { id: string; reseller_id: string }>(
   assertSeesAgent(principal, agent);
   if (principal.role !== 'agent') throw forbidden('Only the agent itself sells');
 }
+
+/**
+ * Throws 404 unless the access code is the caller's: a subscriber's own code (its buyer, or the
+ * one who redeemed it), its reseller's, or any for an admin. Anyone else's is "not found".
+ */
+export function assertHoldsCode<T extends { reseller_id: string; subscriber_id?: string }>(
+  principal: Principal,
+  code: T | undefined,
+): asserts code is T {
+  if (!code) throw notFound('Access code');
+  if (
+    principal?.role === 'subscriber' &&
+    code.subscriber_id !== undefined &&
+    principal.sub === code.subscriber_id
+  )
+    return;
+  if (principal?.role === 'subscriber') throw notFound('Access code');
+  assertOwns(principal, code, 'Access code');
+}

@@ -29,6 +29,8 @@ export const ERROR_STATUS = {
   ERR_AGENT_STOCK_EXHAUSTED: 409,
   /** Cash recorded beyond what the agent owes its reseller. */
   ERR_AGENT_CASH_OVER_OWED: 409,
+  /** A device remembered beyond the forfait's `max_devices` for one code. */
+  ERR_DEVICE_LIMIT: 409,
   ERR_PAYLOAD_TOO_LARGE: 413,
   ERR_UNSUPPORTED_MEDIA_TYPE: 415,
   ERR_RATE_LIMITED: 429,

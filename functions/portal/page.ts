@@ -176,7 +176,12 @@ ${link('back', 'voucher-back')}
 <p id="remaining"></p>
 <p data-t="code_sms">${tr('code_sms')}</p>
 ${button('copy', ' type="button" id="copy" class="secondary"')}
+<div id="remember-box" hidden>
+<label class="choice"><input type="checkbox" id="remember"> <span data-t="remember_device">${tr('remember_device')}</span></label>
+<p id="remember-hint"><small data-t="remember_hint">${tr('remember_hint')}</small></p>
+</div>
 ${button('connect', ' type="button" id="connect"')}
+${button('forget_device', ' type="button" id="forget" class="secondary" hidden')}
 <p id="no-router" hidden data-t="no_router">${tr('no_router')}</p>
 ${link('buy_more', 'buy-more')}
 </section>

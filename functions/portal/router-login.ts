@@ -123,6 +123,7 @@ export type RouterErrorKey =
   | 'err_expired'
   | 'err_data_used'
   | 'err_device_limit'
+  | 'err_mac_unknown'
   | 'err_router_generic';
 
 const ROUTER_ERRORS: [RegExp, RouterErrorKey][] = [
@@ -131,6 +132,9 @@ const ROUTER_ERRORS: [RegExp, RouterErrorKey][] = [
     'err_router_credentials',
   ],
   [/^code inconnu$/i, 'err_unknown_code'],
+  // A MAC login that found no remembered device (radius/attributes.ts REFUSALS.mac_unknown): the
+  // page shows no error for it (most devices on a MAC-login hotspot are not remembered).
+  [/^appareil non reconnu/i, 'err_mac_unknown'],
   [
     /non valable sur ce hotspot|not allowed to log in from this mac|mac address is not yours/i,
     'err_wrong_hotspot',

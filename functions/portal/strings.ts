@@ -77,6 +77,15 @@ const fr = {
   err_router_retry: 'Le routeur demande de recommencer. Rechargez la page puis reconnectez-vous.',
   err_router_unavailable:
     'Le routeur ne peut pas vérifier les codes pour le moment. Réessayez dans un instant.',
+  remember_device: 'Reconnecter cet appareil automatiquement',
+  remember_hint:
+    'Tant que ce forfait dure, ce téléphone se reconnecte ici sans code. Son adresse MAC est gardée jusqu’à la fin du forfait, ou jusqu’à ce que vous l’oubliiez.',
+  forget_device: 'Oublier cet appareil',
+  device_forgotten: 'Cet appareil ne se reconnectera plus automatiquement.',
+  device_not_remembered: 'Cet appareil n’était pas mémorisé pour ce code.',
+  err_remember_limit:
+    'Ce code mémorise déjà le nombre maximal d’appareils. Oubliez-en un, ou connectez-vous sans cocher la case.',
+  err_mac_unknown: 'Cet appareil n’est pas reconnu automatiquement : connectez-vous avec votre code.',
   err_router_generic: 'Le routeur n’a pas pu vous connecter. Réessayez.',
   err_foreign_router:
     'Cette page ne vient pas du routeur de ce hotspot : aucun code ne sera envoyé. Reconnectez-vous au Wi-Fi du hotspot.',
@@ -151,6 +160,15 @@ const en: Record<Key, string> = {
   err_router_credentials: 'The router refused this code. Check it and try again.',
   err_router_retry: 'The router asks to start again. Reload the page and connect again.',
   err_router_unavailable: 'The router cannot check codes right now. Try again in a moment.',
+  remember_device: 'Reconnect this device automatically',
+  remember_hint:
+    'While this plan lasts, this phone reconnects here without a code. Its MAC address is kept until the plan ends, or until you forget it.',
+  forget_device: 'Forget this device',
+  device_forgotten: 'This device will no longer reconnect automatically.',
+  device_not_remembered: 'This device was not remembered for this code.',
+  err_remember_limit:
+    'This code already remembers as many devices as it allows. Forget one, or connect without ticking the box.',
+  err_mac_unknown: 'This device is not recognised automatically: connect with your code.',
   err_router_generic: 'The router could not connect you. Try again.',
   err_foreign_router:
     'This page did not come from this hotspot’s router: no code will be sent. Join the hotspot’s Wi-Fi again.',

@@ -2,6 +2,7 @@ import { monthOf } from '../core/clock.js';
 import { log } from '../core/log.js';
 import { Access } from '../store/access-codes.js';
 import { batchGet } from '../store/entity.js';
+import { bindingsOfMac } from '../store/mac-bindings.js';
 import { revenueSessionStarted } from '../store/revenue.js';
 import {
   openSessionItems,
@@ -12,7 +13,7 @@ import {
   silentSessions,
 } from '../store/sessions.js';
 import { transactIfCurrent, untilSettled } from '../store/transact.js';
-import { bytesOf, deviceKey, normalizeCode } from './attributes.js';
+import { bytesOf, deviceKey, macLoginOf, normalizeCode } from './attributes.js';
 import { disconnectOthersWhenUsedUp } from './disconnect.js';
 import { advance, type CounterReport } from './session-counters.js';
 import { radiusSettings } from './settings.js';
@@ -117,12 +118,13 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
   const nowIso = new Date(nowMs).toISOString();
   const lease = Math.floor(nowMs / 1000) + settings.RADIUS_LEASE_S;
   const stop = report.status === 'Stop';
+  const codeName = (await macSessionCode(report, uniqueId, nowMs)) ?? normalizeCode(userName);
   return untilSettled(async (): Promise<AccountingOutcome | undefined> => {
     // The session and its code in one round trip: a first report needs the code's reseller.
     const [read, code] = await batchGet(
       [
         [Session, { id: uniqueId }],
-        [Access, { code: normalizeCode(userName) }],
+        [Access, { code: codeName }],
       ],
       { consistent: true },
     );
@@ -140,6 +142,8 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
         reseller_id: code.reseller_id,
         subscriber_id: code.subscriber_id,
         device: deviceKey(report),
+        // A MAC login's session is the MAC's at the router: a Disconnect-Request names it so.
+        ...(userName !== codeName && macLoginOf(report) ? { user_name: userName } : {}),
         ...(report.acctSessionId ? { acct_session_id: report.acctSessionId } : {}),
         ...(report.nasIp ? { nas_ip: report.nasIp } : {}),
         status: stop ? 'closed' : 'open',
@@ -186,6 +190,29 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
     if (code) await disconnectOthersWhenUsedUp(code, next.total_bytes - read.total_bytes, read.id, nowMs);
     return 'stored';
   }, 'accounting: the session kept changing under this report');
+}
+
+/**
+ * The code a MAC login's session counts against (its User-Name is the device's MAC, not a code):
+ * the session's own once recorded; before that, the code bound to the device at the router's
+ * reseller that holds the device's lease (the login just wrote it), else the first bound one.
+ * Undefined for a report that is no MAC login's.
+ */
+async function macSessionCode(
+  r: AccountingReport,
+  uniqueId: string,
+  nowMs: number,
+): Promise<string | undefined> {
+  const mac = macLoginOf(r);
+  if (!mac || r.routerResellerId === undefined) return undefined;
+  const known = await Session.get({ id: uniqueId }, { consistent: true });
+  if (known) return known.code;
+  const bindings = await bindingsOfMac(r.routerResellerId, mac);
+  if (bindings.length <= 1) return bindings[0]?.code;
+  const key = deviceKey(r);
+  const codes = await Promise.all(bindings.map((b) => Access.get({ code: b.code }, { consistent: true })));
+  const leased = codes.find((c) => (c?.devices?.[key] ?? 0) > Math.floor(nowMs / 1000));
+  return leased?.code ?? bindings[0]?.code;
 }
 
 /** Closes one open session as of its last report (reason: NAS restart or silence). */

@@ -61,6 +61,20 @@ export function normalizeMac(s: string | undefined): string | undefined {
   return hex && hex.length === 12 ? (hex.match(/../g) as string[]).join(':') : undefined;
 }
 
+/** A MAC as a router writes it in a User-Name: six pairs of hex digits, with `:` or `-` between or none. */
+const MAC_NAME = /^[0-9A-Fa-f]{2}(?:([:-]?)[0-9A-Fa-f]{2})(?:\1[0-9A-Fa-f]{2}){4}$/;
+
+/**
+ * The device's MAC when the request is a MAC login (RouterOS hotspot `login-by=mac`): the
+ * User-Name is the device's own MAC, the one in its Calling-Station-Id. Undefined for any other
+ * request, so a MAC typed on the login page from another device is no MAC login.
+ */
+export function macLoginOf(req: { userName?: string; callingStationId?: string }): string | undefined {
+  if (!req.userName || !MAC_NAME.test(req.userName)) return undefined;
+  const mac = normalizeMac(req.userName);
+  return mac && mac === normalizeMac(req.callingStationId) ? mac : undefined;
+}
+
 /**
  * The key a device holds its lease under on its access code (and its session's `device`): the
  * hotspot and the device's MAC, else its NAS port (a NAS that sends no Calling-Station-Id still
@@ -158,6 +172,9 @@ export const REFUSALS = {
   revoked: 'Code révoqué',
   invalid_request: 'Demande de connexion invalide',
   rate_limited: "Trop d'essais de codes, réessayez plus tard",
+  // A MAC login that finds no valid code bound to the device, whatever the reason: the router
+  // shows its login page, where the subscriber types a code.
+  mac_unknown: 'Appareil non reconnu, saisissez votre code',
 } as const;
 export type Refusal = keyof typeof REFUSALS;
 

@@ -1,6 +1,7 @@
 import { monthOf } from '../core/clock.js';
 import { Access, type AccessCode, bytesOfMb, claimDevice } from '../store/access-codes.js';
 import { batchGet } from '../store/entity.js';
+import { bindingsOfMac } from '../store/mac-bindings.js';
 import { Nas, type NasRecord, type NasVendor } from '../store/nas.js';
 import { revenueIncrement } from '../store/revenue.js';
 import { salesIncrement } from '../store/sales.js';
@@ -9,6 +10,7 @@ import {
   acceptReply,
   deviceKey,
   type Grant,
+  macLoginOf,
   normalizeCode,
   passwordReply,
   type Refusal,
@@ -105,6 +107,8 @@ export function dataGrant(
 
 interface Plan {
   code: AccessCode;
+  /** The password FreeRADIUS checks: the code as typed, or the MAC-auth password of a MAC login. */
+  password: string;
   nas: NasRecord;
   standing: Standing;
   devices: Record<string, number>;
@@ -132,7 +136,15 @@ function decide(
   const data = dataGrant(code, live, key, s.bytesLeft);
   if ('refused' in data) return data;
   live[key] = nowS + radiusSettings().RADIUS_LEASE_S;
-  return { code, nas, standing: s, devices: live, grants: data.grants, dataBytes: data.bytes };
+  return {
+    code,
+    nas,
+    password: req.userName,
+    standing: s,
+    devices: live,
+    grants: data.grants,
+    dataBytes: data.bytes,
+  };
 }
 
 /** Longest code and NAS id looked up: anything longer is no key of ours (and no key DynamoDB takes). */
@@ -150,7 +162,36 @@ async function readAndDecide(req: LoginRequest, nowMs: number): Promise<{ refuse
     ],
     { consistent: true },
   );
-  return decide(code, nas, req, nowMs);
+  const mac = code ? undefined : macLoginOf(req);
+  return mac ? decideMac(mac, nas, req, nowMs) : decide(code, nas, req, nowMs);
+}
+
+/**
+ * A MAC login (RouterOS `login-by=mac`: User-Name = the device's Calling-Station-Id, and no
+ * code by that name): the codes this device was bound to at this router's reseller, with its
+ * subscriber's consent (functions/store/mac-bindings.ts), each decided exactly as a login with
+ * the code typed (hotspot, time, data, devices: the device takes one of the code's places, under
+ * the same lease key as when it typed the code). The first code that lets it in is used, the one
+ * ending last first. Any refusal is one fixed message: the router then shows its login page.
+ */
+async function decideMac(
+  mac: string,
+  nas: NasRecord | undefined,
+  req: LoginRequest,
+  nowMs: number,
+): Promise<{ refused: Refusal } | Plan> {
+  const refused = { refused: 'mac_unknown' as const };
+  // Only the bindings of the reseller whose router asks (identity.ts checked it speaks for this NAS).
+  const resellerId = req.routerResellerId ?? nas?.reseller_id;
+  if (!nas || !resellerId || nas.reseller_id !== resellerId) return refused;
+  const bindings = await bindingsOfMac(resellerId, mac);
+  const codes = await Promise.all(bindings.map((b) => Access.get({ code: b.code }, { consistent: true })));
+  const ending = (c: AccessCode) => (c.expires_at ? Date.parse(c.expires_at) : Number.POSITIVE_INFINITY);
+  for (const code of codes.filter((c) => c !== undefined).sort((a, b) => ending(b) - ending(a))) {
+    const d = decide(code, nas, req, nowMs);
+    if (!('refused' in d)) return { ...d, password: radiusSettings().RADIUS_MAC_AUTH_PASSWORD };
+  }
+  return refused;
 }
 
 /**
@@ -159,15 +200,23 @@ async function readAndDecide(req: LoginRequest, nowMs: number): Promise<{ refuse
  */
 export async function checkLogin(req: LoginRequest, nowMs: number): Promise<Decision> {
   const device = deviceKey(req);
-  if (req.nasId && req.nasId.length <= MAX_KEY && !(await guessGate(req.nasId, device, nowMs)).allowed)
+  // A MAC login guesses no code (it is looked up by the device's own MAC), and a hotspot with
+  // MAC login sends one for every device that joins: it neither spends nor counts guesses.
+  const guessing = !macLoginOf(req);
+  if (
+    guessing &&
+    req.nasId &&
+    req.nasId.length <= MAX_KEY &&
+    !(await guessGate(req.nasId, device, nowMs)).allowed
+  )
     return { accept: false, reason: 'rate_limited' };
   const d = await readAndDecide(req, nowMs);
   if ('refused' in d) {
-    if (d.refused === 'unknown_code' || d.refused === 'wrong_hotspot')
+    if (guessing && (d.refused === 'unknown_code' || d.refused === 'wrong_hotspot'))
       await countWrongGuess(req.nasId, device, nowMs);
     return { accept: false, reason: d.refused };
   }
-  return { accept: true, vendor: d.nas.vendor ?? 'mikrotik', reply: passwordReply(req.userName) };
+  return { accept: true, vendor: d.nas.vendor ?? 'mikrotik', reply: passwordReply(d.password) };
 }
 
 /**
@@ -208,7 +257,7 @@ export async function authorizeLogin(req: LoginRequest, nowMs: number): Promise<
     if (!claimed) continue;
     const vendor = d.nas.vendor ?? 'mikrotik';
     const grant: Grant = {
-      password: req.userName,
+      password: d.password,
       sessionTimeoutS: d.standing.secondsLeft,
       cirKbps: d.code.offer.cir_kbps,
       mirKbps: d.code.offer.mir_kbps,

@@ -19,6 +19,7 @@ import {
   getDisconnect,
   moveDisconnect,
 } from '../store/disconnects.js';
+import { bindingsOfCode, forgetMac } from '../store/mac-bindings.js';
 import { getNas, listNasIdsOfReseller } from '../store/nas.js';
 import { getSession, openSessionsOfCode, type RadiusSession, reportItems } from '../store/sessions.js';
 import { transactIfCurrent, untilSettled } from '../store/transact.js';
@@ -59,7 +60,7 @@ export async function requestDisconnect(
     session_id: session.id,
     reseller_id: session.reseller_id,
     nas_id: session.nas_id,
-    user_name: session.code,
+    user_name: session.user_name ?? session.code,
     ...(session.acct_session_id ? { acct_session_id: session.acct_session_id } : {}),
     ...(session.nas_ip ? { nas_ip: session.nas_ip } : {}),
     host,
@@ -170,8 +171,11 @@ export async function revokeCodesOfAccount(
 ): Promise<{ codes: number; disconnects: number }> {
   let disconnects = 0;
   const codes = await allCodesOf(accountId);
-  for (const c of codes)
+  for (const c of codes) {
     disconnects += (await revokeAndCut(c.code, 'account_removed', nowMs)).disconnects.length;
+    // The devices remembered for MAC login go with the account: a MAC is personal data.
+    if ((c.bound_devices ?? 0) > 0) for (const b of await bindingsOfCode(c.code)) await forgetMac(b);
+  }
   return { codes: codes.length, disconnects };
 }
 

@@ -90,6 +90,8 @@ export const SessionViewSchema = z.object({
   reseller_id: z.string(),
   subscriber_id: z.optional(z.string()),
   device: z.string(),
+  /** The User-Name the router knows the session by, when not the code (a MAC login: the MAC). */
+  user_name: z.optional(z.string()),
   acct_session_id: z.optional(z.string()),
   nas_ip: z.optional(z.string()),
   status: z.enum(['open', 'closed']),
@@ -142,4 +144,40 @@ export const ResultBody = z.strictObject({
   attempt: z.int().check(z.gte(1), z.lte(100)),
   outcome: disconnectOutcome,
   error_cause: z.optional(z.int().check(z.gte(0), z.lte(65535))),
+});
+
+/** A MAC address as routers write it: six pairs of hex digits, `:` or `-` between or none. */
+const mac = z.string().check(z.regex(/^[0-9A-Fa-f]{2}([:-]?[0-9A-Fa-f]{2}){5}$/, 'must be a MAC address'));
+
+/** The portal's consent ("Reconnecter cet appareil automatiquement") or "Oublier cet appareil". */
+export const DeviceBody = z.strictObject({
+  nas_id: nasId,
+  code: z.string().check(z.minLength(1), z.maxLength(32)),
+  mac,
+});
+
+export const RememberedDeviceSchema = z.object({
+  code: z.string(),
+  /** `AA:BB:CC:DD:EE:FF`. */
+  mac: z.string(),
+  /** The hotspot the consent was given at. */
+  nas_id: z.string(),
+  bound_at: z.string(),
+  /** Forgotten by itself then (the code's end). */
+  expires_at: z.string(),
+});
+
+export const RememberResult = z.object({
+  ...RememberedDeviceSchema.shape,
+  bound_devices: z.int(),
+  max_devices: z.int(),
+});
+
+export const ForgetResult = z.object({ forgotten: z.boolean() });
+
+export const MyDevices = z.object({ items: z.array(RememberedDeviceSchema) });
+
+export const DeviceParams = z.strictObject({
+  code: z.string().check(z.regex(/^[A-Za-z0-9 -]{4,32}$/, 'must be an access code')),
+  mac,
 });

@@ -22,5 +22,12 @@ export const radiusSettings = defineSettings(
      * died, or its report was lost): longer than the relay's own wait for the router.
      */
     RADIUS_DISCONNECT_WAIT_S: z._default(intSetting, 15),
+    /**
+     * The password a router sends with a MAC login (RouterOS hotspot profile `mac-auth-password`,
+     * which `npm run admin -- mikrotik script` sets to this): FreeRADIUS checks PAP against it.
+     * Not a secret: what authenticates a MAC login is the router's own RADIUS credentials and
+     * the device's binding; RouterOS sends an empty password without it, which PAP cannot check.
+     */
+    RADIUS_MAC_AUTH_PASSWORD: z._default(z.string().check(z.regex(/^[A-Za-z0-9._-]{1,64}$/)), 'hotspot-mac'),
   }),
 );

@@ -55,6 +55,11 @@ export interface RouterScriptOptions {
   paymentHosts: readonly string[];
   /** The name the hotspot answers on for its own pages (login, status). */
   dnsName: string;
+  /**
+   * The password of MAC logins (`mac-auth-password`): the API's RADIUS_MAC_AUTH_PASSWORD, which
+   * FreeRADIUS checks PAP against (functions/radius/settings.ts). Not a secret.
+   */
+  macAuthPassword: string;
 }
 
 /**
@@ -95,6 +100,8 @@ function check(options: RouterScriptOptions): { portalHost: string; portal: URL 
   if (portal.protocol !== 'https:' && portal.protocol !== 'http:')
     throw new ScriptError('--portal-url must be http(s)');
   if (!/^[a-z0-9.-]{1,253}$/i.test(options.dnsName)) throw new ScriptError('--dns-name must be a host name');
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(options.macAuthPassword))
+    throw new ScriptError('RADIUS_MAC_AUTH_PASSWORD must be 1 to 64 of A-Z a-z 0-9 . _ -');
   for (const h of options.paymentHosts)
     if (!/^(\*\.)?[a-z0-9.-]{1,253}$/i.test(h)) throw new ScriptError(`not a host name: ${h}`);
   return { portalHost: portal.hostname, portal };
@@ -139,7 +146,9 @@ export function routerOsScript(options: RouterScriptOptions): string {
     ...radiusLines(options, tag),
     '# Disconnect and CoA from the platform (RFC 5176).',
     '/radius incoming set accept=yes port=3799',
-    `/ip hotspot profile set [find default=yes] use-radius=yes radius-interim-update=5m login-by=http-chap,http-pap dns-name=${ros(options.dnsName)} html-directory=hotspot`,
+    '# MAC login: a device its subscriber asked the portal to remember is let in by its MAC while its',
+    '# code is valid (the platform decides); any other device gets the login page as before.',
+    `/ip hotspot profile set [find default=yes] use-radius=yes radius-interim-update=5m login-by=http-chap,http-pap,mac mac-auth-mode=mac-as-username mac-auth-password=${ros(options.macAuthPassword)} dns-name=${ros(options.dnsName)} html-directory=hotspot`,
     '# Before login, a subscriber may reach the portal and the payment pages only.',
     ...gardenHosts.map((h) => `/ip hotspot walled-garden add dst-host=${ros(h)} comment=${tag}`),
     // HTTPS is not seen by the walled garden's HTTP proxy: names without a wildcard also go to

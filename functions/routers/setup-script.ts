@@ -1,6 +1,7 @@
 import { billingSettings } from '../billing/settings.js';
 import { config } from '../core/config.js';
 import { log } from '../core/log.js';
+import { radiusSettings } from '../radius/settings.js';
 import { accessOf, type IssuedRouter, paymentHosts, routerOsScript, ScriptError } from './routeros-script.js';
 import { routerSettings } from './settings.js';
 
@@ -30,6 +31,7 @@ export function withScript<T extends IssuedRouter>(issued: T): T & { routeros_sc
         c.AGGREGATOR_BASE_URL,
       ),
       dnsName: HOTSPOT_DNS_NAME,
+      macAuthPassword: radiusSettings().RADIUS_MAC_AUTH_PASSWORD,
     });
     return { ...issued, routeros_script };
   } catch (error) {

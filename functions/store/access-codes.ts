@@ -46,6 +46,8 @@ export interface AccessCode {
   grants?: Record<string, number>;
   /** Raised by each change of `devices`: the optimistic lock of a login. */
   devices_version: number;
+  /** Devices remembered for MAC login with their subscriber's consent (functions/store/mac-bindings.ts). */
+  bound_devices?: number;
   last_login_at?: string;
   last_nas_id?: string;
   /** Revoked by its reseller or an admin (ISO): refused from then on, its live sessions cut; or

@@ -14,6 +14,8 @@ export interface RadiusSession {
   reseller_id: string;
   subscriber_id?: string;
   device: string;
+  /** The User-Name the NAS knows the session by, when it is not the code (a MAC login: the MAC). */
+  user_name?: string;
   /** The NAS's own Acct-Session-Id and source address: what a Disconnect-Request names. */
   acct_session_id?: string;
   nas_ip?: string;

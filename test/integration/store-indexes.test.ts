@@ -34,6 +34,7 @@ import {
   updateForfait,
 } from '../../functions/store/forfaits.js';
 import { listRules } from '../../functions/store/gateway-rules.js';
+import { bindingsOfCode, bindingsOfMac, bindMac, forgetMac } from '../../functions/store/mac-bindings.js';
 import { listNasIdsOfReseller } from '../../functions/store/nas.js';
 import {
   completePayment,
@@ -353,6 +354,31 @@ describe('index keys follow updates', () => {
     expect(await listCodesOf(subscriberId)).toEqual([]);
     await transact({ code: accessCodeActivate(code, subscriberId, new Date().toISOString(), later(3600)) });
     expect((await listCodesOf(subscriberId)).map((c) => c.code)).toEqual([code.code]);
+  });
+
+  it('MacBinding: a device bound to a code is in the code’s list and its MAC’s, forgetting takes it out of both (puts and deletes)', async () => {
+    const code = { ...accessCode(), offer: { ...accessCode().offer, max_devices: 2 } };
+    await Access.put(code);
+    const mac = '02:AB:CD:EF:00:01';
+    const binding = {
+      reseller_id: code.reseller_id,
+      mac,
+      code: code.code,
+      nas_id: 'access_idx',
+      bound_at: new Date().toISOString(),
+      expires_at: later(3600),
+    };
+    expect(await bindMac(binding, code)).toBe('bound');
+    expect(await bindMac(binding, code)).toBe('already');
+    expect(await bindingsOfCode(code.code)).toEqual([binding]);
+    expect(await bindingsOfMac(code.reseller_id, mac)).toEqual([binding]);
+    expect(await bindingsOfMac(randomUUID(), mac)).toEqual([]);
+    expect((await Access.get({ code: code.code }))?.bound_devices).toBe(1);
+    expect(await forgetMac(binding)).toBe(true);
+    expect(await forgetMac(binding)).toBe(false);
+    expect(await bindingsOfCode(code.code)).toEqual([]);
+    expect(await bindingsOfMac(code.reseller_id, mac)).toEqual([]);
+    expect((await Access.get({ code: code.code }))?.bound_devices).toBe(0);
   });
 
   it('Account: an operator enters the operators list, moves within it on a role change, and leaves it', async () => {

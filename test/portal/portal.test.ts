@@ -14,6 +14,7 @@ import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
 import { Access } from '../../functions/store/access-codes.js';
 import { getAccount } from '../../functions/store/accounts.js';
+import { bindingsOfMac, bindMac } from '../../functions/store/mac-bindings.js';
 import { lastOtp, newMsisdn, tokenFor } from '../support/http.js';
 import { type EdgeContext, edgeStack } from '../support/radius.js';
 
@@ -106,11 +107,14 @@ interface Watched {
   origins: Set<string>;
 }
 
-async function open(options: { locale?: string; headers?: Record<string, string> } = {}): Promise<Watched> {
+async function open(
+  options: { locale?: string; headers?: Record<string, string>; bypassCSP?: boolean } = {},
+): Promise<Watched> {
   const context = await browser.newContext({
     viewport: PHONE,
     locale: options.locale ?? 'fr-FR',
     ...(options.headers ? { extraHTTPHeaders: options.headers } : {}),
+    ...(options.bypassCSP ? { bypassCSP: true } : {}),
   });
   // Short waits: a step that does not appear fails with its locator named, not a test timeout.
   context.setDefaultTimeout(8000);
@@ -533,6 +537,125 @@ describe('getting online with the portal', () => {
     const checked = renew.page.locator('#forfaits input:checked');
     expect(await checked.getAttribute('value')).toBe(SEED_FORFAITS[0]?.id);
     await renew.context.close();
+  });
+
+  it('remembers the device for MAC login only when the subscriber ticks the box, and forgets it in one tap', async () => {
+    const made = await api('POST', '/api/v1/vouchers/generate', admin, {
+      forfait_id: SEED_FORFAITS[0]?.id,
+      reseller_id: resellerId,
+      n: 2,
+    });
+    const [code, untouched] = (made.body.items as { code: string }[]).map((i) => i.code) as [string, string];
+    const mac = nextMac();
+    const atTheCode = async (c: string, bypassCSP = false, extra: Record<string, string> = {}) => {
+      const w = await open({ bypassCSP });
+      await w.page.goto(portalUrl({ mac, ...extra }));
+      await w.page.getByRole('button', { name: 'J’ai un ticket' }).first().click();
+      await w.page.getByLabel('Code du ticket (10 caractères)').fill(c);
+      await w.page.getByRole('button', { name: 'Valider le ticket' }).click();
+      await w.page.locator('#code').filter({ hasText: c }).waitFor();
+      return w;
+    };
+
+    // Not ticked (the default): the code goes to the router, the device is not remembered. The
+    // router's refusal of its MAC login (it was not remembered) is no error to show.
+    const plain = await atTheCode(untouched, false, { error: 'Appareil non reconnu, saisissez votre code' });
+    expect(await plain.page.locator('#router-error').isHidden()).toBe(true);
+    await plain.page.getByRole('button', { name: 'Se connecter' }).click();
+    await plain.page.waitForURL(`${nas.url}/orig?from=portal`);
+    expect(await bindingsOfMac(resellerId, mac)).toEqual([]);
+    await plain.context.close();
+
+    // Ticked: remembered for this code at this hotspot's reseller, then the code goes to the router.
+    const w = await atTheCode(code);
+    const box = w.page.getByLabel('Reconnecter cet appareil automatiquement');
+    expect(await box.isChecked()).toBe(false);
+    await box.check();
+    const logins = nas.logins.length;
+    await w.page.getByRole('button', { name: 'Se connecter' }).click();
+    await w.page.waitForURL(`${nas.url}/orig?from=portal`);
+    expect(nas.logins.slice(logins)).toMatchObject([{ username: code }]);
+    expect(await bindingsOfMac(resellerId, mac)).toMatchObject([{ code, mac, nas_id: nasId }]);
+    expect(w.problems).toEqual([]);
+    await w.context.close();
+
+    // Back on the portal with the code: "Oublier cet appareil", one tap. (axe is injected as a
+    // script of its own: for this visit the page's CSP is bypassed.)
+    const again = await atTheCode(code, true);
+    await again.page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core') });
+    const axe = (await again.page.evaluate('axe.run()')) as { violations: { id: string; impact: string }[] };
+    expect(
+      axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+    ).toEqual([]);
+    await again.page.getByRole('button', { name: 'Oublier cet appareil' }).click();
+    await again.page
+      .getByRole('alert')
+      .filter({ hasText: 'Cet appareil ne se reconnectera plus automatiquement.' })
+      .waitFor();
+    expect(await bindingsOfMac(resellerId, mac)).toEqual([]);
+    expect(again.problems).toEqual([]);
+    await again.context.close();
+  });
+
+  it('shows "Oublier cet appareil" on the card of a code this device is remembered for, after an SMS login, and forgets it', async () => {
+    const first = await open();
+    await first.page.goto(portalUrl());
+    const msisdn = await loginWithPhone(first.page);
+    await first.page.locator('label.choice').first().waitFor();
+    await first.context.close();
+    const owner = await accountOf(msisdn);
+    const code = `MINE${randomUUID().replace(/-/g, '').slice(0, 6).toUpperCase()}`;
+    const stored = {
+      code,
+      reseller_id: resellerId,
+      source: 'payment' as const,
+      source_id: randomUUID(),
+      subscriber_id: owner,
+      forfait_id: SEED_FORFAITS[0]?.id as string,
+      forfait_name: 'Jour',
+      offer: { duration_hours: 24, data_limit_mb: 0, cir_kbps: 256, mir_kbps: 1024, max_devices: 2 },
+      created_at: new Date().toISOString(),
+      started_at: new Date().toISOString(),
+      expires_at: new Date(Date.now() + 3600_000).toISOString(),
+      used_bytes: 0,
+      devices: {},
+      devices_version: 0,
+    };
+    await Access.put(stored);
+    const mac = nextMac();
+    const now = new Date().toISOString();
+    const binding = {
+      reseller_id: resellerId,
+      mac,
+      code,
+      nas_id: nasId,
+      bound_at: now,
+      expires_at: stored.expires_at,
+    };
+    expect(await bindMac(binding, stored)).toBe('bound');
+
+    // Another phone of the same subscriber sees no "forget" for it: it is not the device remembered.
+    const other = await open();
+    await other.page.goto(portalUrl());
+    await loginWithPhone(other.page, msisdn);
+    const otherCard = other.page.locator('#mine-list li', { hasText: code });
+    await otherCard.waitFor();
+    expect(await otherCard.getByRole('button', { name: 'Oublier cet appareil' }).count()).toBe(0);
+    await other.context.close();
+
+    const w = await open();
+    await w.page.goto(portalUrl({ mac }));
+    await loginWithPhone(w.page, msisdn);
+    const card = w.page.locator('#mine-list li', { hasText: code });
+    await card.getByRole('button', { name: 'Oublier cet appareil' }).click();
+    await w.page
+      .getByRole('alert')
+      .filter({ hasText: 'Cet appareil ne se reconnectera plus automatiquement.' })
+      .waitFor();
+    expect(await bindingsOfMac(resellerId, mac)).toEqual([]);
+    expect(await card.getByRole('button', { name: 'Oublier cet appareil' }).count()).toBe(0);
+    expect(w.problems).toEqual([]);
+    await w.context.close();
   });
 
   it('says an unknown voucher in words', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   assertActsFor,
+  assertHoldsCode,
   assertIsAgent,
   assertManagesAgent,
   assertOwns,
@@ -33,6 +34,18 @@ const codeOf = (fn: () => unknown) => {
 };
 
 describe('the access rules', () => {
+  it("lets a code's own subscriber, its reseller and any admin hold an access code; anyone else is told it does not exist", () => {
+    const code = { reseller_id: 'R1', subscriber_id: 's' };
+    expect(codeOf(() => assertHoldsCode(subscriber, code))).toBe('passed');
+    expect(codeOf(() => assertHoldsCode(reseller, code))).toBe('passed');
+    expect(codeOf(() => assertHoldsCode(admin, code))).toBe('passed');
+    expect(codeOf(() => assertHoldsCode({ ...subscriber, sub: 'other' }, code))).toBe('ERR_NOT_FOUND');
+    expect(codeOf(() => assertHoldsCode(subscriber, { reseller_id: 'R1' }))).toBe('ERR_NOT_FOUND');
+    expect(codeOf(() => assertHoldsCode({ ...reseller, resellerId: 'R2' }, code))).toBe('ERR_NOT_FOUND');
+    expect(codeOf(() => assertHoldsCode(agent, code))).toBe('ERR_NOT_FOUND');
+    expect(codeOf(() => assertHoldsCode(admin, undefined))).toBe('ERR_NOT_FOUND');
+  });
+
   it('lets the owning reseller and any admin act for a reseller, and nobody else', () => {
     expect(codeOf(() => assertActsFor(admin, 'R1'))).toBe('passed');
     expect(codeOf(() => assertActsFor(reseller, 'R1'))).toBe('passed');

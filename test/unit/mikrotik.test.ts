@@ -21,6 +21,7 @@ const options = {
   portalUrl: 'https://api.hotspot.example/',
   paymentHosts: paymentHosts('cinetpay'),
   dnsName: 'login.wifi',
+  macAuthPassword: 'hotspot-mac',
 };
 
 describe('the RouterOS 7 script of a router (RadSec)', () => {
@@ -50,9 +51,9 @@ describe('the RouterOS 7 script of a router (RadSec)', () => {
     expect(script).not.toMatch(/secret="(?!radsec")/);
   });
 
-  it('makes the default hotspot profile use RADIUS, CHAP and PAP logins and 5-minute interim updates', () => {
+  it('makes the default hotspot profile use RADIUS, CHAP, PAP and MAC logins (with the MAC-auth password) and 5-minute interim updates', () => {
     expect(script).toContain(
-      '/ip hotspot profile set [find default=yes] use-radius=yes radius-interim-update=5m login-by=http-chap,http-pap dns-name="login.wifi"',
+      '/ip hotspot profile set [find default=yes] use-radius=yes radius-interim-update=5m login-by=http-chap,http-pap,mac mac-auth-mode=mac-as-username mac-auth-password="hotspot-mac" dns-name="login.wifi"',
     );
   });
 
@@ -107,6 +108,7 @@ describe('values written into the script', () => {
     [{ portalUrl: 'not a url' }, 'portal-url'],
     [{ dnsName: 'x" ; /system reset-configuration' }, 'dns-name'],
     [{ paymentHosts: ['x" ; /system reset'] }, 'host name'],
+    [{ macAuthPassword: 'x" ; /system reset' }, 'RADIUS_MAC_AUTH_PASSWORD'],
   ])('are refused when they could not be a value: %j', (bad, flag) => {
     expect(() => routerOsScript({ ...options, ...bad } as never)).toThrow(flag);
   });

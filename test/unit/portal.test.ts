@@ -142,6 +142,7 @@ describe('the portal page', () => {
     ['Code non valable sur ce hotspot', 'err_wrong_hotspot'],
     ['Forfait expiré', 'err_expired'],
     ['Volume de données épuisé', 'err_data_used'],
+    ['Appareil non reconnu, saisissez votre code', 'err_mac_unknown'],
     ['RADIUS server is not responding', 'err_router_unavailable'],
     ['already authorizing, retry later', 'err_router_retry'],
     ['<img src=x> call +225 0102030405', 'err_router_generic'],

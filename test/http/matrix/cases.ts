@@ -7,6 +7,7 @@ import { allocateVlan } from '../../../functions/network/vlans.js';
 import { Access } from '../../../functions/store/access-codes.js';
 import { allotToAgent } from '../../../functions/store/agents.js';
 import { closeIncident, raiseAlertOnce } from '../../../functions/store/alerts.js';
+import { bindMac } from '../../../functions/store/mac-bindings.js';
 import { PaymentEntity } from '../../../functions/store/payments.js';
 import { recordReseller } from '../../../functions/store/resellers.js';
 import { Session } from '../../../functions/store/sessions.js';
@@ -203,6 +204,27 @@ async function ownerRouter(cast: Cast): Promise<string> {
   return router.router_id;
 }
 /** A router is "not found" for another reseller: its id does not leak. */
+/** A MAC of its own for each call (the portal's device). */
+const randomMac = (): string =>
+  (randomUUID().replace(/-/g, '').slice(0, 12).match(/../g) as string[]).join(':').toUpperCase();
+
+/** A code of the matrix subscriber at the owning reseller, with one device remembered for it. */
+async function subscriberDevice(cast: Cast): Promise<{ code: string; mac: string }> {
+  const code = await ownerCode(cast);
+  const read = await Access.get({ code });
+  if (!read) throw new Error('matrix code not stored');
+  await Access.update({ code }, { set: { subscriber_id: cast.subscriberId }, read });
+  const stored = { ...read, subscriber_id: cast.subscriberId };
+  const mac = randomMac();
+  const now = new Date().toISOString();
+  const outcome = await bindMac(
+    { reseller_id: cast.ownerResellerId, mac, code, nas_id: 'access_matrix', bound_at: now, expires_at: now },
+    stored,
+  );
+  if (outcome !== 'bound') throw new Error('matrix device not bound');
+  return { code, mac };
+}
+
 const OWNER_OR_ADMIN_ELSE_NOT_FOUND = { ...OWNER_OR_ADMIN, otherReseller: 404 };
 
 /** Every route of the route table has a row here; the inventory test fails otherwise. */
@@ -583,6 +605,29 @@ export const cases: Record<string, MatrixCase> = {
     expect: PUBLIC,
   },
   'GET /api/v1/access/mine': { request: async () => ({ path: '' }), expect: ANY_TOKEN },
+  'POST /api/v1/access/devices': {
+    request: async (cast) => ({
+      path: '',
+      body: { nas_id: (await ownerVlan(cast)).nas_id, code: await ownerCode(cast), mac: randomMac() },
+    }),
+    expect: PUBLIC,
+  },
+  'POST /api/v1/access/devices/forget': {
+    request: async (cast) => ({
+      path: '',
+      body: { nas_id: (await ownerVlan(cast)).nas_id, code: await ownerCode(cast), mac: randomMac() },
+    }),
+    expect: PUBLIC,
+  },
+  'GET /api/v1/access/devices/mine': { request: async () => ({ path: '' }), expect: ANY_TOKEN },
+  'DELETE /api/v1/access/{code}/devices/{mac}': {
+    // The code's own subscriber, its reseller and admins; anyone else does not know the code.
+    request: async (cast) => {
+      const { code, mac } = await subscriberDevice(cast);
+      return { path: `/api/v1/access/${code}/devices/${mac}` };
+    },
+    expect: { ...ANY_TOKEN, otherReseller: 404, agent: 404, otherAgent: 404 },
+  },
   'GET /portal/{nas_id}': {
     request: async (cast) => ({ path: `/portal/${(await ownerVlan(cast)).nas_id}` }),
     expect: PUBLIC,

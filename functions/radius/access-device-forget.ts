@@ -1,0 +1,27 @@
+import { clock } from '../core/clock.js';
+import { endpoint, json } from '../core/http.js';
+import { forgetDevice } from './remembered-devices.js';
+import { DeviceBody, ForgetResult } from './schemas.js';
+
+/** Public: the portal's "Oublier cet appareil", by whoever holds the code. Idempotent. */
+export const handler = endpoint(
+  'POST /api/v1/access/devices/forget',
+  {
+    body: DeviceBody,
+    response: { status: 200, schema: ForgetResult },
+    errors: ['ERR_RATE_LIMITED', 'ERR_NOT_FOUND'],
+  },
+  async ({ body, event }) =>
+    json(
+      200,
+      await forgetDevice(
+        {
+          nasId: body.nas_id,
+          code: body.code,
+          mac: body.mac,
+          clientAddress: event.requestContext?.http?.sourceIp ?? 'unknown',
+        },
+        clock.now(),
+      ),
+    ),
+);

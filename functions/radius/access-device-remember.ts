@@ -1,0 +1,27 @@
+import { clock } from '../core/clock.js';
+import { endpoint, json } from '../core/http.js';
+import { rememberDevice } from './remembered-devices.js';
+import { DeviceBody, RememberResult } from './schemas.js';
+
+/** Public: the portal binds the device (its MAC, from the router) to a code, with the subscriber's consent. */
+export const handler = endpoint(
+  'POST /api/v1/access/devices',
+  {
+    body: DeviceBody,
+    response: { status: 200, schema: RememberResult },
+    errors: ['ERR_RATE_LIMITED', 'ERR_NOT_FOUND', 'ERR_CONFLICT', 'ERR_DEVICE_LIMIT'],
+  },
+  async ({ body, event }) =>
+    json(
+      200,
+      await rememberDevice(
+        {
+          nasId: body.nas_id,
+          code: body.code,
+          mac: body.mac,
+          clientAddress: event.requestContext?.http?.sourceIp ?? 'unknown',
+        },
+        clock.now(),
+      ),
+    ),
+);

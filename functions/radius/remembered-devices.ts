@@ -1,0 +1,132 @@
+import { assertHoldsCode } from '../core/access.js';
+import { AppError, notFound } from '../core/errors.js';
+import type { Principal } from '../core/principal.js';
+import { type AccessCode, getAccessCode, listCodesOf } from '../store/access-codes.js';
+import { bindingsOfCode, bindMac, forgetMac, type MacBinding } from '../store/mac-bindings.js';
+import { getNas } from '../store/nas.js';
+import { normalizeCode, normalizeMac } from './attributes.js';
+import { standing } from './authorize.js';
+import { countWrongGuess, guessGate } from './guesses.js';
+
+/**
+ * Devices that reconnect without typing their code (issue: returning devices): with the
+ * subscriber's consent on the portal, the device's MAC is bound to the code at the hotspot's
+ * reseller (functions/store/mac-bindings.ts), and a RouterOS hotspot with `login-by=mac` logs it
+ * in by its MAC while the code is valid (functions/radius/authorize.ts). Forgetting it is one
+ * call, by whoever holds the code (the portal) or by the code's subscriber (the API).
+ *
+ * The portal's two calls are public, like `POST /access/check`: knowing the code is the right
+ * to remember or forget a device for it, and they are budgeted like code guesses (per hotspot
+ * and client address), so they are no way to try codes.
+ */
+export interface RememberedDevice {
+  code: string;
+  mac: string;
+  nas_id: string;
+  bound_at: string;
+  expires_at: string;
+}
+
+const view = (b: MacBinding): RememberedDevice => ({
+  code: b.code,
+  mac: b.mac,
+  nas_id: b.nas_id,
+  bound_at: b.bound_at,
+  expires_at: b.expires_at,
+});
+
+/** The code named at a hotspot, or 404 (unknown, or another reseller's: the same answer), budgeted. */
+async function codeAt(nasId: string, typed: string, nowMs: number, clientAddress: string) {
+  const device = `${nasId}/addr:${clientAddress}`;
+  const gate = await guessGate(nasId, device, nowMs);
+  if (!gate.allowed)
+    throw new AppError('ERR_RATE_LIMITED', 'Too many wrong codes, try again later', {
+      headers: { 'Retry-After': String(gate.retryAfterSeconds) },
+    });
+  const [code, nas] = await Promise.all([getAccessCode(normalizeCode(typed)), getNas(nasId)]);
+  if (!code || !nas || nas.reseller_id !== code.reseller_id) {
+    await countWrongGuess(nasId, device, nowMs);
+    throw notFound('Access code');
+  }
+  return code;
+}
+
+const macOf = (typed: string): string => {
+  const mac = normalizeMac(typed);
+  if (!mac) throw new AppError('ERR_VALIDATION', 'mac must be a MAC address');
+  return mac;
+};
+
+/**
+ * When the binding may go: the code's end; for a code whose clock has not started (the portal
+ * binds just before its first login), the latest it could end.
+ */
+function bindingEnd(code: AccessCode, nowMs: number): string {
+  if (code.expires_at) return code.expires_at;
+  const from = Math.max(nowMs, code.use_by ? Date.parse(code.use_by) : nowMs);
+  return new Date(from + code.offer.duration_hours * 3600_000).toISOString();
+}
+
+/** The portal's "Reconnecter cet appareil automatiquement": binds the device to a valid code. */
+export async function rememberDevice(
+  input: { nasId: string; code: string; mac: string; clientAddress: string },
+  nowMs: number,
+): Promise<RememberedDevice & { bound_devices: number; max_devices: number }> {
+  const mac = macOf(input.mac);
+  const code = await codeAt(input.nasId, input.code, nowMs, input.clientAddress);
+  const s = standing(code, nowMs);
+  if ('refused' in s)
+    throw new AppError('ERR_CONFLICT', 'This access code no longer allows a connection', {
+      details: [{ path: 'code', message: s.refused }],
+    });
+  const binding: MacBinding = {
+    reseller_id: code.reseller_id,
+    mac,
+    code: code.code,
+    nas_id: input.nasId,
+    ...(code.subscriber_id ? { subscriber_id: code.subscriber_id } : {}),
+    bound_at: new Date(nowMs).toISOString(),
+    expires_at: bindingEnd(code, nowMs),
+  };
+  const outcome = await bindMac(binding, code);
+  if (outcome === 'gone') throw notFound('Access code');
+  if (outcome === 'device_limit')
+    throw new AppError(
+      'ERR_DEVICE_LIMIT',
+      `This code already remembers ${code.offer.max_devices} devices: forget one first`,
+    );
+  const after = await getAccessCode(code.code);
+  const bound =
+    outcome === 'bound' ? binding : ((await bindingsOfCode(code.code)).find((b) => b.mac === mac) ?? binding);
+  return { ...view(bound), bound_devices: after?.bound_devices ?? 1, max_devices: code.offer.max_devices };
+}
+
+/** The portal's "Oublier cet appareil": the next MAC login of the device is refused. */
+export async function forgetDevice(
+  input: { nasId: string; code: string; mac: string; clientAddress: string },
+  nowMs: number,
+): Promise<{ forgotten: boolean }> {
+  const mac = macOf(input.mac);
+  const code = await codeAt(input.nasId, input.code, nowMs, input.clientAddress);
+  return { forgotten: await forgetMac({ reseller_id: code.reseller_id, mac, code: code.code }) };
+}
+
+/** The devices remembered for the caller's codes (its 20 newest), newest binding first. */
+export async function myDevices(subscriberId: string): Promise<{ items: RememberedDevice[] }> {
+  const codes = (await listCodesOf(subscriberId)).filter((c) => (c.bound_devices ?? 0) > 0);
+  const bindings = (await Promise.all(codes.map((c) => bindingsOfCode(c.code)))).flat();
+  return { items: bindings.map(view).sort((a, b) => b.bound_at.localeCompare(a.bound_at)) };
+}
+
+/** Forgets a device of one of the caller's codes (404 for anyone else's code or an unknown device). */
+export async function forgetMyDevice(
+  principal: Principal,
+  typedCode: string,
+  typedMac: string,
+): Promise<{ forgotten: true }> {
+  const mac = macOf(typedMac);
+  const code = await getAccessCode(normalizeCode(typedCode));
+  assertHoldsCode(principal, code);
+  if (!(await forgetMac({ reseller_id: code.reseller_id, mac, code: code.code }))) throw notFound('Device');
+  return { forgotten: true };
+}
