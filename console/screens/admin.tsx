@@ -3,6 +3,7 @@ import { api, fieldErrors, Offline } from '../api.js';
 import { dateTime, t } from '../i18n.js';
 import type { Session } from '../session.js';
 import { Card, Field, Loading, Message, useGet } from '../ui.js';
+import { Credentials, type Issued } from './router-credentials.js';
 
 interface Vlan {
   vlan_id: number;
@@ -16,7 +17,7 @@ interface Vlan {
 
 const COUNTRIES = ['CI', 'SN', 'BJ', 'BF', 'ML', 'NE', 'TG', 'CM', 'GA', 'CG', 'TD', 'CF'];
 
-/** Onboarding in one flow: the account, its VLAN and NAS id, and its first site. */
+/** Onboarding in one flow: the account, its VLAN and NAS id, its first site and first router. */
 function Onboard(props: { onDone: () => void }) {
   const [f, setF] = useState({
     msisdn: '+225',
@@ -25,7 +26,11 @@ function Onboard(props: { onDone: () => void }) {
     city: '',
     latitude: '',
     longitude: '',
+    router: '',
+    transport: 'radsec',
+    source_ip: '',
   });
+  const [issued, setIssued] = useState<Issued>();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [done, setDone] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -36,15 +41,30 @@ function Onboard(props: { onDone: () => void }) {
     setBusy(true);
     setDone(undefined);
     try {
-      const a = await api<{ vlan_id: number; nas_id: string; reseller_id: string }>('POST', '/resellers', {
-        msisdn: f.msisdn.replace(/[\s.()-]/g, ''),
-        name: f.name,
-        country: f.country,
-        first_site: { city: f.city, latitude: Number(f.latitude), longitude: Number(f.longitude) },
-      });
+      const router = f.router.trim()
+        ? {
+            first_router: {
+              name: f.router.trim(),
+              transport: f.transport,
+              ...(f.transport === 'udp' ? { source_ip: f.source_ip.trim() } : {}),
+            },
+          }
+        : {};
+      const a = await api<{ vlan_id: number; nas_id: string; reseller_id: string; router?: Issued }>(
+        'POST',
+        '/resellers',
+        {
+          msisdn: f.msisdn.replace(/[\s.()-]/g, ''),
+          name: f.name,
+          country: f.country,
+          first_site: { city: f.city, latitude: Number(f.latitude), longitude: Number(f.longitude) },
+          ...router,
+        },
+      );
       if (a.status === 201) {
         setErrors({});
         setDone(t('onboarded', { name: f.name, vlan: a.body.vlan_id, nas: a.body.nas_id }));
+        setIssued(a.body.router);
         props.onDone();
       } else setErrors(fieldErrors(a.body));
     } catch (err) {
@@ -80,11 +100,33 @@ function Onboard(props: { onDone: () => void }) {
           <input id="ob-lon" inputMode="decimal" value={f.longitude} onInput={set('longitude')} />
         </Field>
       </div>
+      <fieldset>
+        <legend>{t('first_router')}</legend>
+        <Field id="ob-router" label="router_name" error={errors['first_router.name']}>
+          <input id="ob-router" value={f.router} onInput={set('router')} maxLength={64} />
+        </Field>
+        <Field id="ob-transport" label="transport" error={errors['first_router.transport']}>
+          <select id="ob-transport" value={f.transport} onChange={set('transport')}>
+            <option value="radsec">{t('transport_radsec')}</option>
+            <option value="udp">{t('transport_udp')}</option>
+          </select>
+        </Field>
+        {f.transport === 'udp' ? (
+          <Field
+            id="ob-source-ip"
+            label="source_ip"
+            error={errors['first_router.source_ip'] ?? errors.source_ip}
+          >
+            <input id="ob-source-ip" inputMode="decimal" value={f.source_ip} onInput={set('source_ip')} />
+          </Field>
+        ) : null}
+      </fieldset>
       <button type="submit" disabled={busy}>
         {t('onboard')}
       </button>
       <Message text={errors._} />
       <Message text={done} kind="ok" />
+      {issued ? <Credentials issued={issued} onDone={() => setIssued(undefined)} /> : null}
     </form>
   );
 }

@@ -1,6 +1,5 @@
 import type { FunctionComponent } from 'preact';
 import type { Session } from '../session.js';
-import { Activity, Network, Resellers, Status } from './admin.js';
 import { AgentBalance, Agents, Sell } from './agents.js';
 import { Codes } from './codes.js';
 import { Dashboard } from './dashboard.js';
@@ -32,10 +31,11 @@ export const SCREENS: Record<ScreenId, FunctionComponent<{ session: Session }>> 
   sessions: Sessions,
   payments: Payments,
   statements: Statements,
-  resellers: Resellers,
-  network: Network,
-  status: Status,
-  activity: Activity,
+  // The operator's screens: a chunk of their own, out of the resellers' dashboard weight.
+  resellers: lazyScreen(() => import('./admin.js').then((m) => m.Resellers)),
+  network: lazyScreen(() => import('./admin.js').then((m) => m.Network)),
+  status: lazyScreen(() => import('./admin.js').then((m) => m.Status)),
+  activity: lazyScreen(() => import('./admin.js').then((m) => m.Activity)),
   agents: Agents,
   sell: Sell,
   balance: AgentBalance,

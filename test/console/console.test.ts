@@ -585,7 +585,7 @@ describe('the console’s weight and speed', () => {
 });
 
 describe('the console, for an operator', () => {
-  it('onboards a reseller in one form: account, VLAN, NAS id and first site; the activity log shows it', async () => {
+  it('onboards a reseller in one form: account, VLAN, NAS id, first site and first router; the activity log shows it', async () => {
     const msisdn = newMsisdn();
     await upsertOperator({ msisdn, role: 'admin' });
     const w = await open();
@@ -593,14 +593,25 @@ describe('the console, for an operator', () => {
     const newcomer = newMsisdn();
     const name = `Cyber Awa ${randomUUID().slice(0, 6)}`;
     await w.page.getByLabel('Numéro de téléphone', { exact: false }).first().fill(newcomer);
-    await w.page.getByLabel('Nom').fill(name);
+    await w.page.getByLabel('Nom', { exact: true }).fill(name);
     await w.page.getByLabel('Pays').selectOption('SN');
     await w.page.getByLabel('Ville du premier site').fill('Dakar');
     await w.page.getByLabel('Latitude').fill('14.6928');
     await w.page.getByLabel('Longitude').fill('-17.4467');
+    // Its first router: a UDP router at a fixed address, its secret shown once with the script.
+    await w.page.getByLabel('Nom du routeur').fill('Routeur Dakar');
+    await w.page.getByLabel('Liaison RADIUS').selectOption('udp');
+    await w.page.getByLabel('Adresse IP publique du routeur').fill('198.51.100.77');
     expect(await audit(w.page)).toEqual([]);
     await w.page.getByRole('button', { name: 'Nouveau revendeur' }).click();
     await w.page.getByText(`Revendeur ${name} créé`).waitFor();
+    const secret = (await w.page.getByTestId('router-secret').textContent()) ?? '';
+    expect(secret.length).toBeGreaterThanOrEqual(16);
+    const download = w.page.waitForEvent('download');
+    await w.page.getByRole('button', { name: 'Télécharger le script RouterOS (.rsc)' }).click();
+    const script = await (await download).path().then((path) => readFileSync(path as string, 'utf8'));
+    expect(script).toContain(secret);
+    expect(await audit(w.page)).toEqual([]);
 
     // The new reseller's number logs in as a reseller of its own.
     const vlans = await api('GET', '/api/v1/network/vlans?page_size=100', admin);
@@ -610,6 +621,11 @@ describe('the console, for an operator', () => {
     expect(mine).toBeDefined();
     const sites = await api('GET', `/api/v1/network/sites/${mine?.reseller_id}`, admin);
     expect(sites.body.items).toMatchObject([{ city: 'Dakar', site_number: 1 }]);
+    const routers = await api('GET', `/api/v1/routers?reseller_id=${mine?.reseller_id}`, admin);
+    expect(routers.body.items).toMatchObject([
+      { name: 'Routeur Dakar', transport: 'udp', source_ip: '198.51.100.77' },
+    ]);
+    expect(JSON.stringify(routers.body)).not.toContain(secret);
 
     await w.page.getByRole('link', { name: 'Journal' }).click();
     await w.page.getByText('POST /api/v1/resellers').first().waitFor();

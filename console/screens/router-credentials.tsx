@@ -1,0 +1,83 @@
+import { t } from '../i18n.js';
+import { Field } from '../ui.js';
+
+/**
+ * A router's credentials as the API answers them once (POST /routers, a renewal, or the first
+ * router of an onboarding): shown on the Hotspots screen and on the operator's onboarding form.
+ */
+
+export interface Router {
+  router_id: string;
+  name: string;
+  nas_ids: string[];
+  transport: 'udp' | 'radsec';
+  source_ip?: string;
+  cert_not_after?: string;
+  status: 'active' | 'revoked';
+}
+
+export interface Issued {
+  router: Router;
+  credentials:
+    | { transport: 'udp'; secret: string; source_ip: string }
+    | { transport: 'radsec'; certificate_pem: string; private_key_pem: string; serial: string };
+  routeros_script?: string;
+}
+
+/** Saves text as a file (built in the page: the script is in the answer that holds the credentials). */
+function save(name: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** What was issued, shown once: the UDP secret or the RadSec certificate and key, and the script. */
+export function Credentials(props: { issued: Issued; onDone: () => void }) {
+  const { router, credentials: c, routeros_script: script } = props.issued;
+  return (
+    <section class="credentials" aria-label={t('router_added', { name: router.name })}>
+      <p role="status">
+        <strong>{t('router_added', { name: router.name })}</strong> {t('credentials_once')}
+      </p>
+      {c.transport === 'udp' ? (
+        <dl class="facts">
+          <dt>{t('radius_secret')}</dt>
+          <dd>
+            <code data-testid="router-secret">{c.secret}</code>
+          </dd>
+          <dt>{t('registered_ip')}</dt>
+          <dd>
+            <code>{c.source_ip}</code>
+          </dd>
+        </dl>
+      ) : (
+        <>
+          <p>
+            {t('cert_serial')} <code>{c.serial}</code>
+          </p>
+          <Field id={`${router.router_id}-cert`} label="certificate">
+            <textarea id={`${router.router_id}-cert`} rows={3} readOnly value={c.certificate_pem} />
+          </Field>
+          <Field id={`${router.router_id}-key`} label="private_key">
+            <textarea id={`${router.router_id}-key`} rows={3} readOnly value={c.private_key_pem} />
+          </Field>
+        </>
+      )}
+      <div class="buttons">
+        {script ? (
+          <button type="button" onClick={() => save(`${router.nas_ids[0] ?? router.router_id}.rsc`, script)}>
+            {t('download_script')}
+          </button>
+        ) : (
+          <p>{t('no_script')}</p>
+        )}
+        <button type="button" class="secondary" onClick={props.onDone}>
+          {t('hide_credentials')}
+        </button>
+      </div>
+    </section>
+  );
+}
