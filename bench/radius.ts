@@ -385,6 +385,23 @@ export async function radiusFigures(
       await warm(radsec, 2 * total + 20);
       out.push(...(await exchanges('UDP', udp, nasId, codes.slice(0, total), probe, parallel)));
       out.push(...(await exchanges('RadSec', radsec, nasId, codes.slice(total, 2 * total), probe, parallel)));
+      // The live sessions the Disconnect round trips cut: each started by the UDP router.
+      const cut = codes.slice(2 * total + 40, 2 * total + 40 + DISCONNECTS);
+      const started = await blast(
+        udp.acctPort,
+        udp.secret,
+        'Accounting-Request',
+        (i) => [
+          ['Acct-Status-Type', 'Start'],
+          ['User-Name', cut[i] as string],
+          ['NAS-Identifier', nasId],
+          ['NAS-IP-Address', '127.0.0.1'],
+          ['Acct-Session-Id', `bench-${i}`],
+        ],
+        { total: DISCONNECTS, parallel: 5 },
+      );
+      if (started.answered !== DISCONNECTS)
+        throw new Error(`${started.answered} of ${DISCONNECTS} sessions to disconnect started`);
     } finally {
       await proxy.stop();
     }
