@@ -32,6 +32,8 @@ export interface LoadOptions {
   hotspots: number;
   /** Access codes per hotspot (one session at a time each). */
   codesPerHotspot: number;
+  /** Interim-Updates a session sends between its Start and its Stop (default INTERIMS). */
+  interims?: number;
 }
 
 export interface LoadReport {
@@ -267,7 +269,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
       const s = live.splice(Math.floor(Math.random() * live.length), 1)[0] as Live;
       s.bytes += 1_000_000 + Math.floor(Math.random() * 5_000_000);
       s.time += 300;
-      if (s.interims < INTERIMS) {
+      if (s.interims < (o.interims ?? INTERIMS)) {
         s.interims += 1;
         await accounting(s, 'Interim-Update');
         live.push(s);
