@@ -9,7 +9,8 @@ import { TABLE } from '../functions/store/table.js';
  * A table write counts once on its item's `pk`. An index write is computed from TABLE.indexes
  * as DynamoDB applies it: the item enters an index (a put on its new index partition), leaves
  * it (a delete on the old one), moves in it (both), or stays with its keys unchanged (a write
- * of its copy when the index projects more than the keys, none for KEYS_ONLY). An update names
+ * of its copy when the update changed an attribute the index projects: any for ALL, those
+ * listed for INCLUDE, none for KEYS_ONLY). An update names
  * the index keys it sets or removes (the entity helper writes them), so the item's current
  * index keys are kept per item from the writes seen: the ledger must see an item's first write
  * (`paused` lets a seed teach it without counting).
@@ -96,7 +97,7 @@ export class WriteLedger {
   }
 
   /** One applied write of an item: its table key and what each index sees. */
-  private apply(key: Item, next: IndexKeys | undefined): void {
+  private apply(key: Item, next: IndexKeys | undefined, touched?: readonly string[]): void {
     const id = itemId(key);
     const before = this.state.get(id) ?? {};
     this.count(`table ${str(key[TABLE.partitionKey])}`);
@@ -104,8 +105,12 @@ export class WriteLedger {
       const old = before[g.name];
       const now = next?.[g.name];
       if (old && now && old.pk === now.pk && old.sk === now.sk) {
-        // Same keys: the index copy is rewritten unless it holds the keys alone.
-        if ((g.projection as string) !== 'KEYS_ONLY') this.count(`${g.name} ${now.pk}`);
+        // Same keys: the index copy is rewritten when it holds an attribute the write changed
+        // (any, for ALL; a put rewrites every attribute).
+        const projected: readonly string[] | undefined =
+          g.projection === 'ALL' ? undefined : 'nonKeyAttributes' in g ? g.nonKeyAttributes : [];
+        if (!projected || !touched || touched.some((a) => projected.includes(a)))
+          this.count(`${g.name} ${now.pk}`);
         continue;
       }
       if (old) this.count(`${g.name} ${old.pk}`);
@@ -134,7 +139,9 @@ export class WriteLedger {
         delete next[g.name];
       else next[g.name] = { pk, sk };
     }
-    this.apply(key, next);
+    // A value set again as it was changes nothing in an index; the ledger cannot tell, so it
+    // counts a set of a projected attribute as a change (an overcount, never an undercount).
+    this.apply(key, next, [...Object.keys(set), ...removed]);
   }
 
   delete(key: Item): void {

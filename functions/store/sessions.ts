@@ -1,6 +1,6 @@
 import { Access } from './access-codes.js';
 import { countItems, scopeOf } from './counters.js';
-import { entity, type TxItem } from './entity.js';
+import { batchGet, entity, type TxItem } from './entity.js';
 import { shardOf } from './shards.js';
 
 /**
@@ -61,9 +61,15 @@ export const Session = entity<RadiusSession>()({
   name: 'radius_session',
   key: (s: Pick<RadiusSession, 'id'>) => ({ pk: `SESSION#${s.id}`, sk: 'SESSION' }),
   indexes: {
-    /** Open sessions of a NAS (Accounting-On/Off closes them). */
+    /**
+     * Open sessions of a NAS (Accounting-On/Off closes them, a revoked code's are cut, the
+     * captive API finds a device's). On gsi4, which holds only `id`, `code` and `device`: none
+     * changes on an interim, so an interim writes no copy there (on gsi1, projecting ALL, each
+     * interim rewrote the session's copy, about 667 writes/s at the modelled peak). Readers
+     * that need more read the sessions by key (`fullSessions`).
+     */
     openByNas: {
-      gsi: 'gsi1',
+      gsi: 'gsi4',
       composite: ['nas_id', 'id', 'status'],
       pk: (s: Pick<RadiusSession, 'nas_id'>) => `NAS#${s.nas_id}#OPEN`,
       sk: (s: RadiusSession) => s.id,
@@ -141,7 +147,7 @@ function deviceItem(
  * session, the bytes it already used added to its code, the counters, and the month's session
  * count of its reseller, all or nothing. Cancelled on `session` when it exists already.
  */
-// Access: TransactWriteItems [Put SESSION#<id> not exists, Update CODE#<code> ADD used_bytes + device lease, Update STATS#<scope> ADD open (open only), extra items].
+// Access: TransactWriteItems [Put SESSION#<id> not exists, Update CODE#<code> ADD used_bytes + device lease, Update STATS#<scope>[#<shard>] ADD open (open only), extra items].
 export function openSessionItems(
   s: RadiusSession,
   lease: number,
@@ -163,7 +169,7 @@ export function openSessionItems(
  * NAS's restart reports again, so it is open again and takes its device's lease back.
  * Cancelled on `session` when another report changed the session since it was read.
  */
-// Access: TransactWriteItems [Update SESSION#<id> (condition totals, time, event and status as read), Update CODE#<code> ADD used_bytes, Update STATS#<scope> ADD open -1 (close) / +1 (reopen)].
+// Access: TransactWriteItems [Update SESSION#<id> (condition totals, time, event and status as read), Update CODE#<code> ADD used_bytes, Update STATS#<scope>[#<shard>] ADD open -1 (close) / +1 (reopen)]; the session's gsi1 keys of before removed.
 export function reportItems(
   read: RadiusSession,
   next: Pick<
@@ -196,7 +202,15 @@ export function reportItems(
   return {
     session: Session.tx.update(
       read,
-      { set, read },
+      {
+        // `nas_id` as read: its open-by-NAS keys are written again, so a session opened before
+        // that index moved to gsi4 gets them at its next report (unchanged keys write no index
+        // copy), and its keys on gsi1, where that index was, are removed (absent: nothing).
+        set: { ...set, nas_id: read.nas_id },
+        read,
+        expression: 'REMOVE gsi1pk, gsi1sk',
+        keepsIndexes: true,
+      },
       {
         expression: `total_bytes = :read AND #status = :status AND session_time_s = :time AND ${
           read.event_time === undefined ? 'attribute_not_exists(event_time)' : 'event_time = :event'
@@ -216,15 +230,38 @@ export function reportItems(
   };
 }
 
-// Access: Query openByNas (gsi1) gsi1pk=NAS#<nas_id>#OPEN.
-export const openSessionsOfNas = (nasId: string): Promise<RadiusSession[]> =>
+/** The id, code and device of each open session of a NAS: what gsi4 holds, one Query. */
+// Access: Query openByNas (gsi4) gsi4pk=NAS#<nas_id>#OPEN.
+export const openDevicesOfNas = (nasId: string): Promise<Pick<RadiusSession, 'id' | 'code' | 'device'>[]> =>
   Session.queryIndexAll('openByNas', { nas_id: nasId }, { consistent: false });
 
 /**
- * Open sessions of a code: they can only be at its reseller's hotspots, so one query per NAS
- * of the reseller (a handful), filtered on the code, instead of an index of its own.
+ * The stored sessions of ids read from an index, in their order, still open (one closed since
+ * the index was read is left out): BatchGetItem, 100 keys a call.
  */
-// Access: Query openByNas (gsi1) gsi1pk=NAS#<nas_id>#OPEN FILTER code = :code, once per NAS id given.
+// Access: BatchGetItem pk=SESSION#<id> (strongly consistent), 100 a call.
+export async function fullSessions(ids: readonly string[]): Promise<RadiusSession[]> {
+  const out: RadiusSession[] = [];
+  for (let i = 0; i < ids.length; i += 100) {
+    const read = await batchGet(
+      ids.slice(i, i + 100).map((id) => [Session, { id }] as const),
+      { consistent: true },
+    );
+    for (const s of read) if (s?.status === 'open') out.push(s);
+  }
+  return out;
+}
+
+// Access: Query openByNas (gsi4) gsi4pk=NAS#<nas_id>#OPEN, then BatchGetItem of those sessions.
+export const openSessionsOfNas = async (nasId: string): Promise<RadiusSession[]> =>
+  fullSessions((await openDevicesOfNas(nasId)).map((s) => s.id));
+
+/**
+ * Open sessions of a code: they can only be at its reseller's hotspots, so one query per NAS
+ * of the reseller (a handful), filtered on the code (projected on gsi4), instead of an index
+ * of its own; then the matching sessions by key.
+ */
+// Access: Query openByNas (gsi4) gsi4pk=NAS#<nas_id>#OPEN FILTER code = :code, once per NAS id given; BatchGetItem of the matches.
 export async function openSessionsOfCode(code: string, nasIds: readonly string[]): Promise<RadiusSession[]> {
   const perNas = await Promise.all(
     nasIds.map((nasId) =>
@@ -235,7 +272,7 @@ export async function openSessionsOfCode(code: string, nasIds: readonly string[]
       ),
     ),
   );
-  return perNas.flat();
+  return fullSessions(perNas.flat().map((s) => s.id));
 }
 
 /**

@@ -19,5 +19,15 @@ export const TABLE = {
     // Completed payments by hour of completion (the paid-never-used job): its own GSI, since a
     // payment already uses gsi1 (pending) and gsi2 (by reseller).
     { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'ALL' },
+    // Open RADIUS sessions by NAS: a narrow projection, so that an interim (new byte counts,
+    // none of these attributes) writes no copy here; its readers get the rest by key
+    // (docs/scale.md, "Writes per key").
+    {
+      name: 'gsi4',
+      partitionKey: 'gsi4pk',
+      sortKey: 'gsi4sk',
+      projection: 'INCLUDE',
+      nonKeyAttributes: ['id', 'code', 'device'],
+    },
   ],
 } as const;

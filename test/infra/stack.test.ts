@@ -226,7 +226,7 @@ describe('the secrets extension', () => {
 });
 
 describe('the table', () => {
-  it('is on demand, with TTL, PITR, three GSIs, deletion protection, and retained', () => {
+  it('is on demand, with TTL, PITR, four GSIs (the open sessions by NAS holding three attributes), deletion protection, and retained', () => {
     template.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
@@ -263,6 +263,14 @@ describe('the table', () => {
               { AttributeName: 'gsi3sk', KeyType: 'RANGE' },
             ],
             Projection: { ProjectionType: 'ALL' },
+          }),
+          Match.objectLike({
+            IndexName: 'gsi4',
+            KeySchema: [
+              { AttributeName: 'gsi4pk', KeyType: 'HASH' },
+              { AttributeName: 'gsi4sk', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['id', 'code', 'device'] },
           }),
         ],
       }),

@@ -2,11 +2,23 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ddb, tableName } from '../../functions/core/ddb.js';
-import { type AccountingReport, account, sweepSilentSessions } from '../../functions/radius/accounting.js';
+import {
+  type AccountingReport,
+  account,
+  closeSessionsOfNas,
+  sweepSilentSessions,
+} from '../../functions/radius/accounting.js';
 import { Access, type AccessCode } from '../../functions/store/access-codes.js';
 import { COUNTER_SHARDS, countersOf, scopeOf } from '../../functions/store/counters.js';
 import { Nas } from '../../functions/store/nas.js';
-import { getSession, OPEN_SHARDS, Session, silentSessions } from '../../functions/store/sessions.js';
+import {
+  getSession,
+  OPEN_SHARDS,
+  openDevicesOfNas,
+  openSessionsOfNas,
+  Session,
+  silentSessions,
+} from '../../functions/store/sessions.js';
 import { shardOf } from '../../functions/store/shards.js';
 import { useTestTable } from '../support/db.js';
 
@@ -111,6 +123,48 @@ describe('open sessions by last report', () => {
     for (const id of ids) expect((await getSession(id))?.status).toBe('closed');
     expect(await silentSessions('2002-01-01T00:00:00.000Z', 10)).toEqual([]);
     expect((await countersOf(scopeOf.reseller(r.resellerId))).open).toBe(0);
+  });
+});
+
+describe('open sessions by NAS (gsi4: id, code and device only)', () => {
+  it('an interim leaves the index entry as it was; Accounting-On finds and closes the full sessions', async () => {
+    const r = await reseller(2);
+    const ids = [randomUUID(), randomUUID()];
+    for (const [i, code] of r.codes.entries())
+      await account(report(r, code, ids[i] as string, 'Start'), Date.now());
+    const entry = await raw(`SESSION#${ids[0]}`, 'SESSION');
+    expect(entry).toMatchObject({ gsi4pk: `NAS#${r.nasId}#OPEN`, gsi4sk: ids[0] });
+    expect(entry).not.toHaveProperty('gsi1pk');
+    await account(report(r, r.codes[0] as string, ids[0] as string, 'Interim-Update'), Date.now());
+    expect((await openDevicesOfNas(r.nasId)).map((s) => s.id).sort()).toEqual([...ids].sort());
+    const full = await openSessionsOfNas(r.nasId);
+    expect(full.find((s) => s.id === ids[0])?.total_bytes).toBe(1000);
+    expect(await closeSessionsOfNas(r.nasId, Date.now())).toBe(2);
+    expect(await openDevicesOfNas(r.nasId)).toEqual([]);
+  });
+
+  it('a session opened while that index was on gsi1 moves to gsi4 at its next report', async () => {
+    const r = await reseller(1);
+    const id = randomUUID();
+    await account(report(r, r.codes[0] as string, id, 'Start'), Date.now());
+    // As written before the move: its NAS keys on gsi1, none on gsi4.
+    const {
+      gsi4pk: _pk,
+      gsi4sk: _sk,
+      ...before
+    } = (await raw(`SESSION#${id}`, 'SESSION')) as Record<string, unknown>;
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...before, gsi1pk: `NAS#${r.nasId}#OPEN`, gsi1sk: id },
+      }),
+    );
+    expect(await openSessionsOfNas(r.nasId)).toEqual([]);
+    await account(report(r, r.codes[0] as string, id, 'Interim-Update'), Date.now());
+    const after = await raw(`SESSION#${id}`, 'SESSION');
+    expect(after).toMatchObject({ gsi4pk: `NAS#${r.nasId}#OPEN`, gsi4sk: id });
+    expect(after).not.toHaveProperty('gsi1pk');
+    expect((await openSessionsOfNas(r.nasId)).map((s) => s.id)).toEqual([id]);
   });
 });
 

@@ -62,6 +62,36 @@ describe('updatedAttributes', () => {
 });
 
 describe('WriteLedger', () => {
+  it('counts a session opened before its NAS index moved to gsi4: its next report leaves gsi1 and enters gsi4', () => {
+    const ledger = new WriteLedger();
+    const s = session('s-0');
+    ledger.paused = true;
+    ledger.record('PutItemCommand', {
+      Item: {
+        pk: 'SESSION#s-0',
+        sk: 'SESSION',
+        gsi1pk: 'NAS#access_one#OPEN',
+        gsi1sk: 's-0',
+        gsi2pk: 'SESSIONS#OPEN',
+        gsi2sk: `${s.last_report_at}#s-0`,
+      },
+    });
+    ledger.paused = false;
+    const items = reportItems(s, {
+      total_bytes: 10,
+      session_time_s: 300,
+      nowIso: '2026-01-01T19:05:00.000Z',
+      lease: 60,
+    });
+    ledger.record('TransactWriteItemsCommand', tx(items));
+    expect(Object.fromEntries(ledger.writes)).toMatchObject({
+      'gsi1 NAS#access_one#OPEN': 1,
+      'gsi4 NAS#access_one#OPEN': 1,
+      'gsi2 SESSIONS#OPEN': 1,
+      [`gsi2 SESSIONS#OPEN#${shardOf('s-0', OPEN_SHARDS)}`]: 1,
+    });
+  });
+
   it('counts a put on its table key and on each index it enters', () => {
     const ledger = new WriteLedger();
     ledger.record('PutItemCommand', { Item: { pk: 'A', sk: 'A', gsi1pk: 'G', gsi1sk: '1', gsi2pk: 'H' } });
@@ -69,7 +99,7 @@ describe('WriteLedger', () => {
     expect(Object.fromEntries(ledger.writes)).toEqual({ 'table A': 1, 'gsi1 G': 1 });
   });
 
-  it("counts an interim as DynamoDB does: the session's copy in its NAS's index rewritten, its entry in the sweep's index deleted and put in the same shard", () => {
+  it("counts an interim as DynamoDB does: no copy in its NAS's index (nothing it holds changed), its entry in the sweep's index deleted and put in the same shard", () => {
     const ledger = new WriteLedger();
     const s = session('s-1');
     ledger.paused = true;
@@ -91,7 +121,6 @@ describe('WriteLedger', () => {
     expect(Object.fromEntries(ledger.writes)).toEqual({
       'table SESSION#s-1': 1,
       'table CODE#CODE1': 1,
-      'gsi1 NAS#access_one#OPEN': 1,
       [shard]: 2,
     });
   });
@@ -117,7 +146,7 @@ describe('WriteLedger', () => {
     expect(Object.fromEntries(ledger.writes)).toEqual({
       'table SESSION#s-2': 1,
       'table CODE#CODE1': 1,
-      'gsi1 NAS#access_one#OPEN': 1,
+      'gsi4 NAS#access_one#OPEN': 1,
       [`gsi2 SESSIONS#OPEN#${shardOf('s-2', OPEN_SHARDS)}`]: 1,
       [`table STATS#ALL#${shardOf('s-2', COUNTER_SHARDS.all)}`]: 1,
       [`table STATS#RESELLER#r1#${shardOf('s-2', COUNTER_SHARDS.reseller)}`]: 1,
