@@ -1,8 +1,8 @@
 /**
  * The single table's shape, shared by the CDK stack and the local server so that both create
  * the same table. Every entity declares its keys on these generic names (functions/store/
- * entity.ts): `pk`/`sk`, three overloaded indexes, an `entity` attribute on every item, and the
- * TTL attribute DynamoDB deletes expired items by.
+ * entity.ts): `pk`/`sk`, overloaded indexes (three projecting ALL, one narrow), an `entity`
+ * attribute on every item, and the TTL attribute DynamoDB deletes expired items by.
  *
  * An entity's index names an access pattern (`Session` 'openByNas') and says which of these
  * GSIs carries it: moving a pattern to another GSI, or changing what a GSI projects, is an edit
