@@ -438,6 +438,9 @@ describe('operations', () => {
       .filter((d) => d.Name === 'GlobalSecondaryIndexName')
       .map((d) => d.Value);
     expect(new Set(indexes)).toEqual(new Set(TABLE.indexes.map((i) => i.name)));
+    // CloudWatch takes at most 10 metrics in one metric-math alarm: the table and four GSIs
+    // are 10; a fifth GSI needs a second alarm.
+    expect(throttles.Metrics.filter((m) => m.MetricStat).length).toBeLessThanOrEqual(10);
     expect(named('TransactionConflict')).toHaveLength(1);
     // Concurrency at 80 % of the quota; SMS delivery; reconciliation and the sweep keeping up.
     expect(named('ConcurrentExecutions')[0]).toMatchObject({ Threshold: 800 });
