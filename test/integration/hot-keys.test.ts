@@ -11,6 +11,7 @@ import {
 import { Access, type AccessCode } from '../../functions/store/access-codes.js';
 import { COUNTER_SHARDS, countersOf, scopeOf } from '../../functions/store/counters.js';
 import { Nas } from '../../functions/store/nas.js';
+import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import {
   getSession,
   OPEN_SHARDS,
@@ -213,5 +214,40 @@ describe('counters out of one hot item', () => {
       r.codes.map((code, i) => account(report(r, code, ids[i] as string, 'Stop'), Date.now())),
     );
     expect((await countersOf(scopeOf.reseller(r.resellerId))).open).toBe(2);
+  });
+});
+
+describe("a reseller's month", () => {
+  it('counts 24 Starts at once over the session-count shards, summed with the sales item of the month', async () => {
+    const r = await reseller(24);
+    const month = new Date().toISOString().slice(0, 7);
+    // The month's sales item, with session starts counted there before the shards.
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          pk: `REVENUE#${r.resellerId}`,
+          sk: `MONTH#${month}`,
+          entity: 'revenue',
+          reseller_id: r.resellerId,
+          month,
+          total_fcfa: 500,
+          sessions_count: 3,
+        },
+      }),
+    );
+    const outcomes = await Promise.all(
+      r.codes.map((code) => account(report(r, code, randomUUID(), 'Start'), Date.now())),
+    );
+    expect(outcomes.every((o) => o === 'stored')).toBe(true);
+    expect(await getMonthlyRevenue(r.resellerId, month)).toMatchObject({
+      total_fcfa: 500,
+      sessions_count: 27,
+    });
+    // The sales item took none of them: they went to the shards.
+    expect((await raw(`REVENUE#${r.resellerId}`, `MONTH#${month}`))?.sessions_count).toBe(3);
+    let shards = 0;
+    for (let n = 0; n < 8; n++) if (await raw(`REVENUE#${r.resellerId}`, `MONTH#${month}#S${n}`)) shards += 1;
+    expect(shards).toBeGreaterThanOrEqual(5);
   });
 });
