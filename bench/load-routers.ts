@@ -8,7 +8,7 @@ import { Nas } from '../functions/store/nas.js';
 import { getPayment } from '../functions/store/payments.js';
 import { recordReseller } from '../functions/store/resellers.js';
 import { Router } from '../functions/store/routers.js';
-import { installWriteLedger, type KeyShare, WriteLedger } from './write-keys.js';
+import { hottestByKind, installWriteLedger, type KeyShare, WriteLedger } from './write-keys.js';
 
 /**
  * The load of `npm run loadtest`: simulated routers of `resellers` x `hotspots` sending what a
@@ -333,6 +333,10 @@ export function report(
     `conflicts on shared items: ${sharedConflicts({ conflicts })}`,
     `top ${TOP} keys by share of writes:`,
     ...shares.slice(0, TOP).map((s) => `  ${s.key} ${s.writes} ${pct(s.share)} %`),
+    'hottest key of each kind (ids as <id>, shards as <n>: how many keys of the kind):',
+    ...hottestByKind(shares)
+      .slice(0, 2 * TOP)
+      .map((s) => `  ${s.kind}: ${s.key} ${pct(s.share)} % (${s.keys} keys)`),
     `hottest key: ${shares[0] ? `${shares[0].key} ${pct(shares[0].share)} %` : 'none'}`,
   ];
   return { requests, failed, routes, writes, shares, conflicts, hottest: shares[0], lines };

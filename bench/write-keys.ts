@@ -205,6 +205,34 @@ export class WriteLedger {
   }
 }
 
+/**
+ * The kind of a key: its ids and shard numbers replaced (`table STATS#RESELLER#<id>#<n>`), so
+ * that a report can name the hottest key of each kind (a reseller's counter shard, a NAS's
+ * partition) beside the overall top.
+ */
+export function kindOf(key: string): string {
+  const [where, pk = ''] = key.split(' ', 2) as [string, string?];
+  const kind = pk
+    .split('#')
+    .map((seg, i) =>
+      i === 0 ? seg : /^\d+$/.test(seg) ? '<n>' : /\d/.test(seg) && seg.length > 6 ? '<id>' : seg,
+    )
+    .join('#');
+  return `${where} ${kind}`;
+}
+
+/** The hottest key of each kind, hottest first, with how many keys of that kind were written. */
+export function hottestByKind(shares: readonly KeyShare[]): (KeyShare & { kind: string; keys: number })[] {
+  const seen = new Map<string, KeyShare & { kind: string; keys: number }>();
+  for (const s of shares) {
+    const kind = kindOf(s.key);
+    const first = seen.get(kind);
+    if (first) first.keys += 1;
+    else seen.set(kind, { ...s, kind, keys: 1 });
+  }
+  return [...seen.values()];
+}
+
 /** Each key's share of the total, largest first (ties by key, so a report is stable). */
 export function keyShares(writes: ReadonlyMap<string, number>): KeyShare[] {
   let total = 0;

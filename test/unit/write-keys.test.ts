@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { report } from '../../bench/load-routers.js';
-import { keyShares, updatedAttributes, WriteLedger } from '../../bench/write-keys.js';
+import { hottestByKind, keyShares, kindOf, updatedAttributes, WriteLedger } from '../../bench/write-keys.js';
 import { COUNTER_SHARDS, countItems, scopeOf } from '../../functions/store/counters.js';
 import {
   OPEN_SHARDS,
@@ -46,6 +46,28 @@ describe('keyShares', () => {
       ['table b', 1, 0.1],
     ]);
     expect(keyShares(new Map())).toEqual([]);
+  });
+});
+
+describe('kindOf and hottestByKind', () => {
+  it('names a key by its kind, ids and shards replaced, and keeps the hottest key of each kind', () => {
+    expect(kindOf('table STATS#RESELLER#7d3c8a2e-5b1f-4c9a-8e2d-1f0a9b8c7d6e#3')).toBe(
+      'table STATS#RESELLER#<id>#<n>',
+    );
+    expect(kindOf('table STATS#ALL#17')).toBe('table STATS#ALL#<n>');
+    expect(kindOf('gsi4 NAS#access_load_ab12_3_4#OPEN')).toBe('gsi4 NAS#<id>#OPEN');
+    expect(kindOf('gsi1 PAYMENTS#PENDING')).toBe('gsi1 PAYMENTS#PENDING');
+    const shares = keyShares(
+      new Map([
+        ['table STATS#ALL#1', 5],
+        ['table STATS#ALL#2', 3],
+        ['gsi1 PAYMENTS#PENDING', 4],
+      ]),
+    );
+    expect(hottestByKind(shares).map((k) => [k.kind, k.key, k.keys])).toEqual([
+      ['table STATS#ALL#<n>', 'table STATS#ALL#1', 2],
+      ['gsi1 PAYMENTS#PENDING', 'gsi1 PAYMENTS#PENDING', 1],
+    ]);
   });
 });
 
