@@ -336,7 +336,7 @@ export function report(
     'hottest key of each kind (ids as <id>, shards as <n>: how many keys of the kind):',
     ...hottestByKind(shares)
       .slice(0, 2 * TOP)
-      .map((s) => `  ${s.kind}: ${s.key} ${pct(s.share)} % (${s.keys} keys)`),
+      .map((s) => `  ${s.kind}: ${s.key} ${pct(s.share)} % (${s.keys} ${s.keys === 1 ? 'key' : 'keys'})`),
     `hottest key: ${shares[0] ? `${shares[0].key} ${pct(shares[0].share)} %` : 'none'}`,
   ];
   return { requests, failed, routes, writes, shares, conflicts, hottest: shares[0], lines };
