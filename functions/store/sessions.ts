@@ -275,6 +275,29 @@ export async function openSessionsOfCode(code: string, nasIds: readonly string[]
   return fullSessions(perNas.flat().map((s) => s.id));
 }
 
+/** Every partition of the open sessions by last report: the shards, and the one of before. */
+const OPEN_PARTITIONS: (number | 'unsharded')[] = [
+  ...Array.from({ length: OPEN_SHARDS }, (_, n) => n),
+  'unsharded',
+];
+
+/**
+ * The last report of the open session that reported least recently (undefined: none open):
+ * the oldest entry of each partition, OPEN_SHARDS + 1 Queries of one item. What the sweep's
+ * age metric reads: it grows when the sweep falls behind.
+ */
+// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> Limit 1, for each n < OPEN_SHARDS and the pre-shard gsi2pk=SESSIONS#OPEN.
+export async function oldestOpenReport(): Promise<string | undefined> {
+  const pages = await Promise.all(
+    OPEN_PARTITIONS.map((shard) => Session.queryIndex('openByLastReport', { shard }, { limit: 1 })),
+  );
+  const oldest = pages
+    .flatMap((p) => p.items.map((s) => s.last_report_at))
+    .sort()
+    .at(0);
+  return oldest;
+}
+
 /**
  * Open sessions whose last report is older than `beforeIso`, oldest first, one page of at most
  * `limit`: the oldest `limit` of each shard (and of the pre-shard partition), merged. Bounded:
@@ -282,9 +305,8 @@ export async function openSessionsOfCode(code: string, nasIds: readonly string[]
  */
 // Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> AND gsi2sk < :before, Limit, for each n < OPEN_SHARDS and the pre-shard gsi2pk=SESSIONS#OPEN.
 export async function silentSessions(beforeIso: string, limit: number): Promise<RadiusSession[]> {
-  const shards: (number | 'unsharded')[] = [...Array.from({ length: OPEN_SHARDS }, (_, n) => n), 'unsharded'];
   const pages = await Promise.all(
-    shards.map((shard) =>
+    OPEN_PARTITIONS.map((shard) =>
       Session.queryIndex('openByLastReport', { shard }, { sk: { lt: beforeIso }, limit }),
     ),
   );

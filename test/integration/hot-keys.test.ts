@@ -15,6 +15,7 @@ import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import {
   getSession,
   OPEN_SHARDS,
+  oldestOpenReport,
   openDevicesOfNas,
   openSessionsOfNas,
   Session,
@@ -117,12 +118,15 @@ describe('open sessions by last report', () => {
     );
     const page = await silentSessions('2002-01-01T00:00:00.000Z', 10);
     expect(page.map((s) => s.id)).toEqual([legacyId, ...ids.slice(0, 9)]);
+    // The sweep's age metric reads the oldest of all partitions.
+    expect(await oldestOpenReport()).toBe(at(0));
     const before = (await countersOf(scopeOf.reseller(r.resellerId))).open;
     expect(before).toBe(41);
     // Pages of 7 across the shards: all 41 closed.
     expect(await sweepSilentSessions(Date.now(), 7)).toBeGreaterThanOrEqual(41);
     for (const id of ids) expect((await getSession(id))?.status).toBe('closed');
     expect(await silentSessions('2002-01-01T00:00:00.000Z', 10)).toEqual([]);
+    expect(Date.parse((await oldestOpenReport()) as string)).toBeGreaterThan(Date.parse('2002-01-01'));
     expect((await countersOf(scopeOf.reseller(r.resellerId))).open).toBe(0);
   });
 });
