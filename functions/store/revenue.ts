@@ -5,9 +5,10 @@ import { shardOf } from './shards.js';
 /**
  * Revenue of one reseller in one month (UTC), kept up to date inside the transaction that
  * completes a payment or redeems a voucher: the billing summary is one Query of at most 9
- * items, whatever the number of payments and sessions. A reseller sells in one currency (its country's; the operator CLI refuses
- * to move it to the other zone), so its aggregate never mixes XOF and XAF. Payments without a
- * NAS id count under `UNATTRIBUTED` (XOF, as before currencies) or `unattributed-xaf`.
+ * items, whatever the number of payments and sessions. A reseller sells in one currency (its
+ * country's; the operator CLI refuses to move it to the other zone), so its aggregate never
+ * mixes XOF and XAF. Payments without a NAS id count under `UNATTRIBUTED` (XOF, as before
+ * currencies) or `unattributed-xaf`.
  */
 export const UNATTRIBUTED = 'unattributed';
 
