@@ -11,18 +11,20 @@ describe('npm run loadtest', () => {
   it('reports requests, latencies per route, conflicts and key shares, and no key above 2 % of writes', async () => {
     const r = await runLoad({
       baseUrl: server.url(),
-      seconds: 10,
+      seconds: 6,
       workers: 12,
       resellers: 20,
       hotspots: 10,
       codesPerHotspot: 3,
-      // Short sessions: a few seconds still see hundreds of them, spread over the shards.
+      // Short sessions, and at least 100 of them whatever the machine's speed: the shares are
+      // then about the design, not about how a hash placed a few dozen sessions.
       interims: 1,
+      minSessions: 100,
     });
     const text = r.lines.join('\n');
     if (process.env.LOADTEST_PRINT) console.log(text);
     expect(r.failed, text).toBe(0);
-    expect(r.lines[0]).toBe('load: 20 resellers x 10 hotspots, 12 requests in flight, 10 s');
+    expect(r.lines[0]).toMatch(/^load: 20 resellers x 10 hotspots, 12 requests in flight, \d+ s$/);
     expect(r.lines[1]).toMatch(/^requests: \d+ \(\d+\/s\), failed: 0$/);
     for (const route of ['authorize', 'post-auth', 'accounting'])
       expect(r.lines).toContainEqual(
