@@ -66,10 +66,12 @@ export const Session = entity<RadiusSession>()({
      * captive API finds a device's). On gsi4, which holds only `id`, `code` and `device`: none
      * changes on an interim, so an interim writes no copy there (on gsi1, projecting ALL, each
      * interim rewrote the session's copy, about 667 writes/s at the modelled peak). Readers
-     * that need more read the sessions by key (`fullSessions`).
+     * that need more read the sessions by key (`fullSessions`). It was on gsi1: a session
+     * opened before the move leaves gsi1 for gsi4 at its next report (`reportItems`).
      */
     openByNas: {
       gsi: 'gsi4',
+      movedFrom: 'gsi1',
       composite: ['nas_id', 'id', 'status'],
       pk: (s: Pick<RadiusSession, 'nas_id'>) => `NAS#${s.nas_id}#OPEN`,
       sk: (s: RadiusSession) => s.id,
@@ -169,7 +171,7 @@ export function openSessionItems(
  * NAS's restart reports again, so it is open again and takes its device's lease back.
  * Cancelled on `session` when another report changed the session since it was read.
  */
-// Access: TransactWriteItems [Update SESSION#<id> (condition totals, time, event and status as read), Update CODE#<code> ADD used_bytes, Update STATS#<scope>[#<shard>] ADD open -1 (close) / +1 (reopen)]; the session's gsi1 keys of before removed.
+// Access: TransactWriteItems [Update SESSION#<id> (condition totals, time, event and status as read), Update CODE#<code> ADD used_bytes, Update STATS#<scope>[#<shard>] ADD open -1 (close) / +1 (reopen)]; openByNas keys rewritten (the gsi1 ones of before removed).
 export function reportItems(
   read: RadiusSession,
   next: Pick<
@@ -204,12 +206,10 @@ export function reportItems(
       read,
       {
         // `nas_id` as read: its open-by-NAS keys are written again, so a session opened before
-        // that index moved to gsi4 gets them at its next report (unchanged keys write no index
-        // copy), and its keys on gsi1, where that index was, are removed (absent: nothing).
+        // that index moved (`movedFrom`) gets them at its next report and leaves the old GSI
+        // (keys written again unchanged write no index copy).
         set: { ...set, nas_id: read.nas_id },
         read,
-        expression: 'REMOVE gsi1pk, gsi1sk',
-        keepsIndexes: true,
       },
       {
         expression: `total_bytes = :read AND #status = :status AND session_time_s = :time AND ${
