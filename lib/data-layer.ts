@@ -62,6 +62,7 @@ export class DataLayer extends Construct {
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
         projectionType: ProjectionType[index.projection],
+        ...('nonKeyAttributes' in index ? { nonKeyAttributes: [...index.nonKeyAttributes] } : {}),
       });
     }
     pin(this.table, 'Table');

@@ -39,7 +39,7 @@ export function stackAcknowledgements(tableLogicalId: string): NagAcknowledgemen
     {
       id: `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,
       reason:
-        "grantReadData/grantReadWriteData cover the table's own GSIs (gsi1, gsi2, gsi3) by the index/* form; the " +
+        "grantReadData/grantReadWriteData cover the table's own GSIs (gsi1 to gsi4) by the index/* form; the " +
         'actions are the scoped DynamoDB item actions, never dynamodb:*.',
     },
   ];

@@ -209,6 +209,7 @@ export class Observability extends Construct {
       tr: dynamo('ReadThrottleEvents', {}),
       tw: dynamo('WriteThrottleEvents', {}),
     };
+    // One alarm takes at most 10 metrics: the table and four GSIs are 10 (a fifth needs a second alarm).
     props.indexNames.forEach((index, i) => {
       throttles[`ir${i}`] = dynamo('ReadThrottleEvents', { GlobalSecondaryIndexName: index });
       throttles[`iw${i}`] = dynamo('WriteThrottleEvents', { GlobalSecondaryIndexName: index });

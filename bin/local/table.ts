@@ -32,7 +32,10 @@ export async function createTable(client: DynamoDBClient, name: string): Promise
             { AttributeName: index.partitionKey, KeyType: 'HASH' },
             { AttributeName: index.sortKey, KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: index.projection },
+          Projection: {
+            ProjectionType: index.projection,
+            ...('nonKeyAttributes' in index ? { NonKeyAttributes: [...index.nonKeyAttributes] } : {}),
+          },
         })),
       }),
     );

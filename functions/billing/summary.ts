@@ -6,9 +6,10 @@ import { resellerCurrency } from './sale.js';
 import { splitRevenue } from './split.js';
 
 /**
- * A reseller's month, from its aggregate and its profile (two GetItems, side by side); owner or
- * admin only. The total is in the reseller's one currency, which the answer names: XOF and XAF
- * are never added together.
+ * A reseller's month, from its aggregate (one Query of at most 9 items: the sales item and the
+ * session-count shards) and its profile (a GetItem), side by side; owner or admin only. The
+ * total is in the reseller's one currency, which the answer names: XOF and XAF are never added
+ * together.
  */
 export async function billingSummary(principal: Principal, resellerId: string, month: string) {
   assertActsFor(principal, resellerId);

@@ -3,7 +3,7 @@ import { normalizeMac } from '../radius/attributes.js';
 import { standing } from '../radius/authorize.js';
 import { getAccessCode } from '../store/access-codes.js';
 import { getNas } from '../store/nas.js';
-import { Session } from '../store/sessions.js';
+import { openDevicesOfNas } from '../store/sessions.js';
 
 /**
  * RFC 8908's Captive Portal API for one hotspot: what a phone that learnt the API's URL (DHCP
@@ -36,7 +36,7 @@ export async function captiveState(
   const device = normalizeMac(mac);
   if (!device) return captive;
   // A hotspot's open sessions: tens to a few hundred items, one Query.
-  const open = await Session.queryIndexAll('openByNas', { nas_id: nasId });
+  const open = await openDevicesOfNas(nasId);
   const session = open.find((s) => s.device === device);
   if (!session) return captive;
   const code = await getAccessCode(session.code);

@@ -161,7 +161,7 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
         session,
         lease,
         {
-          month: revenueSessionStarted(code.reseller_id, monthOf(nowIso)),
+          month: revenueSessionStarted(code.reseller_id, monthOf(nowIso), uniqueId),
         },
         code.grants !== undefined,
       );

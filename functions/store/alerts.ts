@@ -100,7 +100,7 @@ export async function raiseAlertOnce(input: {
         opened_at: input.ts,
       }),
       alert: AlertEntity.tx.put(alert),
-      ...countItems('alerts_active', alertScopes(alert), 1),
+      ...countItems('alerts_active', alertScopes(alert), 1, alert.id),
     });
     return answered(alert);
   } catch (error) {
@@ -152,7 +152,7 @@ export async function ackAlert(
     { expression: 'attribute_exists(pk) AND acked = :false', values: { ':false': false } },
   );
   try {
-    await transact({ ack, ...countItems('alerts_active', alertScopes(current), -1) });
+    await transact({ ack, ...countItems('alerts_active', alertScopes(current), -1, current.id) });
   } catch (error) {
     // Refused: a parallel ack won; answer what it wrote.
     if (!cancelled(error)) throw error;

@@ -53,6 +53,12 @@ export interface IndexDef<T> {
   sk: (t: T) => string;
   /** Sparse index: the item carries this index's keys only while this holds. */
   when?: (t: T) => boolean;
+  /**
+   * The GSI this pattern was on before it moved: an update that writes this index's keys also
+   * removes the item's keys on that GSI (none there: nothing), so an item written before the
+   * move leaves the old GSI at its next such update. No other pattern of the entity may be on it.
+   */
+  movedFrom?: GsiName;
 }
 
 export interface EntityDef<T, K, I extends Indexes<T> = Indexes<T>> {
@@ -302,6 +308,9 @@ export function entity<T extends object>() {
     const declared = Object.entries(indexes) as [string, IndexDef<T>][];
     const taken = new Set(declared.map(([, index]) => index.gsi));
     if (taken.size < declared.length) throw new Error(`${def.name}: two access patterns on one GSI`);
+    for (const [name, index] of declared)
+      if (index.movedFrom && taken.has(index.movedFrom))
+        throw new Error(`${def.name}: ${name} moved from ${index.movedFrom}, which another pattern is on`);
     const indexed = new Set(declared.flatMap(([, index]) => index.composite));
     const item = (t: T): Item => {
       const out: Item = { ...def.key(t as unknown as K), entity: def.name };
@@ -378,6 +387,8 @@ export function entity<T extends object>() {
       for (const [, index] of declared) {
         if (!index.composite.some((a) => touched.has(a))) continue;
         const gsi = gsis[index.gsi];
+        if (index.movedFrom)
+          actions.REMOVE.push(gsis[index.movedFrom].partitionKey, gsis[index.movedFrom].sortKey);
         if (index.when && !index.when(view)) actions.REMOVE.push(gsi.partitionKey, gsi.sortKey);
         else {
           setClause(gsi.partitionKey, index.pk(view));

@@ -1,5 +1,5 @@
 import type { Item } from './entity.js';
-import { type RadiusSession, Session } from './sessions.js';
+import { fullSessions, type RadiusSession, Session } from './sessions.js';
 
 /** Where a page of a reseller's live sessions starts: the n-th of its NAS ids, at a start key. */
 export interface LivePosition {
@@ -12,7 +12,7 @@ export interface LivePosition {
  * One page of the open sessions of a reseller's hotspots, NAS after NAS (each NAS's open
  * sessions are one partition of `openByNas`, so a page is one Query per NAS it touches).
  */
-// Access: Query openByNas (gsi1) gsi1pk=NAS#<nas_id>#OPEN, Limit [ExclusiveStartKey], per NAS id in order.
+// Access: Query openByNas (gsi4) gsi4pk=NAS#<nas_id>#OPEN, Limit [ExclusiveStartKey], per NAS id in order; BatchGetItem of the page's sessions.
 export async function openSessionsPage(
   nasIds: readonly string[],
   from: LivePosition,
@@ -26,7 +26,8 @@ export async function openSessionsPage(
       { nas_id: nasIds[n] as string },
       { limit: limit - items.length, ...(start ? { start } : {}) },
     );
-    items.push(...page.items);
+    // gsi4 holds a session's id, code and device: the rest by key.
+    items.push(...(await fullSessions(page.items.map((s) => s.id))));
     if (page.next && items.length >= limit) return { items, next: { n, start: page.next } };
     n += 1;
     start = undefined;

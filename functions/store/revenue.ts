@@ -1,12 +1,14 @@
 import type { Currency } from '../core/currency.js';
 import { entity, type TxItem } from './entity.js';
+import { shardOf } from './shards.js';
 
 /**
  * Revenue of one reseller in one month (UTC), kept up to date inside the transaction that
- * completes a payment or redeems a voucher: the billing summary is one GetItem, whatever the
- * number of payments. A reseller sells in one currency (its country's; the operator CLI refuses
- * to move it to the other zone), so its aggregate never mixes XOF and XAF. Payments without a
- * NAS id count under `UNATTRIBUTED` (XOF, as before currencies) or `unattributed-xaf`.
+ * completes a payment or redeems a voucher: the billing summary is one Query of at most 9
+ * items, whatever the number of payments and sessions. A reseller sells in one currency (its
+ * country's; the operator CLI refuses to move it to the other zone), so its aggregate never
+ * mixes XOF and XAF. Payments without a NAS id count under `UNATTRIBUTED` (XOF, as before
+ * currencies) or `unattributed-xaf`.
  */
 export const UNATTRIBUTED = 'unattributed';
 
@@ -25,15 +27,26 @@ export interface MonthlyRevenue {
   agents_commission_fcfa: number;
 }
 
+/**
+ * Session starts are counted on SESSION_COUNT_SHARDS items of the month beside its sales item
+ * (`MONTH#<month>#S<n>`, n from the session id), in the same partition: every Start of a
+ * reseller's hotspots is a transaction on one of them, about 2/s at the modelled peak for a
+ * reseller of 400 hotspots, which on one item (with its sales) would conflict now and then;
+ * over 8, rarely. The month reads as one Query of at most 9 items.
+ */
+export const SESSION_COUNT_SHARDS = 8;
+
 /** As stored: a month counted only by RADIUS session starts has no `total_fcfa` yet. */
 const Revenue = entity<
-  Pick<MonthlyRevenue, 'reseller_id' | 'month' | 'sessions_count'> &
-    Partial<Pick<MonthlyRevenue, 'total_fcfa' | 'agents_sold_fcfa' | 'agents_commission_fcfa'>>
+  Pick<MonthlyRevenue, 'reseller_id' | 'month'> &
+    Partial<
+      Pick<MonthlyRevenue, 'sessions_count' | 'total_fcfa' | 'agents_sold_fcfa' | 'agents_commission_fcfa'>
+    >
 >()({
   name: 'revenue',
-  key: (r: Pick<MonthlyRevenue, 'reseller_id' | 'month'>) => ({
+  key: (r: Pick<MonthlyRevenue, 'reseller_id' | 'month'> & { shard?: number }) => ({
     pk: `REVENUE#${r.reseller_id}`,
-    sk: `MONTH#${r.month}`,
+    sk: r.shard === undefined ? `MONTH#${r.month}` : `MONTH#${r.month}#S${r.shard}`,
   }),
 });
 
@@ -42,7 +55,7 @@ const Revenue = entity<
  * first ADD of a month creates a complete item.
  */
 function add(
-  r: Pick<MonthlyRevenue, 'reseller_id' | 'month'>,
+  r: Pick<MonthlyRevenue, 'reseller_id' | 'month'> & { shard?: number },
   adds: string,
   values: Record<string, number>,
 ): TxItem {
@@ -76,20 +89,30 @@ export const revenueIncrementByAgent = (
   );
 
 /** One more RADIUS session started in the month at the reseller's hotspots (accounting Start). */
-// Access: UpdateItem pk=REVENUE#<reseller_id>, sk=MONTH#<YYYY-MM>: ADD sessions_count 1 (in a transaction).
-export const revenueSessionStarted = (resellerId: string, month: string): TxItem =>
-  add({ reseller_id: resellerId, month }, 'sessions_count :one', { ':one': 1 });
+// Access: UpdateItem pk=REVENUE#<reseller_id>, sk=MONTH#<YYYY-MM>#S<n> (n < SESSION_COUNT_SHARDS, from the session id): ADD sessions_count 1 (in a transaction).
+export const revenueSessionStarted = (resellerId: string, month: string, sessionId: string): TxItem =>
+  add(
+    { reseller_id: resellerId, month, shard: shardOf(sessionId, SESSION_COUNT_SHARDS) },
+    'sessions_count :one',
+    { ':one': 1 },
+  );
 
-/** A month with no activity reads as zeros. */
-// Access: GetItem pk=REVENUE#<reseller_id>, sk=MONTH#<YYYY-MM>.
+/**
+ * A month: its sales item and its session-count shards summed (a month with no activity reads
+ * as zeros; `sessions_count` on the sales item is what was counted there before the shards).
+ */
+// Access: Query pk=REVENUE#<reseller_id> AND begins_with(sk, MONTH#<YYYY-MM>): at most 1 + SESSION_COUNT_SHARDS items.
 export async function getMonthlyRevenue(resellerId: string, month: string): Promise<MonthlyRevenue> {
-  const r = await Revenue.get({ reseller_id: resellerId, month });
+  const key = Revenue.key({ reseller_id: resellerId, month });
+  const items = await Revenue.queryAll({ pk: key.pk, sk: { beginsWith: key.sk } });
+  const sum = (f: (r: (typeof items)[number]) => number | undefined) =>
+    items.reduce((n, r) => n + (f(r) ?? 0), 0);
   return {
     reseller_id: resellerId,
     month,
-    total_fcfa: r?.total_fcfa ?? 0,
-    sessions_count: r?.sessions_count ?? 0,
-    agents_sold_fcfa: r?.agents_sold_fcfa ?? 0,
-    agents_commission_fcfa: r?.agents_commission_fcfa ?? 0,
+    total_fcfa: sum((r) => r.total_fcfa),
+    sessions_count: sum((r) => r.sessions_count),
+    agents_sold_fcfa: sum((r) => r.agents_sold_fcfa),
+    agents_commission_fcfa: sum((r) => r.agents_commission_fcfa),
   };
 }

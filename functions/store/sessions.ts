@@ -1,6 +1,7 @@
 import { Access } from './access-codes.js';
 import { countItems, scopeOf } from './counters.js';
-import { entity, type TxItem } from './entity.js';
+import { batchGet, entity, type TxItem } from './entity.js';
+import { shardOf } from './shards.js';
 
 /**
  * A RADIUS session, one per `Acct-Unique-Session-Id`: the running totals the NAS reported
@@ -40,23 +41,56 @@ export interface RadiusSession {
 /** Closed sessions are kept this long (support, disputes), then DynamoDB's TTL removes them. */
 const KEEP_S = 90 * 24 * 3600;
 
+/**
+ * Shards of the open sessions' index by last report. The index takes about 40 % of all the
+ * writes of the accounting route (a moving key: a delete and a put per interim), so to keep
+ * each shard under 2 % of the writes it needs 20 shards written evenly; a hash over a few
+ * hundred live sessions (a small network, the load test) is not even, so 64, about 3 times
+ * that. At the modelled peak: 1,430 writes/s over 64, about 22/s a shard against the 1,000 a
+ * partition takes; the sweep reads them with 65 small Queries a page.
+ */
+export const OPEN_SHARDS = 64;
+
+/**
+ * A shard's partition; `unsharded`: the one partition of the sessions written before the
+ * split. An open session moves to its shard at its next report; one that never reports again
+ * stays there until the sweep closes it, so the sweep reads it too.
+ */
+const openPartition = (shard: number | 'unsharded') =>
+  shard === 'unsharded' ? 'SESSIONS#OPEN' : `SESSIONS#OPEN#${shard}`;
+
 export const Session = entity<RadiusSession>()({
   name: 'radius_session',
   key: (s: Pick<RadiusSession, 'id'>) => ({ pk: `SESSION#${s.id}`, sk: 'SESSION' }),
   indexes: {
-    /** Open sessions of a NAS (Accounting-On/Off closes them). */
+    /**
+     * Open sessions of a NAS (Accounting-On/Off closes them, a revoked code's are cut, the
+     * captive API finds a device's). On gsi4, which holds only `id`, `code` and `device`: none
+     * changes on an interim, so an interim writes no copy there (on gsi1, projecting ALL, each
+     * interim rewrote the session's copy, about 667 writes/s at the modelled peak). Readers
+     * that need more read the sessions by key (`fullSessions`). It was on gsi1: a session
+     * opened before the move leaves gsi1 for gsi4 at its next report (`reportItems`).
+     */
     openByNas: {
-      gsi: 'gsi1',
+      gsi: 'gsi4',
+      movedFrom: 'gsi1',
       composite: ['nas_id', 'id', 'status'],
       pk: (s: Pick<RadiusSession, 'nas_id'>) => `NAS#${s.nas_id}#OPEN`,
       sk: (s: RadiusSession) => s.id,
       when: (s: RadiusSession) => s.status === 'open',
     },
-    /** Every open session, by last report: the oldest are the silent ones (the sweep). */
+    /**
+     * Every open session, by last report: the oldest are the silent ones (the sweep). Every
+     * open, interim (its sort key moves: a delete and a put in the index) and close writes it,
+     * about 1,430 writes/s at the modelled peak: one partition takes 1,000. So it is split
+     * over OPEN_SHARDS partitions by a hash of the session id (about 22 writes/s each), and
+     * the sweep reads them all (`silentSessions`).
+     */
     openByLastReport: {
       gsi: 'gsi2',
       composite: ['last_report_at', 'id', 'status'],
-      pk: (_all: unknown) => 'SESSIONS#OPEN',
+      pk: (s: Pick<RadiusSession, 'id'> | { shard: number | 'unsharded' }) =>
+        openPartition('shard' in s ? s.shard : shardOf(s.id, OPEN_SHARDS)),
       sk: (s: RadiusSession) => `${s.last_report_at}#${s.id}`,
       when: (s: RadiusSession) => s.status === 'open',
     },
@@ -71,7 +105,7 @@ export const counterScopes = (s: Pick<RadiusSession, 'reseller_id' | 'subscriber
   ...(s.subscriber_id ? [scopeOf.subscriber(s.subscriber_id)] : []),
 ];
 
-const countOpen = (s: RadiusSession, by: 1 | -1) => countItems('open', counterScopes(s), by);
+const countOpen = (s: RadiusSession, by: 1 | -1) => countItems('open', counterScopes(s), by, s.id);
 
 // Access: GetItem pk=SESSION#<id> (strongly consistent: the next write is conditioned on it).
 export const getSession = (id: string): Promise<RadiusSession | undefined> =>
@@ -117,7 +151,7 @@ function deviceItem(
  * session, the bytes it already used added to its code, the counters, and the month's session
  * count of its reseller, all or nothing. Cancelled on `session` when it exists already.
  */
-// Access: TransactWriteItems [Put SESSION#<id> not exists, Update CODE#<code> ADD used_bytes + device lease, Update STATS#<scope> ADD open (open only), extra items].
+// Access: TransactWriteItems [Put SESSION#<id> not exists, Update CODE#<code> ADD used_bytes + device lease, Update STATS#<scope>[#<shard>] ADD open (open only), extra items].
 export function openSessionItems(
   s: RadiusSession,
   lease: number,
@@ -139,7 +173,7 @@ export function openSessionItems(
  * NAS's restart reports again, so it is open again and takes its device's lease back.
  * Cancelled on `session` when another report changed the session since it was read.
  */
-// Access: TransactWriteItems [Update SESSION#<id> (condition totals, time, event and status as read), Update CODE#<code> ADD used_bytes, Update STATS#<scope> ADD open -1 (close) / +1 (reopen)].
+// Access: TransactWriteItems [Update SESSION#<id> (condition totals, time, event and status as read), Update CODE#<code> ADD used_bytes, Update STATS#<scope>[#<shard>] ADD open -1 (close) / +1 (reopen)]; openByNas keys rewritten (the gsi1 ones of before removed).
 export function reportItems(
   read: RadiusSession,
   next: Pick<
@@ -172,7 +206,13 @@ export function reportItems(
   return {
     session: Session.tx.update(
       read,
-      { set, read },
+      {
+        // `nas_id` as read: its open-by-NAS keys are written again, so a session opened before
+        // that index moved (`movedFrom`) gets them at its next report and leaves the old GSI
+        // (keys written again unchanged write no index copy).
+        set: { ...set, nas_id: read.nas_id },
+        read,
+      },
       {
         expression: `total_bytes = :read AND #status = :status AND session_time_s = :time AND ${
           read.event_time === undefined ? 'attribute_not_exists(event_time)' : 'event_time = :event'
@@ -192,15 +232,38 @@ export function reportItems(
   };
 }
 
-// Access: Query openByNas (gsi1) gsi1pk=NAS#<nas_id>#OPEN.
-export const openSessionsOfNas = (nasId: string): Promise<RadiusSession[]> =>
+/** The id, code and device of each open session of a NAS: what gsi4 holds, one Query. */
+// Access: Query openByNas (gsi4) gsi4pk=NAS#<nas_id>#OPEN.
+export const openDevicesOfNas = (nasId: string): Promise<Pick<RadiusSession, 'id' | 'code' | 'device'>[]> =>
   Session.queryIndexAll('openByNas', { nas_id: nasId }, { consistent: false });
 
 /**
- * Open sessions of a code: they can only be at its reseller's hotspots, so one query per NAS
- * of the reseller (a handful), filtered on the code, instead of an index of its own.
+ * The stored sessions of ids read from an index, in their order, still open (one closed since
+ * the index was read is left out): BatchGetItem, 100 keys a call.
  */
-// Access: Query openByNas (gsi1) gsi1pk=NAS#<nas_id>#OPEN FILTER code = :code, once per NAS id given.
+// Access: BatchGetItem pk=SESSION#<id> (strongly consistent), 100 a call.
+export async function fullSessions(ids: readonly string[]): Promise<RadiusSession[]> {
+  const out: RadiusSession[] = [];
+  for (let i = 0; i < ids.length; i += 100) {
+    const read = await batchGet(
+      ids.slice(i, i + 100).map((id) => [Session, { id }] as const),
+      { consistent: true },
+    );
+    for (const s of read) if (s?.status === 'open') out.push(s);
+  }
+  return out;
+}
+
+// Access: Query openByNas (gsi4) gsi4pk=NAS#<nas_id>#OPEN, then BatchGetItem of those sessions.
+export const openSessionsOfNas = async (nasId: string): Promise<RadiusSession[]> =>
+  fullSessions((await openDevicesOfNas(nasId)).map((s) => s.id));
+
+/**
+ * Open sessions of a code: they can only be at its reseller's hotspots, so one query per NAS
+ * of the reseller (a handful), filtered on the code (projected on gsi4), instead of an index
+ * of its own; then the matching sessions by key.
+ */
+// Access: Query openByNas (gsi4) gsi4pk=NAS#<nas_id>#OPEN FILTER code = :code, once per NAS id given; BatchGetItem of the matches.
 export async function openSessionsOfCode(code: string, nasIds: readonly string[]): Promise<RadiusSession[]> {
   const perNas = await Promise.all(
     nasIds.map((nasId) =>
@@ -211,12 +274,46 @@ export async function openSessionsOfCode(code: string, nasIds: readonly string[]
       ),
     ),
   );
-  return perNas.flat();
+  return fullSessions(perNas.flat().map((s) => s.id));
 }
 
-/** Open sessions whose last report is older than `beforeIso`, oldest first, one page. */
-// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN AND gsi2sk < :before, Limit.
+/** Every partition of the open sessions by last report: the shards, and the one of before. */
+const OPEN_PARTITIONS: (number | 'unsharded')[] = [
+  ...Array.from({ length: OPEN_SHARDS }, (_, n) => n),
+  'unsharded',
+];
+
+/**
+ * The last report of the open session that reported least recently (undefined: none open):
+ * the oldest entry of each partition, OPEN_SHARDS + 1 Queries of one item. What the sweep's
+ * age metric reads: it grows when the sweep falls behind.
+ */
+// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> Limit 1, for each n < OPEN_SHARDS and the pre-shard gsi2pk=SESSIONS#OPEN.
+export async function oldestOpenReport(): Promise<string | undefined> {
+  const pages = await Promise.all(
+    OPEN_PARTITIONS.map((shard) => Session.queryIndex('openByLastReport', { shard }, { limit: 1 })),
+  );
+  const oldest = pages
+    .flatMap((p) => p.items.map((s) => s.last_report_at))
+    .sort()
+    .at(0);
+  return oldest;
+}
+
+/**
+ * Open sessions whose last report is older than `beforeIso`, oldest first, one page of at most
+ * `limit`: the oldest `limit` of each shard (and of the pre-shard partition), merged. Bounded:
+ * OPEN_SHARDS + 1 Queries in parallel, each of at most `limit` items.
+ */
+// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> AND gsi2sk < :before, Limit, for each n < OPEN_SHARDS and the pre-shard gsi2pk=SESSIONS#OPEN.
 export async function silentSessions(beforeIso: string, limit: number): Promise<RadiusSession[]> {
-  const page = await Session.queryIndex('openByLastReport', {}, { sk: { lt: beforeIso }, limit });
-  return page.items;
+  const pages = await Promise.all(
+    OPEN_PARTITIONS.map((shard) =>
+      Session.queryIndex('openByLastReport', { shard }, { sk: { lt: beforeIso }, limit }),
+    ),
+  );
+  return pages
+    .flatMap((p) => p.items)
+    .sort((a, b) => a.last_report_at.localeCompare(b.last_report_at) || a.id.localeCompare(b.id))
+    .slice(0, limit);
 }

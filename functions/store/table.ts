@@ -1,8 +1,8 @@
 /**
  * The single table's shape, shared by the CDK stack and the local server so that both create
  * the same table. Every entity declares its keys on these generic names (functions/store/
- * entity.ts): `pk`/`sk`, three overloaded indexes, an `entity` attribute on every item, and the
- * TTL attribute DynamoDB deletes expired items by.
+ * entity.ts): `pk`/`sk`, overloaded indexes (three projecting ALL, one narrow), an `entity`
+ * attribute on every item, and the TTL attribute DynamoDB deletes expired items by.
  *
  * An entity's index names an access pattern (`Session` 'openByNas') and says which of these
  * GSIs carries it: moving a pattern to another GSI, or changing what a GSI projects, is an edit
@@ -19,5 +19,15 @@ export const TABLE = {
     // Completed payments by hour of completion (the paid-never-used job): its own GSI, since a
     // payment already uses gsi1 (pending) and gsi2 (by reseller).
     { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'ALL' },
+    // Open RADIUS sessions by NAS: a narrow projection, so that an interim (new byte counts,
+    // none of these attributes) writes no copy here; its readers get the rest by key
+    // (docs/scale.md, "Writes per key").
+    {
+      name: 'gsi4',
+      partitionKey: 'gsi4pk',
+      sortKey: 'gsi4sk',
+      projection: 'INCLUDE',
+      nonKeyAttributes: ['id', 'code', 'device'],
+    },
   ],
 } as const;

@@ -226,7 +226,7 @@ describe('the secrets extension', () => {
 });
 
 describe('the table', () => {
-  it('is on demand, with TTL, PITR, three GSIs, deletion protection, and retained', () => {
+  it('is on demand, with TTL, PITR, four GSIs (the open sessions by NAS holding three attributes), deletion protection, and retained', () => {
     template.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
@@ -263,6 +263,14 @@ describe('the table', () => {
               { AttributeName: 'gsi3sk', KeyType: 'RANGE' },
             ],
             Projection: { ProjectionType: 'ALL' },
+          }),
+          Match.objectLike({
+            IndexName: 'gsi4',
+            KeySchema: [
+              { AttributeName: 'gsi4pk', KeyType: 'HASH' },
+              { AttributeName: 'gsi4sk', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['id', 'code', 'device'] },
           }),
         ],
       }),
@@ -430,6 +438,9 @@ describe('operations', () => {
       .filter((d) => d.Name === 'GlobalSecondaryIndexName')
       .map((d) => d.Value);
     expect(new Set(indexes)).toEqual(new Set(TABLE.indexes.map((i) => i.name)));
+    // CloudWatch takes at most 10 metrics in one metric-math alarm: the table and four GSIs
+    // are 10; a fifth GSI needs a second alarm.
+    expect(throttles.Metrics.filter((m) => m.MetricStat).length).toBeLessThanOrEqual(10);
     expect(named('TransactionConflict')).toHaveLength(1);
     // Concurrency at 80 % of the quota; SMS delivery; reconciliation and the sweep keeping up.
     expect(named('ConcurrentExecutions')[0]).toMatchObject({ Threshold: 800 });

@@ -133,6 +133,7 @@ describe('index keys follow updates', () => {
     expect(await openSessionsOfNas(nasId)).toEqual([]);
     expect(await silentIds(later(60))).not.toContain(s.id);
     expect(await raw(Session.key(s))).not.toHaveProperty('gsi1pk');
+    expect(await raw(Session.key(s))).not.toHaveProperty('gsi4pk');
     expect(await raw(Session.key(s))).not.toHaveProperty('gsi2sk');
 
     // A late report of a closed session puts it back in no index.

@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { ddb, tableName } from '../../functions/core/ddb.js';
+import {
+  type AccountingReport,
+  account,
+  closeSessionsOfNas,
+  sweepSilentSessions,
+} from '../../functions/radius/accounting.js';
+import { Access, type AccessCode } from '../../functions/store/access-codes.js';
+import { COUNTER_SHARDS, countersOf, scopeOf } from '../../functions/store/counters.js';
+import { Nas } from '../../functions/store/nas.js';
+import { getMonthlyRevenue } from '../../functions/store/revenue.js';
+import {
+  getSession,
+  OPEN_SHARDS,
+  oldestOpenReport,
+  openDevicesOfNas,
+  openSessionsOfNas,
+  Session,
+  silentSessions,
+} from '../../functions/store/sessions.js';
+import { shardOf } from '../../functions/store/shards.js';
+import { useTestTable } from '../support/db.js';
+
+// No hot key (docs/scale.md): open sessions by last report over OPEN_SHARDS index partitions,
+// the platform's and each reseller's counts over several items, on DynamoDB Local.
+
+useTestTable();
+
+async function raw(pk: string, sk: string): Promise<Record<string, unknown> | undefined> {
+  return (await ddb().send(new GetCommand({ TableName: tableName(), Key: { pk, sk }, ConsistentRead: true })))
+    .Item;
+}
+
+/** A reseller with one hotspot and `n` codes. */
+async function reseller(n: number): Promise<{ resellerId: string; nasId: string; codes: string[] }> {
+  const resellerId = randomUUID();
+  const nasId = `access_hk_${randomUUID().slice(0, 8)}`;
+  await Nas.put({ nas_id: nasId, reseller_id: resellerId, reseller_name: 'HK', vlan_id: 10, kind: 'vlan' });
+  const codes: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const code: AccessCode = {
+      code: randomUUID().replace(/-/g, '').slice(0, 12).toUpperCase(),
+      reseller_id: resellerId,
+      source: 'payment',
+      source_id: randomUUID(),
+      forfait_id: randomUUID(),
+      offer: { duration_hours: 24, data_limit_mb: 10_000, cir_kbps: 512, mir_kbps: 2048, max_devices: 1 },
+      created_at: new Date().toISOString(),
+      used_bytes: 0,
+      devices: {},
+      devices_version: 0,
+    };
+    await Access.put(code);
+    codes.push(code.code);
+  }
+  return { resellerId, nasId, codes };
+}
+
+const report = (
+  r: { nasId: string },
+  code: string,
+  id: string,
+  status: AccountingReport['status'],
+): AccountingReport => ({
+  status,
+  uniqueId: id,
+  userName: code,
+  nasId: r.nasId,
+  callingStationId: '02:00:00:00:00:01',
+  totalBytes: status === 'Start' ? 0 : 1000,
+  sessionTimeS: status === 'Start' ? 0 : 60,
+});
+
+describe('open sessions by last report', () => {
+  it('are spread over the shards by session id, none in the one partition of before', async () => {
+    const r = await reseller(64);
+    const ids = r.codes.map(() => randomUUID());
+    await Promise.all(
+      r.codes.map((code, i) => account(report(r, code, ids[i] as string, 'Start'), Date.now())),
+    );
+    const partitions = new Set<string>();
+    for (const id of ids) {
+      const item = await raw(`SESSION#${id}`, 'SESSION');
+      expect(item?.gsi2pk).toBe(`SESSIONS#OPEN#${shardOf(id, OPEN_SHARDS)}`);
+      partitions.add(item?.gsi2pk as string);
+    }
+    // 64 ids over 64 shards: a hash leaves some empty, but most are used.
+    expect(partitions.size).toBeGreaterThanOrEqual(30);
+  });
+
+  it('the sweep reads every shard oldest first, a page at a time, and the partition of before too', async () => {
+    const r = await reseller(41);
+    const ids = r.codes.map(() => randomUUID());
+    await Promise.all(
+      r.codes.map((code, i) => account(report(r, code, ids[i] as string, 'Start'), Date.now())),
+    );
+    // Silent since 2001: each a minute older than the next.
+    const at = (i: number) => new Date(Date.UTC(2001, 0, 1, 0, i)).toISOString();
+    for (const [i, id] of ids.slice(0, 40).entries()) {
+      await Session.update({ id }, { set: { last_report_at: at(i + 1) }, read: await getSession(id) });
+    }
+    // The 41st was written before the index was split: its entry is in the one partition.
+    const legacyId = ids[40] as string;
+    const legacy = (await raw(`SESSION#${legacyId}`, 'SESSION')) as Record<string, unknown>;
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...legacy,
+          last_report_at: at(0),
+          gsi2pk: 'SESSIONS#OPEN',
+          gsi2sk: `${at(0)}#${legacyId}`,
+        },
+      }),
+    );
+    const page = await silentSessions('2002-01-01T00:00:00.000Z', 10);
+    expect(page.map((s) => s.id)).toEqual([legacyId, ...ids.slice(0, 9)]);
+    // The sweep's age metric reads the oldest of all partitions.
+    expect(await oldestOpenReport()).toBe(at(0));
+    const before = (await countersOf(scopeOf.reseller(r.resellerId))).open;
+    expect(before).toBe(41);
+    // Pages of 7 across the shards: all 41 closed.
+    expect(await sweepSilentSessions(Date.now(), 7)).toBeGreaterThanOrEqual(41);
+    for (const id of ids) expect((await getSession(id))?.status).toBe('closed');
+    expect(await silentSessions('2002-01-01T00:00:00.000Z', 10)).toEqual([]);
+    expect(Date.parse((await oldestOpenReport()) as string)).toBeGreaterThan(Date.parse('2002-01-01'));
+    expect((await countersOf(scopeOf.reseller(r.resellerId))).open).toBe(0);
+  });
+});
+
+describe('open sessions by NAS (gsi4: id, code and device only)', () => {
+  it('an interim leaves the index entry as it was; Accounting-On finds and closes the full sessions', async () => {
+    const r = await reseller(2);
+    const ids = [randomUUID(), randomUUID()];
+    for (const [i, code] of r.codes.entries())
+      await account(report(r, code, ids[i] as string, 'Start'), Date.now());
+    const entry = await raw(`SESSION#${ids[0]}`, 'SESSION');
+    expect(entry).toMatchObject({ gsi4pk: `NAS#${r.nasId}#OPEN`, gsi4sk: ids[0] });
+    expect(entry).not.toHaveProperty('gsi1pk');
+    await account(report(r, r.codes[0] as string, ids[0] as string, 'Interim-Update'), Date.now());
+    expect((await openDevicesOfNas(r.nasId)).map((s) => s.id).sort()).toEqual([...ids].sort());
+    const full = await openSessionsOfNas(r.nasId);
+    expect(full.find((s) => s.id === ids[0])?.total_bytes).toBe(1000);
+    expect(await closeSessionsOfNas(r.nasId, Date.now())).toBe(2);
+    expect(await openDevicesOfNas(r.nasId)).toEqual([]);
+  });
+
+  it('a session opened while that index was on gsi1 moves to gsi4 at its next report', async () => {
+    const r = await reseller(1);
+    const id = randomUUID();
+    await account(report(r, r.codes[0] as string, id, 'Start'), Date.now());
+    // As written before the move: its NAS keys on gsi1, none on gsi4.
+    const {
+      gsi4pk: _pk,
+      gsi4sk: _sk,
+      ...before
+    } = (await raw(`SESSION#${id}`, 'SESSION')) as Record<string, unknown>;
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...before, gsi1pk: `NAS#${r.nasId}#OPEN`, gsi1sk: id },
+      }),
+    );
+    expect(await openSessionsOfNas(r.nasId)).toEqual([]);
+    await account(report(r, r.codes[0] as string, id, 'Interim-Update'), Date.now());
+    const after = await raw(`SESSION#${id}`, 'SESSION');
+    expect(after).toMatchObject({ gsi4pk: `NAS#${r.nasId}#OPEN`, gsi4sk: id });
+    expect(after).not.toHaveProperty('gsi1pk');
+    expect((await openSessionsOfNas(r.nasId)).map((s) => s.id)).toEqual([id]);
+  });
+});
+
+describe('counters out of one hot item', () => {
+  it('200 Starts and Stops at once across 20 resellers end with the exact open counts', async () => {
+    const all0 = (await countersOf(scopeOf.all())).open;
+    const resellers = await Promise.all(Array.from({ length: 20 }, () => reseller(10)));
+    const sessions = resellers.flatMap((r) => r.codes.map((code) => ({ r, code, id: randomUUID() })));
+    // 150 open first; then, at once, 100 of them stop and the other 50 start.
+    const first = sessions.slice(0, 150);
+    await Promise.all(first.map((s) => account(report(s.r, s.code, s.id, 'Start'), Date.now())));
+    const outcomes = await Promise.all([
+      ...first.slice(0, 100).map((s) => account(report(s.r, s.code, s.id, 'Stop'), Date.now())),
+      ...sessions.slice(150).map((s) => account(report(s.r, s.code, s.id, 'Start'), Date.now())),
+    ]);
+    expect(outcomes.every((o) => o === 'stored')).toBe(true);
+    const openNow = sessions.filter((_s, i) => i >= 100);
+    expect((await countersOf(scopeOf.all())).open).toBe(all0 + openNow.length);
+    for (const r of resellers) {
+      const expected = openNow.filter((s) => s.r === r).length;
+      expect((await countersOf(scopeOf.reseller(r.resellerId))).open).toBe(expected);
+    }
+    // No single platform item took every change: the one of before is never written, and the
+    // changes landed on most of the 32 shards.
+    expect(await raw('STATS#ALL', 'COUNTERS')).toBeUndefined();
+    let written = 0;
+    for (let n = 0; n < COUNTER_SHARDS.all; n++) if (await raw(`STATS#ALL#${n}`, 'COUNTERS')) written += 1;
+    expect(written).toBeGreaterThanOrEqual(24);
+  });
+
+  it('reads the item counted before sharding with the shards: the counts carried over stay right', async () => {
+    const r = await reseller(3);
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { pk: `STATS#RESELLER#${r.resellerId}`, sk: 'COUNTERS', entity: 'scope_counter', open: 2 },
+      }),
+    );
+    const ids = r.codes.map(() => randomUUID());
+    await Promise.all(
+      r.codes.map((code, i) => account(report(r, code, ids[i] as string, 'Start'), Date.now())),
+    );
+    expect((await countersOf(scopeOf.reseller(r.resellerId))).open).toBe(5);
+    // The three new ones stop (each on its shard): the two counted before are still open.
+    await Promise.all(
+      r.codes.map((code, i) => account(report(r, code, ids[i] as string, 'Stop'), Date.now())),
+    );
+    expect((await countersOf(scopeOf.reseller(r.resellerId))).open).toBe(2);
+  });
+});
+
+describe("a reseller's month", () => {
+  it('counts 24 Starts at once over the session-count shards, summed with the sales item of the month', async () => {
+    const r = await reseller(24);
+    const month = new Date().toISOString().slice(0, 7);
+    // The month's sales item, with session starts counted there before the shards.
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          pk: `REVENUE#${r.resellerId}`,
+          sk: `MONTH#${month}`,
+          entity: 'revenue',
+          reseller_id: r.resellerId,
+          month,
+          total_fcfa: 500,
+          sessions_count: 3,
+        },
+      }),
+    );
+    const outcomes = await Promise.all(
+      r.codes.map((code) => account(report(r, code, randomUUID(), 'Start'), Date.now())),
+    );
+    expect(outcomes.every((o) => o === 'stored')).toBe(true);
+    expect(await getMonthlyRevenue(r.resellerId, month)).toMatchObject({
+      total_fcfa: 500,
+      sessions_count: 27,
+    });
+    // The sales item took none of them: they went to the shards.
+    expect((await raw(`REVENUE#${r.resellerId}`, `MONTH#${month}`))?.sessions_count).toBe(3);
+    let shards = 0;
+    for (let n = 0; n < 8; n++) if (await raw(`REVENUE#${r.resellerId}`, `MONTH#${month}#S${n}`)) shards += 1;
+    expect(shards).toBeGreaterThanOrEqual(5);
+  });
+});

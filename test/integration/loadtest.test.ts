@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { runLoad, sharedConflicts } from '../../bench/load-routers.js';
+import { useLocalServer } from '../support/http.js';
+
+// `npm run loadtest` in small: the same simulated routers (20 resellers x 10 hotspots) through
+// the real local server for a few seconds, the writes counted from the instrumented client.
+
+const server = useLocalServer();
+
+describe('npm run loadtest', () => {
+  it('reports requests, latencies per route, conflicts and key shares, and no key above 2 % of writes', async () => {
+    const r = await runLoad({
+      baseUrl: server.url(),
+      seconds: 6,
+      workers: 12,
+      resellers: 20,
+      hotspots: 10,
+      codesPerHotspot: 3,
+      // Short sessions, and at least 100 of them whatever the machine's speed: the shares are
+      // then about the design, not about how a hash placed a few dozen sessions.
+      interims: 1,
+      minSessions: 100,
+    });
+    const text = r.lines.join('\n');
+    if (process.env.LOADTEST_PRINT) console.log(text);
+    expect(r.failed, text).toBe(0);
+    expect(r.lines[0]).toMatch(/^load: 20 resellers x 10 hotspots, 12 requests in flight, \d+ s$/);
+    expect(r.lines[1]).toMatch(/^requests: \d+ \(\d+\/s\), failed: 0$/);
+    for (const route of ['authorize', 'post-auth', 'accounting'])
+      expect(r.lines).toContainEqual(
+        expect.stringMatching(
+          new RegExp(`^route POST /api/v1/radius/${route}: \\d+ requests, p50 [\\d.]+ ms, p99 [\\d.]+ ms$`),
+        ),
+      );
+    expect(r.lines).toContainEqual(expect.stringMatching(/^transaction conflicts: \d+/));
+    expect(r.lines.at(-1)).toMatch(/^hottest key: (table|gsi\d) \S+ \d+\.\d\d %$/);
+    // Starts, interims and stops all went through: the sessions' index and the counters written.
+    const keys = r.shares.map((s) => s.key);
+    expect(keys.some((k) => k.startsWith('gsi2 SESSIONS#OPEN#'))).toBe(true);
+    expect(keys.some((k) => k.startsWith('table STATS#ALL#'))).toBe(true);
+    expect(keys).not.toContain('gsi2 SESSIONS#OPEN');
+    expect(keys).not.toContain('table STATS#ALL');
+    expect(r.requests).toBeGreaterThan(200);
+    expect(r.hottest?.share, text).toBeLessThanOrEqual(0.02);
+    expect(sharedConflicts(r), text).toBe(0);
+    // About 10 s on an idle machine; the 100 sessions may take up to 30 s more on a loaded one.
+  }, 60_000);
+});
