@@ -3,7 +3,7 @@ import { Duration } from 'aws-cdk-lib';
 import { type IRole, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { type ILogGroup, LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { FUNCTION_TIMEOUT_S } from '../functions/core/config.js';
 import { BUNDLING } from './bundling.js';
@@ -17,15 +17,17 @@ export interface ServiceFunctionProps {
   memorySize?: number;
   timeout?: Duration;
   /**
-   * The role to run as, shared by the functions of one access profile (the stack's `roleFor`).
+   * The role to run as, shared by the functions of one access profile (the stack's `profileFor`).
    * Without one the function gets a role of its own.
    */
   role?: IRole;
+  /** The log group to write to, shared like the role (the stack's `profileFor`); else one of its own. */
+  logGroup?: ILogGroup;
 }
 
 /**
  * One function of the service: Node.js 22 on arm64 (Graviton: cheaper per ms), ESM bundled and
- * minified by the local esbuild, its own log group with a retention. A function whose
+ * minified by the local esbuild, a log group with a retention (its own, or its access profile's). A function whose
  * environment names a secret (`<NAME>_ARN`) gets the Parameters and Secrets extension layer it
  * reads that secret through (lib/secrets-extension.ts).
  */
@@ -34,7 +36,7 @@ export class ServiceFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
-    const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
+    const logGroup = props.logGroup ?? new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     // No AWS managed policy: the role may write to the log groups of its functions only.
     const role =
       props.role ?? new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });

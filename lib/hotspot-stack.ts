@@ -294,9 +294,9 @@ export class HotspotStack extends Stack {
   readonly radiusFront: RadiusFront;
   /** The environment every function of the service shares (see the comment at the top). */
   readonly sharedEnvironment: Readonly<Record<string, string>>;
-  /** One role per access profile (roleFor), under the construct `Roles`. */
-  private readonly roles = new Map<string, Role>();
-  private readonly rolesScope: Construct = new Construct(this, 'Roles');
+  /** One role and one log group per access profile (profileFor), under the construct `Roles`. */
+  private readonly profiles = new Map<string, { role: Role; logGroup: LogGroup }>();
+  private readonly profilesScope: Construct = new Construct(this, 'Roles');
 
   constructor(scope: Construct, id: string, settings: HotspotSettings, props: HotspotStackProps = {}) {
     const { routes = ROUTES, ...stackProps } = props;
@@ -453,7 +453,7 @@ export class HotspotStack extends Stack {
         handler: j.handler,
         environment: this.functionEnvironment(j.access, secrets),
         description: `${j.name}: ${j.summary}`,
-        role: this.roleFor(j.access, secrets),
+        ...this.profileFor(j.access, secrets),
         ...(j.timeoutS ? { timeout: Duration.seconds(j.timeoutS) } : {}),
       });
       this.jobFunctions[j.name] = fn;
@@ -586,29 +586,33 @@ export class HotspotStack extends Stack {
   }
 
   /**
-   * The role of every function with this access and these secrets, created and granted once.
+   * The role and the log group of every function with this access and these secrets, created
+   * and granted once.
    *
-   * Functions of one access profile have the same grants, so they share a role: CloudFormation
-   * takes at most 500 resources a stack, and a role and a policy per function (two of the seven
-   * resources a route costs) would spend 150 of them on 17 distinct sets of grants. What sharing
-   * adds is that functions of a profile may write to each other's log groups.
+   * Functions of one access profile have the same grants, so they share a role and a log group:
+   * CloudFormation takes at most 500 resources a stack, and a role, a policy and a log group per
+   * function (three of the seven resources a route costs) would spend over 220 of them on 17
+   * distinct sets of grants. Each log line names its function (`function_name`, Powertools), so a
+   * function's logs are one filter away (Logs Insights: `filter function_name = "…"`).
    */
-  roleFor(access: RouteAccess, secrets: readonly SecretName[]): Role {
+  profileFor(access: RouteAccess, secrets: readonly SecretName[]): { role: Role; logGroup: LogGroup } {
     const sorted = [...secrets].sort();
     const key = JSON.stringify([access.table, access.sns ?? 'none', sorted]);
-    const existing = this.roles.get(key);
+    const existing = this.profiles.get(key);
     if (existing) return existing;
-    // A stable construct id from the profile itself: `Table<read|write|none>Sns<..>` + a digest of the secrets.
+    // A stable construct id from the profile itself: `<Table read|write|none><Sns ..>` + a digest of the secrets.
     const digest = createHash('sha256').update(sorted.join(',')).digest('hex').slice(0, 8);
     const cap = (w: string) => w[0]?.toUpperCase() + w.slice(1);
-    const id = `Role${cap(access.table)}${cap(access.sns ?? 'none')}${sorted.length ? digest : ''}`;
-    const role = new Role(this.rolesScope, id, {
+    const name = `${cap(access.table)}${cap(access.sns ?? 'none')}${sorted.length ? digest : ''}`;
+    const role = new Role(this.profilesScope, `Role${name}`, {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: `Functions with table ${access.table}, sns ${access.sns ?? 'none'}, secrets ${sorted.join(' ') || 'none'}`,
     });
     this.grantAccess(role, access, secrets);
-    this.roles.set(key, role);
-    return role;
+    const logGroup = new LogGroup(this.profilesScope, `Logs${name}`, { retention: RetentionDays.ONE_MONTH });
+    const profile = { role, logGroup };
+    this.profiles.set(key, profile);
+    return profile;
   }
 
   /** A route's function, with exactly the environment and grants its row declares. */
@@ -618,7 +622,7 @@ export class HotspotStack extends Stack {
       handler: route.handler,
       environment: this.functionEnvironment(route.access, secrets),
       description: `${routeKey(route)}: ${route.summary}`,
-      role: this.roleFor(route.access, secrets),
+      ...this.profileFor(route.access, secrets),
     });
     return fn;
   }

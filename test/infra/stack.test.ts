@@ -83,11 +83,17 @@ describe('one function per route-table row', () => {
     }
   });
 
-  it('logs each function to its own log group kept one month', () => {
+  it("logs each function to its access profile's log group kept one month, which its role alone of the API's may write", () => {
+    const groupOf = (key: string) =>
+      (t.functionOf(key).Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
+    const roleOf = (key: string) =>
+      (t.functionOf(key).Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
     for (const r of routes) {
-      const group = (t.functionOf(routeKey(r)).Properties.LoggingConfig as { LogGroup: { Ref: string } })
-        .LogGroup.Ref;
+      const group = groupOf(routeKey(r));
       expect(t.resources[group]?.Properties.RetentionInDays, routeKey(r)).toBe(30);
+      // Same group, same role: a function never shares a log group with another profile's.
+      for (const other of routes)
+        if (groupOf(routeKey(other)) === group) expect(roleOf(routeKey(other))).toBe(roleOf(routeKey(r)));
     }
   });
 });
