@@ -2,7 +2,7 @@ import { assertOwns } from '../core/access.js';
 import { AppError, notFound } from '../core/errors.js';
 import { log } from '../core/log.js';
 import type { OperatorPrincipal } from '../core/principal.js';
-import { disconnectSecretOf } from '../routers/routers.js';
+import { disconnectSecretOf } from '../routers/router-secrets.js';
 import {
   type AccessCode,
   allCodesOf,

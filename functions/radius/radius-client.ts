@@ -1,5 +1,5 @@
 import { endpoint, json } from '../core/http.js';
-import { clientAt } from '../routers/routers.js';
+import { clientAt } from '../routers/router-secrets.js';
 import { requestAttributes } from './attributes.js';
 import { RestReply, RestRequest } from './schemas.js';
 

@@ -9,15 +9,13 @@ import { getNas } from '../store/nas.js';
 import {
   createRouter,
   getRouter,
-  getRouterAddress,
   type RouterRecord,
   type RouterTransport,
   replaceCredentials,
   revokeRouter,
   routersOfReseller,
 } from '../store/routers.js';
-import { caCertificatePem, issueRouterCertificate, issueServerCertificate } from './ca.js';
-import { newSecret, open, seal } from './secret-box.js';
+import { newSecret, seal } from './secret-box.js';
 
 /**
  * Routers: each speaks RADIUS with its own credentials, for NAS ids of its reseller only.
@@ -44,6 +42,12 @@ export type RouterView = Omit<RouterRecord, 'secret_box'>;
 export const routerView = ({ secret_box: _box, ...view }: RouterRecord): RouterView => view;
 
 const seed = () => getSecret('ROUTER_KEY_SEED');
+
+/**
+ * The CA (@peculiar/x509 and its ASN.1 stack, about 230 KB), loaded when a certificate is issued:
+ * the functions that only list, revoke or look routers up do not evaluate it at start.
+ */
+const certificates = () => import('./ca.js');
 
 /** `rtr_` and 12 characters of [a-z0-9]: a certificate CN and a FreeRADIUS shortname as is. */
 export function newRouterId(): string {
@@ -89,6 +93,7 @@ async function issue(router: RouterRecord, s: string, secret?: string): Promise<
       credentials: { transport: 'udp', secret: value, source_ip: router.source_ip as string },
     };
   }
+  const { caCertificatePem, issueRouterCertificate } = await certificates();
   const cert = await issueRouterCertificate(s, router.router_id, clock.now());
   return {
     stored: { cert_serial: cert.serial, cert_not_after: cert.notAfter },
@@ -165,47 +170,9 @@ export async function rotate(
   return { router: routerView({ ...router, ...stored }), credentials };
 }
 
-/**
- * FreeRADIUS's dynamic client lookup: the client definition of the active UDP router at this
- * source address (control attributes for rlm_rest), or undefined.
- */
-export async function clientAt(sourceIp: string): Promise<Record<string, unknown> | undefined> {
-  if (!isIP(sourceIp)) return undefined;
-  const claim = await getRouterAddress(sourceIp.toLowerCase());
-  if (!claim) return undefined;
-  const secret = open(await seed(), claim.router_id, claim.secret_box);
-  if (!secret) return undefined;
-  const literal = (value: string) => ({ value, do_xlat: false });
-  return {
-    'control:FreeRADIUS-Client-IP-Address': literal(sourceIp),
-    'control:FreeRADIUS-Client-Secret': literal(secret),
-    'control:FreeRADIUS-Client-Shortname': literal(claim.router_id),
-    'control:FreeRADIUS-Client-NAS-Type': literal('other'),
-    // BlastRADIUS (CVE-2024-3596): an Access-Request without Message-Authenticator is dropped.
-    'control:FreeRADIUS-Client-Require-MA': literal('yes'),
-  };
-}
-
-/**
- * The secret a Disconnect-Request (RFC 5176) to this NAS id's router is signed with: the UDP
- * secret of the reseller's active UDP router speaking for the NAS id, the one registered at
- * `host` first. Undefined when only RadSec routers speak for it (their CoA would ride their own
- * TLS connection, which the front does not originate).
- */
-export async function disconnectSecretOf(
-  resellerId: string,
-  nasId: string,
-  host: string,
-): Promise<string | undefined> {
-  const candidates = (await routersOfReseller(resellerId)).filter(
-    (r) => r.status === 'active' && r.transport === 'udp' && r.secret_box && r.nas_ids.includes(nasId),
-  );
-  const router = candidates.find((r) => r.source_ip === host) ?? candidates[0];
-  return router?.secret_box ? open(await seed(), router.router_id, router.secret_box) : undefined;
-}
-
 /** The RADIUS front's RadSec files: the router CA, and its server certificate and key. */
 export async function frontTlsOf(s: string, name: string, nowMs: number) {
+  const { caCertificatePem, issueServerCertificate } = await certificates();
   const cert = await issueServerCertificate(s, name, nowMs);
   return { ca_pem: await caCertificatePem(s), cert_pem: cert.certPem, key_pem: cert.keyPem };
 }

@@ -1,0 +1,51 @@
+import { isIP } from 'node:net';
+import { getSecret } from '../core/secrets.js';
+import { getRouterAddress, routersOfReseller } from '../store/routers.js';
+import { open } from './secret-box.js';
+
+/**
+ * The UDP routers' secrets, opened for the RADIUS front only (FreeRADIUS's client lookup, the
+ * Disconnect relay's claim): apart from functions/routers/routers.ts, so that those functions
+ * and every one that may cut a session carry no certificate code.
+ */
+
+const seed = () => getSecret('ROUTER_KEY_SEED');
+
+/**
+ * FreeRADIUS's dynamic client lookup: the client definition of the active UDP router at this
+ * source address (control attributes for rlm_rest), or undefined.
+ */
+export async function clientAt(sourceIp: string): Promise<Record<string, unknown> | undefined> {
+  if (!isIP(sourceIp)) return undefined;
+  const claim = await getRouterAddress(sourceIp.toLowerCase());
+  if (!claim) return undefined;
+  const secret = open(await seed(), claim.router_id, claim.secret_box);
+  if (!secret) return undefined;
+  const literal = (value: string) => ({ value, do_xlat: false });
+  return {
+    'control:FreeRADIUS-Client-IP-Address': literal(sourceIp),
+    'control:FreeRADIUS-Client-Secret': literal(secret),
+    'control:FreeRADIUS-Client-Shortname': literal(claim.router_id),
+    'control:FreeRADIUS-Client-NAS-Type': literal('other'),
+    // BlastRADIUS (CVE-2024-3596): an Access-Request without Message-Authenticator is dropped.
+    'control:FreeRADIUS-Client-Require-MA': literal('yes'),
+  };
+}
+
+/**
+ * The secret a Disconnect-Request (RFC 5176) to this NAS id's router is signed with: the UDP
+ * secret of the reseller's active UDP router speaking for the NAS id, the one registered at
+ * `host` first. Undefined when only RadSec routers speak for it (their CoA would ride their own
+ * TLS connection, which the front does not originate).
+ */
+export async function disconnectSecretOf(
+  resellerId: string,
+  nasId: string,
+  host: string,
+): Promise<string | undefined> {
+  const candidates = (await routersOfReseller(resellerId)).filter(
+    (r) => r.status === 'active' && r.transport === 'udp' && r.secret_box && r.nas_ids.includes(nasId),
+  );
+  const router = candidates.find((r) => r.source_ip === host) ?? candidates[0];
+  return router?.secret_box ? open(await seed(), router.router_id, router.secret_box) : undefined;
+}
