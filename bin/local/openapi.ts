@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { ERROR_STATUS } from '../../functions/core/errors.js';
-import { type Contract, routeErrors } from '../../functions/core/http.js';
+import { type Contract, routeErrors, successOf } from '../../functions/core/http.js';
 import { documentedAs } from '../../functions/core/schemas.js';
 import { type Route, routes } from '../../functions/routes.js';
 
@@ -118,7 +118,7 @@ export async function buildOpenApi(): Promise<Json> {
   const paths: Record<string, Record<string, Json>> = {};
   for (const route of routes) {
     const contract = await loadContract(route);
-    const success = contract.response ?? { status: 200 };
+    const success = successOf(contract);
     const op: Json = {
       operationId: `${route.method.toLowerCase()}${route.path
         .replace(/^\/api\/v1/, '')

@@ -6,11 +6,6 @@ import { AgentAllotBody, AgentIdParams, AgentSchema } from './schemas.js';
 /** Float in FCFA, or codes of a forfait, given to an agent: added to what it holds. */
 export const handler = sessionEndpoint(
   'POST /api/v1/agents/{id}/allot',
-  {
-    errors: ['ERR_NOT_FOUND'],
-    params: AgentIdParams,
-    body: AgentAllotBody,
-    response: { status: 200, schema: AgentSchema },
-  },
+  { errors: ['ERR_NOT_FOUND'], params: AgentIdParams, body: AgentAllotBody, ok: AgentSchema },
   async ({ params, body, principal }) => json(200, await allot(principal, params.id, body)),
 );

@@ -10,7 +10,7 @@ export const handler = sessionEndpoint(
     errors: ['ERR_NOT_FOUND', 'ERR_AGENT_CASH_OVER_OWED', 'ERR_UNAVAILABLE'],
     params: AgentIdParams,
     body: AgentCashBody,
-    response: { status: 200, schema: AgentSchema },
+    ok: AgentSchema,
   },
   async ({ params, body, principal }) => json(200, await receiveCash(principal, params.id, body.amount_fcfa)),
 );

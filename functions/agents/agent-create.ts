@@ -9,7 +9,7 @@ export const handler = sessionEndpoint(
   {
     errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT', 'ERR_MSISDN_INVALID'],
     body: AgentCreateBody,
-    response: { status: 201, schema: AgentSchema },
+    created: AgentSchema,
   },
   async ({ body, principal }) => json(201, await addAgent(principal, body)),
 );

@@ -6,10 +6,6 @@ import { AgentIdParams, AgentStatementResponse } from './schemas.js';
 /** An agent's balance, day and month: the agent's "Mon solde", its reseller's view of it. */
 export const handler = sessionEndpoint(
   'GET /api/v1/agents/{id}',
-  {
-    errors: ['ERR_NOT_FOUND'],
-    params: AgentIdParams,
-    response: { status: 200, schema: AgentStatementResponse },
-  },
+  { errors: ['ERR_NOT_FOUND'], params: AgentIdParams, ok: AgentStatementResponse },
   async ({ params, principal }) => json(200, await statement(principal, params.id)),
 );

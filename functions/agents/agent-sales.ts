@@ -6,12 +6,7 @@ import { AgentIdParams, AgentSalesQuery, AgentSalesResponse } from './schemas.js
 /** An agent's sales between two days (UTC), newest first. */
 export const handler = sessionEndpoint(
   'GET /api/v1/agents/{id}/sales',
-  {
-    errors: ['ERR_NOT_FOUND'],
-    params: AgentIdParams,
-    query: AgentSalesQuery,
-    response: { status: 200, schema: AgentSalesResponse },
-  },
+  { errors: ['ERR_NOT_FOUND'], params: AgentIdParams, query: AgentSalesQuery, ok: AgentSalesResponse },
   async ({ params, query, principal }) =>
     json(200, await salesOf(principal, params.id, query.from, query.to, query.limit)),
 );

@@ -16,7 +16,7 @@ export const handler = sessionEndpoint(
     ],
     params: AgentIdParams,
     body: AgentSaleBody,
-    response: { status: 201, schema: AgentSaleResponse },
+    created: AgentSaleResponse,
   },
   async ({ params, body, principal }) => json(201, await sell(principal, params.id, body)),
 );

@@ -6,11 +6,6 @@ import { AgentIdParams, AgentSchema, AgentTermsBody } from './schemas.js';
 /** Name, commission rate, hotspots; sales already made keep the commission they were made at. */
 export const handler = sessionEndpoint(
   'PUT /api/v1/agents/{id}',
-  {
-    errors: ['ERR_NOT_FOUND'],
-    params: AgentIdParams,
-    body: AgentTermsBody,
-    response: { status: 200, schema: AgentSchema },
-  },
+  { errors: ['ERR_NOT_FOUND'], params: AgentIdParams, body: AgentTermsBody, ok: AgentSchema },
   async ({ params, body, principal }) => json(200, await changeTerms(principal, params.id, body)),
 );

@@ -6,6 +6,6 @@ import { AgentsQuery, AgentsResponse } from './schemas.js';
 /** A reseller's agents and the balance of each (an admin names the reseller). */
 export const handler = sessionEndpoint(
   'GET /api/v1/agents',
-  { query: AgentsQuery, response: { status: 200, schema: AgentsResponse } },
+  { query: AgentsQuery, ok: AgentsResponse },
   async ({ query, principal }) => json(200, await agentsOf(principal, query.reseller_id)),
 );

@@ -7,7 +7,7 @@ export const handler = endpoint(
   {
     errors: ['ERR_MSISDN_INVALID', 'ERR_RATE_LIMITED', 'ERR_UNAVAILABLE'],
     body: OtpRequestBody,
-    response: { status: 200, schema: OtpRequestResponse },
+    ok: OtpRequestResponse,
   },
   // The client address API Gateway saw (the local server sets it too), and from the portal the
   // hotspot and the device: whom the SMS budgets count the request against.

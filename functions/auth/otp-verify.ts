@@ -7,7 +7,7 @@ export const handler = endpoint(
   {
     errors: ['ERR_OTP_INVALID', 'ERR_OTP_EXPIRED', 'ERR_RATE_LIMITED', 'ERR_UNAVAILABLE'],
     body: OtpVerifyBody,
-    response: { status: 200, schema: OtpVerifyResponse },
+    ok: OtpVerifyResponse,
   },
   // The client address limits the guesses made without the request's otp_token.
   async ({ body, event }) =>

@@ -6,7 +6,7 @@ import { sessionEndpoint } from './session-endpoint.js';
 /** The token was checked by the auth middleware; this only reports what it says. */
 export const handler = sessionEndpoint(
   'GET /api/v1/auth/session',
-  { response: { status: 200, schema: SessionResponse } },
+  { ok: SessionResponse },
   async ({ principal }) => {
     const exp = principal.exp ?? clock.nowSeconds();
     return json(200, {

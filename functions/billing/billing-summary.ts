@@ -6,7 +6,7 @@ import { billingSummary } from './summary.js';
 /** One reseller's month: total, split and sessions, from its aggregate. */
 export const handler = sessionEndpoint(
   'GET /api/v1/billing/summary',
-  { query: SummaryQuery, response: { status: 200, schema: SummaryResponse } },
+  { query: SummaryQuery, ok: SummaryResponse },
   async ({ query, principal }) => {
     return json(200, await billingSummary(principal, query.reseller_id, query.month));
   },

@@ -5,7 +5,7 @@ import { ForfaitsPage, ForfaitsQuery } from './schemas.js';
 
 export const handler = endpoint(
   'GET /api/v1/forfaits',
-  { query: ForfaitsQuery, response: { status: 200, schema: ForfaitsPage } },
+  { query: ForfaitsQuery, ok: ForfaitsPage },
   async ({ query }) =>
     json(200, pageOf(await listForfaitsOnSale(), query.page, query.page_size), {
       // The catalogue changes rarely and is the same for everyone.

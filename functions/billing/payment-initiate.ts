@@ -9,7 +9,7 @@ export const handler = sessionEndpoint(
   {
     errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT', 'ERR_IDEMPOTENCY_MISMATCH', 'ERR_UPSTREAM', 'ERR_UNAVAILABLE'],
     body: PaymentInitiateBody,
-    response: { status: 201, schema: PaymentInitiateResponse },
+    created: PaymentInitiateResponse,
   },
   async ({ body, headers, principal }) => {
     const key = headers['idempotency-key'];

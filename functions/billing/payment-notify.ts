@@ -22,7 +22,7 @@ export const handler = endpoint(
       'ERR_UPSTREAM',
       'ERR_UNAVAILABLE',
     ],
-    response: { status: 200, schema: NotifyResponse },
+    ok: NotifyResponse,
   },
   async ({ event, headers }) => {
     const raw = event.body ?? '';

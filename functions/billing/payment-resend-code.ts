@@ -9,7 +9,7 @@ export const handler = sessionEndpoint(
   {
     errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT', 'ERR_RATE_LIMITED', 'ERR_UNAVAILABLE'],
     params: IdParams,
-    response: { status: 200, schema: ResendCodeResponse },
+    ok: ResendCodeResponse,
   },
   async ({ params, principal }) => json(200, await resendCode(principal, params.id)),
 );

@@ -6,7 +6,7 @@ import { IdParams, PaymentStatusResponse } from './schemas.js';
 /** The paying subscriber or an admin; anyone else gets 404 (existence does not leak). */
 export const handler = sessionEndpoint(
   'GET /api/v1/payments/{id}/status',
-  { errors: ['ERR_NOT_FOUND'], params: IdParams, response: { status: 200, schema: PaymentStatusResponse } },
+  { errors: ['ERR_NOT_FOUND'], params: IdParams, ok: PaymentStatusResponse },
   async ({ params, principal }) => {
     return json(200, await paymentStatus(params.id, principal));
   },

@@ -8,7 +8,7 @@ export const handler = endpoint(
   {
     errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT', 'ERR_UPSTREAM', 'ERR_UNAVAILABLE'],
     body: WebhookBody,
-    response: { status: 200, schema: WebhookResponse },
+    ok: WebhookResponse,
   },
   async ({ body }) => {
     const { body: answer } = await webhookAnswer({

@@ -7,7 +7,7 @@ import { ResellerPaymentsPage, ResellerPaymentsQuery } from './schemas.js';
 /** A reseller's payments by cursor, newest first (an admin names the reseller). */
 export const handler = sessionEndpoint(
   'GET /api/v1/payments',
-  { query: ResellerPaymentsQuery, response: { status: 200, schema: ResellerPaymentsPage } },
+  { query: ResellerPaymentsQuery, ok: ResellerPaymentsPage },
   async ({ query, principal }) => {
     const resellerId = resellerInScope(principal, query.reseller_id);
     return json(200, await resellerPayments(resellerId, query.limit, query.cursor));

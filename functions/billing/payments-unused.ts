@@ -6,6 +6,6 @@ import { UnusedPaymentsQuery, UnusedPaymentsResponse } from './schemas.js';
 /** "Payé, pas connecté": the reseller's completed payments whose code had no login within 15 minutes. */
 export const handler = sessionEndpoint(
   'GET /api/v1/payments/unused',
-  { query: UnusedPaymentsQuery, response: { status: 200, schema: UnusedPaymentsResponse } },
+  { query: UnusedPaymentsQuery, ok: UnusedPaymentsResponse },
   async ({ query, principal }) => json(200, await unusedPaymentsOf(principal, query.reseller_id)),
 );

@@ -8,7 +8,7 @@ import { SalesQuery, SalesResponse } from './schemas.js';
 /** A reseller's sales by day, hotspot and forfait, from its daily counters (one Query). */
 export const handler = sessionEndpoint(
   'GET /api/v1/billing/sales',
-  { query: SalesQuery, response: { status: 200, schema: SalesResponse } },
+  { query: SalesQuery, ok: SalesResponse },
   async ({ query, principal }) => {
     const resellerId = resellerInScope(principal, query.reseller_id);
     const [days, currency] = await Promise.all([

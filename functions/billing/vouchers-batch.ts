@@ -12,11 +12,7 @@ import { generateVouchers } from './vouchers.js';
  */
 export const handler = sessionEndpoint(
   'POST /api/v1/vouchers/batches',
-  {
-    errors: ['ERR_NOT_FOUND'],
-    body: VoucherGenerateBody,
-    response: { status: 201, schema: VoucherGenerateResponse },
-  },
+  { errors: ['ERR_NOT_FOUND'], body: VoucherGenerateBody, created: VoucherGenerateResponse },
   async ({ body, principal }) => {
     assertActsFor(principal, body.reseller_id);
     return json(

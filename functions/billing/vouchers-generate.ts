@@ -5,11 +5,7 @@ import { generateVouchers } from './vouchers.js';
 
 export const handler = sessionEndpoint(
   'POST /api/v1/vouchers/generate',
-  {
-    errors: ['ERR_NOT_FOUND'],
-    body: VoucherGenerateBody,
-    response: { status: 201, schema: VoucherGenerateResponse },
-  },
+  { errors: ['ERR_NOT_FOUND'], body: VoucherGenerateBody, created: VoucherGenerateResponse },
   async ({ body }) =>
     json(
       201,

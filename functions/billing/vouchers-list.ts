@@ -7,7 +7,7 @@ import { listVouchers } from './vouchers.js';
 /** An admin names the reseller; a reseller sees its own (another's: 403). */
 export const handler = sessionEndpoint(
   'GET /api/v1/vouchers',
-  { query: VouchersQuery, response: { status: 200, schema: VouchersPage } },
+  { query: VouchersQuery, ok: VouchersPage },
   async ({ query, principal }) => {
     const resellerId = resellerInScope(principal, query.reseller_id);
     return json(200, await listVouchers(resellerId, query.status, query.page, query.page_size, query.cursor));

@@ -5,11 +5,7 @@ import { redeem } from './vouchers.js';
 
 export const handler = sessionEndpoint(
   'POST /api/v1/vouchers/redeem',
-  {
-    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'],
-    body: VoucherRedeemBody,
-    response: { status: 200, schema: EntitlementResponse },
-  },
+  { errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'], body: VoucherRedeemBody, ok: EntitlementResponse },
   async ({ body, principal }) => {
     return json(200, await redeem(body.code, principal.sub));
   },

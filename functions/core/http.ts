@@ -73,6 +73,10 @@ export interface EndpointSpec<B, Q, P> {
   params?: Schema<P>;
   /** The success answer, for the OpenAPI document (not enforced at run time). */
   response?: { status: number; schema?: Schema<unknown>; contentType?: string };
+  /** The most common success answer, a 200 with this JSON schema: `response` written short. */
+  ok?: Schema<unknown>;
+  /** A 201 with this JSON schema: `response` written short. */
+  created?: Schema<unknown>;
   /** Other answers the handler itself returns (not errors), for the OpenAPI document. */
   also?: OtherAnswer[];
   /**
@@ -81,6 +85,17 @@ export interface EndpointSpec<B, Q, P> {
    * lists every status with its codes, and the HTTP tests fail on a code it does not list.
    */
   errors?: readonly ErrorCode[];
+}
+
+/** The success answer a spec declares, in whichever of its three forms (a 200 without a body when none). */
+export function successOf(
+  spec: EndpointSpec<unknown, unknown, unknown>,
+): NonNullable<EndpointSpec<unknown, unknown, unknown>['response']> {
+  const forms = [spec.ok, spec.created, spec.response].filter((f) => f !== undefined);
+  if (forms.length > 1) throw new Error('a spec declares its success answer once: ok, created or response');
+  if (spec.ok) return { status: 200, schema: spec.ok };
+  if (spec.created) return { status: 201, schema: spec.created };
+  return spec.response ?? { status: 200 };
 }
 
 /** What the OpenAPI document is generated from: the handler's spec (the schemas it validates with) and its row. */

@@ -9,7 +9,7 @@ import { ActivityPage, ActivityQuery } from './schemas.js';
 /** The activity log: a day's writes by operators and resellers, or one actor's, newest first. */
 export const handler = sessionEndpoint(
   'GET /api/v1/activity',
-  { query: ActivityQuery, response: { status: 200, schema: ActivityPage } },
+  { query: ActivityQuery, ok: ActivityPage },
   async ({ query }) => {
     const scope = query.actor ? { actor: query.actor } : { day: query.day ?? clock.iso().slice(0, 10) };
     const list = 'day' in scope ? `day:${scope.day}` : `actor:${scope.actor}`;

@@ -5,7 +5,7 @@ import { AlertsPage, AlertsQuery } from './schemas.js';
 
 export const handler = sessionEndpoint(
   'GET /api/v1/alerts',
-  { query: AlertsQuery, response: { status: 200, schema: AlertsPage } },
+  { query: AlertsQuery, ok: AlertsPage },
   async ({ principal, query }) => {
     return json(200, await listAlerts(principal, query.status, query.page, query.page_size));
   },

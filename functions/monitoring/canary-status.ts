@@ -5,6 +5,6 @@ import { CanaryStatusSchema, NoQuery } from './schemas.js';
 
 export const handler = sessionEndpoint(
   'GET /api/v1/canary/status',
-  { query: NoQuery, response: { status: 200, schema: CanaryStatusSchema } },
+  { query: NoQuery, ok: CanaryStatusSchema },
   async () => json(200, await canaryStatus()),
 );

@@ -5,7 +5,7 @@ import { NoQuery, OverviewSchema } from './schemas.js';
 
 export const handler = sessionEndpoint(
   'GET /api/v1/monitoring/overview',
-  { query: NoQuery, response: { status: 200, schema: OverviewSchema } },
+  { query: NoQuery, ok: OverviewSchema },
   async ({ principal }) => {
     return json(200, await overview(principal));
   },

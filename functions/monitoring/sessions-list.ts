@@ -8,7 +8,7 @@ import { LiveSessionsPage, LiveSessionsQuery } from './schemas.js';
 /** A reseller's live sessions by cursor (an admin names the reseller). */
 export const handler = sessionEndpoint(
   'GET /api/v1/sessions',
-  { query: LiveSessionsQuery, response: { status: 200, schema: LiveSessionsPage } },
+  { query: LiveSessionsQuery, ok: LiveSessionsPage },
   async ({ query, principal }) => {
     const resellerId = resellerInScope(principal, query.reseller_id);
     return json(200, await liveSessions(resellerId, query.limit, query.cursor, clock.now()));

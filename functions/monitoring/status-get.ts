@@ -5,6 +5,6 @@ import { NoQuery, PublicStatusSchema } from './schemas.js';
 /** Public: a status page may poll it; a short shared cache spares the table. */
 export const handler = endpoint(
   'GET /api/v1/monitoring/status',
-  { query: NoQuery, response: { status: 200, schema: PublicStatusSchema } },
+  { query: NoQuery, ok: PublicStatusSchema },
   async () => json(200, await currentPublicStatus(), { 'cache-control': 'public, max-age=30' }),
 );

@@ -10,7 +10,7 @@ export const handler = endpoint(
     also: [{ status: 304, description: 'Not modified (If-None-Match)' }],
     params: BrandingParams,
     query: BrandingQuery,
-    response: { status: 200, schema: BrandingResponse },
+    ok: BrandingResponse,
   },
   async ({ params, query, headers }) => {
     const full = await brandingOf(params.nas_id);

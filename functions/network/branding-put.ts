@@ -5,12 +5,7 @@ import { BrandingBody, BrandingParams, BrandingResponse } from './schemas.js';
 
 export const handler = sessionEndpoint(
   'PUT /api/v1/branding/{nas_id}',
-  {
-    errors: ['ERR_NOT_FOUND'],
-    params: BrandingParams,
-    body: BrandingBody,
-    response: { status: 200, schema: BrandingResponse },
-  },
+  { errors: ['ERR_NOT_FOUND'], params: BrandingParams, body: BrandingBody, ok: BrandingResponse },
   async ({ params, body, principal }) => {
     // Checked by its parser here, the only function that carries one (custom-css.ts). The parser
     // is loaded by the first PUT that sets custom CSS: one that changes only colours, texts or

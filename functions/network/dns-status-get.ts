@@ -6,6 +6,6 @@ import { DnsStatusResponse } from './schemas.js';
 
 export const handler = sessionEndpoint(
   'GET /api/v1/network/dns/status',
-  { response: { status: 200, schema: DnsStatusResponse } },
+  { ok: DnsStatusResponse },
   async () => json(200, dnsStatusView(await getDnsStatus())),
 );

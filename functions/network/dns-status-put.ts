@@ -6,6 +6,6 @@ import { DnsReportBody, DnsStatusResponse } from './schemas.js';
 /** The DNS host reports its blocklist; a report older than the stored one changes nothing. */
 export const handler = sessionEndpoint(
   'PUT /api/v1/network/dns/status',
-  { body: DnsReportBody, response: { status: 200, schema: DnsStatusResponse } },
+  { body: DnsReportBody, ok: DnsStatusResponse },
   async ({ body }) => json(200, await reportDns(body)),
 );

@@ -5,6 +5,6 @@ import { RulesQuery, RulesResponse } from './schemas.js';
 
 export const handler = sessionEndpoint(
   'GET /api/v1/network/gateway/rules',
-  { query: RulesQuery, response: { status: 200, schema: RulesResponse } },
+  { query: RulesQuery, ok: RulesResponse },
   async ({ query }) => json(200, { items: await listRules(query.vlan) }),
 );

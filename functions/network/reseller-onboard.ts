@@ -15,7 +15,7 @@ export const handler = sessionEndpoint(
       'ERR_NOT_FOUND',
     ],
     body: OnboardBody,
-    response: { status: 201, schema: OnboardResponse },
+    created: OnboardResponse,
   },
   async ({ body, principal }) => json(201, await onboardReseller(principal, body)),
 );

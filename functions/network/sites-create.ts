@@ -8,7 +8,7 @@ export const handler = sessionEndpoint(
   {
     errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT', 'ERR_DUPLICATE_NAS_ID'],
     body: SiteBody,
-    response: { status: 201, schema: SiteResponse },
+    created: SiteResponse,
   },
   async ({ body, principal }) => json(201, await addSite(principal, body)),
 );

@@ -5,7 +5,7 @@ import { sitesOf } from './sites.js';
 
 export const handler = sessionEndpoint(
   'GET /api/v1/network/sites/{reseller_id}',
-  { errors: ['ERR_NOT_FOUND'], params: SitesParams, response: { status: 200, schema: SitesList } },
+  { errors: ['ERR_NOT_FOUND'], params: SitesParams, ok: SitesList },
   async ({ params, principal }) => {
     const items = await sitesOf(principal, params.reseller_id);
     return json(200, { items, total: items.length });

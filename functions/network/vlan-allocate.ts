@@ -8,7 +8,7 @@ const allocate = sessionEndpoint(
   {
     errors: ['ERR_NOT_FOUND', 'ERR_DUPLICATE_NAS_ID', 'ERR_VLAN_POOL_EXHAUSTED'],
     body: AllocateBody,
-    response: { status: 201, schema: AllocationResponse },
+    created: AllocationResponse,
   },
   async ({ body }) => {
     const a = await allocateVlan({

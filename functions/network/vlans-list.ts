@@ -8,7 +8,7 @@ import { VlansPage, VlansQuery } from './schemas.js';
 /** An admin sees every VLAN; a reseller its own (subscribers are refused by the auth level). */
 export const handler = sessionEndpoint(
   'GET /api/v1/network/vlans',
-  { query: VlansQuery, response: { status: 200, schema: VlansPage } },
+  { query: VlansQuery, ok: VlansPage },
   async ({ query, principal }) => {
     const all = await listAllocations(resellerInScope(principal, undefined, { adminMayOmit: true }));
     return json(200, pageOf(all, query.page, query.page_size));

@@ -6,6 +6,6 @@ import { DeviceParams, ForgetResult } from './schemas.js';
 /** Forgets a device of the caller's own code (its subscriber, its reseller, an admin); 404 otherwise. */
 export const handler = sessionEndpoint(
   'DELETE /api/v1/access/{code}/devices/{mac}',
-  { errors: ['ERR_NOT_FOUND'], params: DeviceParams, response: { status: 200, schema: ForgetResult } },
+  { errors: ['ERR_NOT_FOUND'], params: DeviceParams, ok: ForgetResult },
   async ({ principal, params }) => json(200, await forgetMyDevice(principal, params.code, params.mac)),
 );

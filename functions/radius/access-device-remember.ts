@@ -8,7 +8,7 @@ export const handler = endpoint(
   'POST /api/v1/access/devices',
   {
     body: DeviceBody,
-    response: { status: 200, schema: RememberResult },
+    ok: RememberResult,
     errors: ['ERR_RATE_LIMITED', 'ERR_NOT_FOUND', 'ERR_CONFLICT', 'ERR_DEVICE_LIMIT'],
   },
   async ({ body, event }) =>

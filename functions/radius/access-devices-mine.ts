@@ -6,6 +6,6 @@ import { MyDevices } from './schemas.js';
 /** The devices remembered for the caller's codes, each with the hotspot and when it is forgotten. */
 export const handler = sessionEndpoint(
   'GET /api/v1/access/devices/mine',
-  { response: { status: 200, schema: MyDevices } },
+  { ok: MyDevices },
   async ({ principal }) => json(200, await myDevices(principal.sub)),
 );

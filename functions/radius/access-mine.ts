@@ -7,6 +7,6 @@ import { MyCodes, MyCodesQuery } from './schemas.js';
 /** The caller's codes with time left: the portal sends a returning subscriber straight to "connect". */
 export const handler = sessionEndpoint(
   'GET /api/v1/access/mine',
-  { query: MyCodesQuery, response: { status: 200, schema: MyCodes } },
+  { query: MyCodesQuery, ok: MyCodes },
   async ({ query, principal }) => json(200, await myCodes(principal.sub, query.nas_id, clock.now())),
 );

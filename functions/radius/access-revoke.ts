@@ -7,6 +7,6 @@ import { CodeParams, RevokeResult } from './schemas.js';
 /** Idempotent: revoking again answers the first revocation's time and cuts what is still open. */
 export const handler = sessionEndpoint(
   'POST /api/v1/access/{code}/revoke',
-  { errors: ['ERR_NOT_FOUND'], params: CodeParams, response: { status: 200, schema: RevokeResult } },
+  { errors: ['ERR_NOT_FOUND'], params: CodeParams, ok: RevokeResult },
   async ({ principal, params }) => json(200, await revokeCode(principal, params.code, clock.now())),
 );

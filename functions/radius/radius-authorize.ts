@@ -18,7 +18,7 @@ export const handler = endpoint(
   'POST /api/v1/radius/authorize',
   {
     body: RestRequest,
-    response: { status: 200, schema: RestReply },
+    ok: RestReply,
     also: [{ status: 401, schema: RestReply, description: 'Access refused, with the Reply-Message to show' }],
   },
   async ({ body }) => {

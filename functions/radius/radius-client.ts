@@ -13,7 +13,7 @@ export const handler = endpoint(
   'POST /api/v1/radius/client',
   {
     body: RestRequest,
-    response: { status: 200, schema: RestReply },
+    ok: RestReply,
     also: [
       {
         status: 404,

@@ -6,11 +6,6 @@ import { DisconnectViewSchema, ResultBody, SessionIdParams } from './schemas.js'
 /** The relay's report of one send: the router's ACK, NAK (with its Error-Cause) or silence. */
 export const handler = endpoint(
   'POST /api/v1/radius/disconnects/{id}/result',
-  {
-    errors: ['ERR_NOT_FOUND'],
-    params: SessionIdParams,
-    body: ResultBody,
-    response: { status: 200, schema: DisconnectViewSchema },
-  },
+  { errors: ['ERR_NOT_FOUND'], params: SessionIdParams, body: ResultBody, ok: DisconnectViewSchema },
   async ({ params, body }) => json(200, await recordResult(params.id, body, clock.now())),
 );

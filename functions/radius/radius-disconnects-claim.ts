@@ -6,6 +6,6 @@ import { ClaimBody, ClaimResponse } from './schemas.js';
 /** The relay next to FreeRADIUS polls this: the Disconnect-Requests it is to send now. */
 export const handler = endpoint(
   'POST /api/v1/radius/disconnects/claim',
-  { body: ClaimBody, response: { status: 200, schema: ClaimResponse } },
+  { body: ClaimBody, ok: ClaimResponse },
   async ({ body }) => json(200, { items: await claimDisconnects(clock.now(), body.max ?? 10) }),
 );

@@ -17,10 +17,7 @@ import { RestReply, RestRequest } from './schemas.js';
  */
 export const handler = endpoint(
   'POST /api/v1/radius/post-auth',
-  {
-    body: RestRequest,
-    response: { status: 200, schema: RestReply },
-  },
+  { body: RestRequest, ok: RestReply },
   async ({ body }) => {
     const attrs = requestAttributes(body);
     // Authorize refused such a router already; one revoked since is refused here, writing nothing.

@@ -8,8 +8,6 @@ import { FrontTls } from '../routers/schemas.js';
  * with the front's key (derived from ROUTER_KEY_SEED, the same for every task). Only a RADIUS
  * server's bearer secret gets them.
  */
-export const handler = endpoint(
-  'GET /api/v1/radius/tls',
-  { response: { status: 200, schema: FrontTls } },
-  async () => json(200, await frontTls('hotspot-radius-front')),
+export const handler = endpoint('GET /api/v1/radius/tls', { ok: FrontTls }, async () =>
+  json(200, await frontTls('hotspot-radius-front')),
 );

@@ -6,10 +6,6 @@ import { SessionIdParams, SessionViewSchema } from './schemas.js';
 /** The owning reseller or an admin; anyone else gets 404 (existence does not leak). */
 export const handler = sessionEndpoint(
   'GET /api/v1/sessions/{id}',
-  {
-    errors: ['ERR_NOT_FOUND'],
-    params: SessionIdParams,
-    response: { status: 200, schema: SessionViewSchema },
-  },
+  { errors: ['ERR_NOT_FOUND'], params: SessionIdParams, ok: SessionViewSchema },
   async ({ principal, params }) => json(200, await sessionView(principal, params.id)),
 );

@@ -6,11 +6,7 @@ import { withScript } from './setup-script.js';
 
 export const handler = sessionEndpoint(
   'POST /api/v1/routers/{router_id}/credentials',
-  {
-    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'],
-    params: RouterParams,
-    response: { status: 201, schema: RouterCredentials },
-  },
+  { errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'], params: RouterParams, created: RouterCredentials },
   async ({ params, principal }) =>
     json(201, withScript(await rotate(await routerFor(principal, params.router_id)))),
 );

@@ -5,6 +5,6 @@ import { RouterParams, RouterView } from './schemas.js';
 
 export const handler = sessionEndpoint(
   'GET /api/v1/routers/{router_id}',
-  { errors: ['ERR_NOT_FOUND'], params: RouterParams, response: { status: 200, schema: RouterView } },
+  { errors: ['ERR_NOT_FOUND'], params: RouterParams, ok: RouterView },
   async ({ params, principal }) => json(200, routerView(await routerFor(principal, params.router_id))),
 );

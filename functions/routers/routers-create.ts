@@ -6,10 +6,6 @@ import { withScript } from './setup-script.js';
 
 export const handler = sessionEndpoint(
   'POST /api/v1/routers',
-  {
-    errors: ['ERR_CONFLICT'],
-    body: RouterBody,
-    response: { status: 201, schema: RouterCredentials },
-  },
+  { errors: ['ERR_CONFLICT'], body: RouterBody, created: RouterCredentials },
   async ({ body, principal }) => json(201, withScript(await registerFor(principal, body))),
 );

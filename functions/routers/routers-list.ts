@@ -6,7 +6,7 @@ import { RoutersList, RoutersQuery } from './schemas.js';
 
 export const handler = sessionEndpoint(
   'GET /api/v1/routers',
-  { query: RoutersQuery, response: { status: 200, schema: RoutersList } },
+  { query: RoutersQuery, ok: RoutersList },
   async ({ query, principal }) => {
     const items = await routersOf(resellerInScope(principal, query.reseller_id));
     return json(200, { items, total: items.length });
