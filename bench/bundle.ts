@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { ESBUILD } from '../lib/bundling.js';
+import { buildChunks } from '../lib/lazy-chunks.js';
 
 export interface BundleFigure {
   name: string;
@@ -41,9 +42,10 @@ export async function bundle(
     mainFields: ESBUILD.mainFields,
     banner: { js: ESBUILD.banner },
     alias: ESBUILD.alias,
-    external,
+    external: [...external, ...ESBUILD.external],
     logLevel: 'silent',
   });
+  await buildChunks(outDir, ESBUILD);
   return {
     name,
     minifiedBytes: statSync(file).size,

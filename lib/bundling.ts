@@ -1,6 +1,9 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { CHUNK_EXTERNALS } from './lazy-chunks.js';
 
 /** A module of lib/lambda that replaces a dependency in the bundles. */
 const standIn = (file: string) => fileURLToPath(new URL(`./lambda/${file}`, import.meta.url));
@@ -36,7 +39,17 @@ export const ESBUILD = {
     'mnemonist/lru-cache': standIn('lru-cache.ts'),
     'source-map-js': standIn('no-source-maps.ts'),
   } as Record<string, string>,
+  /** Lazy chunks (lib/lazy-chunks.ts) stay imports: each is built beside the bundle after bundling. */
+  external: CHUNK_EXTERNALS,
 };
+
+/** The command that builds a bundle's lazy chunks in its output folder (lib/build-chunks.ts). */
+export function chunkCommand(outputDir: string): string {
+  const script = fileURLToPath(new URL('./build-chunks.ts', import.meta.url));
+  // tsx's only entry is its loader (`--import tsx`), so its path is taken from its package.json.
+  const tsx = join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/loader.mjs');
+  return `"${process.execPath}" --import "${tsx}" "${script}" "${outputDir}"`;
+}
 
 export const BUNDLING: BundlingOptions = {
   format: OutputFormat.ESM,
@@ -46,7 +59,12 @@ export const BUNDLING: BundlingOptions = {
   mainFields: ESBUILD.mainFields,
   banner: ESBUILD.banner,
   esbuildArgs: Object.fromEntries(Object.entries(ESBUILD.alias).map(([from, to]) => [`--alias:${from}`, to])),
-  externalModules: [],
+  externalModules: ESBUILD.external,
+  commandHooks: {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (_inputDir: string, outputDir: string) => [chunkCommand(outputDir)],
+  },
   // Local esbuild (a devDependency): no Docker needed to synth or deploy.
   forceDockerBundling: false,
 };

@@ -44,10 +44,11 @@ export const routerView = ({ secret_box: _box, ...view }: RouterRecord): RouterV
 const seed = () => getSecret('ROUTER_KEY_SEED');
 
 /**
- * The CA (@peculiar/x509 and its ASN.1 stack, about 230 KB), loaded when a certificate is issued:
- * the functions that only list, revoke or look routers up do not evaluate it at start.
+ * The CA (@peculiar/x509 and its ASN.1 stack, about 230 KB), loaded when a certificate is issued.
+ * In the deployed bundles it is a file of its own beside the function (lib/lazy-chunks.ts): the
+ * functions that can issue a certificate do not even compile it at start.
  */
-const certificates = () => import('./ca.js');
+const certificates = () => import('./ca.mjs');
 
 /** `rtr_` and 12 characters of [a-z0-9]: a certificate CN and a FreeRADIUS shortname as is. */
 export function newRouterId(): string {

@@ -10,7 +10,7 @@ import {
   type RunningFreeRadius,
   startFreeRadius,
 } from '../../bin/local/freeradius.js';
-import { issueRouterCertificate } from '../../functions/routers/ca.js';
+import { issueRouterCertificate } from '../../functions/routers/ca.mjs';
 import { frontTlsOf } from '../../functions/routers/routers.js';
 import { type RadiusAttributes, radclient } from '../support/radius.js';
 import { type Radsecproxy, startRadsecproxy } from '../support/radsec.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loginHtml, paymentHosts, ros, routerOsScript } from '../../bin/admin/mikrotik.js';
-import { caCertificatePem, issueRouterCertificate } from '../../functions/routers/ca.js';
+import { caCertificatePem, issueRouterCertificate } from '../../functions/routers/ca.mjs';
 
 const SEED = 'unit-test-router-key-seed-0123456789abcdef';
 const cert = await issueRouterCertificate(SEED, 'rtr_chezawa0001', Date.now());

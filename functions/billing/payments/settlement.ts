@@ -4,6 +4,7 @@ import { AppError } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { countMetric } from '../../core/metrics.js';
 import { sendSms } from '../../core/sms.js';
+import { disconnectCode } from '../../radius/disconnect.js';
 import type { AccessCode } from '../../store/access-codes.js';
 import { raiseAlertOnce } from '../../store/alerts.js';
 import type { Entitlement } from '../../store/entitlements.js';
@@ -193,12 +194,12 @@ export async function fail(p: Payment, eventId?: string): Promise<'failed' | 'un
 /**
  * Asks the routers to end the refunded code's live sessions (the Disconnect path of a revoked
  * code). The refund is stored already and the code refused at its next authorization, so a
- * failure here is logged, not thrown back at the gateway's delivery. Loaded when needed: the
- * payment functions rarely refund.
+ * failure here is logged, not thrown back at the gateway's delivery. Imported statically: a
+ * dynamic import() wraps the module's whole graph lazily, which stops esbuild from tree-shaking
+ * the SDK inside it (the payment bundles grew by 60 KB and started 10 % slower).
  */
 async function cutSessions(code: string, resellerId: string, nowMs: number): Promise<void> {
   try {
-    const { disconnectCode } = await import('../../radius/disconnect.js');
     await disconnectCode({ code, reseller_id: resellerId }, 'code_revoked', nowMs);
   } catch (error) {
     log.error('refunded code: disconnect not requested', { error: (error as Error).name });

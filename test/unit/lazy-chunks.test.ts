@@ -1,0 +1,61 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bundle } from '../../bench/bundle.js';
+import { BUNDLING, ESBUILD } from '../../lib/bundling.js';
+import { buildChunks, CHUNK_EXTERNALS, chunksReferenced } from '../../lib/lazy-chunks.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'chunks-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const entry = (path: string) => resolve(`functions/${path}.ts`);
+
+describe('the certificate authority ships as a lazy chunk beside the bundles that issue certificates', () => {
+  it('leaves the CA out of the bundle, builds it beside it, and the bundle loads it from there', async () => {
+    const create = await bundle(entry('routers/routers-create'), dir, 'routers-create');
+    const text = readFileSync(create.file, 'utf8');
+    expect(text).toContain('import("./ca.mjs")');
+    // @peculiar/x509's classes are not in the bundle: its 230 KB are compiled only on issuing.
+    expect(text).not.toContain('BasicConstraintsExtension');
+    expect(create.minifiedBytes).toBeLessThan(350 * 1024);
+    expect(existsSync(join(dir, 'ca.mjs'))).toBe(true);
+
+    // The chunk runs on its own in a plain Node process and issues a certificate the CA signed.
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const ca = await import(${JSON.stringify(join(dir, 'ca.mjs'))});
+         const issued = await ca.issueRouterCertificate('a-seed-of-32-characters-or-more!!', 'rtr_abc', Date.now());
+         const { X509Certificate } = await import('node:crypto');
+         const cert = new X509Certificate(issued.certPem);
+         const root = new X509Certificate(await ca.caCertificatePem('a-seed-of-32-characters-or-more!!'));
+         console.log(cert.subject, cert.verify(root.publicKey));`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(out.trim()).toBe('CN=rtr_abc true');
+  });
+
+  it('builds no chunk for a bundle that does not import one', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'chunks-none-'));
+    try {
+      await bundle(entry('billing/forfaits-list'), other, 'forfaits-list');
+      expect(chunksReferenced(other)).toEqual([]);
+      expect(existsSync(join(other, 'ca.mjs'))).toBe(false);
+      expect(await buildChunks(other, ESBUILD)).toEqual([]);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('is wired into the CDK bundling: the chunk stays external and is built after each bundle', () => {
+    expect(BUNDLING.externalModules).toEqual(CHUNK_EXTERNALS);
+    const commands = BUNDLING.commandHooks?.afterBundling('/in', '/asset/out') ?? [];
+    expect(commands).toHaveLength(1);
+    expect(commands[0]).toMatch(/build-chunks\.ts" "\/asset\/out"$/);
+  });
+});
