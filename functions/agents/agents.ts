@@ -20,6 +20,7 @@ import {
   createAgent,
   getAgent,
   listAgents,
+  NEW_AGENT_BOOKS,
   recordAgentSale,
   recordCash,
   updateAgentTerms,
@@ -65,13 +66,8 @@ export async function addAgent(
     ...(input.name ? { name: input.name } : {}),
     ...(input.nas_ids?.length ? { nas_ids: input.nas_ids } : {}),
     commission_bp: input.commission_bp,
-    float_fcfa: 0,
+    ...NEW_AGENT_BOOKS,
     stock: {},
-    sold_fcfa: 0,
-    commission_fcfa: 0,
-    sales_count: 0,
-    owed_fcfa: 0,
-    cash_received_fcfa: 0,
     created_at: clock.iso(),
   };
   // A subscriber keeps its account id (its history stays attached); an operator or an agent

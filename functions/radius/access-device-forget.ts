@@ -8,16 +8,5 @@ export const handler = endpoint(
   'POST /api/v1/access/devices/forget',
   { body: DeviceBody, ok: ForgetResult, errors: ['ERR_RATE_LIMITED', 'ERR_NOT_FOUND'] },
   async ({ body, event }) =>
-    json(
-      200,
-      await forgetDevice(
-        {
-          nasId: body.nas_id,
-          code: body.code,
-          mac: body.mac,
-          clientAddress: event.requestContext?.http?.sourceIp ?? 'unknown',
-        },
-        clock.now(),
-      ),
-    ),
+    json(200, await forgetDevice(body, event.requestContext?.http?.sourceIp ?? 'unknown', clock.now())),
 );

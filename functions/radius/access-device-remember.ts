@@ -12,16 +12,5 @@ export const handler = endpoint(
     errors: ['ERR_RATE_LIMITED', 'ERR_NOT_FOUND', 'ERR_CONFLICT', 'ERR_DEVICE_LIMIT'],
   },
   async ({ body, event }) =>
-    json(
-      200,
-      await rememberDevice(
-        {
-          nasId: body.nas_id,
-          code: body.code,
-          mac: body.mac,
-          clientAddress: event.requestContext?.http?.sourceIp ?? 'unknown',
-        },
-        clock.now(),
-      ),
-    ),
+    json(200, await rememberDevice(body, event.requestContext?.http?.sourceIp ?? 'unknown', clock.now())),
 );

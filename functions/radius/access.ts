@@ -32,6 +32,18 @@ export async function checkCode(
   nowMs: number,
   clientAddress = 'unknown',
 ): Promise<CodeCheck> {
+  const { code, nas, wrongGuess } = await typedCodeAt(nasId, typed, nowMs, clientAddress);
+  const result = check(code, nas?.reseller_id, nowMs);
+  if (result.valid || (result.reason !== 'unknown_code' && result.reason !== 'wrong_hotspot')) return result;
+  await wrongGuess();
+  return { valid: false, reason: 'unknown_code' };
+}
+
+/**
+ * A code typed on the portal at a hotspot, and the hotspot's NAS, behind the guess budget of
+ * that hotspot and client address (429 past it). The caller counts a wrong try with `wrongGuess`.
+ */
+export async function typedCodeAt(nasId: string, typed: string, nowMs: number, clientAddress: string) {
   const device = `${nasId}/addr:${clientAddress}`;
   const gate = await guessGate(nasId, device, nowMs);
   if (!gate.allowed)
@@ -39,10 +51,7 @@ export async function checkCode(
       headers: { 'Retry-After': String(gate.retryAfterSeconds) },
     });
   const [code, nas] = await Promise.all([getAccessCode(normalizeCode(typed)), getNas(nasId)]);
-  const result = check(code, nas?.reseller_id, nowMs);
-  if (result.valid || (result.reason !== 'unknown_code' && result.reason !== 'wrong_hotspot')) return result;
-  await countWrongGuess(nasId, device, nowMs);
-  return { valid: false, reason: 'unknown_code' };
+  return { code, nas, wrongGuess: () => countWrongGuess(nasId, device, nowMs) };
 }
 
 /**
@@ -55,25 +64,20 @@ export async function myCodes(subscriberId: string, nasId: string | undefined, n
   const history = [];
   for (const code of codes) {
     const anywhere = check(code, code.reseller_id, nowMs);
-    history.push({
+    const named = {
       code: code.code,
       forfait_id: code.forfait_id,
       forfait_name: code.forfait_name ?? null,
-      source: code.source,
-      created_at: code.created_at,
       expires_at: code.expires_at ?? null,
-      active: anywhere.valid,
-    });
+    };
+    history.push({ ...named, source: code.source, created_at: code.created_at, active: anywhere.valid });
     if (nasId && !nas) continue;
     const result = check(code, nas ? nas.reseller_id : code.reseller_id, nowMs);
     if (!result.valid) continue;
     items.push({
-      code: code.code,
-      forfait_name: code.forfait_name ?? null,
+      ...named,
       seconds_remaining: result.seconds_remaining,
       bytes_remaining: result.bytes_remaining,
-      expires_at: code.expires_at ?? null,
-      forfait_id: code.forfait_id,
       /** The hotspot it was last used at (NAS id), null before its first login. */
       last_nas_id: code.last_nas_id ?? null,
       max_devices: code.offer.max_devices,

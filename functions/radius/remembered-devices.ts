@@ -3,10 +3,9 @@ import { AppError, notFound } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
 import { type AccessCode, getAccessCode, listCodesOf } from '../store/access-codes.js';
 import { bindingsOfCode, bindMac, forgetMac, type MacBinding } from '../store/mac-bindings.js';
-import { getNas } from '../store/nas.js';
+import { typedCodeAt } from './access.js';
 import { normalizeCode, normalizeMac } from './attributes.js';
 import { standing } from './authorize.js';
-import { countWrongGuess, guessGate } from './guesses.js';
 
 /**
  * Devices that reconnect without typing their code (issue: returning devices): with the
@@ -37,15 +36,9 @@ const view = (b: MacBinding): RememberedDevice => ({
 
 /** The code named at a hotspot, or 404 (unknown, or another reseller's: the same answer), budgeted. */
 async function codeAt(nasId: string, typed: string, nowMs: number, clientAddress: string) {
-  const device = `${nasId}/addr:${clientAddress}`;
-  const gate = await guessGate(nasId, device, nowMs);
-  if (!gate.allowed)
-    throw new AppError('ERR_RATE_LIMITED', 'Too many wrong codes, try again later', {
-      headers: { 'Retry-After': String(gate.retryAfterSeconds) },
-    });
-  const [code, nas] = await Promise.all([getAccessCode(normalizeCode(typed)), getNas(nasId)]);
+  const { code, nas, wrongGuess } = await typedCodeAt(nasId, typed, nowMs, clientAddress);
   if (!code || !nas || nas.reseller_id !== code.reseller_id) {
-    await countWrongGuess(nasId, device, nowMs);
+    await wrongGuess();
     throw notFound('Access code');
   }
   return code;
@@ -67,13 +60,21 @@ function bindingEnd(code: AccessCode, nowMs: number): string {
   return new Date(from + code.offer.duration_hours * 3600_000).toISOString();
 }
 
+/** What the portal names a device by: the hotspot, the code and the device's MAC (from the router). */
+export interface DeviceAtHotspot {
+  nas_id: string;
+  code: string;
+  mac: string;
+}
+
 /** The portal's "Reconnecter cet appareil automatiquement": binds the device to a valid code. */
 export async function rememberDevice(
-  input: { nasId: string; code: string; mac: string; clientAddress: string },
+  input: DeviceAtHotspot,
+  clientAddress: string,
   nowMs: number,
 ): Promise<RememberedDevice & { bound_devices: number; max_devices: number }> {
   const mac = macOf(input.mac);
-  const code = await codeAt(input.nasId, input.code, nowMs, input.clientAddress);
+  const code = await codeAt(input.nas_id, input.code, nowMs, clientAddress);
   const s = standing(code, nowMs);
   if ('refused' in s)
     throw new AppError('ERR_CONFLICT', 'This access code no longer allows a connection', {
@@ -83,7 +84,7 @@ export async function rememberDevice(
     reseller_id: code.reseller_id,
     mac,
     code: code.code,
-    nas_id: input.nasId,
+    nas_id: input.nas_id,
     ...(code.subscriber_id ? { subscriber_id: code.subscriber_id } : {}),
     bound_at: new Date(nowMs).toISOString(),
     expires_at: bindingEnd(code, nowMs),
@@ -103,11 +104,12 @@ export async function rememberDevice(
 
 /** The portal's "Oublier cet appareil": the next MAC login of the device is refused. */
 export async function forgetDevice(
-  input: { nasId: string; code: string; mac: string; clientAddress: string },
+  input: DeviceAtHotspot,
+  clientAddress: string,
   nowMs: number,
 ): Promise<{ forgotten: boolean }> {
   const mac = macOf(input.mac);
-  const code = await codeAt(input.nasId, input.code, nowMs, input.clientAddress);
+  const code = await codeAt(input.nas_id, input.code, nowMs, clientAddress);
   return { forgotten: await forgetMac({ reseller_id: code.reseller_id, mac, code: code.code }) };
 }
 

@@ -65,9 +65,8 @@ export const Access = entity<AccessCode>()({
     /** A subscriber's codes, newest first (the portal's "you have time left"). */
     bySubscriber: {
       gsi: 'gsi1',
-      composite: ['subscriber_id', 'created_at'],
-      pk: (a: Pick<AccessCode, 'subscriber_id'>) => `SUBSCRIBER#${a.subscriber_id}#CODES`,
-      sk: (a: AccessCode) => a.created_at,
+      pk: 'SUBSCRIBER#{subscriber_id}#CODES',
+      sk: '{created_at}',
       when: (a: AccessCode) => a.subscriber_id !== undefined,
     },
   },

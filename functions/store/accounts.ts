@@ -54,9 +54,8 @@ export const AccountEntity = entity<StoredAccount>()({
     /** Operator accounts (admins, resellers), by role then MSISDN; subscribers are not listed. */
     operators: {
       gsi: 'gsi1',
-      composite: ['role', 'msisdn'],
-      pk: (_all: unknown) => 'OPERATORS',
-      sk: (a: Pick<Account, 'role' | 'msisdn'>) => `${a.role}#${a.msisdn}`,
+      pk: 'OPERATORS',
+      sk: '{role}#{msisdn}',
       when: (a: StoredAccount) => a.role !== 'subscriber',
     },
   },

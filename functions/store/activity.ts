@@ -36,12 +36,7 @@ export const Activity = entity<ActivityEntry>()({
   }),
   indexes: {
     /** One actor's entries, newest first. */
-    byActor: {
-      gsi: 'gsi1',
-      composite: ['actor_sub', 'at', 'id'],
-      pk: (e: Pick<ActivityEntry, 'actor_sub'>) => `ACTOR#${e.actor_sub}#ACTIVITY`,
-      sk: (e: Pick<ActivityEntry, 'at' | 'id'>) => `${e.at}#${e.id}`,
-    },
+    byActor: { gsi: 'gsi1', pk: 'ACTOR#{actor_sub}#ACTIVITY', sk: '{at}#{id}' },
   },
   ttl: (e) => Math.floor(Date.parse(e.at) / 1000) + KEEP_S,
 });

@@ -46,12 +46,7 @@ const AgentEntity = entity<StoredAgent>()({
   key: (a: Pick<Agent, 'id'>) => ({ pk: `AGENT#${a.id}`, sk: 'AGENT' }),
   indexes: {
     /** A reseller's agents, by id. */
-    byReseller: {
-      gsi: 'gsi1',
-      composite: ['reseller_id', 'id'],
-      pk: (a: Pick<Agent, 'reseller_id'>) => `RESELLER#${a.reseller_id}#AGENTS`,
-      sk: (a: Pick<Agent, 'id'>) => a.id,
-    },
+    byReseller: { gsi: 'gsi1', pk: 'RESELLER#{reseller_id}#AGENTS', sk: '{id}' },
   },
 });
 
@@ -125,6 +120,16 @@ function parseAgent(s: StoredAgent): Agent {
   }
   return { ...(rest as Omit<Agent, 'stock'>), stock };
 }
+
+/** An agent's money at creation (its stock, `{}`, is its own object): nothing held, sold, owed or received yet. */
+export const NEW_AGENT_BOOKS = {
+  float_fcfa: 0,
+  sold_fcfa: 0,
+  commission_fcfa: 0,
+  sales_count: 0,
+  owed_fcfa: 0,
+  cash_received_fcfa: 0,
+} as const satisfies Partial<Agent>;
 
 /**
  * Creates an agent and turns its phone number's account into an agent's (a subscriber keeps its

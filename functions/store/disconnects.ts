@@ -55,10 +55,10 @@ export const Disconnect = entity<DisconnectRequest>()({
     /** Requests not finished, by when they are due: what the relay claims next. */
     dueByTime: {
       gsi: 'gsi1',
-      composite: ['next_at', 'session_id', 'status'],
-      pk: (_all: unknown) => 'DISCONNECTS#DUE',
-      sk: (d: DisconnectRequest) => `${d.next_at}#${d.session_id}`,
+      pk: 'DISCONNECTS#DUE',
+      sk: '{next_at}#{session_id}',
       when: (d: DisconnectRequest) => DUE.includes(d.status),
+      whenReads: ['status'],
     },
   },
   ttl: (d) => Math.floor(Date.parse(d.requested_at) / 1000) + KEEP_S,

@@ -43,6 +43,11 @@ const RESERVED: string[] = [TABLE.partitionKey, TABLE.sortKey, 'entity', TABLE.t
  * its partition and sort values from (a part of) the entity, and the attributes they are built
  * from. A put writes its keys; an update that sets or removes one of `composite` rewrites them
  * (or removes them, when `when` no longer holds), as ElectroDB's update path does.
+ *
+ * Most keys are templates, `pk: 'RESELLER#{reseller_id}#AGENTS'`: each `{name}` is the
+ * attribute's value, and the attributes named are the index's `composite`, derived rather than
+ * listed (`KeyTemplate`). A key a template cannot say (a padded number, a status folded into a
+ * word, a shard) is a function, with its attributes listed (`IndexDef`).
  */
 export interface IndexDef<T> {
   /** The table's GSI that carries this access pattern: the one place the two meet. */
@@ -59,6 +64,77 @@ export interface IndexDef<T> {
    * move leaves the old GSI at its next such update. No other pattern of the entity may be on it.
    */
   movedFrom?: GsiName;
+}
+
+/**
+ * An index whose keys are templates. `when` may read the attributes they name and those listed
+ * in `whenReads` (a sparse index by status): reading another one throws.
+ */
+export interface KeyTemplate<T> extends Omit<IndexDef<T>, 'composite' | 'pk' | 'sk'> {
+  pk: string;
+  sk: string;
+  whenReads?: readonly (keyof T & string)[];
+}
+
+/** The attributes a key template names: `'A#{x}#{y}'` -> `'x' | 'y'`. */
+type TemplateAttrs<S extends string> = S extends `${string}{${infer A}}${infer R}`
+  ? A | TemplateAttrs<R>
+  : never;
+
+/** A key function, or the function of a template: given the attributes it names. */
+type KeyFn<P, T> = P extends (t: infer A) => string
+  ? (t: A) => string
+  : P extends string
+    ? (t: { [A in TemplateAttrs<P>]: A extends keyof T ? T[A] : never }) => string
+    : never;
+
+/** An index as an entity holds it: key functions either way, composite derived for a template. */
+export type IndexOf<D, T> = D extends { pk: infer P; sk: infer S }
+  ? Omit<D, 'pk' | 'sk' | 'composite'> & {
+      pk: KeyFn<P, T>;
+      sk: KeyFn<S, T>;
+      composite: readonly (keyof T & string)[];
+    }
+  : never;
+
+/** `{name}` of a template, as written. */
+const PLACEHOLDER = /\{(\w+)\}/g;
+
+/**
+ * A template's key function: a value missing for a name it reads is a fault (a key must never
+ * hold `undefined`).
+ */
+function templateKey(template: string, entity: string): (t: Record<string, unknown>) => string {
+  return (t) =>
+    template.replace(PLACEHOLDER, (_m, a: string) => {
+      const v = t[a];
+      if (v === undefined || v === null) throw new Error(`${entity}: key ${template} needs ${a}`);
+      return String(v);
+    });
+}
+
+/** Both forms of an index as key functions with their composite. */
+function compiled<T>(index: IndexDef<T> | KeyTemplate<T>, entity: string): IndexDef<T> {
+  if (typeof index.pk !== 'string' || typeof index.sk !== 'string') return index as IndexDef<T>;
+  const { whenReads = [], when, ...rest } = index as KeyTemplate<T>;
+  const named = [...`${index.pk}|${index.sk}`.matchAll(PLACEHOLDER)].map((m) => m[1] as string);
+  const composite = [...new Set([...named, ...whenReads])] as (keyof T & string)[];
+  const readable = new Set<string>(composite);
+  const guarded = (t: T) =>
+    new Proxy(t as object, {
+      get: (o, a) => {
+        if (typeof a === 'string' && !readable.has(a))
+          throw new Error(`${entity}: when reads ${a}, which is neither in its keys nor in whenReads`);
+        return (o as Record<string | symbol, unknown>)[a];
+      },
+    }) as T;
+  return {
+    ...rest,
+    composite,
+    pk: templateKey(index.pk, entity) as (t: T) => string,
+    sk: templateKey(index.sk, entity) as (t: T) => string,
+    ...(when ? { when: (t: T) => when(guarded(t)) } : {}),
+  };
 }
 
 export interface EntityDef<T, K, I extends Indexes<T> = Indexes<T>> {
@@ -196,32 +272,33 @@ async function queryCount(spec: Omit<QuerySpec, 'start'>): Promise<number> {
   return count;
 }
 
-type Indexes<T> = Record<string, IndexDef<T>>;
+type Indexes<T> = Record<string, IndexDef<T> | KeyTemplate<T>>;
 
 /** The query of one index partition: its partition value comes from the attributes given. */
-type IndexQuery<I, N extends keyof I> = I[N] extends { pk: (t: infer A) => string } ? A : never;
+type IndexQuery<T, I, N extends keyof I> =
+  IndexOf<I[N], T> extends { pk: (t: infer A) => string } ? A : never;
 
 export interface Entity<T, K, I extends Indexes<T> = Indexes<T>> {
   readonly name: string;
-  /** The index declarations, with the narrow attribute types each key function needs. */
-  readonly indexes: I;
+  /** The index declarations as key functions, with the narrow attribute types each needs. */
+  readonly indexes: { readonly [N in keyof I]: IndexOf<I[N], T> };
   key(k: K): PrimaryKey;
   /** Queries one index partition, given the attributes its partition key is built from. */
   queryIndex<N extends keyof I & string>(
     index: N,
-    attrs: IndexQuery<I, N>,
+    attrs: IndexQuery<T, I, N>,
     spec?: Omit<QuerySpec, 'index' | 'pk'>,
   ): Promise<{ items: T[]; next?: Item }>;
   /** Every item of one index partition. */
   queryIndexAll<N extends keyof I & string>(
     index: N,
-    attrs: IndexQuery<I, N>,
+    attrs: IndexQuery<T, I, N>,
     spec?: Omit<QuerySpec, 'index' | 'pk' | 'start'>,
   ): Promise<T[]>;
   /** How many items of one index partition match (`Select: COUNT`, every page). */
   countIndex<N extends keyof I & string>(
     index: N,
-    attrs: IndexQuery<I, N>,
+    attrs: IndexQuery<T, I, N>,
     spec?: Omit<QuerySpec, 'index' | 'pk' | 'start' | 'limit'>,
   ): Promise<number>;
   /** The whole stored item of `t`: keys, index keys, `entity`, TTL and the attributes. */
@@ -303,9 +380,11 @@ const targetOf = (clause: string, names: Record<string, string> | undefined): st
  * Declares an entity. `T` is given, the rest inferred: `entity<Voucher>()({ name, key, ... })`.
  */
 export function entity<T extends object>() {
-  return <K, I extends Indexes<T> = Record<never, never>>(def: EntityDef<T, K, I>): Entity<T, K, I> => {
-    const indexes = (def.indexes ?? {}) as I;
-    const declared = Object.entries(indexes) as [string, IndexDef<T>][];
+  return <K, const I extends Indexes<T> = Record<never, never>>(def: EntityDef<T, K, I>): Entity<T, K, I> => {
+    const declared = Object.entries(def.indexes ?? {}).map(
+      ([name, index]) => [name, compiled(index as IndexDef<T> | KeyTemplate<T>, def.name)] as const,
+    );
+    const indexes = Object.fromEntries(declared) as unknown as Entity<T, K, I>['indexes'];
     const taken = new Set(declared.map(([, index]) => index.gsi));
     if (taken.size < declared.length) throw new Error(`${def.name}: two access patterns on one GSI`);
     for (const [name, index] of declared)
@@ -420,7 +499,7 @@ export function entity<T extends object>() {
       }
     };
     const onIndex = (name: string, attrs: unknown) => {
-      const index = (indexes as Indexes<T>)[name];
+      const index = (indexes as Record<string, IndexDef<T>>)[name];
       if (!index) throw new Error(`${def.name} has no index ${name}`);
       return { index: index.gsi, pk: index.pk(attrs as T) };
     };

@@ -35,12 +35,7 @@ export const MacBindingEntity = entity<MacBinding>()({
   }),
   indexes: {
     /** The devices bound to one code (a subscriber's list; forgetting them all). */
-    byCode: {
-      gsi: 'gsi1',
-      composite: ['code', 'mac'],
-      pk: (b: Pick<MacBinding, 'code'>) => `CODE#${b.code}#MACS`,
-      sk: (b: MacBinding) => b.mac,
-    },
+    byCode: { gsi: 'gsi1', pk: 'CODE#{code}#MACS', sk: '{mac}' },
   },
   ttl: (b) => Math.floor(Date.parse(b.expires_at) / 1000),
 });

@@ -46,12 +46,7 @@ export const Nas = entity<NasRecord>()({
   key: (n: Pick<NasRecord, 'nas_id'>) => ({ pk: `NAS#${n.nas_id}`, sk: 'NAS' }),
   indexes: {
     /** A reseller's NAS ids. */
-    byReseller: {
-      gsi: 'gsi1',
-      composite: ['reseller_id', 'nas_id'],
-      pk: (n: Pick<NasRecord, 'reseller_id'>) => `RESELLER#${n.reseller_id}#NAS`,
-      sk: (n: NasRecord) => n.nas_id,
-    },
+    byReseller: { gsi: 'gsi1', pk: 'RESELLER#{reseller_id}#NAS', sk: '{nas_id}' },
   },
 });
 

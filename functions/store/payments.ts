@@ -116,12 +116,7 @@ export const PaymentEntity = entity<Payment>()({
       when: (p: Payment) => p.status !== 'completed' && p.status !== 'refunded',
     },
     /** A reseller's payments, newest first (the console's Paiements; functions/store/reseller-payments.ts). */
-    byReseller: {
-      gsi: 'gsi2',
-      composite: ['reseller_id', 'created_at', 'id'],
-      pk: (p: Pick<Payment, 'reseller_id'>) => `RESELLER#${p.reseller_id}#PAYMENTS`,
-      sk: (p: Pick<Payment, 'created_at' | 'id'>) => `${p.created_at}#${p.id}`,
-    },
+    byReseller: { gsi: 'gsi2', pk: 'RESELLER#{reseller_id}#PAYMENTS', sk: '{created_at}#{id}' },
     /**
      * Completed payments by the hour of their completion (`PAYMENTS#COMPLETED#2026-11-23T21`):
      * the paid-not-connected job reads the last hour or so without a Scan. Time-bucketed, so no

@@ -34,12 +34,7 @@ export const Router = entity<RouterRecord>()({
   key: (r: Pick<RouterRecord, 'router_id'>) => ({ pk: `ROUTER#${r.router_id}`, sk: 'ROUTER' }),
   indexes: {
     /** A reseller's routers, oldest first. */
-    byReseller: {
-      gsi: 'gsi1',
-      composite: ['reseller_id', 'created_at', 'router_id'],
-      pk: (r: Pick<RouterRecord, 'reseller_id'>) => `RESELLER#${r.reseller_id}#ROUTER`,
-      sk: (r: RouterRecord) => `${r.created_at}#${r.router_id}`,
-    },
+    byReseller: { gsi: 'gsi1', pk: 'RESELLER#{reseller_id}#ROUTER', sk: '{created_at}#{router_id}' },
   },
 });
 
@@ -116,13 +111,7 @@ export async function revokeRouter(router: RouterRecord, nowIso: string): Promis
       { source_ip: router.source_ip },
       { expression: 'router_id = :id', values: { ':id': router.router_id } },
     );
-  try {
-    await transact(items);
-    return true;
-  } catch (error) {
-    if (cancelled(error)?.failed('router')) return false;
-    throw error;
-  }
+  return transactOnRouter(items);
 }
 
 /**
@@ -159,6 +148,11 @@ export async function replaceCredentials(
         { expression: 'router_id = :id', values: { ':id': router.router_id } },
       );
   }
+  return transactOnRouter(items);
+}
+
+/** Runs a transaction on a router's items: false when the router's own condition refused it. */
+async function transactOnRouter(items: Parameters<typeof transact>[0]): Promise<boolean> {
   try {
     await transact(items);
     return true;

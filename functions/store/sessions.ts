@@ -74,10 +74,10 @@ export const Session = entity<RadiusSession>()({
     openByNas: {
       gsi: 'gsi4',
       movedFrom: 'gsi1',
-      composite: ['nas_id', 'id', 'status'],
-      pk: (s: Pick<RadiusSession, 'nas_id'>) => `NAS#${s.nas_id}#OPEN`,
-      sk: (s: RadiusSession) => s.id,
+      pk: 'NAS#{nas_id}#OPEN',
+      sk: '{id}',
       when: (s: RadiusSession) => s.status === 'open',
+      whenReads: ['status'],
     },
     /**
      * Every open session, by last report: the oldest are the silent ones (the sweep). Every

@@ -46,17 +46,11 @@ export const VoucherEntity = entity<Voucher>()({
     /** A reseller's vouchers by stored status, then code: the sort key changes on redemption. */
     byStatus: {
       gsi: 'gsi1',
-      composite: ['reseller_id', 'status', 'code'],
-      pk: (v: Pick<Voucher, 'reseller_id'>) => `VOUCHERS#${v.reseller_id}`,
-      sk: (v: Pick<Voucher, 'status' | 'code'>) => `${v.status}#${v.code}`,
+      pk: 'VOUCHERS#{reseller_id}',
+      sk: '{status}#{code}',
     },
     /** The vouchers of a generation batch, by code. */
-    byBatch: {
-      gsi: 'gsi2',
-      composite: ['batch_id', 'code'],
-      pk: (v: Pick<Voucher, 'batch_id'>) => `BATCH#${v.batch_id}`,
-      sk: (v: Voucher) => v.code,
-    },
+    byBatch: { gsi: 'gsi2', pk: 'BATCH#{batch_id}', sk: '{code}' },
   },
 });
 

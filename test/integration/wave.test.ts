@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
-import { waveFromSettings } from '../../functions/billing/gateways/wave.js';
+import { wave as waveGateway } from '../../functions/billing/gateways/wave.js';
 import { refundByOperator } from '../../functions/billing/payments/refund.js';
 import { clock } from '../../functions/core/clock.js';
 import { resetConfig } from '../../functions/core/config.js';
@@ -119,7 +119,7 @@ describe('Wave Checkout, direct', () => {
   it('opens the same session when asked again for the same payment (Idempotency-Key = our payment id)', async () => {
     const { id } = await initiate();
     const session = wave.sessionOf(id);
-    const again = await waveFromSettings().createPayment({
+    const again = await waveGateway.adapter().createPayment({
       reference: id,
       amount_fcfa: price,
       currency: 'XOF',

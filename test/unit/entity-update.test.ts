@@ -26,12 +26,9 @@ const Task = entity<Task>()({
   name: 'task',
   key: (t: Pick<Task, 'id'>) => ({ pk: `TASK#${t.id}`, sk: 'TASK' }),
   indexes: {
-    byOwner: {
-      gsi: 'gsi1',
-      composite: ['owner', 'status', 'id'],
-      pk: (t: Pick<Task, 'owner'>) => `OWNER#${t.owner}`,
-      sk: (t: Pick<Task, 'status' | 'id'>) => `${t.status}#${t.id}`,
-    },
+    // A template: its composite (owner, status, id) is derived from the names it holds.
+    byOwner: { gsi: 'gsi1', pk: 'OWNER#{owner}', sk: '{status}#{id}' },
+    // A key function, with its composite listed.
     openByDue: {
       gsi: 'gsi2',
       composite: ['status', 'due', 'id'],
@@ -55,6 +52,52 @@ function sent(item: ReturnType<typeof Task.tx.update>) {
   }
   return text;
 }
+
+describe('entity helper: key templates', () => {
+  const Ticket = entity<Task>()({
+    name: 'ticket',
+    key: (t: Pick<Task, 'id'>) => ({ pk: `TICKET#${t.id}`, sk: 'TICKET' }),
+    indexes: {
+      openByOwner: {
+        gsi: 'gsi1',
+        pk: 'OWNER#{owner}#OPEN',
+        sk: '{due}#{id}',
+        when: (t: Task) => t.status === 'open',
+        whenReads: ['status'],
+      },
+      careless: { gsi: 'gsi2', pk: 'ALL', sk: '{id}', when: (t: Task) => t.note !== undefined },
+    },
+  });
+
+  it('derives the composite from the names a template holds, and from whenReads', () => {
+    expect([...Ticket.indexes.openByOwner.composite].sort()).toEqual(['due', 'id', 'owner', 'status']);
+    expect(Ticket.indexes.openByOwner.pk({ owner: 'ana' })).toBe('OWNER#ana#OPEN');
+    expect(Task.indexes.byOwner.composite).toEqual(['owner', 'status', 'id']);
+  });
+
+  it('writes the keys a template says, and moves them when an attribute it names changes', () => {
+    const item = Task.item(task);
+    expect([item.gsi1pk, item.gsi1sk]).toEqual(['OWNER#ana', 'open#t1']);
+    const text = sent(Task.tx.update({ id: 't1' }, { set: { owner: 'bea' }, read: task }));
+    expect(text).toContain('gsi1pk = "OWNER#bea"');
+    expect(text).toContain('gsi1sk = "open#t1"');
+  });
+
+  it('refuses to build a key without a value for a name it holds (never `undefined` in a key)', () => {
+    expect(() => Task.indexes.byOwner.sk({ status: 'open' } as Task)).toThrow(/needs id/);
+  });
+
+  it('refuses a `when` that reads an attribute outside its keys and whenReads', () => {
+    expect(() => Ticket.item({ ...task, note: 'x' })).toThrow(/when reads note/);
+  });
+
+  it('types a query by the names of its partition template', () => {
+    // @ts-expect-error: byOwner's partition is built from `owner`, not `status`.
+    const wrong: Parameters<typeof Task.indexes.byOwner.pk>[0] = { status: 'open' };
+    const right: Parameters<typeof Task.indexes.byOwner.pk>[0] = { owner: 'ana' };
+    expect([wrong, right]).toHaveLength(2);
+  });
+});
 
 describe('entity helper: index keys on update', () => {
   it('leaves the keys alone when no attribute an index is built from changes', () => {

@@ -1,7 +1,7 @@
 import { log } from '../../core/log.js';
 import { billingSettings } from '../settings.js';
 import type { GatewayAdapter, GatewayDeclaration, GatewayStatus, PaymentState } from './port.js';
-import { gatewayPolicy, gatewaySecret } from './secret.js';
+import { gatewayPolicy, gatewaySecrets } from './secret.js';
 import { anySignatureMatches, badSignature, secretKeys } from './signatures.js';
 import { callUpstream, providerRefused, type UpstreamPolicy } from './upstream.js';
 
@@ -159,21 +159,21 @@ export function cinetpayAdapter(options: {
   };
 }
 
-/** The adapter with this deployment's settings and keys. */
-export const cinetpayFromSettings = (): GatewayAdapter =>
-  cinetpayAdapter({
-    baseUrl: billingSettings().CINETPAY_BASE_URL,
-    siteId: billingSettings().CINETPAY_SITE_ID,
-    apiKey: gatewaySecret('CINETPAY_API_KEY'),
-    secretKey: gatewaySecret('CINETPAY_SECRET_KEY'),
-    policy: gatewayPolicy('cinetpay'),
-  });
+const CINETPAY_SECRETS = { apiKey: 'CINETPAY_API_KEY', secretKey: 'CINETPAY_SECRET_KEY' } as const;
 
 /** CinetPay: its signed form notification, its check API, two secrets. */
 export const cinetpay = {
   name: 'cinetpay',
-  secrets: ['CINETPAY_API_KEY', 'CINETPAY_SECRET_KEY'],
+  secrets: Object.values(CINETPAY_SECRETS),
   notifies: 'signed',
   settings: ['CINETPAY_BASE_URL', 'CINETPAY_SITE_ID'],
-  adapter: cinetpayFromSettings,
+  adapter: () => {
+    const { CINETPAY_BASE_URL: baseUrl, CINETPAY_SITE_ID: siteId } = billingSettings();
+    return cinetpayAdapter({
+      baseUrl,
+      siteId,
+      ...gatewaySecrets(CINETPAY_SECRETS),
+      policy: gatewayPolicy('cinetpay'),
+    });
+  },
 } as const satisfies GatewayDeclaration;

@@ -1,10 +1,9 @@
-import { AppError } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { billingSettings } from '../settings.js';
 import type { GatewayAdapter, GatewayDeclaration, GatewayStatus, PaymentState } from './port.js';
-import { gatewayPolicy, gatewaySecret } from './secret.js';
-import { anySignatureMatches, badSignature, secretKeys } from './signatures.js';
-import { callUpstream, providerRefused, type UpstreamPolicy } from './upstream.js';
+import { gatewayPolicy, gatewaySecrets } from './secret.js';
+import { jsonEvent, verifyTimestamped } from './signatures.js';
+import { bearerJsonApi, providerRefused, type UpstreamPolicy } from './upstream.js';
 
 /**
  * A FedaPay transaction's status. Paid: approved, and transferred to the merchant. Refunded, in
@@ -43,18 +42,6 @@ interface FedaPayTransaction {
   custom_metadata?: { payment_id?: unknown } | null;
 }
 
-/** `t=<unix seconds>,s=<hex>[,s=<hex>...]`: the timestamp and every signature given. */
-export function parseFedaPaySignature(header: string): { t: number; s: string[] } | undefined {
-  let t: number | undefined;
-  const s: string[] = [];
-  for (const part of header.split(',')) {
-    const [k, v = ''] = part.trim().split('=', 2);
-    if (k === 't' && /^\d{1,12}$/.test(v)) t = Number(v);
-    if (k === 's' && v) s.push(v);
-  }
-  return t === undefined || !s.length ? undefined : { t, s };
-}
-
 /**
  * FedaPay (v1): `POST /v1/transactions` then `POST /v1/transactions/<id>/token` answer the page
  * to pay on; its webhook is signed by `X-FEDAPAY-SIGNATURE: t=..,s=..` = HMAC-SHA256(endpoint
@@ -68,35 +55,20 @@ export function fedapayAdapter(options: {
   toleranceS: number;
   policy: UpstreamPolicy;
 }): GatewayAdapter {
-  const root = options.baseUrl.replace(/\/$/, '');
-  const call = async (
-    method: 'GET' | 'POST',
-    path: string,
-    reference: string,
-    body?: unknown,
-    attempts?: number,
-  ) =>
-    callUpstream(
-      { ...options.policy, ...(attempts ? { attempts } : {}) },
-      {
-        method,
-        url: `${root}${path}`,
-        headers: { authorization: `Bearer ${await options.apiKey()}` },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        reference,
-      },
-    );
+  const call = bearerJsonApi(options);
   const transactionOf = (json: unknown): FedaPayTransaction | undefined =>
     (json as Record<string, FedaPayTransaction> | undefined)?.['v1/transaction'];
 
   return {
     async createPayment(req) {
       const created = await call('POST', '/v1/transactions', req.reference, {
-        description: req.description,
-        amount: req.amount_fcfa,
-        currency: { iso: req.currency },
-        callback_url: req.return_url,
-        custom_metadata: { payment_id: req.reference, operator: req.provider },
+        body: {
+          description: req.description,
+          amount: req.amount_fcfa,
+          currency: { iso: req.currency },
+          callback_url: req.return_url,
+          custom_metadata: { payment_id: req.reference, operator: req.provider },
+        },
       });
       const tx = transactionOf(created.json);
       if (created.status >= 400 || (typeof tx?.id !== 'number' && typeof tx?.id !== 'string')) {
@@ -120,8 +92,7 @@ export function fedapayAdapter(options: {
         'GET',
         `/v1/transactions/${encodeURIComponent(ref.provider_reference)}?include=currency`,
         ref.reference,
-        undefined,
-        opts.attempts,
+        { attempts: opts.attempts },
       );
       if (res.status === 404) return undefined;
       if (res.status >= 400) throw providerRefused('The payment provider refused the status request');
@@ -143,20 +114,17 @@ export function fedapayAdapter(options: {
     },
 
     async verifyNotification(headers, rawBody, nowMs) {
-      const parsed = parseFedaPaySignature(headers['x-fedapay-signature'] ?? '');
-      if (!parsed) throw badSignature('Missing or malformed X-FEDAPAY-SIGNATURE');
-      const keys = secretKeys(await options.webhookSecret());
-      if (!anySignatureMatches(keys, `${parsed.t}.${rawBody}`, parsed.s)) throw badSignature();
-      // Checked after the signature, so the age of an unsigned header tells nothing.
-      if (Math.abs(Math.floor(nowMs / 1000) - parsed.t) > options.toleranceS) {
-        throw new AppError('ERR_SIGNATURE_STALE', 'Notification timestamp outside the tolerance');
-      }
-      let event: { id?: unknown; name?: unknown; entity?: FedaPayTransaction };
-      try {
-        event = JSON.parse(rawBody) as typeof event;
-      } catch {
-        return { kind: 'ignored', reason: 'not_json' };
-      }
+      const { signatureId } = await verifyTimestamped({
+        header: headers['x-fedapay-signature'],
+        headerName: 'X-FEDAPAY-SIGNATURE',
+        scheme: 's',
+        signed: (t) => `${t}.${rawBody}`,
+        secret: options.webhookSecret,
+        toleranceS: options.toleranceS,
+        nowMs,
+      });
+      const event = jsonEvent<{ id?: unknown; name?: unknown; entity?: FedaPayTransaction }>(rawBody);
+      if (!event) return { kind: 'ignored', reason: 'not_json' };
       const claimed = typeof event.name === 'string' ? EVENTS[event.name] : undefined;
       if (!claimed) return { kind: 'ignored', reason: `event ${String(event.name)}` };
       const tx = event.entity;
@@ -168,9 +136,7 @@ export function fedapayAdapter(options: {
         notification: {
           // The event's own id when it has one; else its signature, unique to its content and time.
           id:
-            typeof event.id === 'string' || typeof event.id === 'number'
-              ? `event:${event.id}`
-              : `signature:${parsed.t}:${parsed.s[0]}`,
+            typeof event.id === 'string' || typeof event.id === 'number' ? `event:${event.id}` : signatureId,
           payment_id: paymentId,
           status: claimed,
           ...(typeof tx.amount === 'number' ? { amount_fcfa: tx.amount } : {}),
@@ -184,21 +150,21 @@ export function fedapayAdapter(options: {
   };
 }
 
-/** The adapter with this deployment's settings and keys. */
-export const fedapayFromSettings = (): GatewayAdapter =>
-  fedapayAdapter({
-    baseUrl: billingSettings().FEDAPAY_BASE_URL,
-    apiKey: gatewaySecret('FEDAPAY_API_KEY'),
-    webhookSecret: gatewaySecret('FEDAPAY_WEBHOOK_SECRET'),
-    toleranceS: billingSettings().FEDAPAY_TOLERANCE_S,
-    policy: gatewayPolicy('fedapay'),
-  });
+const FEDAPAY_SECRETS = { apiKey: 'FEDAPAY_API_KEY', webhookSecret: 'FEDAPAY_WEBHOOK_SECRET' } as const;
 
 /** FedaPay: its signed JSON webhook, its transactions API, two secrets. */
 export const fedapay = {
   name: 'fedapay',
-  secrets: ['FEDAPAY_API_KEY', 'FEDAPAY_WEBHOOK_SECRET'],
+  secrets: Object.values(FEDAPAY_SECRETS),
   notifies: 'signed',
   settings: ['FEDAPAY_BASE_URL', 'FEDAPAY_TOLERANCE_S'],
-  adapter: fedapayFromSettings,
+  adapter: () => {
+    const { FEDAPAY_BASE_URL: baseUrl, FEDAPAY_TOLERANCE_S: toleranceS } = billingSettings();
+    return fedapayAdapter({
+      baseUrl,
+      toleranceS,
+      ...gatewaySecrets(FEDAPAY_SECRETS),
+      policy: gatewayPolicy('fedapay'),
+    });
+  },
 } as const satisfies GatewayDeclaration;

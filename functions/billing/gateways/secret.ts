@@ -16,6 +16,15 @@ export const gatewaySecret = (name: SecretName) => () =>
     throw error;
   });
 
+/**
+ * A gateway's secrets by the option its adapter takes each as (`{ apiKey: 'WAVE_API_KEY' }`):
+ * the names are written once, for the declaration's `secrets` and for the adapter.
+ */
+export const gatewaySecrets = <S extends Record<string, SecretName>>(names: S) =>
+  Object.fromEntries(Object.entries(names).map(([option, name]) => [option, gatewaySecret(name)])) as {
+    [K in keyof S]: () => Promise<string>;
+  };
+
 /** How a gateway is called: PROVIDER_TIMEOUT_MS per attempt, PROVIDER_ATTEMPTS, back-off. */
 export const gatewayPolicy = (name: string): UpstreamPolicy => {
   const b = billingSettings();

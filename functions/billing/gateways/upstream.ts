@@ -84,3 +84,37 @@ export async function callUpstream(
   });
   throw providerUnavailable();
 }
+
+/** What one call of a gateway's JSON API may add: a body (sent as JSON), fewer or more attempts, an idempotency key. */
+export interface ApiCallExtra {
+  body?: unknown;
+  attempts?: number;
+  idempotencyKey?: string;
+}
+
+/**
+ * A gateway's JSON API behind a bearer key (FedaPay, Wave): `call(method, path, reference)`
+ * answers `callUpstream`'s reply for the path under its root, with the key read when first
+ * needed and the policy's bounds.
+ */
+export function bearerJsonApi(options: {
+  baseUrl: string;
+  apiKey: () => Promise<string>;
+  policy: UpstreamPolicy;
+}) {
+  const root = options.baseUrl.replace(/\/$/, '');
+  return async (method: 'GET' | 'POST', path: string, reference: string, extra: ApiCallExtra = {}) =>
+    callUpstream(
+      { ...options.policy, ...(extra.attempts ? { attempts: extra.attempts } : {}) },
+      {
+        method,
+        url: `${root}${path}`,
+        headers: {
+          authorization: `Bearer ${await options.apiKey()}`,
+          ...(extra.idempotencyKey ? { 'idempotency-key': extra.idempotencyKey } : {}),
+        },
+        ...(extra.body === undefined ? {} : { body: JSON.stringify(extra.body) }),
+        reference,
+      },
+    );
+}

@@ -1,12 +1,11 @@
 import * as z from 'zod/mini';
 import { defineSettings } from '../../core/config.js';
-import { AppError } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { intSetting as int } from '../../core/schemas.js';
 import type { GatewayAdapter, GatewayDeclaration, GatewayStatus, PaymentState } from './port.js';
-import { gatewayPolicy, gatewaySecret } from './secret.js';
-import { anySignatureMatches, badSignature, secretKeys } from './signatures.js';
-import { callUpstream, providerRefused, type UpstreamPolicy } from './upstream.js';
+import { gatewayPolicy, gatewaySecrets } from './secret.js';
+import { jsonEvent, verifyTimestamped } from './signatures.js';
+import { bearerJsonApi, providerRefused, type UpstreamPolicy } from './upstream.js';
 
 /** Wave's own settings, declared with it (a gateway's settings live in its module). */
 export const waveSettings = defineSettings(
@@ -52,21 +51,6 @@ const EVENTS: Record<string, GatewayStatus> = {
   'checkout.session.refunded': 'refunded',
 };
 
-/**
- * `t=<unix seconds>,v1=<hex>[,v1=<hex>...]` (Wave's signing-secret strategy): the timestamp and
- * every signature given (several while Wave rolls the secret).
- */
-export function parseWaveSignature(header: string): { t: string; v1: string[] } | undefined {
-  let t: string | undefined;
-  const v1: string[] = [];
-  for (const part of header.split(',')) {
-    const [k, v = ''] = part.trim().split('=', 2);
-    if (k === 't' && /^\d{1,12}$/.test(v)) t = v;
-    if (k === 'v1' && v) v1.push(v);
-  }
-  return t === undefined || !v1.length ? undefined : { t, v1 };
-}
-
 /** Wave's amounts are decimal strings (`"1000"`); XOF and XAF have no minor unit. */
 const amountOf = (v: unknown): number | undefined => {
   const n = typeof v === 'string' && /^\d+(\.0+)?$/.test(v) ? Number(v) : typeof v === 'number' ? v : NaN;
@@ -89,26 +73,7 @@ export function waveAdapter(options: {
   toleranceS: number;
   policy: UpstreamPolicy;
 }): GatewayAdapter {
-  const root = options.baseUrl.replace(/\/$/, '');
-  const call = async (
-    method: 'GET' | 'POST',
-    path: string,
-    reference: string,
-    extra: { body?: unknown; attempts?: number; idempotencyKey?: string } = {},
-  ) =>
-    callUpstream(
-      { ...options.policy, ...(extra.attempts ? { attempts: extra.attempts } : {}) },
-      {
-        method,
-        url: `${root}${path}`,
-        headers: {
-          authorization: `Bearer ${await options.apiKey()}`,
-          ...(extra.idempotencyKey ? { 'idempotency-key': extra.idempotencyKey } : {}),
-        },
-        ...(extra.body === undefined ? {} : { body: JSON.stringify(extra.body) }),
-        reference,
-      },
-    );
+  const call = bearerJsonApi(options);
   const sessionPath = (id: string) => `/v1/checkout/sessions/${encodeURIComponent(id)}`;
 
   return {
@@ -160,20 +125,17 @@ export function waveAdapter(options: {
     },
 
     async verifyNotification(headers, rawBody, nowMs) {
-      const parsed = parseWaveSignature(headers['wave-signature'] ?? '');
-      if (!parsed) throw badSignature('Missing or malformed Wave-Signature');
-      const keys = secretKeys(await options.webhookSecret());
-      if (!anySignatureMatches(keys, `${parsed.t}${rawBody}`, parsed.v1)) throw badSignature();
-      // Checked after the signature, so the age of an unsigned header tells nothing.
-      if (Math.abs(Math.floor(nowMs / 1000) - Number(parsed.t)) > options.toleranceS) {
-        throw new AppError('ERR_SIGNATURE_STALE', 'Notification timestamp outside the tolerance');
-      }
-      let event: { id?: unknown; type?: unknown; data?: WaveSession };
-      try {
-        event = JSON.parse(rawBody) as typeof event;
-      } catch {
-        return { kind: 'ignored', reason: 'not_json' };
-      }
+      const { signatureId } = await verifyTimestamped({
+        header: headers['wave-signature'],
+        headerName: 'Wave-Signature',
+        scheme: 'v1',
+        signed: (t) => `${t}${rawBody}`,
+        secret: options.webhookSecret,
+        toleranceS: options.toleranceS,
+        nowMs,
+      });
+      const event = jsonEvent<{ id?: unknown; type?: unknown; data?: WaveSession }>(rawBody);
+      if (!event) return { kind: 'ignored', reason: 'not_json' };
       const claimed = typeof event.type === 'string' ? EVENTS[event.type] : undefined;
       if (!claimed) return { kind: 'ignored', reason: `event ${String(event.type)}` };
       const s = event.data;
@@ -184,10 +146,7 @@ export function waveAdapter(options: {
         kind: 'payment',
         notification: {
           // Wave's event id (`AE_...`) is unique per event; a redelivery carries the same one.
-          id:
-            typeof event.id === 'string' && event.id
-              ? `event:${event.id}`
-              : `signature:${parsed.t}:${parsed.v1[0]}`,
+          id: typeof event.id === 'string' && event.id ? `event:${event.id}` : signatureId,
           payment_id: s.client_reference,
           status: claimed,
           ...(amount !== undefined ? { amount_fcfa: amount } : {}),
@@ -210,21 +169,21 @@ export function waveAdapter(options: {
   };
 }
 
-/** The adapter with this deployment's settings and keys. */
-export const waveFromSettings = (): GatewayAdapter =>
-  waveAdapter({
-    baseUrl: waveSettings().WAVE_BASE_URL,
-    apiKey: gatewaySecret('WAVE_API_KEY'),
-    webhookSecret: gatewaySecret('WAVE_WEBHOOK_SECRET'),
-    toleranceS: waveSettings().WAVE_TOLERANCE_S,
-    policy: gatewayPolicy('wave'),
-  });
+const WAVE_SECRETS = { apiKey: 'WAVE_API_KEY', webhookSecret: 'WAVE_WEBHOOK_SECRET' } as const;
 
 /** Wave Checkout, direct: its signed webhook, its checkout sessions API, two secrets. */
 export const wave = {
   name: 'wave',
-  secrets: ['WAVE_API_KEY', 'WAVE_WEBHOOK_SECRET'],
+  secrets: Object.values(WAVE_SECRETS),
   notifies: 'signed',
   settings: ['WAVE_BASE_URL', 'WAVE_TOLERANCE_S'],
-  adapter: waveFromSettings,
+  adapter: () => {
+    const { WAVE_BASE_URL: baseUrl, WAVE_TOLERANCE_S: toleranceS } = waveSettings();
+    return waveAdapter({
+      baseUrl,
+      toleranceS,
+      ...gatewaySecrets(WAVE_SECRETS),
+      policy: gatewayPolicy('wave'),
+    });
+  },
 } as const satisfies GatewayDeclaration;

@@ -11,6 +11,11 @@ import type { Settlement } from './settlement.js';
 type Answer<B> = B | { code: ErrorCode; message: string; retryAfterS?: number };
 
 const processed = { status: 'processed' } as const;
+/** A refusal the sender should not deliver again as is (409). */
+const conflict = (message: string) => ({ code: 'ERR_CONFLICT', message }) as const;
+/** The gateway could not be asked: deliver again after this many seconds (503). */
+const later = (message: string, retryAfterS: number) =>
+  ({ code: 'ERR_UNAVAILABLE', message, retryAfterS }) as const;
 
 /** The spec webhook (`POST /api/v1/payments/webhook`): the generic gateway delivers at least once. */
 export const WEBHOOK_ANSWERS: Record<Settlement, Answer<typeof processed>> = {
@@ -20,25 +25,14 @@ export const WEBHOOK_ANSWERS: Record<Settlement, Answer<typeof processed>> = {
   unchanged: processed,
   replayed: processed,
   ignored: processed,
-  pending: {
-    code: 'ERR_UNAVAILABLE',
-    message: 'The provider does not show the payment completed yet',
-    retryAfterS: 60,
-  },
-  unreachable: {
-    code: 'ERR_UNAVAILABLE',
-    message: 'Could not confirm the payment with the provider, deliver again later',
-    retryAfterS: 60,
-  },
-  unknown: { code: 'ERR_CONFLICT', message: 'Webhook refused: not confirmed' },
-  not_confirmed: { code: 'ERR_CONFLICT', message: 'Webhook refused: not confirmed' },
-  amount_mismatch: { code: 'ERR_CONFLICT', message: 'Webhook refused: amount mismatch' },
-  currency_mismatch: { code: 'ERR_CONFLICT', message: 'Webhook refused: currency mismatch' },
-  provider_mismatch: { code: 'ERR_CONFLICT', message: 'Webhook refused: provider mismatch' },
-  gateway_mismatch: {
-    code: 'ERR_CONFLICT',
-    message: 'Webhook refused: payment opened with another provider',
-  },
+  pending: later('The provider does not show the payment completed yet', 60),
+  unreachable: later('Could not confirm the payment with the provider, deliver again later', 60),
+  unknown: conflict('Webhook refused: not confirmed'),
+  not_confirmed: conflict('Webhook refused: not confirmed'),
+  amount_mismatch: conflict('Webhook refused: amount mismatch'),
+  currency_mismatch: conflict('Webhook refused: currency mismatch'),
+  provider_mismatch: conflict('Webhook refused: provider mismatch'),
+  gateway_mismatch: conflict('Webhook refused: payment opened with another provider'),
 };
 
 type NotifyBody = { status: 'processed' | 'pending' | 'ignored' };
@@ -57,15 +51,11 @@ export const NOTIFY_ANSWERS: Record<Settlement, Answer<NotifyBody>> = {
   },
   amount_mismatch: { code: 'ERR_AMOUNT_MISMATCH', message: 'Amount differs from the payment' },
   currency_mismatch: { code: 'ERR_CURRENCY_MISMATCH', message: 'Currency differs from the payment' },
-  provider_mismatch: { code: 'ERR_CONFLICT', message: 'The provider confirms another operator' },
-  gateway_mismatch: { code: 'ERR_CONFLICT', message: 'Payment opened with another provider' },
-  unknown: { code: 'ERR_CONFLICT', message: 'The provider does not know this payment' },
-  not_confirmed: { code: 'ERR_CONFLICT', message: 'The provider does not know this payment' },
-  unreachable: {
-    code: 'ERR_UNAVAILABLE',
-    message: 'The payment provider is unavailable, try again shortly',
-    retryAfterS: 30,
-  },
+  provider_mismatch: conflict('The provider confirms another operator'),
+  gateway_mismatch: conflict('Payment opened with another provider'),
+  unknown: conflict('The provider does not know this payment'),
+  not_confirmed: conflict('The provider does not know this payment'),
+  unreachable: later('The payment provider is unavailable, try again shortly', 30),
 };
 
 /** The body a channel answers for a settlement; throws its error (counted when a refusal). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { createAgent } from '../../../functions/store/agents.js';
+import { createAgent, NEW_AGENT_BOOKS } from '../../../functions/store/agents.js';
 import { recordReseller } from '../../../functions/store/resellers.js';
 import { newMsisdn, tokenFor } from '../../support/http.js';
 
@@ -15,13 +15,8 @@ async function givenAgent(resellerId: string): Promise<string> {
       reseller_id: resellerId,
       msisdn: newMsisdn(),
       commission_bp: 1000,
-      float_fcfa: 0,
+      ...NEW_AGENT_BOOKS,
       stock: {},
-      sold_fcfa: 0,
-      commission_fcfa: 0,
-      sales_count: 0,
-      owed_fcfa: 0,
-      cash_received_fcfa: 0,
       created_at: now,
     },
     randomUUID(),
