@@ -2,8 +2,13 @@ import { log } from '../../core/log.js';
 import { billingSettings } from '../settings.js';
 import type { GatewayAdapter, GatewayDeclaration, GatewayStatus, PaymentState } from './port.js';
 import { gatewayPolicy, gatewaySecrets } from './secret.js';
-import { jsonEvent, verifyTimestamped } from './signatures.js';
-import { bearerJsonApi, providerRefused, type UpstreamPolicy } from './upstream.js';
+import {
+  jsonEvent,
+  type SignedGatewayOptions,
+  type TimestampedScheme,
+  verifyTimestamped,
+} from './signatures.js';
+import { bearerJsonApi, providerRefused } from './upstream.js';
 
 /**
  * A FedaPay transaction's status. Paid: approved, and transferred to the merchant. Refunded, in
@@ -42,19 +47,16 @@ interface FedaPayTransaction {
   custom_metadata?: { payment_id?: unknown } | null;
 }
 
+/** `X-FEDAPAY-SIGNATURE: t=<ts>,s=<hex HMAC-SHA256(secret, <ts>.<raw body>)>`. */
+const FEDAPAY_SIGNATURE: TimestampedScheme = { header: 'x-fedapay-signature', key: 's', joiner: '.' };
+
 /**
  * FedaPay (v1): `POST /v1/transactions` then `POST /v1/transactions/<id>/token` answer the page
  * to pay on; its webhook is signed by `X-FEDAPAY-SIGNATURE: t=..,s=..` = HMAC-SHA256(endpoint
  * secret, `<t>.<raw body>`), refused past the tolerance; `GET /v1/transactions/<id>` is the
  * status every credit is decided on. Our payment id travels in `custom_metadata.payment_id`.
  */
-export function fedapayAdapter(options: {
-  baseUrl: string;
-  apiKey: () => Promise<string>;
-  webhookSecret: () => Promise<string>;
-  toleranceS: number;
-  policy: UpstreamPolicy;
-}): GatewayAdapter {
+export function fedapayAdapter(options: SignedGatewayOptions): GatewayAdapter {
   const call = bearerJsonApi(options);
   const transactionOf = (json: unknown): FedaPayTransaction | undefined =>
     (json as Record<string, FedaPayTransaction> | undefined)?.['v1/transaction'];
@@ -114,15 +116,8 @@ export function fedapayAdapter(options: {
     },
 
     async verifyNotification(headers, rawBody, nowMs) {
-      const { signatureId } = await verifyTimestamped({
-        header: headers['x-fedapay-signature'],
-        headerName: 'X-FEDAPAY-SIGNATURE',
-        scheme: 's',
-        signed: (t) => `${t}.${rawBody}`,
-        secret: options.webhookSecret,
-        toleranceS: options.toleranceS,
-        nowMs,
-      });
+      const check = { secret: options.webhookSecret, toleranceS: options.toleranceS, nowMs };
+      const { signatureId } = await verifyTimestamped(FEDAPAY_SIGNATURE, headers, rawBody, check);
       const event = jsonEvent<{ id?: unknown; name?: unknown; entity?: FedaPayTransaction }>(rawBody);
       if (!event) return { kind: 'ignored', reason: 'not_json' };
       const claimed = typeof event.name === 'string' ? EVENTS[event.name] : undefined;

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../core/errors.js';
+import type { UpstreamPolicy } from './upstream.js';
 
 /** HMAC-SHA256 of `data` under `secret`, lower-case hex (what PHP's hash_hmac answers). */
 export const hmacHex = (secret: string, data: string): string =>
@@ -55,31 +56,44 @@ export function parseTimestampedSignature(
   return t === undefined || !signatures.length ? undefined : { t, signatures };
 }
 
-/** A notification signed under a timestamped header, as the gateway sends it and we check it. */
-export interface TimestampedNotification {
-  /** The header's value and its name (for the refusal). */
-  header: string | undefined;
-  headerName: string;
-  scheme: string;
-  /** What the gateway signs, from the header's timestamp (and the raw body). */
-  signed: (t: string) => string;
-  secret: () => Promise<string>;
+/**
+ * A gateway's timestamped signature scheme: the header (lower case, as API Gateway hands it
+ * over), the signature's key in it, and what joins the timestamp to the raw body in the signed
+ * text.
+ */
+export interface TimestampedScheme {
+  header: string;
+  key: string;
+  joiner: string;
+}
+
+/** What a gateway with a bearer-key API and a timestamped, signed webhook is built from. */
+export interface SignedGatewayOptions {
+  baseUrl: string;
+  apiKey: () => Promise<string>;
+  webhookSecret: () => Promise<string>;
   toleranceS: number;
-  nowMs: number;
+  policy: UpstreamPolicy;
 }
 
 /**
- * Checks a timestamped signature: the header's form, an HMAC of `signed(t)` under one of the
- * secret's keys (401), then the timestamp within the tolerance (checked after the signature, so
- * the age of an unsigned header tells nothing). Answers the id a redelivery of this very
- * notification keeps when the event carries none: its timestamp and first signature.
+ * Checks a timestamped signature: the header's form, an HMAC of `<t><joiner><raw body>` under
+ * one of the secret's keys (401), then the timestamp within the tolerance (checked after the
+ * signature, so the age of an unsigned header tells nothing). Answers the id a redelivery of
+ * this very notification keeps when the event carries none: its timestamp and first signature.
  */
-export async function verifyTimestamped(n: TimestampedNotification): Promise<{ signatureId: string }> {
-  const parsed = parseTimestampedSignature(n.header ?? '', n.scheme);
-  if (!parsed) throw badSignature(`Missing or malformed ${n.headerName}`);
-  const keys = secretKeys(await n.secret());
-  if (!anySignatureMatches(keys, n.signed(parsed.t), parsed.signatures)) throw badSignature();
-  if (Math.abs(Math.floor(n.nowMs / 1000) - Number(parsed.t)) > n.toleranceS) {
+export async function verifyTimestamped(
+  scheme: TimestampedScheme,
+  headers: Record<string, string | undefined>,
+  rawBody: string,
+  check: { secret: () => Promise<string>; toleranceS: number; nowMs: number },
+): Promise<{ signatureId: string }> {
+  const parsed = parseTimestampedSignature(headers[scheme.header] ?? '', scheme.key);
+  if (!parsed) throw badSignature(`Missing or malformed ${scheme.header} header`);
+  const keys = secretKeys(await check.secret());
+  const signed = `${parsed.t}${scheme.joiner}${rawBody}`;
+  if (!anySignatureMatches(keys, signed, parsed.signatures)) throw badSignature();
+  if (Math.abs(Math.floor(check.nowMs / 1000) - Number(parsed.t)) > check.toleranceS) {
     throw new AppError('ERR_SIGNATURE_STALE', 'Notification timestamp outside the tolerance');
   }
   return { signatureId: `signature:${parsed.t}:${parsed.signatures[0]}` };

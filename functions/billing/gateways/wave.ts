@@ -4,8 +4,13 @@ import { log } from '../../core/log.js';
 import { intSetting as int } from '../../core/schemas.js';
 import type { GatewayAdapter, GatewayDeclaration, GatewayStatus, PaymentState } from './port.js';
 import { gatewayPolicy, gatewaySecrets } from './secret.js';
-import { jsonEvent, verifyTimestamped } from './signatures.js';
-import { bearerJsonApi, providerRefused, type UpstreamPolicy } from './upstream.js';
+import {
+  jsonEvent,
+  type SignedGatewayOptions,
+  type TimestampedScheme,
+  verifyTimestamped,
+} from './signatures.js';
+import { bearerJsonApi, providerRefused } from './upstream.js';
 
 /** Wave's own settings, declared with it (a gateway's settings live in its module). */
 export const waveSettings = defineSettings(
@@ -57,6 +62,9 @@ const amountOf = (v: unknown): number | undefined => {
   return Number.isFinite(n) ? n : undefined;
 };
 
+/** `Wave-Signature: t=<ts>,v1=<hex HMAC-SHA256(secret, <ts><raw body>)>`. */
+const WAVE_SIGNATURE: TimestampedScheme = { header: 'wave-signature', key: 'v1', joiner: '' };
+
 /**
  * Wave Checkout, direct (no aggregator's fee): `POST /v1/checkout/sessions` (`amount`,
  * `currency`, `success_url`, `error_url`, `client_reference` = our payment id, our payment id as
@@ -66,13 +74,7 @@ const amountOf = (v: unknown): number | undefined => {
  * past WAVE_TOLERANCE_S. `GET /v1/checkout/sessions/<id>` is what every credit is decided on;
  * `POST /v1/checkout/sessions/<id>/refund` gives the money back.
  */
-export function waveAdapter(options: {
-  baseUrl: string;
-  apiKey: () => Promise<string>;
-  webhookSecret: () => Promise<string>;
-  toleranceS: number;
-  policy: UpstreamPolicy;
-}): GatewayAdapter {
+export function waveAdapter(options: SignedGatewayOptions): GatewayAdapter {
   const call = bearerJsonApi(options);
   const sessionPath = (id: string) => `/v1/checkout/sessions/${encodeURIComponent(id)}`;
 
@@ -125,15 +127,8 @@ export function waveAdapter(options: {
     },
 
     async verifyNotification(headers, rawBody, nowMs) {
-      const { signatureId } = await verifyTimestamped({
-        header: headers['wave-signature'],
-        headerName: 'Wave-Signature',
-        scheme: 'v1',
-        signed: (t) => `${t}${rawBody}`,
-        secret: options.webhookSecret,
-        toleranceS: options.toleranceS,
-        nowMs,
-      });
+      const check = { secret: options.webhookSecret, toleranceS: options.toleranceS, nowMs };
+      const { signatureId } = await verifyTimestamped(WAVE_SIGNATURE, headers, rawBody, check);
       const event = jsonEvent<{ id?: unknown; type?: unknown; data?: WaveSession }>(rawBody);
       if (!event) return { kind: 'ignored', reason: 'not_json' };
       const claimed = typeof event.type === 'string' ? EVENTS[event.type] : undefined;
