@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, JSX, Ref } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { type Answer, type ApiError, api, Offline } from './api.js';
 import { type Key, t } from './i18n.js';
@@ -46,7 +46,7 @@ export function useGet<T>(path: string | undefined, deps: unknown[] = []) {
         if (a.status === 200) setState({ data: a.body, status: 200 });
         else setState({ error: a.body.error?.message ?? String(a.status), status: a.status });
       })
-      .catch((e) => live && setState({ error: t(e instanceof Offline ? 'err_network' : 'err_server') }));
+      .catch((e) => live && setState({ error: failure(e) }));
     return () => {
       live = false;
     };
@@ -64,5 +64,172 @@ export function Card(props: { title: string; children: ComponentChildren; class?
       <h2>{props.title}</h2>
       {props.children}
     </section>
+  );
+}
+
+/** What a screen says when a request could not be sent or the service failed. */
+export const failure = (err: unknown): string => t(err instanceof Offline ? 'err_network' : 'err_server');
+
+type InputProps = Omit<JSX.InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'label' | 'ref'>;
+
+/**
+ * A labelled text input: typed values go to `onValue`; a server error is shown under it and tied
+ * to it (aria-invalid, aria-describedby), so a screen reader reads it with the field.
+ */
+export function Input(
+  props: InputProps & {
+    id: string;
+    label: Key;
+    value: string;
+    onValue: (value: string) => void;
+    error?: string | undefined;
+    inputRef?: Ref<HTMLInputElement>;
+  },
+) {
+  const { id, label, error, onValue, inputRef, ...rest } = props;
+  return (
+    <Field id={id} label={label} error={error}>
+      <input
+        {...rest}
+        id={id}
+        ref={inputRef}
+        onInput={(e) => onValue(e.currentTarget.value)}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      />
+    </Field>
+  );
+}
+
+/** A labelled select of `[value, text]` options (`first` before them, such as an "all" choice). */
+export function Select(props: {
+  id: string;
+  label: Key;
+  value: string | undefined;
+  onValue: (value: string) => void;
+  options: readonly (readonly [string, string])[];
+  first?: ComponentChildren;
+  error?: string | undefined;
+}) {
+  return (
+    <Field id={props.id} label={props.label} error={props.error}>
+      <select id={props.id} value={props.value} onChange={(e) => props.onValue(e.currentTarget.value)}>
+        {props.first}
+        {props.options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+/** A table with a header row of column titles; `children` are its body or bodies. */
+export function Table(props: { head: Key[]; class?: string; children: ComponentChildren }) {
+  return (
+    <table class={props.class}>
+      <thead>
+        <tr>
+          {props.head.map((k) => (
+            <th key={k} scope="col">
+              {t(k)}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      {props.children}
+    </table>
+  );
+}
+
+/** One line of a statement: what, how much; `field` names the cell for tests, `sum` the last line. */
+export interface Line {
+  label: ComponentChildren;
+  value: ComponentChildren;
+  field?: string;
+  sum?: boolean;
+}
+
+/** Money as a statement prints it: a row heading and its amount a line. */
+export function Statement(props: { lines: Line[]; testid?: string }) {
+  return (
+    <table class="statement" data-testid={props.testid}>
+      <tbody>
+        {props.lines.map((l, i) => (
+          <tr key={i} class={l.sum ? 'sum' : undefined}>
+            <th scope="row">{l.label}</th>
+            <td data-field={l.field}>{l.value}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * A list read a page at a time (`base` is its GET path with a query, without the cursor): what
+ * was shown stays, the next page comes under it. A new `base` (another day, another reseller)
+ * starts again from its first page.
+ */
+export function usePaged<T>(base: string | undefined) {
+  const [at, setAt] = useState<{ base?: string | undefined; cursor: string; shown: T[] }>({
+    cursor: '',
+    shown: [],
+  });
+  const same = at.base === base;
+  const cursor = same ? at.cursor : '';
+  const shown = same ? at.shown : [];
+  const page = useGet<{ items: T[]; next_cursor?: string }>(
+    base === undefined ? undefined : `${base}${cursor ? `&cursor=${cursor}` : ''}`,
+  );
+  const items = [...shown, ...(page.data?.items ?? [])];
+  const next = page.data?.next_cursor;
+  return {
+    items,
+    error: page.error,
+    /** Nothing to show yet: the first page is on its way (or failed: `error`). */
+    loading: !page.data && !shown.length,
+    more: next ? () => setAt({ base, cursor: next, shown: items }) : undefined,
+  };
+}
+
+/** "Voir plus", while there is a next page. */
+export function More(props: { onClick: (() => void) | undefined }) {
+  return props.onClick ? (
+    <button type="button" class="secondary" onClick={props.onClick}>
+      {t('more')}
+    </button>
+  ) : null;
+}
+
+/**
+ * A destructive action behind a confirm step: the button, then the question with "yes" and
+ * "cancel". `onYes` resolves once the action is done (the question then goes away).
+ */
+export function Confirm(props: { label: Key; name: string; question: string; onYes: () => Promise<void> }) {
+  const [asking, setAsking] = useState(false);
+  if (!asking)
+    return (
+      <button type="button" class="small secondary" onClick={() => setAsking(true)}>
+        {t(props.label)} <span class="sr-only">{props.name}</span>
+      </button>
+    );
+  return (
+    <span class="confirm">
+      <span>{props.question}</span>
+      <span class="buttons">
+        <button
+          type="button"
+          class="small danger"
+          onClick={() => void props.onYes().finally(() => setAsking(false))}
+        >
+          {t('revoke_yes')}
+        </button>
+        <button type="button" class="small secondary" onClick={() => setAsking(false)}>
+          {t('cancel')}
+        </button>
+      </span>
+    </span>
   );
 }

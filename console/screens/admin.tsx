@@ -1,21 +1,27 @@
 import { useState } from 'preact/hooks';
-import { api, fieldErrors, Offline } from '../api.js';
+import { useVlans } from '../answers.js';
+import { api, fieldErrors } from '../api.js';
 import { dateTime, t } from '../i18n.js';
 import type { Session } from '../session.js';
-import { Card, Field, Loading, Message, useGet } from '../ui.js';
-import { Credentials, type Issued } from './router-credentials.js';
+import {
+  Card,
+  Field,
+  failure,
+  Input,
+  Loading,
+  Message,
+  More,
+  Select,
+  Table,
+  useGet,
+  usePaged,
+} from '../ui.js';
+import { Alerts } from './alerts.js';
+import { Credentials, type Issued, transportOptions } from './router-credentials.js';
 
-interface Vlan {
-  vlan_id: number;
-  reseller_id: string;
-  reseller_name: string;
-  nas_id: string;
-  ssid: string;
-  site_count: number;
-  created_at: string;
-}
-
-const COUNTRIES = ['CI', 'SN', 'BJ', 'BF', 'ML', 'NE', 'TG', 'CM', 'GA', 'CG', 'TD', 'CF'];
+const COUNTRIES = ['CI', 'SN', 'BJ', 'BF', 'ML', 'NE', 'TG', 'CM', 'GA', 'CG', 'TD', 'CF'].map(
+  (c) => [c, c] as const,
+);
 
 /** Onboarding in one flow: the account, its VLAN and NAS id, its first site and first router. */
 function Onboard(props: { onDone: () => void }) {
@@ -34,8 +40,7 @@ function Onboard(props: { onDone: () => void }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [done, setDone] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const set = (k: keyof typeof f) => (e: Event) =>
-    setF({ ...f, [k]: (e.currentTarget as HTMLInputElement).value });
+  const set = (k: keyof typeof f) => (value: string) => setF({ ...f, [k]: value });
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
@@ -68,57 +73,88 @@ function Onboard(props: { onDone: () => void }) {
         props.onDone();
       } else setErrors(fieldErrors(a.body));
     } catch (err) {
-      setErrors({ _: t(err instanceof Offline ? 'err_network' : 'err_server') });
+      setErrors({ _: failure(err) });
     }
     setBusy(false);
   };
   return (
     <form onSubmit={submit} novalidate>
-      <Field id="ob-msisdn" label="phone" error={errors.msisdn}>
-        <input id="ob-msisdn" type="tel" value={f.msisdn} onInput={set('msisdn')} />
-      </Field>
-      <Field id="ob-name" label="name" error={errors.name}>
-        <input id="ob-name" value={f.name} onInput={set('name')} maxLength={64} />
-      </Field>
-      <Field id="ob-country" label="country" error={errors.country}>
-        <select id="ob-country" value={f.country} onChange={set('country')}>
-          {COUNTRIES.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <Field id="ob-city" label="first_site_city" error={errors['first_site.city']}>
-        <input id="ob-city" value={f.city} onInput={set('city')} />
-      </Field>
+      <Input
+        id="ob-msisdn"
+        label="phone"
+        error={errors.msisdn}
+        type="tel"
+        value={f.msisdn}
+        onValue={set('msisdn')}
+      />
+      <Input
+        id="ob-name"
+        label="name"
+        error={errors.name}
+        value={f.name}
+        onValue={set('name')}
+        maxLength={64}
+      />
+      <Select
+        id="ob-country"
+        label="country"
+        error={errors.country}
+        value={f.country}
+        onValue={set('country')}
+        options={COUNTRIES}
+      />
+      <Input
+        id="ob-city"
+        label="first_site_city"
+        error={errors['first_site.city']}
+        value={f.city}
+        onValue={set('city')}
+      />
       <div class="pair">
-        <Field id="ob-lat" label="latitude" error={errors['first_site.latitude']}>
-          <input id="ob-lat" inputMode="decimal" value={f.latitude} onInput={set('latitude')} />
-        </Field>
-        <Field id="ob-lon" label="longitude" error={errors['first_site.longitude']}>
-          <input id="ob-lon" inputMode="decimal" value={f.longitude} onInput={set('longitude')} />
-        </Field>
+        <Input
+          id="ob-lat"
+          label="latitude"
+          error={errors['first_site.latitude']}
+          inputMode="decimal"
+          value={f.latitude}
+          onValue={set('latitude')}
+        />
+        <Input
+          id="ob-lon"
+          label="longitude"
+          error={errors['first_site.longitude']}
+          inputMode="decimal"
+          value={f.longitude}
+          onValue={set('longitude')}
+        />
       </div>
       <fieldset>
         <legend>{t('first_router')}</legend>
-        <Field id="ob-router" label="router_name" error={errors['first_router.name']}>
-          <input id="ob-router" value={f.router} onInput={set('router')} maxLength={64} />
-        </Field>
-        <Field id="ob-transport" label="transport" error={errors['first_router.transport']}>
-          <select id="ob-transport" value={f.transport} onChange={set('transport')}>
-            <option value="radsec">{t('transport_radsec')}</option>
-            <option value="udp">{t('transport_udp')}</option>
-          </select>
-        </Field>
+        <Input
+          id="ob-router"
+          label="router_name"
+          error={errors['first_router.name']}
+          value={f.router}
+          onValue={set('router')}
+          maxLength={64}
+        />
+        <Select
+          id="ob-transport"
+          label="transport"
+          error={errors['first_router.transport']}
+          value={f.transport}
+          onValue={set('transport')}
+          options={transportOptions()}
+        />
         {f.transport === 'udp' ? (
-          <Field
+          <Input
             id="ob-source-ip"
             label="source_ip"
             error={errors['first_router.source_ip'] ?? errors.source_ip}
-          >
-            <input id="ob-source-ip" inputMode="decimal" value={f.source_ip} onInput={set('source_ip')} />
-          </Field>
+            inputMode="decimal"
+            value={f.source_ip}
+            onValue={set('source_ip')}
+          />
         ) : null}
       </fieldset>
       <button type="submit" disabled={busy}>
@@ -132,7 +168,7 @@ function Onboard(props: { onDone: () => void }) {
 }
 
 export function Resellers(_: { session: Session }) {
-  const vlans = useGet<{ items: Vlan[]; total: number }>('/network/vlans?page_size=100');
+  const vlans = useVlans();
   return (
     <div class="grid">
       <Card title={t('onboard')}>
@@ -159,21 +195,14 @@ export function Resellers(_: { session: Session }) {
 }
 
 export function Network(_: { session: Session }) {
-  const vlans = useGet<{ items: Vlan[]; total: number }>('/network/vlans?page_size=100');
+  const vlans = useVlans();
   if (!vlans.data) return <Loading error={vlans.error} />;
   return (
     <Card title={t('pool')}>
       <p>
         <strong data-testid="vlan-count">{vlans.data.total}</strong> {t('pool')}
       </p>
-      <table class="list">
-        <thead>
-          <tr>
-            <th scope="col">{t('vlan')}</th>
-            <th scope="col">{t('reseller')}</th>
-            <th scope="col">{t('sites')}</th>
-          </tr>
-        </thead>
+      <Table class="list" head={['vlan', 'reseller', 'sites']}>
         <tbody>
           {vlans.data.items.map((v) => (
             <tr key={v.vlan_id}>
@@ -183,33 +212,18 @@ export function Network(_: { session: Session }) {
             </tr>
           ))}
         </tbody>
-      </table>
+      </Table>
     </Card>
   );
 }
 
-interface Alert {
-  id: string;
-  severity: string;
-  site: string;
-  ts: string;
-  acked: boolean;
-  message: string;
-  type: string;
-}
-
+/** The canary's last run, test by test, and the active alerts. */
 export function Status(_: { session: Session }) {
   const canary = useGet<{
     overall_status: string;
     last_run: string | null;
     tests: { name: string; success: boolean; latency_ms: number }[];
   }>('/canary/status');
-  const alerts = useGet<{ items: Alert[] }>('/alerts?status=active&page_size=100');
-  const [acked, setAcked] = useState<Record<string, boolean>>({});
-  const ack = async (id: string) => {
-    const a = await api('PUT', `/alerts/${id}/ack`, {});
-    if (a.status === 200) setAcked({ ...acked, [id]: true });
-  };
   return (
     <div class="grid">
       <Card title={t('canary')}>
@@ -235,28 +249,7 @@ export function Status(_: { session: Session }) {
         )}
       </Card>
       <Card title={t('alerts')}>
-        {!alerts.data ? (
-          <Loading error={alerts.error} />
-        ) : alerts.data.items.length === 0 ? (
-          <p>{t('no_alerts')}</p>
-        ) : (
-          <ul class="rows">
-            {alerts.data.items.map((a) => (
-              <li key={a.id}>
-                <span>
-                  <strong>{a.severity}</strong> {a.type} · {a.site}: {a.message}
-                </span>
-                {acked[a.id] ? (
-                  <em>{t('acked')}</em>
-                ) : (
-                  <button type="button" class="small" onClick={() => ack(a.id)}>
-                    {t('ack')}
-                  </button>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
+        <Alerts full />
       </Card>
     </div>
   );
@@ -274,45 +267,20 @@ interface Entry {
 export function Activity(_: { session: Session }) {
   const [day, setDay] = useState(new Date().toISOString().slice(0, 10));
   const [actor, setActor] = useState('');
-  const [cursor, setCursor] = useState('');
-  const [shown, setShown] = useState<Entry[]>([]);
-  const page = useGet<{ items: Entry[]; next_cursor?: string }>(
-    `/activity?day=${day}${cursor ? `&cursor=${cursor}` : ''}`,
-  );
-  const rows = [...shown, ...(page.data?.items ?? [])].filter(
-    (e) => !actor || e.actor_ref.includes(actor) || e.action.includes(actor),
-  );
+  const list = usePaged<Entry>(`/activity?day=${day}`);
+  const rows = list.items.filter((e) => !actor || e.actor_ref.includes(actor) || e.action.includes(actor));
   return (
     <div>
       <div class="pair no-print">
         <Field id="act-day" label="date">
-          <input
-            id="act-day"
-            type="date"
-            value={day}
-            onChange={(e) => {
-              setShown([]);
-              setCursor('');
-              setDay(e.currentTarget.value);
-            }}
-          />
+          <input id="act-day" type="date" value={day} onChange={(e) => setDay(e.currentTarget.value)} />
         </Field>
-        <Field id="act-filter" label="filter">
-          <input id="act-filter" value={actor} onInput={(e) => setActor(e.currentTarget.value)} />
-        </Field>
+        <Input id="act-filter" label="filter" value={actor} onValue={setActor} />
       </div>
-      {!page.data && !shown.length ? (
-        <Loading error={page.error} />
+      {list.loading ? (
+        <Loading error={list.error} />
       ) : (
-        <table class="list">
-          <thead>
-            <tr>
-              <th scope="col">{t('when')}</th>
-              <th scope="col">{t('who')}</th>
-              <th scope="col">{t('what')}</th>
-              <th scope="col">{t('from')}</th>
-            </tr>
-          </thead>
+        <Table class="list" head={['when', 'who', 'what', 'from']}>
           <tbody>
             {rows.map((e) => (
               <tr key={`${e.at}${e.action}`}>
@@ -327,20 +295,9 @@ export function Activity(_: { session: Session }) {
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
-      {page.data?.next_cursor ? (
-        <button
-          type="button"
-          class="secondary"
-          onClick={() => {
-            setShown(rows);
-            setCursor(page.data?.next_cursor ?? '');
-          }}
-        >
-          {t('more')}
-        </button>
-      ) : null}
+      <More onClick={list.more} />
     </div>
   );
 }

@@ -1,17 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, fieldErrors, Offline } from '../api.js';
-import { fcfa, t } from '../i18n.js';
+import { type Forfait, forfaitOptions, hotspotOptions, useForfaits, useHotspots } from '../answers.js';
+import { api, fieldErrors } from '../api.js';
+import { type Key, t } from '../i18n.js';
 import type { Session } from '../session.js';
-import { Card, Field, Loading, Message, useGet } from '../ui.js';
+import { Card, Confirm, failure, Input, Loading, Message, Select } from '../ui.js';
 import { type Format, type Printable, PrintSheet } from './print.js';
 
-interface Forfait {
-  id: string;
-  name: string;
-  price_fcfa: number;
-  duration_hours: number;
-  data_limit_mb: number;
-}
 interface Voucher {
   code: string;
   forfait_id: string;
@@ -20,15 +14,6 @@ interface Voucher {
   created_at: string;
   /** Its code was revoked: refused at redemption and at login (it stays in the stock's list). */
   revoked_at?: string;
-}
-
-/** The reseller's hotspots (its VLAN's NAS id and its sites'), for the cards' QR codes. */
-export function useHotspots(resellerId: string | undefined) {
-  const vlans = useGet<{ items: { nas_id: string; reseller_id: string; reseller_name: string }[] }>(
-    '/network/vlans?page_size=100',
-  );
-  const own = (vlans.data?.items ?? []).filter((v) => !resellerId || v.reseller_id === resellerId);
-  return own.map((v) => ({ nas_id: v.nas_id, name: v.reseller_name }));
 }
 
 /** Every active voucher (pages of 100 followed by cursor), for the stock by forfait and batch. */
@@ -46,10 +31,17 @@ async function activeVouchers(resellerId: string): Promise<Voucher[]> {
   return out;
 }
 
+/** The ways a batch prints: A4 cards, or tickets of a 58 or 80 mm thermal printer. */
+const PRINTS: [Format, Key][] = [
+  ['a4', 'print_cards'],
+  ['t58', 'print_58'],
+  ['t80', 'print_80'],
+];
+
 export function Codes({ session }: { session: Session }) {
   const isAdmin = session.claims.role === 'admin';
   const [reseller, setReseller] = useState(session.claims.reseller_id ?? '');
-  const forfaits = useGet<{ items: Forfait[] }>('/forfaits?page_size=100');
+  const forfaits = useForfaits();
   const hotspots = useHotspots(reseller || undefined);
   const [forfaitId, setForfaitId] = useState('');
   const [count, setCount] = useState('20');
@@ -88,7 +80,7 @@ export function Codes({ session }: { session: Session }) {
         loadStock();
       }
     } catch (err) {
-      setErrors({ _: t(err instanceof Offline ? 'err_network' : 'err_server') });
+      setErrors({ _: failure(err) });
     }
     setBusy(false);
   };
@@ -127,34 +119,33 @@ export function Codes({ session }: { session: Session }) {
       <Card title={t('generate')}>
         <form onSubmit={generate} novalidate>
           {isAdmin ? (
-            <Field id="reseller" label="reseller" error={errors.reseller_id}>
-              <input
-                id="reseller"
-                value={reseller}
-                onInput={(e) => setReseller(e.currentTarget.value.trim())}
-              />
-            </Field>
-          ) : null}
-          <Field id="forfait" label="forfait" error={errors.forfait_id}>
-            <select id="forfait" value={chosen} onChange={(e) => setForfaitId(e.currentTarget.value)}>
-              {forfaits.data.items.map((f) => (
-                <option key={f.id} value={f.id}>
-                  {f.name} · {fcfa(f.price_fcfa)}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field id="count" label="count" error={errors.n}>
-            <input
-              id="count"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={1000}
-              value={count}
-              onInput={(e) => setCount(e.currentTarget.value)}
+            <Input
+              id="reseller"
+              label="reseller"
+              error={errors.reseller_id}
+              value={reseller}
+              onValue={(r) => setReseller(r.trim())}
             />
-          </Field>
+          ) : null}
+          <Select
+            id="forfait"
+            label="forfait"
+            error={errors.forfait_id}
+            value={chosen}
+            onValue={setForfaitId}
+            options={forfaitOptions(forfaits.data.items)}
+          />
+          <Input
+            id="count"
+            label="count"
+            error={errors.n}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={1000}
+            value={count}
+            onValue={setCount}
+          />
           <button type="submit" disabled={busy || !reseller}>
             {t('generate')}
           </button>
@@ -164,19 +155,13 @@ export function Codes({ session }: { session: Session }) {
       </Card>
       <Card title={t('stock')}>
         {hotspots.length > 1 ? (
-          <Field id="print-hotspot" label="hotspot">
-            <select
-              id="print-hotspot"
-              value={place?.nas_id}
-              onChange={(e) => setHotspot(e.currentTarget.value)}
-            >
-              {hotspots.map((h) => (
-                <option key={h.nas_id} value={h.nas_id}>
-                  {h.name} ({h.nas_id})
-                </option>
-              ))}
-            </select>
-          </Field>
+          <Select
+            id="print-hotspot"
+            label="hotspot"
+            value={place?.nas_id}
+            onValue={setHotspot}
+            options={hotspotOptions(hotspots)}
+          />
         ) : null}
         {!stock ? (
           <Loading />
@@ -201,30 +186,17 @@ export function Codes({ session }: { session: Session }) {
                     {items[0]?.created_at.slice(0, 10)}
                   </span>
                   <span class="buttons">
-                    <button
-                      type="button"
-                      class="small"
-                      disabled={!place}
-                      onClick={() => printBatch(items, 'a4')}
-                    >
-                      {t('print_cards')}
-                    </button>
-                    <button
-                      type="button"
-                      class="small"
-                      disabled={!place}
-                      onClick={() => printBatch(items, 't58')}
-                    >
-                      {t('print_58')}
-                    </button>
-                    <button
-                      type="button"
-                      class="small"
-                      disabled={!place}
-                      onClick={() => printBatch(items, 't80')}
-                    >
-                      {t('print_80')}
-                    </button>
+                    {PRINTS.map(([format, label]) => (
+                      <button
+                        key={format}
+                        type="button"
+                        class="small"
+                        disabled={!place}
+                        onClick={() => printBatch(items, format)}
+                      >
+                        {t(label)}
+                      </button>
+                    ))}
                     <button type="button" class="small secondary" onClick={() => download(id)}>
                       {t('csv')}
                     </button>
@@ -256,7 +228,6 @@ const grouped = (code: string) => code.replace(/(.{4})(?=.)/g, '$1 ');
  */
 function CodeRow(props: { voucher: Voucher; onRevoked: (code: string, at: string) => void }) {
   const v = props.voucher;
-  const [asking, setAsking] = useState(false);
   const [error, setError] = useState<string>();
   const revoke = async () => {
     setError(undefined);
@@ -265,31 +236,21 @@ function CodeRow(props: { voucher: Voucher; onRevoked: (code: string, at: string
       if (a.status === 200) props.onRevoked(v.code, a.body.revoked_at);
       else setError(a.body.error?.message ?? String(a.status));
     } catch (err) {
-      setError(t(err instanceof Offline ? 'err_network' : 'err_server'));
+      setError(failure(err));
     }
-    setAsking(false);
   };
   return (
     <li data-code={v.code}>
       <code>{grouped(v.code)}</code>
       {v.revoked_at ? (
         <span class="badge failed">{t('revoked')}</span>
-      ) : asking ? (
-        <span class="confirm">
-          <span>{t('revoke_code_q', { code: grouped(v.code) })}</span>
-          <span class="buttons">
-            <button type="button" class="small danger" onClick={revoke}>
-              {t('revoke_yes')}
-            </button>
-            <button type="button" class="small secondary" onClick={() => setAsking(false)}>
-              {t('cancel')}
-            </button>
-          </span>
-        </span>
       ) : (
-        <button type="button" class="small secondary" onClick={() => setAsking(true)}>
-          {t('revoke')} <span class="sr-only">{v.code}</span>
-        </button>
+        <Confirm
+          label="revoke"
+          name={v.code}
+          question={t('revoke_code_q', { code: grouped(v.code) })}
+          onYes={revoke}
+        />
       )}
       <Message text={error} />
     </li>

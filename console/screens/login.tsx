@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, Offline } from '../api.js';
+import { api } from '../api.js';
 import { t } from '../i18n.js';
 import { type Session, saveSession } from '../session.js';
-import { Field, Message } from '../ui.js';
+import { failure, Input, Message } from '../ui.js';
 
 /** Sends the SMS code; answers an error message, or undefined when the code is on its way. */
 async function requestCode(msisdn: string): Promise<string | undefined> {
@@ -12,7 +12,7 @@ async function requestCode(msisdn: string): Promise<string | undefined> {
     if (a.status === 429) return t('err_rate', { seconds: a.body.retry_after_seconds ?? 60 });
     return t('err_phone');
   } catch (e) {
-    return t(e instanceof Offline ? 'err_network' : 'err_server');
+    return failure(e);
   }
 }
 
@@ -26,7 +26,7 @@ async function verifyCode(msisdn: string, otp: string): Promise<Session | string
     if (!s || s.claims.role === 'subscriber') return t('not_operator');
     return s;
   } catch (e) {
-    return t(e instanceof Offline ? 'err_network' : 'err_server');
+    return failure(e);
   }
 }
 
@@ -47,19 +47,17 @@ function CodeForm(props: { msisdn: string; onDone: (s: Session) => void }) {
   };
   return (
     <form onSubmit={submit} novalidate>
-      <Field id="otp" label="code" error={error}>
-        <input
-          id="otp"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          value={otp}
-          ref={field}
-          onInput={(e) => setOtp(e.currentTarget.value)}
-          aria-invalid={error ? 'true' : undefined}
-          aria-describedby={error ? 'otp-error' : undefined}
-        />
-      </Field>
+      <Input
+        id="otp"
+        label="code"
+        error={error}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        value={otp}
+        inputRef={field}
+        onValue={setOtp}
+      />
       <button type="submit" disabled={busy}>
         {t('validate')}
       </button>
@@ -91,17 +89,15 @@ export function Login(props: { onDone: (s: Session) => void }) {
       {!sent ? (
         <form onSubmit={submit} novalidate>
           <p>{t('login_intro')}</p>
-          <Field id="msisdn" label="phone" error={error}>
-            <input
-              id="msisdn"
-              type="tel"
-              autoComplete="tel"
-              value={msisdn}
-              onInput={(e) => setMsisdn(e.currentTarget.value)}
-              aria-invalid={error ? 'true' : undefined}
-              aria-describedby={error ? 'msisdn-error' : undefined}
-            />
-          </Field>
+          <Input
+            id="msisdn"
+            label="phone"
+            error={error}
+            type="tel"
+            autoComplete="tel"
+            value={msisdn}
+            onValue={setMsisdn}
+          />
           <button type="submit" disabled={busy}>
             {t('send_code')}
           </button>
