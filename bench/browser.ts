@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** Debian's chromium, driven without a browser download; flags that keep it off the network. */
 export const CHROMIUM = {
@@ -75,4 +75,17 @@ export async function twoVisits(
   await page.goto(url, { waitUntil: 'load' });
   await ready(page);
   return { first, repeat: m.take() };
+}
+
+/** Runs `use` in `browser`, or in Debian's chromium launched for it and closed after. */
+export async function withBrowser<T>(
+  browser: Browser | undefined,
+  use: (browser: Browser) => Promise<T>,
+): Promise<T> {
+  const b = browser ?? (await chromium.launch(CHROMIUM));
+  try {
+    return await use(b);
+  } finally {
+    if (!browser) await b.close();
+  }
 }

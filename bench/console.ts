@@ -1,5 +1,5 @@
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { CHROMIUM, type Link, meter, twoVisits } from './browser.js';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { type Link, meter, twoVisits, withBrowser } from './browser.js';
 
 export interface ConsoleFigures {
   /** Bytes on the wire for the login page, cold cache (HTML, stylesheet, scripts). */
@@ -55,9 +55,8 @@ export async function measureConsole(
   session: { token: string; msisdn: string },
   options: { browser?: Browser } = {},
 ): Promise<ConsoleFigures> {
-  const browser = options.browser ?? (await chromium.launch(CHROMIUM));
   const url = `${baseUrl}/console`;
-  try {
+  return withBrowser(options.browser, async (browser) => {
     const anonymous = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fr-FR' });
     const loginPage = await anonymous.newPage();
     const l = await meter(loginPage);
@@ -85,9 +84,7 @@ export async function measureConsole(
       repeatFromCache: repeat.cached.filter((u) => u.includes('/console/assets/')),
       dashboardUsableMs3G: usable,
     };
-  } finally {
-    if (!options.browser) await browser.close();
-  }
+  });
 }
 
 /** A session token through the platform's own OTP flow, the code read from the SMS outbox. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { CHROMIUM, type Link, meter, twoVisits } from './browser.js';
+import type { Browser, Page } from 'playwright-core';
+import { type Link, meter, twoVisits, withBrowser } from './browser.js';
 
 export interface PortalFigures {
   /** Bytes on the wire for the first visit (HTML, stylesheet, script; the logo aside). */
@@ -31,10 +31,9 @@ export async function measurePortal(
   nasId: string,
   options: { browser?: Browser; logoPattern?: string } = {},
 ): Promise<PortalFigures> {
-  const browser = options.browser ?? (await chromium.launch(CHROMIUM));
   const logoPattern = options.logoPattern ?? 'https://*';
   const url = `${baseUrl}/portal/${encodeURIComponent(nasId)}`;
-  try {
+  return withBrowser(options.browser, async (browser) => {
     const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
     // The logo is the reseller's, on its own host: outside the budget, and not reachable here.
     const blocked = [logoPattern];
@@ -58,9 +57,7 @@ export async function measurePortal(
       repeatFromCache: repeat.cached.filter((u) => u.includes('/portal/assets/')),
       phoneFieldUsableMs2G: usable,
     };
-  } finally {
-    if (!options.browser) await browser.close();
-  }
+  });
 }
 
 export interface SmsPerSale {
@@ -133,38 +130,31 @@ export async function measureSmsPerSale(
   msisdn: string,
   options: { browser?: Browser; revoke: (deviceToken: string) => Promise<void> },
 ): Promise<SmsPerSale> {
-  const browser = options.browser ?? (await chromium.launch(CHROMIUM));
-  try {
+  return withBrowser(options.browser, async (browser) => {
     const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fr-FR' });
     context.setDefaultTimeout(15_000);
-    const first = await context.newPage();
-    const before = smsCount(outbox, msisdn);
-    await first.goto(portalUrl);
-    await logInWithCode(first, outbox, msisdn);
-    await buyOnce(first);
-    const firstPurchase = smsCount(outbox, msisdn) - before;
-    await first.close();
-
+    /** One purchase in a new tab (logging in first or not): the SMS it cost. */
+    const sale = async (logIn: boolean, then?: (page: Page) => Promise<void>) => {
+      const page = await context.newPage();
+      const before = smsCount(outbox, msisdn);
+      await page.goto(portalUrl);
+      if (logIn) await logInWithCode(page, outbox, msisdn);
+      await buyOnce(page);
+      const sent = smsCount(outbox, msisdn) - before;
+      await then?.(page);
+      await page.close();
+      return sent;
+    };
+    const firstPurchase = await sale(true);
     // The same phone later (a new tab: the session of the first is gone, the device is kept).
-    const second = await context.newPage();
-    const beforeSecond = smsCount(outbox, msisdn);
-    await second.goto(portalUrl);
-    await buyOnce(second);
-    const returningDevice = smsCount(outbox, msisdn) - beforeSecond;
-    const deviceToken = (await second.evaluate("localStorage.getItem('portal:device')")) as string;
-    await second.close();
-
+    let deviceToken = '';
+    const returningDevice = await sale(false, async (page) => {
+      deviceToken = (await page.evaluate("localStorage.getItem('portal:device')")) as string;
+    });
     // "Forget this device": the next visit asks for a code again.
     await options.revoke(deviceToken);
-    const third = await context.newPage();
-    const beforeThird = smsCount(outbox, msisdn);
-    await third.goto(portalUrl);
-    await logInWithCode(third, outbox, msisdn);
-    await buyOnce(third);
-    const afterRevocation = smsCount(outbox, msisdn) - beforeThird;
+    const afterRevocation = await sale(true);
     await context.close();
     return { firstPurchase, returningDevice, afterRevocation };
-  } finally {
-    if (!options.browser) await browser.close();
-  }
+  });
 }

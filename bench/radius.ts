@@ -13,7 +13,7 @@ import { paidCode } from '../test/support/access.js';
 import type { DdbProbe } from '../test/support/ddb-instrument.js';
 import { hotspotOf } from '../test/support/hotspots.js';
 import { startFreeRadius as startFilesFreeRadius } from '../test/support/peers.js';
-import { startRadsecproxy } from '../test/support/radsec.js';
+import { startRadsecRouter } from '../test/support/radsec.js';
 
 /**
  * The RADIUS edge under load: Access-Requests and Accounting-Requests sent from this process
@@ -331,12 +331,7 @@ export async function radiusFigures(
       transport: 'radsec',
     });
     const cert = credentials as Extract<typeof credentials, { transport: 'radsec' }>;
-    const proxy = await startRadsecproxy({
-      certPem: cert.certificate_pem,
-      keyPem: cert.private_key_pem,
-      caPem: cert.ca_pem,
-      serverPort: edge.tlsPort,
-    });
+    const proxy = await startRadsecRouter(cert, edge.tlsPort);
     try {
       const udp = { authPort: edge.authPort, acctPort: edge.acctPort, secret: SECRET };
       // radsecproxy takes both kinds on one port and sends them down its one TLS connection.

@@ -62,3 +62,20 @@ export async function startRadsecproxy(options: {
   }
   return { port, secret, output, stop };
 }
+
+/** A router's RadSec credentials as the API issues them (POST /routers, a renewal). */
+export interface IssuedRadsec {
+  certificate_pem: string;
+  private_key_pem: string;
+  ca_pem: string;
+}
+
+/** radsecproxy as the router these credentials were issued to, towards FreeRADIUS's RadSec port. */
+export function startRadsecRouter(c: IssuedRadsec, serverPort: number): Promise<Radsecproxy> {
+  return startRadsecproxy({
+    certPem: c.certificate_pem,
+    keyPem: c.private_key_pem,
+    caPem: c.ca_pem,
+    serverPort,
+  });
+}
