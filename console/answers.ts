@@ -1,11 +1,9 @@
 /**
  * The API's answers as the console reads them, declared once for every screen: only the fields
- * a screen shows or sends back. test/unit/console-answers.test.ts holds them against the API's
- * own types, so a field the API renames or drops fails the typecheck here rather than on a
- * reseller's screen.
+ * a screen shows or sends back. Types only (no import): test/unit/console-answers.test.ts holds
+ * them against the API's response schemas, so a field the API renames or drops fails the
+ * typecheck there rather than on a reseller's screen.
  */
-import { fcfa } from './i18n.js';
-import { useGet } from './ui.js';
 
 /** A reseller's VLAN (its hotspot): GET /network/vlans. */
 export interface Vlan {
@@ -18,34 +16,11 @@ export interface Vlan {
   site_count: number;
 }
 
-/** Every VLAN (an operator) or the reseller's own (the API scopes the list); not asked when `!wanted`. */
-export const useVlans = (wanted = true) =>
-  useGet<{ items: Vlan[]; total: number }>(wanted ? '/network/vlans?page_size=100' : undefined);
+/** What a printed card says of a forfait (screens/print.tsx). */
+export type CardOffer = { name: string; price_fcfa: number; duration_hours: number; data_limit_mb: number };
 
-/** The reseller's hotspots (its VLAN's NAS id and its sites'): all of them without a reseller. */
-export function useHotspots(resellerId: string | undefined) {
-  const own = (useVlans().data?.items ?? []).filter((v) => !resellerId || v.reseller_id === resellerId);
-  return own.map((v) => ({ nas_id: v.nas_id, name: v.reseller_name }));
-}
-
-/** The hotspots as a select offers them: "name (NAS id)". */
-export const hotspotOptions = (hotspots: { nas_id: string; name: string }[]) =>
-  hotspots.map((h) => [h.nas_id, `${h.name} (${h.nas_id})`] as const);
-
-/** A forfait of the catalogue: GET /forfaits. */
-export interface Forfait {
-  id: string;
-  name: string;
-  price_fcfa: number;
-  duration_hours: number;
-  data_limit_mb: number;
-}
-
-export const useForfaits = () => useGet<{ items: Forfait[] }>('/forfaits?page_size=100');
-
-/** The forfaits as a select offers them: "name · price". */
-export const forfaitOptions = (forfaits: Forfait[]) =>
-  forfaits.map((f) => [f.id, `${f.name} · ${fcfa(f.price_fcfa)}`] as const);
+/** A forfait of the catalogue (GET /forfaits): what a card says of it, and its id. */
+export type Forfait = CardOffer & { id: string };
 
 /** An active alert: GET /alerts. */
 export interface Alert {
@@ -62,4 +37,19 @@ export interface Summary {
   total_fcfa: number;
   sessions_count: number;
   split: { reseller_fcfa: number; operator_fcfa: number; provider_fee_fcfa: number };
+}
+
+/** An agent as its reseller sees it (GET /agents): what it holds, sold, earned, paid and owes. */
+export interface Agent {
+  id: string;
+  msisdn: string;
+  name?: string;
+  /** Commission in basis points of each sale's price (1000 = 10 %). */
+  commission_bp: number;
+  float_fcfa: number;
+  sales_count: number;
+  sold_fcfa: number;
+  commission_fcfa: number;
+  cash_received_fcfa: number;
+  owed_fcfa: number;
 }

@@ -1,6 +1,6 @@
 import type { ComponentChildren, JSX, Ref } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { type Answer, type ApiError, api, Offline } from './api.js';
+import { type Answer, type ApiError, api, fieldErrors, Offline } from './api.js';
 import { type Key, t } from './i18n.js';
 
 /** A labelled field: the label is tied to its input, and a server error sits under it. */
@@ -101,13 +101,16 @@ export function Input(
   );
 }
 
-/** A labelled select of `[value, text]` options (`first` before them, such as an "all" choice). */
+/**
+ * A labelled select of options, each `[value, text]` or a value shown as it is (`first` before
+ * them, such as an "all" choice).
+ */
 export function Select(props: {
   id: string;
   label: Key;
   value: string | undefined;
   onValue: (value: string) => void;
-  options: readonly (readonly [string, string])[];
+  options: readonly (string | readonly [string, string])[];
   first?: ComponentChildren;
   error?: string | undefined;
 }) {
@@ -115,11 +118,14 @@ export function Select(props: {
     <Field id={props.id} label={props.label} error={props.error}>
       <select id={props.id} value={props.value} onChange={(e) => props.onValue(e.currentTarget.value)}>
         {props.first}
-        {props.options.map(([value, text]) => (
-          <option key={value} value={value}>
-            {text}
-          </option>
-        ))}
+        {props.options.map((o) => {
+          const [value, text] = typeof o === 'string' ? [o, o] : o;
+          return (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          );
+        })}
       </select>
     </Field>
   );
@@ -232,4 +238,45 @@ export function Confirm(props: { label: Key; name: string; question: string; onY
       </span>
     </span>
   );
+}
+
+/**
+ * A form's values, the server's errors by field, and whether it is being sent. `field(name)`
+ * binds an Input or a Select to one value: its id (`<prefix>-<name>`, or `<prefix>-<o.id>`),
+ * value, setter, and the error the server gives for it (under `o.error`, by default `name`).
+ */
+export function useForm<F extends Record<string, string>>(prefix: string | undefined, initial: F) {
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const field = (name: keyof F & string, o: { id?: string; error?: string } = {}) => ({
+    id: prefix ? `${prefix}-${o.id ?? name}` : (o.id ?? name),
+    value: values[name] as string,
+    onValue: (value: string) => setValues((v) => ({ ...v, [name]: value })),
+    error: errors[o.error ?? name],
+  });
+  return {
+    values,
+    setValues,
+    errors,
+    setErrors,
+    busy,
+    field,
+    /** The submit handler: `send` runs while the form is busy; a failure to reach the API is said under it. */
+    submit: (send: () => Promise<void>) => async (e: Event) => {
+      e.preventDefault();
+      setBusy(true);
+      try {
+        await send();
+      } catch (err) {
+        setErrors({ _: failure(err) });
+      }
+      setBusy(false);
+    },
+    /** True when the API answered `status`; otherwise its errors go under their fields. */
+    answered: <T,>(a: Answer<T & ApiError>, status: number): boolean => {
+      setErrors(a.status === status ? {} : fieldErrors(a.body));
+      return a.status === status;
+    },
+  };
 }

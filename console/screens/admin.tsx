@@ -1,31 +1,29 @@
 import { useState } from 'preact/hooks';
-import { useVlans } from '../answers.js';
-import { api, fieldErrors } from '../api.js';
+import { api } from '../api.js';
 import { dateTime, t } from '../i18n.js';
+import { useVlans } from '../lists.js';
 import type { Session } from '../session.js';
 import {
   Card,
   Field,
-  failure,
   Input,
   Loading,
   Message,
   More,
   Select,
   Table,
+  useForm,
   useGet,
   usePaged,
 } from '../ui.js';
 import { Alerts } from './alerts.js';
 import { Credentials, type Issued, transportOptions } from './router-credentials.js';
 
-const COUNTRIES = ['CI', 'SN', 'BJ', 'BF', 'ML', 'NE', 'TG', 'CM', 'GA', 'CG', 'TD', 'CF'].map(
-  (c) => [c, c] as const,
-);
+const COUNTRIES = ['CI', 'SN', 'BJ', 'BF', 'ML', 'NE', 'TG', 'CM', 'GA', 'CG', 'TD', 'CF'];
 
 /** Onboarding in one flow: the account, its VLAN and NAS id, its first site and first router. */
 function Onboard(props: { onDone: () => void }) {
-  const [f, setF] = useState({
+  const form = useForm('ob', {
     msisdn: '+225',
     name: '',
     country: 'CI',
@@ -36,128 +34,67 @@ function Onboard(props: { onDone: () => void }) {
     transport: 'radsec',
     source_ip: '',
   });
+  const { values: f, errors, field } = form;
   const [issued, setIssued] = useState<Issued>();
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [done, setDone] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const set = (k: keyof typeof f) => (value: string) => setF({ ...f, [k]: value });
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
+  const submit = form.submit(async () => {
     setDone(undefined);
-    try {
-      const router = f.router.trim()
-        ? {
-            first_router: {
-              name: f.router.trim(),
-              transport: f.transport,
-              ...(f.transport === 'udp' ? { source_ip: f.source_ip.trim() } : {}),
-            },
-          }
-        : {};
-      const a = await api<{ vlan_id: number; nas_id: string; reseller_id: string; router?: Issued }>(
-        'POST',
-        '/resellers',
-        {
-          msisdn: f.msisdn.replace(/[\s.()-]/g, ''),
-          name: f.name,
-          country: f.country,
-          first_site: { city: f.city, latitude: Number(f.latitude), longitude: Number(f.longitude) },
-          ...router,
-        },
-      );
-      if (a.status === 201) {
-        setErrors({});
-        setDone(t('onboarded', { name: f.name, vlan: a.body.vlan_id, nas: a.body.nas_id }));
-        setIssued(a.body.router);
-        props.onDone();
-      } else setErrors(fieldErrors(a.body));
-    } catch (err) {
-      setErrors({ _: failure(err) });
+    const router = f.router.trim()
+      ? {
+          first_router: {
+            name: f.router.trim(),
+            transport: f.transport,
+            ...(f.transport === 'udp' ? { source_ip: f.source_ip.trim() } : {}),
+          },
+        }
+      : {};
+    const a = await api<{ vlan_id: number; nas_id: string; reseller_id: string; router?: Issued }>(
+      'POST',
+      '/resellers',
+      {
+        msisdn: f.msisdn.replace(/[\s.()-]/g, ''),
+        name: f.name,
+        country: f.country,
+        first_site: { city: f.city, latitude: Number(f.latitude), longitude: Number(f.longitude) },
+        ...router,
+      },
+    );
+    if (form.answered(a, 201)) {
+      setDone(t('onboarded', { name: f.name, vlan: a.body.vlan_id, nas: a.body.nas_id }));
+      setIssued(a.body.router);
+      props.onDone();
     }
-    setBusy(false);
-  };
+  });
+  const site = (name: 'city' | 'latitude' | 'longitude', id: string = name) =>
+    field(name, { id, error: `first_site.${name}` });
   return (
     <form onSubmit={submit} novalidate>
-      <Input
-        id="ob-msisdn"
-        label="phone"
-        error={errors.msisdn}
-        type="tel"
-        value={f.msisdn}
-        onValue={set('msisdn')}
-      />
-      <Input
-        id="ob-name"
-        label="name"
-        error={errors.name}
-        value={f.name}
-        onValue={set('name')}
-        maxLength={64}
-      />
-      <Select
-        id="ob-country"
-        label="country"
-        error={errors.country}
-        value={f.country}
-        onValue={set('country')}
-        options={COUNTRIES}
-      />
-      <Input
-        id="ob-city"
-        label="first_site_city"
-        error={errors['first_site.city']}
-        value={f.city}
-        onValue={set('city')}
-      />
+      <Input label="phone" type="tel" {...field('msisdn')} />
+      <Input label="name" maxLength={64} {...field('name')} />
+      <Select label="country" options={COUNTRIES} {...field('country')} />
+      <Input label="first_site_city" {...site('city')} />
       <div class="pair">
-        <Input
-          id="ob-lat"
-          label="latitude"
-          error={errors['first_site.latitude']}
-          inputMode="decimal"
-          value={f.latitude}
-          onValue={set('latitude')}
-        />
-        <Input
-          id="ob-lon"
-          label="longitude"
-          error={errors['first_site.longitude']}
-          inputMode="decimal"
-          value={f.longitude}
-          onValue={set('longitude')}
-        />
+        <Input label="latitude" inputMode="decimal" {...site('latitude', 'lat')} />
+        <Input label="longitude" inputMode="decimal" {...site('longitude', 'lon')} />
       </div>
       <fieldset>
         <legend>{t('first_router')}</legend>
-        <Input
-          id="ob-router"
-          label="router_name"
-          error={errors['first_router.name']}
-          value={f.router}
-          onValue={set('router')}
-          maxLength={64}
-        />
+        <Input label="router_name" maxLength={64} {...field('router', { error: 'first_router.name' })} />
         <Select
-          id="ob-transport"
           label="transport"
-          error={errors['first_router.transport']}
-          value={f.transport}
-          onValue={set('transport')}
           options={transportOptions()}
+          {...field('transport', { error: 'first_router.transport' })}
         />
         {f.transport === 'udp' ? (
           <Input
-            id="ob-source-ip"
             label="source_ip"
-            error={errors['first_router.source_ip'] ?? errors.source_ip}
             inputMode="decimal"
-            value={f.source_ip}
-            onValue={set('source_ip')}
+            {...field('source_ip', { id: 'source-ip' })}
+            error={errors['first_router.source_ip'] ?? errors.source_ip}
           />
         ) : null}
       </fieldset>
-      <button type="submit" disabled={busy}>
+      <button type="submit" disabled={form.busy}>
         {t('onboard')}
       </button>
       <Message text={errors._} />

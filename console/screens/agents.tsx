@@ -1,25 +1,12 @@
 import { useState } from 'preact/hooks';
-import { forfaitOptions, hotspotOptions, useForfaits, useHotspots } from '../answers.js';
+import type { Agent } from '../answers.js';
 import { api, fieldErrors } from '../api.js';
 import { dateTime, fcfa, type Key, t } from '../i18n.js';
+import { forfaitOptions, hotspotOptions, useForfaits, useHotspots } from '../lists.js';
 import type { Session } from '../session.js';
-import { Card, Input, Loading, Message, Select, Statement, Table, useGet } from '../ui.js';
+import { Card, Input, Loading, Message, Select, Statement, Table, useForm, useGet } from '../ui.js';
 import { PrintSheet } from './print.js';
 
-/** An agent as its reseller sees it: what it holds, sold, earned, paid and owes. */
-interface Agent {
-  id: string;
-  msisdn: string;
-  name?: string;
-  /** Commission in basis points of each sale's price (1000 = 10 %). */
-  commission_bp: number;
-  float_fcfa: number;
-  sales_count: number;
-  sold_fcfa: number;
-  commission_fcfa: number;
-  cash_received_fcfa: number;
-  owed_fcfa: number;
-}
 interface Sale {
   at: string;
   code: string;
@@ -163,66 +150,43 @@ export function Agents({ session }: { session: Session }) {
   const reseller = session.claims.reseller_id ?? '';
   const agents = useGet<{ items: Agent[] }>(`/agents?reseller_id=${reseller}`);
   const hotspots = useHotspots(reseller);
-  const [form, setForm] = useState({ msisdn: '', name: '', pct: '10', nas: '' });
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const form = useForm('agent', { msisdn: '', name: '', pct: '10', nas: '' });
+  const { values: f, field } = form;
   const [done, setDone] = useState(false);
-  const create = async (e: Event) => {
-    e.preventDefault();
+  const create = form.submit(async () => {
     setDone(false);
     const r = await api('POST', '/agents', {
-      msisdn: form.msisdn,
-      ...(form.name ? { name: form.name } : {}),
-      commission_bp: Math.round(Number(form.pct) * 100),
-      ...(form.nas ? { nas_ids: [form.nas] } : {}),
+      msisdn: f.msisdn,
+      ...(f.name ? { name: f.name } : {}),
+      commission_bp: Math.round(Number(f.pct) * 100),
+      ...(f.nas ? { nas_ids: [f.nas] } : {}),
     });
-    if (r.status === 201) {
-      setForm({ msisdn: '', name: '', pct: form.pct, nas: '' });
-      setErrors({});
+    if (form.answered(r, 201)) {
+      form.setValues({ msisdn: '', name: '', pct: f.pct, nas: '' });
       setDone(true);
       agents.reload();
-    } else setErrors(fieldErrors(r.body));
-  };
+    }
+  });
   return (
     <div>
       <Card title={t('agent_new')}>
         <form onSubmit={create}>
+          <Input label="agent_phone" type="tel" required autoComplete="off" {...field('msisdn')} />
+          <Input label="name" {...field('name')} />
           <Input
-            id="agent-msisdn"
-            label="agent_phone"
-            error={errors.msisdn}
-            type="tel"
-            required
-            autoComplete="off"
-            value={form.msisdn}
-            onValue={(msisdn) => setForm({ ...form, msisdn })}
-          />
-          <Input
-            id="agent-name"
-            label="name"
-            error={errors.name}
-            value={form.name}
-            onValue={(name) => setForm({ ...form, name })}
-          />
-          <Input
-            id="agent-pct"
             label="commission_pct"
-            error={errors.commission_bp}
             inputMode="decimal"
             required
-            value={form.pct}
-            onValue={(pct) => setForm({ ...form, pct })}
+            {...field('pct', { error: 'commission_bp' })}
           />
           <Select
-            id="agent-nas"
             label="hotspot"
-            error={errors.nas_ids}
-            value={form.nas}
-            onValue={(nas) => setForm({ ...form, nas })}
             first={<option value="">{t('all_hotspots')}</option>}
             options={hotspotOptions(hotspots)}
+            {...field('nas', { error: 'nas_ids' })}
           />
           <button type="submit">{t('agent_new')}</button>
-          <Message text={errors._} />
+          <Message text={form.errors._} />
           <Message text={done ? t('agent_added') : undefined} kind="ok" />
         </form>
       </Card>
@@ -248,14 +212,11 @@ interface Sold {
 export function Sell({ session }: { session: Session }) {
   const agentId = session.claims.agent_id ?? '';
   const forfaits = useForfaits();
-  const [forfaitId, setForfaitId] = useState('');
-  const [buyer, setBuyer] = useState('');
+  const form = useForm('sell', { forfait: '', buyer: '' });
   const [sold, setSold] = useState<Sold>();
-  const [error, setError] = useState<string>();
   const [printing, setPrinting] = useState(false);
-  const [busy, setBusy] = useState(false);
   if (!forfaits.data) return <Loading error={forfaits.error} />;
-  const chosen = forfaitId || forfaits.data.items[0]?.id || '';
+  const chosen = form.values.forfait || forfaits.data.items[0]?.id || '';
   const forfait = forfaits.data.items.find((f) => f.id === chosen);
   if (printing && sold && forfait) {
     return (
@@ -269,47 +230,35 @@ export function Sell({ session }: { session: Session }) {
       />
     );
   }
-  const sell = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const r = await api<Sold>('POST', `/agents/${agentId}/sales`, {
-        forfait_id: chosen,
-        ...(buyer.trim() ? { send_to: buyer.trim() } : {}),
-      });
-      if (r.status === 201) {
-        setSold(r.body);
-        setBuyer('');
-      } else if (r.body.error?.code === 'ERR_AGENT_FLOAT_EXHAUSTED') setError(t('no_float'));
-      else if (r.body.error?.code === 'ERR_AGENT_STOCK_EXHAUSTED') setError(t('no_stock'));
-      else setError(fieldErrors(r.body).send_to ?? r.body.error?.message ?? String(r.status));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const sell = form.submit(async () => {
+    form.setErrors({});
+    const buyer = form.values.buyer.trim();
+    const r = await api<Sold>('POST', `/agents/${agentId}/sales`, {
+      forfait_id: chosen,
+      ...(buyer ? { send_to: buyer } : {}),
+    });
+    const refused = r.body.error?.code;
+    if (r.status === 201) {
+      setSold(r.body);
+      form.setValues((v) => ({ ...v, buyer: '' }));
+    } else if (refused === 'ERR_AGENT_FLOAT_EXHAUSTED') form.setErrors({ _: t('no_float') });
+    else if (refused === 'ERR_AGENT_STOCK_EXHAUSTED') form.setErrors({ _: t('no_stock') });
+    else form.setErrors({ _: fieldErrors(r.body).send_to ?? r.body.error?.message ?? String(r.status) });
+  });
   return (
     <div>
       <form onSubmit={sell}>
         <Select
-          id="sell-forfait"
           label="forfait"
-          value={chosen}
-          onValue={setForfaitId}
           options={forfaitOptions(forfaits.data.items)}
+          {...form.field('forfait')}
+          value={chosen}
         />
-        <Input
-          id="sell-buyer"
-          label="buyer_phone"
-          type="tel"
-          autoComplete="off"
-          value={buyer}
-          onValue={setBuyer}
-        />
-        <button type="submit" disabled={busy}>
+        <Input label="buyer_phone" type="tel" autoComplete="off" {...form.field('buyer')} />
+        <button type="submit" disabled={form.busy}>
           {t('sell')}
         </button>
-        <Message text={error} />
+        <Message text={form.errors._} />
       </form>
       {sold ? (
         <Card title={t('sold_code')} class="sold">

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { type Forfait, forfaitOptions, hotspotOptions, useForfaits, useHotspots } from '../answers.js';
-import { api, fieldErrors } from '../api.js';
+import type { Forfait } from '../answers.js';
+import { api } from '../api.js';
 import { type Key, t } from '../i18n.js';
+import { forfaitOptions, hotspotOptions, useForfaits, useHotspots } from '../lists.js';
 import type { Session } from '../session.js';
-import { Card, Confirm, failure, Input, Loading, Message, Select } from '../ui.js';
+import { Card, Confirm, failure, Input, Loading, Message, Select, useForm } from '../ui.js';
 import { type Format, type Printable, PrintSheet } from './print.js';
 
 interface Voucher {
@@ -40,14 +41,13 @@ const PRINTS: [Format, Key][] = [
 
 export function Codes({ session }: { session: Session }) {
   const isAdmin = session.claims.role === 'admin';
-  const [reseller, setReseller] = useState(session.claims.reseller_id ?? '');
+  // Named as the API names them: its errors come back under these names.
+  const form = useForm(undefined, { reseller_id: session.claims.reseller_id ?? '', forfait_id: '', n: '20' });
+  const { field, errors } = form;
+  const reseller = form.values.reseller_id.trim();
   const forfaits = useForfaits();
   const hotspots = useHotspots(reseller || undefined);
-  const [forfaitId, setForfaitId] = useState('');
-  const [count, setCount] = useState('20');
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [done, setDone] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const [stock, setStock] = useState<Voucher[]>();
   const [printing, setPrinting] = useState<{ format: Format; items: Printable[] }>();
   const [hotspot, setHotspot] = useState('');
@@ -60,30 +60,22 @@ export function Codes({ session }: { session: Session }) {
 
   if (!forfaits.data) return <Loading error={forfaits.error} />;
   const byId = Object.fromEntries(forfaits.data.items.map((f) => [f.id, f]));
-  const chosen = forfaitId || forfaits.data.items[0]?.id || '';
+  const chosen = form.values.forfait_id || forfaits.data.items[0]?.id || '';
   const place = hotspots.find((h) => h.nas_id === hotspot) ?? hotspots[0];
 
-  const generate = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
+  const generate = form.submit(async () => {
     setDone(undefined);
-    try {
-      const a = await api<{ batch_id: string; total: number }>('POST', '/vouchers/batches', {
-        forfait_id: chosen,
-        reseller_id: reseller,
-        n: Number(count),
-      });
-      setErrors(a.status === 201 ? {} : fieldErrors(a.body));
-      if (a.status === 201) {
-        setDone(t('generated', { n: a.body.total }));
-        setLastBatch(a.body.batch_id);
-        loadStock();
-      }
-    } catch (err) {
-      setErrors({ _: failure(err) });
+    const a = await api<{ batch_id: string; total: number }>('POST', '/vouchers/batches', {
+      forfait_id: chosen,
+      reseller_id: reseller,
+      n: Number(form.values.n),
+    });
+    if (form.answered(a, 201)) {
+      setDone(t('generated', { n: a.body.total }));
+      setLastBatch(a.body.batch_id);
+      loadStock();
     }
-    setBusy(false);
-  };
+  });
 
   const batches = new Map<string, Voucher[]>();
   for (const v of stock ?? []) batches.set(v.batch_id, [...(batches.get(v.batch_id) ?? []), v]);
@@ -118,35 +110,22 @@ export function Codes({ session }: { session: Session }) {
     <div class="grid">
       <Card title={t('generate')}>
         <form onSubmit={generate} novalidate>
-          {isAdmin ? (
-            <Input
-              id="reseller"
-              label="reseller"
-              error={errors.reseller_id}
-              value={reseller}
-              onValue={(r) => setReseller(r.trim())}
-            />
-          ) : null}
+          {isAdmin ? <Input label="reseller" {...field('reseller_id', { id: 'reseller' })} /> : null}
           <Select
-            id="forfait"
             label="forfait"
-            error={errors.forfait_id}
-            value={chosen}
-            onValue={setForfaitId}
             options={forfaitOptions(forfaits.data.items)}
+            {...field('forfait_id', { id: 'forfait' })}
+            value={chosen}
           />
           <Input
-            id="count"
             label="count"
-            error={errors.n}
             type="number"
             inputMode="numeric"
             min={1}
             max={1000}
-            value={count}
-            onValue={setCount}
+            {...field('n', { id: 'count' })}
           />
-          <button type="submit" disabled={busy || !reseller}>
+          <button type="submit" disabled={form.busy || !reseller}>
             {t('generate')}
           </button>
           <Message text={errors._} />

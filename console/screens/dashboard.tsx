@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
-import { type Summary, useForfaits } from '../answers.js';
+import type { Summary } from '../answers.js';
 import { fcfa, t } from '../i18n.js';
+import { useForfaits } from '../lists.js';
 import type { Session } from '../session.js';
 import { Card, Loading, useGet } from '../ui.js';
 import { Alerts } from './alerts.js';

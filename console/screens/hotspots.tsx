@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { useVlans, type Vlan } from '../answers.js';
+import type { Vlan } from '../answers.js';
 import { api, fieldErrors } from '../api.js';
 import { t } from '../i18n.js';
+import { useVlans } from '../lists.js';
 import type { Session } from '../session.js';
-import { Card, Confirm, Field, failure, Input, Loading, Message, Select, useGet } from '../ui.js';
+import { Card, Confirm, Field, failure, Input, Loading, Message, Select, useForm, useGet } from '../ui.js';
 import { Credentials, type Issued, type Router, transportOptions } from './router-credentials.js';
 
 interface Site {
@@ -209,84 +210,52 @@ function RouterRow(props: { router: Router; onChange: () => void }) {
 
 /** "Ajouter un routeur": registers a router for one of the hotspot's NAS ids. */
 function AddRouter(props: { resellerId: string; nasIds: string[]; onIssued: (i: Issued) => void }) {
-  const key = props.nasIds[0] ?? 'hotspot';
   const [open, setOpen] = useState(false);
-  const [name, setName] = useState('');
-  const [nasId, setNasId] = useState(props.nasIds[0] ?? '');
-  const [transport, setTransport] = useState<'udp' | 'radsec'>('radsec');
-  const [sourceIp, setSourceIp] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
+  const form = useForm(`${props.nasIds[0] ?? 'hotspot'}-router`, {
+    name: '',
+    nas: props.nasIds[0] ?? '',
+    transport: 'radsec',
+    source_ip: '',
+  });
+  const { values: f, errors, field } = form;
   if (!open)
     return (
       <button type="button" class="secondary" onClick={() => setOpen(true)}>
         {t('add_router')}
       </button>
     );
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    try {
-      const a = await api<Issued>('POST', '/routers', {
-        reseller_id: props.resellerId,
-        name: name.trim(),
-        nas_ids: [nasId],
-        transport,
-        ...(transport === 'udp' ? { source_ip: sourceIp.trim() } : {}),
-      });
-      if (a.status === 201) {
-        setErrors({});
-        setOpen(false);
-        setName('');
-        setSourceIp('');
-        props.onIssued(a.body);
-      } else setErrors(fieldErrors(a.body));
-    } catch (err) {
-      setErrors({ _: failure(err) });
+  const submit = form.submit(async () => {
+    const a = await api<Issued>('POST', '/routers', {
+      reseller_id: props.resellerId,
+      name: f.name.trim(),
+      nas_ids: [f.nas],
+      transport: f.transport,
+      ...(f.transport === 'udp' ? { source_ip: f.source_ip.trim() } : {}),
+    });
+    if (form.answered(a, 201)) {
+      setOpen(false);
+      form.setValues((v) => ({ ...v, name: '', source_ip: '' }));
+      props.onIssued(a.body);
     }
-    setBusy(false);
-  };
+  });
   return (
     <form onSubmit={submit} novalidate aria-label={t('add_router')}>
       <h3>{t('add_router')}</h3>
-      <Input
-        id={`${key}-router-name`}
-        label="router_name"
-        error={errors.name}
-        value={name}
-        maxLength={64}
-        onValue={setName}
-      />
+      <Input label="router_name" maxLength={64} {...field('name')} />
       {props.nasIds.length > 1 ? (
         <Select
-          id={`${key}-router-nas`}
           label="nas_id"
+          options={props.nasIds}
+          {...field('nas')}
           error={errors['nas_ids.0'] ?? errors.nas_ids}
-          value={nasId}
-          onValue={setNasId}
-          options={props.nasIds.map((n) => [n, n] as const)}
         />
       ) : null}
-      <Select
-        id={`${key}-router-transport`}
-        label="transport"
-        error={errors.transport}
-        value={transport}
-        onValue={(v) => setTransport(v as 'udp' | 'radsec')}
-        options={transportOptions()}
-      />
-      {transport === 'udp' ? (
-        <Input
-          id={`${key}-router-ip`}
-          label="source_ip"
-          error={errors.source_ip}
-          inputMode="decimal"
-          value={sourceIp}
-          onValue={setSourceIp}
-        />
+      <Select label="transport" options={transportOptions()} {...field('transport')} />
+      {f.transport === 'udp' ? (
+        <Input label="source_ip" inputMode="decimal" {...field('source_ip', { id: 'ip' })} />
       ) : null}
       <div class="buttons">
-        <button type="submit" disabled={busy || !name.trim()}>
+        <button type="submit" disabled={form.busy || !f.name.trim()}>
           {t('register_router')}
         </button>
         <button type="button" class="secondary" onClick={() => setOpen(false)}>

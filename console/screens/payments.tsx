@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
-import { useVlans } from '../answers.js';
 import { api } from '../api.js';
 import { dateTime, fcfa, type Key, t } from '../i18n.js';
+import { useVlans } from '../lists.js';
 import type { Session } from '../session.js';
 import { failure, Loading, Message, More, Select, Table, usePaged } from '../ui.js';
 

@@ -21,13 +21,7 @@ export function Statements({ session }: { session: Session }) {
   return (
     <div>
       <div class="no-print actions">
-        <Select
-          id="month"
-          label="date"
-          value={month}
-          onValue={setMonth}
-          options={choices.map((m) => [m, m] as const)}
-        />
+        <Select id="month" label="date" value={month} onValue={setMonth} options={choices} />
         <button type="button" onClick={() => print()}>
           {t('print')}
         </button>
