@@ -3,19 +3,8 @@ import { api } from '../api.js';
 import { dateTime, t } from '../i18n.js';
 import { useVlans } from '../lists.js';
 import type { Session } from '../session.js';
-import {
-  Card,
-  Field,
-  Input,
-  Loading,
-  Message,
-  More,
-  Select,
-  Table,
-  useForm,
-  useGet,
-  usePaged,
-} from '../ui.js';
+import { Card, Field, Input, Loading, Message, useGet } from '../ui.js';
+import { More, Select, Table, useForm, usePaged } from '../widgets.js';
 import { Alerts } from './alerts.js';
 import { Credentials, type Issued, transportOptions } from './router-credentials.js';
 

@@ -4,7 +4,8 @@ import { api, fieldErrors } from '../api.js';
 import { dateTime, fcfa, type Key, t } from '../i18n.js';
 import { forfaitOptions, hotspotOptions, useForfaits, useHotspots } from '../lists.js';
 import type { Session } from '../session.js';
-import { Card, Input, Loading, Message, Select, Statement, Table, useForm, useGet } from '../ui.js';
+import { Card, Input, Loading, Message, useGet } from '../ui.js';
+import { Select, Statement, Table, useForm } from '../widgets.js';
 import { PrintSheet } from './print.js';
 
 interface Sale {

@@ -4,7 +4,8 @@ import { api } from '../api.js';
 import { type Key, t } from '../i18n.js';
 import { forfaitOptions, hotspotOptions, useForfaits, useHotspots } from '../lists.js';
 import type { Session } from '../session.js';
-import { Card, Confirm, failure, Input, Loading, Message, Select, useForm } from '../ui.js';
+import { Card, failure, Input, Loading, Message } from '../ui.js';
+import { Confirm, Select, useForm } from '../widgets.js';
 import { type Format, type Printable, PrintSheet } from './print.js';
 
 interface Voucher {

@@ -4,7 +4,8 @@ import { api, fieldErrors } from '../api.js';
 import { t } from '../i18n.js';
 import { useVlans } from '../lists.js';
 import type { Session } from '../session.js';
-import { Card, Confirm, Field, failure, Input, Loading, Message, Select, useForm, useGet } from '../ui.js';
+import { Card, Field, failure, Input, Loading, Message, useGet } from '../ui.js';
+import { Confirm, Select, useForm } from '../widgets.js';
 import { Credentials, type Issued, type Router, transportOptions } from './router-credentials.js';
 
 interface Site {

@@ -3,7 +3,8 @@ import { api } from '../api.js';
 import { dateTime, fcfa, type Key, t } from '../i18n.js';
 import { useVlans } from '../lists.js';
 import type { Session } from '../session.js';
-import { failure, Loading, Message, More, Select, Table, usePaged } from '../ui.js';
+import { failure, Loading, Message } from '../ui.js';
+import { More, Select, Table, usePaged } from '../widgets.js';
 
 interface Payment {
   id: string;

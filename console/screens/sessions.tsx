@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { dateTime, t } from '../i18n.js';
 import type { Session } from '../session.js';
-import { Loading, Message, More, usePaged } from '../ui.js';
+import { Loading, Message } from '../ui.js';
+import { More, usePaged } from '../widgets.js';
 
 interface Live {
   id: string;

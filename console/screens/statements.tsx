@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import type { Summary } from '../answers.js';
 import { fcfa, t } from '../i18n.js';
 import type { Session } from '../session.js';
-import { Loading, Select, Statement, useGet } from '../ui.js';
+import { Loading, useGet } from '../ui.js';
+import { Select, Statement } from '../widgets.js';
 
 /** The last twelve months, newest first. */
 const months = (): string[] => {
