@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { type BuildOptions, build } from 'esbuild';
 import { ESBUILD } from '../lib/bundling.js';
 import { buildChunks } from '../lib/lazy-chunks.js';
 
@@ -21,20 +21,34 @@ export interface BundleFigure {
   file: string;
 }
 
+/** Bundles `entry` to `<outDir>/<name>.mjs` for Node with `options`, and weighs the file. */
+async function bundleWith(
+  entry: string,
+  outDir: string,
+  name: string,
+  options: Omit<BuildOptions, 'entryPoints' | 'outfile' | 'bundle' | 'platform' | 'logLevel'>,
+): Promise<BundleFigure> {
+  mkdirSync(outDir, { recursive: true });
+  const file = resolve(outDir, `${name}.mjs`);
+  await build({
+    ...options,
+    entryPoints: [entry],
+    outfile: file,
+    bundle: true,
+    platform: 'node',
+    logLevel: 'silent',
+  });
+  return { name, minifiedBytes: statSync(file).size, gzipBytes: gzipSync(readFileSync(file)).length, file };
+}
+
 /** Bundles one function with the CDK stack's own esbuild options (lib/bundling.ts). */
-export async function bundle(
+export function bundle(
   entry: string,
   outDir: string,
   name: string,
   external: string[] = [],
 ): Promise<BundleFigure> {
-  mkdirSync(outDir, { recursive: true });
-  const file = resolve(outDir, `${name}.mjs`);
-  await build({
-    entryPoints: [entry],
-    outfile: file,
-    bundle: true,
-    platform: 'node',
+  return bundleWith(entry, outDir, name, {
     format: ESBUILD.format,
     target: ESBUILD.target,
     minify: ESBUILD.minify,
@@ -43,15 +57,10 @@ export async function bundle(
     banner: { js: ESBUILD.banner },
     alias: ESBUILD.alias,
     external: [...external, ...ESBUILD.external],
-    logLevel: 'silent',
+  }).then(async (figure) => {
+    await buildChunks(outDir, ESBUILD);
+    return figure;
   });
-  await buildChunks(outDir, ESBUILD);
-  return {
-    name,
-    minifiedBytes: statSync(file).size,
-    gzipBytes: gzipSync(readFileSync(file)).length,
-    file,
-  };
 }
 
 /**
@@ -60,20 +69,12 @@ export async function bundle(
  * CommonJS code needs: without it this bundle stops at its first line (`Dynamic require of
  * "node:https" is not supported`), as plain esbuild resolves the SDK to its CommonJS build.
  */
-export async function plainBundle(entry: string, outDir: string, name: string): Promise<BundleFigure> {
-  mkdirSync(outDir, { recursive: true });
-  const file = resolve(outDir, `${name}.mjs`);
-  await build({
-    entryPoints: [entry],
-    outfile: file,
-    bundle: true,
-    platform: 'node',
+export function plainBundle(entry: string, outDir: string, name: string): Promise<BundleFigure> {
+  return bundleWith(entry, outDir, name, {
     format: 'esm',
     minify: true,
     banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
-    logLevel: 'silent',
   });
-  return { name, minifiedBytes: statSync(file).size, gzipBytes: gzipSync(readFileSync(file)).length, file };
 }
 
 const median = (xs: number[]) => {

@@ -1,5 +1,5 @@
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { CHROMIUM } from './portal.js';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { type Link, meter, twoVisits, withBrowser } from './browser.js';
 
 export interface ConsoleFigures {
   /** Bytes on the wire for the login page, cold cache (HTML, stylesheet, scripts). */
@@ -22,38 +22,12 @@ export const CONSOLE_BUDGET = {
 };
 
 // 3G as the budget is quoted: 1.6 Mbit/s down, 750 kbit/s up, 150 ms of round trip.
-const THREE_G = {
+const THREE_G: Link = {
   offline: false,
   latency: 150,
   downloadThroughput: 1_600_000 / 8,
   uploadThroughput: 750_000 / 8,
 };
-
-/** Counts the bytes (CDP `Network.loadingFinished` encodedDataLength) and what came from the cache. */
-async function meter(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  let bytes = 0;
-  const cached = new Set<string>();
-  const urls = new Map<string, string>();
-  cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
-  cdp.on('Network.loadingFinished', (e) => {
-    bytes += e.encodedDataLength;
-  });
-  cdp.on('Network.requestServedFromCache', (e) => cached.add(urls.get(e.requestId) ?? ''));
-  cdp.on('Network.responseReceived', (e) => {
-    if (e.response.fromDiskCache) cached.add(e.response.url);
-  });
-  return {
-    cdp,
-    take: () => {
-      const out = { bytes, cached: [...cached] };
-      bytes = 0;
-      cached.clear();
-      return out;
-    },
-  };
-}
 
 /** A browser context whose tab already holds the session (as after a login), at 360 px. */
 async function loggedIn(browser: Browser, token: string, msisdn: string): Promise<BrowserContext> {
@@ -81,9 +55,8 @@ export async function measureConsole(
   session: { token: string; msisdn: string },
   options: { browser?: Browser } = {},
 ): Promise<ConsoleFigures> {
-  const browser = options.browser ?? (await chromium.launch(CHROMIUM));
   const url = `${baseUrl}/console`;
-  try {
+  return withBrowser(options.browser, async (browser) => {
     const anonymous = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fr-FR' });
     const loginPage = await anonymous.newPage();
     const l = await meter(loginPage);
@@ -93,23 +66,12 @@ export async function measureConsole(
     await anonymous.close();
 
     const context = await loggedIn(browser, session.token, session.msisdn);
-    const page = await context.newPage();
-    const m = await meter(page);
-    await page.goto(url, { waitUntil: 'load' });
-    await dashboardReady(page);
-    const first = m.take();
-    await page.goto('about:blank');
-    m.take();
-    await page.goto(url, { waitUntil: 'load' });
-    await dashboardReady(page);
-    const repeat = m.take();
+    const { first, repeat } = await twoVisits(await context.newPage(), url, dashboardReady);
     await context.close();
 
     const slow = await loggedIn(browser, session.token, session.msisdn);
     const slowPage = await slow.newPage();
-    const s = await meter(slowPage);
-    await s.cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    await s.cdp.send('Network.emulateNetworkConditions', THREE_G);
+    await meter(slowPage, { link: THREE_G });
     await slowPage.goto(url, { waitUntil: 'commit', timeout: 60_000 });
     await dashboardReady(slowPage);
     // A string: this project's TypeScript has no DOM types, the page runs it as it is.
@@ -122,9 +84,7 @@ export async function measureConsole(
       repeatFromCache: repeat.cached.filter((u) => u.includes('/console/assets/')),
       dashboardUsableMs3G: usable,
     };
-  } finally {
-    if (!options.browser) await browser.close();
-  }
+  });
 }
 
 /** A session token through the platform's own OTP flow, the code read from the SMS outbox. */

@@ -3,11 +3,12 @@ import { SEED_FORFAITS } from '../functions/billing/catalogue.js';
 import { initiatePayment } from '../functions/billing/payments/initiate.js';
 import { ddb } from '../functions/core/ddb.js';
 import { getSecret } from '../functions/core/secrets.js';
-import { Access, type AccessCode } from '../functions/store/access-codes.js';
+import { Access } from '../functions/store/access-codes.js';
 import { Nas } from '../functions/store/nas.js';
 import { getPayment } from '../functions/store/payments.js';
 import { recordReseller } from '../functions/store/resellers.js';
 import { Router } from '../functions/store/routers.js';
+import { paidCode } from '../test/support/access.js';
 import { hottestByKind, installWriteLedger, type KeyShare, WriteLedger } from './write-keys.js';
 
 /**
@@ -113,24 +114,11 @@ async function seedNetwork(o: LoadOptions): Promise<Hotspot[]> {
         }),
       );
       for (let c = 0; c < o.codesPerHotspot; c++) {
-        const code: AccessCode = {
-          code: `L${run}${r}H${h}C${c}`.toUpperCase(),
-          reseller_id: resellerId,
-          source: 'payment',
-          source_id: randomUUID(),
-          forfait_id: randomUUID(),
-          offer: {
-            duration_hours: 24,
-            data_limit_mb: 100_000,
-            cir_kbps: 512,
-            mir_kbps: 2048,
-            max_devices: 1,
-          },
-          created_at: new Date().toISOString(),
-          used_bytes: 0,
-          devices: {},
-          devices_version: 0,
-        };
+        const code = paidCode(
+          resellerId,
+          { data_limit_mb: 100_000 },
+          { code: `L${run}${r}H${h}C${c}`.toUpperCase() },
+        );
         spot.free.push(code.code);
         puts.push(() => Access.put(code));
       }

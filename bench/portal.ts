@@ -1,19 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
-
-/** Debian's chromium, driven without a browser download; flags that keep it off the network. */
-export const CHROMIUM = {
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-};
+import type { Browser, Page } from 'playwright-core';
+import { type Link, meter, twoVisits, withBrowser } from './browser.js';
 
 export interface PortalFigures {
   /** Bytes on the wire for the first visit (HTML, stylesheet, script; the logo aside). */
@@ -27,40 +14,12 @@ export interface PortalFigures {
 }
 
 // A 2G (EDGE) link as the figures are quoted: 300 ms of latency, 250 kbit/s both ways.
-const TWO_G = {
+const TWO_G: Link = {
   offline: false,
   latency: 300,
   downloadThroughput: 250_000 / 8,
   uploadThroughput: 250_000 / 8,
 };
-
-/** Counts the bytes each navigation takes (CDP `Network.loadingFinished` encodedDataLength). */
-async function meter(page: Page, logoPattern: string) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  // The logo is the reseller's, on its own host: outside the budget, and not reachable here.
-  await cdp.send('Network.setBlockedURLs', { urls: [logoPattern] });
-  let bytes = 0;
-  const cached = new Set<string>();
-  const urls = new Map<string, string>();
-  cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
-  cdp.on('Network.loadingFinished', (e) => {
-    bytes += e.encodedDataLength;
-  });
-  cdp.on('Network.requestServedFromCache', (e) => cached.add(urls.get(e.requestId) ?? ''));
-  cdp.on('Network.responseReceived', (e) => {
-    if (e.response.fromDiskCache) cached.add(e.response.url);
-  });
-  return {
-    cdp,
-    take: () => {
-      const out = { bytes, cached: [...cached] };
-      bytes = 0;
-      cached.clear();
-      return out;
-    },
-  };
-}
 
 /**
  * The captive portal's weight and speed as a subscriber's phone meets them: the first visit's
@@ -72,26 +31,18 @@ export async function measurePortal(
   nasId: string,
   options: { browser?: Browser; logoPattern?: string } = {},
 ): Promise<PortalFigures> {
-  const browser = options.browser ?? (await chromium.launch(CHROMIUM));
   const logoPattern = options.logoPattern ?? 'https://*';
   const url = `${baseUrl}/portal/${encodeURIComponent(nasId)}`;
-  try {
+  return withBrowser(options.browser, async (browser) => {
     const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
-    const page = await context.newPage();
-    const m = await meter(page, logoPattern);
-    await page.goto(url, { waitUntil: 'load' });
-    const first = m.take();
-    await page.goto('about:blank');
-    m.take();
-    await page.goto(url, { waitUntil: 'load' });
-    const repeat = m.take();
+    // The logo is the reseller's, on its own host: outside the budget, and not reachable here.
+    const blocked = [logoPattern];
+    const { first, repeat } = await twoVisits(await context.newPage(), url, async () => {}, { blocked });
     await context.close();
 
     const slow = await browser.newContext({ viewport: { width: 360, height: 740 } });
     const slowPage = await slow.newPage();
-    const s = await meter(slowPage, logoPattern);
-    await s.cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    await s.cdp.send('Network.emulateNetworkConditions', TWO_G);
+    await meter(slowPage, { blocked, link: TWO_G });
     await slowPage.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
     await slowPage.locator('#msisdn').waitFor({ state: 'visible' });
     // Deferred scripts run before DOMContentLoaded: from then on the form answers.
@@ -106,9 +57,7 @@ export async function measurePortal(
       repeatFromCache: repeat.cached.filter((u) => u.includes('/portal/assets/')),
       phoneFieldUsableMs2G: usable,
     };
-  } finally {
-    if (!options.browser) await browser.close();
-  }
+  });
 }
 
 export interface SmsPerSale {
@@ -143,6 +92,15 @@ function codeIn(outbox: string, msisdn: string): string {
   throw new Error(`no code texted to ${msisdn}`);
 }
 
+/** Logs in on the portal page with the code texted to `msisdn` (typed as a local number). */
+async function logInWithCode(page: Page, outbox: string, msisdn: string): Promise<void> {
+  await page.getByLabel('Votre numéro de téléphone').fill(`${msisdn.slice(4, 6)} ${msisdn.slice(6)}`);
+  await page.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
+  await page.getByLabel('Code reçu par SMS (6 chiffres)').waitFor();
+  await page.getByLabel('Code reçu par SMS (6 chiffres)').fill(codeIn(outbox, msisdn));
+  await page.getByRole('button', { name: 'Valider', exact: true }).click();
+}
+
 /** One purchase through the portal page: forfait, Wave in the sandbox, back, the code shown. */
 async function buyOnce(page: Page): Promise<void> {
   // A phone with time left here sees its code first: it buys another.
@@ -172,46 +130,31 @@ export async function measureSmsPerSale(
   msisdn: string,
   options: { browser?: Browser; revoke: (deviceToken: string) => Promise<void> },
 ): Promise<SmsPerSale> {
-  const browser = options.browser ?? (await chromium.launch(CHROMIUM));
-  try {
+  return withBrowser(options.browser, async (browser) => {
     const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fr-FR' });
     context.setDefaultTimeout(15_000);
-    const first = await context.newPage();
-    const before = smsCount(outbox, msisdn);
-    await first.goto(portalUrl);
-    await first.getByLabel('Votre numéro de téléphone').fill(`${msisdn.slice(4, 6)} ${msisdn.slice(6)}`);
-    await first.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
-    await first.getByLabel('Code reçu par SMS (6 chiffres)').waitFor();
-    await first.getByLabel('Code reçu par SMS (6 chiffres)').fill(codeIn(outbox, msisdn));
-    await first.getByRole('button', { name: 'Valider', exact: true }).click();
-    await buyOnce(first);
-    const firstPurchase = smsCount(outbox, msisdn) - before;
-    await first.close();
-
+    /** One purchase in a new tab (logging in first or not): the SMS it cost. */
+    const sale = async (logIn: boolean, then?: (page: Page) => Promise<void>) => {
+      const page = await context.newPage();
+      const before = smsCount(outbox, msisdn);
+      await page.goto(portalUrl);
+      if (logIn) await logInWithCode(page, outbox, msisdn);
+      await buyOnce(page);
+      const sent = smsCount(outbox, msisdn) - before;
+      await then?.(page);
+      await page.close();
+      return sent;
+    };
+    const firstPurchase = await sale(true);
     // The same phone later (a new tab: the session of the first is gone, the device is kept).
-    const second = await context.newPage();
-    const beforeSecond = smsCount(outbox, msisdn);
-    await second.goto(portalUrl);
-    await buyOnce(second);
-    const returningDevice = smsCount(outbox, msisdn) - beforeSecond;
-    const deviceToken = (await second.evaluate("localStorage.getItem('portal:device')")) as string;
-    await second.close();
-
+    let deviceToken = '';
+    const returningDevice = await sale(false, async (page) => {
+      deviceToken = (await page.evaluate("localStorage.getItem('portal:device')")) as string;
+    });
     // "Forget this device": the next visit asks for a code again.
     await options.revoke(deviceToken);
-    const third = await context.newPage();
-    const beforeThird = smsCount(outbox, msisdn);
-    await third.goto(portalUrl);
-    await third.getByLabel('Votre numéro de téléphone').fill(`${msisdn.slice(4, 6)} ${msisdn.slice(6)}`);
-    await third.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
-    await third.getByLabel('Code reçu par SMS (6 chiffres)').waitFor();
-    await third.getByLabel('Code reçu par SMS (6 chiffres)').fill(codeIn(outbox, msisdn));
-    await third.getByRole('button', { name: 'Valider', exact: true }).click();
-    await buyOnce(third);
-    const afterRevocation = smsCount(outbox, msisdn) - beforeThird;
+    const afterRevocation = await sale(true);
     await context.close();
     return { firstPurchase, returningDevice, afterRevocation };
-  } finally {
-    if (!options.browser) await browser.close();
-  }
+  });
 }

@@ -6,12 +6,14 @@ import { startFakeNas } from '../bin/local/fake-nas.js';
 import { findBinary, startFreeRadius } from '../bin/local/freeradius.js';
 import { getSecret } from '../functions/core/secrets.js';
 import { frontTls, register } from '../functions/routers/routers.js';
-import { Access, type AccessCode } from '../functions/store/access-codes.js';
-import { Nas, setNasCoa } from '../functions/store/nas.js';
+import { Access } from '../functions/store/access-codes.js';
+import { setNasCoa } from '../functions/store/nas.js';
 import { getSession } from '../functions/store/sessions.js';
+import { paidCode } from '../test/support/access.js';
 import type { DdbProbe } from '../test/support/ddb-instrument.js';
+import { hotspotOf } from '../test/support/hotspots.js';
 import { startFreeRadius as startFilesFreeRadius } from '../test/support/peers.js';
-import { startRadsecproxy } from '../test/support/radsec.js';
+import { startRadsecRouter } from '../test/support/radsec.js';
 
 /**
  * The RADIUS edge under load: Access-Requests and Accounting-Requests sent from this process
@@ -119,29 +121,11 @@ function figure(name: string, r: Awaited<ReturnType<typeof blast>>, calls?: numb
 /** Seeds a hotspot and `n` codes of its reseller; returns the NAS id and the codes. */
 async function seedCodes(n: number): Promise<{ nasId: string; codes: string[]; resellerId: string }> {
   const resellerId = randomUUID();
-  const nasId = `access_bench_${Date.now().toString(36)}`;
-  await Nas.put({
-    nas_id: nasId,
-    reseller_id: resellerId,
-    reseller_name: 'Bench',
-    vlan_id: 10,
-    kind: 'vlan',
-  });
+  const nasId = await hotspotOf(resellerId, 'access_bench');
   const codes: string[] = [];
   for (let i = 0; i < n; i++) {
-    const code: AccessCode = {
-      code: `B${String(i).padStart(9, '0')}`,
-      reseller_id: resellerId,
-      // A purchase's code: a voucher's would also need its voucher item (its first login redeems it).
-      source: 'payment',
-      source_id: 'bench',
-      forfait_id: randomUUID(),
-      offer: { duration_hours: 24, data_limit_mb: 1024, cir_kbps: 512, mir_kbps: 2048, max_devices: 1 },
-      created_at: new Date().toISOString(),
-      used_bytes: 0,
-      devices: {},
-      devices_version: 0,
-    };
+    // A purchase's code: a voucher's would also need its voucher item (its first login redeems it).
+    const code = paidCode(resellerId, {}, { code: `B${String(i).padStart(9, '0')}`, source_id: 'bench' });
     await Access.put(code);
     codes.push(code.code);
   }
@@ -161,66 +145,55 @@ async function exchanges(
   const out: RadiusFigure[] = [];
   const mac = (i: number) =>
     `02:00:00:${((i >> 16) & 255).toString(16).padStart(2, '0')}:${((i >> 8) & 255).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`;
-  probe.reset();
-  const authz = await blast(
-    target.authPort,
-    target.secret,
-    'Access-Request',
-    (i) => [
-      ['User-Name', codes[i] as string],
-      ['User-Password', codes[i] as string],
-      ['NAS-Identifier', nasId],
-      ['Calling-Station-Id', mac(i)],
-    ],
-    { total, parallel },
-  );
+  /** One exchange of every code, its DynamoDB calls counted per answered request. */
+  const measured = async (
+    name: string,
+    port: number,
+    kind: 'Access-Request' | 'Accounting-Request',
+    packets: (i: number) => Attributes,
+  ) => {
+    probe.reset();
+    const r = await blast(port, target.secret, kind, packets, { total, parallel });
+    return figure(name, r, probe.calls.length / Math.max(1, r.answered));
+  };
   out.push(
-    figure(
+    await measured(
       `${label}: authorize (Access-Request -> Accept)`,
-      authz,
-      probe.calls.length / Math.max(1, authz.answered),
+      target.authPort,
+      'Access-Request',
+      (i) => [
+        ['User-Name', codes[i] as string],
+        ['User-Password', codes[i] as string],
+        ['NAS-Identifier', nasId],
+        ['Calling-Station-Id', mac(i)],
+      ],
     ),
   );
   const session = (i: number) => `bench-${label}-${i}`;
-  probe.reset();
-  const starts = await blast(
-    target.acctPort,
-    target.secret,
-    'Accounting-Request',
-    (i) => [
-      ['Acct-Status-Type', 'Start'],
+  const accounting =
+    (status: string, extra: Attributes = []) =>
+    (i: number): Attributes => [
+      ['Acct-Status-Type', status],
       ['User-Name', codes[i] as string],
       ['NAS-Identifier', nasId],
       ['NAS-IP-Address', '127.0.0.1'],
       ['Acct-Session-Id', session(i)],
       ['Calling-Station-Id', mac(i)],
-    ],
-    { total, parallel },
-  );
-  out.push(figure(`${label}: accounting Start`, starts, probe.calls.length / Math.max(1, starts.answered)));
-  probe.reset();
-  const interims = await blast(
-    target.acctPort,
-    target.secret,
-    'Accounting-Request',
-    (i) => [
-      ['Acct-Status-Type', 'Interim-Update'],
-      ['User-Name', codes[i] as string],
-      ['NAS-Identifier', nasId],
-      ['NAS-IP-Address', '127.0.0.1'],
-      ['Acct-Session-Id', session(i)],
-      ['Calling-Station-Id', mac(i)],
-      ['Acct-Input-Octets', 1_000_000],
-      ['Acct-Output-Octets', 9_000_000],
-      ['Acct-Session-Time', 300],
-    ],
-    { total, parallel },
+      ...extra,
+    ];
+  out.push(
+    await measured(`${label}: accounting Start`, target.acctPort, 'Accounting-Request', accounting('Start')),
   );
   out.push(
-    figure(
+    await measured(
       `${label}: accounting Interim-Update`,
-      interims,
-      probe.calls.length / Math.max(1, interims.answered),
+      target.acctPort,
+      'Accounting-Request',
+      accounting('Interim-Update', [
+        ['Acct-Input-Octets', 1_000_000],
+        ['Acct-Output-Octets', 9_000_000],
+        ['Acct-Session-Time', 300],
+      ]),
     ),
   );
   return out;
@@ -358,12 +331,7 @@ export async function radiusFigures(
       transport: 'radsec',
     });
     const cert = credentials as Extract<typeof credentials, { transport: 'radsec' }>;
-    const proxy = await startRadsecproxy({
-      certPem: cert.certificate_pem,
-      keyPem: cert.private_key_pem,
-      caPem: cert.ca_pem,
-      serverPort: edge.tlsPort,
-    });
+    const proxy = await startRadsecRouter(cert, edge.tlsPort);
     try {
       const udp = { authPort: edge.authPort, acctPort: edge.acctPort, secret: SECRET };
       // radsecproxy takes both kinds on one port and sends them down its one TLS connection.

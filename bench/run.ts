@@ -8,18 +8,12 @@
  *   bundle section of docs/bench.md then stays as its last run wrote it).
  */
 import './preamble.js';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DEMO_RESELLER_MSISDN, seedDemo } from '../bin/local/demo.js';
-import { localClient, startDynamoDbLocal } from '../bin/local/dynamodb-local.js';
-import { applyLocalEnv } from '../bin/local/env.js';
-import { localPages } from '../bin/local/pages.js';
-import { startServer } from '../bin/local/server.js';
-import { createTable, seed } from '../bin/local/table.js';
 import { signSession } from '../functions/auth/tokens.js';
 import { ddb, tableName } from '../functions/core/ddb.js';
 import { recordReseller } from '../functions/store/resellers.js';
@@ -32,6 +26,7 @@ import { paymentFigures } from './payments.js';
 import { measurePortal, measureSmsPerSale } from './portal.js';
 import { radiusFigures, radiusSection } from './radius.js';
 import { type BenchContext, scenarios } from './scenarios.js';
+import { withLocalStack } from './stack.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 300);
@@ -65,35 +60,12 @@ async function main(): Promise<void> {
   }
 
   // 2. The API under load, on DynamoDB Local.
-  const dynamo = await startDynamoDbLocal();
-  const localDir = join(tmpdir(), `bench-${process.pid}`);
-  mkdirSync(localDir, { recursive: true });
-  try {
-    applyLocalEnv({
-      endpoint: dynamo.endpoint,
-      tableName: 'bench',
-      publicBaseUrl: 'http://127.0.0.1:0',
-      secrets: {
-        JWT_SECRET: 'bench-jwt-secret-0123456789abcdef',
-        OTP_PEPPER: 'bench-pepper-0123456789',
-        WEBHOOK_SECRET: 'bench-webhook-secret-0123',
-        RADIUS_API_SECRET: 'bench-radius-api-secret-0123456789',
-        ROUTER_KEY_SEED: 'bench-router-key-seed-0123456789abcdef',
-      },
-      smsOutbox: join(localDir, 'sms.jsonl'),
-    });
-    process.env.LOCAL_CANARY = '0';
-    const client = localClient(dynamo.endpoint);
-    await createTable(client, 'bench');
-    client.destroy();
-    await seed();
-    const server = await startServer({ port: 0, pages: localPages() });
-    process.env.PUBLIC_BASE_URL = server.url;
+  await withLocalStack('bench', async ({ url, outbox }) => {
     const resellerId = '7d3c8a2e-5b1f-4c9a-8e2d-1f0a9b8c7d6e';
     // Vouchers are made only for a reseller on record.
     await recordReseller({ resellerId, name: 'Bench', country: 'CI' });
     const ctx: BenchContext = {
-      baseUrl: server.url,
+      baseUrl: url,
       resellerId,
       tokens: {
         subscriber: (
@@ -119,14 +91,14 @@ async function main(): Promise<void> {
       probe.reset();
       for (let i = 0; i < 20; i++) {
         const spec = next(TOTAL + i);
-        await fetch(`${server.url}${spec.path}`, {
+        await fetch(`${url}${spec.path}`, {
           method: spec.method,
           headers: { ...(spec.body ? { 'content-type': 'application/json' } : {}), ...spec.headers },
           ...(spec.body ? { body: spec.body } : {}),
         });
       }
       const calls = probe.calls.length / 20;
-      const figure = await load(server.url, next, { total: TOTAL, connections: CONNECTIONS });
+      const figure = await load(url, next, { total: TOTAL, connections: CONNECTIONS });
       const ok = figure.statuses[s.expect] ?? 0;
       endpointRows.push({
         route: s.route,
@@ -180,7 +152,7 @@ async function main(): Promise<void> {
         total: TOTAL,
         connections: CONNECTIONS,
       });
-      const o = await load(server.url, () => ({ method: 'GET', path: '/api/v1/forfaits' }), {
+      const o = await load(url, () => ({ method: 'GET', path: '/api/v1/forfaits' }), {
         total: TOTAL,
         connections: CONNECTIONS,
       });
@@ -217,19 +189,19 @@ async function main(): Promise<void> {
     for (const e of extras) lines.push(...e.lines, '');
 
     // 5. The network edge: RADIUS through FreeRADIUS and this server.
-    const radius = await radiusFigures(server.url, probe, 1000, ctx.tokens.admin);
+    const radius = await radiusFigures(url, probe, 1000, ctx.tokens.admin);
     results.radius = radius;
     lines.push(...radiusSection(radius));
 
     // 6. Money: a provider's notification through its signature check and status check.
-    const payments = await paymentFigures(server.url, probe);
+    const payments = await paymentFigures(url, probe);
     results.payments = payments.map(({ lines: _l, ...rest }) => rest);
     lines.push('## Payment notifications (local fake providers)', '');
     for (const p of payments) lines.push(...p.lines, '');
 
     // 7. The captive portal in Debian's chromium: weight and the 2G time.
     const { nasId } = await seedDemo();
-    const portal = await measurePortal(server.url, nasId);
+    const portal = await measurePortal(url, nasId);
     results.portal = portal;
     lines.push(
       '## Captive portal (Debian chromium, 360 px)',
@@ -244,12 +216,12 @@ async function main(): Promise<void> {
 
     // 8. SMS per sale through the portal page, counted in the local outbox.
     const sms = await measureSmsPerSale(
-      `${server.url}/portal/${encodeURIComponent(nasId)}`,
-      join(localDir, 'sms.jsonl'),
+      `${url}/portal/${encodeURIComponent(nasId)}`,
+      outbox,
       '+2250701020304',
       {
         revoke: async (device_token) => {
-          await fetch(`${server.url}/api/v1/auth/device/revoke`, {
+          await fetch(`${url}/api/v1/auth/device/revoke`, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ device_token }),
@@ -270,8 +242,8 @@ async function main(): Promise<void> {
     );
 
     // 9. The console in Debian's chromium: the login page, the dashboard, and the dashboard on 3G.
-    const token = await otpLogin(server.url, DEMO_RESELLER_MSISDN, join(localDir, 'sms.jsonl'));
-    const consoleFigures = await measureConsole(server.url, { token, msisdn: DEMO_RESELLER_MSISDN });
+    const token = await otpLogin(url, DEMO_RESELLER_MSISDN, outbox);
+    const consoleFigures = await measureConsole(url, { token, msisdn: DEMO_RESELLER_MSISDN });
     results.console = consoleFigures;
     lines.push(
       '## Console (Debian chromium, 360 px, a reseller)',
@@ -284,12 +256,7 @@ async function main(): Promise<void> {
       `| dashboard usable on 3G (1.6 Mbit/s, 150 ms) | ${consoleFigures.dashboardUsableMs3G} ms | <= ${CONSOLE_BUDGET.dashboardUsableMs3G} ms |`,
       '',
     );
-
-    await server.close();
-  } finally {
-    await dynamo.stop();
-    rmSync(localDir, { recursive: true, force: true });
-  }
+  });
 
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
   writeFileSync(join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM } from '../bench/portal.js';
+import { CHROMIUM } from '../bench/browser.js';
 import { updateBranding } from '../functions/network/branding.js';
 import { allocateVlan } from '../functions/network/vlans.js';
 import { localClient, startDynamoDbLocal } from './local/dynamodb-local.js';

@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, JSX, Ref } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { type Answer, type ApiError, api, Offline } from './api.js';
 import { type Key, t } from './i18n.js';
@@ -46,7 +46,7 @@ export function useGet<T>(path: string | undefined, deps: unknown[] = []) {
         if (a.status === 200) setState({ data: a.body, status: 200 });
         else setState({ error: a.body.error?.message ?? String(a.status), status: a.status });
       })
-      .catch((e) => live && setState({ error: t(e instanceof Offline ? 'err_network' : 'err_server') }));
+      .catch((e) => live && setState({ error: failure(e) }));
     return () => {
       live = false;
     };
@@ -64,5 +64,39 @@ export function Card(props: { title: string; children: ComponentChildren; class?
       <h2>{props.title}</h2>
       {props.children}
     </section>
+  );
+}
+
+/** What a screen says when a request could not be sent or the service failed. */
+export const failure = (err: unknown): string => t(err instanceof Offline ? 'err_network' : 'err_server');
+
+type InputProps = Omit<JSX.InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'label' | 'ref'>;
+
+/**
+ * A labelled text input: typed values go to `onValue`; a server error is shown under it and tied
+ * to it (aria-invalid, aria-describedby), so a screen reader reads it with the field.
+ */
+export function Input(
+  props: InputProps & {
+    id: string;
+    label: Key;
+    value: string;
+    onValue: (value: string) => void;
+    error?: string | undefined;
+    inputRef?: Ref<HTMLInputElement>;
+  },
+) {
+  const { id, label, error, onValue, inputRef, ...rest } = props;
+  return (
+    <Field id={id} label={label} error={error}>
+      <input
+        {...rest}
+        id={id}
+        ref={inputRef}
+        onInput={(e) => onValue(e.currentTarget.value)}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      />
+    </Field>
   );
 }

@@ -42,15 +42,19 @@ export interface ObservabilityProps {
   otpSentAlarmPerHour?: number;
 }
 
-const business = (name: string, label: string) =>
+/** One of the platform's own metrics (functions/core/metrics.ts), by statistic and period. */
+const ours = (name: string, label: string, statistic: string, minutes: number) =>
   new cloudwatch.Metric({
     namespace: METRICS_NAMESPACE,
     metricName: name,
     dimensionsMap: { service: SERVICE },
-    statistic: 'Sum',
-    period: Duration.minutes(5),
+    statistic,
+    period: Duration.minutes(minutes),
     label,
   });
+
+/** A business count: its sum over five minutes. */
+const business = (name: string, label: string) => ours(name, label, 'Sum', 5);
 
 /**
  * Alarms (API 5xx rate, Lambda errors and throttles, canary failing) to the operations topic, and
@@ -255,15 +259,7 @@ export class Observability extends Construct {
       comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
       alarmDescription: 'Fewer than 90 % of SMS delivered over 15 minutes: subscribers get no code',
     });
-    const oldest = (name: string, label: string) =>
-      new cloudwatch.Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName: name,
-        dimensionsMap: { service: SERVICE },
-        statistic: 'Maximum',
-        period: Duration.minutes(15),
-        label,
-      });
+    const oldest = (name: string, label: string) => ours(name, label, 'Maximum', 15);
     const abandonS = (props.paymentAbandonMinutes ?? 120) * 60;
     alarm('OldestPendingPayment', {
       metric: oldest('OldestPendingPaymentAgeS', 'Oldest pending payment (s)'),

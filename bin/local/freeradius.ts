@@ -14,6 +14,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { supervise } from './child.js';
 
 /** The FreeRADIUS configuration shipped in the repository (run by operators with its run.sh). */
 export const FREERADIUS_CONFIG_DIR = fileURLToPath(new URL('../../deploy/freeradius', import.meta.url));
@@ -201,35 +202,19 @@ export async function startFreeRadius(options: FreeRadiusOptions): Promise<Runni
       RADIUS_TLS_DIR: tlsDir,
     },
   });
-  let tail = '';
-  const onData = (data: Buffer) => {
-    log.write(data);
-    tail = (tail + data.toString()).slice(-8000);
-  };
-  child.stdout?.on('data', onData);
-  child.stderr?.on('data', onData);
-
-  const kill = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  };
-  process.once('exit', kill);
-  const stop = () =>
-    new Promise<void>((done) => {
-      process.removeListener('exit', kill);
-      const finish = () => {
+  const { output, stop } = supervise(child, {
+    onData: (data) => log.write(data),
+    cleanup: () =>
+      new Promise<void>((closed) =>
         log.end(() => {
           if (temporary) rmSync(runDir, { recursive: true, force: true });
-          done();
-        });
-      };
-      if (child.exitCode !== null || child.signalCode !== null) return finish();
-      child.once('exit', finish);
-      child.kill('SIGTERM');
-      setTimeout(kill, 2000).unref();
-    });
+          closed();
+        }),
+      ),
+  });
 
   try {
-    await waitForReady(child, () => tail);
+    await waitForReady(child, output);
   } catch (error) {
     await stop();
     throw error;
@@ -245,7 +230,7 @@ export async function startFreeRadius(options: FreeRadiusOptions): Promise<Runni
     runDir,
     logFile,
     pid: child.pid as number,
-    output: () => tail,
+    output,
     stop,
   };
 }

@@ -1,24 +1,13 @@
 import { useState } from 'preact/hooks';
+import type { Agent } from '../answers.js';
 import { api, fieldErrors } from '../api.js';
-import { dateTime, fcfa, t } from '../i18n.js';
+import { dateTime, fcfa, type Key, t } from '../i18n.js';
+import { forfaitOptions, hotspotOptions, useForfaits, useHotspots } from '../lists.js';
 import type { Session } from '../session.js';
-import { Card, Field, Loading, Message, useGet } from '../ui.js';
+import { Card, Input, Loading, Message, useGet } from '../ui.js';
+import { Select, Statement, Table, useForm } from '../widgets.js';
 import { PrintSheet } from './print.js';
 
-interface Agent {
-  id: string;
-  msisdn: string;
-  name?: string;
-  nas_ids?: string[];
-  commission_bp: number;
-  float_fcfa: number;
-  stock: Record<string, number>;
-  sold_fcfa: number;
-  commission_fcfa: number;
-  sales_count: number;
-  owed_fcfa: number;
-  cash_received_fcfa: number;
-}
 interface Sale {
   at: string;
   code: string;
@@ -27,13 +16,6 @@ interface Sale {
   commission_fcfa: number;
   nas_id?: string;
   buyer_msisdn?: string;
-}
-interface Forfait {
-  id: string;
-  name: string;
-  price_fcfa: number;
-  duration_hours: number;
-  data_limit_mb: number;
 }
 interface Period {
   sold_fcfa: number;
@@ -45,11 +27,39 @@ interface Period {
 const monthStart = () => `${new Date().toISOString().slice(0, 7)}-01`;
 const today = () => new Date().toISOString().slice(0, 10);
 
+/** A form of one amount and its button (give float, record cash): `send` answers whether it took. */
+function AmountForm(props: {
+  id: string;
+  label: Key;
+  button: Key;
+  send: (amount: number) => Promise<boolean>;
+}) {
+  const [amount, setAmount] = useState('');
+  return (
+    <form
+      class="inline"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void props.send(Number(amount)).then((ok) => ok && setAmount(''));
+      }}
+    >
+      <Input
+        id={props.id}
+        label={props.label}
+        inputMode="numeric"
+        required
+        pattern="[0-9]+"
+        value={amount}
+        onValue={setAmount}
+      />
+      <button type="submit">{t(props.button)}</button>
+    </form>
+  );
+}
+
 /** One agent's row: its money, a float to give, cash to record, and its sales of the month. */
 function AgentRow(props: { agent: Agent; onChange: () => void }) {
   const a = props.agent;
-  const [float, setFloat] = useState('');
-  const [cash, setCash] = useState('');
   const [msg, setMsg] = useState<{ text: string; kind?: 'ok' }>();
   const [open, setOpen] = useState(false);
   const sales = useGet<{ items: Sale[] }>(
@@ -57,99 +67,50 @@ function AgentRow(props: { agent: Agent; onChange: () => void }) {
     [a.sales_count],
   );
   const label = a.name ?? a.msisdn;
-  const post = async (path: string, body: unknown, reset: () => void) => {
+  const post = async (path: string, body: unknown) => {
     const r = await api('POST', path, body);
     if (r.status === 200) {
-      reset();
       setMsg({ text: t('saved'), kind: 'ok' });
       props.onChange();
     } else
       setMsg({ text: fieldErrors(r.body)._ ?? Object.values(fieldErrors(r.body))[0] ?? String(r.status) });
+    return r.status === 200;
   };
   return (
     <Card title={label} class="agent">
-      <table class="statement" data-testid={`agent-${a.msisdn}`}>
-        <tbody>
-          <tr>
-            <th scope="row">{t('float')}</th>
-            <td data-field="float">{fcfa(a.float_fcfa)}</td>
-          </tr>
-          <tr>
-            <th scope="row">{t('sold')}</th>
-            <td data-field="sold">
-              {fcfa(a.sold_fcfa)} ({a.sales_count})
-            </td>
-          </tr>
-          <tr>
-            <th scope="row">
-              {t('commission')} ({a.commission_bp / 100} %)
-            </th>
-            <td data-field="commission">{fcfa(a.commission_fcfa)}</td>
-          </tr>
-          <tr>
-            <th scope="row">{t('cash_received')}</th>
-            <td data-field="cash-received">{fcfa(a.cash_received_fcfa)}</td>
-          </tr>
-          <tr class="sum">
-            <th scope="row">{t('cash_owed')}</th>
-            <td data-field="owed">{fcfa(a.owed_fcfa)}</td>
-          </tr>
-        </tbody>
-      </table>
-      <form
-        class="inline"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void post(`/agents/${a.id}/allot`, { float_fcfa: Number(float) }, () => setFloat(''));
-        }}
-      >
-        <Field id={`float-${a.id}`} label="give_float">
-          <input
-            id={`float-${a.id}`}
-            inputMode="numeric"
-            required
-            pattern="[0-9]+"
-            value={float}
-            onInput={(e) => setFloat(e.currentTarget.value)}
-          />
-        </Field>
-        <button type="submit">{t('give')}</button>
-      </form>
-      <form
-        class="inline"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void post(`/agents/${a.id}/cash`, { amount_fcfa: Number(cash) }, () => setCash(''));
-        }}
-      >
-        <Field id={`cash-${a.id}`} label="record_cash">
-          <input
-            id={`cash-${a.id}`}
-            inputMode="numeric"
-            required
-            pattern="[0-9]+"
-            value={cash}
-            onInput={(e) => setCash(e.currentTarget.value)}
-          />
-        </Field>
-        <button type="submit">{t('record')}</button>
-      </form>
+      <Statement
+        testid={`agent-${a.msisdn}`}
+        lines={[
+          { label: t('float'), value: fcfa(a.float_fcfa), field: 'float' },
+          { label: t('sold'), value: `${fcfa(a.sold_fcfa)} (${a.sales_count})`, field: 'sold' },
+          {
+            label: `${t('commission')} (${a.commission_bp / 100} %)`,
+            value: fcfa(a.commission_fcfa),
+            field: 'commission',
+          },
+          { label: t('cash_received'), value: fcfa(a.cash_received_fcfa), field: 'cash-received' },
+          { label: t('cash_owed'), value: fcfa(a.owed_fcfa), field: 'owed', sum: true },
+        ]}
+      />
+      <AmountForm
+        id={`float-${a.id}`}
+        label="give_float"
+        button="give"
+        send={(n) => post(`/agents/${a.id}/allot`, { float_fcfa: n })}
+      />
+      <AmountForm
+        id={`cash-${a.id}`}
+        label="record_cash"
+        button="record"
+        send={(n) => post(`/agents/${a.id}/cash`, { amount_fcfa: n })}
+      />
       <Message text={msg?.text} kind={msg?.kind} />
       <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
         <summary>{t('agent_sales', { name: label })}</summary>
         {!open ? null : !sales.data ? (
           <Loading error={sales.error} />
         ) : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('date')}</th>
-                <th scope="col">{t('code_label')}</th>
-                <th scope="col">{t('forfait')}</th>
-                <th scope="col">{t('price')}</th>
-                <th scope="col">{t('commission')}</th>
-              </tr>
-            </thead>
+          <Table head={['date', 'code_label', 'forfait', 'price', 'commission']}>
             <tbody>
               {sales.data.items.map((s) => (
                 <tr key={s.code} data-code={s.code}>
@@ -161,7 +122,7 @@ function AgentRow(props: { agent: Agent; onChange: () => void }) {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
         )}
         <p>
           <button type="button" class="small secondary" onClick={() => void downloadSales(a.id)}>
@@ -189,75 +150,44 @@ async function downloadSales(agentId: string): Promise<void> {
 export function Agents({ session }: { session: Session }) {
   const reseller = session.claims.reseller_id ?? '';
   const agents = useGet<{ items: Agent[] }>(`/agents?reseller_id=${reseller}`);
-  const vlans = useGet<{ items: { nas_id: string; reseller_id: string; reseller_name: string }[] }>(
-    '/network/vlans?page_size=100',
-  );
-  const hotspots = (vlans.data?.items ?? []).filter((v) => v.reseller_id === reseller);
-  const [form, setForm] = useState({ msisdn: '', name: '', pct: '10', nas: '' });
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const hotspots = useHotspots(reseller);
+  const form = useForm('agent', { msisdn: '', name: '', pct: '10', nas: '' });
+  const { values: f, field } = form;
   const [done, setDone] = useState(false);
-  const create = async (e: Event) => {
-    e.preventDefault();
+  const create = form.submit(async () => {
     setDone(false);
     const r = await api('POST', '/agents', {
-      msisdn: form.msisdn,
-      ...(form.name ? { name: form.name } : {}),
-      commission_bp: Math.round(Number(form.pct) * 100),
-      ...(form.nas ? { nas_ids: [form.nas] } : {}),
+      msisdn: f.msisdn,
+      ...(f.name ? { name: f.name } : {}),
+      commission_bp: Math.round(Number(f.pct) * 100),
+      ...(f.nas ? { nas_ids: [f.nas] } : {}),
     });
-    if (r.status === 201) {
-      setForm({ msisdn: '', name: '', pct: form.pct, nas: '' });
-      setErrors({});
+    if (form.answered(r, 201)) {
+      form.setValues({ msisdn: '', name: '', pct: f.pct, nas: '' });
       setDone(true);
       agents.reload();
-    } else setErrors(fieldErrors(r.body));
-  };
+    }
+  });
   return (
     <div>
       <Card title={t('agent_new')}>
         <form onSubmit={create}>
-          <Field id="agent-msisdn" label="agent_phone" error={errors.msisdn}>
-            <input
-              id="agent-msisdn"
-              type="tel"
-              required
-              autoComplete="off"
-              value={form.msisdn}
-              onInput={(e) => setForm({ ...form, msisdn: e.currentTarget.value })}
-            />
-          </Field>
-          <Field id="agent-name" label="name" error={errors.name}>
-            <input
-              id="agent-name"
-              value={form.name}
-              onInput={(e) => setForm({ ...form, name: e.currentTarget.value })}
-            />
-          </Field>
-          <Field id="agent-pct" label="commission_pct" error={errors.commission_bp}>
-            <input
-              id="agent-pct"
-              inputMode="decimal"
-              required
-              value={form.pct}
-              onInput={(e) => setForm({ ...form, pct: e.currentTarget.value })}
-            />
-          </Field>
-          <Field id="agent-nas" label="hotspot" error={errors.nas_ids}>
-            <select
-              id="agent-nas"
-              value={form.nas}
-              onChange={(e) => setForm({ ...form, nas: e.currentTarget.value })}
-            >
-              <option value="">{t('all_hotspots')}</option>
-              {hotspots.map((h) => (
-                <option key={h.nas_id} value={h.nas_id}>
-                  {h.reseller_name} ({h.nas_id})
-                </option>
-              ))}
-            </select>
-          </Field>
+          <Input label="agent_phone" type="tel" required autoComplete="off" {...field('msisdn')} />
+          <Input label="name" {...field('name')} />
+          <Input
+            label="commission_pct"
+            inputMode="decimal"
+            required
+            {...field('pct', { error: 'commission_bp' })}
+          />
+          <Select
+            label="hotspot"
+            first={<option value="">{t('all_hotspots')}</option>}
+            options={hotspotOptions(hotspots)}
+            {...field('nas', { error: 'nas_ids' })}
+          />
           <button type="submit">{t('agent_new')}</button>
-          <Message text={errors._} />
+          <Message text={form.errors._} />
           <Message text={done ? t('agent_added') : undefined} kind="ok" />
         </form>
       </Card>
@@ -282,15 +212,12 @@ interface Sold {
 /** The agent's till: pick a forfait, sell, the code large on screen, a ticket or an SMS. */
 export function Sell({ session }: { session: Session }) {
   const agentId = session.claims.agent_id ?? '';
-  const forfaits = useGet<{ items: Forfait[] }>('/forfaits?page_size=100');
-  const [forfaitId, setForfaitId] = useState('');
-  const [buyer, setBuyer] = useState('');
+  const forfaits = useForfaits();
+  const form = useForm('sell', { forfait: '', buyer: '' });
   const [sold, setSold] = useState<Sold>();
-  const [error, setError] = useState<string>();
   const [printing, setPrinting] = useState(false);
-  const [busy, setBusy] = useState(false);
   if (!forfaits.data) return <Loading error={forfaits.error} />;
-  const chosen = forfaitId || forfaits.data.items[0]?.id || '';
+  const chosen = form.values.forfait || forfaits.data.items[0]?.id || '';
   const forfait = forfaits.data.items.find((f) => f.id === chosen);
   if (printing && sold && forfait) {
     return (
@@ -304,50 +231,35 @@ export function Sell({ session }: { session: Session }) {
       />
     );
   }
-  const sell = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const r = await api<Sold>('POST', `/agents/${agentId}/sales`, {
-        forfait_id: chosen,
-        ...(buyer.trim() ? { send_to: buyer.trim() } : {}),
-      });
-      if (r.status === 201) {
-        setSold(r.body);
-        setBuyer('');
-      } else if (r.body.error?.code === 'ERR_AGENT_FLOAT_EXHAUSTED') setError(t('no_float'));
-      else if (r.body.error?.code === 'ERR_AGENT_STOCK_EXHAUSTED') setError(t('no_stock'));
-      else setError(fieldErrors(r.body).send_to ?? r.body.error?.message ?? String(r.status));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const sell = form.submit(async () => {
+    form.setErrors({});
+    const buyer = form.values.buyer.trim();
+    const r = await api<Sold>('POST', `/agents/${agentId}/sales`, {
+      forfait_id: chosen,
+      ...(buyer ? { send_to: buyer } : {}),
+    });
+    const refused = r.body.error?.code;
+    if (r.status === 201) {
+      setSold(r.body);
+      form.setValues((v) => ({ ...v, buyer: '' }));
+    } else if (refused === 'ERR_AGENT_FLOAT_EXHAUSTED') form.setErrors({ _: t('no_float') });
+    else if (refused === 'ERR_AGENT_STOCK_EXHAUSTED') form.setErrors({ _: t('no_stock') });
+    else form.setErrors({ _: fieldErrors(r.body).send_to ?? r.body.error?.message ?? String(r.status) });
+  });
   return (
     <div>
       <form onSubmit={sell}>
-        <Field id="sell-forfait" label="forfait">
-          <select id="sell-forfait" value={chosen} onChange={(e) => setForfaitId(e.currentTarget.value)}>
-            {forfaits.data.items.map((f) => (
-              <option key={f.id} value={f.id}>
-                {f.name} · {fcfa(f.price_fcfa)}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field id="sell-buyer" label="buyer_phone">
-          <input
-            id="sell-buyer"
-            type="tel"
-            autoComplete="off"
-            value={buyer}
-            onInput={(e) => setBuyer(e.currentTarget.value)}
-          />
-        </Field>
-        <button type="submit" disabled={busy}>
+        <Select
+          label="forfait"
+          options={forfaitOptions(forfaits.data.items)}
+          {...form.field('forfait')}
+          value={chosen}
+        />
+        <Input label="buyer_phone" type="tel" autoComplete="off" {...form.field('buyer')} />
+        <button type="submit" disabled={form.busy}>
           {t('sell')}
         </button>
-        <Message text={error} />
+        <Message text={form.errors._} />
       </form>
       {sold ? (
         <Card title={t('sold_code')} class="sold">
@@ -375,24 +287,13 @@ export function AgentBalance({ session }: { session: Session }) {
   if (!s.data) return <Loading error={s.error} />;
   const row = (title: string, p: Period) => (
     <Card title={title}>
-      <table class="statement">
-        <tbody>
-          <tr>
-            <th scope="row">{t('sold')}</th>
-            <td>
-              {fcfa(p.sold_fcfa)} ({p.sales_count})
-            </td>
-          </tr>
-          <tr>
-            <th scope="row">{t('commission')}</th>
-            <td>{fcfa(p.commission_fcfa)}</td>
-          </tr>
-          <tr class="sum">
-            <th scope="row">{t('due')}</th>
-            <td>{fcfa(p.due_fcfa)}</td>
-          </tr>
-        </tbody>
-      </table>
+      <Statement
+        lines={[
+          { label: t('sold'), value: `${fcfa(p.sold_fcfa)} (${p.sales_count})` },
+          { label: t('commission'), value: fcfa(p.commission_fcfa) },
+          { label: t('due'), value: fcfa(p.due_fcfa), sum: true },
+        ]}
+      />
     </Card>
   );
   return (

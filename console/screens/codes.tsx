@@ -1,17 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, fieldErrors, Offline } from '../api.js';
-import { fcfa, t } from '../i18n.js';
+import type { Forfait } from '../answers.js';
+import { api } from '../api.js';
+import { type Key, t } from '../i18n.js';
+import { forfaitOptions, hotspotOptions, useForfaits, useHotspots } from '../lists.js';
 import type { Session } from '../session.js';
-import { Card, Field, Loading, Message, useGet } from '../ui.js';
+import { Card, failure, Input, Loading, Message } from '../ui.js';
+import { Confirm, Select, useForm } from '../widgets.js';
 import { type Format, type Printable, PrintSheet } from './print.js';
 
-interface Forfait {
-  id: string;
-  name: string;
-  price_fcfa: number;
-  duration_hours: number;
-  data_limit_mb: number;
-}
 interface Voucher {
   code: string;
   forfait_id: string;
@@ -20,15 +16,6 @@ interface Voucher {
   created_at: string;
   /** Its code was revoked: refused at redemption and at login (it stays in the stock's list). */
   revoked_at?: string;
-}
-
-/** The reseller's hotspots (its VLAN's NAS id and its sites'), for the cards' QR codes. */
-export function useHotspots(resellerId: string | undefined) {
-  const vlans = useGet<{ items: { nas_id: string; reseller_id: string; reseller_name: string }[] }>(
-    '/network/vlans?page_size=100',
-  );
-  const own = (vlans.data?.items ?? []).filter((v) => !resellerId || v.reseller_id === resellerId);
-  return own.map((v) => ({ nas_id: v.nas_id, name: v.reseller_name }));
 }
 
 /** Every active voucher (pages of 100 followed by cursor), for the stock by forfait and batch. */
@@ -46,16 +33,22 @@ async function activeVouchers(resellerId: string): Promise<Voucher[]> {
   return out;
 }
 
+/** The ways a batch prints: A4 cards, or tickets of a 58 or 80 mm thermal printer. */
+const PRINTS: [Format, Key][] = [
+  ['a4', 'print_cards'],
+  ['t58', 'print_58'],
+  ['t80', 'print_80'],
+];
+
 export function Codes({ session }: { session: Session }) {
   const isAdmin = session.claims.role === 'admin';
-  const [reseller, setReseller] = useState(session.claims.reseller_id ?? '');
-  const forfaits = useGet<{ items: Forfait[] }>('/forfaits?page_size=100');
+  // Named as the API names them: its errors come back under these names.
+  const form = useForm(undefined, { reseller_id: session.claims.reseller_id ?? '', forfait_id: '', n: '20' });
+  const { field, errors } = form;
+  const reseller = form.values.reseller_id.trim();
+  const forfaits = useForfaits();
   const hotspots = useHotspots(reseller || undefined);
-  const [forfaitId, setForfaitId] = useState('');
-  const [count, setCount] = useState('20');
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [done, setDone] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const [stock, setStock] = useState<Voucher[]>();
   const [printing, setPrinting] = useState<{ format: Format; items: Printable[] }>();
   const [hotspot, setHotspot] = useState('');
@@ -68,30 +61,22 @@ export function Codes({ session }: { session: Session }) {
 
   if (!forfaits.data) return <Loading error={forfaits.error} />;
   const byId = Object.fromEntries(forfaits.data.items.map((f) => [f.id, f]));
-  const chosen = forfaitId || forfaits.data.items[0]?.id || '';
+  const chosen = form.values.forfait_id || forfaits.data.items[0]?.id || '';
   const place = hotspots.find((h) => h.nas_id === hotspot) ?? hotspots[0];
 
-  const generate = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
+  const generate = form.submit(async () => {
     setDone(undefined);
-    try {
-      const a = await api<{ batch_id: string; total: number }>('POST', '/vouchers/batches', {
-        forfait_id: chosen,
-        reseller_id: reseller,
-        n: Number(count),
-      });
-      setErrors(a.status === 201 ? {} : fieldErrors(a.body));
-      if (a.status === 201) {
-        setDone(t('generated', { n: a.body.total }));
-        setLastBatch(a.body.batch_id);
-        loadStock();
-      }
-    } catch (err) {
-      setErrors({ _: t(err instanceof Offline ? 'err_network' : 'err_server') });
+    const a = await api<{ batch_id: string; total: number }>('POST', '/vouchers/batches', {
+      forfait_id: chosen,
+      reseller_id: reseller,
+      n: Number(form.values.n),
+    });
+    if (form.answered(a, 201)) {
+      setDone(t('generated', { n: a.body.total }));
+      setLastBatch(a.body.batch_id);
+      loadStock();
     }
-    setBusy(false);
-  };
+  });
 
   const batches = new Map<string, Voucher[]>();
   for (const v of stock ?? []) batches.set(v.batch_id, [...(batches.get(v.batch_id) ?? []), v]);
@@ -126,36 +111,22 @@ export function Codes({ session }: { session: Session }) {
     <div class="grid">
       <Card title={t('generate')}>
         <form onSubmit={generate} novalidate>
-          {isAdmin ? (
-            <Field id="reseller" label="reseller" error={errors.reseller_id}>
-              <input
-                id="reseller"
-                value={reseller}
-                onInput={(e) => setReseller(e.currentTarget.value.trim())}
-              />
-            </Field>
-          ) : null}
-          <Field id="forfait" label="forfait" error={errors.forfait_id}>
-            <select id="forfait" value={chosen} onChange={(e) => setForfaitId(e.currentTarget.value)}>
-              {forfaits.data.items.map((f) => (
-                <option key={f.id} value={f.id}>
-                  {f.name} · {fcfa(f.price_fcfa)}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field id="count" label="count" error={errors.n}>
-            <input
-              id="count"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={1000}
-              value={count}
-              onInput={(e) => setCount(e.currentTarget.value)}
-            />
-          </Field>
-          <button type="submit" disabled={busy || !reseller}>
+          {isAdmin ? <Input label="reseller" {...field('reseller_id', { id: 'reseller' })} /> : null}
+          <Select
+            label="forfait"
+            options={forfaitOptions(forfaits.data.items)}
+            {...field('forfait_id', { id: 'forfait' })}
+            value={chosen}
+          />
+          <Input
+            label="count"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={1000}
+            {...field('n', { id: 'count' })}
+          />
+          <button type="submit" disabled={form.busy || !reseller}>
             {t('generate')}
           </button>
           <Message text={errors._} />
@@ -164,19 +135,13 @@ export function Codes({ session }: { session: Session }) {
       </Card>
       <Card title={t('stock')}>
         {hotspots.length > 1 ? (
-          <Field id="print-hotspot" label="hotspot">
-            <select
-              id="print-hotspot"
-              value={place?.nas_id}
-              onChange={(e) => setHotspot(e.currentTarget.value)}
-            >
-              {hotspots.map((h) => (
-                <option key={h.nas_id} value={h.nas_id}>
-                  {h.name} ({h.nas_id})
-                </option>
-              ))}
-            </select>
-          </Field>
+          <Select
+            id="print-hotspot"
+            label="hotspot"
+            value={place?.nas_id}
+            onValue={setHotspot}
+            options={hotspotOptions(hotspots)}
+          />
         ) : null}
         {!stock ? (
           <Loading />
@@ -201,30 +166,17 @@ export function Codes({ session }: { session: Session }) {
                     {items[0]?.created_at.slice(0, 10)}
                   </span>
                   <span class="buttons">
-                    <button
-                      type="button"
-                      class="small"
-                      disabled={!place}
-                      onClick={() => printBatch(items, 'a4')}
-                    >
-                      {t('print_cards')}
-                    </button>
-                    <button
-                      type="button"
-                      class="small"
-                      disabled={!place}
-                      onClick={() => printBatch(items, 't58')}
-                    >
-                      {t('print_58')}
-                    </button>
-                    <button
-                      type="button"
-                      class="small"
-                      disabled={!place}
-                      onClick={() => printBatch(items, 't80')}
-                    >
-                      {t('print_80')}
-                    </button>
+                    {PRINTS.map(([format, label]) => (
+                      <button
+                        key={format}
+                        type="button"
+                        class="small"
+                        disabled={!place}
+                        onClick={() => printBatch(items, format)}
+                      >
+                        {t(label)}
+                      </button>
+                    ))}
                     <button type="button" class="small secondary" onClick={() => download(id)}>
                       {t('csv')}
                     </button>
@@ -256,7 +208,6 @@ const grouped = (code: string) => code.replace(/(.{4})(?=.)/g, '$1 ');
  */
 function CodeRow(props: { voucher: Voucher; onRevoked: (code: string, at: string) => void }) {
   const v = props.voucher;
-  const [asking, setAsking] = useState(false);
   const [error, setError] = useState<string>();
   const revoke = async () => {
     setError(undefined);
@@ -265,31 +216,21 @@ function CodeRow(props: { voucher: Voucher; onRevoked: (code: string, at: string
       if (a.status === 200) props.onRevoked(v.code, a.body.revoked_at);
       else setError(a.body.error?.message ?? String(a.status));
     } catch (err) {
-      setError(t(err instanceof Offline ? 'err_network' : 'err_server'));
+      setError(failure(err));
     }
-    setAsking(false);
   };
   return (
     <li data-code={v.code}>
       <code>{grouped(v.code)}</code>
       {v.revoked_at ? (
         <span class="badge failed">{t('revoked')}</span>
-      ) : asking ? (
-        <span class="confirm">
-          <span>{t('revoke_code_q', { code: grouped(v.code) })}</span>
-          <span class="buttons">
-            <button type="button" class="small danger" onClick={revoke}>
-              {t('revoke_yes')}
-            </button>
-            <button type="button" class="small secondary" onClick={() => setAsking(false)}>
-              {t('cancel')}
-            </button>
-          </span>
-        </span>
       ) : (
-        <button type="button" class="small secondary" onClick={() => setAsking(true)}>
-          {t('revoke')} <span class="sr-only">{v.code}</span>
-        </button>
+        <Confirm
+          label="revoke"
+          name={v.code}
+          question={t('revoke_code_q', { code: grouped(v.code) })}
+          onYes={revoke}
+        />
       )}
       <Message text={error} />
     </li>

@@ -1,8 +1,10 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { api } from '../api.js';
+import { useEffect, useRef } from 'preact/hooks';
+import type { Summary } from '../answers.js';
 import { fcfa, t } from '../i18n.js';
+import { useForfaits } from '../lists.js';
 import type { Session } from '../session.js';
 import { Card, Loading, useGet } from '../ui.js';
+import { Alerts } from './alerts.js';
 
 interface Day {
   day: string;
@@ -10,20 +12,6 @@ interface Day {
   sales_count: number;
   by_hotspot: Record<string, number>;
   by_forfait: Record<string, number>;
-}
-interface Summary {
-  total_fcfa: number;
-  sessions_count: number;
-  split: { reseller_fcfa: number; operator_fcfa: number; provider_fee_fcfa: number };
-}
-interface Alert {
-  id: string;
-  type: string;
-  severity: string;
-  site: string;
-  ts: string;
-  acked: boolean;
-  message: string;
 }
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -92,19 +80,13 @@ export function Dashboard({ session }: { session: Session }) {
   const sales = useGet<{ days: Day[] }>(`/billing/sales?reseller_id=${reseller}&from=${from}&to=${today}`);
   const summary = useGet<Summary>(`/billing/summary?reseller_id=${reseller}&month=${month}`);
   const live = useGet<{ sessions_active: number }>('/monitoring/overview');
-  const alerts = useGet<{ items: Alert[] }>('/alerts?status=active');
-  const forfaits = useGet<{ items: { id: string; name: string }[] }>('/forfaits?page_size=100');
-  const [acked, setAcked] = useState<Record<string, boolean>>({});
+  const forfaits = useForfaits();
 
   if (!sales.data) return <Loading error={sales.error} />;
   const days = sales.data.days;
   const weekFrom = isoDay(now - 6 * 86_400_000);
   const total = (start: string) => days.filter((d) => d.day >= start).reduce((n, d) => n + d.total_fcfa, 0);
   const names = Object.fromEntries((forfaits.data?.items ?? []).map((f) => [f.id, f.name]));
-  const ack = async (id: string) => {
-    const a = await api('PUT', `/alerts/${id}/ack`, {});
-    if (a.status === 200) setAcked({ ...acked, [id]: true });
-  };
   return (
     <div class="grid">
       <Card title={t('sales')}>
@@ -161,28 +143,7 @@ export function Dashboard({ session }: { session: Session }) {
         )}
       </Card>
       <Card title={t('alerts')}>
-        {alerts.data?.items.length ? (
-          <ul class="rows">
-            {alerts.data.items.map((a) => (
-              <li key={a.id}>
-                <span>
-                  <strong>{a.severity}</strong> {a.site}: {a.message}
-                </span>
-                {acked[a.id] || a.acked ? (
-                  <em>{t('acked')}</em>
-                ) : (
-                  <button type="button" class="small" onClick={() => ack(a.id)}>
-                    {t('ack')}
-                  </button>
-                )}
-              </li>
-            ))}
-          </ul>
-        ) : alerts.data ? (
-          <p>{t('no_alerts')}</p>
-        ) : (
-          <Loading error={alerts.error} />
-        )}
+        <Alerts />
       </Card>
     </div>
   );

@@ -1,19 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, fieldErrors, Offline } from '../api.js';
+import type { Vlan } from '../answers.js';
+import { api, fieldErrors } from '../api.js';
 import { t } from '../i18n.js';
+import { useVlans } from '../lists.js';
 import type { Session } from '../session.js';
-import { Card, Field, Loading, Message, useGet } from '../ui.js';
-import { Credentials, type Issued, type Router } from './router-credentials.js';
+import { Card, Field, failure, Input, Loading, Message, useGet } from '../ui.js';
+import { Confirm, Select, useForm } from '../widgets.js';
+import { Credentials, type Issued, type Router, transportOptions } from './router-credentials.js';
 
-interface Vlan {
-  vlan_id: number;
-  reseller_id: string;
-  reseller_name: string;
-  subnet: string;
-  nas_id: string;
-  ssid: string;
-  site_count: number;
-}
 interface Site {
   site_id: string;
   nas_id: string;
@@ -47,8 +41,7 @@ function BrandingEditor(props: { vlan: Vlan }) {
     if (current.data) setForm({ ...current.data });
   }, [current.data]);
   if (!form) return <Loading error={current.error} />;
-  const set = (k: keyof Branding) => (e: Event) =>
-    setForm({ ...form, [k]: (e.currentTarget as HTMLInputElement).value });
+  const set = (k: keyof Branding) => (value: string) => setForm({ ...form, [k]: value });
   const save = async (e: Event) => {
     e.preventDefault();
     setSaved(undefined);
@@ -67,7 +60,7 @@ function BrandingEditor(props: { vlan: Vlan }) {
         setVersion((v) => v + 1);
       } else setErrors(fieldErrors(a.body));
     } catch (err) {
-      setErrors({ _: t(err instanceof Offline ? 'err_network' : 'err_server') });
+      setErrors({ _: failure(err) });
     }
   };
   const primary = HEX.test(form.primary_color) ? form.primary_color : '#0f6cbd';
@@ -79,9 +72,14 @@ function BrandingEditor(props: { vlan: Vlan }) {
           type="color"
           aria-label={t(label)}
           value={HEX.test(form[k] ?? '') ? form[k] : '#ffffff'}
-          onInput={set(k)}
+          onInput={(e) => set(k)(e.currentTarget.value)}
         />
-        <input id={`${nas}-${k}`} value={form[k] ?? ''} onInput={set(k)} maxLength={7} />
+        <input
+          id={`${nas}-${k}`}
+          value={form[k] ?? ''}
+          onInput={(e) => set(k)(e.currentTarget.value)}
+          maxLength={7}
+        />
       </span>
     </Field>
   );
@@ -96,25 +94,30 @@ function BrandingEditor(props: { vlan: Vlan }) {
       </div>
       {colour('primary_color', 'primary_color')}
       {colour('secondary_color', 'secondary_color')}
-      <Field id={`${nas}-logo`} label="logo_url" error={errors.logo_url}>
-        <input id={`${nas}-logo`} type="url" value={form.logo_url} onInput={set('logo_url')} />
-      </Field>
-      <Field id={`${nas}-banner`} label="banner_seconds" error={errors.banner_rotation_seconds}>
-        <input
-          id={`${nas}-banner`}
-          type="number"
-          min={3}
-          max={600}
-          value={form.banner_rotation_seconds ?? ''}
-          onInput={set('banner_rotation_seconds')}
-        />
-      </Field>
+      <Input
+        id={`${nas}-logo`}
+        label="logo_url"
+        error={errors.logo_url}
+        type="url"
+        value={form.logo_url}
+        onValue={set('logo_url')}
+      />
+      <Input
+        id={`${nas}-banner`}
+        label="banner_seconds"
+        error={errors.banner_rotation_seconds}
+        type="number"
+        min={3}
+        max={600}
+        value={String(form.banner_rotation_seconds ?? '')}
+        onValue={set('banner_rotation_seconds')}
+      />
       <Field id={`${nas}-css`} label="custom_css" error={errors.custom_css}>
         <textarea
           id={`${nas}-css`}
           rows={4}
           value={form.custom_css ?? ''}
-          onInput={set('custom_css')}
+          onInput={(e) => set('custom_css')(e.currentTarget.value)}
           spellcheck={false}
         />
       </Field>
@@ -165,7 +168,6 @@ function Sites(props: { sites: Site[] }) {
 /** One router: transport, state, address or certificate end, and "Révoquer" behind a confirm step. */
 function RouterRow(props: { router: Router; onChange: () => void }) {
   const r = props.router;
-  const [asking, setAsking] = useState(false);
   const [error, setError] = useState<string>();
   const revoke = async () => {
     try {
@@ -173,9 +175,8 @@ function RouterRow(props: { router: Router; onChange: () => void }) {
       if (a.status === 200) props.onChange();
       else setError(a.body.error?.message ?? String(a.status));
     } catch (err) {
-      setError(t(err instanceof Offline ? 'err_network' : 'err_server'));
+      setError(failure(err));
     }
-    setAsking(false);
   };
   return (
     <li data-router={r.router_id}>
@@ -195,23 +196,14 @@ function RouterRow(props: { router: Router; onChange: () => void }) {
       <span class={`badge ${r.status === 'active' ? 'completed' : 'failed'}`}>
         {t(r.status === 'active' ? 'router_active' : 'revoked')}
       </span>
-      {r.status !== 'active' ? null : asking ? (
-        <span class="confirm">
-          <span>{t('revoke_router_q', { name: r.name })}</span>
-          <span class="buttons">
-            <button type="button" class="small danger" onClick={revoke}>
-              {t('revoke_yes')}
-            </button>
-            <button type="button" class="small secondary" onClick={() => setAsking(false)}>
-              {t('cancel')}
-            </button>
-          </span>
-        </span>
-      ) : (
-        <button type="button" class="small secondary" onClick={() => setAsking(true)}>
-          {t('revoke')} <span class="sr-only">{r.name}</span>
-        </button>
-      )}
+      {r.status === 'active' ? (
+        <Confirm
+          label="revoke"
+          name={r.name}
+          question={t('revoke_router_q', { name: r.name })}
+          onYes={revoke}
+        />
+      ) : null}
       <Message text={error} />
     </li>
   );
@@ -219,87 +211,52 @@ function RouterRow(props: { router: Router; onChange: () => void }) {
 
 /** "Ajouter un routeur": registers a router for one of the hotspot's NAS ids. */
 function AddRouter(props: { resellerId: string; nasIds: string[]; onIssued: (i: Issued) => void }) {
-  const key = props.nasIds[0] ?? 'hotspot';
   const [open, setOpen] = useState(false);
-  const [name, setName] = useState('');
-  const [nasId, setNasId] = useState(props.nasIds[0] ?? '');
-  const [transport, setTransport] = useState<'udp' | 'radsec'>('radsec');
-  const [sourceIp, setSourceIp] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
+  const form = useForm(`${props.nasIds[0] ?? 'hotspot'}-router`, {
+    name: '',
+    nas: props.nasIds[0] ?? '',
+    transport: 'radsec',
+    source_ip: '',
+  });
+  const { values: f, errors, field } = form;
   if (!open)
     return (
       <button type="button" class="secondary" onClick={() => setOpen(true)}>
         {t('add_router')}
       </button>
     );
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    try {
-      const a = await api<Issued>('POST', '/routers', {
-        reseller_id: props.resellerId,
-        name: name.trim(),
-        nas_ids: [nasId],
-        transport,
-        ...(transport === 'udp' ? { source_ip: sourceIp.trim() } : {}),
-      });
-      if (a.status === 201) {
-        setErrors({});
-        setOpen(false);
-        setName('');
-        setSourceIp('');
-        props.onIssued(a.body);
-      } else setErrors(fieldErrors(a.body));
-    } catch (err) {
-      setErrors({ _: t(err instanceof Offline ? 'err_network' : 'err_server') });
+  const submit = form.submit(async () => {
+    const a = await api<Issued>('POST', '/routers', {
+      reseller_id: props.resellerId,
+      name: f.name.trim(),
+      nas_ids: [f.nas],
+      transport: f.transport,
+      ...(f.transport === 'udp' ? { source_ip: f.source_ip.trim() } : {}),
+    });
+    if (form.answered(a, 201)) {
+      setOpen(false);
+      form.setValues((v) => ({ ...v, name: '', source_ip: '' }));
+      props.onIssued(a.body);
     }
-    setBusy(false);
-  };
+  });
   return (
     <form onSubmit={submit} novalidate aria-label={t('add_router')}>
       <h3>{t('add_router')}</h3>
-      <Field id={`${key}-router-name`} label="router_name" error={errors.name}>
-        <input
-          id={`${key}-router-name`}
-          value={name}
-          maxLength={64}
-          onInput={(e) => setName(e.currentTarget.value)}
-        />
-      </Field>
+      <Input label="router_name" maxLength={64} {...field('name')} />
       {props.nasIds.length > 1 ? (
-        <Field id={`${key}-router-nas`} label="nas_id" error={errors['nas_ids.0'] ?? errors.nas_ids}>
-          <select id={`${key}-router-nas`} value={nasId} onChange={(e) => setNasId(e.currentTarget.value)}>
-            {props.nasIds.map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <Select
+          label="nas_id"
+          options={props.nasIds}
+          {...field('nas')}
+          error={errors['nas_ids.0'] ?? errors.nas_ids}
+        />
       ) : null}
-      <Field id={`${key}-router-transport`} label="transport" error={errors.transport}>
-        <select
-          id={`${key}-router-transport`}
-          value={transport}
-          onChange={(e) => setTransport(e.currentTarget.value as 'udp' | 'radsec')}
-        >
-          <option value="radsec">{t('transport_radsec')}</option>
-          <option value="udp">{t('transport_udp')}</option>
-        </select>
-      </Field>
-      {transport === 'udp' ? (
-        <Field id={`${key}-router-ip`} label="source_ip" error={errors.source_ip}>
-          <input
-            id={`${key}-router-ip`}
-            inputMode="decimal"
-            value={sourceIp}
-            onInput={(e) => setSourceIp(e.currentTarget.value)}
-          />
-        </Field>
+      <Select label="transport" options={transportOptions()} {...field('transport')} />
+      {f.transport === 'udp' ? (
+        <Input label="source_ip" inputMode="decimal" {...field('source_ip', { id: 'ip' })} />
       ) : null}
       <div class="buttons">
-        <button type="submit" disabled={busy || !name.trim()}>
+        <button type="submit" disabled={form.busy || !f.name.trim()}>
           {t('register_router')}
         </button>
         <button type="button" class="secondary" onClick={() => setOpen(false)}>
@@ -368,7 +325,7 @@ function Hotspot(props: { vlan: Vlan }) {
 }
 
 export function Hotspots({ session }: { session: Session }) {
-  const vlans = useGet<{ items: Vlan[] }>('/network/vlans?page_size=100');
+  const vlans = useVlans();
   if (!vlans.data) return <Loading error={vlans.error} />;
   const mine = vlans.data.items.filter(
     (v) => session.claims.role === 'admin' || v.reseller_id === session.claims.reseller_id,

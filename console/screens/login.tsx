@@ -1,8 +1,9 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, Offline } from '../api.js';
-import { t } from '../i18n.js';
+import { api } from '../api.js';
+import { type Key, t } from '../i18n.js';
 import { type Session, saveSession } from '../session.js';
-import { Field, Message } from '../ui.js';
+import { failure, Input, Message } from '../ui.js';
 
 /** Sends the SMS code; answers an error message, or undefined when the code is on its way. */
 async function requestCode(msisdn: string): Promise<string | undefined> {
@@ -12,7 +13,7 @@ async function requestCode(msisdn: string): Promise<string | undefined> {
     if (a.status === 429) return t('err_rate', { seconds: a.body.retry_after_seconds ?? 60 });
     return t('err_phone');
   } catch (e) {
-    return t(e instanceof Offline ? 'err_network' : 'err_server');
+    return failure(e);
   }
 }
 
@@ -26,86 +27,93 @@ async function verifyCode(msisdn: string, otp: string): Promise<Session | string
     if (!s || s.claims.role === 'subscriber') return t('not_operator');
     return s;
   } catch (e) {
-    return t(e instanceof Offline ? 'err_network' : 'err_server');
+    return failure(e);
   }
+}
+
+/**
+ * A form of one field and its button (the phone number, then the SMS code): `send` answers the
+ * message to show under the field, or undefined when it went through.
+ */
+function OneField(
+  props: Omit<Parameters<typeof Input>[0], 'value' | 'onValue' | 'error'> & {
+    initial?: string;
+    button: Key;
+    intro?: ComponentChildren;
+    send: (value: string) => Promise<string | undefined>;
+  },
+) {
+  const { initial, button, intro, send, ...input } = props;
+  const [value, setValue] = useState(initial ?? '');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    const err = await send(value);
+    setBusy(false);
+    setError(err);
+  };
+  return (
+    <form onSubmit={submit} novalidate>
+      {intro}
+      <Input {...input} value={value} onValue={setValue} error={error} />
+      <button type="submit" disabled={busy}>
+        {t(button)}
+      </button>
+    </form>
+  );
 }
 
 function CodeForm(props: { msisdn: string; onDone: (s: Session) => void }) {
   const field = useRef<HTMLInputElement>(null);
   // The code field takes the focus when it appears: the next thing to do is type the SMS code.
   useEffect(() => field.current?.focus(), []);
-  const [otp, setOtp] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    const r = await verifyCode(props.msisdn, otp.trim());
-    setBusy(false);
-    if (typeof r === 'string') setError(r);
-    else props.onDone(r);
-  };
   return (
-    <form onSubmit={submit} novalidate>
-      <Field id="otp" label="code" error={error}>
-        <input
-          id="otp"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          value={otp}
-          ref={field}
-          onInput={(e) => setOtp(e.currentTarget.value)}
-          aria-invalid={error ? 'true' : undefined}
-          aria-describedby={error ? 'otp-error' : undefined}
-        />
-      </Field>
-      <button type="submit" disabled={busy}>
-        {t('validate')}
-      </button>
-    </form>
+    <OneField
+      id="otp"
+      label="code"
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      maxLength={6}
+      inputRef={field}
+      button="validate"
+      send={async (otp) => {
+        const r = await verifyCode(props.msisdn, otp.trim());
+        if (typeof r === 'string') return r;
+        props.onDone(r);
+        return undefined;
+      }}
+    />
   );
 }
 
 export function Login(props: { onDone: (s: Session) => void }) {
   const [msisdn, setMsisdn] = useState(sessionStorage.getItem('msisdn') ?? '+225');
   const [sent, setSent] = useState(false);
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    const number = msisdn.replace(/[\s.()-]/g, '');
-    const err = await requestCode(number);
-    setBusy(false);
-    setError(err);
-    if (!err) {
-      setMsisdn(number);
-      setSent(true);
-    }
-  };
   return (
     <section class="card narrow">
       <h1>{t('app')}</h1>
       <h2>{t('login_title')}</h2>
       {!sent ? (
-        <form onSubmit={submit} novalidate>
-          <p>{t('login_intro')}</p>
-          <Field id="msisdn" label="phone" error={error}>
-            <input
-              id="msisdn"
-              type="tel"
-              autoComplete="tel"
-              value={msisdn}
-              onInput={(e) => setMsisdn(e.currentTarget.value)}
-              aria-invalid={error ? 'true' : undefined}
-              aria-describedby={error ? 'msisdn-error' : undefined}
-            />
-          </Field>
-          <button type="submit" disabled={busy}>
-            {t('send_code')}
-          </button>
-        </form>
+        <OneField
+          id="msisdn"
+          label="phone"
+          type="tel"
+          autoComplete="tel"
+          initial={msisdn}
+          button="send_code"
+          intro={<p>{t('login_intro')}</p>}
+          send={async (typed) => {
+            const number = typed.replace(/[\s.()-]/g, '');
+            const err = await requestCode(number);
+            if (!err) {
+              setMsisdn(number);
+              setSent(true);
+            }
+            return err;
+          }}
+        />
       ) : (
         <>
           <p role="status">{t('code_sent', { msisdn })}</p>

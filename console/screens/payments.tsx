@@ -1,8 +1,10 @@
 import { useState } from 'preact/hooks';
-import { api, Offline } from '../api.js';
+import { api } from '../api.js';
 import { dateTime, fcfa, type Key, t } from '../i18n.js';
+import { useVlans } from '../lists.js';
 import type { Session } from '../session.js';
-import { Field, Loading, Message, useGet } from '../ui.js';
+import { failure, Loading, Message } from '../ui.js';
+import { More, Select, Table, usePaged } from '../widgets.js';
 
 interface Payment {
   id: string;
@@ -39,7 +41,7 @@ function Resend(props: { id: string }) {
       if (a.status === 200) setSent(t('code_resent', { n: a.body.resends_left }));
       else setError(a.body.error?.message ?? String(a.status));
     } catch (err) {
-      setError(t(err instanceof Offline ? 'err_network' : 'err_server'));
+      setError(failure(err));
     }
     setBusy(false);
   };
@@ -61,34 +63,18 @@ export function Payments({ session }: { session: Session }) {
   const isAdmin = session.claims.role === 'admin';
   const [picked, setPicked] = useState('');
   const [onlyMismatches, setOnlyMismatches] = useState(false);
-  const [cursor, setCursor] = useState('');
-  const [shown, setShown] = useState<Payment[]>([]);
-  const resellers = useGet<{ items: { reseller_id: string; reseller_name: string }[] }>(
-    isAdmin ? '/network/vlans?page_size=100' : undefined,
-  );
+  const resellers = useVlans(isAdmin);
   const reseller = session.claims.reseller_id ?? (picked || resellers.data?.items[0]?.reseller_id);
-  const page = useGet<{ items: Payment[]; next_cursor?: string }>(
-    reseller ? `/payments?reseller_id=${reseller}&limit=50${cursor ? `&cursor=${cursor}` : ''}` : undefined,
-  );
+  const list = usePaged<Payment>(reseller ? `/payments?reseller_id=${reseller}&limit=50` : undefined);
   const picker = isAdmin ? (
     <div class="pair no-print">
-      <Field id="pay-reseller" label="reseller">
-        <select
-          id="pay-reseller"
-          value={reseller}
-          onChange={(e) => {
-            setShown([]);
-            setCursor('');
-            setPicked(e.currentTarget.value);
-          }}
-        >
-          {(resellers.data?.items ?? []).map((r) => (
-            <option key={r.reseller_id} value={r.reseller_id}>
-              {r.reseller_name}
-            </option>
-          ))}
-        </select>
-      </Field>
+      <Select
+        id="pay-reseller"
+        label="reseller"
+        value={reseller}
+        onValue={setPicked}
+        options={(resellers.data?.items ?? []).map((r) => [r.reseller_id, r.reseller_name] as const)}
+      />
       <label class="check">
         <input
           type="checkbox"
@@ -99,14 +85,14 @@ export function Payments({ session }: { session: Session }) {
       </label>
     </div>
   ) : null;
-  if (!page.data && !shown.length)
+  if (list.loading)
     return (
       <>
         {picker}
-        <Loading error={page.error ?? resellers.error} />
+        <Loading error={list.error ?? resellers.error} />
       </>
     );
-  const rows = [...shown, ...(page.data?.items ?? [])].filter((p) => !onlyMismatches || p.refusal_count > 0);
+  const rows = list.items.filter((p) => !onlyMismatches || p.refusal_count > 0);
   if (!rows.length)
     return (
       <>
@@ -117,15 +103,7 @@ export function Payments({ session }: { session: Session }) {
   return (
     <div>
       {picker}
-      <table class="list">
-        <thead>
-          <tr>
-            <th scope="col">{t('date')}</th>
-            <th scope="col">{t('forfait')}</th>
-            <th scope="col">{t('amount')}</th>
-            <th scope="col">{t('status')}</th>
-          </tr>
-        </thead>
+      <Table class="list" head={['date', 'forfait', 'amount', 'status']}>
         {rows.map((p) => (
           // One body a payment: its row, and under it (the whole width, for a thumb at 360 px)
           // the button that texts a paid, unused code again.
@@ -157,19 +135,8 @@ export function Payments({ session }: { session: Session }) {
             ) : null}
           </tbody>
         ))}
-      </table>
-      {page.data?.next_cursor ? (
-        <button
-          type="button"
-          class="secondary"
-          onClick={() => {
-            setShown(rows);
-            setCursor(page.data?.next_cursor ?? '');
-          }}
-        >
-          {t('more')}
-        </button>
-      ) : null}
+      </Table>
+      <More onClick={list.more} />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect } from 'preact/hooks';
+import type { CardOffer } from '../answers.js';
 import { t } from '../i18n.js';
 import { Qr } from '../qr.js';
 
@@ -6,7 +7,7 @@ export type Format = 'a4' | 't58' | 't80';
 
 export interface Printable {
   code: string;
-  forfait: { name: string; price_fcfa: number; duration_hours: number; data_limit_mb: number };
+  forfait: CardOffer;
 }
 
 /** The portal address a card's QR code opens: the voucher form, filled with the code. */

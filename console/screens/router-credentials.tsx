@@ -16,6 +16,13 @@ export interface Router {
   status: 'active' | 'revoked';
 }
 
+/** The two ways a router reaches RADIUS, as a select offers them (RadSec first: it works behind NAT). */
+export const transportOptions = () =>
+  [
+    ['radsec', t('transport_radsec')],
+    ['udp', t('transport_udp')],
+  ] as const;
+
 export interface Issued {
   router: Router;
   credentials:

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { dateTime, t } from '../i18n.js';
 import type { Session } from '../session.js';
-import { Loading, Message, useGet } from '../ui.js';
+import { Loading, Message } from '../ui.js';
+import { More, usePaged } from '../widgets.js';
 
 interface Live {
   id: string;
@@ -25,16 +26,13 @@ const left = (s: number | undefined) =>
 
 /** Who is online now at the reseller's hotspots, a page at a time, with a button to cut one. */
 export function Sessions({ session }: { session: Session }) {
-  const [cursor, setCursor] = useState('');
-  const [shown, setShown] = useState<Live[]>([]);
   const [gone, setGone] = useState<Record<string, boolean>>({});
   const [noDisconnect, setNoDisconnect] = useState(false);
   const [message, setMessage] = useState<string>();
   const reseller = session.claims.reseller_id;
-  const q = `/sessions?${reseller ? `reseller_id=${reseller}&` : ''}limit=50${cursor ? `&cursor=${cursor}` : ''}`;
-  const page = useGet<{ items: Live[]; next_cursor?: string }>(q);
-  if (!page.data && !shown.length) return <Loading error={page.error} />;
-  const rows = [...shown, ...(page.data?.items ?? [])].filter((s) => !gone[s.id]);
+  const list = usePaged<Live>(`/sessions?${reseller ? `reseller_id=${reseller}&` : ''}limit=50`);
+  if (list.loading) return <Loading error={list.error} />;
+  const rows = list.items.filter((s) => !gone[s.id]);
   const disconnect = async (id: string) => {
     const a = await api('POST', `/sessions/${encodeURIComponent(id)}/disconnect`, {});
     // The route may not exist on this platform yet: the buttons go away rather than fail.
@@ -77,18 +75,7 @@ export function Sessions({ session }: { session: Session }) {
           </li>
         ))}
       </ul>
-      {page.data?.next_cursor ? (
-        <button
-          type="button"
-          class="secondary"
-          onClick={() => {
-            setShown(rows);
-            setCursor(page.data?.next_cursor ?? '');
-          }}
-        >
-          {t('more')}
-        </button>
-      ) : null}
+      <More onClick={list.more} />
     </div>
   );
 }

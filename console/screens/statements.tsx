@@ -1,15 +1,9 @@
 import { useState } from 'preact/hooks';
+import type { Summary } from '../answers.js';
 import { fcfa, t } from '../i18n.js';
 import type { Session } from '../session.js';
-import { Field, Loading, useGet } from '../ui.js';
-
-interface Summary {
-  month: string;
-  currency: string;
-  total_fcfa: number;
-  sessions_count: number;
-  split: { reseller_fcfa: number; operator_fcfa: number; provider_fee_fcfa: number };
-}
+import { Loading, useGet } from '../ui.js';
+import { Select, Statement } from '../widgets.js';
 
 /** The last twelve months, newest first. */
 const months = (): string[] => {
@@ -28,15 +22,7 @@ export function Statements({ session }: { session: Session }) {
   return (
     <div>
       <div class="no-print actions">
-        <Field id="month" label="date">
-          <select id="month" value={month} onChange={(e) => setMonth(e.currentTarget.value)}>
-            {choices.map((m) => (
-              <option key={m} value={m}>
-                {m}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <Select id="month" label="date" value={month} onValue={setMonth} options={choices} />
         <button type="button" onClick={() => print()}>
           {t('print')}
         </button>
@@ -49,30 +35,15 @@ export function Statements({ session }: { session: Session }) {
           <p>
             {session.msisdn} · {reseller}
           </p>
-          <table class="statement">
-            <tbody>
-              <tr>
-                <th scope="row">{t('total')}</th>
-                <td>{fcfa(s.data.total_fcfa)}</td>
-              </tr>
-              <tr>
-                <th scope="row">{t('split_fees')}</th>
-                <td>− {fcfa(s.data.split.provider_fee_fcfa)}</td>
-              </tr>
-              <tr>
-                <th scope="row">{t('split_operator')}</th>
-                <td>− {fcfa(s.data.split.operator_fcfa)}</td>
-              </tr>
-              <tr class="sum">
-                <th scope="row">{t('split_reseller')}</th>
-                <td>{fcfa(s.data.split.reseller_fcfa)}</td>
-              </tr>
-              <tr>
-                <th scope="row">{t('sessions_count')}</th>
-                <td>{s.data.sessions_count}</td>
-              </tr>
-            </tbody>
-          </table>
+          <Statement
+            lines={[
+              { label: t('total'), value: fcfa(s.data.total_fcfa) },
+              { label: t('split_fees'), value: `− ${fcfa(s.data.split.provider_fee_fcfa)}` },
+              { label: t('split_operator'), value: `− ${fcfa(s.data.split.operator_fcfa)}` },
+              { label: t('split_reseller'), value: fcfa(s.data.split.reseller_fcfa), sum: true },
+              { label: t('sessions_count'), value: s.data.sessions_count },
+            ]}
+          />
         </section>
       )}
     </div>

@@ -1,14 +1,12 @@
 // Types of disconnect-relay.mjs for the TypeScript that tests it (the relay itself is plain Node).
-export interface DisconnectToSend {
-  session_id?: string;
-  attempt?: number;
-  host: string;
-  port: number;
-  user_name: string;
-  acct_session_id?: string;
-  nas_identifier: string;
-  nas_ip_address?: string;
-}
+import type { ClaimedDisconnect } from '../../functions/radius/disconnect.js';
+
+/**
+ * One Disconnect-Request to send: a claim as the API answers it to the relay (the one
+ * declaration, functions/radius/disconnect.ts); a test may leave out the claim's own fields.
+ */
+export type DisconnectToSend = Omit<ClaimedDisconnect, 'session_id' | 'attempt'> &
+  Partial<Pick<ClaimedDisconnect, 'session_id' | 'attempt'>>;
 export interface Answer {
   outcome: 'ack' | 'nak' | 'timeout';
   error_cause?: number;

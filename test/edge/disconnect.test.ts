@@ -8,6 +8,7 @@ import { AccountEntity } from '../../functions/store/accounts.js';
 import { countersOf } from '../../functions/store/counters.js';
 import { Nas } from '../../functions/store/nas.js';
 import { recordReseller } from '../../functions/store/resellers.js';
+import { paidCode } from '../support/access.js';
 import { adminCli } from '../support/admin-cli.js';
 import { type FakeNas, startFakeNas } from '../support/fake-nas.js';
 import { call, newMsisdn, tokenFor } from '../support/http.js';
@@ -89,26 +90,7 @@ async function code(
   offer: Partial<AccessCode['offer']> = {},
   more: Partial<AccessCode> = {},
 ): Promise<AccessCode> {
-  const c: AccessCode = {
-    code: newCode(),
-    reseller_id: resellerId,
-    source: 'payment',
-    source_id: randomUUID(),
-    forfait_id: randomUUID(),
-    offer: {
-      duration_hours: 24,
-      data_limit_mb: 1024,
-      cir_kbps: 512,
-      mir_kbps: 2048,
-      max_devices: 1,
-      ...offer,
-    },
-    created_at: new Date().toISOString(),
-    used_bytes: 0,
-    devices: {},
-    devices_version: 0,
-    ...more,
-  };
+  const c = paidCode(resellerId, offer, { code: newCode(), ...more });
   await Access.put(c);
   return c;
 }

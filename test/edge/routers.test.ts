@@ -10,7 +10,7 @@ import { Nas } from '../../functions/store/nas.js';
 import { getSession } from '../../functions/store/sessions.js';
 import { call, tokenFor } from '../support/http.js';
 import { asRouter, type EdgeContext, edgeStack, givenUdpRouter, type TestRouter } from '../support/radius.js';
-import { type Radsecproxy, startRadsecproxy } from '../support/radsec.js';
+import { type IssuedRadsec, type Radsecproxy, startRadsecRouter } from '../support/radsec.js';
 
 // Every router proves who it is (issue 19, H1): the whole edge for real, radclient (or
 // radclient -> radsecproxy for RadSec) -> FreeRADIUS with the shipped config -> the API.
@@ -187,13 +187,8 @@ describe('a RadSec router (its client certificate, through radsecproxy)', () => 
     expect(res.status).toBe(201);
     return { owner, ...res.body, proxy: await proxyFor(res.body.credentials) };
   }
-  async function proxyFor(c: { certificate_pem: string; private_key_pem: string; ca_pem: string }) {
-    const proxy = await startRadsecproxy({
-      certPem: c.certificate_pem,
-      keyPem: c.private_key_pem,
-      caPem: c.ca_pem,
-      serverPort: edge.radiusTlsPort,
-    });
+  async function proxyFor(c: IssuedRadsec) {
+    const proxy = await startRadsecRouter(c, edge.radiusTlsPort);
     proxies.push(proxy);
     return proxy;
   }

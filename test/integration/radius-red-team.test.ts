@@ -11,6 +11,7 @@ import { Access, type AccessCode, getAccessCode } from '../../functions/store/ac
 import { countersOf, scopeOf } from '../../functions/store/counters.js';
 import { Nas } from '../../functions/store/nas.js';
 import { getSession, Session } from '../../functions/store/sessions.js';
+import { paidCode } from '../support/access.js';
 import { useTestTable } from '../support/db.js';
 
 // The red-team findings of accounting, replayed on DynamoDB Local through account() (the
@@ -24,24 +25,7 @@ async function setup(maxDevices = 1): Promise<{ code: AccessCode; nasId: string;
   const resellerId = randomUUID();
   const nasId = `access_rt_${randomUUID().slice(0, 8)}`;
   await Nas.put({ nas_id: nasId, reseller_id: resellerId, reseller_name: 'RT', vlan_id: 10, kind: 'vlan' });
-  const code: AccessCode = {
-    code: randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase(),
-    reseller_id: resellerId,
-    source: 'payment',
-    source_id: randomUUID(),
-    forfait_id: randomUUID(),
-    offer: {
-      duration_hours: 24,
-      data_limit_mb: 10 * 1024,
-      cir_kbps: 512,
-      mir_kbps: 2048,
-      max_devices: maxDevices,
-    },
-    created_at: new Date().toISOString(),
-    used_bytes: 0,
-    devices: {},
-    devices_version: 0,
-  };
+  const code = paidCode(resellerId, { data_limit_mb: 10 * 1024, max_devices: maxDevices });
   await Access.put(code);
   return { code, nasId, resellerId };
 }

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { supervise } from '../../bin/local/child.js';
 import { freePort } from '../../bin/local/dynamodb-local.js';
 import { freeUdpPort } from '../../bin/local/freeradius.js';
 
@@ -33,25 +34,6 @@ function binary(name: string): string {
   throw new Error(`${name} was not found: ${INSTALL_HINT}`);
 }
 
-function stopper(child: ChildProcess, dir: string): () => Promise<void> {
-  const kill = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  };
-  process.once('exit', kill);
-  return () =>
-    new Promise<void>((resolve) => {
-      process.removeListener('exit', kill);
-      const done = () => {
-        rmSync(dir, { recursive: true, force: true });
-        resolve();
-      };
-      if (child.exitCode !== null || child.signalCode !== null) return done();
-      child.once('exit', done);
-      child.kill('SIGTERM');
-      setTimeout(kill, 2000).unref();
-    });
-}
-
 /** Waits until `ready()` holds, failing with the child's output if it exits or takes too long. */
 async function waitUntil(
   what: string,
@@ -67,16 +49,6 @@ async function waitUntil(
     if (Date.now() > deadline) throw new Error(`${what} did not start within ${timeoutMs} ms:\n${output()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-function capture(child: ChildProcess): () => string {
-  let text = '';
-  const add = (d: Buffer) => {
-    text = (text + d.toString()).slice(-4000);
-  };
-  child.stdout?.on('data', add);
-  child.stderr?.on('data', add);
-  return () => text;
 }
 
 export interface UnboundOptions {
@@ -126,7 +98,7 @@ export async function startUnbound(options: UnboundOptions): Promise<Peer> {
     ].join('\n'),
   );
   const child = spawn(bin, ['-d', '-c', join(dir, 'unbound.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const output = capture(child);
+  const { output, stop } = supervise(child, { cleanup: () => rmSync(dir, { recursive: true, force: true }) });
   const { promises: dns } = await import('node:dns');
   const probeName = Object.keys(options.blocked)[0] ?? 'localhost';
   await waitUntil('unbound', child, output, async () => {
@@ -139,7 +111,7 @@ export async function startUnbound(options: UnboundOptions): Promise<Peer> {
       return (error as { code?: string }).code === 'ENOTFOUND';
     }
   });
-  return { host: '127.0.0.1', port, stop: stopper(child, dir) };
+  return { host: '127.0.0.1', port, stop };
 }
 
 export interface FreeRadiusOptions {
@@ -222,9 +194,9 @@ server default {
 `,
   );
   const child = spawn(bin, ['-X', '-d', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const output = capture(child);
+  const { output, stop } = supervise(child, { cleanup: () => rmSync(dir, { recursive: true, force: true }) });
   await waitUntil('freeradius', child, output, async () => output().includes('Ready to process requests'));
-  return { host: '127.0.0.1', port, stop: stopper(child, dir) };
+  return { host: '127.0.0.1', port, stop };
 }
 
 // A UDP port nothing listens on now (for RADIUS, and for the "no answer" case): the local host's.

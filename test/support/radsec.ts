@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { supervise } from '../../bin/local/child.js';
 import { findBinary, freeUdpPort } from '../../bin/local/freeradius.js';
 import { radsecproxyConf } from '../../bin/local/radsecproxy.js';
 
@@ -49,36 +50,32 @@ export async function startRadsecproxy(options: {
   const child: ChildProcess = spawn(bin, ['-f', '-d', '3', '-c', conf], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let tail = '';
-  const onData = (d: Buffer) => {
-    tail = (tail + d.toString()).slice(-8000);
-  };
-  child.stdout?.on('data', onData);
-  child.stderr?.on('data', onData);
-  const kill = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  };
-  process.once('exit', kill);
-  const stop = () =>
-    new Promise<void>((done) => {
-      process.removeListener('exit', kill);
-      const finish = () => {
-        rmSync(dir, { recursive: true, force: true });
-        done();
-      };
-      if (child.exitCode !== null || child.signalCode !== null) return finish();
-      child.once('exit', finish);
-      child.kill('SIGTERM');
-      setTimeout(kill, 2000).unref();
-    });
+  const { output, stop } = supervise(child, { cleanup: () => rmSync(dir, { recursive: true, force: true }) });
   // Ready once it listens for UDP (it opens the TLS connection at the first request).
   const deadline = Date.now() + 5000;
-  while (!/listening for udp/.test(tail)) {
+  while (!/listening for udp/.test(output())) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop();
-      throw new Error(`radsecproxy did not start:\n${tail}`);
+      throw new Error(`radsecproxy did not start:\n${output()}`);
     }
     await new Promise((r) => setTimeout(r, 20));
   }
-  return { port, secret, output: () => tail, stop };
+  return { port, secret, output, stop };
+}
+
+/** A router's RadSec credentials as the API issues them (POST /routers, a renewal). */
+export interface IssuedRadsec {
+  certificate_pem: string;
+  private_key_pem: string;
+  ca_pem: string;
+}
+
+/** radsecproxy as the router these credentials were issued to, towards FreeRADIUS's RadSec port. */
+export function startRadsecRouter(c: IssuedRadsec, serverPort: number): Promise<Radsecproxy> {
+  return startRadsecproxy({
+    certPem: c.certificate_pem,
+    keyPem: c.private_key_pem,
+    caPem: c.ca_pem,
+    serverPort,
+  });
 }

@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import type { AccessCode, AccessOffer } from '../../functions/store/access-codes.js';
+
+/**
+ * An unused access code of `resellerId` as a paid purchase leaves it (a day, 1 GB, one device at
+ * 512/2048 kbit/s), for tests and benches that put it straight in the table; `offer` and `over`
+ * change what the case is about.
+ */
+export function paidCode(
+  resellerId: string,
+  offer: Partial<AccessOffer> = {},
+  over: Partial<AccessCode> = {},
+): AccessCode {
+  return {
+    code: randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase(),
+    reseller_id: resellerId,
+    source: 'payment',
+    source_id: randomUUID(),
+    forfait_id: randomUUID(),
+    offer: {
+      duration_hours: 24,
+      data_limit_mb: 1024,
+      cir_kbps: 512,
+      mir_kbps: 2048,
+      max_devices: 1,
+      ...offer,
+    },
+    created_at: new Date().toISOString(),
+    used_bytes: 0,
+    devices: {},
+    devices_version: 0,
+    ...over,
+  };
+}
