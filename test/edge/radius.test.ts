@@ -352,7 +352,7 @@ describe("the peers' top complaints, beaten", () => {
     const id = await sessionIdOf(c.code, nasId, s);
     const silentSince = new Date(Date.now() - (lease + 5) * 1000).toISOString();
     await Session.update({ id }, { set: { last_report_at: silentSince }, read: await getSession(id) });
-    const closed = await sweepSilentSessions(Date.now());
+    const { closed } = await sweepSilentSessions(Date.now());
     expect(closed).toBeGreaterThanOrEqual(1);
     expect((await getSession(await sessionIdOf(c.code, nasId, s, '02:00:00:00:02:0A')))?.close_reason).toBe(
       'stale',
