@@ -66,14 +66,23 @@ const chunks = (ids: readonly string[]): string[][] =>
 
 /**
  * Closes the open sessions of a restarted NAS among `ids` that have not reported since
- * `before`: one BatchGetItem, then one close after the other. Answers how many it closed.
+ * `before`: one BatchGetItem, then one close after the other, none started at or after
+ * `until`. Answers how many it closed and the ids it had no time for.
  */
-async function closeNasChunk(ids: readonly string[], before: string, nowIso: string): Promise<number> {
+async function closeNasChunk(
+  ids: readonly string[],
+  before: string,
+  nowIso: string,
+  until: number,
+): Promise<{ closed: number; left: string[] }> {
   let closed = 0;
   const alive = (s: RadiusSession) => s.last_report_at <= before;
-  for (const s of await fullSessions(ids))
+  const read = await fullSessions(ids);
+  for (const [i, s] of read.entries()) {
+    if (Date.now() >= until) return { closed, left: read.slice(i).map((x) => x.id) };
     if (await closeAsReported(s, 'nas_restart', nowIso, alive)) closed++;
-  return closed;
+  }
+  return { closed, left: [] };
 }
 
 export interface NasCloseResult {
@@ -101,9 +110,10 @@ export async function closeSessionsOfNas(nasId: string, nowMs: number): Promise<
     { concurrency: s.RADIUS_CLOSE_CONCURRENCY, until },
     async (chunk) => {
       // Awaited before the sum: `closed += await` would add to the value read before the wait.
-      const n = await closeNasChunk(chunk, nowIso, nowIso);
-      closed += n;
-      return undefined;
+      const done = await closeNasChunk(chunk, nowIso, nowIso, until);
+      closed += done.closed;
+      // Out of time mid-chunk: the rest is left (the fan-out starts nothing more).
+      return done.left.length ? [done.left] : undefined;
     },
   );
   const deferred = left.reduce((n, c) => n + c.length, 0);
@@ -171,8 +181,9 @@ export async function sweepSilentSessions(nowMs: number, pageSize = 25): Promise
     async (task): Promise<SweepTask[]> => {
       if (task.kind === 'restart') {
         try {
-          const n = await closeNasChunk(task.ids, task.restart.before, nowIso);
-          result.restart_closed += n;
+          const done = await closeNasChunk(task.ids, task.restart.before, nowIso, until);
+          result.restart_closed += done.closed;
+          if (done.left.length) return [{ ...task, ids: done.left }];
         } catch (error) {
           failed.add(task.restart.nas_id);
           result.errors += 1;
