@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { verifySession } from '../../functions/auth/tokens.js';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { ddb, tableName } from '../../functions/core/ddb.js';
 import { upsertOperator } from '../../functions/store/accounts.js';
@@ -112,9 +113,14 @@ describe('erasing a subscriber from the CLI', () => {
   it('ends its remembered device and its MAC login, and its number starts again from nothing', async () => {
     const s = await givenSubscriber();
     expect((await bindingsOfMac(s.resellerId, s.mac)).length).toBe(1);
+    expect(await verifySession(s.token, { checkRevocation: true })).toMatchObject({ role: 'subscriber' });
 
     expect((await admin('subscribers', 'erase', '--msisdn', s.msisdn)).code).toBe(0);
 
+    // Its session token, where revocation is checked: its account is gone.
+    await expect(verifySession(s.token, { checkRevocation: true })).rejects.toMatchObject({
+      code: 'ERR_UNAUTHENTICATED',
+    });
     expect(await deviceSession(s.deviceToken)).toMatchObject({
       status: 401,
       body: { error: { code: 'ERR_UNAUTHENTICATED' } },
