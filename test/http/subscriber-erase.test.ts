@@ -10,7 +10,7 @@ import { flagUnusedPayment } from '../../functions/store/paid-not-connected.js';
 import { getPayment } from '../../functions/store/payments.js';
 import { adminCli } from '../support/admin-cli.js';
 import { hotspotOf } from '../support/hotspots.js';
-import { call, lastOtp, newMsisdn, useLocalServer } from '../support/http.js';
+import { call, lastOtp, loginAs, newMsisdn, useLocalServer } from '../support/http.js';
 
 // `npm run admin -- subscribers erase <msisdn>` (functions/auth/erase.ts) against a subscriber
 // made through the real flows of the local server: login with a remembered device, a purchase
@@ -149,5 +149,26 @@ describe('erasing a subscriber from the CLI', () => {
     expect(await itemsHolding(operator)).not.toEqual([]);
     // A malformed number is a usage error, and changes nothing.
     expect((await admin('subscribers', 'erase', 'not-a-number')).code).not.toBe(0);
+  });
+});
+
+describe('erasing a subscriber through the admin API', () => {
+  it('erases for an admin (200 with the counts), then answers 404; 409 for an operator, 400 for a malformed number', async () => {
+    const s = await givenSubscriber();
+    const admin = await loginAs(server.url(), 'admin');
+    const erase = (msisdn: string) =>
+      call(server.url(), 'POST', '/api/v1/subscribers/erase', { token: admin.token, body: { msisdn } });
+
+    expect(await erase(s.msisdn)).toMatchObject({
+      status: 200,
+      body: { account: true, devices: 1, mac_bindings: 1, payments: 2, flags: 1, limits: 1 },
+    });
+    expect(await itemsHolding(s.msisdn)).toEqual([]);
+    expect(await erase(s.msisdn)).toMatchObject({ status: 404, body: { error: { code: 'ERR_NOT_FOUND' } } });
+    expect(await erase(admin.msisdn)).toMatchObject({
+      status: 409,
+      body: { error: { code: 'ERR_CONFLICT' } },
+    });
+    expect(await erase('+1')).toMatchObject({ status: 400 });
   });
 });
