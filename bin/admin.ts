@@ -20,6 +20,7 @@ const GROUPS: Record<string, string> = {
   nas: 'nas vendor --nas-id <id> --vendor mikrotik|coova|wispr | nas show --nas-id <id> | nas coa --nas-id <id> [--host <ip>] [--port <n>]',
   routers:
     'routers add --reseller-id <uuid> --nas-id <id>[,<id>] --transport radsec|udp [--source-ip <ip>] [--out <dir>] | routers list --reseller-id <uuid> | routers show|revoke|rotate --router-id <id>',
+  subscribers: 'subscribers erase <E.164>',
   mikrotik:
     'mikrotik script (--nas-id <id> | --router-id <id>) [--routeros 7|6] [--source-ip <ip>] [--radius-host <ip>] [--portal-url <url>] | mikrotik login-html --portal-url <url>',
 };
@@ -38,10 +39,17 @@ async function main(): Promise<void> {
   }
   const mod = (await import(file.href)) as {
     run: (command: string | undefined, flags: Record<string, string>) => Promise<void>;
+    /** The flag a group's first bare argument stands for (`subscribers erase <msisdn>`). */
+    positional?: string;
   };
+  const bare =
+    mod.positional && rest[0] !== undefined && !rest[0].startsWith('--') ? rest.shift() : undefined;
   const disconnect = OFFLINE.has(`${group} ${command}`) ? async () => undefined : await connectAdmin();
   try {
-    await mod.run(command, parseFlags(rest));
+    await mod.run(command, {
+      ...parseFlags(rest),
+      ...(bare && mod.positional ? { [mod.positional]: bare } : {}),
+    });
   } finally {
     await disconnect();
   }

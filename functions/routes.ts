@@ -344,6 +344,16 @@ const table = [
     summary: 'List VLAN allocations (a reseller sees its own)',
   },
   {
+    // POST with the number in the body, not DELETE with it in the path: a path is in the access log.
+    method: 'POST',
+    path: '/api/v1/subscribers/erase',
+    handler: 'auth/subscriber-erase',
+    auth: 'admin',
+    access: { table: 'write' },
+    summary:
+      'Erase a subscriber: account, OTP, remembered devices deleted; the number taken off every record',
+  },
+  {
     method: 'POST',
     path: '/api/v1/network/vlan/allocate',
     handler: 'network/vlan-allocate',

@@ -159,7 +159,8 @@ export async function sell(
       commission_fcfa: commissionOf(price, agent.commission_bp),
       paid_from: paidFrom,
       ...(nasId ? { nas_id: nasId } : {}),
-      ...(buyer ? { buyer_msisdn: buyer } : {}),
+      // Masked as stored: the code was texted already, and the sale is kept for the books (docs/decisions.md).
+      ...(buyer ? { buyer_msisdn: maskMsisdn(buyer) } : {}),
     };
     const offer = {
       duration_hours: forfait.duration_hours,

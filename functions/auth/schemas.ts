@@ -89,3 +89,15 @@ export const SessionResponse = z.object({
   expires_at: z.string(),
   role: z.enum(['subscriber', 'reseller', 'admin', 'agent']),
 });
+
+/** `POST /subscribers/erase` (admin): the number to erase. */
+export const EraseBody = z.strictObject({ msisdn });
+/** What the erasure removed or changed, record by record (functions/auth/erase.ts). */
+export const ErasureResponse = z.object({
+  account: z.boolean(),
+  devices: z.int(),
+  mac_bindings: z.int(),
+  payments: z.int(),
+  flags: z.int(),
+  limits: z.int(),
+});

@@ -45,6 +45,9 @@ const GUESS_WINDOW: RateWindow = {
   windowMs: OTP.guessWindowMs,
 };
 
+/** The limiters whose subject is a phone number (erasing a subscriber drops them). */
+export const PER_NUMBER_SCOPES = [OTP_WINDOW.scope, GUESS_WINDOW.scope] as const;
+
 /**
  * Who sent a request, as API Gateway (or the local server) saw it, and, from the captive
  * portal, the hotspot and the device's MAC the router passed. Absent: an internal caller.

@@ -56,12 +56,14 @@ const unauthenticated = (message = 'A valid session token is required') =>
  * Whether an operator's token still stands for its account: same account id, role and
  * reseller id, and the account's token version not moved on since signing (a logout, `accounts
  * revoke`, `accounts remove` or a role change ends it at once). One strongly consistent GetItem.
- * A token whose number has no account at all was never issued by the login flow (only minted
- * by tests and tools holding the signing key, which can mint anything anyway): it stands.
+ * An operator's token whose number has no account at all was never issued by the login flow
+ * (only minted by tests and tools holding the signing key, which can mint anything anyway): it
+ * stands. A subscriber's whose account is gone was erased: it does not.
  */
 async function stillValid(p: Principal): Promise<boolean> {
   const account = await sessionStateOf(msisdnOfRef(p.ref));
-  if (!account) return true;
+  // A subscriber's account is made by its login: gone, it was erased (functions/auth/erase.ts).
+  if (!account) return p.role !== 'subscriber';
   return (
     account.id === p.sub &&
     account.role === p.role &&

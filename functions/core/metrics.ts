@@ -41,6 +41,10 @@ export type BusinessMetric =
   | 'RadiusRouterRefused'
   | 'RadiusAccountingIgnored'
   | 'SessionsClosedStale'
+  /** Sessions of a restarted NAS its Accounting-On left to the sweep (functions/radius/closing.ts). */
+  | 'SessionsClosedNasRestart'
+  /** Silent sessions a sweep run had no time for: 0 while the sweep keeps up. */
+  | 'SessionSweepBacklog'
   /** A completed payment whose code had no login within 15 minutes (the reseller is told). */
   | 'PaidNotConnected';
 

@@ -4,16 +4,10 @@ import { Access } from '../store/access-codes.js';
 import { batchGet } from '../store/entity.js';
 import { bindingsOfMac } from '../store/mac-bindings.js';
 import { revenueSessionStarted } from '../store/revenue.js';
-import {
-  openSessionItems,
-  openSessionsOfNas,
-  type RadiusSession,
-  reportItems,
-  Session,
-  silentSessions,
-} from '../store/sessions.js';
+import { openSessionItems, type RadiusSession, reportItems, Session } from '../store/sessions.js';
 import { transactIfCurrent, untilSettled } from '../store/transact.js';
 import { bytesOf, deviceKey, macLoginOf, normalizeCode } from './attributes.js';
+import { closeSessionsOfNas, type NasCloseResult } from './closing.js';
 import { disconnectOthersWhenUsedUp } from './disconnect.js';
 import { advance, type CounterReport } from './session-counters.js';
 import { radiusSettings } from './settings.js';
@@ -58,7 +52,7 @@ export interface AccountingReport {
  */
 export const MAX_REPORT_BYTES = 2 ** 50;
 
-export type AccountingOutcome = 'stored' | 'unchanged' | 'ignored' | { closed: number };
+export type AccountingOutcome = 'stored' | 'unchanged' | 'ignored' | NasCloseResult;
 
 /** The report of the request attributes FreeRADIUS sent. */
 export function reportOf(attrs: Map<string, string>): AccountingReport | undefined {
@@ -109,7 +103,7 @@ const counterReport = (r: AccountingReport, stop: boolean): CounterReport => ({
 export async function account(report: AccountingReport, nowMs: number): Promise<AccountingOutcome> {
   if (report.status === 'Accounting-On' || report.status === 'Accounting-Off') {
     // The NAS restarted (or is going down): none of its sessions survives.
-    return { closed: await closeSessionsOfNas(report.nasId, nowMs) };
+    return closeSessionsOfNas(report.nasId, nowMs);
   }
   const { uniqueId, userName } = report;
   // No code of ours is that long (nor would DynamoDB take it as a key): nothing to count.
@@ -215,47 +209,5 @@ async function macSessionCode(
   return leased?.code ?? bindings[0]?.code;
 }
 
-/** Closes one open session as of its last report (reason: NAS restart or silence). */
-async function closeAsReported(
-  s: RadiusSession,
-  reason: 'nas_restart' | 'stale',
-  nowIso: string,
-): Promise<boolean> {
-  // Stale: it reported (or closed) meanwhile; it is not for this close any more.
-  const items = reportItems(s, {
-    total_bytes: s.total_bytes,
-    session_time_s: s.session_time_s,
-    nowIso,
-    lease: 0,
-    close: reason,
-  });
-  return transactIfCurrent(items, 'session');
-}
-
-/** Accounting-On/Off: every open session of the NAS closes. */
-export async function closeSessionsOfNas(nasId: string, nowMs: number): Promise<number> {
-  const nowIso = new Date(nowMs).toISOString();
-  let closed = 0;
-  for (const s of await openSessionsOfNas(nasId))
-    if (await closeAsReported(s, 'nas_restart', nowIso)) closed++;
-  log.info('nas sessions closed', { nasId, closed });
-  return closed;
-}
-
-/**
- * The sweep (scheduled): closes open sessions with no report for a lease (two interim
- * intervals and a minute), a page at a time. Returns how many it closed.
- */
-export async function sweepSilentSessions(nowMs: number, pageSize = 100): Promise<number> {
-  const cutoff = new Date(nowMs - radiusSettings().RADIUS_LEASE_S * 1000).toISOString();
-  const nowIso = new Date(nowMs).toISOString();
-  let closed = 0;
-  for (;;) {
-    const page = await silentSessions(cutoff, pageSize);
-    let progress = 0;
-    for (const s of page) if (await closeAsReported(s, 'stale', nowIso)) progress++;
-    closed += progress;
-    if (page.length < pageSize || progress === 0) break;
-  }
-  return closed;
-}
+// The bulk closes live in ./closing.ts; re-exported for the callers that knew them here.
+export { closeSessionsOfNas, sweepSilentSessions } from './closing.js';

@@ -13,6 +13,19 @@ export const radiusSettings = defineSettings(
      * closes it.
      */
     RADIUS_LEASE_S: z._default(intSetting, 660),
+    /**
+     * Ms an Accounting-On/Off spends closing its NAS's sessions inside the RADIUS answer
+     * (FreeRADIUS waits 2 s for the API): what is not closed by then is left to the sweep
+     * (functions/radius/closing.ts). About 200 sessions on a NAS close well inside it.
+     */
+    RADIUS_NAS_CLOSE_BUDGET_MS: z._default(intSetting, 1000),
+    /** Sessions closed side by side (Accounting-On/Off and the sweep). */
+    RADIUS_CLOSE_CONCURRENCY: z._default(intSetting, 16),
+    /**
+     * No new close is started past this many ms of a sweep run: its function has 120 s
+     * (functions/jobs.ts), and the backlog count and metrics still fit after it.
+     */
+    RADIUS_SWEEP_BUDGET_MS: z._default(intSetting, 100_000),
     /** Sends of one Disconnect-Request before it is shown failed (a NAK or no answer each). */
     RADIUS_DISCONNECT_TRIES: z._default(intSetting, 3),
     /** Seconds before the second send; doubled before each next one. */
@@ -30,4 +43,11 @@ export const radiusSettings = defineSettings(
      */
     RADIUS_MAC_AUTH_PASSWORD: z._default(z.string().check(z.regex(/^[A-Za-z0-9._-]{1,64}$/)), 'hotspot-mac'),
   }),
+  (v) => [
+    // Past 1.5 s the last close would end after FreeRADIUS gave up on the answer.
+    ...(v.RADIUS_NAS_CLOSE_BUDGET_MS <= 1500 ? [] : ['RADIUS_NAS_CLOSE_BUDGET_MS']),
+    ...(v.RADIUS_CLOSE_CONCURRENCY >= 1 && v.RADIUS_CLOSE_CONCURRENCY <= 64
+      ? []
+      : ['RADIUS_CLOSE_CONCURRENCY']),
+  ],
 );

@@ -2,15 +2,21 @@ import { clock } from '../core/clock.js';
 import { job } from '../core/job.js';
 import { ageMetric, countMetric } from '../core/metrics.js';
 import { oldestOpenReport } from '../store/sessions.js';
-import { sweepSilentSessions } from './accounting.js';
+import { sweepSilentSessions } from './closing.js';
 
-/** Every 5 minutes: sessions whose NAS went silent are closed (they block no login meanwhile). */
+/**
+ * Every 5 minutes: sessions whose NAS went silent are closed (they block no login meanwhile),
+ * and the sessions an Accounting-On could not close inside its answer.
+ */
 export const handler = job('session sweep', async () => {
   const now = clock.now();
-  const closed = await sweepSilentSessions(now);
-  if (closed > 0) countMetric('SessionsClosedStale', closed);
+  const result = await sweepSilentSessions(now);
+  if (result.closed > 0) countMetric('SessionsClosedStale', result.closed);
+  if (result.restart_closed > 0) countMetric('SessionsClosedNasRestart', result.restart_closed);
+  // The backlog: silent sessions this run had no time for (0 when it finished).
+  countMetric('SessionSweepBacklog', result.left);
   // What is left after the sweep: past the lease, the sweep falls behind (alarm OldestOpenSession).
   const oldest = await oldestOpenReport();
   ageMetric('OldestOpenSessionReportAgeS', oldest ? (now - Date.parse(oldest)) / 1000 : 0);
-  return { closed };
+  return result;
 });

@@ -219,3 +219,25 @@ export async function listOperators(): Promise<Account[]> {
   const items = await AccountEntity.queryIndexAll('operators', {});
   return items.map(publicAccount);
 }
+
+/**
+ * Deletes a subscriber's account and the one-time password on it (an erasure). Only a
+ * subscriber's, and only the account as read (`id`): an operator is removed as one first.
+ */
+// Access: DeleteItem pk=ACCOUNT#<msisdn>, sk=ACCOUNT (condition: role = subscriber AND id = :id).
+export const deleteSubscriberAccount = (msisdn: string, id: string): Promise<boolean> =>
+  AccountEntity.delete(
+    { msisdn },
+    {
+      expression: '#role = :subscriber AND #id = :id',
+      names: { '#role': 'role', '#id': 'id' },
+      values: { ':subscriber': 'subscriber', ':id': id },
+    },
+  );
+
+/** The stored account of a number, one-time password fields left out. */
+// Access: GetItem pk=ACCOUNT#<msisdn>, sk=ACCOUNT (ConsistentRead).
+export async function readAccount(msisdn: string): Promise<Account | undefined> {
+  const stored = await AccountEntity.get({ msisdn }, { consistent: true });
+  return stored && publicAccount(stored);
+}

@@ -20,6 +20,18 @@ export interface DeviceCredential {
 export const Device = entity<DeviceCredential>()({
   name: 'device_credential',
   key: (d: Pick<DeviceCredential, 'hash'>) => ({ pk: `DEVICE#${d.hash}`, sk: 'DEVICE' }),
+  indexes: {
+    /**
+     * The credentials of an account: erasing a subscriber deletes them (its number is on each).
+     * Written once, with the credential; one a phone makes every month or so, a quiet key.
+     */
+    byAccount: {
+      gsi: 'gsi1',
+      composite: ['account_id', 'hash'],
+      pk: (d: Pick<DeviceCredential, 'account_id'>) => `ACCOUNT#${d.account_id}#DEVICES`,
+      sk: (d: DeviceCredential) => d.hash,
+    },
+  },
   ttl: (d) => Math.ceil(d.expires_at / 1000) + 86_400,
 });
 
@@ -33,3 +45,11 @@ export const getDevice = (hash: string): Promise<DeviceCredential | undefined> =
 
 // Access: DeleteItem pk=DEVICE#<hash>.
 export const deleteDevice = (hash: string): Promise<boolean> => Device.delete({ hash });
+
+/**
+ * The credentials of an account. A credential issued before this index existed is not listed:
+ * it expires within 30 days of its issue and is refused once its account is gone.
+ */
+// Access: Query byAccount (gsi1) gsi1pk=ACCOUNT#<account_id>#DEVICES.
+export const devicesOfAccount = (accountId: string): Promise<DeviceCredential[]> =>
+  Device.queryIndexAll('byAccount', { account_id: accountId });

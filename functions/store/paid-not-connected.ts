@@ -107,3 +107,16 @@ export const uncountCodeResend = async (id: string): Promise<void> => {
     exists,
   );
 };
+
+/** Takes the buyer's number off a payment's flag (an erased subscriber). False when there was none. */
+// Access: UpdateItem pk=RESELLER#<r>#PAIDNOTCONNECTED sk=<completed_at>#<payment_id> REMOVE msisdn (condition attribute_exists(msisdn)).
+export const forgetFlagMsisdn = (
+  p: Pick<Payment, 'reseller_id' | 'completed_at' | 'id'>,
+): Promise<boolean> =>
+  p.completed_at
+    ? UnusedPayment.update(
+        { reseller_id: p.reseller_id, completed_at: p.completed_at, payment_id: p.id },
+        { set: { msisdn: undefined } },
+        { expression: 'attribute_exists(msisdn)' },
+      )
+    : Promise.resolve(false);

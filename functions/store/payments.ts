@@ -130,6 +130,17 @@ export const PaymentEntity = entity<Payment>()({
       sk: (p: Pick<Payment, 'completed_at' | 'id'>) => `${p.completed_at}#${p.id}`,
       when: (p: Payment) => p.status === 'completed',
     },
+    /**
+     * A subscriber's payments, by creation (erasing a subscriber takes its number off each). On
+     * gsi4, which projects only `id`: written once with the payment (no update moves these keys),
+     * read only by the erasure. A payment of before this index is found through its code.
+     */
+    bySubscriber: {
+      gsi: 'gsi4',
+      composite: ['subscriber_id', 'created_at', 'id'],
+      pk: (p: Pick<Payment, 'subscriber_id'>) => `SUBSCRIBER#${p.subscriber_id}#PAYMENTS`,
+      sk: (p: Pick<Payment, 'created_at' | 'id'>) => `${p.created_at}#${p.id}`,
+    },
   },
   ttl: paymentExpiry,
 });
@@ -548,4 +559,26 @@ export async function refundPayment(input: {
   } catch (error) {
     return settleOutcome(error);
   }
+}
+
+/** The ids of a subscriber's payments (gsi4 holds only the id). */
+// Access: Query bySubscriber (gsi4) gsi4pk=SUBSCRIBER#<subscriber_id>#PAYMENTS.
+export const paymentIdsOfSubscriber = async (subscriberId: string): Promise<string[]> =>
+  (await PaymentEntity.queryIndexAll('bySubscriber', { subscriber_id: subscriberId })).map((p) => p.id);
+
+/**
+ * Takes the buyer's number off a payment (an erased subscriber): the amount, dates, reseller and
+ * provider reference stay for the books. The payment as read (undefined: none), and whether
+ * this call took a number off.
+ */
+// Access: GetItem pk=PAYMENT#<id> (ConsistentRead), then UpdateItem REMOVE msisdn (condition attribute_exists(msisdn)).
+export async function forgetPaymentMsisdn(id: string): Promise<{ payment?: Payment; changed: boolean }> {
+  const payment = await PaymentEntity.get({ id }, { consistent: true });
+  if (!payment?.msisdn) return { ...(payment ? { payment } : {}), changed: false };
+  const changed = await PaymentEntity.update(
+    { id },
+    { set: { msisdn: undefined } },
+    { expression: 'attribute_exists(msisdn)' },
+  );
+  return { payment, changed };
 }

@@ -25,6 +25,11 @@ export const RateLimiter = entity<RateSlots>()({
   key: (r: { scope: string; subject: string }) => ({ pk: `RATE#${r.scope}#${r.subject}`, sk: 'RATE' }),
 });
 
+/** Drops a limiter (its subject erased: a subscriber's number). False when there was none. */
+// Access: DeleteItem pk=RATE#<scope>#<subject> (condition attribute_exists(pk)).
+export const deleteLimiter = (scope: string, subject: string): Promise<boolean> =>
+  RateLimiter.delete({ scope, subject }, { expression: 'attribute_exists(pk)' });
+
 /**
  * Which slot an event would take, given the limiter as read: one of the slots that is free or
  * older than the window, at random, so that parallel callers mostly take different slots rather

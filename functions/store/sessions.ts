@@ -317,3 +317,36 @@ export async function silentSessions(beforeIso: string, limit: number): Promise<
     .sort((a, b) => a.last_report_at.localeCompare(b.last_report_at) || a.id.localeCompare(b.id))
     .slice(0, limit);
 }
+
+/** One partition of the open sessions by last report: a shard, or the one of before the split. */
+export type OpenPartition = number | 'unsharded';
+
+/** Every partition the sweep reads. */
+export const openPartitions = (): OpenPartition[] => [...OPEN_PARTITIONS];
+
+/**
+ * One page of a partition's open sessions whose last report is older than `beforeIso`, oldest
+ * first, and where the next page starts: the sweep works the partitions side by side.
+ */
+// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> (or SESSIONS#OPEN) AND gsi2sk < :before, Limit, ExclusiveStartKey.
+export const silentSessionsOf = (
+  shard: OpenPartition,
+  beforeIso: string,
+  limit: number,
+  start?: Record<string, unknown>,
+): Promise<{ items: RadiusSession[]; next?: Record<string, unknown> }> =>
+  Session.queryIndex('openByLastReport', { shard }, { sk: { lt: beforeIso }, limit, start });
+
+/**
+ * How many open sessions last reported before `beforeIso` (the sweep's backlog when it ran out
+ * of time): a COUNT Query per partition, read only then.
+ */
+// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> AND gsi2sk < :before, Select COUNT, each partition.
+export async function countSilentSessions(beforeIso: string): Promise<number> {
+  const counts = await Promise.all(
+    OPEN_PARTITIONS.map((shard) =>
+      Session.countIndex('openByLastReport', { shard }, { sk: { lt: beforeIso } }),
+    ),
+  );
+  return counts.reduce((a, b) => a + b, 0);
+}

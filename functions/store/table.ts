@@ -21,7 +21,8 @@ export const TABLE = {
     { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'ALL' },
     // Open RADIUS sessions by NAS: a narrow projection, so that an interim (new byte counts,
     // none of these attributes) writes no copy here; its readers get the rest by key
-    // (docs/scale.md, "Writes per key").
+    // (docs/scale.md, "Writes per key"). A subscriber's payments too (ids only: what an erasure
+    // needs; written once per payment).
     {
       name: 'gsi4',
       partitionKey: 'gsi4pk',

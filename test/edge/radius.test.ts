@@ -4,7 +4,7 @@ import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
 import { mikrotikChapPassword } from '../../functions/portal/router-login.js';
-import { sweepSilentSessions } from '../../functions/radius/accounting.js';
+import { account, sweepSilentSessions } from '../../functions/radius/accounting.js';
 import { Access, type AccessCode, getAccessCode } from '../../functions/store/access-codes.js';
 import { countersOf } from '../../functions/store/counters.js';
 import { Nas, type NasVendor } from '../../functions/store/nas.js';
@@ -43,7 +43,8 @@ const routerOf = (attrs: RadiusAttributes): TestRouter => {
 };
 /** As the hotspot's router sends it: from its address, with its secret. */
 const auth = (attrs: RadiusAttributes) => asRouter(edge, routerOf(attrs)).auth(attrs);
-const acct = (attrs: RadiusAttributes) => asRouter(edge, routerOf(attrs)).acct(attrs);
+const acct = (attrs: RadiusAttributes, options: { timeoutS?: number } = {}) =>
+  asRouter(edge, routerOf(attrs)).acct(attrs, options);
 
 let seq = 0;
 /** A reseller with one hotspot of the given vendor. */
@@ -352,7 +353,7 @@ describe("the peers' top complaints, beaten", () => {
     const id = await sessionIdOf(c.code, nasId, s);
     const silentSince = new Date(Date.now() - (lease + 5) * 1000).toISOString();
     await Session.update({ id }, { set: { last_report_at: silentSince }, read: await getSession(id) });
-    const closed = await sweepSilentSessions(Date.now());
+    const { closed } = await sweepSilentSessions(Date.now());
     expect(closed).toBeGreaterThanOrEqual(1);
     expect((await getSession(await sessionIdOf(c.code, nasId, s, '02:00:00:00:02:0A')))?.close_reason).toBe(
       'stale',
@@ -382,6 +383,47 @@ describe("the peers' top complaints, beaten", () => {
     expect(await openCount(`RESELLER#${one.resellerId}`)).toBe(0);
     expect(await openCount(`RESELLER#${two.resellerId}`)).toBe(1);
   });
+
+  it('Accounting-On of a router with 300 open sessions is answered inside the 2 s FreeRADIUS waits; the sweep closes what it left', async () => {
+    const { resellerId, nasId } = await hotspot();
+    const codes = await Promise.all(Array.from({ length: 30 }, () => code(resellerId)));
+    const ids = Array.from({ length: 300 }, () => randomUUID());
+    // Seeded in the table directly (300 Starts through radclient would take the test's time).
+    for (let i = 0; i < ids.length; i += 30)
+      await Promise.all(
+        ids.slice(i, i + 30).map((id, j) =>
+          account(
+            {
+              status: 'Start',
+              uniqueId: id,
+              userName: (codes[(i + j) % codes.length] as AccessCode).code,
+              nasId,
+              callingStationId: `02:00:00:00:${String(Math.floor((i + j) / 100)).padStart(2, '0')}:${String((i + j) % 100).padStart(2, '0')}`,
+              totalBytes: 0,
+              sessionTimeS: 0,
+            },
+            Date.now(),
+          ),
+        ),
+      );
+    expect(await openCount(`RESELLER#${resellerId}`)).toBe(300);
+
+    const on = await acct(
+      {
+        'Acct-Status-Type': 'Accounting-On',
+        'NAS-Identifier': nasId,
+        'NAS-IP-Address': '127.0.0.1',
+        'Acct-Session-Id': '0',
+      },
+      { timeoutS: 2 },
+    );
+    expect(on.code).toBe('Accounting-Response');
+    expect(on.ms).toBeLessThan(2000);
+
+    await sweepSilentSessions(Date.now());
+    expect(await openCount(`RESELLER#${resellerId}`)).toBe(0);
+    for (const id of ids) expect((await getSession(id))?.close_reason).toBe('nas_restart');
+  }, 120_000);
 
   it("counts a session once in its reseller's month, at its Start, however often the Start is resent", async () => {
     const { resellerId, nasId } = await hotspot();

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { clock } from '../../functions/core/clock.js';
+import { ddb, tableName } from '../../functions/core/ddb.js';
 import { getAccessCode } from '../../functions/store/access-codes.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { hotspotOf } from '../support/hotspots.js';
@@ -151,6 +153,16 @@ describe('an agent of a reseller', () => {
     expect(sms).toHaveLength(1);
     expect(sms[0]?.message).toContain(code);
     expect(sms[0]?.message).toMatch(/^[\x20-\x7e]+$/);
+    // The sale keeps the buyer's number masked only: the code is texted, the books need no number.
+    const stored = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sale)',
+        ExpressionAttributeValues: { ':pk': `AGENT#${agent.id}`, ':sale': 'SALE#' },
+      }),
+    );
+    const soldTo = (stored.Items ?? []).map((i) => i.buyer_msisdn).filter(Boolean);
+    expect(soldTo).toEqual([`${buyer.slice(0, 4)}${'*'.repeat(buyer.length - 8)}${buyer.slice(-4)}`]);
     // The code is a real access code of the reseller, its clock not started until first login.
     expect(await getAccessCode(code)).toMatchObject({
       reseller_id: reseller.resellerId,

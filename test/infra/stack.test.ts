@@ -5,6 +5,7 @@ import { billingSettings } from '../../functions/billing/settings.js';
 import { worstCallMs } from '../../functions/core/config.js';
 import { GENERATED_SECRETS, type SecretName } from '../../functions/core/secrets.js';
 import { jobs } from '../../functions/jobs.js';
+import { radiusSettings } from '../../functions/radius/settings.js';
 import { type Route, routeKey, routeSecrets, routes } from '../../functions/routes.js';
 import { TABLE } from '../../functions/store/table.js';
 import { HotspotStack, settingsFromContext, withPaymentSecrets } from '../../lib/hotspot-stack.js';
@@ -513,5 +514,13 @@ describe('scheduled jobs', () => {
     expect(timeoutS * 1000).toBeGreaterThanOrEqual(neededMs + 1000);
     // About 260 payments abandoned every 5 minutes at peak (docs/scale.md): one run takes them all.
     expect(b.RECONCILE_BATCH).toBeGreaterThanOrEqual(260);
+  });
+
+  it('gives the session sweep the time its budget, a last close and its backlog count need', () => {
+    const fns = inspect(jobsTemplate).ofType('AWS::Lambda::Function');
+    const [, sweep] = fns.find(([, f]) => String(f.Properties.Description).startsWith('SessionSweep:')) ?? [];
+    const timeoutS = Number(sweep?.Properties.Timeout);
+    // A close is one transaction (its retries a few more); the count of what is left, 65 Queries.
+    expect(timeoutS * 1000).toBeGreaterThanOrEqual(radiusSettings().RADIUS_SWEEP_BUDGET_MS + 10_000);
   });
 });

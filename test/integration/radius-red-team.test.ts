@@ -100,7 +100,7 @@ describe('red team: M6 (a closed session that reports again)', () => {
       { id },
       { set: { last_report_at: new Date(Date.now() - 3600_000).toISOString() }, read: session },
     );
-    expect(await sweepSilentSessions(Date.now())).toBeGreaterThanOrEqual(1);
+    expect((await sweepSilentSessions(Date.now())).closed).toBeGreaterThanOrEqual(1);
     expect((await getSession(id))?.status).toBe('closed');
     expect((await getAccessCode(c.code.code))?.devices).toEqual({});
     // It was on all along: its next Interim counts, reopens it and takes its device's lease back.
@@ -116,7 +116,7 @@ describe('red team: M6 (a closed session that reports again)', () => {
     const c = await setup();
     const id = randomUUID();
     await account(report(c, id, 'Start', 0, 0, 0), Date.now());
-    expect(await closeSessionsOfNas(c.nasId, Date.now())).toBe(1);
+    expect(await closeSessionsOfNas(c.nasId, Date.now())).toEqual({ closed: 1, deferred: 0 });
     await account(report(c, id, 'Interim-Update', 0, MiB, 300), Date.now());
     expect((await getSession(id))?.status).toBe('open');
     const b = await authorizeLogin(

@@ -17,6 +17,7 @@ import {
   listSiteAlerts,
   raiseAlertOnce,
 } from '../../functions/store/alerts.js';
+import { deleteDevice, devicesOfAccount, putDevice } from '../../functions/store/devices.js';
 import {
   armDisconnect,
   Disconnect,
@@ -36,14 +37,17 @@ import {
 import { listRules } from '../../functions/store/gateway-rules.js';
 import { bindingsOfCode, bindingsOfMac, bindMac, forgetMac } from '../../functions/store/mac-bindings.js';
 import { listNasIdsOfReseller } from '../../functions/store/nas.js';
+import { finishNasClose, pendingNasCloses, recordNasClose } from '../../functions/store/nas-closes.js';
 import {
   completePayment,
   createPayment,
   expirePayment,
   failPayment,
+  forgetPaymentMsisdn,
   listPendingPayments,
   type Payment,
   PaymentEntity,
+  paymentIdsOfSubscriber,
 } from '../../functions/store/payments.js';
 import { paymentsOfReseller } from '../../functions/store/reseller-payments.js';
 import {
@@ -190,6 +194,10 @@ describe('index keys follow updates', () => {
       expect((await listCodesOf(p.subscriber_id)).map((c) => c.code)).toEqual([access.code]);
       // It stays in its reseller's list (byReseller: no update moves it).
       expect((await paymentsOfReseller(p.reseller_id, undefined, 10)).items.map((i) => i.id)).toEqual([p.id]);
+      // And in its buyer's (bySubscriber, ids only: what an erasure reads), number taken off or not.
+      expect(await paymentIdsOfSubscriber(p.subscriber_id)).toEqual([p.id]);
+      await forgetPaymentMsisdn(p.id);
+      expect(await paymentIdsOfSubscriber(p.subscriber_id)).toEqual([p.id]);
     });
 
     it('failed', async () => {
@@ -278,6 +286,35 @@ describe('index keys follow updates', () => {
     expect(mine.items).toMatchObject([{ actor_sub: actor, at }]);
     const day = await activityPage({ day: at.slice(0, 10) }, undefined, 100);
     expect(day.items.map((e) => e.actor_sub)).toContain(actor);
+  });
+
+  it('Device credential: it is in its account’s list until deleted (a put and a delete)', async () => {
+    const accountId = randomUUID();
+    const hash = randomUUID().replace(/-/g, '');
+    await putDevice({
+      hash,
+      msisdn: '+2250700000001',
+      account_id: accountId,
+      token_version: 0,
+      created_at: new Date().toISOString(),
+      expires_at: Date.now() + 3600_000,
+    });
+    expect((await devicesOfAccount(accountId)).map((d) => d.hash)).toEqual([hash]);
+    await deleteDevice(hash);
+    expect(await devicesOfAccount(accountId)).toEqual([]);
+  });
+
+  it('NAS restart: a later restart moves it in the pending list, an earlier one does not, finishing takes it out', async () => {
+    const nasId = `access_ix_${randomUUID().slice(0, 8)}`;
+    const mine = async () => (await pendingNasCloses(1000)).filter((c) => c.nas_id === nasId);
+    expect(await recordNasClose({ nas_id: nasId, before: '2026-01-01T00:00:00.000Z' })).toBe(true);
+    expect(await recordNasClose({ nas_id: nasId, before: '2026-01-01T00:05:00.000Z' })).toBe(true);
+    expect(await recordNasClose({ nas_id: nasId, before: '2026-01-01T00:01:00.000Z' })).toBe(false);
+    expect(await mine()).toEqual([{ nas_id: nasId, before: '2026-01-01T00:05:00.000Z' }]);
+    // Finishing the restart as read before the later one leaves the later one.
+    expect(await finishNasClose({ nas_id: nasId, before: '2026-01-01T00:00:00.000Z' })).toBe(false);
+    expect(await finishNasClose({ nas_id: nasId, before: '2026-01-01T00:05:00.000Z' })).toBe(true);
+    expect(await mine()).toEqual([]);
   });
 
   it('Forfait: a new price moves it in the catalogue; retiring takes it off', async () => {

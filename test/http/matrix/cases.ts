@@ -5,6 +5,7 @@ import { initiatePayment } from '../../../functions/billing/payments/initiate.js
 import { generateVouchers } from '../../../functions/billing/vouchers.js';
 import { allocateVlan } from '../../../functions/network/vlans.js';
 import { Access } from '../../../functions/store/access-codes.js';
+import { AccountEntity } from '../../../functions/store/accounts.js';
 import { allotToAgent } from '../../../functions/store/agents.js';
 import { closeIncident, raiseAlertOnce } from '../../../functions/store/alerts.js';
 import { bindMac } from '../../../functions/store/mac-bindings.js';
@@ -435,6 +436,21 @@ export const cases: Record<string, MatrixCase> = {
   },
 
   'GET /api/v1/network/vlans': { request: async () => ({ path: '' }), expect: ANY_RESELLER },
+  'POST /api/v1/subscribers/erase': {
+    request: async (_c, who) => {
+      const msisdn = newMsisdn();
+      // A fresh subscriber for the admin (the erasure deletes it); any number for the others.
+      if (who === 'admin')
+        await AccountEntity.put({
+          id: randomUUID(),
+          msisdn,
+          role: 'subscriber',
+          created_at: new Date().toISOString(),
+        });
+      return { path: '', body: { msisdn } };
+    },
+    expect: { ...ADMIN_ONLY, admin: 200 },
+  },
   'POST /api/v1/network/vlan/allocate': {
     request: async () => ({
       path: '',

@@ -1,0 +1,264 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resetConfig } from '../../functions/core/config.js';
+import { fanOut } from '../../functions/core/fan-out.js';
+import { type AccountingReport, account } from '../../functions/radius/accounting.js';
+import { sweepSilentSessions } from '../../functions/radius/closing.js';
+import { Access, type AccessCode } from '../../functions/store/access-codes.js';
+import { countersOf, scopeOf } from '../../functions/store/counters.js';
+import { Nas } from '../../functions/store/nas.js';
+import { pendingNasCloses } from '../../functions/store/nas-closes.js';
+import {
+  getSession,
+  OPEN_SHARDS,
+  openDevicesOfNas,
+  type RadiusSession,
+} from '../../functions/store/sessions.js';
+import { shardOf } from '../../functions/store/shards.js';
+import { useTestTable } from '../support/db.js';
+
+// Accounting-On/Off and the sweep close sessions in bulk, fanned out with a time budget
+// (functions/radius/closing.ts), on DynamoDB Local: each session closed once, its usage kept.
+
+useTestTable();
+
+afterEach(() => {
+  delete process.env.RADIUS_NAS_CLOSE_BUDGET_MS;
+  delete process.env.RADIUS_SWEEP_BUDGET_MS;
+  resetConfig();
+});
+
+/** Runs `fn` over `items`, 32 at a time (seeding thousands of sessions). */
+async function each<T>(items: readonly T[], fn: (t: T) => Promise<unknown>): Promise<void> {
+  await fanOut(items, { concurrency: 32, until: Number.POSITIVE_INFINITY }, async (t) => {
+    await fn(t);
+    return undefined;
+  });
+}
+
+interface Network {
+  resellerId: string;
+  nasIds: string[];
+  codes: string[];
+}
+
+/** A reseller with `nases` hotspots and `codes` access codes. */
+async function givenNetwork(nases: number, codes: number): Promise<Network> {
+  const resellerId = randomUUID();
+  const nasIds = Array.from({ length: nases }, () => `access_fo_${randomUUID().slice(0, 8)}`);
+  await each(nasIds, (nasId) =>
+    Nas.put({ nas_id: nasId, reseller_id: resellerId, reseller_name: 'FO', vlan_id: 10, kind: 'vlan' }),
+  );
+  const made = Array.from({ length: codes }, () => randomUUID().replace(/-/g, '').slice(0, 12).toUpperCase());
+  await each(made, (code) =>
+    Access.put({
+      code,
+      reseller_id: resellerId,
+      source: 'payment',
+      source_id: randomUUID(),
+      forfait_id: randomUUID(),
+      offer: { duration_hours: 24, data_limit_mb: 100_000, cir_kbps: 512, mir_kbps: 2048, max_devices: 50 },
+      created_at: new Date().toISOString(),
+      used_bytes: 0,
+      devices: {},
+      devices_version: 0,
+    } satisfies AccessCode),
+  );
+  return { resellerId, nasIds, codes: made };
+}
+
+interface Live {
+  id: string;
+  code: string;
+  nasId: string;
+  device: string;
+}
+
+const report = (s: Live, status: AccountingReport['status'], bytes: number): AccountingReport => ({
+  status,
+  uniqueId: s.id,
+  userName: s.code,
+  nasId: s.nasId,
+  callingStationId: s.device,
+  totalBytes: bytes,
+  sessionTimeS: bytes === 0 ? 0 : 60,
+});
+
+const mac = (i: number) =>
+  `02:00:${[(i >> 16) & 255, (i >> 8) & 255, i & 255].map((b) => b.toString(16).padStart(2, '0')).join(':')}`;
+
+/**
+ * `n` sessions over the network's NASes and codes (several devices per code: their closes meet
+ * on the code's item), each started and reported `bytes` at `atMs`.
+ */
+async function givenSessions(net: Network, n: number, bytes: number, atMs = Date.now()): Promise<Live[]> {
+  const live = Array.from({ length: n }, (_, i) => ({
+    id: randomUUID(),
+    code: net.codes[i % net.codes.length] as string,
+    nasId: net.nasIds[i % net.nasIds.length] as string,
+    device: mac(i),
+  }));
+  await each(live, async (s) => {
+    expect(await account(report(s, 'Start', 0), atMs)).toBe('stored');
+    expect(await account(report(s, 'Interim-Update', bytes), atMs)).toBe('stored');
+  });
+  return live;
+}
+
+const sessionsOf = async (live: readonly Live[]): Promise<RadiusSession[]> => {
+  const out: RadiusSession[] = [];
+  await each(live, async (s) => out.push((await getSession(s.id)) as RadiusSession));
+  return out;
+};
+
+const usedBytes = async (codes: readonly string[]): Promise<number> => {
+  let sum = 0;
+  await each(codes, async (code) => {
+    const used = (await Access.get({ code }, { consistent: true }))?.used_bytes ?? 0;
+    sum += used;
+  });
+  return sum;
+};
+
+const openCount = async (net: Network) => (await countersOf(scopeOf.reseller(net.resellerId))).open;
+
+describe('Accounting-On of a NAS with 300 open sessions', () => {
+  it('answers within its budget, and every session ends closed once with its usage as reported', async () => {
+    const net = await givenNetwork(1, 60);
+    const live = await givenSessions(net, 300, 1500);
+    expect(await openCount(net)).toBe(300);
+
+    const started = Date.now();
+    const outcome = await account(
+      { status: 'Accounting-On', nasId: net.nasIds[0] as string, totalBytes: 0, sessionTimeS: 0 },
+      Date.now(),
+    );
+    const answeredMs = Date.now() - started;
+    // The budget (1,000 ms) and the last closes started inside it: well inside FreeRADIUS's 2 s.
+    expect(answeredMs).toBeLessThan(1500);
+    expect(outcome).toMatchObject({ closed: expect.any(Number), deferred: expect.any(Number) });
+    const { closed, deferred } = outcome as { closed: number; deferred: number };
+    expect(closed + deferred).toBe(300);
+    console.log(`Accounting-On: ${closed} of 300 closed in ${answeredMs} ms (${deferred} left to the sweep)`);
+
+    // What the answer left, the next sweep finishes (none silent yet: only the restart's).
+    const swept = await sweepSilentSessions(Date.now());
+    expect(swept).toMatchObject({
+      restart_closed: deferred,
+      closed: 0,
+      left: 0,
+      restarts_left: 0,
+      errors: 0,
+    });
+    const after = await sessionsOf(live);
+    expect(after.every((s) => s.status === 'closed' && s.close_reason === 'nas_restart')).toBe(true);
+    expect(after.every((s) => s.total_bytes === 1500)).toBe(true);
+    expect(await usedBytes(net.codes)).toBe(300 * 1500);
+    expect(await openCount(net)).toBe(0);
+    expect(await openDevicesOfNas(net.nasIds[0] as string)).toEqual([]);
+    expect((await pendingNasCloses(100)).filter((c) => c.nas_id === net.nasIds[0])).toEqual([]);
+  }, 120_000);
+
+  it('with no budget left, leaves them all to the sweep, which spares a session that reported since', async () => {
+    process.env.RADIUS_NAS_CLOSE_BUDGET_MS = '0';
+    resetConfig();
+    const net = await givenNetwork(1, 20);
+    const live = await givenSessions(net, 40, 100, Date.now() - 60_000);
+    const nasId = net.nasIds[0] as string;
+
+    const restartMs = Date.now() - 30_000;
+    expect(
+      await account({ status: 'Accounting-Off', nasId, totalBytes: 0, sessionTimeS: 0 }, restartMs),
+    ).toEqual({
+      closed: 0,
+      deferred: 40,
+    });
+    expect(await pendingNasCloses(10)).toEqual([
+      { nas_id: nasId, before: new Date(restartMs).toISOString() },
+    ]);
+    // One session reports after the restart: it is alive after all.
+    const alive = live[0] as Live;
+    expect(await account(report(alive, 'Interim-Update', 700), Date.now())).toBe('stored');
+
+    expect(await sweepSilentSessions(Date.now())).toMatchObject({
+      restart_closed: 39,
+      restarts_finished: 1,
+      restarts_left: 0,
+    });
+    const after = await sessionsOf(live);
+    expect(after.filter((s) => s.status === 'open').map((s) => s.id)).toEqual([alive.id]);
+    expect(await usedBytes(net.codes)).toBe(40 * 100 + 600);
+    expect(await openCount(net)).toBe(1);
+    expect((await pendingNasCloses(100)).filter((c) => c.nas_id === nasId)).toEqual([]);
+  }, 60_000);
+
+  it('twice at once, with Stops racing them, closes each session once and counts each byte once', async () => {
+    const net = await givenNetwork(1, 10);
+    const live = await givenSessions(net, 120, 1000);
+    const nasId = net.nasIds[0] as string;
+    const stopping = live.slice(0, 60);
+
+    const on = () => account({ status: 'Accounting-On', nasId, totalBytes: 0, sessionTimeS: 0 }, Date.now());
+    const [a, b] = (await Promise.all([
+      on(),
+      on(),
+      ...stopping.map((s) => account(report(s, 'Stop', 1800), Date.now())),
+    ])) as { closed: number; deferred: number }[];
+    const swept = await sweepSilentSessions(Date.now());
+
+    const after = await sessionsOf(live);
+    expect(after.every((s) => s.status === 'closed')).toBe(true);
+    const byStop = after.filter((s) => s.close_reason === 'stop').length;
+    // Every session closed by exactly one of them: the two restarts' counts and the Stops add up.
+    expect((a?.closed ?? 0) + (b?.closed ?? 0) + byStop + swept.restart_closed).toBe(120);
+    // A Stop that came after the close still counts its last bytes, once.
+    for (const s of after) expect(s.total_bytes).toBe(stopping.some((x) => x.id === s.id) ? 1800 : 1000);
+    expect(await usedBytes(net.codes)).toBe(60 * 1800 + 60 * 1000);
+    expect(await openCount(net)).toBe(0);
+  }, 60_000);
+});
+
+describe('the sweep', () => {
+  it('closes 2,000 silent sessions across the shards in one run within its budget, each once', async () => {
+    const net = await givenNetwork(20, 200);
+    const live = await givenSessions(net, 2000, 500, Date.now() - 3600_000);
+    const shards = new Set(live.map((s) => shardOf(s.id, OPEN_SHARDS)));
+    expect(shards.size).toBe(OPEN_SHARDS);
+    expect(await openCount(net)).toBe(2000);
+
+    const started = Date.now();
+    const result = await sweepSilentSessions(Date.now());
+    const ms = Date.now() - started;
+    console.log(
+      `sweep: ${result.closed} silent sessions closed in ${ms} ms (${Math.round((result.closed * 1000) / ms)}/s)`,
+    );
+    expect(result).toMatchObject({ closed: 2000, left: 0, errors: 0 });
+    expect(ms).toBeLessThan(100_000);
+
+    const after = await sessionsOf(live);
+    expect(after.every((s) => s.status === 'closed' && s.close_reason === 'stale')).toBe(true);
+    expect(await usedBytes(net.codes)).toBe(2000 * 500);
+    expect(await openCount(net)).toBe(0);
+    // Nothing left: a second run closes nothing.
+    expect(await sweepSilentSessions(Date.now())).toMatchObject({ closed: 0, left: 0 });
+  }, 300_000);
+
+  it('out of budget, reports what it left, and the next runs finish it, each session closed once', async () => {
+    process.env.RADIUS_SWEEP_BUDGET_MS = '150';
+    resetConfig();
+    const net = await givenNetwork(4, 50);
+    const live = await givenSessions(net, 600, 200, Date.now() - 3600_000);
+
+    const first = await sweepSilentSessions(Date.now());
+    expect(first.closed).toBeLessThan(600);
+    expect(first.left).toBe(600 - first.closed);
+    let total = first.closed;
+    for (let run = 0; run < 40 && total < 600; run++) total += (await sweepSilentSessions(Date.now())).closed;
+    expect(total).toBe(600);
+
+    const after = await sessionsOf(live);
+    expect(after.every((s) => s.status === 'closed')).toBe(true);
+    expect(await openCount(net)).toBe(0);
+    expect(await usedBytes(net.codes)).toBe(600 * 200);
+  }, 300_000);
+});
