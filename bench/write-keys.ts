@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { actionsOf, targetOf } from '../functions/store/entity.js';
 import { TABLE } from '../functions/store/table.js';
 
 /**
@@ -54,32 +55,13 @@ export function updatedAttributes(
   names: Record<string, string> = {},
   values: Item = {},
 ): { set: Record<string, unknown>; removed: string[] } {
+  const actions = actionsOf(expression);
+  const removed = actions.REMOVE.map((clause) => targetOf(clause, names));
   const set: Record<string, unknown> = {};
-  const removed: string[] = [];
-  const marks = [...expression.matchAll(/(?<![\w:#.])(SET|REMOVE|ADD|DELETE)\s/gi)];
-  marks.forEach((m, i) => {
-    const action = (m[1] as string).toUpperCase();
-    const body = expression.slice((m.index ?? 0) + m[0].length, marks[i + 1]?.index);
-    let depth = 0;
-    let from = 0;
-    for (let c = 0; c <= body.length; c++) {
-      const ch = body[c];
-      if (ch === '(') depth++;
-      else if (ch === ')') depth--;
-      else if ((ch === ',' && depth === 0) || c === body.length) {
-        const clause = body.slice(from, c).trim();
-        from = c + 1;
-        if (!clause) continue;
-        const path = clause.split(/[\s=.[]/, 1)[0] as string;
-        const attr = names[path] ?? path;
-        if (action === 'REMOVE') removed.push(attr);
-        else if (action === 'SET') {
-          const value = clause.slice(clause.indexOf('=') + 1).trim();
-          set[attr] = value.startsWith(':') ? values[value] : undefined;
-        }
-      }
-    }
-  });
+  for (const clause of actions.SET) {
+    const value = clause.slice(clause.indexOf('=') + 1).trim();
+    set[targetOf(clause, names)] = value.startsWith(':') ? values[value] : undefined;
+  }
   return { set, removed };
 }
 

@@ -345,7 +345,7 @@ type Action = (typeof ACTIONS)[number];
  * An update expression's actions, each split into its clauses (commas inside a function's
  * parentheses do not split). A keyword is one not part of a name or placeholder (`:add`).
  */
-function actionsOf(expression = ''): Record<Action, string[]> {
+export function actionsOf(expression = ''): Record<Action, string[]> {
   const out: Record<Action, string[]> = { SET: [], REMOVE: [], ADD: [], DELETE: [] };
   const marks = [...expression.matchAll(/(?<![\w:#.])(SET|REMOVE|ADD|DELETE)\s/gi)];
   if (expression.trim() && marks[0]?.index !== expression.search(/\S/)) {
@@ -371,7 +371,7 @@ function actionsOf(expression = ''): Record<Action, string[]> {
 }
 
 /** The top-level attribute a clause writes: `a.b = ...`, `#n[0] = ...`, `REMOVE a`, `ADD a :v`. */
-const targetOf = (clause: string, names: Record<string, string> | undefined): string => {
+export const targetOf = (clause: string, names: Record<string, string> | undefined): string => {
   const path = clause.split(/[\s=.[]/, 1)[0] as string;
   return names?.[path] ?? path;
 };
