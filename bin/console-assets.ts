@@ -15,7 +15,7 @@ import { type Asset, assetsModule, CSS, JS, root, TARGET } from './assets-module
 
 export const CONSOLE_GENERATED = root('functions/console/assets.generated.ts');
 
-async function bundle(): Promise<Asset[]> {
+async function bundle(): Promise<{ assets: Asset[]; preloads: string[] }> {
   const out = await build({
     entryPoints: { console: root('console/main.tsx') },
     bundle: true,
@@ -32,8 +32,14 @@ async function bundle(): Promise<Asset[]> {
     jsxImportSource: 'preact',
     legalComments: 'none',
     charset: 'utf8',
+    metafile: true,
     logLevel: 'silent',
   });
+  // The entry's static imports (the shared chunks every screen needs), not the screens' own chunks.
+  const entry = Object.values(out.metafile.outputs).find((o) => o.entryPoint);
+  const preloads = (entry?.imports ?? [])
+    .filter((i) => i.kind === 'import-statement')
+    .map((i) => basename(i.path));
   const css = await build({
     entryPoints: [root('console/console.css')],
     bundle: true,
@@ -46,19 +52,17 @@ async function bundle(): Promise<Asset[]> {
   });
   const cssText = css.outputFiles[0]?.text ?? '';
   const cssName = `console-${createHash('sha256').update(cssText).digest('base64url').slice(0, 10)}.css`;
-  return [
-    ...out.outputFiles.map((f) => ({
-      name: basename(f.path),
-      type: JS,
-      text: f.text,
-    })),
+  const assets = [
+    ...out.outputFiles.map((f) => ({ name: basename(f.path), type: JS, text: f.text })),
     { name: cssName, type: CSS, text: cssText },
   ];
+  return { assets, preloads: preloads.sort() };
 }
 
 /** The text of functions/console/assets.generated.ts for the current sources. */
 export async function consoleAssetsModule(): Promise<string> {
-  const assets = (await bundle()).sort((a, b) => a.name.localeCompare(b.name));
+  const built = await bundle();
+  const assets = built.assets.sort((a, b) => a.name.localeCompare(b.name));
   const script = assets.find((a) => /^console-.*\.js$/.test(a.name))?.name;
   const style = assets.find((a) => a.name.endsWith('.css'))?.name;
   if (!script || !style) throw new Error('the console build gave no script or stylesheet');
@@ -69,6 +73,7 @@ export async function consoleAssetsModule(): Promise<string> {
     script,
     style,
     assets,
+    preloads: built.preloads,
   });
 }
 

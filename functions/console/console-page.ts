@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { endpoint } from '../core/http.js';
 import { etagMatches } from '../network/branding.js';
-import { CONSOLE_ASSETS, CONSOLE_SCRIPT, CONSOLE_STYLE } from './assets.generated.js';
+import { CONSOLE_PRELOADS, CONSOLE_SCRIPT, CONSOLE_STYLE } from './assets.generated.js';
 
 /**
  * The console's policy: scripts, styles, images and API calls from this origin only (no inline
@@ -21,10 +21,10 @@ export const CONSOLE_CSP = [
 ].join('; ');
 
 // The chunks the entry script imports statically: fetched alongside it, not one round trip later.
-const preloads = Object.keys(CONSOLE_ASSETS)
-  .filter((name) => name.startsWith('chunk-'))
-  .map((name) => `<link rel="modulepreload" href="/console/assets/${name}">`)
-  .join('\n');
+// The screens' own chunks are not: the login page does not fetch what only the screens use.
+const preloads = CONSOLE_PRELOADS.map(
+  (name) => `<link rel="modulepreload" href="/console/assets/${name}">`,
+).join('\n');
 
 /** The shell: the screens are drawn by the script; the text below is for browsers without it. */
 export const CONSOLE_HTML = `<!doctype html>
