@@ -25,12 +25,7 @@ export const Device = entity<DeviceCredential>()({
      * The credentials of an account: erasing a subscriber deletes them (its number is on each).
      * Written once, with the credential; one a phone makes every month or so, a quiet key.
      */
-    byAccount: {
-      gsi: 'gsi1',
-      composite: ['account_id', 'hash'],
-      pk: (d: Pick<DeviceCredential, 'account_id'>) => `ACCOUNT#${d.account_id}#DEVICES`,
-      sk: (d: DeviceCredential) => d.hash,
-    },
+    byAccount: { gsi: 'gsi1', pk: 'ACCOUNT#{account_id}#DEVICES', sk: '{hash}' },
   },
   ttl: (d) => Math.ceil(d.expires_at / 1000) + 86_400,
 });

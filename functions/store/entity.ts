@@ -45,8 +45,9 @@ const RESERVED: string[] = [TABLE.partitionKey, TABLE.sortKey, 'entity', TABLE.t
  * (or removes them, when `when` no longer holds), as ElectroDB's update path does.
  *
  * Most keys are templates, `pk: 'RESELLER#{reseller_id}#AGENTS'`: each `{name}` is the
- * attribute's value, and the attributes named are the index's `composite`, derived rather than
- * listed (`KeyTemplate`). A key a template cannot say (a padded number, a status folded into a
+ * attribute's value (`{name:10}`: a number zero-padded to 10 digits, so that keys sort as the
+ * numbers do), and the attributes named are the index's `composite`, derived rather than listed
+ * (`KeyTemplate`). A key a template cannot say (a padded number, a status folded into a
  * word, a shard) is a function, with its attributes listed (`IndexDef`).
  */
 export interface IndexDef<T> {
@@ -97,8 +98,8 @@ export type IndexOf<D, T> = D extends { pk: infer P; sk: infer S }
     }
   : never;
 
-/** `{name}` of a template, as written. */
-const PLACEHOLDER = /\{(\w+)\}/g;
+/** `{name}` or `{name:width}` of a template, as written. */
+const PLACEHOLDER = /\{(\w+)(?::(\d+))?\}/g;
 
 /**
  * A template's key function: a value missing for a name it reads is a fault (a key must never
@@ -106,10 +107,10 @@ const PLACEHOLDER = /\{(\w+)\}/g;
  */
 function templateKey(template: string, entity: string): (t: Record<string, unknown>) => string {
   return (t) =>
-    template.replace(PLACEHOLDER, (_m, a: string) => {
+    template.replace(PLACEHOLDER, (_m, a: string, width?: string) => {
       const v = t[a];
       if (v === undefined || v === null) throw new Error(`${entity}: key ${template} needs ${a}`);
-      return String(v);
+      return width ? String(v).padStart(Number(width), '0') : String(v);
     });
 }
 
@@ -337,6 +338,12 @@ export function isConditionFailure(error: unknown): boolean {
 export const notExists: Expr = { expression: 'attribute_not_exists(pk)' };
 /** `attribute_exists(pk)`: an update or delete of an item that must be there. */
 export const exists: Expr = { expression: 'attribute_exists(pk)' };
+/** The item's `status` is this one (a transition's condition). */
+export const statusIs = (status: string): Expr => ({
+  expression: '#status = :status_is',
+  names: { '#status': 'status' },
+  values: { ':status_is': status },
+});
 
 const ACTIONS = ['SET', 'REMOVE', 'ADD', 'DELETE'] as const;
 type Action = (typeof ACTIONS)[number];

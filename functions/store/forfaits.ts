@@ -1,5 +1,5 @@
 import { clock } from '../core/clock.js';
-import { entity, exists, notExists } from './entity.js';
+import { entity, exists, notExists, statusIs } from './entity.js';
 
 /**
  * A forfait as the catalogue shows it. Declared here, for what is stored; the API's forfait
@@ -38,10 +38,10 @@ export const ForfaitEntity = entity<StoredForfait>()({
     /** The forfaits on sale, by price: only active ones carry its keys (sparse index). */
     onSale: {
       gsi: 'gsi1',
-      composite: ['status', 'price_fcfa', 'id'],
-      pk: (_onSale: unknown) => 'FORFAITS#ACTIVE',
-      sk: (f: StoredForfait) => `${String(f.price_fcfa).padStart(10, '0')}#${f.id}`,
+      pk: 'FORFAITS#ACTIVE',
+      sk: '{price_fcfa:10}#{id}',
       when: (f: StoredForfait) => f.status === 'active',
+      whenReads: ['status'],
     },
   },
 });
@@ -77,7 +77,7 @@ export async function updateForfait(
     { id },
     // Read as active: the condition below makes sure it still is when the keys are rewritten.
     { set: { ...changes, updated_at: clock.iso() }, read: current },
-    { expression: '#status = :active', names: { '#status': 'status' }, values: { ':active': 'active' } },
+    statusIs('active'),
   );
 }
 

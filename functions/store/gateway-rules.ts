@@ -20,12 +20,7 @@ export const Rule = entity<GatewayRule>()({
   }),
   indexes: {
     /** Every rule of the network, in VLAN then rule order. */
-    all: {
-      gsi: 'gsi1',
-      composite: ['vlan', 'order'],
-      pk: (_all: unknown) => 'RULES',
-      sk: (r: GatewayRule) => `${pad(r.vlan)}#${pad(r.order)}`,
-    },
+    all: { gsi: 'gsi1', pk: 'RULES', sk: '{vlan:5}#{order:5}' },
   },
 });
 

@@ -21,12 +21,7 @@ export const NasCloseEntity = entity<NasClose>()({
   key: (c: Pick<NasClose, 'nas_id'>) => ({ pk: `NASCLOSE#${c.nas_id}`, sk: 'NASCLOSE' }),
   indexes: {
     /** Every restart still to finish, oldest first: what the sweep reads. */
-    pending: {
-      gsi: 'gsi1',
-      composite: ['before', 'nas_id'],
-      pk: (_all: unknown) => 'NASCLOSES#PENDING',
-      sk: (c: NasClose) => `${c.before}#${c.nas_id}`,
-    },
+    pending: { gsi: 'gsi1', pk: 'NASCLOSES#PENDING', sk: '{before}#{nas_id}' },
   },
   ttl: (c) => Math.floor(Date.parse(c.before) / 1000) + KEEP_S,
 });

@@ -8,6 +8,7 @@ import {
   entity,
   exists,
   notExists,
+  statusIs,
   type TxItem,
   transact,
 } from './entity.js';
@@ -394,11 +395,7 @@ function settleOutcome(error: unknown): SettleOutcome {
   throw error;
 }
 
-const stillPending: Expr = {
-  expression: '#status = :pending',
-  names: { '#status': 'status' },
-  values: { ':pending': 'pending' },
-};
+const stillPending = statusIs('pending');
 
 /**
  * The update of an unsettled payment to its outcome. Failing or expiring applies to a pending

@@ -28,26 +28,16 @@ export interface Allocation {
   created_at: string;
 }
 
-const pad = (n: number) => String(n).padStart(5, '0');
+const _pad = (n: number) => String(n).padStart(5, '0');
 
 export const Vlan = entity<Allocation & { slug: string }>()({
   name: 'vlan',
   key: (a: Pick<Allocation, 'vlan_id'>) => ({ pk: `VLAN#${a.vlan_id}`, sk: 'ALLOCATION' }),
   indexes: {
     /** Every allocation, in id order. */
-    all: {
-      gsi: 'gsi1',
-      composite: ['vlan_id'],
-      pk: (_all: unknown) => 'VLANS',
-      sk: (a: Allocation) => pad(a.vlan_id),
-    },
+    all: { gsi: 'gsi1', pk: 'VLANS', sk: '{vlan_id:5}' },
     /** A reseller's own. */
-    byReseller: {
-      gsi: 'gsi2',
-      composite: ['reseller_id', 'vlan_id'],
-      pk: (a: Pick<Allocation, 'reseller_id'>) => `RESELLER#${a.reseller_id}#VLAN`,
-      sk: (a: Allocation) => pad(a.vlan_id),
-    },
+    byReseller: { gsi: 'gsi2', pk: 'RESELLER#{reseller_id}#VLAN', sk: '{vlan_id:5}' },
   },
 });
 

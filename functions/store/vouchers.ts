@@ -1,7 +1,7 @@
 import type { Currency } from '../core/currency.js';
 import { Access, type AccessCode, accessCodeActivate } from './access-codes.js';
 import { type Entitlement, EntitlementEntity } from './entitlements.js';
-import { cancelled, type Expr, entity, type Item, transact } from './entity.js';
+import { cancelled, type Expr, entity, type Item, statusIs, transact } from './entity.js';
 import type { Offer } from './forfaits.js';
 import { revenueIncrement } from './revenue.js';
 import { salesIncrement } from './sales.js';
@@ -54,11 +54,7 @@ export const VoucherEntity = entity<Voucher>()({
   },
 });
 
-const stillActive: Expr = {
-  expression: '#status = :active',
-  names: { '#status': 'status' },
-  values: { ':active': 'active' },
-};
+const stillActive = statusIs('active');
 
 /** Active and not revoked: what a redemption needs (a revoke between its read and its write loses). */
 const redeemable: Expr = {

@@ -83,6 +83,18 @@ describe('entity helper: key templates', () => {
     expect(text).toContain('gsi1sk = "open#t1"');
   });
 
+  it('zero-pads a number named with a width, so that keys sort as the numbers do', () => {
+    const Ranked = entity<{ id: string; rank: number }>()({
+      name: 'ranked',
+      key: (r: { id: string }) => ({ pk: `R#${r.id}`, sk: 'R' }),
+      indexes: { byRank: { gsi: 'gsi1', pk: 'RANKS', sk: '{rank:5}#{id}' } },
+    });
+    expect(Ranked.indexes.byRank.composite).toEqual(['rank', 'id']);
+    const keys = [120, 7, 45].map((rank) => Ranked.item({ id: `r${rank}`, rank }).gsi1sk as string);
+    expect(keys).toEqual(['00120#r120', '00007#r7', '00045#r45']);
+    expect([...keys].sort()).toEqual(['00007#r7', '00045#r45', '00120#r120']);
+  });
+
   it('refuses to build a key without a value for a name it holds (never `undefined` in a key)', () => {
     expect(() => Task.indexes.byOwner.sk({ status: 'open' } as Task)).toThrow(/needs id/);
   });
