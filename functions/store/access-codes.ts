@@ -58,17 +58,15 @@ export interface AccessCode {
 /** Access codes are kept this long after their end (support questions, disputes). */
 const KEEP_AFTER_END_S = 90 * 24 * 3600;
 
+/** A code sold to a subscriber (a voucher's has none until its redeemer logs in). */
+const sold = (a: AccessCode) => a.subscriber_id !== undefined;
+
 export const Access = entity<AccessCode>()({
   name: 'access_code',
   key: (a: Pick<AccessCode, 'code'>) => ({ pk: `CODE#${a.code}`, sk: 'CODE' }),
   indexes: {
     /** A subscriber's codes, newest first (the portal's "you have time left"). */
-    bySubscriber: {
-      gsi: 'gsi1',
-      pk: 'SUBSCRIBER#{subscriber_id}#CODES',
-      sk: '{created_at}',
-      when: (a: AccessCode) => a.subscriber_id !== undefined,
-    },
+    bySubscriber: { gsi: 'gsi1', pk: 'SUBSCRIBER#{subscriber_id}#CODES', sk: '{created_at}', when: sold },
   },
   ttl: (a) => {
     const end = a.expires_at ?? a.use_by;

@@ -47,17 +47,14 @@ export interface AccountOtp {
 
 export type StoredAccount = Account & AccountOtp;
 
+const isOperator = (a: StoredAccount) => a.role !== 'subscriber';
+
 export const AccountEntity = entity<StoredAccount>()({
   name: 'account',
   key: (a: Pick<Account, 'msisdn'>) => ({ pk: `ACCOUNT#${a.msisdn}`, sk: 'ACCOUNT' }),
   indexes: {
     /** Operator accounts (admins, resellers), by role then MSISDN; subscribers are not listed. */
-    operators: {
-      gsi: 'gsi1',
-      pk: 'OPERATORS',
-      sk: '{role}#{msisdn}',
-      when: (a: StoredAccount) => a.role !== 'subscriber',
-    },
+    operators: { gsi: 'gsi1', pk: 'OPERATORS', sk: '{role}#{msisdn}', when: isOperator },
   },
 });
 

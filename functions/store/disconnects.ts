@@ -53,13 +53,7 @@ export const Disconnect = entity<DisconnectRequest>()({
   key: (d: Pick<DisconnectRequest, 'session_id'>) => ({ pk: `SESSION#${d.session_id}`, sk: 'DISCONNECT' }),
   indexes: {
     /** Requests not finished, by when they are due: what the relay claims next. */
-    dueByTime: {
-      gsi: 'gsi1',
-      pk: 'DISCONNECTS#DUE',
-      sk: '{next_at}#{session_id}',
-      when: (d: DisconnectRequest) => DUE.includes(d.status),
-      whenReads: ['status'],
-    },
+    dueByTime: { gsi: 'gsi1', pk: 'DISCONNECTS#DUE', sk: '{next_at}#{session_id}', sparse: { status: DUE } },
   },
   ttl: (d) => Math.floor(Date.parse(d.requested_at) / 1000) + KEEP_S,
 });

@@ -75,6 +75,11 @@ export interface KeyTemplate<T> extends Omit<IndexDef<T>, 'composite' | 'pk' | '
   pk: string;
   sk: string;
   whenReads?: readonly (keyof T & string)[];
+  /**
+   * A sparse index by value: the item carries its keys only while each attribute named holds
+   * its value (or one of its values). `{ status: 'open' }` says `when` and `whenReads` at once.
+   */
+  sparse?: { readonly [A in keyof T]?: T[A] | readonly T[A][] };
 }
 
 /** The attributes a key template names: `'A#{x}#{y}'` -> `'x' | 'y'`. */
@@ -117,7 +122,16 @@ function templateKey(template: string, entity: string): (t: Record<string, unkno
 /** Both forms of an index as key functions with their composite. */
 function compiled<T>(index: IndexDef<T> | KeyTemplate<T>, entity: string): IndexDef<T> {
   if (typeof index.pk !== 'string' || typeof index.sk !== 'string') return index as IndexDef<T>;
-  const { whenReads = [], when, ...rest } = index as KeyTemplate<T>;
+  const { whenReads: reads = [], when: given, sparse, ...rest } = index as KeyTemplate<T>;
+  const held = Object.entries(sparse ?? {}) as [string, unknown][];
+  const whenReads = [...reads, ...held.map(([a]) => a as keyof T & string)];
+  const holds = (t: T) =>
+    held.every(([a, v]) => {
+      const value = (t as Record<string, unknown>)[a];
+      return Array.isArray(v) ? v.includes(value) : value === v;
+    });
+  const when =
+    given && held.length ? (t: T) => holds(t) && given(t) : (given ?? (held.length ? holds : undefined));
   const named = [...`${index.pk}|${index.sk}`.matchAll(PLACEHOLDER)].map((m) => m[1] as string);
   const composite = [...new Set([...named, ...whenReads])] as (keyof T & string)[];
   const readable = new Set<string>(composite);

@@ -36,13 +36,7 @@ export const ForfaitEntity = entity<StoredForfait>()({
   key: (f: Pick<Forfait, 'id'>) => ({ pk: `FORFAIT#${f.id}`, sk: 'FORFAIT' }),
   indexes: {
     /** The forfaits on sale, by price: only active ones carry its keys (sparse index). */
-    onSale: {
-      gsi: 'gsi1',
-      pk: 'FORFAITS#ACTIVE',
-      sk: '{price_fcfa:10}#{id}',
-      when: (f: StoredForfait) => f.status === 'active',
-      whenReads: ['status'],
-    },
+    onSale: { gsi: 'gsi1', pk: 'FORFAITS#ACTIVE', sk: '{price_fcfa:10}#{id}', sparse: { status: 'active' } },
   },
 });
 

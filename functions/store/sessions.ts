@@ -76,8 +76,7 @@ export const Session = entity<RadiusSession>()({
       movedFrom: 'gsi1',
       pk: 'NAS#{nas_id}#OPEN',
       sk: '{id}',
-      when: (s: RadiusSession) => s.status === 'open',
-      whenReads: ['status'],
+      sparse: { status: 'open' },
     },
     /**
      * Every open session, by last report: the oldest are the silent ones (the sweep). Every

@@ -44,11 +44,7 @@ export const VoucherEntity = entity<Voucher>()({
   key: (v: Pick<Voucher, 'code'>) => ({ pk: `VOUCHER#${v.code}`, sk: 'VOUCHER' }),
   indexes: {
     /** A reseller's vouchers by stored status, then code: the sort key changes on redemption. */
-    byStatus: {
-      gsi: 'gsi1',
-      pk: 'VOUCHERS#{reseller_id}',
-      sk: '{status}#{code}',
-    },
+    byStatus: { gsi: 'gsi1', pk: 'VOUCHERS#{reseller_id}', sk: '{status}#{code}' },
     /** The vouchers of a generation batch, by code. */
     byBatch: { gsi: 'gsi2', pk: 'BATCH#{batch_id}', sk: '{code}' },
   },

@@ -83,6 +83,21 @@ describe('entity helper: key templates', () => {
     expect(text).toContain('gsi1sk = "open#t1"');
   });
 
+  it('keeps an item in a sparse index only while the attributes `sparse` names hold their values', () => {
+    const Job = entity<Task>()({
+      name: 'job',
+      key: (t: Pick<Task, 'id'>) => ({ pk: `JOB#${t.id}`, sk: 'JOB' }),
+      indexes: { open: { gsi: 'gsi1', pk: 'OPEN', sk: '{due}#{id}', sparse: { status: 'open' } } },
+    });
+    expect([...Job.indexes.open.composite].sort()).toEqual(['due', 'id', 'status']);
+    expect(Job.item(task).gsi1pk).toBe('OPEN');
+    expect(Job.item({ ...task, status: 'done' }).gsi1pk).toBeUndefined();
+    // Closing it takes it out of the index: `status` feeds it, though no key names it.
+    expect(sent(Job.tx.update({ id: 't1' }, { set: { status: 'done' }, read: task }))).toMatch(
+      /REMOVE gsi1pk, gsi1sk$/,
+    );
+  });
+
   it('zero-pads a number named with a width, so that keys sort as the numbers do', () => {
     const Ranked = entity<{ id: string; rank: number }>()({
       name: 'ranked',
