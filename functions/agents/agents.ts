@@ -6,6 +6,7 @@ import { assertIsAgent, assertManagesAgent, assertSeesAgent, resellerInScope } f
 import { clock } from '../core/clock.js';
 import { AppError, forbidden, notFound, validation } from '../core/errors.js';
 import { log, maskMsisdn } from '../core/log.js';
+import { pick } from '../core/pick.js';
 import type { AgentScopePrincipal, OperatorPrincipal } from '../core/principal.js';
 import { sendSms } from '../core/sms.js';
 import type { AccessCode } from '../store/access-codes.js';
@@ -238,14 +239,17 @@ async function textCode(to: string, code: string, forfaitName: string) {
 }
 
 const shownSale = (s: AgentSale) => ({
-  at: s.at,
-  code: s.code,
-  forfait_id: s.forfait_id,
-  forfait_name: s.forfait_name,
-  price_fcfa: s.price_fcfa,
-  commission_fcfa: s.commission_fcfa,
-  paid_from: s.paid_from,
-  ...(s.nas_id ? { nas_id: s.nas_id } : {}),
+  ...pick(
+    s,
+    'at',
+    'code',
+    'forfait_id',
+    'forfait_name',
+    'price_fcfa',
+    'commission_fcfa',
+    'paid_from',
+    'nas_id',
+  ),
   ...(s.buyer_msisdn ? { buyer_msisdn: maskMsisdn(s.buyer_msisdn) } : {}),
 });
 
@@ -255,11 +259,8 @@ const periodView = (p: {
   commission_fcfa: number;
   sales_count: number;
 }) => ({
-  period: p.period,
-  sold_fcfa: p.sold_fcfa,
-  commission_fcfa: p.commission_fcfa,
+  ...pick(p, 'period', 'sold_fcfa', 'commission_fcfa', 'sales_count'),
   due_fcfa: p.sold_fcfa - p.commission_fcfa,
-  sales_count: p.sales_count,
 });
 
 /** The agent's day and month (UTC), balance and the cash it handed over. */

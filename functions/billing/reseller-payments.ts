@@ -1,5 +1,6 @@
 import { openCursor, sealCursor } from '../core/cursor.js';
 import { maskMsisdn } from '../core/log.js';
+import { pick } from '../core/pick.js';
 import { Access } from '../store/access-codes.js';
 import { batchGet, type Item } from '../store/entity.js';
 import { paymentsOfReseller } from '../store/reseller-payments.js';
@@ -17,13 +18,7 @@ export async function resellerPayments(resellerId: string, limit: number, cursor
   const used = new Map(read.filter((c) => c !== undefined).map((c) => [c.code, !!c.last_login_at]));
   return {
     items: page.items.map((p) => ({
-      id: p.id,
-      forfait_name: p.forfait_name,
-      amount_fcfa: p.amount_fcfa,
-      status: p.status,
-      provider: p.provider,
-      created_at: p.created_at,
-      ...(p.nas_id ? { nas_id: p.nas_id } : {}),
+      ...pick(p, 'id', 'forfait_name', 'amount_fcfa', 'status', 'provider', 'created_at', 'nas_id'),
       ...(p.msisdn ? { msisdn: maskMsisdn(p.msisdn) } : {}),
       ...(p.access_code ? { access_code: p.access_code } : {}),
       refusal_count: p.refusal_count ?? 0,

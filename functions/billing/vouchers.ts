@@ -6,6 +6,7 @@ import { openCursor, sealCursor } from '../core/cursor.js';
 import { AppError, notFound, validation } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
+import { pick } from '../core/pick.js';
 import type { OperatorPrincipal } from '../core/principal.js';
 import { type AccessCode, getAccessCode } from '../store/access-codes.js';
 import type { Item } from '../store/entity.js';
@@ -223,14 +224,8 @@ const cursorScope = (resellerId: string, status: string) => `${resellerId}:${sta
 
 /** A voucher as a list shows it. */
 const listed = (v: Voucher, now: number) => ({
-  code: v.code,
-  forfait_id: v.forfait_id,
+  ...pick(v, 'code', 'forfait_id', 'batch_id', 'created_at', 'use_by', 'redeemed_at', 'revoked_at'),
   status: visibleVoucherStatus(v, now),
-  batch_id: v.batch_id,
-  created_at: v.created_at,
-  ...(v.use_by ? { use_by: v.use_by } : {}),
-  ...(v.redeemed_at ? { redeemed_at: v.redeemed_at } : {}),
-  ...(v.revoked_at ? { revoked_at: v.revoked_at } : {}),
 });
 
 /**

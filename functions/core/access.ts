@@ -92,21 +92,22 @@ export function assertSeesRouter<T extends { reseller_id: string }>(
   assertOwns(principal, router, 'Router');
 }
 
+/** The agent's reseller or an admin: who manage an agent. */
+const managesAgent = (principal: AgentScopePrincipal, agent: { reseller_id: string }): boolean =>
+  principal?.role === 'admin' ||
+  (principal?.role === 'reseller' && principal.resellerId === agent.reseller_id);
+
 /** Throws 404 unless the caller is the agent itself, the agent's reseller, or an admin. */
 export function assertSeesAgent<T extends { id: string; reseller_id: string }>(
   principal: AgentScopePrincipal,
   agent: T | undefined,
 ): asserts agent is T {
   if (!agent) throw notFound('Agent');
-  if (principal?.role === 'admin') return;
-  if (principal?.role === 'reseller' && principal.resellerId === agent.reseller_id) return;
-  if (
+  const itself =
     principal?.role === 'agent' &&
     principal.agentId === agent.id &&
-    principal.resellerId === agent.reseller_id
-  )
-    return;
-  throw notFound('Agent');
+    principal.resellerId === agent.reseller_id;
+  if (!itself && !managesAgent(principal, agent)) throw notFound('Agent');
 }
 
 /** Throws 404 unless the caller is the agent's reseller or an admin (who manage the agent). */
@@ -114,10 +115,7 @@ export function assertManagesAgent<T extends { id: string; reseller_id: string }
   principal: OperatorPrincipal,
   agent: T | undefined,
 ): asserts agent is T {
-  if (!agent) throw notFound('Agent');
-  if (principal?.role === 'admin') return;
-  if (principal?.role === 'reseller' && principal.resellerId === agent.reseller_id) return;
-  throw notFound('Agent');
+  if (!agent || !managesAgent(principal, agent)) throw notFound('Agent');
 }
 
 /**

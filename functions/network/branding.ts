@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { assertActsFor } from '../core/access.js';
 import { clock } from '../core/clock.js';
 import { notFound } from '../core/errors.js';
+import { pick } from '../core/pick.js';
 import type { Principal } from '../core/principal.js';
 import { type BrandingFields, readBranding, saveBranding } from '../store/branding.js';
 import { getNas, loginOriginOf, setNasLoginOrigin } from '../store/nas.js';
@@ -67,12 +68,8 @@ export async function updateLoginOrigin(principal: Principal, nasId: string, ori
   return { nas_id: nasId, login_origin: origin };
 }
 
-export const portalView = (b: Branding): PortalBranding => ({
-  nas_id: b.nas_id,
-  reseller_name: b.reseller_name,
-  logo_url: b.logo_url,
-  primary_color: b.primary_color,
-});
+export const portalView = (b: Branding): PortalBranding =>
+  pick(b, 'nas_id', 'reseller_name', 'logo_url', 'primary_color');
 
 /** Strong ETag of a body: portals revalidate with If-None-Match and get a 304. */
 export const etagOf = (body: unknown): string =>

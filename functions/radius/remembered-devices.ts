@@ -1,5 +1,6 @@
 import { assertHoldsCode } from '../core/access.js';
 import { AppError, notFound } from '../core/errors.js';
+import { pick } from '../core/pick.js';
 import type { Principal } from '../core/principal.js';
 import { type AccessCode, getAccessCode, listCodesOf } from '../store/access-codes.js';
 import { bindingsOfCode, bindMac, forgetMac, type MacBinding } from '../store/mac-bindings.js';
@@ -26,13 +27,7 @@ export interface RememberedDevice {
   expires_at: string;
 }
 
-const view = (b: MacBinding): RememberedDevice => ({
-  code: b.code,
-  mac: b.mac,
-  nas_id: b.nas_id,
-  bound_at: b.bound_at,
-  expires_at: b.expires_at,
-});
+const view = (b: MacBinding): RememberedDevice => pick(b, 'code', 'mac', 'nas_id', 'bound_at', 'expires_at');
 
 /** The code named at a hotspot, or 404 (unknown, or another reseller's: the same answer), budgeted. */
 async function codeAt(nasId: string, typed: string, nowMs: number, clientAddress: string) {
