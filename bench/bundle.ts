@@ -336,7 +336,8 @@ export async function bundleSection(
 }
 
 /** Replaces the bundle section of docs/bench.md (from its heading to the next one) with `lines`. */
-export function writeBundleSection(root: string, lines: string[]): void {
+/** Replaces the docs/bench.md section that starts with `lines[0]` (up to the next `## `). */
+export function writeSection(root: string, lines: string[]): void {
   const file = join(root, 'docs', 'bench.md');
   const doc = readFileSync(file, 'utf8');
   const start = doc.indexOf(lines[0] as string);
@@ -357,7 +358,7 @@ export async function importOnly(root: string): Promise<void> {
     join(root, 'bench', 'results', 'bundles.json'),
     `${JSON.stringify({ measured_at: new Date().toISOString(), node: process.version, ...json }, null, 2)}\n`,
   );
-  writeBundleSection(root, lines);
+  writeSection(root, lines);
   process.stdout.write(
     `${lines.join('\n')}\nJSON: bench/results/bundles.json; section written to docs/bench.md\n`,
   );

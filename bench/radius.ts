@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createSocket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
 import radius from 'radius';
 import { startFakeNas } from '../bin/local/fake-nas.js';
 import { findBinary, startFreeRadius } from '../bin/local/freeradius.js';
@@ -10,10 +11,10 @@ import { Access } from '../functions/store/access-codes.js';
 import { setNasCoa } from '../functions/store/nas.js';
 import { getSession } from '../functions/store/sessions.js';
 import { paidCode } from '../test/support/access.js';
-import type { DdbProbe } from '../test/support/ddb-instrument.js';
 import { hotspotOf } from '../test/support/hotspots.js';
 import { startFreeRadius as startFilesFreeRadius } from '../test/support/peers.js';
 import { startRadsecRouter } from '../test/support/radsec.js';
+import { startSqlRadius } from '../test/support/sql-radius.js';
 
 /**
  * The RADIUS edge under load: Access-Requests and Accounting-Requests sent from this process
@@ -23,6 +24,15 @@ import { startRadsecRouter } from '../test/support/radsec.js';
  * client -> Debian's radsecproxy with a registered router's certificate -> FreeRADIUS's TLS
  * listener; radsecproxy's own hop is in those figures). The floor is the same client against
  * FreeRADIUS answering from its own `users` file over UDP, with no API behind it.
+ *
+ * The peer: the same exchanges (authorize, Start, Interim-Update) against FreeRADIUS with rlm_sql
+ * on SQLite, a time and a data counter and one device per user (test/support/sql-radius.ts), the
+ * setup daloRADIUS and PHPNuxBill installs run. For every exchange, the CPU time each process
+ * spent (utime + stime from /proc/<pid>/stat, threads included, read before and after a fixed
+ * number of exchanges) over the exchanges answered: FreeRADIUS, the API (a process of its own,
+ * bench/radius-api.ts), DynamoDB Local's JVM, radsecproxy on the RadSec rows; and the peer's
+ * FreeRADIUS (SQLite is a library inside it). On a shared 2-core machine, CPU time is the
+ * figure that does not depend on who else is running; wall-clock rates are printed beside it.
  */
 export interface RadiusFigure {
   name: string;
@@ -33,9 +43,98 @@ export interface RadiusFigure {
   /** DynamoDB commands per request (undefined for the floor, which has no API). */
   ddb_calls_per_request?: number;
   answered: number;
+  /** Access-Accepts or Accounting-Responses among the answers. */
+  accepted?: number;
+  /** CPU milliseconds per exchange answered, by process. */
+  cpu?: Record<string, number>;
+}
+
+/** The API process: where it answers, and its DynamoDB command count. */
+interface ApiProcess {
+  url: string;
+  pid: number;
+  reset: () => void;
+  calls: () => Promise<number>;
+  stop: () => Promise<void>;
+}
+
+/** Process label -> pid, for the CPU columns. */
+type Pids = Record<string, number>;
+
+const TICK_MS =
+  1000 / (Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100);
+
+/** CPU time a process has used, in ms: utime + stime of all its threads (/proc/<pid>/stat). */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+/** Runs `run` and returns its result with each process's CPU ms per answered exchange. */
+async function withCpu<T extends { answered: number }>(
+  pids: Pids,
+  run: () => Promise<T>,
+): Promise<T & { cpu: Record<string, number> }> {
+  const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
+  const result = await run();
+  const cpu = Object.fromEntries(
+    Object.entries(pids).map(([k, pid]) => [
+      k,
+      (cpuMs(pid) - (before[k] ?? 0)) / Math.max(1, result.answered),
+    ]),
+  );
+  return { ...result, cpu };
+}
+
+/** Starts bench/radius-api.ts with this process's environment; resolves once it listens. */
+async function startApi(): Promise<ApiProcess> {
+  const prof = process.env.BENCH_API_PROF;
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []),
+      '--import',
+      'tsx',
+      new URL('./radius-api.ts', import.meta.url).pathname,
+    ],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: process.env },
+  );
+  const kill = () => child.kill('SIGKILL');
+  process.once('exit', kill);
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the API process exited (${code}) before it listened`)));
+    child.on('message', (m: { kind: string; url?: string }) => {
+      if (m.kind === 'ready' && m.url) resolve(m.url);
+    });
+  });
+  return {
+    url,
+    pid: child.pid as number,
+    reset: () => child.send({ kind: 'reset' }),
+    calls: () =>
+      new Promise((resolve) => {
+        const on = (m: { kind: string; calls?: number }) => {
+          if (m.kind !== 'calls') return;
+          child.off('message', on);
+          resolve(m.calls ?? 0);
+        };
+        child.on('message', on);
+        child.send({ kind: 'calls' });
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        process.removeListener('exit', kill);
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.send({ kind: 'stop' });
+        setTimeout(kill, 5000).unref();
+      }),
+  };
 }
 
 const SECRET = 'bench-radius-secret';
+const PEER = 'peer, FreeRADIUS + SQLite';
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 
@@ -48,15 +147,18 @@ async function blast(
   kind: 'Access-Request' | 'Accounting-Request',
   packets: (i: number) => Attributes,
   options: { total: number; parallel: number },
-): Promise<{ latencies: number[]; answered: number; elapsedS: number }> {
+): Promise<{ latencies: number[]; answered: number; accepted: number; elapsedS: number }> {
   const socket = createSocket('udp4');
   await new Promise<void>((r) => socket.bind(0, '127.0.0.1', () => r()));
   const pending = new Map<number, { started: number; done: (ok: boolean) => void }>();
+  let accepted = 0;
   socket.on('message', (msg) => {
     const id = msg[1] as number;
     const p = pending.get(id);
     if (!p) return;
     pending.delete(id);
+    // Access-Accept or Accounting-Response.
+    if (msg[0] === 2 || msg[0] === 5) accepted++;
     p.done(true);
   });
   const latencies: number[] = [];
@@ -103,11 +205,20 @@ async function blast(
   const elapsedS = (performance.now() - started) / 1000;
   socket.close();
   latencies.sort((a, b) => a - b);
-  return { latencies, answered, elapsedS };
+  return { latencies, answered, accepted, elapsedS };
 }
 
-function figure(name: string, r: Awaited<ReturnType<typeof blast>>, calls?: number): RadiusFigure {
+function figure(
+  name: string,
+  r: Omit<Awaited<ReturnType<typeof blast>>, 'accepted'> & {
+    accepted?: number;
+    cpu?: Record<string, number>;
+  },
+  calls?: number,
+): RadiusFigure {
   return {
+    ...(r.accepted === undefined ? {} : { accepted: r.accepted }),
+    ...(r.cpu ? { cpu: r.cpu } : {}),
     name,
     requests: r.latencies.length,
     rps: r.answered / r.elapsedS,
@@ -132,34 +243,37 @@ async function seedCodes(n: number): Promise<{ nasId: string; codes: string[]; r
   return { nasId, codes, resellerId };
 }
 
-/** Authorize, Start and Interim-Update of `codes`, sent to `port` with `secret`. */
+/**
+ * Authorize, Start and Interim-Update of `codes` (the password is the code, as a typed code's
+ * is), sent to `target`; the CPU each of `pids` spent on each kind, and the API's DynamoDB
+ * commands per exchange when `api` is given.
+ */
 async function exchanges(
   label: string,
   target: { authPort: number; acctPort: number; secret: string },
   nasId: string,
   codes: string[],
-  probe: DdbProbe,
+  api: ApiProcess | undefined,
   parallel: number,
+  pids: Pids,
 ): Promise<RadiusFigure[]> {
   const total = codes.length;
   const out: RadiusFigure[] = [];
   const mac = (i: number) =>
     `02:00:00:${((i >> 16) & 255).toString(16).padStart(2, '0')}:${((i >> 8) & 255).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`;
-  /** One exchange of every code, its DynamoDB calls counted per answered request. */
-  const measured = async (
-    name: string,
-    port: number,
-    kind: 'Access-Request' | 'Accounting-Request',
-    packets: (i: number) => Attributes,
-  ) => {
-    probe.reset();
-    const r = await blast(port, target.secret, kind, packets, { total, parallel });
-    return figure(name, r, probe.calls.length / Math.max(1, r.answered));
+  const calls = async (answered: number) => (api ? (await api.calls()) / Math.max(1, answered) : undefined);
+  // Every login accepted, every report acknowledged: else the figures would be of failures (the
+  // warm-up round, on a cold API, may lose one to FreeRADIUS's API timeout: a router resends).
+  const accepted = <T extends { accepted: number }>(kind: string, r: T): T => {
+    if (r.accepted !== total && label !== 'warm')
+      throw new Error(`${label}: ${kind}: ${r.accepted} of ${total} accepted`);
+    return r;
   };
-  out.push(
-    await measured(
-      `${label}: authorize (Access-Request -> Accept)`,
+  api?.reset();
+  const authz = await withCpu(pids, () =>
+    blast(
       target.authPort,
+      target.secret,
       'Access-Request',
       (i) => [
         ['User-Name', codes[i] as string],
@@ -167,33 +281,60 @@ async function exchanges(
         ['NAS-Identifier', nasId],
         ['Calling-Station-Id', mac(i)],
       ],
+      { total, parallel },
+    ),
+  );
+  out.push(
+    figure(
+      `${label}: authorize (Access-Request -> Accept)`,
+      accepted('authorize', authz),
+      await calls(authz.answered),
     ),
   );
   const session = (i: number) => `bench-${label}-${i}`;
-  const accounting =
-    (status: string, extra: Attributes = []) =>
-    (i: number): Attributes => [
-      ['Acct-Status-Type', status],
-      ['User-Name', codes[i] as string],
-      ['NAS-Identifier', nasId],
-      ['NAS-IP-Address', '127.0.0.1'],
-      ['Acct-Session-Id', session(i)],
-      ['Calling-Station-Id', mac(i)],
-      ...extra,
-    ];
-  out.push(
-    await measured(`${label}: accounting Start`, target.acctPort, 'Accounting-Request', accounting('Start')),
-  );
-  out.push(
-    await measured(
-      `${label}: accounting Interim-Update`,
+  api?.reset();
+  const starts = await withCpu(pids, () =>
+    blast(
       target.acctPort,
+      target.secret,
       'Accounting-Request',
-      accounting('Interim-Update', [
+      (i) => [
+        ['Acct-Status-Type', 'Start'],
+        ['User-Name', codes[i] as string],
+        ['NAS-Identifier', nasId],
+        ['NAS-IP-Address', '127.0.0.1'],
+        ['Acct-Session-Id', session(i)],
+        ['Calling-Station-Id', mac(i)],
+      ],
+      { total, parallel },
+    ),
+  );
+  out.push(figure(`${label}: accounting Start`, accepted('Start', starts), await calls(starts.answered)));
+  api?.reset();
+  const interims = await withCpu(pids, () =>
+    blast(
+      target.acctPort,
+      target.secret,
+      'Accounting-Request',
+      (i) => [
+        ['Acct-Status-Type', 'Interim-Update'],
+        ['User-Name', codes[i] as string],
+        ['NAS-Identifier', nasId],
+        ['NAS-IP-Address', '127.0.0.1'],
+        ['Acct-Session-Id', session(i)],
+        ['Calling-Station-Id', mac(i)],
         ['Acct-Input-Octets', 1_000_000],
         ['Acct-Output-Octets', 9_000_000],
         ['Acct-Session-Time', 300],
-      ]),
+      ],
+      { total, parallel },
+    ),
+  );
+  out.push(
+    figure(
+      `${label}: accounting Interim-Update`,
+      accepted('Interim', interims),
+      await calls(interims.answered),
     ),
   );
   return out;
@@ -202,6 +343,8 @@ async function exchanges(
 /** How often the relay asks the API for due Disconnect-Requests in the bench (its default, as deployed). */
 const DISCONNECT_POLL_MS = 1000;
 const DISCONNECTS = 20;
+/** Codes of the warm-up round (authorize, Start, Interim each) before the measured ones. */
+const WARM = 300;
 
 /**
  * Disconnect round trips (RFC 5176), one at a time: `POST /sessions/{id}/disconnect` -> the
@@ -295,15 +438,18 @@ async function disconnectFigures(
   }
 }
 
-export async function radiusFigures(
-  apiUrl: string,
-  probe: DdbProbe,
-  total = 1000,
-  adminToken?: string,
-): Promise<RadiusFigure[]> {
+export async function radiusFigures(options: {
+  /** DynamoDB Local's JVM, for its CPU column. */
+  dynamoPid?: number;
+  total?: number;
+  adminToken?: string;
+}): Promise<RadiusFigure[]> {
+  const total = options.total ?? 1000;
   const parallel = 20;
   const out: RadiusFigure[] = [];
   const tls = await frontTls('localhost');
+  const api = await startApi();
+  const apiUrl = api.url;
   const edge = await startFreeRadius({
     apiUrl,
     apiSecret: await getSecret('RADIUS_API_SECRET'),
@@ -312,7 +458,7 @@ export async function radiusFigures(
     disconnect: { pollMs: DISCONNECT_POLL_MS, timeoutMs: 3000 },
   });
   try {
-    const { nasId, codes, resellerId } = await seedCodes(2 * total + 40 + DISCONNECTS);
+    const { nasId, codes, resellerId } = await seedCodes(2 * total + 40 + DISCONNECTS + WARM);
     // This process is the UDP router at 127.0.0.1 (its own secret); the RadSec router has a certificate.
     await register(
       {
@@ -351,8 +497,22 @@ export async function radiusFigures(
         );
       await warm(udp, 2 * total);
       await warm(radsec, 2 * total + 20);
-      out.push(...(await exchanges('UDP', udp, nasId, codes.slice(0, total), probe, parallel)));
-      out.push(...(await exchanges('RadSec', radsec, nasId, codes.slice(total, 2 * total), probe, parallel)));
+      // And every path of the API compiled by V8 before it is measured: a round of each exchange.
+      const warmFrom = 2 * total + 40 + DISCONNECTS;
+      await exchanges('warm', udp, nasId, codes.slice(warmFrom, warmFrom + WARM), api, parallel, {});
+      const pids: Pids = {
+        FreeRADIUS: edge.pid,
+        API: api.pid,
+        ...(options.dynamoPid ? { 'DynamoDB Local': options.dynamoPid } : {}),
+        'load generator': process.pid,
+      };
+      out.push(...(await exchanges('UDP', udp, nasId, codes.slice(0, total), api, parallel, pids)));
+      out.push(
+        ...(await exchanges('RadSec', radsec, nasId, codes.slice(total, 2 * total), api, parallel, {
+          ...pids,
+          radsecproxy: proxy.pid,
+        })),
+      );
       // The live sessions the Disconnect round trips cut: each started by the UDP router.
       const cut = codes.slice(2 * total + 40, 2 * total + 40 + DISCONNECTS);
       const started = await blast(
@@ -374,11 +534,11 @@ export async function radiusFigures(
       await proxy.stop();
     }
 
-    if (adminToken)
+    if (options.adminToken)
       out.push(
         ...(await disconnectFigures(
           apiUrl,
-          adminToken,
+          options.adminToken,
           nasId,
           codes
             .slice(2 * total + 40, 2 * total + 40 + DISCONNECTS)
@@ -387,6 +547,36 @@ export async function radiusFigures(
       );
   } finally {
     await edge.stop();
+    await api.stop();
+  }
+
+  // The peer: the same exchanges against FreeRADIUS + rlm_sql on SQLite.
+  const names = Array.from({ length: total + 20 }, (_, i) => `P${String(i).padStart(9, '0')}`);
+  const peer = await startSqlRadius({
+    secret: SECRET,
+    users: names.map((name) => ({ name, password: name, seconds: 24 * 3600, octets: 1024 ** 3 })),
+  });
+  try {
+    const target = { authPort: peer.authPort, acctPort: peer.acctPort, secret: SECRET };
+    await blast(
+      peer.authPort,
+      SECRET,
+      'Access-Request',
+      (i) => [
+        ['User-Name', names[total + i] as string],
+        ['User-Password', names[total + i] as string],
+      ],
+      { total: 20, parallel: 5 },
+    );
+    const rows = await exchanges(PEER, target, 'peer', names.slice(0, total), undefined, parallel, {
+      FreeRADIUS: peer.pid,
+      'load generator': process.pid,
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}\n${peer.output()}`);
+    });
+    out.push(...rows);
+  } finally {
+    await peer.stop();
   }
 
   // The floor: FreeRADIUS answering from its own users file, no API.
@@ -416,6 +606,15 @@ export async function radiusFigures(
 const ratio = (f: RadiusFigure, floor: RadiusFigure | undefined) =>
   floor ? (f.p50 / floor.p50).toFixed(1) : '–';
 
+/** The processes of the CPU table, in its column order. */
+const CPU_COLUMNS = ['FreeRADIUS', 'API', 'DynamoDB Local', 'radsecproxy'] as const;
+
+/** What the server side spent on an exchange (every process but the load generator). */
+const serverCpu = (f: RadiusFigure) =>
+  Object.entries(f.cpu ?? {})
+    .filter(([k]) => k !== 'load generator')
+    .reduce((a, [, v]) => a + v, 0);
+
 /** The markdown section of the figures. */
 export function radiusSection(figures: RadiusFigure[]): string[] {
   const floor = figures.find((f) => f.name.startsWith('floor: FreeRADIUS'));
@@ -434,5 +633,31 @@ export function radiusSection(figures: RadiusFigure[]): string[] {
     );
   }
   lines.push('');
+  const measured = figures.filter((f) => f.cpu);
+  if (measured.length > 0) {
+    const kind = (f: RadiusFigure) => f.name.slice(f.name.indexOf(':') + 2);
+    const peerOf = (f: RadiusFigure) =>
+      figures.find((p) => p.name.startsWith(`${PEER}:`) && kind(p) === kind(f));
+    const ms = (v: number | undefined) => (v === undefined ? '–' : v.toFixed(3));
+    lines.push(
+      '### CPU per exchange, by process, against the SQL peer',
+      '',
+      "CPU milliseconds (utime + stime from /proc/<pid>/stat, all threads) per exchange answered, 20 in flight; the peer is FreeRADIUS + rlm_sql on SQLite (WAL, the stock schema and queries, a time and a data counter, one device per user), measured in the same run with the same load generator. *Server CPU* is every process but the load generator; *× peer* its ratio to the peer's for the same exchange, *req/s × peer* the peer's rate over this one.",
+      '',
+      `| exchange | req/s | ${CPU_COLUMNS.join(' | ')} | server CPU | × peer | req/s × peer | load generator |`,
+      `|---|---:|${CPU_COLUMNS.map(() => '---:|').join('')}---:|---:|---:|---:|`,
+    );
+    for (const f of measured) {
+      const peer = peerOf(f);
+      const own = serverCpu(f);
+      const isPeer = f.name.startsWith(`${PEER}:`);
+      lines.push(
+        `| ${f.name} | ${f.rps.toFixed(0)} | ${CPU_COLUMNS.map((c) => ms(f.cpu?.[c])).join(' | ')} | ${ms(own)} | ${
+          peer && !isPeer ? (own / serverCpu(peer)).toFixed(1) : isPeer ? '1.0' : '–'
+        } | ${peer && !isPeer ? (peer.rps / f.rps).toFixed(1) : isPeer ? '1.0' : '–'} | ${ms(f.cpu?.['load generator'])} |`,
+      );
+    }
+    lines.push('');
+  }
   return lines;
 }

@@ -6,6 +6,9 @@
  *   BENCH_IMPORT_RUNS (default 21) rounds per function.
  *   `npm run bench -- --skip import`: everything else (the import rounds take the longest; the
  *   bundle section of docs/bench.md then stays as its last run wrote it).
+ *   `npm run bench -- --only radius`: the RADIUS section alone (the project's exchanges through
+ *   FreeRADIUS, the SQL peer, the floors), written into docs/bench.md; BENCH_RADIUS_EXCHANGES
+ *   (default 1000) exchanges of each kind; BENCH_API_PROF=<dir> writes a V8 CPU profile of the API.
  */
 import './preamble.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,7 +21,7 @@ import { signSession } from '../functions/auth/tokens.js';
 import { ddb, tableName } from '../functions/core/ddb.js';
 import { recordReseller } from '../functions/store/resellers.js';
 import { probeDdb } from '../test/support/ddb-instrument.js';
-import { bundleSection, importOnly, writeBundleSection } from './bundle.js';
+import { bundleSection, importOnly, writeSection } from './bundle.js';
 import { CONSOLE_BUDGET, measureConsole, otpLogin } from './console.js';
 import { extraFigures } from './extras.js';
 import { load } from './load.js';
@@ -33,7 +36,26 @@ const TOTAL = Number(process.env.BENCH_REQUESTS ?? 300);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const TARGET = { ddbCalls: 2, summaryRatio: 1.2, overhead: 1.3 };
 
+const RADIUS_EXCHANGES = Number(process.env.BENCH_RADIUS_EXCHANGES ?? 1000);
 const ms = (v: number) => v.toFixed(2);
+
+/** `--only radius`: the local stack and the RADIUS section, written into docs/bench.md. */
+async function radiusOnly(): Promise<void> {
+  await withLocalStack('bench', async ({ dynamoPid }) => {
+    const admin = await signSession({ sub: crypto.randomUUID(), role: 'admin', ref: 'SUB-2250700000002' });
+    const radius = await radiusFigures({ dynamoPid, total: RADIUS_EXCHANGES, adminToken: admin.token });
+    const lines = radiusSection(radius);
+    mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+    writeFileSync(
+      join(ROOT, 'bench', 'results', 'radius.json'),
+      `${JSON.stringify({ measured_at: new Date().toISOString(), node: process.version, radius }, null, 2)}\n`,
+    );
+    writeSection(ROOT, lines);
+    process.stdout.write(
+      `${lines.join('\n')}\nJSON: bench/results/radius.json; section written to docs/bench.md\n`,
+    );
+  });
+}
 
 async function main(): Promise<void> {
   const results: Record<string, unknown> = { measured_at: new Date().toISOString(), node: process.version };
@@ -43,7 +65,9 @@ async function main(): Promise<void> {
   const only = process.argv.indexOf('--only');
   if (only >= 0) {
     const part = process.argv[only + 1];
-    if (part !== 'import') throw new Error(`--only ${part}: the one part that runs alone is "import"`);
+    if (part === 'radius') return radiusOnly();
+    if (part !== 'import')
+      throw new Error(`--only ${part}: the parts that run alone are "import" and "radius"`);
     await importOnly(ROOT);
     return;
   }
@@ -56,11 +80,11 @@ async function main(): Promise<void> {
     const bundles = await bundleSection(ROOT, previous);
     Object.assign(results, bundles.json);
     lines.push(...bundles.lines);
-    writeBundleSection(ROOT, bundles.lines);
+    writeSection(ROOT, bundles.lines);
   }
 
   // 2. The API under load, on DynamoDB Local.
-  await withLocalStack('bench', async ({ url, outbox }) => {
+  await withLocalStack('bench', async ({ url, outbox, dynamoPid }) => {
     const resellerId = '7d3c8a2e-5b1f-4c9a-8e2d-1f0a9b8c7d6e';
     // Vouchers are made only for a reseller on record.
     await recordReseller({ resellerId, name: 'Bench', country: 'CI' });
@@ -189,7 +213,7 @@ async function main(): Promise<void> {
     for (const e of extras) lines.push(...e.lines, '');
 
     // 5. The network edge: RADIUS through FreeRADIUS and this server.
-    const radius = await radiusFigures(url, probe, 1000, ctx.tokens.admin);
+    const radius = await radiusFigures({ dynamoPid, total: RADIUS_EXCHANGES, adminToken: ctx.tokens.admin });
     results.radius = radius;
     lines.push(...radiusSection(radius));
 

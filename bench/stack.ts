@@ -11,6 +11,8 @@ import { createTable, seed } from '../bin/local/table.js';
 export interface LocalStack {
   url: string;
   outbox: string;
+  /** DynamoDB Local's JVM (the RADIUS bench reads its CPU time). */
+  dynamoPid?: number;
 }
 
 /**
@@ -45,7 +47,7 @@ export async function withLocalStack<T>(name: string, run: (stack: LocalStack) =
     const server = await startServer({ port: 0, pages: localPages() });
     process.env.PUBLIC_BASE_URL = server.url;
     try {
-      return await run({ url: server.url, outbox });
+      return await run({ url: server.url, outbox, dynamoPid: dynamo.pid });
     } finally {
       await server.close();
     }

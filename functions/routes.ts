@@ -515,8 +515,9 @@ const table = [
     path: '/api/v1/radius/post-auth',
     handler: 'radius/radius-post-auth',
     auth: 'radius',
-    // Read: the router's record (functions/radius/identity.ts).
-    access: { table: 'read' },
+    // Write: the login itself (device lease, data grant, clock, a voucher's redemption: see
+    // functions/radius/authorize.ts); read: the router's record (functions/radius/identity.ts).
+    access: { table: 'write' },
     throttle: { rate: 150, burst: 300, context: 'radiusPostAuthThrottle' },
     summary: 'A login FreeRADIUS accepted (counted for operations)',
   },

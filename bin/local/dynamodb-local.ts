@@ -8,6 +8,8 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 export interface DynamoDbLocal {
   endpoint: string;
   port: number;
+  /** The Java process (the bench reads its CPU time); undefined for an endpoint we did not start. */
+  pid?: number;
   /** Stops the Java process (no-op for an endpoint we did not start). */
   stop: () => Promise<void>;
 }
@@ -132,6 +134,7 @@ export async function startDynamoDbLocal(
   return {
     endpoint,
     port,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {
         process.removeListener('exit', kill);

@@ -1,14 +1,20 @@
-import { monthOf } from '../core/clock.js';
 import { log } from '../core/log.js';
 import { Access } from '../store/access-codes.js';
-import { batchGet } from '../store/entity.js';
+import { batchGet, cancelled, transact } from '../store/entity.js';
 import { bindingsOfMac } from '../store/mac-bindings.js';
-import { revenueSessionStarted } from '../store/revenue.js';
-import { openSessionItems, type RadiusSession, reportItems, Session } from '../store/sessions.js';
+import { getRouter, Router, type RouterRecord } from '../store/routers.js';
+import {
+  countSessionItems,
+  openSessionItems,
+  type RadiusSession,
+  reportItems,
+  Session,
+} from '../store/sessions.js';
 import { transactIfCurrent, untilSettled } from '../store/transact.js';
 import { bytesOf, deviceKey, macLoginOf, normalizeCode } from './attributes.js';
 import { closeSessionsOfNas, type NasCloseResult } from './closing.js';
 import { disconnectOthersWhenUsedUp } from './disconnect.js';
+import type { RouterOfRequest, RouterRefusal } from './identity.js';
 import { advance, type CounterReport } from './session-counters.js';
 import { radiusSettings } from './settings.js';
 
@@ -100,12 +106,34 @@ const counterReport = (r: AccountingReport, stop: boolean): CounterReport => ({
   ...(r.eventTime !== undefined ? { eventTime: r.eventTime } : {}),
 });
 
-export async function account(report: AccountingReport, nowMs: number): Promise<AccountingOutcome> {
+/**
+ * Stores a report. `router`: the router that sent it, still to be checked (identity.ts): read
+ * with the session and its code in the first BatchGetItem and judged before either is looked at
+ * (a refused router's report writes nothing); read alone first for a NAS's restart or a MAC
+ * login, whose first reads need the router's reseller.
+ */
+export async function account(
+  report: AccountingReport,
+  nowMs: number,
+  router?: RouterOfRequest,
+): Promise<AccountingOutcome | { routerRefused: RouterRefusal }> {
+  const { uniqueId, userName } = report;
+  const mergeable =
+    report.status !== 'Accounting-On' &&
+    report.status !== 'Accounting-Off' &&
+    uniqueId &&
+    userName &&
+    normalizeCode(userName).length <= 64 &&
+    !macLoginOf(report);
+  if (router && !mergeable) {
+    const judged = router.judge(router.id ? await getRouter(router.id) : undefined);
+    if ('refused' in judged) return { routerRefused: judged.refused };
+    return account({ ...report, routerResellerId: judged.router.reseller_id }, nowMs);
+  }
   if (report.status === 'Accounting-On' || report.status === 'Accounting-Off') {
     // The NAS restarted (or is going down): none of its sessions survives.
     return closeSessionsOfNas(report.nasId, nowMs);
   }
-  const { uniqueId, userName } = report;
   // No code of ours is that long (nor would DynamoDB take it as a key): nothing to count.
   if (!uniqueId || !userName || normalizeCode(userName).length > 64) return 'ignored';
   const settings = radiusSettings();
@@ -113,19 +141,30 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
   const lease = Math.floor(nowMs / 1000) + settings.RADIUS_LEASE_S;
   const stop = report.status === 'Stop';
   const codeName = (await macSessionCode(report, uniqueId, nowMs)) ?? normalizeCode(userName);
-  return untilSettled(async (): Promise<AccountingOutcome | undefined> => {
+  // Judged on the first read only; later attempts go on with its reseller.
+  let pending = router;
+  let routerResellerId = report.routerResellerId;
+  return untilSettled(async (): Promise<AccountingOutcome | { routerRefused: RouterRefusal } | undefined> => {
     // The session and its code in one round trip: a first report needs the code's reseller.
-    const [read, code] = await batchGet(
+    const check = pending;
+    pending = undefined;
+    const [read, code, routerRead] = await batchGet(
       [
         [Session, { id: uniqueId }],
         [Access, { code: codeName }],
+        ...(check?.id ? ([[Router, { router_id: check.id }]] as const) : []),
       ],
       { consistent: true },
     );
+    if (check) {
+      const judged = check.judge(routerRead as RouterRecord | undefined);
+      if ('refused' in judged) return { routerRefused: judged.refused };
+      routerResellerId = judged.router.reseller_id;
+    }
     if (!read) {
       // A code that does not exist (a NAS with local users, a typo it let through): nothing to count.
       if (!code) return 'ignored';
-      if (report.routerResellerId !== undefined && code.reseller_id !== report.routerResellerId) {
+      if (routerResellerId !== undefined && code.reseller_id !== routerResellerId) {
         log.warn('accounting ignored: a code of another reseller', { nasId: report.nasId });
         return 'ignored';
       }
@@ -151,19 +190,14 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
         ...(stop ? { closed_at: nowIso, close_reason: 'stop' as const } : {}),
       };
       // Stale: created meanwhile by a retransmission of the same report; read it and go on as a later report.
-      const items = openSessionItems(
-        session,
-        lease,
-        {
-          month: revenueSessionStarted(code.reseller_id, monthOf(nowIso), uniqueId),
-        },
-        code.grants !== undefined,
-      );
+      const items = openSessionItems(session, lease, {}, code.grants !== undefined);
       if (!(await transactIfCurrent(items, 'session'))) return undefined;
+      // Counted in a transaction of its own: none of the Start's (see openSessionItems).
+      await countSession({ ...session, uncounted: true });
       await disconnectOthersWhenUsedUp(code, report.totalBytes, session.id, nowMs);
       return 'stored';
     }
-    if (report.routerResellerId !== undefined && read.reseller_id !== report.routerResellerId) {
+    if (routerResellerId !== undefined && read.reseller_id !== routerResellerId) {
       log.warn('accounting ignored: a session of another reseller', { nasId: report.nasId });
       return 'ignored';
     }
@@ -173,7 +207,11 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
     // a reused session id starts a new one: either way it is open and holds its device's lease.
     const reopens =
       !stop && read.status === 'closed' && changed && (read.close_reason !== 'stop' || newSegment);
-    if (!changed && !closes) return 'unchanged';
+    if (!changed && !closes) {
+      // A retransmission of a first report whose counting failed: it is counted now.
+      if (read.uncounted) await countSession(read);
+      return 'unchanged';
+    }
     // Stale: another report of this session was stored since the read; read again.
     const items = reportItems(
       read,
@@ -184,6 +222,26 @@ export async function account(report: AccountingReport, nowMs: number): Promise<
     if (code) await disconnectOthersWhenUsedUp(code, next.total_bytes - read.total_bytes, read.id, nowMs);
     return 'stored';
   }, 'accounting: the session kept changing under this report');
+}
+
+/**
+ * Counts a session its first report left uncounted (functions/store/sessions.ts,
+ * `countSessionItems`), retried while its counters' shards conflict. Done when another report
+ * counted it meanwhile. Throws after a few conflicts: the report is then answered 5xx, and the
+ * router's retransmission (or the session's next report) counts it.
+ */
+async function countSession(s: RadiusSession): Promise<void> {
+  await untilSettled(async () => {
+    try {
+      await transact(countSessionItems(s));
+      return true;
+    } catch (error) {
+      const c = cancelled<'session'>(error);
+      if (c?.failed('session')) return true;
+      if (c?.conflict) return undefined;
+      throw error;
+    }
+  }, 'accounting: the counters of a new session kept conflicting');
 }
 
 /**

@@ -1,9 +1,12 @@
 import { monthOf } from '../core/clock.js';
+import { safeEqual } from '../core/compare.js';
 import { Access, type AccessCode, bytesOfMb, claimDevice } from '../store/access-codes.js';
 import { batchGet } from '../store/entity.js';
 import { bindingsOfMac } from '../store/mac-bindings.js';
 import { Nas, type NasRecord, type NasVendor } from '../store/nas.js';
+import type { BudgetCount } from '../store/rate-limit.js';
 import { revenueIncrement } from '../store/revenue.js';
+import { Router, type RouterRecord } from '../store/routers.js';
 import { salesIncrement } from '../store/sales.js';
 import { voucherFirstUse } from '../store/vouchers.js';
 import {
@@ -15,7 +18,8 @@ import {
   passwordReply,
   type Refusal,
 } from './attributes.js';
-import { countWrongGuess, guessGate } from './guesses.js';
+import { countWrongGuess, guessReads, judgeGuesses } from './guesses.js';
+import type { RouterOfRequest, RouterRefusal } from './identity.js';
 import { radiusSettings } from './settings.js';
 
 /**
@@ -58,7 +62,13 @@ export interface LoginRequest {
 }
 
 export type Decision =
-  | { accept: true; vendor: NasVendor; reply: Record<string, unknown> }
+  | {
+      accept: true;
+      vendor: NasVendor;
+      reply: Record<string, unknown>;
+      /** The login was written (post-auth's work done): `recordLogin` only. */
+      recorded?: boolean;
+    }
   | { accept: false; reason: Refusal };
 
 /** What a code still allows at `nowMs`, or why it allows nothing. */
@@ -150,11 +160,28 @@ function decide(
 /** Longest code and NAS id looked up: anything longer is no key of ours (and no key DynamoDB takes). */
 const MAX_KEY = 64;
 
-async function readAndDecide(req: LoginRequest, nowMs: number): Promise<{ refused: Refusal } | Plan> {
+/** A request the API cannot use: no user name or no NAS id, or a code longer than any of ours. */
+function unusable(req: LoginRequest): Refusal | undefined {
   // A request the API cannot use (no user name or no NAS id) gets a reject with a message.
-  if (!normalizeCode(req.userName) || !req.nasId || req.nasId.length > MAX_KEY)
-    return { refused: 'invalid_request' };
-  if (normalizeCode(req.userName).length > MAX_KEY) return { refused: 'unknown_code' };
+  if (!normalizeCode(req.userName) || !req.nasId || req.nasId.length > MAX_KEY) return 'invalid_request';
+  if (normalizeCode(req.userName).length > MAX_KEY) return 'unknown_code';
+  return undefined;
+}
+
+/** The decision on the code and hotspot as read (a MAC login reads its bindings first). */
+function decideOnRead(
+  req: LoginRequest,
+  code: AccessCode | undefined,
+  nas: NasRecord | undefined,
+  nowMs: number,
+): Promise<{ refused: Refusal } | Plan> | { refused: Refusal } | Plan {
+  const mac = code ? undefined : macLoginOf(req);
+  return mac ? decideMac(mac, nas, req, nowMs) : decide(code, nas, req, nowMs);
+}
+
+async function readAndDecide(req: LoginRequest, nowMs: number): Promise<{ refused: Refusal } | Plan> {
+  const bad = unusable(req);
+  if (bad) return { refused: bad };
   const [code, nas] = await batchGet(
     [
       [Access, { code: normalizeCode(req.userName) }],
@@ -162,8 +189,7 @@ async function readAndDecide(req: LoginRequest, nowMs: number): Promise<{ refuse
     ],
     { consistent: true },
   );
-  const mac = code ? undefined : macLoginOf(req);
-  return mac ? decideMac(mac, nas, req, nowMs) : decide(code, nas, req, nowMs);
+  return decideOnRead(req, code, nas, nowMs);
 }
 
 /**
@@ -194,40 +220,112 @@ async function decideMac(
   return refused;
 }
 
+/** The router may not speak for this request (identity.ts): nothing was decided. */
+export type RouterRefused = { routerRefused: RouterRefusal };
+
+/**
+ * The router's check (when given), the guess budget, then the code and hotspot decided (a
+ * refusal of an unknown code or another's hotspot counts a guess), all from one BatchGetItem:
+ * the router, the two guess counters and the code and hotspot are read together, and judged in
+ * that order, so a refused router or a spent budget decides before the code is looked at. A MAC
+ * login guesses no code (it is looked up by the device's own MAC), and a hotspot with MAC login
+ * sends one for every device that joins: it neither spends nor counts guesses. Answers the
+ * request with the router's reseller (for the login's later reads).
+ */
+async function gatedDecision(
+  request: LoginRequest,
+  nowMs: number,
+  router: RouterOfRequest | undefined,
+): Promise<{ req: LoginRequest; d: { refused: Refusal } | Plan } | RouterRefused> {
+  let req = request;
+  const device = deviceKey(req);
+  const guessing = !macLoginOf(req) && Boolean(req.nasId) && req.nasId.length <= MAX_KEY;
+  const bad = unusable(req);
+  type Reads = Parameters<typeof batchGet>[0][number][];
+  const reads: Reads = [
+    ...(router?.id ? [[Router, { router_id: router.id }] as const] : []),
+    ...(guessing ? guessReads(req.nasId, device, nowMs) : []),
+    ...(bad
+      ? []
+      : ([
+          [Access, { code: normalizeCode(req.userName) }],
+          [Nas, { nas_id: req.nasId }],
+        ] as const)),
+  ];
+  const got: unknown[] = reads.length > 0 ? await batchGet(reads, { consistent: true }) : [];
+  let at = 0;
+  if (router) {
+    const judged = router.judge(router.id ? (got[at++] as RouterRecord | undefined) : undefined);
+    if ('refused' in judged) return { routerRefused: judged.refused };
+    req = { ...req, routerResellerId: judged.router.reseller_id };
+  }
+  if (guessing) {
+    const gate = judgeGuesses(
+      got[at] as BudgetCount | undefined,
+      got[at + 1] as BudgetCount | undefined,
+      nowMs,
+    );
+    at += 2;
+    if (!gate.allowed) return { req, d: { refused: 'rate_limited' } };
+  }
+  const d = bad
+    ? { refused: bad }
+    : await decideOnRead(req, got[at] as AccessCode | undefined, got[at + 1] as NasRecord | undefined, nowMs);
+  if ('refused' in d && guessing && (d.refused === 'unknown_code' || d.refused === 'wrong_hotspot'))
+    await countWrongGuess(req.nasId, device, nowMs);
+  return { req, d };
+}
+
 /**
  * Authorize, before the password is checked: reads and answers, writes nothing. An accept
  * carries only the password FreeRADIUS checks; post-auth sends the attributes of the login.
  */
-export async function checkLogin(req: LoginRequest, nowMs: number): Promise<Decision> {
-  const device = deviceKey(req);
-  // A MAC login guesses no code (it is looked up by the device's own MAC), and a hotspot with
-  // MAC login sends one for every device that joins: it neither spends nor counts guesses.
-  const guessing = !macLoginOf(req);
-  if (
-    guessing &&
-    req.nasId &&
-    req.nasId.length <= MAX_KEY &&
-    !(await guessGate(req.nasId, device, nowMs)).allowed
-  )
-    return { accept: false, reason: 'rate_limited' };
-  const d = await readAndDecide(req, nowMs);
-  if ('refused' in d) {
-    if (guessing && (d.refused === 'unknown_code' || d.refused === 'wrong_hotspot'))
-      await countWrongGuess(req.nasId, device, nowMs);
-    return { accept: false, reason: d.refused };
-  }
+export async function checkLogin(
+  req: LoginRequest,
+  nowMs: number,
+  router?: RouterOfRequest,
+): Promise<Decision | RouterRefused> {
+  const g = await gatedDecision(req, nowMs, router);
+  if ('routerRefused' in g) return g;
+  const { d } = g;
+  if ('refused' in d) return { accept: false, reason: d.refused };
   return { accept: true, vendor: d.nas.vendor ?? 'mikrotik', reply: passwordReply(d.password) };
+}
+
+/**
+ * Authorize and post-auth in one call, for a PAP login from a FreeRADIUS configuration that
+ * takes it (deploy/freeradius/dictionary, Hotspot-Login-At-Authorize): the same gate and
+ * decision as `checkLogin`, then the password compared here in constant time. A match records
+ * the login as `authorizeLogin` does, starting from this read (no second one); the answer is the
+ * accept's, `recorded`. A mismatch writes nothing and answers the password to check, as
+ * `checkLogin` does: FreeRADIUS's PAP then rejects it.
+ */
+export async function recordLogin(
+  req: LoginRequest,
+  password: string,
+  nowMs: number,
+  router?: RouterOfRequest,
+): Promise<Decision | RouterRefused> {
+  const g = await gatedDecision(req, nowMs, router);
+  if ('routerRefused' in g) return g;
+  const { d } = g;
+  if ('refused' in d) return { accept: false, reason: d.refused };
+  if (!safeEqual(password, d.password))
+    return { accept: true, vendor: d.nas.vendor ?? 'mikrotik', reply: passwordReply(d.password) };
+  const decision = await authorizeLogin(g.req, nowMs, d);
+  return decision.accept ? { ...decision, recorded: true } : decision;
 }
 
 /**
  * The login itself, once the password matched (post-auth): decided again on a fresh read and
  * written by a conditional write on the code's `devices_version`. Two DynamoDB round trips; a
- * pair more each time another login of the same code raced this one.
+ * pair more each time another login of the same code raced this one. `first`: a plan decided on
+ * a read made just now (`recordLogin`'s), used for the first attempt instead of reading again.
  */
-export async function authorizeLogin(req: LoginRequest, nowMs: number): Promise<Decision> {
+export async function authorizeLogin(req: LoginRequest, nowMs: number, first?: Plan): Promise<Decision> {
   const settings = radiusSettings();
   for (let attempt = 0; attempt < 4; attempt++) {
-    const d = await readAndDecide(req, nowMs);
+    const d = attempt === 0 && first ? first : await readAndDecide(req, nowMs);
     if ('refused' in d) return { accept: false, reason: d.refused };
     const nowIso = new Date(nowMs).toISOString();
     // A voucher's first use redeems it, as the API's redemption would: its price counts once.

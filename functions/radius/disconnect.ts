@@ -81,7 +81,7 @@ export async function requestDisconnect(
 }
 
 /** A session as its reseller sees it, with the state of its disconnect when one was asked. */
-export interface SessionView extends RadiusSession {
+export interface SessionView extends Omit<RadiusSession, 'uncounted'> {
   disconnect: DisconnectView | null;
 }
 export type DisconnectView = Pick<
@@ -110,7 +110,7 @@ async function ownedSession(principal: OperatorPrincipal, id: string): Promise<R
 }
 
 export async function sessionView(principal: OperatorPrincipal, id: string): Promise<SessionView> {
-  const session = await ownedSession(principal, id);
+  const { uncounted: _, ...session } = await ownedSession(principal, id);
   return { ...session, disconnect: viewOf(await getDisconnect(id)) };
 }
 
@@ -123,7 +123,8 @@ export async function disconnectByOperator(
   const session = await ownedSession(principal, id);
   if (session.status !== 'open') throw new AppError('ERR_CONFLICT', 'The session is closed already');
   const request = await requestDisconnect(session, 'operator', nowMs);
-  return { ...session, disconnect: viewOf(request) };
+  const { uncounted: _, ...view } = session;
+  return { ...view, disconnect: viewOf(request) };
 }
 
 /** Disconnects every open session of a code (a revoke, an account removed, its data used up). */

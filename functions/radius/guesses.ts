@@ -22,9 +22,9 @@ export const NAS_GUESSES: BudgetWindow = { scope: 'CODE_GUESS_NAS', limit: 200, 
 export type GuessGate = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /** Whether the device and its NAS may still try a code (one BatchGetItem). */
-// Access: BatchGetItem BUDGET#CODE_GUESS_DEVICE#<nas>/<device> and BUDGET#CODE_GUESS_NAS#<nas>, current window.
-export async function guessGate(nasId: string, device: string, nowMs: number): Promise<GuessGate> {
-  const [byDevice, byNas] = await batchGet([
+/** The gate's two reads, for a BatchGetItem (alone in `guessGate`, or with a login's own reads). */
+export const guessReads = (nasId: string, device: string, nowMs: number) =>
+  [
     [
       RateBudget,
       { scope: DEVICE_GUESSES.scope, subject: device, windowStart: windowStartOf(DEVICE_GUESSES, nowMs) },
@@ -33,18 +33,30 @@ export async function guessGate(nasId: string, device: string, nowMs: number): P
       RateBudget,
       { scope: NAS_GUESSES.scope, subject: nasId, windowStart: windowStartOf(NAS_GUESSES, nowMs) },
     ],
-  ]);
+  ] as const;
+
+/** The gate's answer from its two counters as read. */
+export function judgeGuesses(
+  byDevice: BudgetCount | undefined,
+  byNas: BudgetCount | undefined,
+  nowMs: number,
+): GuessGate {
   for (const [counter, window] of [
     [byDevice, DEVICE_GUESSES],
     [byNas, NAS_GUESSES],
   ] as const) {
-    const plan = planBudget(counter as BudgetCount | undefined, window, nowMs);
+    const plan = planBudget(counter, window, nowMs);
     if (!plan.allowed) return plan;
   }
   return { allowed: true };
 }
 
-/** Counts one wrong code against the device and its NAS (each refused past its limit, which changes nothing). */
+// Access: BatchGetItem BUDGET#CODE_GUESS_DEVICE#<nas>/<device> and BUDGET#CODE_GUESS_NAS#<nas>, current window.
+export async function guessGate(nasId: string, device: string, nowMs: number): Promise<GuessGate> {
+  const [byDevice, byNas] = await batchGet(guessReads(nasId, device, nowMs));
+  return judgeGuesses(byDevice, byNas, nowMs);
+}
+
 // Access: UpdateItem x2 (each in its own transaction) ADD n, condition n < limit.
 export async function countWrongGuess(nasId: string, device: string, nowMs: number): Promise<void> {
   const take = async (window: BudgetWindow, subject: string) => {

@@ -35,6 +35,41 @@ export function routerRefusal(
 }
 
 /**
+ * The router a request names, to be read (with the request's other reads, in one BatchGetItem
+ * where the caller can) and judged by `judge`. `id` is undefined for an empty or malformed id:
+ * no router's, nothing to read.
+ */
+export interface RouterOfRequest {
+  id: string | undefined;
+  judge: (router: RouterRecord | undefined) => { router: RouterRecord } | { refused: RouterRefusal };
+}
+
+export function routerOfRequest(
+  attrs: Map<string, string>,
+  route: 'authorize' | 'post-auth' | 'accounting',
+): RouterOfRequest {
+  const routerId = attrs.get('Hotspot-Router-Id') ?? '';
+  const nasId = attrs.get('NAS-Identifier') ?? '';
+  return {
+    id: /^[a-z0-9_]{1,64}$/.test(routerId) ? routerId : undefined,
+    judge: (router) => {
+      const refused = routerRefusal(router, { certSerial: attrs.get('Hotspot-Router-Cert-Serial'), nasId });
+      if (refused) {
+        log.warn('radius request refused: router', {
+          route,
+          reason: refused,
+          routerId,
+          nasId,
+          source: attrs.get('Hotspot-NAS-IP'),
+        });
+        return { refused };
+      }
+      return { router: router as RouterRecord };
+    },
+  };
+}
+
+/**
  * Checks the request's router (one GetItem). Answers the router when it may speak for the
  * NAS-Identifier, else logs why (with the ids, no secret) and answers the refusal.
  */
@@ -42,20 +77,6 @@ export async function requestRouter(
   attrs: Map<string, string>,
   route: 'authorize' | 'post-auth' | 'accounting',
 ): Promise<{ router: RouterRecord } | { refused: RouterRefusal }> {
-  const routerId = attrs.get('Hotspot-Router-Id') ?? '';
-  const nasId = attrs.get('NAS-Identifier') ?? '';
-  // An empty or malformed id is no router's: no read.
-  const router = /^[a-z0-9_]{1,64}$/.test(routerId) ? await getRouter(routerId) : undefined;
-  const refused = routerRefusal(router, { certSerial: attrs.get('Hotspot-Router-Cert-Serial'), nasId });
-  if (refused) {
-    log.warn('radius request refused: router', {
-      route,
-      reason: refused,
-      routerId,
-      nasId,
-      source: attrs.get('Hotspot-NAS-IP'),
-    });
-    return { refused };
-  }
-  return { router: router as RouterRecord };
+  const of = routerOfRequest(attrs, route);
+  return of.judge(of.id ? await getRouter(of.id) : undefined);
 }

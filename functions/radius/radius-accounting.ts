@@ -4,7 +4,7 @@ import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
 import { account, reportOf } from './accounting.js';
 import { requestAttributes } from './attributes.js';
-import { requestRouter } from './identity.js';
+import { requestRouter, routerOfRequest } from './identity.js';
 import { RestRequest } from './schemas.js';
 
 /**
@@ -20,13 +20,15 @@ export const handler = endpoint(
   { body: RestRequest, response: { status: 204 } },
   async ({ body }) => {
     const attrs = requestAttributes(body);
-    const from = await requestRouter(attrs, 'accounting');
-    if ('refused' in from) {
-      countMetric('RadiusRouterRefused');
-      return json(204, undefined);
-    }
+    const router = routerOfRequest(attrs, 'accounting');
     const report = reportOf(attrs);
     if (!report) {
+      // The router first: a refused one's report is counted as such, not as ignored.
+      const from = await requestRouter(attrs, 'accounting');
+      if ('refused' in from) {
+        countMetric('RadiusRouterRefused');
+        return json(204, undefined);
+      }
       log.info('radius accounting ignored', {
         status: attrs.get('Acct-Status-Type')?.slice(0, 32),
         nasId: attrs.get('NAS-Identifier')?.slice(0, 64),
@@ -34,7 +36,12 @@ export const handler = endpoint(
       countMetric('RadiusAccountingIgnored');
       return json(204, undefined);
     }
-    const outcome = await account({ ...report, routerResellerId: from.router.reseller_id }, clock.now());
+    // The router is read with the session and its code, and judged first (accounting.ts).
+    const outcome = await account(report, clock.now(), router);
+    if (typeof outcome === 'object' && 'routerRefused' in outcome) {
+      countMetric('RadiusRouterRefused');
+      return json(204, undefined);
+    }
     countMetric('RadiusAccounting');
     if (typeof outcome !== 'string')
       log.info('nas restart closed sessions', { nasId: report.nasId, ...outcome });

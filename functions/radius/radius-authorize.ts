@@ -3,13 +3,16 @@ import { endpoint, json } from '../core/http.js';
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
 import { loginRequestOf, rejectReply, requestAttributes } from './attributes.js';
-import { checkLogin } from './authorize.js';
-import { ROUTER_REFUSAL_MESSAGE, requestRouter } from './identity.js';
+import { checkLogin, recordLogin } from './authorize.js';
+import { ROUTER_REFUSAL_MESSAGE, routerOfRequest } from './identity.js';
 import { RestReply, RestRequest } from './schemas.js';
 
 /**
  * FreeRADIUS's authorize call, before the password is checked: it only reads. Accept: 200
  * with the password to check (post-auth then writes the login and sends its attributes).
+ * A PAP login from a configuration that takes it (Hotspot-Login-At-Authorize, see
+ * deploy/freeradius/dictionary) is checked and recorded here at once: 200 with the accept's
+ * attributes and control:Hotspot-Login-Recorded, and post-auth is not called.
  * Refusal: 401 with a Reply-Message, which FreeRADIUS turns into an Access-Reject that carries it
  * to the subscriber. A router that may not speak for the NAS-Identifier it sent
  * (functions/radius/identity.ts) is refused before the code is even read.
@@ -25,18 +28,25 @@ export const handler = endpoint(
     const attrs = requestAttributes(body);
     // No NAS id: a request no router may make, refused as invalid before any read.
     if (!attrs.get('NAS-Identifier')) return json(401, rejectReply('invalid_request'));
-    const from = await requestRouter(attrs, 'authorize');
-    if ('refused' in from) {
+    // The router is read with the code (one BatchGetItem) and judged first (authorize.ts).
+    const router = routerOfRequest(attrs, 'authorize');
+    const req = loginRequestOf(attrs);
+    const password = attrs.get('Hotspot-Login-At-Authorize') === '1' ? attrs.get('User-Password') : undefined;
+    const decision =
+      password === undefined
+        ? await checkLogin(req, clock.now(), router)
+        : await recordLogin(req, password, clock.now(), router);
+    if ('routerRefused' in decision) {
       countMetric('RadiusRouterRefused');
       return json(401, { 'reply:Reply-Message': { value: ROUTER_REFUSAL_MESSAGE, do_xlat: false } });
     }
-    const decision = await checkLogin(
-      { ...loginRequestOf(attrs), routerResellerId: from.router.reseller_id },
-      clock.now(),
-    );
     countMetric(decision.accept ? 'RadiusAccept' : 'RadiusReject');
-    if (!decision.accept)
+    if (!decision.accept) {
       log.info('radius reject', { reason: decision.reason, nasId: attrs.get('NAS-Identifier') });
-    return decision.accept ? json(200, decision.reply) : json(401, rejectReply(decision.reason));
+      return json(401, rejectReply(decision.reason));
+    }
+    if (!decision.recorded) return json(200, decision.reply);
+    countMetric('RadiusLogin');
+    return json(200, { ...decision.reply, 'control:Hotspot-Login-Recorded': 1 });
   },
 );

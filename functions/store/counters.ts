@@ -2,15 +2,17 @@ import { batchGet, entity, type TxItem } from './entity.js';
 import { shardOf } from './shards.js';
 
 /**
- * Live counts per scope (the platform, a reseller, a subscriber), kept in the same
- * transactions that change what they count, so that the monitoring overview reads them in one
- * BatchGetItem instead of counting items: open RADIUS sessions and active alerts.
+ * Live counts per scope (the platform, a reseller, a subscriber), kept in transactions
+ * conditioned on what they count (the same transactions, but for a session's Start, counted by a
+ * transaction of its own: functions/store/sessions.ts, `countSessionItems`), so that the
+ * monitoring overview reads them in one BatchGetItem instead of counting items: open RADIUS
+ * sessions and active alerts.
  *
  * Write-sharded (docs/scale.md, "Writes per key"): a transaction on an item that about 100
  * other transactions a second also write conflicts most of the time. So a scope that busy is
  * split into `shardsOf(scope)` items, `STATS#<scope>#<n>`, each change adding to the shard of
  * its own id (the session's, the alert's), and a read sums every shard. A count is exact: each
- * change is one ADD in the transaction of what it counts, so no change is lost or counted twice
+ * change is one ADD in a transaction conditioned on what it counts, so no change is lost or counted twice
  * (a shard alone may go below zero: a session opened before sharding closes on a shard; only
  * the sum means anything). The unsharded item `STATS#<scope>` written before sharding is read
  * with the shards, so the counts carried over stay right.

@@ -1,15 +1,34 @@
 import {
-  BatchGetCommand,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  type QueryCommandInput,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../core/ddb.js';
+  BatchGetItemCommand,
+  DeleteItemCommand,
+  GetItemCommand,
+  PutItemCommand,
+  TransactWriteItemsCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import { QueryCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { ddb, itemClient, tableName } from '../core/ddb.js';
 import { TABLE } from './table.js';
+
+/**
+ * Items and keys in DynamoDB's own form, as the document client would marshal them (undefined
+ * values left out): the item commands go through `itemClient`, whose middleware is resolved once
+ * per command kind (functions/core/ddb.ts).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: marshal's input is any plain object
+const wire = (value: Record<string, any>) => marshall(value, { removeUndefinedValues: true });
+// biome-ignore lint/suspicious/noExplicitAny: a document client input (Key, Item, ExpressionAttributeValues)
+function wireInput<T extends Record<string, any>>(input: T): any {
+  return {
+    ...input,
+    ...(input.Key ? { Key: wire(input.Key) } : {}),
+    ...(input.Item ? { Item: wire(input.Item) } : {}),
+    ...(input.ExpressionAttributeValues
+      ? { ExpressionAttributeValues: wire(input.ExpressionAttributeValues) }
+      : {}),
+  };
+}
 
 /**
  * One declaration per entity: how its keys are built from its attributes, its item type, and
@@ -188,10 +207,8 @@ export interface Update<T> extends Partial<Expr> {
   keepsIndexes?: true;
 }
 
-/** One item of a TransactWriteItems, as DynamoDB takes it. */
-export type TxItem = NonNullable<
-  ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
->[number];
+/** One item of a TransactWriteItems, in the document client's form (marshalled when sent). */
+export type TxItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** A query of a partition: primary (`index` absent) or one of the GSIs. */
 export interface QuerySpec {
@@ -539,22 +556,31 @@ export function entity<T extends object>() {
       item,
       parse,
       async get(k, options = {}) {
-        const out = await ddb().send(
-          new GetCommand({ TableName: tableName(), Key: def.key(k), ConsistentRead: options.consistent }),
+        const out = await itemClient().send(
+          new GetItemCommand({
+            TableName: tableName(),
+            Key: wire(def.key(k)),
+            ConsistentRead: options.consistent,
+          }),
         );
-        return out.Item ? parse(out.Item) : undefined;
+        return out.Item ? parse(unmarshall(out.Item)) : undefined;
       },
       put: (t, c) =>
         refused(() =>
-          ddb().send(
-            new PutCommand({ TableName: tableName(), Item: item(t), ...condition(c), ...merged(c) }),
+          itemClient().send(
+            new PutItemCommand(
+              wireInput({ TableName: tableName(), Item: item(t), ...condition(c), ...merged(c) }),
+            ),
           ),
         ),
-      update: (k, u, c) => refused(() => ddb().send(new UpdateCommand(update(k, u, c)))),
+      update: (k, u, c) =>
+        refused(() => itemClient().send(new UpdateItemCommand(wireInput(update(k, u, c))))),
       async updateReturning(k, u, c) {
         try {
-          const out = await ddb().send(new UpdateCommand({ ...update(k, u, c), ReturnValues: 'ALL_NEW' }));
-          return out.Attributes ? parse(out.Attributes) : undefined;
+          const out = await itemClient().send(
+            new UpdateItemCommand(wireInput({ ...update(k, u, c), ReturnValues: 'ALL_NEW' })),
+          );
+          return out.Attributes ? parse(unmarshall(out.Attributes)) : undefined;
         } catch (error) {
           if (isConditionFailure(error)) return undefined;
           throw error;
@@ -562,8 +588,10 @@ export function entity<T extends object>() {
       },
       delete: (k, c) =>
         refused(() =>
-          ddb().send(
-            new DeleteCommand({ TableName: tableName(), Key: def.key(k), ...condition(c), ...merged(c) }),
+          itemClient().send(
+            new DeleteItemCommand(
+              wireInput({ TableName: tableName(), Key: def.key(k), ...condition(c), ...merged(c) }),
+            ),
           ),
         ),
       query,
@@ -632,7 +660,18 @@ export class TransactionCancelled<N extends string = string> extends Error {
 export async function transact<N extends string>(items: Record<N, TxItem>): Promise<void> {
   const entries = Object.entries(items) as [N, TxItem][];
   try {
-    await ddb().send(new TransactWriteCommand({ TransactItems: entries.map(([, item]) => item) }));
+    await itemClient().send(
+      new TransactWriteItemsCommand({
+        TransactItems: entries.map(([, item]) =>
+          Object.fromEntries(
+            Object.entries(item).map(([action, input]) => [
+              action,
+              wireInput(input as Record<string, unknown>),
+            ]),
+          ),
+        ),
+      }),
+    );
   } catch (error) {
     if ((error as { name?: string } | null)?.name !== 'TransactionCanceledException') throw error;
     const codes = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
@@ -664,9 +703,9 @@ export async function batchGet<const R extends readonly Read[]>(
   options: { consistent?: boolean } = {},
 ): Promise<ReadResults<R>> {
   const keys = reads.map(([e, k]) => e.key(k));
-  const out = await ddb().send(
-    new BatchGetCommand({
-      RequestItems: { [tableName()]: { Keys: keys, ConsistentRead: options.consistent } },
+  const out = await itemClient().send(
+    new BatchGetItemCommand({
+      RequestItems: { [tableName()]: { Keys: keys.map(wire), ConsistentRead: options.consistent } },
     }),
   );
   if (Object.keys(out.UnprocessedKeys ?? {}).length) {
@@ -674,7 +713,7 @@ export async function batchGet<const R extends readonly Read[]>(
     error.name = 'ThrottlingException';
     throw error;
   }
-  const items = out.Responses?.[tableName()] ?? [];
+  const items = (out.Responses?.[tableName()] ?? []).map((item) => unmarshall(item));
   return reads.map(([e], i) => {
     const found = items.find((item) => item.pk === keys[i]?.pk && item.sk === keys[i]?.sk);
     return found ? e.parse(found) : undefined;

@@ -1,6 +1,8 @@
+import { monthOf } from '../core/clock.js';
 import { Access } from './access-codes.js';
 import { countItems, scopeOf } from './counters.js';
 import { batchGet, entity, type TxItem } from './entity.js';
+import { revenueSessionStarted } from './revenue.js';
 import { shardOf } from './shards.js';
 
 /**
@@ -36,6 +38,13 @@ export interface RadiusSession {
   closed_at?: string;
   /** `disconnect`: the router acknowledged the platform's Disconnect-Request (RFC 5176). */
   close_reason?: 'stop' | 'nas_restart' | 'stale' | 'disconnect';
+  /**
+   * Not counted yet (the open counters, its reseller's month): set by the first report's
+   * transaction, which holds no shared counter, and removed by the transaction that counts it
+   * (`countSessionItems` right after, or the next report's). Absent: counted (a session written
+   * before counting moved out of the first report counted there).
+   */
+  uncounted?: true;
 }
 
 /** Closed sessions are kept this long (support, disputes), then DynamoDB's TTL removes them. */
@@ -147,21 +156,50 @@ function deviceItem(
 
 /**
  * The first report of a session (a Start, or an Interim/Stop whose Start was lost): the
- * session, the bytes it already used added to its code, the counters, and the month's session
- * count of its reseller, all or nothing. Cancelled on `session` when it exists already.
+ * session, marked `uncounted`, and the bytes it already used added to its code, all or nothing.
+ * No shared counter is in it: a Start's transaction conflicts with nothing but its own
+ * session's retransmissions. Cancelled on `session` when it exists already.
  */
-// Access: TransactWriteItems [Put SESSION#<id> not exists, Update CODE#<code> ADD used_bytes + device lease, Update STATS#<scope>[#<shard>] ADD open (open only), extra items].
+// Access: TransactWriteItems [Put SESSION#<id> not exists, Update CODE#<code> ADD used_bytes + device lease].
 export function openSessionItems(
   s: RadiusSession,
   lease: number,
-  extra: Record<string, TxItem>,
+  /** Items of the caller's own, none of them a counter (a test's). */
+  extra: Record<string, TxItem> = {},
   reserved = false,
 ): Record<string, TxItem> {
   return {
-    session: Session.tx.create(s),
+    session: Session.tx.create({ ...s, uncounted: true }),
     code: deviceItem(s, s.status === 'open' ? lease : 'release', s.total_bytes, reserved),
-    ...(s.status === 'open' ? countOpen(s, 1) : {}),
     ...extra,
+  };
+}
+
+/** What counting a session adds: the open counters if it stays open, and its reseller's month. */
+const countedItems = (s: RadiusSession, open: boolean): Record<string, TxItem> => ({
+  ...(open ? countOpen(s, 1) : {}),
+  month: revenueSessionStarted(s.reseller_id, monthOf(s.started_at), s.id),
+});
+
+/**
+ * Counts a session its first report left uncounted: its open counters (when open) and its
+ * reseller's month count, with `uncounted` removed, conditioned on it still being there and the
+ * session as read. Cancelled on `session` when another report changed or counted it meanwhile
+ * (a later report counts a session it finds uncounted: `reportItems`), so it is counted once.
+ */
+// Access: TransactWriteItems [Update SESSION#<id> REMOVE uncounted (condition uncounted, status as read), Update STATS#<scope>#<shard> ADD open (open only), Update REVENUE#<reseller>/MONTH#<m>#<shard> ADD sessions_count].
+export function countSessionItems(s: RadiusSession): Record<string, TxItem> {
+  return {
+    session: Session.tx.update(
+      s,
+      { set: { uncounted: undefined }, read: s },
+      {
+        expression: 'attribute_exists(uncounted) AND #status = :status',
+        names: { '#status': 'status' },
+        values: { ':status': s.status },
+      },
+    ),
+    ...countedItems(s, s.status === 'open'),
   };
 }
 
@@ -172,7 +210,7 @@ export function openSessionItems(
  * NAS's restart reports again, so it is open again and takes its device's lease back.
  * Cancelled on `session` when another report changed the session since it was read.
  */
-// Access: TransactWriteItems [Update SESSION#<id> (condition totals, time, event and status as read), Update CODE#<code> ADD used_bytes, Update STATS#<scope>[#<shard>] ADD open -1 (close) / +1 (reopen)]; openByNas keys rewritten (the gsi1 ones of before removed).
+// Access: TransactWriteItems [Update SESSION#<id> (condition totals, time, event, status and uncounted as read), Update CODE#<code> ADD used_bytes, Update STATS#<scope>[#<shard>] ADD open -1 (close) / +1 (reopen, or an uncounted session left open), Update REVENUE#<reseller>/MONTH#<m>#<shard> ADD sessions_count (an uncounted session)]; openByNas keys rewritten (the gsi1 ones of before removed).
 export function reportItems(
   read: RadiusSession,
   next: Pick<
@@ -200,6 +238,8 @@ export function reportItems(
     ...(next.event_time !== undefined ? { event_time: next.event_time } : {}),
     ...(closing ? { status: 'closed', closed_at: next.nowIso, close_reason: next.close } : {}),
     ...(reopening ? { status: 'open', closed_at: undefined, close_reason: undefined } : {}),
+    // Left uncounted by its first report: counted here (see `countSessionItems`).
+    ...(read.uncounted ? { uncounted: undefined } : {}),
   };
   const open = reopening || (read.status === 'open' && !closing);
   return {
@@ -215,7 +255,7 @@ export function reportItems(
       {
         expression: `total_bytes = :read AND #status = :status AND session_time_s = :time AND ${
           read.event_time === undefined ? 'attribute_not_exists(event_time)' : 'event_time = :event'
-        }`,
+        } AND ${read.uncounted ? 'attribute_exists(uncounted)' : 'attribute_not_exists(uncounted)'}`,
         names: { '#status': 'status' },
         values: {
           ':read': read.total_bytes,
@@ -226,8 +266,10 @@ export function reportItems(
       },
     ),
     code: deviceItem(read, open ? next.lease : 'release', added, reserved),
-    ...(closing ? countOpen(read, -1) : {}),
-    ...(reopening ? countOpen(read, 1) : {}),
+    // An uncounted session was never counted open: it is counted now as it will be.
+    ...(read.uncounted ? countedItems(read, open) : {}),
+    ...(!read.uncounted && closing ? countOpen(read, -1) : {}),
+    ...(!read.uncounted && reopening ? countOpen(read, 1) : {}),
   };
 }
 

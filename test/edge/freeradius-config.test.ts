@@ -199,6 +199,41 @@ describe('the shipped FreeRADIUS configuration', () => {
     expect(body).not.toHaveProperty('Cleartext-Password');
   });
 
+  it('asks authorize to record a login, and calls post-auth only when it did not', async () => {
+    // Prepare: the API recorded the login in authorize (a PAP password it checked itself).
+    answers.authorize = () => ({ status: 200, body: { ...ACCEPT, 'control:Hotspot-Login-Recorded': 1 } });
+
+    // Act
+    const recorded = await pap();
+
+    // Assess
+    expect(recorded.code).toBe('Access-Accept');
+    expect(recorded.attributes['Session-Timeout']).toEqual(['3600']);
+    expect(value(callsTo('authorize')[0]?.body, 'Hotspot-Login-At-Authorize')).toEqual([1]);
+    expect(callsTo('post-auth')).toHaveLength(0);
+
+    // Act: an answer without it (CHAP, or an API that only checked): post-auth records the login.
+    answers = defaultAnswers();
+    calls = [];
+    const checked = await pap();
+
+    // Assess
+    expect(checked.code).toBe('Access-Accept');
+    expect(callsTo('post-auth')).toHaveLength(1);
+  });
+
+  it('rejects a wrong PAP password even when the API said it recorded the login', async () => {
+    // Prepare
+    answers.authorize = () => ({ status: 200, body: { ...ACCEPT, 'control:Hotspot-Login-Recorded': 1 } });
+
+    // Act
+    const reply = await pap('WRONG123');
+
+    // Assess
+    expect(reply.code).toBe('Access-Reject');
+    expect(reply.attributes['Session-Timeout']).toBeUndefined();
+  });
+
   it('rejects a PAP login whose password differs from the one the API returned', async () => {
     // Act
     const reply = await pap('WRONG123');

@@ -5,7 +5,12 @@ import { Access } from '../../functions/store/access-codes.js';
 import { countersOf, scopeOf } from '../../functions/store/counters.js';
 import { getDisconnect } from '../../functions/store/disconnects.js';
 import { transact } from '../../functions/store/entity.js';
-import { getSession, openSessionItems, type RadiusSession } from '../../functions/store/sessions.js';
+import {
+  countSessionItems,
+  getSession,
+  openSessionItems,
+  type RadiusSession,
+} from '../../functions/store/sessions.js';
 import { useTestTable } from '../support/db.js';
 
 // The Disconnect-Request's life in the store, on DynamoDB Local, with time moved by hand: what
@@ -46,6 +51,8 @@ async function openSession(): Promise<RadiusSession> {
     devices_version: 0,
   });
   await transact(openSessionItems(session, 0, {}));
+  // Counted right after, as accounting does (functions/radius/accounting.ts).
+  await transact(countSessionItems({ ...session, uncounted: true }));
   return session;
 }
 

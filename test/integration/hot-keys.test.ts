@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { ddb, tableName } from '../../functions/core/ddb.js';
+import { ddb, instrumentDdb, setDdb, tableName } from '../../functions/core/ddb.js';
 import {
   type AccountingReport,
   account,
@@ -23,6 +23,7 @@ import {
 } from '../../functions/store/sessions.js';
 import { shardOf } from '../../functions/store/shards.js';
 import { useTestTable } from '../support/db.js';
+import { probeDdb } from '../support/ddb-instrument.js';
 
 // No hot key (docs/scale.md): open sessions by last report over OPEN_SHARDS index partitions,
 // the platform's and each reseller's counts over several items, on DynamoDB Local.
@@ -253,5 +254,83 @@ describe("a reseller's month", () => {
     let shards = 0;
     for (let n = 0; n < 8; n++) if (await raw(`REVENUE#${r.resellerId}`, `MONTH#${month}#S${n}`)) shards += 1;
     expect(shards).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe('no shared counter in a Start transaction', () => {
+  const month = () => new Date().toISOString().slice(0, 7);
+  /** The partition keys of every transaction sent while `run` runs, one list a transaction. */
+  async function transactions(run: () => Promise<unknown>): Promise<string[][]> {
+    const seen: string[][] = [];
+    const name = `tx-keys-${randomUUID()}`;
+    instrumentDdb(
+      (next, context) => async (args) => {
+        if ((context as { commandName?: string }).commandName === 'TransactWriteItemsCommand') {
+          const items = (args.input as { TransactItems: Record<string, { Key?: unknown; Item?: unknown }>[] })
+            .TransactItems;
+          seen.push(
+            items.map((item) => {
+              const action = Object.values(item)[0] as {
+                Key?: Record<string, unknown>;
+                Item?: Record<string, unknown>;
+              };
+              const pk = (action.Key ?? action.Item)?.pk as string | { S: string };
+              return typeof pk === 'string' ? pk : pk.S;
+            }),
+          );
+        }
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      await run();
+    } finally {
+      ddb().middlewareStack.remove(name);
+      setDdb(undefined);
+    }
+    return seen;
+  }
+
+  it('writes the session and its code only; the counting is a transaction of its own', async () => {
+    const r = await reseller(1);
+    const id = randomUUID();
+    const txs = await transactions(() => account(report(r, r.codes[0] as string, id, 'Start'), Date.now()));
+    expect(txs).toHaveLength(2);
+    expect([...(txs[0] ?? [])].sort()).toEqual([`CODE#${r.codes[0]}`, `SESSION#${id}`].sort());
+    expect(txs[1]?.some((pk) => pk.startsWith('STATS#'))).toBe(true);
+    expect(txs[1]?.some((pk) => pk.startsWith('REVENUE#'))).toBe(true);
+    expect((await countersOf(scopeOf.reseller(r.resellerId))).open).toBe(1);
+    expect((await getMonthlyRevenue(r.resellerId, month())).sessions_count).toBe(1);
+    expect(await getSession(id)).not.toHaveProperty('uncounted');
+  });
+
+  it('a Start whose counting failed is counted once, by its retransmission or by its next report', async () => {
+    const r = await reseller(2);
+    const [a, b] = [randomUUID(), randomUUID()];
+    const probe = probeDdb();
+    // The counting transaction (the second) fails as if DynamoDB throttled it: the Start is answered 5xx.
+    probe.failOn(2, { only: ['TransactWriteItemsCommand'] });
+    await expect(account(report(r, r.codes[0] as string, a, 'Start'), Date.now())).rejects.toThrow();
+    probe.failOn(2, { only: ['TransactWriteItemsCommand'] });
+    await expect(account(report(r, r.codes[1] as string, b, 'Start'), Date.now())).rejects.toThrow();
+    probe.clearFaults();
+    expect((await countersOf(scopeOf.reseller(r.resellerId))).open).toBe(0);
+    expect(await getSession(a)).toMatchObject({ uncounted: true, status: 'open' });
+
+    // a: the router resends the Start (twice); b: its Stop comes next.
+    expect(await account(report(r, r.codes[0] as string, a, 'Start'), Date.now())).toBe('unchanged');
+    expect(await account(report(r, r.codes[0] as string, a, 'Start'), Date.now())).toBe('unchanged');
+    expect(await account(report(r, r.codes[1] as string, b, 'Stop'), Date.now())).toBe('stored');
+
+    expect((await countersOf(scopeOf.reseller(r.resellerId))).open).toBe(1);
+    expect((await getMonthlyRevenue(r.resellerId, month())).sessions_count).toBe(2);
+    expect(await getSession(a)).not.toHaveProperty('uncounted');
+    expect(await getSession(b)).toMatchObject({ status: 'closed' });
+    expect(await getSession(b)).not.toHaveProperty('uncounted');
+    // Its Stop closes a counted session: the count goes back down once.
+    await account(report(r, r.codes[0] as string, a, 'Stop'), Date.now());
+    expect((await countersOf(scopeOf.reseller(r.resellerId))).open).toBe(0);
+    expect((await getMonthlyRevenue(r.resellerId, month())).sessions_count).toBe(2);
   });
 });

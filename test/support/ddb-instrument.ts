@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../../functions/core/ddb.js';
+import { ddb, instrumentDdb } from '../../functions/core/ddb.js';
 
 export interface DdbProbe {
   /** Commands sent since the last reset, by name (`GetItemCommand`, ...). */
@@ -33,7 +33,8 @@ export function probeDdb(): DdbProbe {
   if (existing) return existing;
   const calls: string[] = [];
   let fault: { remaining: number; error: Error; only?: string[] } | undefined;
-  client.middlewareStack.add(
+  // On both clients (functions/core/ddb.ts): the store's item commands keep their cached stacks.
+  instrumentDdb(
     (next, context) => async (args) => {
       const name = (context as { commandName?: string }).commandName ?? 'unknown';
       calls.push(name);

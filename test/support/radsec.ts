@@ -12,6 +12,8 @@ import { radsecproxyConf } from '../../bin/local/radsecproxy.js';
  * does with `protocol=radsec`).
  */
 export interface Radsecproxy {
+  /** The radsecproxy process (the bench reads its CPU time). */
+  pid: number;
   /** Where radclient sends (127.0.0.1), with `secret`. */
   port: number;
   secret: string;
@@ -60,7 +62,7 @@ export async function startRadsecproxy(options: {
     }
     await new Promise((r) => setTimeout(r, 20));
   }
-  return { port, secret, output, stop };
+  return { port, secret, pid: child.pid as number, output, stop };
 }
 
 /** A router's RadSec credentials as the API issues them (POST /routers, a renewal). */

@@ -1,0 +1,318 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freeUdpPort } from '../../bin/local/freeradius.js';
+
+/**
+ * The peer the RADIUS bench measures the project against: FreeRADIUS with rlm_sql on SQLite, as
+ * daloRADIUS and PHPNuxBill installs run it. Debian's own files, unchanged: the stock schema and
+ * queries (/etc/freeradius/3.0/mods-config/sql/main/sqlite), the stock `noresetcounter` query for
+ * the time a user has (`Max-All-Session`, seconds over all sessions), a data counter of the same
+ * shape over radacct's octets (`Max-Total-Octets`, what those panels add), one device per user
+ * (`Simultaneous-Use := 1`, checked in the session section against radacct), accounting rows in
+ * radacct and a radpostauth row per login. The database is in WAL mode (the PRAGMA is the
+ * bootstrap's first statement: FreeRADIUS creates the file from it, no sqlite3 CLI needed).
+ */
+export interface SqlRadiusUser {
+  name: string;
+  password: string;
+  /** Max-All-Session: seconds of sessions in all. */
+  seconds: number;
+  /** Max-Total-Octets: bytes in and out in all. */
+  octets: number;
+}
+
+export interface SqlRadius {
+  authPort: number;
+  acctPort: number;
+  secret: string;
+  /** The freeradius process (its CPU is what the bench reads). */
+  pid: number;
+  dir: string;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+const STOCK = '/etc/freeradius/3.0/mods-config';
+const SQLITE_MODULE = '/usr/lib/freeradius/rlm_sql_sqlite.so';
+
+function binary(): string {
+  for (const path of ['/usr/sbin/freeradius', '/usr/sbin/radiusd']) {
+    if (spawnSync('test', ['-x', path]).status === 0) return path;
+  }
+  throw new Error(
+    'freeradius was not found: `sudo apt-get install -y freeradius` (Debian; `.ci/run` does this)',
+  );
+}
+
+const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/** The bootstrap SQL: WAL, the stock schema, the users' check items. */
+function bootstrap(users: SqlRadiusUser[]): string {
+  const rows = users.flatMap((u) => [
+    [u.name, 'Cleartext-Password', ':=', u.password],
+    [u.name, 'Max-All-Session', ':=', String(u.seconds)],
+    [u.name, 'Max-Total-Octets', ':=', String(u.octets)],
+    [u.name, 'Simultaneous-Use', ':=', '1'],
+  ]);
+  const inserts = [];
+  // One INSERT per 500 rows: SQLite's limit on compound VALUES is far above, the file stays readable.
+  for (let i = 0; i < rows.length; i += 500) {
+    inserts.push(
+      `INSERT INTO radcheck (username, attribute, op, value) VALUES ${rows
+        .slice(i, i + 500)
+        .map((r) => `(${r.map(sqlString).join(', ')})`)
+        .join(', ')};`,
+    );
+  }
+  return [
+    'PRAGMA journal_mode=WAL;',
+    readFileSync(join(STOCK, 'sql/main/sqlite/schema.sql'), 'utf8'),
+    'BEGIN;',
+    ...inserts,
+    'COMMIT;',
+    '',
+  ].join('\n');
+}
+
+/** The data counter: the stock noresetcounter's shape over radacct's octets (`${key}` is FreeRADIUS's). */
+const DATA_COUNTER_QUERY =
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a FreeRADIUS expansion, not JavaScript's
+  "SELECT IFNULL(SUM(acctinputoctets + acctoutputoctets),0) FROM radacct WHERE username = '%{${key}}'";
+
+/**
+ * Starts the peer on 127.0.0.1 (free UDP ports, its own folder, multi-threaded as deployed, no
+ * `-X`), the client 127.0.0.1 with `secret`. Ready when FreeRADIUS says so.
+ */
+export async function startSqlRadius(options: {
+  secret: string;
+  users: SqlRadiusUser[];
+}): Promise<SqlRadius> {
+  const bin = binary();
+  if (spawnSync('test', ['-r', SQLITE_MODULE]).status !== 0)
+    throw new Error(`${SQLITE_MODULE} is missing: \`sudo apt-get install -y freeradius\``);
+  const authPort = await freeUdpPort();
+  let acctPort = await freeUdpPort();
+  while (acctPort === authPort) acctPort = await freeUdpPort();
+  const dir = mkdtempSync(join(tmpdir(), 'sql-radius-'));
+  writeFileSync(join(dir, 'bootstrap.sql'), bootstrap(options.users));
+  // The stock queries, but for one line: Debian's 3.2.1 simul_verify_query looks the open sessions
+  // up by the group attribute (`'%{${group_attribute}}'`, empty), finds none, and lets a second
+  // device in; it is the user's name, as in simul_count_query.
+  const queries = readFileSync(join(STOCK, 'sql/main/sqlite/queries.conf'), 'utf8');
+  writeFileSync(
+    join(dir, 'queries.conf'),
+    queries.replace(
+      /(simul_verify_query = "[^"]*?WHERE username = ')%\{\$\{group_attribute\}\}'/,
+      "$1%{SQL-User-Name}'",
+    ),
+  );
+  // The counters' attributes: Max-All-Session is in FreeRADIUS's dictionary, the data one is not.
+  writeFileSync(
+    join(dir, 'dictionary'),
+    ['$INCLUDE /usr/share/freeradius/dictionary', 'ATTRIBUTE\tMax-Total-Octets\t3900\tinteger64', ''].join(
+      '\n',
+    ),
+  );
+  writeFileSync(
+    join(dir, 'radiusd.conf'),
+    `prefix = /usr
+exec_prefix = /usr
+sysconfdir = /etc
+localstatedir = ${dir}
+sbindir = /usr/sbin
+logdir = ${dir}
+raddbdir = ${dir}
+radacctdir = ${dir}
+name = freeradius
+confdir = ${dir}
+modconfdir = ${STOCK}
+run_dir = ${dir}
+libdir = /usr/lib/freeradius
+pidfile = ${dir}/radiusd.pid
+max_request_time = 5
+cleanup_delay = 1
+max_requests = 4096
+hostname_lookups = no
+log {
+  destination = stdout
+}
+security {
+  allow_core_dumps = no
+  max_attributes = 200
+  reject_delay = 0
+  status_server = no
+}
+thread pool {
+  start_servers = 5
+  max_servers = 32
+  min_spare_servers = 3
+  max_spare_servers = 10
+  max_requests_per_server = 0
+}
+client bench {
+  ipaddr = 127.0.0.1
+  secret = "${options.secret}"
+}
+modules {
+  pap {
+  }
+  chap {
+  }
+  # %{tolower:...} in the stock queries.
+  expr {
+  }
+  sql {
+    dialect = "sqlite"
+    driver = "rlm_sql_sqlite"
+    sqlite {
+      filename = "${dir}/radius.db"
+      busy_timeout = 2000
+      bootstrap = "${dir}/bootstrap.sql"
+    }
+    radius_db = "radius"
+    acct_table1 = "radacct"
+    acct_table2 = "radacct"
+    postauth_table = "radpostauth"
+    authcheck_table = "radcheck"
+    groupcheck_table = "radgroupcheck"
+    authreply_table = "radreply"
+    groupreply_table = "radgroupreply"
+    usergroup_table = "radusergroup"
+    delete_stale_sessions = yes
+    pool {
+      start = 5
+      min = 3
+      max = 32
+      spare = 10
+      uses = 0
+      retry_delay = 1
+      lifetime = 0
+      idle_timeout = 60
+    }
+    client_table = "nas"
+    group_attribute = "SQL-Group"
+    $INCLUDE ${dir}/queries.conf
+  }
+  sqlcounter noresetcounter {
+    sql_module_instance = sql
+    dialect = sqlite
+    counter_name = Max-All-Session-Time
+    check_name = Max-All-Session
+    key = User-Name
+    reset = never
+    $INCLUDE ${STOCK}/sql/counter/sqlite/noresetcounter.conf
+  }
+  sqlcounter datacounter {
+    sql_module_instance = sql
+    dialect = sqlite
+    counter_name = Total-Octets-Used
+    check_name = Max-Total-Octets
+    key = User-Name
+    reset = never
+    query = "${DATA_COUNTER_QUERY}"
+  }
+}
+policy {
+  # The stock policy's key (policy.d/accounting), without its Class branch.
+  acct_unique {
+    update request {
+      &Acct-Unique-Session-Id := "%{md5:%{User-Name},%{Acct-Session-ID},%{%{NAS-IPv6-Address}:-%{NAS-IP-Address}},%{NAS-Identifier},%{NAS-Port-ID},%{NAS-Port}}"
+    }
+  }
+}
+server default {
+  listen {
+    type = auth
+    ipaddr = 127.0.0.1
+    port = ${authPort}
+  }
+  listen {
+    type = acct
+    ipaddr = 127.0.0.1
+    port = ${acctPort}
+  }
+  authorize {
+    chap
+    sql
+    noresetcounter
+    datacounter
+    pap
+  }
+  authenticate {
+    Auth-Type PAP {
+      pap
+    }
+    Auth-Type CHAP {
+      chap
+    }
+  }
+  preacct {
+    acct_unique
+  }
+  accounting {
+    sql
+  }
+  session {
+    sql
+  }
+  post-auth {
+    sql
+    Post-Auth-Type REJECT {
+      sql
+    }
+  }
+}
+`,
+  );
+  const child = spawn(bin, ['-f', '-l', 'stdout', '-d', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let tail = '';
+  const add = (d: Buffer) => {
+    tail = (tail + d.toString()).slice(-8000);
+  };
+  child.stdout?.on('data', add);
+  child.stderr?.on('data', add);
+  const stop = stopper(child, dir);
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`freeradius (sql peer) exited with code ${child.exitCode}:\n${tail}`);
+    }
+    if (tail.includes('Ready to process requests')) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`freeradius (sql peer) did not start within 15 s:\n${tail}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    authPort,
+    acctPort,
+    secret: options.secret,
+    pid: child.pid as number,
+    dir,
+    output: () => tail,
+    stop,
+  };
+}
+
+function stopper(child: ChildProcess, dir: string): () => Promise<void> {
+  const kill = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  process.once('exit', kill);
+  return () =>
+    new Promise<void>((resolve) => {
+      process.removeListener('exit', kill);
+      const done = () => {
+        rmSync(dir, { recursive: true, force: true });
+        resolve();
+      };
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', done);
+      child.kill('SIGTERM');
+      setTimeout(kill, 2000).unref();
+    });
+}
