@@ -93,16 +93,20 @@ export function renderPortal(input: PortalInput): PortalPage {
   const other: Lang = lang === 'fr' ? 'en' : 'fr';
   const switchQuery = new URLSearchParams(input.query);
   switchQuery.set('lang', other);
+  const button = (key: Key, attrs = '') => `<button${attrs} data-t="${key}">${tr(key)}</button>`;
+  const link = (key: Key, id: string) =>
+    `<button type="button" class="link" id="${id}" data-t="${key}">${tr(key)}</button>`;
+  /** An element whose text is the key's, translated again in place when the language changes. */
+  const text = (tag: string, key: Key) => `<${tag} data-t="${key}">${tr(key)}</${tag}>`;
+  /** A field's label, by its field's id and the key of its text. */
+  const label = (field: string, key: Key) => `<label for="${field}" data-t="${key}">${tr(key)}</label>`;
   const welcome = input.welcomeText
     ? `<h1 id="welcome">${escapeHtml(input.welcomeText)}</h1>`
-    : `<h1 id="welcome"><span data-t="welcome_to">${tr('welcome_to')}</span> ${escapeHtml(input.resellerName)}</h1>`;
+    : `<h1 id="welcome">${text('span', 'welcome_to')} ${escapeHtml(input.resellerName)}</h1>`;
   const providers = PROVIDERS.map(
     ([id, name], i) =>
       `<label class="choice"><input type="radio" name="provider" value="${id}"${i === 0 ? ' checked' : ''}> ${name}</label>`,
   ).join('');
-  const button = (key: Key, attrs = '') => `<button${attrs} data-t="${key}">${tr(key)}</button>`;
-  const link = (key: Key, id: string) =>
-    `<button type="button" class="link" id="${id}" data-t="${key}">${tr(key)}</button>`;
 
   const html = `<!doctype html>
 <html lang="${lang}"><head><meta charset="utf-8">
@@ -121,11 +125,11 @@ ${welcome}
 <p id="router-error" class="alert" hidden></p>
 <p id="msg" class="alert" role="alert" hidden></p>
 <section id="s-phone">
-<p data-t="intro">${tr('intro')}</p>
+${text('p', 'intro')}
 <form id="f-phone" novalidate>
-<label for="country" data-t="country">${tr('country')}</label>
+${label('country', 'country')}
 <select id="country" name="country">${countryOptions()}</select>
-<label for="msisdn" data-t="phone">${tr('phone')}</label>
+${label('msisdn', 'phone')}
 <input id="msisdn" name="msisdn" type="tel" inputmode="tel" autocomplete="tel-national" required aria-describedby="msisdn-hint">
 <p id="msisdn-hint" class="hint" data-t="phone_hint">${tr('phone_hint')}</p>
 ${button('phone_submit')}
@@ -135,49 +139,49 @@ ${link('have_voucher', 'to-voucher')}
 <section id="s-otp" hidden>
 <form id="f-otp" novalidate>
 <p id="otp-sent"></p>
-<label for="otp" data-t="otp">${tr('otp')}</label>
+${label('otp', 'otp')}
 <input id="otp" name="otp" inputmode="numeric" autocomplete="one-time-code" maxlength="6" required>
 ${button('otp_submit')}
 </form>
 ${link('change_number', 'to-phone')}
 </section>
 <section id="s-mine" hidden>
-<h2 data-t="mine_title">${tr('mine_title')}</h2>
-<p data-t="mine_intro">${tr('mine_intro')}</p>
+${text('h2', 'mine_title')}
+${text('p', 'mine_intro')}
 <ul id="mine-list" class="cards"></ul>
-<h3 data-t="history_title">${tr('history_title')}</h3>
+${text('h3', 'history_title')}
 <ul id="history-list" class="cards"></ul>
 ${link('buy_more', 'mine-buy')}
 </section>
 <section id="s-forfaits" hidden>
 <form id="f-pay" novalidate>
-<fieldset><legend data-t="forfaits">${tr('forfaits')}</legend><div id="forfaits"><p data-t="loading">${tr('loading')}</p></div></fieldset>
-<fieldset><legend data-t="provider">${tr('provider')}</legend>${providers}</fieldset>
+<fieldset>${text('legend', 'forfaits')}<div id="forfaits">${text('p', 'loading')}</div></fieldset>
+<fieldset>${text('legend', 'provider')}${providers}</fieldset>
 ${button('pay')}
 </form>
 ${link('have_voucher', 'to-voucher-2')}
 </section>
 <section id="s-voucher" hidden>
-<h2 data-t="voucher_title">${tr('voucher_title')}</h2>
+${text('h2', 'voucher_title')}
 <form id="f-voucher" novalidate>
-<label for="voucher" data-t="voucher">${tr('voucher')}</label>
+${label('voucher', 'voucher')}
 <input id="voucher" name="voucher" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="20" required>
 ${button('voucher_submit')}
 </form>
 ${link('back', 'voucher-back')}
 </section>
 <section id="s-wait" hidden>
-<h2 data-t="wait_title">${tr('wait_title')}</h2>
-<p data-t="wait_text">${tr('wait_text')}</p>
+${text('h2', 'wait_title')}
+${text('p', 'wait_text')}
 </section>
 <section id="s-code" hidden>
-<h2 data-t="code_title">${tr('code_title')}</h2>
+${text('h2', 'code_title')}
 <p id="code" class="code"></p>
 <p id="remaining"></p>
-<p data-t="code_sms">${tr('code_sms')}</p>
+${text('p', 'code_sms')}
 ${button('copy', ' type="button" id="copy" class="secondary"')}
 <div id="remember-box" hidden>
-<label class="choice"><input type="checkbox" id="remember"> <span data-t="remember_device">${tr('remember_device')}</span></label>
+<label class="choice"><input type="checkbox" id="remember"> ${text('span', 'remember_device')}</label>
 <p id="remember-hint"><small data-t="remember_hint">${tr('remember_hint')}</small></p>
 </div>
 ${button('connect', ' type="button" id="connect"')}
