@@ -293,21 +293,20 @@ async function exchanges(
   );
   const session = (i: number) => `bench-${label}-${i}`;
   api?.reset();
+  // One device's accounting of its session: the Start and the Interim share these.
+  const accounting = (status: string, i: number): [string, string | number][] => [
+    ['Acct-Status-Type', status],
+    ['User-Name', codes[i] as string],
+    ['NAS-Identifier', nasId],
+    ['NAS-IP-Address', '127.0.0.1'],
+    ['Acct-Session-Id', session(i)],
+    ['Calling-Station-Id', mac(i)],
+  ];
   const starts = await withCpu(pids, () =>
-    blast(
-      target.acctPort,
-      target.secret,
-      'Accounting-Request',
-      (i) => [
-        ['Acct-Status-Type', 'Start'],
-        ['User-Name', codes[i] as string],
-        ['NAS-Identifier', nasId],
-        ['NAS-IP-Address', '127.0.0.1'],
-        ['Acct-Session-Id', session(i)],
-        ['Calling-Station-Id', mac(i)],
-      ],
-      { total, parallel },
-    ),
+    blast(target.acctPort, target.secret, 'Accounting-Request', (i) => accounting('Start', i), {
+      total,
+      parallel,
+    }),
   );
   out.push(figure(`${label}: accounting Start`, accepted('Start', starts), await calls(starts.answered)));
   api?.reset();
@@ -317,12 +316,7 @@ async function exchanges(
       target.secret,
       'Accounting-Request',
       (i) => [
-        ['Acct-Status-Type', 'Interim-Update'],
-        ['User-Name', codes[i] as string],
-        ['NAS-Identifier', nasId],
-        ['NAS-IP-Address', '127.0.0.1'],
-        ['Acct-Session-Id', session(i)],
-        ['Calling-Station-Id', mac(i)],
+        ...accounting('Interim-Update', i),
         ['Acct-Input-Octets', 1_000_000],
         ['Acct-Output-Octets', 9_000_000],
         ['Acct-Session-Time', 300],

@@ -122,9 +122,17 @@ export interface FreeRadiusOptions {
   disconnect?: { pollMs?: number; timeoutMs?: number };
 }
 
-export interface RunningFreeRadius {
+/** A FreeRADIUS process on loopback: its ports, its pid, its last lines and how to stop it. */
+export interface LocalRadiusServer {
   authPort: number;
   acctPort: number;
+  pid: number;
+  /** The last lines the server logged (for error messages). */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+export interface RunningFreeRadius extends LocalRadiusServer {
   tlsPort: number;
   /** The router CA's certificate file the RadSec listener checks clients against. */
   caFile: string;
@@ -133,10 +141,6 @@ export interface RunningFreeRadius {
   apiUrl: string;
   runDir: string;
   logFile: string;
-  pid: number;
-  /** The last lines the server logged (for error messages). */
-  output: () => string;
-  stop: () => Promise<void>;
 }
 
 const READY = 'Ready to process requests';

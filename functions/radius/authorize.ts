@@ -286,8 +286,11 @@ export async function checkLogin(
   router?: RouterOfRequest,
 ): Promise<Decision | RouterRefused> {
   const g = await gatedDecision(req, nowMs, router);
-  if ('routerRefused' in g) return g;
-  const { d } = g;
+  return 'routerRefused' in g ? g : passwordCheck(g.d);
+}
+
+/** A refusal, or the accept that hands FreeRADIUS the password to check (nothing written). */
+function passwordCheck(d: { refused: Refusal } | Plan): Decision {
   if ('refused' in d) return { accept: false, reason: d.refused };
   return { accept: true, vendor: d.nas.vendor ?? 'mikrotik', reply: passwordReply(d.password) };
 }
@@ -309,9 +312,7 @@ export async function recordLogin(
   const g = await gatedDecision(req, nowMs, router);
   if ('routerRefused' in g) return g;
   const { d } = g;
-  if ('refused' in d) return { accept: false, reason: d.refused };
-  if (!safeEqual(password, d.password))
-    return { accept: true, vendor: d.nas.vendor ?? 'mikrotik', reply: passwordReply(d.password) };
+  if ('refused' in d || !safeEqual(password, d.password)) return passwordCheck(d);
   const decision = await authorizeLogin(g.req, nowMs, d);
   return decision.accept ? { ...decision, recorded: true } : decision;
 }

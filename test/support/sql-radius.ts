@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freeUdpPort } from '../../bin/local/freeradius.js';
+import { freeUdpPort, type LocalRadiusServer } from '../../bin/local/freeradius.js';
 
 /**
  * The peer the RADIUS bench measures the project against: FreeRADIUS with rlm_sql on SQLite, as
@@ -23,15 +23,10 @@ export interface SqlRadiusUser {
   octets: number;
 }
 
-export interface SqlRadius {
-  authPort: number;
-  acctPort: number;
+/** The peer: a FreeRADIUS process (its CPU is what the bench reads), with its clients' secret. */
+export interface SqlRadius extends LocalRadiusServer {
   secret: string;
-  /** The freeradius process (its CPU is what the bench reads). */
-  pid: number;
   dir: string;
-  output: () => string;
-  stop: () => Promise<void>;
 }
 
 const STOCK = '/etc/freeradius/3.0/mods-config';
