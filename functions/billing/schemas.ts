@@ -1,5 +1,13 @@
 import * as z from 'zod/mini';
-import { CURSOR_PATTERN, intParam, pageQuery, pageSchema, uuid } from '../core/schemas.js';
+import {
+  CURSOR_PATTERN,
+  day,
+  intParam,
+  pageQuery,
+  pageSchema,
+  uuid,
+  withinAQuarter,
+} from '../core/schemas.js';
 
 export const ForfaitSchema = z.object({
   id: z.string(),
@@ -147,17 +155,10 @@ export const SummaryResponse = z.object({
   }),
 });
 
-const day = () =>
-  z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'must be YYYY-MM-DD'));
 /** A reseller's sales by day (at most 93 days: a quarter), from its daily counters. */
 export const SalesQuery = z
   .strictObject({ reseller_id: z.optional(uuid()), from: day(), to: day() })
-  .check(
-    z.refine(
-      (q) => q.from <= q.to && Date.parse(q.to) - Date.parse(q.from) <= 92 * 86_400_000,
-      'from must not be after to, and the span is at most 93 days',
-    ),
-  );
+  .check(withinAQuarter);
 export const SalesResponse = z.object({
   reseller_id: z.string(),
   currency: z.enum(['XOF', 'XAF']),

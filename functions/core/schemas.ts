@@ -60,6 +60,16 @@ export const plainText = (max: number) =>
     z.meta({ pattern: PLAIN_PATTERN }),
   );
 
+/** A UTC day, YYYY-MM-DD. */
+export const day = () =>
+  z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'must be YYYY-MM-DD'));
+
+/** A query's `from`..`to` days: in order, and at most 93 days (a quarter) apart. */
+export const withinAQuarter = z.refine<{ from: string; to: string }>(
+  (q) => q.from <= q.to && Date.parse(q.to) - Date.parse(q.from) <= 92 * 86_400_000,
+  'from must not be after to, and the span is at most 93 days',
+);
+
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
 

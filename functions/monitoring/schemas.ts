@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CURSOR_PATTERN, intParam, pageQuery, pageSchema, uuid } from '../core/schemas.js';
+import { CURSOR_PATTERN, day, intParam, pageQuery, pageSchema, uuid } from '../core/schemas.js';
 import { CHECK_NAMES } from './checks/types.js';
 
 export const OVERALL_STATUSES = ['healthy', 'degraded', 'down'] as const;
@@ -100,9 +100,7 @@ export const LiveSessionsPage = z.object({
 
 export const ActivityQuery = z.strictObject({
   /** A UTC day, YYYY-MM-DD (default: today); ignored with `actor`. */
-  day: z.optional(
-    z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'must be YYYY-MM-DD')),
-  ),
+  day: z.optional(day()),
   /** One operator's or reseller's entries (its account id, the token's `sub`), every day. */
   actor: z.optional(uuid()),
   limit: z._default(intParam(1, 100), 50),
