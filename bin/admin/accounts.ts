@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { requireMsisdn } from '../../functions/auth/service.js';
+import { requireMsisdn } from '../../functions/auth/otp.js';
 import { COUNTRIES, isCountry, sameZone } from '../../functions/core/currency.js';
 import {
   getAccount,

@@ -1,5 +1,5 @@
 import { eraseSubscriber } from '../../functions/auth/erase.js';
-import { requireMsisdn } from '../../functions/auth/service.js';
+import { requireMsisdn } from '../../functions/auth/otp.js';
 import { required, UsageError } from './context.js';
 
 export const SUBSCRIBERS_USAGE = 'subscribers erase <E.164> (or --msisdn <E.164>)';

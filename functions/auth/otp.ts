@@ -1,4 +1,5 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { AppError } from '../core/errors.js';
 import { servedE164 } from '../core/phone.js';
 
 /** Limits of the OTP flow (docs/decisions.md, "OTP" and "Hardening"). */
@@ -63,3 +64,16 @@ export function hashesMatch(a: string, b: string): boolean {
 
 export const smsText = (code: string): string =>
   `Votre code de connexion WiFi est ${code}. Il expire dans 5 minutes. Ne le partagez avec personne.`;
+
+/**
+ * The number in E.164, or 400 ERR_MSISDN_INVALID. Here, with the parsing, rather than in the OTP
+ * service: onboarding and the erase command check a number without carrying the service (its
+ * SMS client, devices and limits) into their bundles.
+ */
+export function requireMsisdn(input: string): string {
+  const msisdn = normalizeMsisdn(input);
+  if (!msisdn) {
+    throw new AppError('ERR_MSISDN_INVALID', 'msisdn must be an international number: + and 8 to 15 digits');
+  }
+  return msisdn;
+}

@@ -28,8 +28,8 @@ import {
   generateCode,
   hashCode,
   hashesMatch,
-  normalizeMsisdn,
   OTP,
+  requireMsisdn,
   smsText,
   subscriberRef,
 } from './otp.js';
@@ -150,14 +150,6 @@ const rateLimited = (retryAfterSeconds: number, message = 'Too many code request
   new AppError('ERR_RATE_LIMITED', message, {
     headers: { 'Retry-After': String(retryAfterSeconds) },
   });
-
-export function requireMsisdn(input: string): string {
-  const msisdn = normalizeMsisdn(input);
-  if (!msisdn) {
-    throw new AppError('ERR_MSISDN_INVALID', 'msisdn must be an international number: + and 8 to 15 digits');
-  }
-  return msisdn;
-}
 
 /**
  * Issues a code for an MSISDN and sends it by SMS. Known and unknown numbers get the same

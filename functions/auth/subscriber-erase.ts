@@ -1,8 +1,8 @@
 import { notFound } from '../core/errors.js';
 import { json } from '../core/http.js';
 import { eraseSubscriber } from './erase.js';
+import { requireMsisdn } from './otp.js';
 import { EraseBody, ErasureResponse } from './schemas.js';
-import { requireMsisdn } from './service.js';
 import { sessionEndpoint } from './session-endpoint.js';
 
 /** An admin erases a subscriber (as `npm run admin -- subscribers erase`); 404 once erased. */

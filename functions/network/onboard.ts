@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { requireMsisdn } from '../auth/service.js';
+import { requireMsisdn } from '../auth/otp.js';
 import { type Country, sameZone } from '../core/currency.js';
 import { AppError } from '../core/errors.js';
 import type { AdminPrincipal } from '../core/principal.js';
