@@ -7,6 +7,7 @@ import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
 import { Access, type AccessCode, getAccessCode } from '../../functions/store/access-codes.js';
 import { Nas } from '../../functions/store/nas.js';
+import { paidCode } from '../support/access.js';
 import { asRouter, type EdgeContext, edgeStack, givenUdpRouter, type TestRouter } from '../support/radius.js';
 
 // A PAP login in one call to the API: the shipped FreeRADIUS configuration (its own instance
@@ -62,26 +63,9 @@ async function hotspot(): Promise<{ resellerId: string; nasId: string; router: T
   return { resellerId, nasId, router: await givenUdpRouter(edge, resellerId, [nasId]) };
 }
 
-const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+/** A paid code of the reseller, in the table. */
 async function code(resellerId: string, maxDevices = 1): Promise<AccessCode> {
-  const c: AccessCode = {
-    code: Array.from({ length: 10 }, () => ALPHABET[Math.floor(Math.random() * ALPHABET.length)]).join(''),
-    reseller_id: resellerId,
-    source: 'payment',
-    source_id: randomUUID(),
-    forfait_id: randomUUID(),
-    offer: {
-      duration_hours: 24,
-      data_limit_mb: 1024,
-      cir_kbps: 512,
-      mir_kbps: 2048,
-      max_devices: maxDevices,
-    },
-    created_at: new Date().toISOString(),
-    used_bytes: 0,
-    devices: {},
-    devices_version: 0,
-  };
+  const c = paidCode(resellerId, { max_devices: maxDevices });
   await Access.put(c);
   return c;
 }

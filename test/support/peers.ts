@@ -122,6 +122,39 @@ export interface FreeRadiusOptions {
 }
 
 /**
+ * The main section of a radiusd.conf whose files all live in `dir` (a peer's own, in a temp
+ * folder), logging to stdout; `modconfdir` points the stock modules' queries elsewhere.
+ */
+export function radiusdMain(dir: string, o: { maxRequests: number; modconfdir?: string }): string {
+  return `prefix = /usr
+exec_prefix = /usr
+sysconfdir = /etc
+localstatedir = ${dir}
+sbindir = /usr/sbin
+logdir = ${dir}
+raddbdir = ${dir}
+radacctdir = ${dir}
+name = freeradius
+confdir = ${dir}
+${o.modconfdir ? `modconfdir = ${o.modconfdir}\n` : ''}run_dir = ${dir}
+libdir = /usr/lib/freeradius
+pidfile = ${dir}/radiusd.pid
+max_request_time = 5
+cleanup_delay = 1
+max_requests = ${o.maxRequests}
+hostname_lookups = no
+log {
+  destination = stdout
+}
+security {
+  allow_core_dumps = no
+  max_attributes = 200
+  reject_delay = 0
+  status_server = no
+}`;
+}
+
+/**
  * FreeRADIUS on 127.0.0.1:<free UDP port>, in the foreground (`-X`), with the smallest
  * configuration that authenticates PAP users from a `users` file (its own directory of
  * configuration, so the system's /etc/freeradius is never read). Ready when it says so on its
@@ -140,32 +173,7 @@ export async function startFreeRadius(options: FreeRadiusOptions): Promise<Peer>
   );
   writeFileSync(
     join(dir, 'radiusd.conf'),
-    `prefix = /usr
-exec_prefix = /usr
-sysconfdir = /etc
-localstatedir = ${dir}
-sbindir = /usr/sbin
-logdir = ${dir}
-raddbdir = ${dir}
-radacctdir = ${dir}
-name = freeradius
-confdir = ${dir}
-run_dir = ${dir}
-libdir = /usr/lib/freeradius
-pidfile = ${dir}/radiusd.pid
-max_request_time = 5
-cleanup_delay = 1
-max_requests = 1024
-hostname_lookups = no
-log {
-  destination = stdout
-}
-security {
-  allow_core_dumps = no
-  max_attributes = 200
-  reject_delay = 0
-  status_server = no
-}
+    `${radiusdMain(dir, { maxRequests: 1024 })}
 client canary {
   ipaddr = 127.0.0.1
   secret = ${quote(options.secret)}

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freeUdpPort, type LocalRadiusServer } from '../../bin/local/freeradius.js';
+import { radiusdMain } from './peers.js';
 
 /**
  * The peer the RADIUS bench measures the project against: FreeRADIUS with rlm_sql on SQLite, as
@@ -112,33 +113,7 @@ export async function startSqlRadius(options: {
   );
   writeFileSync(
     join(dir, 'radiusd.conf'),
-    `prefix = /usr
-exec_prefix = /usr
-sysconfdir = /etc
-localstatedir = ${dir}
-sbindir = /usr/sbin
-logdir = ${dir}
-raddbdir = ${dir}
-radacctdir = ${dir}
-name = freeradius
-confdir = ${dir}
-modconfdir = ${STOCK}
-run_dir = ${dir}
-libdir = /usr/lib/freeradius
-pidfile = ${dir}/radiusd.pid
-max_request_time = 5
-cleanup_delay = 1
-max_requests = 4096
-hostname_lookups = no
-log {
-  destination = stdout
-}
-security {
-  allow_core_dumps = no
-  max_attributes = 200
-  reject_delay = 0
-  status_server = no
-}
+    `${radiusdMain(dir, { maxRequests: 4096, modconfdir: STOCK })}
 thread pool {
   start_servers = 5
   max_servers = 32
