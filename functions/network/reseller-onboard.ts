@@ -1,7 +1,7 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { onboardReseller } from './onboard.js';
-import { OnboardBody, OnboardResponse } from './schemas.js';
+import { OnboardBody, OnboardResponse } from './reseller-schemas.js';
 
 /** An admin onboards a reseller: account, VLAN, NAS id and first site in one request. */
 export const handler = sessionEndpoint(

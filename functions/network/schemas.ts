@@ -1,11 +1,10 @@
 import * as z from 'zod/mini';
-import { COUNTRIES } from '../core/currency.js';
 import { intParam, pageQuery, pageSchema, plainText, uuid } from '../core/schemas.js';
-import { RouterCredentials } from '../routers/schemas.js';
-import { ROUTER_TRANSPORTS } from '../store/routers.js';
 import { logoUrlProblem, MAX_CSS_BYTES, normalizedLogoUrl } from './branding-rules.js';
-import { slugify } from './naming.js';
+import { coordinate, resellerName, SiteResponse } from './reseller-schemas.js';
 import { MAX_SITES } from './settings.js';
+
+export { SiteResponse };
 
 const rule = (problem: (v: string) => string | null) =>
   z.superRefine((value: string, ctx) => {
@@ -16,38 +15,6 @@ const rule = (problem: (v: string) => string | null) =>
 const colour = () => z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour #rrggbb'));
 // Any text: a NAS id this service never issued is unknown (404), not malformed.
 const nasIdParam = z.string().check(z.minLength(1), z.maxLength(200));
-
-/**
- * A reseller name: plain text, and a NAS id must be buildable from it (`access_<slug>`), which
- * takes at least one letter a-z (accents are folded: `É` is `e`) or digit. `Ⱦ£` has letters, but
- * none that folds to a-z: the message says so rather than "no letters".
- */
-const resellerName = plainText(64).check(
-  z.refine((v: string) => slugify(v) !== '', {
-    message:
-      'must contain at least one letter a-z (accents allowed: é is e) or digit 0-9, to build the NAS id from',
-  }),
-  z.meta({
-    description:
-      'Plain text (no control or bidirectional control characters), 1 to 64 characters, with at least one letter that folds to a-z or a digit: the NAS id is `access_` and that slug',
-  }),
-);
-
-/**
- * A coordinate in degrees, kept to 7 decimal places (about 1 cm): a value that DynamoDB cannot
- * store (`5e-324`, `1e-200`: below its 1e-130) becomes 0 instead of reaching the table.
- */
-const coordinate = (limit: number) =>
-  z.pipe(
-    z
-      .number()
-      .check(
-        z.gte(-limit),
-        z.lte(limit),
-        z.meta({ description: `Degrees, -${limit}..${limit}; rounded to 7 decimal places` }),
-      ),
-    z.transform((v: number) => Math.round(v * 1e7) / 1e7 || 0),
-  );
 
 /**
  * The logo URL rules (functions/network/branding-rules.ts), plus: no character that would end
@@ -116,18 +83,6 @@ export const SiteBody = z.strictObject({
   city: plainText(64),
   latitude: coordinate(90),
   longitude: coordinate(180),
-});
-export const SiteResponse = z.object({
-  site_id: z.string(),
-  reseller_id: z.string(),
-  nas_id: z.string(),
-  ssid: z.string(),
-  ap_ip: z.string(),
-  site_number: z.int(),
-  city: z.string(),
-  latitude: z.number(),
-  longitude: z.number(),
-  created_at: z.string(),
 });
 export const SitesParams = z.strictObject({ reseller_id: uuid() });
 export const SitesList = z.object({ items: z.array(SiteResponse), total: z.int() });
@@ -217,34 +172,4 @@ export const RulesResponse = z.object({
       active: z.boolean(),
     }),
   ),
-});
-
-/** Onboarding a reseller in one call: its account, its VLAN and NAS id, and its first site. */
-export const OnboardBody = z.strictObject({
-  msisdn: z.string().check(z.maxLength(32)),
-  name: resellerName,
-  country: z.enum(COUNTRIES),
-  site_count: z.optional(z.int().check(z.gte(1), z.lte(MAX_SITES))),
-  first_site: z.optional(
-    z.strictObject({ city: plainText(64), latitude: coordinate(90), longitude: coordinate(180) }),
-  ),
-  /** The hotspot's first router, registered for its NAS id (as POST /api/v1/routers would). */
-  first_router: z.optional(
-    z.strictObject({
-      name: plainText(64),
-      transport: z.enum(ROUTER_TRANSPORTS),
-      source_ip: z.optional(z.string().check(z.maxLength(45))),
-    }),
-  ),
-});
-export const OnboardResponse = z.object({
-  reseller_id: z.string(),
-  msisdn: z.string(),
-  vlan_id: z.int(),
-  subnet: z.string(),
-  nas_id: z.string(),
-  ssid: z.string(),
-  site: z.optional(SiteResponse),
-  /** The first router and its credentials, shown this once (the secret or the private key). */
-  router: z.optional(RouterCredentials),
 });
