@@ -12,6 +12,7 @@ import { getDisconnect } from '../../functions/store/disconnects.js';
 import { bindingsOfMac } from '../../functions/store/mac-bindings.js';
 import { Nas } from '../../functions/store/nas.js';
 import { getSession } from '../../functions/store/sessions.js';
+import { paidCode } from '../support/access.js';
 import { call, tokenFor } from '../support/http.js';
 import { asRouter, type EdgeContext, edgeStack, givenUdpRouter, type TestRouter } from '../support/radius.js';
 
@@ -47,19 +48,7 @@ const newCode = () =>
   Array.from({ length: 10 }, () => ALPHABET[Math.floor(Math.random() * ALPHABET.length)]).join('');
 
 async function code(resellerId: string, overrides: Partial<AccessCode> = {}): Promise<AccessCode> {
-  const c: AccessCode = {
-    code: newCode(),
-    reseller_id: resellerId,
-    source: 'payment',
-    source_id: randomUUID(),
-    forfait_id: randomUUID(),
-    offer: { duration_hours: 24, data_limit_mb: 1024, cir_kbps: 512, mir_kbps: 2048, max_devices: 2 },
-    created_at: new Date().toISOString(),
-    used_bytes: 0,
-    devices: {},
-    devices_version: 0,
-    ...overrides,
-  };
+  const c = paidCode(resellerId, { data_limit_mb: 1024, max_devices: 2 }, { code: newCode(), ...overrides });
   await Access.put(c);
   return c;
 }

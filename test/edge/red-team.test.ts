@@ -6,6 +6,7 @@ import { setDdb } from '../../functions/core/ddb.js';
 import { Access, type AccessCode, bytesOfMb, getAccessCode } from '../../functions/store/access-codes.js';
 import { Nas, type NasVendor } from '../../functions/store/nas.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
+import { paidCode } from '../support/access.js';
 import { call, tokenFor } from '../support/http.js';
 import {
   asRouter,
@@ -61,19 +62,7 @@ const newCode = () =>
   Array.from({ length: 10 }, () => ALPHABET[Math.floor(Math.random() * ALPHABET.length)]).join('');
 
 async function code(resellerId: string, overrides: Partial<AccessCode> = {}): Promise<AccessCode> {
-  const c: AccessCode = {
-    code: newCode(),
-    reseller_id: resellerId,
-    source: 'payment',
-    source_id: randomUUID(),
-    forfait_id: randomUUID(),
-    offer: { duration_hours: 24, data_limit_mb: 1, cir_kbps: 512, mir_kbps: 2048, max_devices: 1 },
-    created_at: new Date().toISOString(),
-    used_bytes: 0,
-    devices: {},
-    devices_version: 0,
-    ...overrides,
-  };
+  const c = paidCode(resellerId, { data_limit_mb: 1, max_devices: 1 }, { code: newCode(), ...overrides });
   await Access.put(c);
   return c;
 }

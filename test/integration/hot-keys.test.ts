@@ -8,7 +8,7 @@ import {
   closeSessionsOfNas,
   sweepSilentSessions,
 } from '../../functions/radius/accounting.js';
-import { Access, type AccessCode } from '../../functions/store/access-codes.js';
+import { Access } from '../../functions/store/access-codes.js';
 import { COUNTER_SHARDS, countersOf, scopeOf } from '../../functions/store/counters.js';
 import { Nas } from '../../functions/store/nas.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
@@ -22,6 +22,7 @@ import {
   silentSessions,
 } from '../../functions/store/sessions.js';
 import { shardOf } from '../../functions/store/shards.js';
+import { paidCode } from '../support/access.js';
 import { useTestTable } from '../support/db.js';
 import { probeDdb } from '../support/ddb-instrument.js';
 
@@ -42,18 +43,7 @@ async function reseller(n: number): Promise<{ resellerId: string; nasId: string;
   await Nas.put({ nas_id: nasId, reseller_id: resellerId, reseller_name: 'HK', vlan_id: 10, kind: 'vlan' });
   const codes: string[] = [];
   for (let i = 0; i < n; i++) {
-    const code: AccessCode = {
-      code: randomUUID().replace(/-/g, '').slice(0, 12).toUpperCase(),
-      reseller_id: resellerId,
-      source: 'payment',
-      source_id: randomUUID(),
-      forfait_id: randomUUID(),
-      offer: { duration_hours: 24, data_limit_mb: 10_000, cir_kbps: 512, mir_kbps: 2048, max_devices: 1 },
-      created_at: new Date().toISOString(),
-      used_bytes: 0,
-      devices: {},
-      devices_version: 0,
-    };
+    const code = paidCode(resellerId, { data_limit_mb: 10_000 });
     await Access.put(code);
     codes.push(code.code);
   }

@@ -4,7 +4,7 @@ import { resetConfig } from '../../functions/core/config.js';
 import { fanOut } from '../../functions/core/fan-out.js';
 import { type AccountingReport, account } from '../../functions/radius/accounting.js';
 import { sweepSilentSessions } from '../../functions/radius/closing.js';
-import { Access, type AccessCode } from '../../functions/store/access-codes.js';
+import { Access } from '../../functions/store/access-codes.js';
 import { countersOf, scopeOf } from '../../functions/store/counters.js';
 import { Nas } from '../../functions/store/nas.js';
 import { pendingNasCloses } from '../../functions/store/nas-closes.js';
@@ -15,6 +15,7 @@ import {
   type RadiusSession,
 } from '../../functions/store/sessions.js';
 import { shardOf } from '../../functions/store/shards.js';
+import { paidCode } from '../support/access.js';
 import { useTestTable } from '../support/db.js';
 
 // Accounting-On/Off and the sweep close sessions in bulk, fanned out with a time budget
@@ -51,18 +52,7 @@ async function givenNetwork(nases: number, codes: number): Promise<Network> {
   );
   const made = Array.from({ length: codes }, () => randomUUID().replace(/-/g, '').slice(0, 12).toUpperCase());
   await each(made, (code) =>
-    Access.put({
-      code,
-      reseller_id: resellerId,
-      source: 'payment',
-      source_id: randomUUID(),
-      forfait_id: randomUUID(),
-      offer: { duration_hours: 24, data_limit_mb: 100_000, cir_kbps: 512, mir_kbps: 2048, max_devices: 50 },
-      created_at: new Date().toISOString(),
-      used_bytes: 0,
-      devices: {},
-      devices_version: 0,
-    } satisfies AccessCode),
+    Access.put(paidCode(resellerId, { data_limit_mb: 100_000, max_devices: 50 }, { code })),
   );
   return { resellerId, nasIds, codes: made };
 }

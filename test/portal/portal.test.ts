@@ -16,6 +16,7 @@ import { setDdb } from '../../functions/core/ddb.js';
 import { Access } from '../../functions/store/access-codes.js';
 import { getAccount } from '../../functions/store/accounts.js';
 import { bindingsOfMac, bindMac } from '../../functions/store/mac-bindings.js';
+import { paidCode } from '../support/access.js';
 import { lastOtp, newMsisdn, tokenFor } from '../support/http.js';
 import { type EdgeContext, edgeStack } from '../support/radius.js';
 
@@ -195,6 +196,23 @@ afterAll(async () => {
   await browser?.close();
   nas?.server.close();
 });
+
+/** A "Jour" code the subscriber bought earlier at the demo reseller, started, with an hour left. */
+function boughtEarlier(code: string, owner: string, maxDevices: number) {
+  const now = Date.now();
+  return paidCode(
+    resellerId,
+    { data_limit_mb: 0, cir_kbps: 256, mir_kbps: 1024, max_devices: maxDevices },
+    {
+      code,
+      subscriber_id: owner,
+      forfait_id: SEED_FORFAITS[0]?.id as string,
+      forfait_name: 'Jour',
+      started_at: new Date(now).toISOString(),
+      expires_at: new Date(now + 3600_000).toISOString(),
+    },
+  );
+}
 
 describe('the captive portal page', () => {
   it('shows the hotspot branded, in French by default', async () => {
@@ -490,22 +508,7 @@ describe('getting online with the portal', () => {
     await w.context.close();
     // The same number bought earlier: a code of its own at this hotspot, with time left.
     const owner = await accountOf(msisdn);
-    await Access.put({
-      code: 'TIMELEFT23',
-      reseller_id: resellerId,
-      source: 'payment',
-      source_id: randomUUID(),
-      subscriber_id: owner,
-      forfait_id: SEED_FORFAITS[0]?.id as string,
-      forfait_name: 'Jour',
-      offer: { duration_hours: 24, data_limit_mb: 0, cir_kbps: 256, mir_kbps: 1024, max_devices: 1 },
-      created_at: new Date().toISOString(),
-      started_at: new Date().toISOString(),
-      expires_at: new Date(Date.now() + 3600_000).toISOString(),
-      used_bytes: 0,
-      devices: {},
-      devices_version: 0,
-    });
+    await Access.put(boughtEarlier('TIMELEFT23', owner, 1));
     const again = await open();
     await again.page.goto(portalUrl());
     await loginWithPhone(again.page, msisdn);
@@ -606,22 +609,7 @@ describe('getting online with the portal', () => {
     await first.context.close();
     const owner = await accountOf(msisdn);
     const code = `MINE${randomUUID().replace(/-/g, '').slice(0, 6).toUpperCase()}`;
-    const stored = {
-      code,
-      reseller_id: resellerId,
-      source: 'payment' as const,
-      source_id: randomUUID(),
-      subscriber_id: owner,
-      forfait_id: SEED_FORFAITS[0]?.id as string,
-      forfait_name: 'Jour',
-      offer: { duration_hours: 24, data_limit_mb: 0, cir_kbps: 256, mir_kbps: 1024, max_devices: 2 },
-      created_at: new Date().toISOString(),
-      started_at: new Date().toISOString(),
-      expires_at: new Date(Date.now() + 3600_000).toISOString(),
-      used_bytes: 0,
-      devices: {},
-      devices_version: 0,
-    };
+    const stored = boughtEarlier(code, owner, 2);
     await Access.put(stored);
     const mac = nextMac();
     const now = new Date().toISOString();
@@ -631,7 +619,7 @@ describe('getting online with the portal', () => {
       code,
       nas_id: nasId,
       bound_at: now,
-      expires_at: stored.expires_at,
+      expires_at: stored.expires_at as string,
     };
     expect(await bindMac(binding, stored)).toBe('bound');
 
