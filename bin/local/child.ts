@@ -1,5 +1,16 @@
 import type { ChildProcess } from 'node:child_process';
 
+/** A child process held by `supervise`: what it printed last (for error messages), and how to stop it. */
+export interface Supervised {
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/** A local server's process: `Supervised`, and its pid (the bench reads its CPU time). */
+export interface LocalProcess extends Supervised {
+  pid: number;
+}
+
 /**
  * A server started as a child process, held for its lifetime: the tail of what it prints (for
  * error messages), killed if this process exits first, and `stop()`: SIGTERM, SIGKILL two
@@ -8,7 +19,7 @@ import type { ChildProcess } from 'node:child_process';
 export function supervise(
   child: ChildProcess,
   options: { onData?: (data: Buffer) => void; cleanup?: () => Promise<void> | void } = {},
-): { output: () => string; stop: () => Promise<void> } {
+): Supervised {
   let tail = '';
   const onData = (data: Buffer) => {
     options.onData?.(data);

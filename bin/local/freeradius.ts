@@ -14,7 +14,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { supervise } from './child.js';
+import { type LocalProcess, supervise } from './child.js';
 
 /** The FreeRADIUS configuration shipped in the repository (run by operators with its run.sh). */
 export const FREERADIUS_CONFIG_DIR = fileURLToPath(new URL('../../deploy/freeradius', import.meta.url));
@@ -123,13 +123,9 @@ export interface FreeRadiusOptions {
 }
 
 /** A FreeRADIUS process on loopback: its ports, its pid, its last lines and how to stop it. */
-export interface LocalRadiusServer {
+export interface LocalRadiusServer extends LocalProcess {
   authPort: number;
   acctPort: number;
-  pid: number;
-  /** The last lines the server logged (for error messages). */
-  output: () => string;
-  stop: () => Promise<void>;
 }
 
 export interface RunningFreeRadius extends LocalRadiusServer {

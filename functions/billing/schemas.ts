@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import {
-  CURSOR_PATTERN,
+  cursorPage,
+  cursorQuery,
   day,
-  intParam,
   pageQuery,
   pageSchema,
   uuid,
@@ -176,32 +176,25 @@ export const SalesResponse = z.object({
   ),
 });
 
-export const ResellerPaymentsQuery = z.strictObject({
-  reseller_id: z.optional(uuid()),
-  limit: z._default(intParam(1, 100), 50),
-  cursor: z.optional(z.string().check(z.regex(CURSOR_PATTERN, 'must be a cursor this list gave'))),
-});
-export const ResellerPaymentsPage = z.object({
-  items: z.array(
-    z.object({
-      id: z.string(),
-      forfait_name: z.string(),
-      amount_fcfa: z.int(),
-      status: z.enum(['pending', 'completed', 'failed', 'expired', 'refunded']),
-      provider: z.string(),
-      created_at: z.string(),
-      nas_id: z.optional(z.string()),
-      /** The buyer's number, masked (`+225*****5678`). */
-      msisdn: z.optional(z.string()),
-      access_code: z.optional(z.string()),
-      /** Gateway deliveries refused for this payment (amount, currency or provider mismatch). */
-      refusal_count: z.int(),
-      /** Completed, and its access code never used since: "payé, pas connecté". */
-      paid_not_connected: z.boolean(),
-    }),
-  ),
-  next_cursor: z.optional(z.string()),
-});
+export const ResellerPaymentsQuery = z.strictObject({ reseller_id: z.optional(uuid()), ...cursorQuery() });
+export const ResellerPaymentsPage = cursorPage(
+  z.object({
+    id: z.string(),
+    forfait_name: z.string(),
+    amount_fcfa: z.int(),
+    status: z.enum(['pending', 'completed', 'failed', 'expired', 'refunded']),
+    provider: z.string(),
+    created_at: z.string(),
+    nas_id: z.optional(z.string()),
+    /** The buyer's number, masked (`+225*****5678`). */
+    msisdn: z.optional(z.string()),
+    access_code: z.optional(z.string()),
+    /** Gateway deliveries refused for this payment (amount, currency or provider mismatch). */
+    refusal_count: z.int(),
+    /** Completed, and its access code never used since: "payé, pas connecté". */
+    paid_not_connected: z.boolean(),
+  }),
+);
 
 export const UnusedPaymentsQuery = z.strictObject({ reseller_id: z.optional(uuid()) });
 export const UnusedPaymentsResponse = z.object({

@@ -110,3 +110,16 @@ export const OpenQuery = z.record(z.string(), z.string());
 
 /** The shape of a page cursor (functions/core/cursor.ts checks its signature). */
 export const CURSOR_PATTERN = /^[A-Za-z0-9_-]{1,2048}\.[A-Za-z0-9_-]{43}$/;
+
+/** A page cursor the server made (its signature is checked by functions/core/cursor.ts). */
+export const cursorParam = () => z.string().check(z.regex(CURSOR_PATTERN, 'must be a cursor this list gave'));
+
+/** `limit` (1..100, default 50) and `cursor` (the previous page's `next_cursor`) of a list read by cursor. */
+export const cursorQuery = () => ({
+  limit: z._default(intParam(1, 100), 50),
+  cursor: z.optional(cursorParam()),
+});
+
+/** A page of a list read by cursor: its items, and `next_cursor`, absent on the last page. */
+export const cursorPage = <T extends z.ZodMiniType>(item: T) =>
+  z.object({ items: z.array(item), next_cursor: z.optional(z.string()) });

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CURSOR_PATTERN, day, intParam, pageQuery, pageSchema, uuid } from '../core/schemas.js';
+import { cursorPage, cursorQuery, day, pageQuery, pageSchema, uuid } from '../core/schemas.js';
 import { CHECK_NAMES } from './checks/types.js';
 
 export const OVERALL_STATUSES = ['healthy', 'degraded', 'down'] as const;
@@ -69,57 +69,42 @@ export const AckBody = z.strictObject({
 
 export const NoQuery = z.strictObject({});
 
-/** A page cursor the server made (its signature is checked by functions/core/cursor.ts). */
-export const cursorParam = () => z.string().check(z.regex(CURSOR_PATTERN, 'must be a cursor this list gave'));
-
-export const LiveSessionsQuery = z.strictObject({
-  reseller_id: z.optional(uuid()),
-  limit: z._default(intParam(1, 100), 50),
-  cursor: z.optional(cursorParam()),
-});
-export const LiveSessionsPage = z.object({
-  items: z.array(
-    z.object({
-      id: z.string(),
-      nas_id: z.string(),
-      code: z.string(),
-      device: z.string(),
-      started_at: z.string(),
-      last_report_at: z.string(),
-      total_bytes: z.number(),
-      session_time_s: z.int(),
-      /** Until the access code's end (absent while its clock has not started). */
-      seconds_left: z.optional(z.int()),
-      /** Megabytes left on the code (absent: no cap). */
-      data_left_mb: z.optional(z.int()),
-    }),
-  ),
-  /** Where the next page starts (absent on the last page): pass it as `cursor`. */
-  next_cursor: z.optional(z.string()),
-});
+export const LiveSessionsQuery = z.strictObject({ reseller_id: z.optional(uuid()), ...cursorQuery() });
+export const LiveSessionsPage = cursorPage(
+  z.object({
+    id: z.string(),
+    nas_id: z.string(),
+    code: z.string(),
+    device: z.string(),
+    started_at: z.string(),
+    last_report_at: z.string(),
+    total_bytes: z.number(),
+    session_time_s: z.int(),
+    /** Until the access code's end (absent while its clock has not started). */
+    seconds_left: z.optional(z.int()),
+    /** Megabytes left on the code (absent: no cap). */
+    data_left_mb: z.optional(z.int()),
+  }),
+);
 
 export const ActivityQuery = z.strictObject({
   /** A UTC day, YYYY-MM-DD (default: today); ignored with `actor`. */
   day: z.optional(day()),
   /** One operator's or reseller's entries (its account id, the token's `sub`), every day. */
   actor: z.optional(uuid()),
-  limit: z._default(intParam(1, 100), 50),
-  cursor: z.optional(cursorParam()),
+  ...cursorQuery(),
 });
-export const ActivityPage = z.object({
-  items: z.array(
-    z.object({
-      at: z.string(),
-      id: z.string(),
-      actor_sub: z.string(),
-      actor_ref: z.string(),
-      role: z.enum(['reseller', 'admin', 'agent']),
-      reseller_id: z.optional(z.string()),
-      action: z.string(),
-      target: z.string(),
-      status: z.int(),
-      ip: z.string(),
-    }),
-  ),
-  next_cursor: z.optional(z.string()),
-});
+export const ActivityPage = cursorPage(
+  z.object({
+    at: z.string(),
+    id: z.string(),
+    actor_sub: z.string(),
+    actor_ref: z.string(),
+    role: z.enum(['reseller', 'admin', 'agent']),
+    reseller_id: z.optional(z.string()),
+    action: z.string(),
+    target: z.string(),
+    status: z.int(),
+    ip: z.string(),
+  }),
+);

@@ -101,9 +101,9 @@ export interface KeyTemplate<T> extends Omit<IndexDef<T>, 'composite' | 'pk' | '
   sparse?: { readonly [A in keyof T]?: T[A] | readonly T[A][] };
 }
 
-/** The attributes a key template names: `'A#{x}#{y}'` -> `'x' | 'y'`. */
+/** The attributes a key template names: `'A#{x}#{y:10}'` -> `'x' | 'y'`. */
 type TemplateAttrs<S extends string> = S extends `${string}{${infer A}}${infer R}`
-  ? A | TemplateAttrs<R>
+  ? (A extends `${infer N}:${string}` ? N : A) | TemplateAttrs<R>
   : never;
 
 /** A key function, or the function of a template: given the attributes it names. */

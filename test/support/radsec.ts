@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { supervise } from '../../bin/local/child.js';
+import { type LocalProcess, supervise } from '../../bin/local/child.js';
 import { findBinary, freeUdpPort } from '../../bin/local/freeradius.js';
 import { radsecproxyConf } from '../../bin/local/radsecproxy.js';
 
@@ -11,14 +11,10 @@ import { radsecproxyConf } from '../../bin/local/radsecproxy.js';
  * TLS with the router's client certificate to FreeRADIUS's RadSec listener (as RouterOS 7
  * does with `protocol=radsec`).
  */
-export interface Radsecproxy {
-  /** The radsecproxy process (the bench reads its CPU time). */
-  pid: number;
+export interface Radsecproxy extends LocalProcess {
   /** Where radclient sends (127.0.0.1), with `secret`. */
   port: number;
   secret: string;
-  output: () => string;
-  stop: () => Promise<void>;
 }
 
 export const RADSECPROXY_INSTALL_HINT = 'radsecproxy is not installed: sudo apt-get install -y radsecproxy';

@@ -108,6 +108,8 @@ describe('entity helper: key templates', () => {
     const keys = [120, 7, 45].map((rank) => Ranked.item({ id: `r${rank}`, rank }).gsi1sk as string);
     expect(keys).toEqual(['00120#r120', '00007#r7', '00045#r45']);
     expect([...keys].sort()).toEqual(['00007#r7', '00045#r45', '00120#r120']);
+    // Typed by the name without its width.
+    expect(Ranked.indexes.byRank.sk({ id: 'r3', rank: 3 })).toBe('00003#r3');
   });
 
   it('refuses to build a key without a value for a name it holds (never `undefined` in a key)', () => {

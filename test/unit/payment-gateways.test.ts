@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { httpAdapter } from '../../functions/billing/gateways/http.js';
 import { sandboxAdapter } from '../../functions/billing/gateways/sandbox.js';
+import { signedGateway } from '../../functions/billing/gateways/secret.js';
 import { AppError } from '../../functions/core/errors.js';
+import { resetSecrets } from '../../functions/core/secrets.js';
 
 const request = {
   reference: 'ref-1',
@@ -166,5 +168,62 @@ describe('the sandbox gateway', () => {
 
   it('has no status API: the sandbox is the local server itself', () => {
     expect(sandboxAdapter('http://localhost:3000').paymentState).toBeUndefined();
+  });
+});
+
+describe('a signed gateway declared with signedGateway', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    resetSecrets();
+  });
+
+  it('names its secrets and settings once, and builds its adapter with their values and the policy', async () => {
+    vi.stubEnv('DEMO_API_KEY', 'k-demo');
+    resetSecrets();
+    const built: unknown[] = [];
+    const demo = signedGateway('demo', {
+      secrets: { apiKey: 'DEMO_API_KEY', webhookSecret: 'DEMO_WEBHOOK_SECRET' },
+      settings: [
+        () => ({ DEMO_BASE_URL: 'https://demo.example', DEMO_TOLERANCE_S: 120 }),
+        { baseUrl: 'DEMO_BASE_URL', toleranceS: 'DEMO_TOLERANCE_S' },
+      ],
+      adapter: (options: {
+        baseUrl: string;
+        toleranceS: number;
+        apiKey: () => Promise<string>;
+        webhookSecret: () => Promise<string>;
+        policy: { name: string };
+      }) => {
+        built.push(options);
+        return sandboxAdapter(options.baseUrl);
+      },
+    });
+    expect(demo).toMatchObject({
+      name: 'demo',
+      notifies: 'signed',
+      secrets: ['DEMO_API_KEY', 'DEMO_WEBHOOK_SECRET'],
+      settings: ['DEMO_BASE_URL', 'DEMO_TOLERANCE_S'],
+    });
+    // Nothing is read until a payment needs the adapter.
+    expect(built).toHaveLength(0);
+    const adapter = demo.adapter();
+    await expect(adapter.createPayment(request)).resolves.toEqual({
+      payment_url: 'https://demo.example/sandbox/pay/ref-1',
+    });
+    const options = built[0] as {
+      baseUrl: string;
+      toleranceS: number;
+      apiKey: () => Promise<string>;
+      webhookSecret: () => Promise<string>;
+      policy: { name: string };
+    };
+    expect([options.baseUrl, options.toleranceS, options.policy.name]).toEqual([
+      'https://demo.example',
+      120,
+      'demo',
+    ]);
+    await expect(options.apiKey()).resolves.toBe('k-demo');
+    // A secret the deployment never set makes the gateway unknown (404), not a fault.
+    await expect(options.webhookSecret()).rejects.toMatchObject({ code: 'ERR_NOT_FOUND' });
   });
 });

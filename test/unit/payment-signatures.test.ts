@@ -5,7 +5,9 @@ import {
   anySignatureMatches,
   hmacHex,
   parseTimestampedSignature,
+  type SignedEventScheme,
   secretKeys,
+  verifiedEvent,
 } from '../../functions/billing/gateways/signatures.js';
 import { currencyOf, isCountry } from '../../functions/core/currency.js';
 
@@ -50,6 +52,66 @@ describe("FedaPay's X-FEDAPAY-SIGNATURE", () => {
     ['an empty header', ''],
   ])('refuses a header with %s', (_name, header) => {
     expect(parseTimestampedSignature(header, 's')).toBeUndefined();
+  });
+});
+
+describe('a signed JSON event (FedaPay, Wave)', () => {
+  const scheme: SignedEventScheme = {
+    signature: { header: 'x-demo-signature', key: 's', joiner: '.' },
+    typeAt: 'name',
+    statuses: { 'payment.done': 'completed' },
+  };
+  const nowMs = 1_700_000_000_000;
+  const gateway = { webhookSecret: async () => 'whsec', toleranceS: 300 };
+  const signed = (rawBody: string) => ({
+    headers: { 'x-demo-signature': `t=1700000000,s=${hmacHex('whsec', `1700000000.${rawBody}`)}` },
+    rawBody,
+    nowMs,
+  });
+
+  it('answers the status its type claims and the id its redeliveries keep', async () => {
+    await expect(
+      verifiedEvent(scheme, signed('{"name":"payment.done","id":"E1"}'), gateway),
+    ).resolves.toMatchObject({
+      claimed: 'completed',
+      id: 'event:E1',
+    });
+    await expect(
+      verifiedEvent(scheme, signed('{"name":"payment.done","id":42}'), gateway),
+    ).resolves.toMatchObject({
+      id: 'event:42',
+    });
+    // No id of its own (or an empty one): the signature's, the same on every redelivery.
+    const body = '{"name":"payment.done","id":""}';
+    const first = await verifiedEvent(scheme, signed(body), gateway);
+    expect(first).toMatchObject({ id: expect.stringMatching(/^signature:1700000000:[0-9a-f]{64}$/) });
+    await expect(verifiedEvent(scheme, signed(body), gateway)).resolves.toEqual(first);
+  });
+
+  it('ignores what is signed but claims nothing: not a JSON object, another type, an inherited name', async () => {
+    for (const [body, reason] of [
+      ['not json', 'not_json'],
+      ['42', 'not_json'],
+      ['null', 'not_json'],
+      ['{"name":"payment.created"}', 'event payment.created'],
+      ['{"name":"toString"}', 'event toString'],
+      ['{"name":"__proto__"}', 'event __proto__'],
+    ]) {
+      await expect(verifiedEvent(scheme, signed(body as string), gateway)).resolves.toEqual({
+        kind: 'ignored',
+        reason,
+      });
+    }
+  });
+
+  it('checks the signature before it reads the body', async () => {
+    const forged = { ...signed('not json'), rawBody: '{"name":"payment.done"}' };
+    await expect(verifiedEvent(scheme, forged, gateway)).rejects.toMatchObject({
+      code: 'ERR_SIGNATURE_INVALID',
+    });
+    await expect(
+      verifiedEvent(scheme, { ...signed('not json'), nowMs: nowMs + 301_000 }, gateway),
+    ).rejects.toMatchObject({ code: 'ERR_SIGNATURE_STALE' });
   });
 });
 

@@ -1,7 +1,7 @@
 import { log } from '../../core/log.js';
 import { billingSettings } from '../settings.js';
-import type { GatewayAdapter, GatewayDeclaration, GatewayStatus, PaymentState } from './port.js';
-import { gatewayPolicy, gatewaySecrets } from './secret.js';
+import type { GatewayAdapter, GatewayStatus, PaymentState } from './port.js';
+import { signedGateway } from './secret.js';
 import { anySignatureMatches, badSignature, secretKeys } from './signatures.js';
 import { callUpstream, providerRefused, type UpstreamPolicy } from './upstream.js';
 
@@ -159,21 +159,9 @@ export function cinetpayAdapter(options: {
   };
 }
 
-const CINETPAY_SECRETS = { apiKey: 'CINETPAY_API_KEY', secretKey: 'CINETPAY_SECRET_KEY' } as const;
-
 /** CinetPay: its signed form notification, its check API, two secrets. */
-export const cinetpay = {
-  name: 'cinetpay',
-  secrets: Object.values(CINETPAY_SECRETS),
-  notifies: 'signed',
-  settings: ['CINETPAY_BASE_URL', 'CINETPAY_SITE_ID'],
-  adapter: () => {
-    const { CINETPAY_BASE_URL: baseUrl, CINETPAY_SITE_ID: siteId } = billingSettings();
-    return cinetpayAdapter({
-      baseUrl,
-      siteId,
-      ...gatewaySecrets(CINETPAY_SECRETS),
-      policy: gatewayPolicy('cinetpay'),
-    });
-  },
-} as const satisfies GatewayDeclaration;
+export const cinetpay = signedGateway('cinetpay', {
+  secrets: { apiKey: 'CINETPAY_API_KEY', secretKey: 'CINETPAY_SECRET_KEY' },
+  settings: [billingSettings, { baseUrl: 'CINETPAY_BASE_URL', siteId: 'CINETPAY_SITE_ID' }],
+  adapter: cinetpayAdapter,
+});

@@ -1,12 +1,12 @@
 import { log } from '../../core/log.js';
 import { billingSettings } from '../settings.js';
-import type { GatewayAdapter, GatewayDeclaration, GatewayStatus, PaymentState } from './port.js';
-import { gatewayPolicy, gatewaySecrets } from './secret.js';
+import type { GatewayAdapter, GatewayStatus, PaymentState } from './port.js';
+import { signedGateway } from './secret.js';
 import {
-  jsonEvent,
+  type SignedEventScheme,
   type SignedGatewayOptions,
   type TimestampedScheme,
-  verifyTimestamped,
+  verifiedEvent,
 } from './signatures.js';
 import { bearerJsonApi, providerRefused } from './upstream.js';
 
@@ -39,6 +39,13 @@ const EVENTS: Record<string, GatewayStatus> = {
   'transaction.partially_refunded': 'refunded',
 };
 
+/** `X-FEDAPAY-SIGNATURE: t=<ts>,s=<hex HMAC-SHA256(secret, <ts>.<raw body>)>`. */
+const FEDAPAY_SIGNATURE: TimestampedScheme = { header: 'x-fedapay-signature', key: 's', joiner: '.' };
+const FEDAPAY_EVENTS: SignedEventScheme = { signature: FEDAPAY_SIGNATURE, typeAt: 'name', statuses: EVENTS };
+
+/** A webhook event about a transaction (the fields we read). */
+type FedaPayEvent = { id?: unknown; entity?: FedaPayTransaction };
+
 interface FedaPayTransaction {
   id?: unknown;
   amount?: unknown;
@@ -46,9 +53,6 @@ interface FedaPayTransaction {
   currency?: { iso?: unknown };
   custom_metadata?: { payment_id?: unknown } | null;
 }
-
-/** `X-FEDAPAY-SIGNATURE: t=<ts>,s=<hex HMAC-SHA256(secret, <ts>.<raw body>)>`. */
-const FEDAPAY_SIGNATURE: TimestampedScheme = { header: 'x-fedapay-signature', key: 's', joiner: '.' };
 
 /**
  * FedaPay (v1): `POST /v1/transactions` then `POST /v1/transactions/<id>/token` answer the page
@@ -116,24 +120,18 @@ export function fedapayAdapter(options: SignedGatewayOptions): GatewayAdapter {
     },
 
     async verifyNotification(headers, rawBody, nowMs) {
-      const check = { secret: options.webhookSecret, toleranceS: options.toleranceS, nowMs };
-      const { signatureId } = await verifyTimestamped(FEDAPAY_SIGNATURE, headers, rawBody, check);
-      const event = jsonEvent<{ id?: unknown; name?: unknown; entity?: FedaPayTransaction }>(rawBody);
-      if (!event) return { kind: 'ignored', reason: 'not_json' };
-      const claimed = typeof event.name === 'string' ? EVENTS[event.name] : undefined;
-      if (!claimed) return { kind: 'ignored', reason: `event ${String(event.name)}` };
-      const tx = event.entity;
+      const read = await verifiedEvent<FedaPayEvent>(FEDAPAY_EVENTS, { headers, rawBody, nowMs }, options);
+      if (!('claimed' in read)) return read;
+      const tx = read.event.entity;
       const paymentId = tx?.custom_metadata?.payment_id;
       // A transaction made outside this service (the dashboard, another integration).
       if (typeof paymentId !== 'string' || !tx) return { kind: 'ignored', reason: 'not_ours' };
       return {
         kind: 'payment',
         notification: {
-          // The event's own id when it has one; else its signature, unique to its content and time.
-          id:
-            typeof event.id === 'string' || typeof event.id === 'number' ? `event:${event.id}` : signatureId,
+          id: read.id,
           payment_id: paymentId,
-          status: claimed,
+          status: read.claimed,
           ...(typeof tx.amount === 'number' ? { amount_fcfa: tx.amount } : {}),
           ...(typeof tx.currency?.iso === 'string' ? { currency: tx.currency.iso } : {}),
           ...(typeof tx.id === 'number' || typeof tx.id === 'string'
@@ -145,21 +143,9 @@ export function fedapayAdapter(options: SignedGatewayOptions): GatewayAdapter {
   };
 }
 
-const FEDAPAY_SECRETS = { apiKey: 'FEDAPAY_API_KEY', webhookSecret: 'FEDAPAY_WEBHOOK_SECRET' } as const;
-
 /** FedaPay: its signed JSON webhook, its transactions API, two secrets. */
-export const fedapay = {
-  name: 'fedapay',
-  secrets: Object.values(FEDAPAY_SECRETS),
-  notifies: 'signed',
-  settings: ['FEDAPAY_BASE_URL', 'FEDAPAY_TOLERANCE_S'],
-  adapter: () => {
-    const { FEDAPAY_BASE_URL: baseUrl, FEDAPAY_TOLERANCE_S: toleranceS } = billingSettings();
-    return fedapayAdapter({
-      baseUrl,
-      toleranceS,
-      ...gatewaySecrets(FEDAPAY_SECRETS),
-      policy: gatewayPolicy('fedapay'),
-    });
-  },
-} as const satisfies GatewayDeclaration;
+export const fedapay = signedGateway('fedapay', {
+  secrets: { apiKey: 'FEDAPAY_API_KEY', webhookSecret: 'FEDAPAY_WEBHOOK_SECRET' },
+  settings: [billingSettings, { baseUrl: 'FEDAPAY_BASE_URL', toleranceS: 'FEDAPAY_TOLERANCE_S' }],
+  adapter: fedapayAdapter,
+});

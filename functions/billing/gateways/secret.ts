@@ -1,6 +1,7 @@
 import { AppError } from '../../core/errors.js';
 import { getSecret, type SecretName } from '../../core/secrets.js';
 import { billingSettings } from '../settings.js';
+import type { GatewayAdapter, GatewayDeclaration } from './port.js';
 import type { UpstreamPolicy } from './upstream.js';
 
 /**
@@ -35,3 +36,49 @@ export const gatewayPolicy = (name: string): UpstreamPolicy => {
     retryBaseMs: b.AGGREGATOR_RETRY_BASE_MS,
   };
 };
+
+/** The options a declared gateway's adapter is built with: settings, secrets, calling policy. */
+type DeclaredOptions<V, M extends Record<string, keyof V>, S> = { [O in keyof M]: V[M[O]] } & {
+  [O in keyof S]: () => Promise<string>;
+} & { policy: UpstreamPolicy };
+
+/**
+ * A gateway that posts its own signed notification, declared once. Its secrets and settings
+ * are named by the option its adapter takes each as (`{ apiKey: 'WAVE_API_KEY' }`,
+ * `{ baseUrl: 'WAVE_BASE_URL' }`): the names are written once, for the declaration (grants,
+ * Secrets Manager, the settings documented with it) and for the adapter, which is built with
+ * their values and the calling policy when a payment first needs it.
+ */
+export function signedGateway<
+  N extends string,
+  S extends Record<string, SecretName>,
+  V extends Record<string, unknown>,
+  M extends Record<string, keyof V & string>,
+>(
+  name: N,
+  declared: {
+    secrets: S;
+    /** The settings reader of the module that declares them, and the settings by option. */
+    settings: readonly [read: () => V, byOption: M];
+    adapter: (options: DeclaredOptions<V, M, S>) => GatewayAdapter;
+  },
+): GatewayDeclaration<N> {
+  const [read, byOption] = declared.settings;
+  return {
+    name,
+    secrets: Object.values(declared.secrets),
+    notifies: 'signed',
+    settings: Object.values(byOption),
+    adapter: () => {
+      const values = read();
+      const settings = Object.fromEntries(
+        Object.entries(byOption).map(([o, setting]) => [o, values[setting]]),
+      );
+      return declared.adapter({
+        ...settings,
+        ...gatewaySecrets(declared.secrets),
+        policy: gatewayPolicy(name),
+      } as DeclaredOptions<V, M, S>);
+    },
+  };
+}

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../core/errors.js';
+import type { GatewayStatus, VerifiedNotification } from './port.js';
 import type { UpstreamPolicy } from './upstream.js';
 
 /** HMAC-SHA256 of `data` under `secret`, lower-case hex (what PHP's hash_hmac answers). */
@@ -100,10 +101,54 @@ export async function verifyTimestamped(
 }
 
 /** A signed body's JSON, or undefined when it is not JSON (ignored, never an error). */
-export function jsonEvent<E>(rawBody: string): E | undefined {
+function jsonEvent(rawBody: string): Record<string, unknown> | undefined {
   try {
-    return JSON.parse(rawBody) as E;
+    const event: unknown = JSON.parse(rawBody);
+    return typeof event === 'object' && event !== null ? (event as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A gateway's signed JSON events: its signature scheme, the field that names an event's type,
+ * and the payment status each type it sends about a payment claims (the status API decides).
+ */
+export interface SignedEventScheme {
+  signature: TimestampedScheme;
+  typeAt: string;
+  statuses: Readonly<Record<string, GatewayStatus>>;
+}
+
+/** A signed event about a payment: its body, the status its type claims, its notification id. */
+export interface SignedEvent<E> {
+  event: E;
+  claimed: GatewayStatus;
+  /** The event's own id when it carries one; else the signature's, unique to its content and time. */
+  id: string;
+}
+
+/**
+ * Reads a timestamped, signed JSON event (FedaPay, Wave): the signature first
+ * (`verifyTimestamped`: 401, or stale), then the body. A body that is not a JSON object, or an
+ * event type that claims no status, is signed but about nothing we act on: `ignored`, answered
+ * and never an error.
+ */
+export async function verifiedEvent<E extends { id?: unknown }>(
+  scheme: SignedEventScheme,
+  notice: { headers: Record<string, string | undefined>; rawBody: string; nowMs: number },
+  gateway: Pick<SignedGatewayOptions, 'webhookSecret' | 'toleranceS'>,
+): Promise<SignedEvent<E> | Extract<VerifiedNotification, { kind: 'ignored' }>> {
+  const check = { secret: gateway.webhookSecret, toleranceS: gateway.toleranceS, nowMs: notice.nowMs };
+  const { signatureId } = await verifyTimestamped(scheme.signature, notice.headers, notice.rawBody, check);
+  const event = jsonEvent(notice.rawBody);
+  if (!event) return { kind: 'ignored', reason: 'not_json' };
+  const type = event[scheme.typeAt];
+  const claimed =
+    typeof type === 'string' && Object.hasOwn(scheme.statuses, type) ? scheme.statuses[type] : undefined;
+  if (!claimed) return { kind: 'ignored', reason: `event ${String(type)}` };
+  const own = event.id;
+  const id =
+    (typeof own === 'string' && own !== '') || typeof own === 'number' ? `event:${own}` : signatureId;
+  return { event: event as E, claimed, id };
 }

@@ -2,13 +2,13 @@ import * as z from 'zod/mini';
 import { defineSettings } from '../../core/config.js';
 import { log } from '../../core/log.js';
 import { intSetting as int } from '../../core/schemas.js';
-import type { GatewayAdapter, GatewayDeclaration, GatewayStatus, PaymentState } from './port.js';
-import { gatewayPolicy, gatewaySecrets } from './secret.js';
+import type { GatewayAdapter, GatewayStatus, PaymentState } from './port.js';
+import { signedGateway } from './secret.js';
 import {
-  jsonEvent,
+  type SignedEventScheme,
   type SignedGatewayOptions,
   type TimestampedScheme,
-  verifyTimestamped,
+  verifiedEvent,
 } from './signatures.js';
 import { bearerJsonApi, providerRefused } from './upstream.js';
 
@@ -49,6 +49,15 @@ function statusOf(s: WaveSession): GatewayStatus {
   return 'pending';
 }
 
+/** Wave's amounts are decimal strings (`"1000"`); XOF and XAF have no minor unit. */
+const amountOf = (v: unknown): number | undefined => {
+  const n = typeof v === 'string' && /^\d+(\.0+)?$/.test(v) ? Number(v) : typeof v === 'number' ? v : NaN;
+  return Number.isFinite(n) ? n : undefined;
+};
+
+/** A webhook event about a checkout session (the fields we read). */
+type WaveEvent = { id?: unknown; data?: WaveSession };
+
 /** The webhook event types about a checkout session, and what each claims (the API decides). */
 const EVENTS: Record<string, GatewayStatus> = {
   'checkout.session.completed': 'completed',
@@ -56,14 +65,9 @@ const EVENTS: Record<string, GatewayStatus> = {
   'checkout.session.refunded': 'refunded',
 };
 
-/** Wave's amounts are decimal strings (`"1000"`); XOF and XAF have no minor unit. */
-const amountOf = (v: unknown): number | undefined => {
-  const n = typeof v === 'string' && /^\d+(\.0+)?$/.test(v) ? Number(v) : typeof v === 'number' ? v : NaN;
-  return Number.isFinite(n) ? n : undefined;
-};
-
 /** `Wave-Signature: t=<ts>,v1=<hex HMAC-SHA256(secret, <ts><raw body>)>`. */
 const WAVE_SIGNATURE: TimestampedScheme = { header: 'wave-signature', key: 'v1', joiner: '' };
+const WAVE_EVENTS: SignedEventScheme = { signature: WAVE_SIGNATURE, typeAt: 'type', statuses: EVENTS };
 
 /**
  * Wave Checkout, direct (no aggregator's fee): `POST /v1/checkout/sessions` (`amount`,
@@ -127,13 +131,9 @@ export function waveAdapter(options: SignedGatewayOptions): GatewayAdapter {
     },
 
     async verifyNotification(headers, rawBody, nowMs) {
-      const check = { secret: options.webhookSecret, toleranceS: options.toleranceS, nowMs };
-      const { signatureId } = await verifyTimestamped(WAVE_SIGNATURE, headers, rawBody, check);
-      const event = jsonEvent<{ id?: unknown; type?: unknown; data?: WaveSession }>(rawBody);
-      if (!event) return { kind: 'ignored', reason: 'not_json' };
-      const claimed = typeof event.type === 'string' ? EVENTS[event.type] : undefined;
-      if (!claimed) return { kind: 'ignored', reason: `event ${String(event.type)}` };
-      const s = event.data;
+      const read = await verifiedEvent<WaveEvent>(WAVE_EVENTS, { headers, rawBody, nowMs }, options);
+      if (!('claimed' in read)) return read;
+      const s = read.event.data;
       // A checkout made outside this service (another integration of the same merchant).
       if (typeof s?.client_reference !== 'string') return { kind: 'ignored', reason: 'not_ours' };
       const amount = amountOf(s.amount);
@@ -141,9 +141,9 @@ export function waveAdapter(options: SignedGatewayOptions): GatewayAdapter {
         kind: 'payment',
         notification: {
           // Wave's event id (`AE_...`) is unique per event; a redelivery carries the same one.
-          id: typeof event.id === 'string' && event.id ? `event:${event.id}` : signatureId,
+          id: read.id,
           payment_id: s.client_reference,
-          status: claimed,
+          status: read.claimed,
           ...(amount !== undefined ? { amount_fcfa: amount } : {}),
           ...(typeof s.currency === 'string' ? { currency: s.currency } : {}),
           ...(typeof s.id === 'string' ? { provider_reference: s.id } : {}),
@@ -164,21 +164,9 @@ export function waveAdapter(options: SignedGatewayOptions): GatewayAdapter {
   };
 }
 
-const WAVE_SECRETS = { apiKey: 'WAVE_API_KEY', webhookSecret: 'WAVE_WEBHOOK_SECRET' } as const;
-
 /** Wave Checkout, direct: its signed webhook, its checkout sessions API, two secrets. */
-export const wave = {
-  name: 'wave',
-  secrets: Object.values(WAVE_SECRETS),
-  notifies: 'signed',
-  settings: ['WAVE_BASE_URL', 'WAVE_TOLERANCE_S'],
-  adapter: () => {
-    const { WAVE_BASE_URL: baseUrl, WAVE_TOLERANCE_S: toleranceS } = waveSettings();
-    return waveAdapter({
-      baseUrl,
-      toleranceS,
-      ...gatewaySecrets(WAVE_SECRETS),
-      policy: gatewayPolicy('wave'),
-    });
-  },
-} as const satisfies GatewayDeclaration;
+export const wave = signedGateway('wave', {
+  secrets: { apiKey: 'WAVE_API_KEY', webhookSecret: 'WAVE_WEBHOOK_SECRET' },
+  settings: [waveSettings, { baseUrl: 'WAVE_BASE_URL', toleranceS: 'WAVE_TOLERANCE_S' }],
+  adapter: waveAdapter,
+});

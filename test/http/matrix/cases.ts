@@ -45,26 +45,26 @@ export function expectedOf(c: MatrixCase, auth: string, who: Who): number {
   return c.expect.subscriber;
 }
 
+const DENIED = { none: 401, expired: 401, forged: 401 };
+/** The callers a case must answer for (the agents' statuses are derived: `expectedOf`). */
+type Expected = MatrixCase['expect'];
+/** Every caller gets `status`; `but` names the callers that get another. */
+const all = (status: number, but: Partial<Expected> = {}): Expected => ({
+  ...{ none: status, expired: status, forged: status, subscriber: status },
+  ...{ otherReseller: status, owner: status, admin: status },
+  ...but,
+});
+
 /** An agent route's statuses: the agent itself, its reseller and admins see it; nobody else does. */
-const AGENT_SEES = {
-  ...{ none: 401, expired: 401, forged: 401 },
-  subscriber: 403,
-  otherReseller: 404,
-  owner: 200,
-  admin: 200,
-  agent: 200,
-  otherAgent: 404,
-};
+const AGENT_SEES = all(200, { ...DENIED, subscriber: 403, otherReseller: 404, agent: 200, otherAgent: 404 });
 /** A reseller route about an agent: its reseller and admins; another reseller does not know it. */
-const AGENT_MANAGED = {
-  ...{ none: 401, expired: 401, forged: 401 },
+const AGENT_MANAGED = all(200, {
+  ...DENIED,
   subscriber: 403,
   otherReseller: 404,
-  owner: 200,
-  admin: 200,
   agent: 403,
   otherAgent: 403,
-};
+});
 const agentPrincipal = (cast: Cast) =>
   ({
     sub: 'matrix',
@@ -76,34 +76,9 @@ const agentPrincipal = (cast: Cast) =>
   }) as const;
 
 const forfaitId = (SEED_FORFAITS[0] as { id: string }).id;
-const DENIED = { none: 401, expired: 401, forged: 401 };
-const OWNER_OR_ADMIN = {
-  none: 401,
-  expired: 401,
-  forged: 401,
-  subscriber: 403,
-  otherReseller: 403,
-  owner: 200,
-  admin: 200,
-};
-const ADMIN_ONLY = {
-  none: 401,
-  expired: 401,
-  forged: 401,
-  subscriber: 403,
-  otherReseller: 403,
-  owner: 403,
-  admin: 200,
-};
-const ANY_RESELLER = {
-  none: 401,
-  expired: 401,
-  forged: 401,
-  subscriber: 403,
-  otherReseller: 200,
-  owner: 200,
-  admin: 200,
-};
+const OWNER_OR_ADMIN = all(403, { ...DENIED, owner: 200, admin: 200 });
+const ADMIN_ONLY = all(403, { ...DENIED, admin: 200 });
+const ANY_RESELLER = all(200, { ...DENIED, subscriber: 403 });
 
 /** The owning reseller's VLAN (20 sites allowed), made once per cast. */
 const vlans = new WeakMap<Cast, Promise<{ vlan_id: number; nas_id: string }>>();
@@ -121,38 +96,14 @@ function ownerVlan(cast: Cast): Promise<{ vlan_id: number; nas_id: string }> {
 }
 let siteNumber = 0;
 
-const PUBLIC = {
-  none: 200,
-  expired: 200,
-  forged: 200,
-  subscriber: 200,
-  otherReseller: 200,
-  owner: 200,
-  admin: 200,
-};
-const ANY_TOKEN = {
-  none: 401,
-  expired: 401,
-  forged: 401,
-  subscriber: 200,
-  otherReseller: 200,
-  owner: 200,
-  admin: 200,
-};
+const PUBLIC = all(200);
+const ANY_TOKEN = all(200, DENIED);
 
 /**
  * A RADIUS route refuses every session token, anonymous callers included, with a 5xx: its
  * only caller is FreeRADIUS with its own bearer secret, and a 401 would mean "reject the user".
  */
-const RADIUS_ONLY = {
-  none: 502,
-  expired: 502,
-  forged: 502,
-  subscriber: 502,
-  otherReseller: 502,
-  owner: 502,
-  admin: 502,
-};
+const RADIUS_ONLY = all(502);
 const RADIUS_BODY = { 'User-Name': { type: 'string', value: ['ABCDEFGHJK'] } };
 
 /** A live RADIUS session of the owning reseller (fresh for each caller: a disconnect changes it). */
@@ -294,7 +245,7 @@ export const cases: Record<string, MatrixCase> = {
       path: '/api/v1/payments/initiate',
       body: { forfait_id: forfaitId, provider: 'wave' },
     }),
-    expect: { ...DENIED, subscriber: 201, otherReseller: 201, owner: 201, admin: 201 },
+    expect: all(201, DENIED),
   },
   'POST /api/v1/payments/webhook': {
     request: async () => ({
@@ -308,7 +259,7 @@ export const cases: Record<string, MatrixCase> = {
       },
     }),
     // A session token is not the aggregator's secret, whoever holds it.
-    expect: { ...DENIED, subscriber: 401, otherReseller: 401, owner: 401, admin: 401 },
+    expect: all(401),
   },
   'POST /api/v1/payments/notify/{provider}': {
     request: async () => {
@@ -320,7 +271,7 @@ export const cases: Record<string, MatrixCase> = {
         headers: { 'x-fedapay-signature': `t=${Math.floor(Date.now() / 1000)},s=${'0'.repeat(64)}` },
       };
     },
-    expect: { ...DENIED, subscriber: 401, otherReseller: 401, owner: 401, admin: 401 },
+    expect: all(401),
   },
   'GET /api/v1/payments/{id}/status': {
     request: async (cast) => {
