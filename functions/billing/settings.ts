@@ -57,13 +57,6 @@ export const billingSettings = defineSettings(
     PAYMENT_NOTIFY_BASE_URL: z._default(z.string(), ''),
     /** Where the provider's page sends the buyer back; empty: the hotspot's portal (or PUBLIC_BASE_URL). */
     PAYMENT_RETURN_URL: z._default(z.string(), ''),
-    CINETPAY_BASE_URL: z._default(z.string(), 'https://api-checkout.cinetpay.com'),
-    /** CinetPay's site_id (not a secret: it is in every notification). */
-    CINETPAY_SITE_ID: z._default(z.string(), ''),
-    /** `https://api.fedapay.com` (live) or `https://sandbox-api.fedapay.com`. */
-    FEDAPAY_BASE_URL: z._default(z.string(), 'https://api.fedapay.com'),
-    /** Seconds a FedaPay signature's timestamp may be old (the SDK's own tolerance). */
-    FEDAPAY_TOLERANCE_S: z._default(int, 300),
     /** Time one provider call may take, and how many calls at most (5xx, network, timeout). */
     PROVIDER_TIMEOUT_MS: z._default(int, 2500),
     PROVIDER_ATTEMPTS: z._default(int, 3),

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { httpAdapter } from '../../functions/billing/gateways/http.js';
 import { sandboxAdapter } from '../../functions/billing/gateways/sandbox.js';
-import { signedGateway } from '../../functions/billing/gateways/secret.js';
+import { signedGateway, timestampedSettings } from '../../functions/billing/gateways/secret.js';
+
+import { resetConfig } from '../../functions/core/config.js';
 import { AppError } from '../../functions/core/errors.js';
 import { resetSecrets } from '../../functions/core/secrets.js';
 
@@ -225,5 +227,24 @@ describe('a signed gateway declared with signedGateway', () => {
     await expect(options.apiKey()).resolves.toBe('k-demo');
     // A secret the deployment never set makes the gateway unknown (404), not a fault.
     await expect(options.webhookSecret()).rejects.toMatchObject({ code: 'ERR_NOT_FOUND' });
+  });
+});
+
+describe("a timestamped gateway's settings", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    resetConfig();
+  });
+
+  it('reads <P>_BASE_URL and <P>_TOLERANCE_S, with their defaults, and refuses a tolerance that is not a number', () => {
+    const settings = timestampedSettings('DEMO', 'https://api.demo.example');
+    expect(settings()).toEqual({ DEMO_BASE_URL: 'https://api.demo.example', DEMO_TOLERANCE_S: 300 });
+    vi.stubEnv('DEMO_BASE_URL', 'https://sandbox.demo.example');
+    vi.stubEnv('DEMO_TOLERANCE_S', '120');
+    resetConfig();
+    expect(settings()).toEqual({ DEMO_BASE_URL: 'https://sandbox.demo.example', DEMO_TOLERANCE_S: 120 });
+    vi.stubEnv('DEMO_TOLERANCE_S', 'soon');
+    resetConfig();
+    expect(() => settings()).toThrow(/Invalid configuration: DEMO_TOLERANCE_S/);
   });
 });

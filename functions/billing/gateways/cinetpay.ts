@@ -1,9 +1,19 @@
+import * as z from 'zod/mini';
+import { defineSettings } from '../../core/config.js';
 import { log } from '../../core/log.js';
-import { billingSettings } from '../settings.js';
 import type { GatewayAdapter, GatewayStatus, PaymentState } from './port.js';
 import { signedGateway } from './secret.js';
 import { anySignatureMatches, badSignature, secretKeys } from './signatures.js';
 import { callUpstream, providerRefused, type UpstreamPolicy } from './upstream.js';
+
+/** CinetPay's own settings, declared with it (a gateway's settings live in its module). */
+export const cinetpaySettings = defineSettings(
+  z.object({
+    CINETPAY_BASE_URL: z._default(z.string(), 'https://api-checkout.cinetpay.com'),
+    /** CinetPay's site_id (not a secret: it is in every notification). */
+    CINETPAY_SITE_ID: z._default(z.string(), ''),
+  }),
+);
 
 /**
  * The fields of a CinetPay notification, in the order its x-token HMAC concatenates them
@@ -162,6 +172,6 @@ export function cinetpayAdapter(options: {
 /** CinetPay: its signed form notification, its check API, two secrets. */
 export const cinetpay = signedGateway('cinetpay', {
   secrets: { apiKey: 'CINETPAY_API_KEY', secretKey: 'CINETPAY_SECRET_KEY' },
-  settings: [billingSettings, { baseUrl: 'CINETPAY_BASE_URL', siteId: 'CINETPAY_SITE_ID' }],
+  settings: [cinetpaySettings, { baseUrl: 'CINETPAY_BASE_URL', siteId: 'CINETPAY_SITE_ID' }],
   adapter: cinetpayAdapter,
 });

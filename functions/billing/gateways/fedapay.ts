@@ -1,14 +1,14 @@
 import { log } from '../../core/log.js';
-import { billingSettings } from '../settings.js';
 import type { GatewayAdapter, GatewayStatus, PaymentState } from './port.js';
-import { signedGateway } from './secret.js';
-import {
-  type SignedEventScheme,
-  type SignedGatewayOptions,
-  type TimestampedScheme,
-  verifiedEvent,
-} from './signatures.js';
+import { signedGateway, timestampedSettings } from './secret.js';
+import { type SignedEventScheme, type SignedGatewayOptions, verifiedEvent } from './signatures.js';
 import { bearerJsonApi, providerRefused } from './upstream.js';
+
+/**
+ * FedaPay's own settings, declared with it: `FEDAPAY_BASE_URL` (`https://api.fedapay.com` live,
+ * `https://sandbox-api.fedapay.com` to test) and `FEDAPAY_TOLERANCE_S`.
+ */
+export const fedapaySettings = timestampedSettings('FEDAPAY', 'https://api.fedapay.com');
 
 /**
  * A FedaPay transaction's status. Paid: approved, and transferred to the merchant. Refunded, in
@@ -40,7 +40,7 @@ const EVENTS: Record<string, GatewayStatus> = {
 };
 
 /** `X-FEDAPAY-SIGNATURE: t=<ts>,s=<hex HMAC-SHA256(secret, <ts>.<raw body>)>`. */
-const FEDAPAY_SIGNATURE: TimestampedScheme = { header: 'x-fedapay-signature', key: 's', joiner: '.' };
+const FEDAPAY_SIGNATURE = { header: 'x-fedapay-signature', key: 's', joiner: '.' };
 const FEDAPAY_EVENTS: SignedEventScheme = { signature: FEDAPAY_SIGNATURE, typeAt: 'name', statuses: EVENTS };
 
 /** A webhook event about a transaction (the fields we read). */
@@ -146,6 +146,6 @@ export function fedapayAdapter(options: SignedGatewayOptions): GatewayAdapter {
 /** FedaPay: its signed JSON webhook, its transactions API, two secrets. */
 export const fedapay = signedGateway('fedapay', {
   secrets: { apiKey: 'FEDAPAY_API_KEY', webhookSecret: 'FEDAPAY_WEBHOOK_SECRET' },
-  settings: [billingSettings, { baseUrl: 'FEDAPAY_BASE_URL', toleranceS: 'FEDAPAY_TOLERANCE_S' }],
+  settings: [fedapaySettings, { baseUrl: 'FEDAPAY_BASE_URL', toleranceS: 'FEDAPAY_TOLERANCE_S' }],
   adapter: fedapayAdapter,
 });

@@ -1,4 +1,7 @@
+import * as z from 'zod/mini';
+import { defineSettings } from '../../core/config.js';
 import { AppError } from '../../core/errors.js';
+import { intSetting } from '../../core/schemas.js';
 import { getSecret, type SecretName } from '../../core/secrets.js';
 import { billingSettings } from '../settings.js';
 import type { GatewayAdapter, GatewayDeclaration } from './port.js';
@@ -81,4 +84,21 @@ export function signedGateway<
       } as DeclaredOptions<V, M, S>);
     },
   };
+}
+
+/**
+ * The settings of a gateway with a bearer-key API and a timestamped, signed webhook, declared
+ * with it: `<P>_BASE_URL`, its API, and `<P>_TOLERANCE_S`, the seconds a signature's timestamp
+ * may differ from our clock before it is refused (300 by default, the gateways' own SDKs' value).
+ */
+export function timestampedSettings<P extends string>(
+  prefix: P,
+  baseUrl: string,
+): () => Record<`${P}_BASE_URL`, string> & Record<`${P}_TOLERANCE_S`, number> {
+  return defineSettings(
+    z.object({
+      [`${prefix}_BASE_URL`]: z._default(z.string(), baseUrl),
+      [`${prefix}_TOLERANCE_S`]: z._default(intSetting, 300),
+    }),
+  ) as () => Record<`${P}_BASE_URL`, string> & Record<`${P}_TOLERANCE_S`, number>;
 }

@@ -1,26 +1,14 @@
-import * as z from 'zod/mini';
-import { defineSettings } from '../../core/config.js';
 import { log } from '../../core/log.js';
-import { intSetting as int } from '../../core/schemas.js';
 import type { GatewayAdapter, GatewayStatus, PaymentState } from './port.js';
-import { signedGateway } from './secret.js';
-import {
-  type SignedEventScheme,
-  type SignedGatewayOptions,
-  type TimestampedScheme,
-  verifiedEvent,
-} from './signatures.js';
+import { signedGateway, timestampedSettings } from './secret.js';
+import { type SignedEventScheme, type SignedGatewayOptions, verifiedEvent } from './signatures.js';
 import { bearerJsonApi, providerRefused } from './upstream.js';
 
-/** Wave's own settings, declared with it (a gateway's settings live in its module). */
-export const waveSettings = defineSettings(
-  z.object({
-    /** Wave's API (it has no separate sandbox host: test keys are made in the business portal). */
-    WAVE_BASE_URL: z._default(z.string(), 'https://api.wave.com'),
-    /** Seconds a `Wave-Signature` timestamp may differ from our clock before it is refused. */
-    WAVE_TOLERANCE_S: z._default(int, 300),
-  }),
-);
+/**
+ * Wave's own settings, declared with it: `WAVE_BASE_URL` (it has no separate sandbox host: test
+ * keys are made in the business portal) and `WAVE_TOLERANCE_S`.
+ */
+export const waveSettings = timestampedSettings('WAVE', 'https://api.wave.com');
 
 /** A checkout session as Wave's API and its webhook events carry it (the fields we read). */
 interface WaveSession {
@@ -66,7 +54,7 @@ const EVENTS: Record<string, GatewayStatus> = {
 };
 
 /** `Wave-Signature: t=<ts>,v1=<hex HMAC-SHA256(secret, <ts><raw body>)>`. */
-const WAVE_SIGNATURE: TimestampedScheme = { header: 'wave-signature', key: 'v1', joiner: '' };
+const WAVE_SIGNATURE = { header: 'wave-signature', key: 'v1', joiner: '' };
 const WAVE_EVENTS: SignedEventScheme = { signature: WAVE_SIGNATURE, typeAt: 'type', statuses: EVENTS };
 
 /**
