@@ -61,8 +61,7 @@ const KEEP_AFTER_END_S = 90 * 24 * 3600;
 /** A code sold to a subscriber (a voucher's has none until its redeemer logs in). */
 const sold = (a: AccessCode) => a.subscriber_id !== undefined;
 
-export const Access = entity<AccessCode>()({
-  name: 'access_code',
+export const Access = entity<AccessCode>('access_code')({
   key: (a: Pick<AccessCode, 'code'>) => ({ pk: `CODE#${a.code}`, sk: 'CODE' }),
   indexes: {
     /** A subscriber's codes, newest first (the portal's "you have time left"). */

@@ -49,8 +49,7 @@ export type StoredAccount = Account & AccountOtp;
 
 const isOperator = (a: StoredAccount) => a.role !== 'subscriber';
 
-export const AccountEntity = entity<StoredAccount>()({
-  name: 'account',
+export const AccountEntity = entity<StoredAccount>('account')({
   key: (a: Pick<Account, 'msisdn'>) => ({ pk: `ACCOUNT#${a.msisdn}`, sk: 'ACCOUNT' }),
   indexes: {
     /** Operator accounts (admins, resellers), by role then MSISDN; subscribers are not listed. */

@@ -28,8 +28,7 @@ export interface ActivityEntry {
 /** Kept 180 days, then DynamoDB's TTL removes them. */
 const KEEP_S = 180 * 86_400;
 
-export const Activity = entity<ActivityEntry>()({
-  name: 'activity',
+export const Activity = entity<ActivityEntry>('activity')({
   key: (e: Pick<ActivityEntry, 'at' | 'id'>) => ({
     pk: `ACTIVITY#${e.at.slice(0, 10)}`,
     sk: `${e.at}#${e.id}`,

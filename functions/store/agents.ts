@@ -41,8 +41,7 @@ type StoredAgent = Omit<Agent, 'stock'> & Record<string, unknown>;
 
 const STOCK = 's:';
 
-const AgentEntity = entity<StoredAgent>()({
-  name: 'agent',
+const AgentEntity = entity<StoredAgent>('agent')({
   key: (a: Pick<Agent, 'id'>) => ({ pk: `AGENT#${a.id}`, sk: 'AGENT' }),
   indexes: {
     /** A reseller's agents, by id. */
@@ -67,8 +66,7 @@ export interface AgentSale {
   buyer_msisdn?: string;
 }
 
-const SaleEntity = entity<AgentSale>()({
-  name: 'agent_sale',
+const SaleEntity = entity<AgentSale>('agent_sale')({
   key: (s: Pick<AgentSale, 'agent_id' | 'at' | 'code'>) => ({
     pk: `AGENT#${s.agent_id}`,
     sk: `SALE#${s.at}#${s.code}`,
@@ -84,8 +82,7 @@ export interface AgentPeriod {
   sales_count: number;
 }
 
-const PeriodEntity = entity<AgentPeriod>()({
-  name: 'agent_period',
+const PeriodEntity = entity<AgentPeriod>('agent_period')({
   key: (p: Pick<AgentPeriod, 'agent_id' | 'period'>) => ({
     pk: `AGENT#${p.agent_id}`,
     sk: `PERIOD#${p.period}`,
@@ -103,8 +100,7 @@ export interface AgentCash {
   recorded_by: string;
 }
 
-const CashEntity = entity<AgentCash>()({
-  name: 'agent_cash',
+const CashEntity = entity<AgentCash>('agent_cash')({
   key: (c: Pick<AgentCash, 'agent_id' | 'at' | 'id'>) => ({
     pk: `AGENT#${c.agent_id}`,
     sk: `CASH#${c.at}#${c.id}`,

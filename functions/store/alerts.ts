@@ -37,8 +37,7 @@ const statusOf = (a: Pick<StoredAlert, 'acked'>): AlertStatus => (a.acked ? 'ack
 /** The start of a site's bySite sort keys of one status: a status is one begins_with. */
 const siteStatusPrefix = (status: AlertStatus) => `${status}#`;
 
-export const AlertEntity = entity<StoredAlert>()({
-  name: 'alert',
+export const AlertEntity = entity<StoredAlert>('alert')({
   key: (a: Pick<Alert, 'id'>) => ({ pk: `ALERT#${a.id}`, sk: 'ALERT' }),
   indexes: {
     /** Every alert of a status, by time (admin lists and counts); an ack moves it. */
@@ -59,8 +58,7 @@ export const AlertEntity = entity<StoredAlert>()({
 });
 
 /** At most one open incident per site and alert type: the guard against an alert per run. */
-const Incident = entity<{ site: string; type: string; alert_id: string; opened_at: string }>()({
-  name: 'incident',
+const Incident = entity<{ site: string; type: string; alert_id: string; opened_at: string }>('incident')({
   key: (i: { site: string; type: string }) => ({ pk: `INCIDENT#${i.site}#${i.type}`, sk: 'INCIDENT' }),
 });
 

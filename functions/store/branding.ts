@@ -11,8 +11,7 @@ export interface BrandingFields {
   updated_at?: string;
 }
 
-export const Branding = entity<BrandingFields & { nas_id?: string }>()({
-  name: 'branding',
+export const Branding = entity<BrandingFields & { nas_id?: string }>('branding')({
   key: (b: { nas_id: string }) => ({ pk: `BRANDING#${b.nas_id}`, sk: 'BRANDING' }),
 });
 

@@ -44,23 +44,20 @@ const DAY_S = 86_400;
 const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 /** The run history: one partition, in start order. */
-const Run = entity<CanaryRun>()({
-  name: 'canary_run',
+const Run = entity<CanaryRun>('canary_run')({
   key: (r: Pick<CanaryRun, 'at' | 'id'>) => ({ pk: 'CANARY#RUN', sk: `${r.at}#${r.id}` }),
   ttl: (r) => epochSeconds(r.at) + HISTORY_DAYS * DAY_S,
 });
 
 /** The runs of each UTC day (YYYY-MM-DD), counted: one partition, in day order. */
-const Day = entity<DayCounters>()({
-  name: 'canary_day',
+const Day = entity<DayCounters>('canary_day')({
   key: (d: Pick<DayCounters, 'day'>) => ({ pk: 'CANARY#DAY', sk: d.day }),
 });
 
 /** The last day a day key can name: the upper bound of "every day from a day on". */
 const LAST_DAY = '9999-12-31';
 
-const State = entity<CanaryState>()({
-  name: 'canary_state',
+const State = entity<CanaryState>('canary_state')({
   key: (_only: unknown) => ({ pk: 'CANARY', sk: 'STATE' }),
 });
 

@@ -27,8 +27,7 @@ export interface ScopeCounter {
   alerts_active?: number;
 }
 
-export const Counter = entity<ScopeCounter>()({
-  name: 'scope_counter',
+export const Counter = entity<ScopeCounter>('scope_counter')({
   key: (c: Pick<ScopeCounter, 'scope' | 'shard'>) => ({
     pk: c.shard === undefined ? `STATS#${c.scope}` : `STATS#${c.scope}#${c.shard}`,
     sk: 'COUNTERS',

@@ -17,8 +17,7 @@ export interface DeviceCredential {
   expires_at: number;
 }
 
-export const Device = entity<DeviceCredential>()({
-  name: 'device_credential',
+export const Device = entity<DeviceCredential>('device_credential')({
   key: (d: Pick<DeviceCredential, 'hash'>) => ({ pk: `DEVICE#${d.hash}`, sk: 'DEVICE' }),
   indexes: {
     /**

@@ -48,8 +48,7 @@ export interface DisconnectRequest {
 const KEEP_S = 30 * 24 * 3600;
 const DUE: DisconnectStatus[] = ['pending', 'sent'];
 
-export const Disconnect = entity<DisconnectRequest>()({
-  name: 'disconnect',
+export const Disconnect = entity<DisconnectRequest>('disconnect')({
   key: (d: Pick<DisconnectRequest, 'session_id'>) => ({ pk: `SESSION#${d.session_id}`, sk: 'DISCONNECT' }),
   indexes: {
     /** Requests not finished, by when they are due: what the relay claims next. */

@@ -10,8 +10,7 @@ export interface DnsStatus {
 }
 
 /** One item for the whole network: both reporters update their own attributes of it. */
-const Status = entity<DnsStatus>()({
-  name: 'dns_status',
+const Status = entity<DnsStatus>('dns_status')({
   key: (_only: unknown) => ({ pk: 'DNS', sk: 'STATUS' }),
 });
 

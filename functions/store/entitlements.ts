@@ -27,8 +27,7 @@ const KEEP_AFTER_EXPIRY_S = 30 * 24 * 3600;
  * Written once, inside the transaction that settles a payment or redeems a voucher (its
  * `tx.create`); beside the subscriber's other items.
  */
-export const EntitlementEntity = entity<Entitlement>()({
-  name: 'entitlement',
+export const EntitlementEntity = entity<Entitlement>('entitlement')({
   key: (e: Pick<Entitlement, 'subscriber_id' | 'id'>) => ({
     pk: `SUB#${e.subscriber_id}`,
     sk: `ENT#${e.id}`,

@@ -171,9 +171,8 @@ function compiled<T>(index: IndexDef<T> | KeyTemplate<T>, entity: string): Index
   };
 }
 
+/** An entity's keys and lifetime; its name (the `entity` attribute of its items) is `entity`'s argument. */
 export interface EntityDef<T, K, I extends Indexes<T> = Indexes<T>> {
-  /** The `entity` attribute of its items. */
-  name: string;
   key: (k: K) => PrimaryKey;
   /** Its indexes by access pattern. */
   indexes?: I;
@@ -415,10 +414,14 @@ export const targetOf = (clause: string, names: Record<string, string> | undefin
 };
 
 /**
- * Declares an entity. `T` is given, the rest inferred: `entity<Voucher>()({ name, key, ... })`.
+ * Declares an entity by the name its items carry (their `entity` attribute). `T` is given, the
+ * rest inferred: `entity<Voucher>('voucher')({ key, indexes, ttl })`.
  */
-export function entity<T extends object>() {
-  return <K, const I extends Indexes<T> = Record<never, never>>(def: EntityDef<T, K, I>): Entity<T, K, I> => {
+export function entity<T extends object>(name: string) {
+  return <K, const I extends Indexes<T> = Record<never, never>>(
+    spec: EntityDef<T, K, I>,
+  ): Entity<T, K, I> => {
+    const def = { ...spec, name };
     const declared = Object.entries(def.indexes ?? {}).map(
       ([name, index]) => [name, compiled(index as IndexDef<T> | KeyTemplate<T>, def.name)] as const,
     );

@@ -31,8 +31,7 @@ export interface StoredForfait extends Forfait {
   updated_at: string;
 }
 
-export const ForfaitEntity = entity<StoredForfait>()({
-  name: 'forfait',
+export const ForfaitEntity = entity<StoredForfait>('forfait')({
   key: (f: Pick<Forfait, 'id'>) => ({ pk: `FORFAIT#${f.id}`, sk: 'FORFAIT' }),
   indexes: {
     /** The forfaits on sale, by price: only active ones carry its keys (sparse index). */

@@ -12,8 +12,7 @@ export interface GatewayRule {
 
 const pad = (n: number) => String(n).padStart(5, '0');
 
-export const Rule = entity<GatewayRule>()({
-  name: 'gateway_rule',
+export const Rule = entity<GatewayRule>('gateway_rule')({
   key: (r: Pick<GatewayRule, 'vlan' | 'order'>) => ({
     pk: `VLAN#${r.vlan}#RULES`,
     sk: `RULE#${pad(r.order)}`,

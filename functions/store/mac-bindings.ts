@@ -27,8 +27,7 @@ export interface MacBinding {
   expires_at: string;
 }
 
-export const MacBindingEntity = entity<MacBinding>()({
-  name: 'mac_binding',
+export const MacBindingEntity = entity<MacBinding>('mac_binding')({
   key: (b: Pick<MacBinding, 'reseller_id' | 'mac' | 'code'>) => ({
     pk: `MAC#${b.reseller_id}#${b.mac}`,
     sk: `CODE#${b.code}`,

@@ -16,8 +16,7 @@ export interface NasClose {
 /** A marker the sweep never finished (the NAS is gone) is dropped after this. */
 const KEEP_S = 7 * 24 * 3600;
 
-export const NasCloseEntity = entity<NasClose>()({
-  name: 'nas_close',
+export const NasCloseEntity = entity<NasClose>('nas_close')({
   key: (c: Pick<NasClose, 'nas_id'>) => ({ pk: `NASCLOSE#${c.nas_id}`, sk: 'NASCLOSE' }),
   indexes: {
     /** Every restart still to finish, oldest first: what the sweep reads. */

@@ -41,8 +41,7 @@ export const loginOriginOf = (nas: Pick<NasRecord, 'login_origin'>): string =>
 export const NAS_VENDORS = ['mikrotik', 'coova', 'wispr'] as const;
 export type NasVendor = (typeof NAS_VENDORS)[number];
 
-export const Nas = entity<NasRecord>()({
-  name: 'nas',
+export const Nas = entity<NasRecord>('nas')({
   key: (n: Pick<NasRecord, 'nas_id'>) => ({ pk: `NAS#${n.nas_id}`, sk: 'NAS' }),
   indexes: {
     /** A reseller's NAS ids. */

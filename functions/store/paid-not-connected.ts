@@ -23,8 +23,7 @@ export interface PaidNotConnected {
 /** Flags are kept as long as a reseller looks back at a month's complaints, and then some. */
 const KEEP_S = 90 * 24 * 3600;
 
-export const UnusedPayment = entity<PaidNotConnected>()({
-  name: 'paid_not_connected',
+export const UnusedPayment = entity<PaidNotConnected>('paid_not_connected')({
   key: (u: Pick<PaidNotConnected, 'reseller_id' | 'completed_at' | 'payment_id'>) => ({
     pk: `RESELLER#${u.reseller_id}#PAIDNOTCONNECTED`,
     sk: `${u.completed_at}#${u.payment_id}`,

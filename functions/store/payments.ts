@@ -100,8 +100,7 @@ const epochS = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 /** When DynamoDB may drop a payment's items: a year after the payment was made. */
 const paymentExpiry = (p: Pick<Payment, 'created_at'>) => epochS(p.created_at) + PAYMENT_KEEP_S;
 
-export const PaymentEntity = entity<Payment>()({
-  name: 'payment',
+export const PaymentEntity = entity<Payment>('payment')({
   key: (p: Pick<Payment, 'id'>) => ({ pk: `PAYMENT#${p.id}`, sk: 'PAYMENT' }),
   indexes: {
     /**
@@ -160,8 +159,7 @@ export interface IdempotencyRecord {
  * An idempotency key's record. Its key holds the subscriber and the key, which its item does not
  * repeat: it is written by an update of exactly its attributes (see `createPayment`).
  */
-const Idempotency = entity<IdempotencyRecord & { created_at: string }>()({
-  name: 'idempotency',
+const Idempotency = entity<IdempotencyRecord & { created_at: string }>('idempotency')({
   key: (k: { subscriber_id: string; key: string }) => ({
     pk: `IDEMP#${k.subscriber_id}#${k.key}`,
     sk: 'IDEMP',
@@ -180,8 +178,7 @@ export interface SeenEvent {
   received_at: string;
 }
 
-const WebhookEvent = entity<SeenEvent>()({
-  name: 'payment_event',
+const WebhookEvent = entity<SeenEvent>('payment_event')({
   key: (e: Pick<SeenEvent, 'event_id' | 'payment_id'>) => ({
     pk: `PAYMENT#${e.payment_id}`,
     sk: `EVENT#${e.event_id}`,

@@ -20,8 +20,7 @@ export type RatePlan =
 export type RateSlots = { [slot: `s${number}`]: number };
 
 /** One limiter per scope (what is limited) and subject (whom it limits, e.g. an MSISDN). */
-export const RateLimiter = entity<RateSlots>()({
-  name: 'rate_limit',
+export const RateLimiter = entity<RateSlots>('rate_limit')({
   key: (r: { scope: string; subject: string }) => ({ pk: `RATE#${r.scope}#${r.subject}`, sk: 'RATE' }),
 });
 
@@ -100,8 +99,7 @@ export type BudgetPlan =
 export type BudgetCount = { n?: number };
 
 /** One counter per scope, subject (`ALL` for the platform) and window start (epoch ms). */
-export const RateBudget = entity<BudgetCount>()({
-  name: 'rate_budget',
+export const RateBudget = entity<BudgetCount>('rate_budget')({
   key: (b: { scope: string; subject: string; windowStart: number }) => ({
     pk: `BUDGET#${b.scope}#${b.subject}`,
     sk: `WINDOW#${b.windowStart}`,

@@ -18,8 +18,7 @@ export interface ResellerProfile {
   country?: Country;
 }
 
-export const Reseller = entity<ResellerProfile>()({
-  name: 'reseller',
+export const Reseller = entity<ResellerProfile>('reseller')({
   key: (r: Pick<ResellerProfile, 'reseller_id'>) => ({ pk: `RESELLER#${r.reseller_id}`, sk: 'PROFILE' }),
 });
 

@@ -42,8 +42,7 @@ const Revenue = entity<
     Partial<
       Pick<MonthlyRevenue, 'sessions_count' | 'total_fcfa' | 'agents_sold_fcfa' | 'agents_commission_fcfa'>
     >
->()({
-  name: 'revenue',
+>('revenue')({
   key: (r: Pick<MonthlyRevenue, 'reseller_id' | 'month'> & { shard?: number }) => ({
     pk: `REVENUE#${r.reseller_id}`,
     sk: r.shard === undefined ? `MONTH#${r.month}` : `MONTH#${r.month}#S${r.shard}`,

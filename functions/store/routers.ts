@@ -29,8 +29,7 @@ export interface RouterRecord {
 export const ROUTER_TRANSPORTS = ['radsec', 'udp'] as const;
 export type RouterTransport = (typeof ROUTER_TRANSPORTS)[number];
 
-export const Router = entity<RouterRecord>()({
-  name: 'router',
+export const Router = entity<RouterRecord>('router')({
   key: (r: Pick<RouterRecord, 'router_id'>) => ({ pk: `ROUTER#${r.router_id}`, sk: 'ROUTER' }),
   indexes: {
     /** A reseller's routers, oldest first. */
@@ -49,8 +48,7 @@ export interface RouterAddress {
   secret_box: string;
 }
 
-export const RouterAddressClaim = entity<RouterAddress>()({
-  name: 'router_address',
+export const RouterAddressClaim = entity<RouterAddress>('router_address')({
   key: (a: Pick<RouterAddress, 'source_ip'>) => ({ pk: `ROUTERIP#${a.source_ip}`, sk: 'ROUTERIP' }),
 });
 

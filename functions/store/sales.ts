@@ -25,8 +25,7 @@ export const NO_HOTSPOT = '-';
 
 type Stored = Pick<DailySales, 'reseller_id' | 'day'> & Record<string, unknown>;
 
-const Sales = entity<Stored>()({
-  name: 'daily_sales',
+const Sales = entity<Stored>('daily_sales')({
   key: (s: Pick<DailySales, 'reseller_id' | 'day'>) => ({
     pk: `SALES#${s.reseller_id}`,
     sk: `DAY#${s.day}`,

@@ -68,8 +68,7 @@ export const OPEN_SHARDS = 64;
 const openPartition = (shard: number | 'unsharded') =>
   shard === 'unsharded' ? 'SESSIONS#OPEN' : `SESSIONS#OPEN#${shard}`;
 
-export const Session = entity<RadiusSession>()({
-  name: 'radius_session',
+export const Session = entity<RadiusSession>('radius_session')({
   key: (s: Pick<RadiusSession, 'id'>) => ({ pk: `SESSION#${s.id}`, sk: 'SESSION' }),
   indexes: {
     /**

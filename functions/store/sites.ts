@@ -17,8 +17,7 @@ export interface Site {
   created_at: string;
 }
 
-export const SiteEntity = entity<Site>()({
-  name: 'site',
+export const SiteEntity = entity<Site>('site')({
   // Beside the reseller's profile: one Query of the partition lists its sites.
   key: (s: Pick<Site, 'reseller_id' | 'site_number'>) => ({
     pk: `RESELLER#${s.reseller_id}`,

@@ -30,8 +30,7 @@ export interface Allocation {
 
 const _pad = (n: number) => String(n).padStart(5, '0');
 
-export const Vlan = entity<Allocation & { slug: string }>()({
-  name: 'vlan',
+export const Vlan = entity<Allocation & { slug: string }>('vlan')({
   key: (a: Pick<Allocation, 'vlan_id'>) => ({ pk: `VLAN#${a.vlan_id}`, sk: 'ALLOCATION' }),
   indexes: {
     /** Every allocation, in id order. */
@@ -47,8 +46,7 @@ export const VLAN_STRIPES = 50;
 const stripeOf = (vlanId: number) => vlanId % VLAN_STRIPES;
 
 /** One stripe of the taken set: the ids of this stripe that are allocated (a number set). */
-const VlanStripe = entity<{ taken?: Set<number> }>()({
-  name: 'vlan_stripe',
+const VlanStripe = entity<{ taken?: Set<number> }>('vlan_stripe')({
   key: (s: { stripe: number }) => ({ pk: `VLAN#POOL#${s.stripe}`, sk: 'POOL' }),
 });
 

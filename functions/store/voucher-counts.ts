@@ -20,8 +20,7 @@ export interface VoucherCounts {
  */
 export const COUNT_SHARDS = 8;
 
-const VoucherCount = entity<VoucherCounts>()({
-  name: 'voucher_count',
+const VoucherCount = entity<VoucherCounts>('voucher_count')({
   key: (c: Pick<VoucherCounts, 'reseller_id'> & { shard?: number }) => ({
     pk: `VOUCHERCOUNT#${c.reseller_id}`,
     sk: c.shard === undefined ? 'COUNTS' : `COUNTS#${c.shard}`,

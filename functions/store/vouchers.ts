@@ -39,8 +39,7 @@ export interface Voucher {
  */
 export const VOUCHER_CHUNK = 49;
 
-export const VoucherEntity = entity<Voucher>()({
-  name: 'voucher',
+export const VoucherEntity = entity<Voucher>('voucher')({
   key: (v: Pick<Voucher, 'code'>) => ({ pk: `VOUCHER#${v.code}`, sk: 'VOUCHER' }),
   indexes: {
     /** A reseller's vouchers by stored status, then code: the sort key changes on redemption. */

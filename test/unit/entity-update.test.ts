@@ -22,8 +22,7 @@ interface Task {
   hits?: number;
 }
 
-const Task = entity<Task>()({
-  name: 'task',
+const Task = entity<Task>('task')({
   key: (t: Pick<Task, 'id'>) => ({ pk: `TASK#${t.id}`, sk: 'TASK' }),
   indexes: {
     // A template: its composite (owner, status, id) is derived from the names it holds.
@@ -54,8 +53,7 @@ function sent(item: ReturnType<typeof Task.tx.update>) {
 }
 
 describe('entity helper: key templates', () => {
-  const Ticket = entity<Task>()({
-    name: 'ticket',
+  const Ticket = entity<Task>('ticket')({
     key: (t: Pick<Task, 'id'>) => ({ pk: `TICKET#${t.id}`, sk: 'TICKET' }),
     indexes: {
       openByOwner: {
@@ -84,8 +82,7 @@ describe('entity helper: key templates', () => {
   });
 
   it('keeps an item in a sparse index only while the attributes `sparse` names hold their values', () => {
-    const Job = entity<Task>()({
-      name: 'job',
+    const Job = entity<Task>('job')({
       key: (t: Pick<Task, 'id'>) => ({ pk: `JOB#${t.id}`, sk: 'JOB' }),
       indexes: { open: { gsi: 'gsi1', pk: 'OPEN', sk: '{due}#{id}', sparse: { status: 'open' } } },
     });
@@ -99,8 +96,7 @@ describe('entity helper: key templates', () => {
   });
 
   it('zero-pads a number named with a width, so that keys sort as the numbers do', () => {
-    const Ranked = entity<{ id: string; rank: number }>()({
-      name: 'ranked',
+    const Ranked = entity<{ id: string; rank: number }>('ranked')({
       key: (r: { id: string }) => ({ pk: `R#${r.id}`, sk: 'R' }),
       indexes: { byRank: { gsi: 'gsi1', pk: 'RANKS', sk: '{rank:5}#{id}' } },
     });
@@ -151,8 +147,7 @@ describe('entity helper: index keys on update', () => {
   it('needs no read when `when` decides from what is set', () => {
     // Only `status` is known besides the key: enough to leave the sparse index, not for byOwner.
     expect(() => Task.tx.update({ id: 't1' }, { set: { status: 'done' } })).toThrow(/owner/);
-    const Open = entity<Task>()({
-      name: 'open_task',
+    const Open = entity<Task>('open_task')({
       key: (t: Pick<Task, 'id'>) => ({ pk: `TASK#${t.id}`, sk: 'TASK' }),
       indexes: { openByDue: { ...(Task.indexes.openByDue as IndexDef<Task>) } },
     });
@@ -171,8 +166,7 @@ describe('entity helper: index keys on update', () => {
   });
 
   it('removing an attribute an index is built from recomputes that index', () => {
-    const Tagged = entity<{ id: string; tag?: string }>()({
-      name: 'tagged',
+    const Tagged = entity<{ id: string; tag?: string }>('tagged')({
       key: (t: { id: string }) => ({ pk: `T#${t.id}`, sk: 'T' }),
       indexes: {
         byTag: {
@@ -188,8 +182,7 @@ describe('entity helper: index keys on update', () => {
   });
 
   it('an index that moved to another GSI takes the item off the old one whenever it writes its keys', () => {
-    const Moved = entity<Task>()({
-      name: 'moved_task',
+    const Moved = entity<Task>('moved_task')({
       key: (t: Pick<Task, 'id'>) => ({ pk: `TASK#${t.id}`, sk: 'TASK' }),
       indexes: { byOwner: { ...(Task.indexes.byOwner as IndexDef<Task>), gsi: 'gsi4', movedFrom: 'gsi1' } },
     });
@@ -200,8 +193,7 @@ describe('entity helper: index keys on update', () => {
     expect(sent(Moved.tx.update({ id: 't1' }, { set: { note: 'x' } }))).toBe('SET note = "x"');
     // The old GSI must be free: another pattern's keys there would be removed.
     expect(() =>
-      entity<Task>()({
-        name: 'clash',
+      entity<Task>('clash')({
         key: (t: Pick<Task, 'id'>) => ({ pk: `TASK#${t.id}`, sk: 'TASK' }),
         indexes: {
           byOwner: { ...(Task.indexes.byOwner as IndexDef<Task>), gsi: 'gsi4', movedFrom: 'gsi2' },
@@ -268,8 +260,7 @@ describe('entity helper: index keys on update', () => {
 
   it('refuses two access patterns on one GSI', () => {
     expect(() =>
-      entity<Task>()({
-        name: 'clash',
+      entity<Task>('clash')({
         key: (t: Pick<Task, 'id'>) => ({ pk: t.id, sk: 'X' }),
         indexes: {
           a: { gsi: 'gsi1', composite: ['id'], pk: () => 'A', sk: (t: Task) => t.id },
