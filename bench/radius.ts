@@ -337,8 +337,14 @@ async function exchanges(
 /** How often the relay asks the API for due Disconnect-Requests in the bench (its default, as deployed). */
 const DISCONNECT_POLL_MS = 1000;
 const DISCONNECTS = 20;
-/** Codes of the warm-up round (authorize, Start, Interim each) before the measured ones. */
-const WARM = 300;
+/**
+ * Codes of the warm-up round (authorize, Start, Interim each) before the measured ones. After
+ * 300, V8 was still compiling the API's hot paths: the first measured round spent about 0.3 ms
+ * an authorize on the API's background threads (its main thread's CPU, read apart, was the
+ * second round's), and whichever transport went first measured 20-30 % above the other. After
+ * 1,000 both rounds agree.
+ */
+const WARM = 1000;
 
 /**
  * Disconnect round trips (RFC 5176), one at a time: `POST /sessions/{id}/disconnect` -> the

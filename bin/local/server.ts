@@ -16,6 +16,8 @@ interface CompiledRoute {
   pattern: RegExp;
   names: string[];
   handler: LambdaHandler;
+  /** The Lambda function's name in the invocation context (local-<handler path>). */
+  functionName: string;
   /** The route may read a body (POST and PUT: with a schema, or raw as a signed notification). */
   takesBody: boolean;
 }
@@ -43,7 +45,8 @@ export async function loadRoutes(): Promise<CompiledRoute[]> {
       };
       if (typeof mod.handler !== 'function') throw new Error(`${route.handler} exports no handler`);
       const takesBody = route.method === 'POST' || route.method === 'PUT';
-      return { route, ...compile(route.path), handler: mod.handler, takesBody };
+      const functionName = `local-${route.handler.replace(/\W/g, '-')}`;
+      return { route, ...compile(route.path), handler: mod.handler, takesBody, functionName };
     }),
   );
 }
@@ -146,10 +149,10 @@ export function toEvent(
   };
 }
 
-function lambdaContext(route: Route, requestId: string): Context {
+function lambdaContext(functionName: string, requestId: string): Context {
   return {
     awsRequestId: requestId,
-    functionName: `local-${route.handler.replace(/\W/g, '-')}`,
+    functionName,
     functionVersion: '$LATEST',
     invokedFunctionArn: 'arn:aws:lambda:local:000000000000:function:local',
     memoryLimitInMB: '256',
@@ -190,6 +193,17 @@ export async function startServer(
   } = {},
 ): Promise<LocalServer> {
   const compiled = await loadRoutes();
+  // The rows a path without parameters can match, in table order (a parameter's row too when
+  // its pattern takes the path): looked up, not tried one by one against all the rows (RADIUS
+  // requests match the 51st). The same rows in the same order: the same answer.
+  const ofStaticPath = new Map<string, CompiledRoute[]>();
+  for (const c of compiled) {
+    if (c.names.length > 0 || ofStaticPath.has(c.route.path)) continue;
+    ofStaticPath.set(
+      c.route.path,
+      compiled.filter((other) => other.pattern.test(c.route.path)),
+    );
+  }
   // The pages beside the routes (docs, sandbox) are the caller's choice: bin/local/pages.ts lists them.
   const pages = options.pages ?? [];
 
@@ -209,7 +223,7 @@ export async function startServer(
       if (page) return read === undefined ? tooLarge() : await page.handle(req, res, body, url);
 
       const allowed = new Set<string>();
-      for (const c of compiled) {
+      for (const c of ofStaticPath.get(url.pathname) ?? compiled) {
         const m = c.pattern.exec(url.pathname);
         if (!m) continue;
         allowed.add(c.route.method);
@@ -225,7 +239,7 @@ export async function startServer(
           params[name] = value;
         }
         const event = toEvent(req, url, c.takesBody ? body : '', c.route, params, options.trustForwardedFor);
-        const result = await c.handler(event, lambdaContext(c.route, event.requestContext.requestId));
+        const result = await c.handler(event, lambdaContext(c.functionName, event.requestContext.requestId));
         res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
         res.end(result.body ?? '');
         return;

@@ -11,7 +11,7 @@ import {
   type RouteKey,
   routeSecrets,
 } from '../routes.js';
-import { safeEqual } from './compare.js';
+import { digestMatches, digestOf, safeEqual } from './compare.js';
 import { AppError, ERROR_STATUS, type ErrorCode, type ErrorDetail, errorBody, toAppError } from './errors.js';
 import { endInvocation, log, logger } from './log.js';
 import type { AdminPrincipal, AgentScopePrincipal, OperatorPrincipal, Principal } from './principal.js';
@@ -239,9 +239,19 @@ function readJsonBody(event: APIGatewayProxyEventV2, headers: Record<string, str
  */
 async function radiusTokenMatches(header: string | undefined): Promise<boolean> {
   const given = /^Bearer (\S+)$/.exec(header?.trim() ?? '')?.[1] ?? '';
-  const tokens = (await getSecret('RADIUS_API_SECRET')).split(/[\s,]+/).filter(Boolean);
+  const digests = radiusTokenDigests(await getSecret('RADIUS_API_SECRET'));
   // Every token is compared (no early exit), each in constant time.
-  return tokens.map((t) => safeEqual(given, t)).includes(true);
+  return digestMatches(given, digests);
+}
+
+/** The digests of the secret's tokens (`safeEqual`'s), split and hashed once per secret value. */
+let tokenDigests: { secret: string; digests: Buffer[] } | undefined;
+function radiusTokenDigests(secret: string): Buffer[] {
+  if (tokenDigests?.secret !== secret) {
+    const tokens = secret.split(/[\s,]+/).filter(Boolean);
+    tokenDigests = { secret, digests: tokens.map(digestOf) };
+  }
+  return tokenDigests.digests;
 }
 
 /**

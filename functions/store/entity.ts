@@ -383,6 +383,24 @@ type Action = (typeof ACTIONS)[number];
  * parentheses do not split). A keyword is one not part of a name or placeholder (`:add`).
  */
 export function actionsOf(expression = ''): Record<Action, string[]> {
+  let parsed = parsedActions.get(expression);
+  if (!parsed) {
+    parsed = parseActions(expression);
+    // The expressions are the store's own constants, a few dozen: kept once parsed (every
+    // accounting report's counters and codes parse the same ones).
+    if (parsedActions.size < 1000) parsedActions.set(expression, parsed);
+  }
+  // The caller adds clauses to its copy.
+  return {
+    SET: [...parsed.SET],
+    REMOVE: [...parsed.REMOVE],
+    ADD: [...parsed.ADD],
+    DELETE: [...parsed.DELETE],
+  };
+}
+const parsedActions = new Map<string, Readonly<Record<Action, readonly string[]>>>();
+
+function parseActions(expression: string): Record<Action, string[]> {
   const out: Record<Action, string[]> = { SET: [], REMOVE: [], ADD: [], DELETE: [] };
   const marks = [...expression.matchAll(/(?<![\w:#.])(SET|REMOVE|ADD|DELETE)\s/gi)];
   if (expression.trim() && marks[0]?.index !== expression.search(/\S/)) {
@@ -495,17 +513,21 @@ export function entity<T extends object>(name: string) {
         actions.REMOVE.push(`#u${n++}`);
       }
       const touched = new Set([...Object.keys(u.set ?? {}), ...removed]);
-      // Reading an attribute the update neither sets nor was given is a fault, not `undefined`.
-      const view = new Proxy(known, {
-        get: (o, a) => {
-          if (typeof a === 'string' && !u.read && !(a in o)) {
-            throw new Error(`${def.name}: this update moves an index built from ${a}: set it or give read`);
-          }
-          return o[a as string];
-        },
-      }) as T;
+      // Reading an attribute the update neither sets nor was given is a fault, not `undefined`
+      // (built only for an update that moves an index: most move none).
+      let proxy: T | undefined;
+      const viewOf = () =>
+        (proxy ??= new Proxy(known, {
+          get: (o, a) => {
+            if (typeof a === 'string' && !u.read && !(a in o)) {
+              throw new Error(`${def.name}: this update moves an index built from ${a}: set it or give read`);
+            }
+            return o[a as string];
+          },
+        }) as T);
       for (const [, index] of declared) {
         if (!index.composite.some((a) => touched.has(a))) continue;
+        const view = viewOf();
         const gsi = gsis[index.gsi];
         if (index.movedFrom)
           actions.REMOVE.push(gsis[index.movedFrom].partitionKey, gsis[index.movedFrom].sortKey);
