@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sharedPromise } from './shared-promise.js';
 
 let client: DynamoDBDocumentClient | undefined;
 /** The plain client of `itemClient`, and whether the document client was set or instrumented. */
@@ -81,14 +82,8 @@ function lighten<C extends DynamoDBClient>(client: C): C {
   const signers = new Map<string, Promise<unknown>>();
   config.signer = (scheme) => {
     const key = `${scheme?.name}|${scheme?.signingName}|${scheme?.signingRegion}`;
-    let signer = signers.get(key);
-    if (!signer) {
-      signer = make(scheme);
-      signers.set(key, signer);
-      // A failure (credentials that cannot be resolved) is not kept: the next call tries again.
-      signer.catch(() => signers.delete(key));
-    }
-    return signer;
+    // A failure (credentials that cannot be resolved) is not kept: the next call tries again.
+    return sharedPromise(signers, key, () => make(scheme));
   };
   fastProperties(client.config);
   return client;

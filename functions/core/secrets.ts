@@ -21,6 +21,7 @@
  * Secrets are read from handlers, within a request, not at module load.
  */
 import { request } from 'node:http';
+import { sharedPromise } from './shared-promise.js';
 
 /** The service's own secrets. In AWS each is a Secrets Manager secret; locally, an env value. */
 export type ServiceSecretName =
@@ -85,14 +86,8 @@ const cache = new Map<SecretName, Promise<string>>();
  * Parameters and Secrets extension (AWS).
  */
 export function getSecret(name: SecretName): Promise<string> {
-  let pending = cache.get(name);
-  if (!pending) {
-    pending = load(name);
-    cache.set(name, pending);
-    // A failed read is not cached: the next request tries again.
-    pending.catch(() => cache.delete(name));
-  }
-  return pending;
+  // A failed read is not cached: the next request tries again.
+  return sharedPromise(cache, name, () => load(name));
 }
 
 async function load(name: SecretName): Promise<string> {
