@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clock } from '../../functions/core/clock.js';
-import { call, lastOtp, newMsisdn, useLocalServer } from '../support/http.js';
+import { call, lastOtp, loginRemembering, newMsisdn, useLocalServer } from '../support/http.js';
 
 const server = useLocalServer();
 
@@ -12,19 +12,7 @@ const smsTo = (msisdn: string): number =>
     .split('\n')
     .filter((l) => l && (JSON.parse(l) as { to: string }).to === msisdn).length;
 
-async function verifyRemembering(msisdn: string): Promise<{ session_token: string; device_token: string }> {
-  const asked = await call<{ otp_token: string }>(server.url(), 'POST', '/api/v1/auth/otp/request', {
-    body: { msisdn },
-  });
-  const verified = await call<{ session_token: string; device_token: string }>(
-    server.url(),
-    'POST',
-    '/api/v1/auth/otp/verify',
-    { body: { msisdn, otp: lastOtp(msisdn), otp_token: asked.body.otp_token, remember_device: true } },
-  );
-  expect(verified.status).toBe(200);
-  return verified.body;
-}
+const verifyRemembering = (msisdn: string) => loginRemembering(server.url(), msisdn);
 
 const deviceSession = (device_token: string) =>
   call<{ session_token?: string; error?: { code: string } }>(

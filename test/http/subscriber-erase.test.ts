@@ -10,7 +10,7 @@ import { flagUnusedPayment } from '../../functions/store/paid-not-connected.js';
 import { getPayment } from '../../functions/store/payments.js';
 import { adminCli } from '../support/admin-cli.js';
 import { hotspotOf } from '../support/hotspots.js';
-import { call, lastOtp, loginAs, newMsisdn, useLocalServer } from '../support/http.js';
+import { call, loginAs, loginRemembering, newMsisdn, useLocalServer } from '../support/http.js';
 
 // `npm run admin -- subscribers erase <msisdn>` (functions/auth/erase.ts) against a subscriber
 // made through the real flows of the local server: login with a remembered device, a purchase
@@ -37,17 +37,7 @@ async function givenSubscriber() {
   const msisdn = newMsisdn();
   const resellerId = randomUUID();
   const nasId = await hotspotOf(resellerId);
-  const asked = await call<{ otp_token: string }>(server.url(), 'POST', '/api/v1/auth/otp/request', {
-    body: { msisdn },
-  });
-  const verified = await call<{ session_token: string; device_token: string }>(
-    server.url(),
-    'POST',
-    '/api/v1/auth/otp/verify',
-    { body: { msisdn, otp: lastOtp(msisdn), otp_token: asked.body.otp_token, remember_device: true } },
-  );
-  expect(verified.status).toBe(200);
-  const { session_token: token, device_token: deviceToken } = verified.body;
+  const { session_token: token, device_token: deviceToken } = await loginRemembering(server.url(), msisdn);
 
   const buy = () =>
     call<{ payment_url: string; transaction_id: string }>(server.url(), 'POST', '/api/v1/payments/initiate', {

@@ -87,15 +87,42 @@ export function lastOtp(msisdn: string): string {
 
 /** Logs in through the real OTP flow and returns the session token. */
 export async function login(base: string, msisdn: string): Promise<string> {
+  return (await verifiedLogin(base, msisdn, false)).session_token;
+}
+
+/** Logs a number in through the OTP flow, asking to remember the device: its session and device tokens. */
+export function loginRemembering(
+  base: string,
+  msisdn: string,
+): Promise<{ session_token: string; device_token: string }> {
+  return verifiedLogin(base, msisdn, true) as Promise<{ session_token: string; device_token: string }>;
+}
+
+async function verifiedLogin(
+  base: string,
+  msisdn: string,
+  remember: boolean,
+): Promise<{ session_token: string; device_token?: string }> {
   const req = await call<{ otp_token: string }>(base, 'POST', '/api/v1/auth/otp/request', {
     body: { msisdn },
   });
   if (req.status !== 200) throw new Error(`otp request failed: ${req.status} ${JSON.stringify(req.body)}`);
-  const res = await call<{ session_token: string }>(base, 'POST', '/api/v1/auth/otp/verify', {
-    body: { msisdn, otp: lastOtp(msisdn), otp_token: req.body.otp_token },
-  });
+  const res = await call<{ session_token: string; device_token?: string }>(
+    base,
+    'POST',
+    '/api/v1/auth/otp/verify',
+    {
+      body: {
+        msisdn,
+        otp: lastOtp(msisdn),
+        otp_token: req.body.otp_token,
+        ...(remember ? { remember_device: true } : {}),
+      },
+    },
+  );
   if (res.status !== 200) throw new Error(`otp verify failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.session_token;
+  if (remember && !res.body.device_token) throw new Error('otp verify gave no device token');
+  return res.body;
 }
 
 let msisdnCounter = 0;
