@@ -66,25 +66,16 @@ type UserAgentOf = () => Promise<unknown>;
 function lighten<C extends DynamoDBClient>(client: C): C {
   client.middlewareStack.remove('loggerMiddleware');
   const config = client.config as unknown as { signer: SignerOf; defaultUserAgentProvider: UserAgentOf };
+  // Each kept once per client; a failure (credentials that cannot be resolved, say) is not kept:
+  // the next call tries again.
+  const kept = new Map<string, Promise<unknown>>();
   const userAgent = config.defaultUserAgentProvider;
-  let sections: ReturnType<UserAgentOf> | undefined;
-  config.defaultUserAgentProvider = () => {
-    if (!sections) {
-      sections = userAgent();
-      // A failure is not kept either.
-      sections.catch(() => {
-        sections = undefined;
-      });
-    }
-    return sections;
-  };
+  config.defaultUserAgentProvider = () => sharedPromise(kept, 'user-agent', userAgent);
   const make = config.signer;
-  const signers = new Map<string, Promise<unknown>>();
-  config.signer = (scheme) => {
-    const key = `${scheme?.name}|${scheme?.signingName}|${scheme?.signingRegion}`;
-    // A failure (credentials that cannot be resolved) is not kept: the next call tries again.
-    return sharedPromise(signers, key, () => make(scheme));
-  };
+  config.signer = (scheme) =>
+    sharedPromise(kept, `signer|${scheme?.name}|${scheme?.signingName}|${scheme?.signingRegion}`, () =>
+      make(scheme),
+    );
   fastProperties(client.config);
   return client;
 }
