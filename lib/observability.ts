@@ -209,26 +209,34 @@ export class Observability extends Construct {
         statistic,
         period: Duration.minutes(5),
       });
-    const throttles: Record<string, cloudwatch.IMetric> = {
-      tr: dynamo('ReadThrottleEvents', {}),
-      tw: dynamo('WriteThrottleEvents', {}),
-    };
-    // One alarm takes at most 10 metrics: the table and four GSIs are 10 (a fifth needs a second alarm).
-    props.indexNames.forEach((index, i) => {
-      throttles[`ir${i}`] = dynamo('ReadThrottleEvents', { GlobalSecondaryIndexName: index });
-      throttles[`iw${i}`] = dynamo('WriteThrottleEvents', { GlobalSecondaryIndexName: index });
-    });
-    alarm('DynamoThrottles', {
-      metric: new cloudwatch.MathExpression({
-        expression: Object.keys(throttles).join(' + '),
-        usingMetrics: throttles,
-        period: Duration.minutes(5),
-        label: 'DynamoDB throttle events (table and indexes)',
-      }),
-      threshold: 1,
-      alarmDescription:
-        'DynamoDB throttled the table or one of its indexes (a hot partition, or GSI back-pressure)',
-    });
+    // Read and write throttles of the table and of each GSI. One alarm's math expression takes
+    // at most 10 metrics: the table and its first four GSIs make the first alarm, every further
+    // five GSIs another (`DynamoThrottles2`, ...).
+    const pairs: [string, Record<string, string>][] = [
+      ['table', {}],
+      ...props.indexNames.map((index): [string, Record<string, string>] => [
+        index,
+        { GlobalSecondaryIndexName: index },
+      ]),
+    ];
+    for (let group = 0; group * 5 < pairs.length; group++) {
+      const throttles: Record<string, cloudwatch.IMetric> = {};
+      pairs.slice(group * 5, group * 5 + 5).forEach(([, dims], i) => {
+        throttles[`r${i}`] = dynamo('ReadThrottleEvents', dims);
+        throttles[`w${i}`] = dynamo('WriteThrottleEvents', dims);
+      });
+      const names = pairs.slice(group * 5, group * 5 + 5).map(([name]) => name);
+      alarm(group === 0 ? 'DynamoThrottles' : `DynamoThrottles${group + 1}`, {
+        metric: new cloudwatch.MathExpression({
+          expression: Object.keys(throttles).join(' + '),
+          usingMetrics: throttles,
+          period: Duration.minutes(5),
+          label: `DynamoDB throttle events (${names.join(', ')})`,
+        }),
+        threshold: 1,
+        alarmDescription: `DynamoDB throttled ${names.join(', ')} (a hot partition, or GSI back-pressure)`,
+      });
+    }
     alarm('TransactionConflicts', {
       metric: dynamo('TransactionConflict', {}),
       // A code's own items conflict now and then (two devices at once); a shared item would do it

@@ -8,7 +8,6 @@ import type { BudgetCount } from '../store/rate-limit.js';
 import { revenueIncrement } from '../store/revenue.js';
 import { Router, type RouterRecord } from '../store/routers.js';
 import { salesIncrement } from '../store/sales.js';
-import { voucherFirstUse } from '../store/vouchers.js';
 import {
   acceptReply,
   deviceKey,
@@ -329,11 +328,11 @@ export async function authorizeLogin(req: LoginRequest, nowMs: number, first?: P
     const d = attempt === 0 && first ? first : await readAndDecide(req, nowMs);
     if ('refused' in d) return { accept: false, reason: d.refused };
     const nowIso = new Date(nowMs).toISOString();
-    // A voucher's first use redeems it, as the API's redemption would: its price counts once.
+    // A voucher's first use redeems it, as the API's redemption would: its price counts once
+    // (claimDevice marks the voucher, which is the code, redeemed).
     const firstUse =
       !d.code.started_at && d.code.source === 'voucher'
         ? {
-            voucher: voucherFirstUse(d.code, nowIso, d.standing.expiresAt),
             revenue: revenueIncrement(d.code.reseller_id, monthOf(nowIso), d.code.price_fcfa ?? 0),
             sales: salesIncrement({
               resellerId: d.code.reseller_id,

@@ -23,7 +23,6 @@ import { bindingsOfCode, forgetMac } from '../store/mac-bindings.js';
 import { getNas, listNasIdsOfReseller } from '../store/nas.js';
 import { getSession, openSessionsOfCode, type RadiusSession, reportItems } from '../store/sessions.js';
 import { transactIfCurrent, untilSettled } from '../store/transact.js';
-import { markVoucherRevoked } from '../store/vouchers.js';
 import { normalizeCode } from './attributes.js';
 import { radiusSettings } from './settings.js';
 
@@ -148,9 +147,8 @@ export async function disconnectCode(
 async function revokeAndCut(code: string, reason: DisconnectReason, nowMs: number) {
   const revoked = await revokeAccessCode(code, iso(nowMs));
   if (!revoked) throw notFound('Code');
-  // A voucher sold with this code reads revoked in the reseller's lists and is refused at
-  // redemption. A second write, not a transaction: revoking again (idempotent) marks it too.
-  await markVoucherRevoked(revoked.code, revoked.revoked_at as string);
+  // A voucher sold with this code is the code: it reads revoked in the reseller's lists and is
+  // refused at redemption from this one write.
   const disconnects = await disconnectCode(revoked, reason, nowMs);
   return { code: revoked.code, revoked_at: revoked.revoked_at as string, disconnects };
 }

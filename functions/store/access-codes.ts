@@ -1,3 +1,4 @@
+import type { Currency } from '../core/currency.js';
 import { cancelled, type Expr, entity, type TxItem, transact } from './entity.js';
 import type { Offer } from './forfaits.js';
 import { voucherCountsMove } from './voucher-counts.js';
@@ -53,6 +54,17 @@ export interface AccessCode {
   /** Revoked by its reseller or an admin (ISO): refused from then on, its live sessions cut; or
    * when the payment that made it was refunded (its `expires_at` set to that instant too). */
   revoked_at?: string;
+  /**
+   * A voucher's own fields (`source` voucher: the code is the voucher, one item; see
+   * functions/store/vouchers.ts). Stored `active` until its redemption through the API or its
+   * first login, then `redeemed` (it reads `expired` once `expires_at` has passed).
+   */
+  voucher_status?: 'active' | 'redeemed';
+  /** Its reseller's currency when the voucher was made. */
+  currency?: Currency;
+  redeemed_at?: string;
+  /** The subscriber who redeemed it through the API (none for a first login at a hotspot). */
+  redeemed_by?: string;
 }
 
 /** Access codes are kept this long after their end (support questions, disputes). */
@@ -66,8 +78,23 @@ export const Access = entity<AccessCode>('access_code')({
   indexes: {
     /** A subscriber's codes, newest first (the portal's "you have time left"). */
     bySubscriber: { gsi: 'gsi1', pk: 'SUBSCRIBER#{subscriber_id}#CODES', sk: '{created_at}', when: sold },
+    /**
+     * A reseller's vouchers by stored status, then code (the voucher lists). On gsi5, which
+     * projects only what a list shows: a login after the first and every accounting report
+     * change none of it, so they write no copy there.
+     */
+    vouchersByStatus: {
+      gsi: 'gsi5',
+      pk: 'VOUCHERS#{reseller_id}',
+      sk: '{voucher_status}#{code}',
+      // Only vouchers carry a voucher status: no other code is in this index.
+      sparse: { voucher_status: ['active', 'redeemed'] },
+    },
   },
   ttl: (a) => {
+    // A voucher is kept, as a reseller's stock and its history (the counts of its lists
+    // include it); another code goes some time after its end.
+    if (a.source === 'voucher') return undefined;
     const end = a.expires_at ?? a.use_by;
     return end ? Math.floor(Date.parse(end) / 1000) + KEEP_AFTER_END_S : undefined;
   },
@@ -86,7 +113,8 @@ export const accessCodeCreate = (a: AccessCode): TxItem => Access.tx.create(a);
 
 /**
  * Starts the clock of a code not started yet and binds it to its buyer (voucher redeemed
- * through the API): for a transaction.
+ * through the API): for a transaction. `also`: more attributes set with it (a voucher's
+ * redemption), and the condition instead of the code's mere existence.
  */
 // Access: UpdateItem pk=CODE#<code> SET started_at/expires_at if not set, subscriber_id (enters bySubscriber).
 export function accessCodeActivate(
@@ -94,17 +122,18 @@ export function accessCodeActivate(
   subscriberId: string,
   nowIso: string,
   expiresAt: string,
+  also: { set?: Partial<AccessCode>; condition?: Expr } = {},
 ): TxItem {
   return Access.tx.update(
     a,
     {
-      set: { subscriber_id: subscriberId },
+      set: { ...also.set, subscriber_id: subscriberId },
       read: a,
       expression:
         'SET started_at = if_not_exists(started_at, :now), expires_at = if_not_exists(expires_at, :exp)',
       values: { ':now': nowIso, ':exp': expiresAt },
     },
-    { expression: 'attribute_exists(pk)' },
+    also.condition ?? { expression: 'attribute_exists(pk)' },
   );
 }
 
@@ -142,7 +171,7 @@ export async function listCodesOf(subscriberId: string, limit = 20): Promise<Acc
  * meanwhile (read again and decide again).
  */
 // Access: UpdateItem pk=CODE#<code> SET devices, grants, devices_version + 1, started_at/expires_at if not set, condition devices_version = as read;
-// on a voucher's first use, in a transaction with its voucher and its reseller's revenue.
+// on a voucher's first use, in a transaction with its reseller's revenue and counts, SET voucher_status = redeemed (moves it in vouchersByStatus, gsi5) if still active.
 export async function claimDevice(input: {
   code: AccessCode;
   devices: Record<string, number>;
@@ -169,15 +198,23 @@ export async function claimDevice(input: {
   };
   const asRead: Expr = { expression: 'devices_version = :read', values: { ':read': read } };
   if (!input.firstUse) return Access.update(input.code, update, asRead);
+  // A voucher's first login redeems it (the code is the voucher): active -> redeemed, moving it
+  // in its reseller's lists, only while still active (a redemption through the API wins else).
+  const redeems = input.code.source === 'voucher';
+  const claim = redeems
+    ? Access.tx.update(
+        input.code,
+        { ...update, set: { voucher_status: 'redeemed', redeemed_at: input.nowIso }, read: input.code },
+        {
+          expression: `${asRead.expression} AND voucher_status = :active`,
+          values: { ...asRead.values, ':active': 'active' },
+        },
+      )
+    : Access.tx.update(input.code, update, asRead);
   try {
-    const items: Record<string, TxItem> = {
-      claim: Access.tx.update(input.code, update, asRead),
-      ...input.firstUse,
-    };
-    // A voucher's first login redeems it: its reseller's counts follow (voucher lists' totals).
-    if (input.code.source === 'voucher') {
-      items.voucherCounts = voucherCountsMove(input.code.reseller_id, { active: -1, redeemed: 1 });
-    }
+    const items: Record<string, TxItem> = { claim, ...input.firstUse };
+    // Its reseller's counts follow (voucher lists' totals).
+    if (redeems) items.voucherCounts = voucherCountsMove(input.code.reseller_id, { active: -1, redeemed: 1 });
     await transact(items);
     return true;
   } catch (error) {

@@ -1,7 +1,7 @@
 /**
  * The single table's shape, shared by the CDK stack and the local server so that both create
  * the same table. Every entity declares its keys on these generic names (functions/store/
- * entity.ts): `pk`/`sk`, overloaded indexes (three projecting ALL, one narrow), an `entity`
+ * entity.ts): `pk`/`sk`, overloaded indexes (three projecting ALL, two narrow), an `entity`
  * attribute on every item, and the TTL attribute DynamoDB deletes expired items by.
  *
  * An entity's index names an access pattern (`Session` 'openByNas') and says which of these
@@ -29,6 +29,30 @@ export const TABLE = {
       sortKey: 'gsi4sk',
       projection: 'INCLUDE',
       nonKeyAttributes: ['id', 'code', 'device'],
+    },
+    // A reseller's vouchers by status (the voucher is its access code, one item): what a list
+    // and the batch CSV show, and none of what a login or an accounting report changes on a
+    // code (devices, used bytes), so those write no copy here.
+    {
+      name: 'gsi5',
+      partitionKey: 'gsi5pk',
+      sortKey: 'gsi5sk',
+      projection: 'INCLUDE',
+      nonKeyAttributes: [
+        'code',
+        'reseller_id',
+        'source_id',
+        'forfait_id',
+        'price_fcfa',
+        'currency',
+        'voucher_status',
+        'created_at',
+        'use_by',
+        'redeemed_at',
+        'redeemed_by',
+        'expires_at',
+        'revoked_at',
+      ],
     },
   ],
 } as const;

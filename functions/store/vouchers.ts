@@ -1,7 +1,7 @@
 import type { Currency } from '../core/currency.js';
-import { Access, type AccessCode, accessCodeActivate } from './access-codes.js';
+import { Access, type AccessCode, accessCodeActivate, getAccessCode } from './access-codes.js';
 import { type Entitlement, EntitlementEntity } from './entitlements.js';
-import { cancelled, type Expr, entity, type Item, statusIs, transact } from './entity.js';
+import { batchGet, cancelled, type Expr, entity, type Item, transact } from './entity.js';
 import type { Offer } from './forfaits.js';
 import { revenueIncrement } from './revenue.js';
 import { salesIncrement } from './sales.js';
@@ -34,160 +34,160 @@ export interface Voucher {
 }
 
 /**
- * Vouchers per transaction: each is two items (voucher, access code), plus the reseller's
- * counts; DynamoDB takes 100 items.
+ * A voucher is an access code sold in advance, and is stored as one: the `CODE#<code>` item
+ * with its voucher fields (`voucher_status`, `currency`, `redeemed_*`: functions/store/
+ * access-codes.ts), listed through that entity's `vouchersByStatus` index. One item, so that a
+ * generation writes one item a voucher under one condition (its code free), a redemption or a
+ * first login changes one item, and a revocation marks the voucher with the code.
  */
-export const VOUCHER_CHUNK = 49;
-
-export const VoucherEntity = entity<Voucher>('voucher')({
-  key: (v: Pick<Voucher, 'code'>) => ({ pk: `VOUCHER#${v.code}`, sk: 'VOUCHER' }),
-  indexes: {
-    /** A reseller's vouchers by stored status, then code: the sort key changes on redemption. */
-    byStatus: { gsi: 'gsi1', pk: 'VOUCHERS#{reseller_id}', sk: '{status}#{code}' },
-    /** The vouchers of a generation batch, by code. */
-    byBatch: { gsi: 'gsi2', pk: 'BATCH#{batch_id}', sk: '{code}' },
-  },
+export const voucherOf = (a: AccessCode): Voucher => ({
+  code: a.code,
+  forfait_id: a.forfait_id,
+  price_fcfa: a.price_fcfa ?? 0,
+  ...(a.currency ? { currency: a.currency } : {}),
+  reseller_id: a.reseller_id,
+  batch_id: a.source_id,
+  status: a.voucher_status ?? 'active',
+  ...(a.offer ? { offer: a.offer } : {}),
+  created_at: a.created_at,
+  ...(a.redeemed_at ? { redeemed_at: a.redeemed_at } : {}),
+  ...(a.redeemed_by ? { redeemed_by: a.redeemed_by } : {}),
+  ...(a.expires_at ? { access_expires_at: a.expires_at } : {}),
+  ...(a.use_by ? { use_by: a.use_by } : {}),
+  ...(a.revoked_at ? { revoked_at: a.revoked_at } : {}),
 });
 
-const stillActive = statusIs('active');
+/**
+ * The codes of a generation batch, a part per transaction of it (`BATCH#<batch>` / `PART#<n>`):
+ * what the batch's CSV reads, written in the transaction of the codes it lists.
+ */
+interface BatchPart {
+  batch_id: string;
+  part: number;
+  reseller_id: string;
+  codes: string[];
+}
 
-/** Active and not revoked: what a redemption needs (a revoke between its read and its write loses). */
-const redeemable: Expr = {
-  expression: '#status = :active AND attribute_not_exists(#revoked)',
-  names: { '#status': 'status', '#revoked': 'revoked_at' },
+const BatchPartEntity = entity<BatchPart>('voucher_batch_part')({
+  key: (p: Pick<BatchPart, 'batch_id' | 'part'>) => ({
+    pk: `BATCH#${p.batch_id}`,
+    sk: `PART#${String(p.part).padStart(4, '0')}`,
+  }),
+});
+
+/**
+ * Vouchers per transaction: one item each, plus the reseller's counts and the batch's part;
+ * DynamoDB takes 100 items.
+ */
+export const VOUCHER_CHUNK = 98;
+
+const unusedVoucher: Expr = {
+  expression: 'voucher_status = :active AND attribute_not_exists(started_at)',
   values: { ':active': 'active' },
 };
 
-/**
- * Marks a voucher whose access code was revoked, so that lists show it and redemption refuses
- * it (idempotent: the first time stays). A code that is no voucher (a paid code): nothing.
- */
-// Access: UpdateItem pk=VOUCHER#<code> SET revoked_at if not set, condition attribute_exists(pk).
-export async function markVoucherRevoked(code: string, nowIso: string): Promise<void> {
-  await VoucherEntity.updateReturning(
-    { code },
-    { expression: 'SET revoked_at = if_not_exists(revoked_at, :now)', values: { ':now': nowIso } },
-    { expression: 'attribute_exists(pk)' },
-  );
-}
+/** Active and not revoked: what a redemption needs (a revoke between its read and its write loses). */
+const redeemable: Expr = {
+  expression: 'voucher_status = :active AND attribute_not_exists(revoked_at)',
+  values: { ':active': 'active' },
+};
 
 /** The name of a voucher's item in a transaction, by which a cancellation tells it apart. */
-const txName = (code: string) => `voucher:${code}`;
-
-const codeTxName = (code: string) => `code:${code}`;
+const txName = (code: string) => `code:${code}`;
 
 /**
- * Writes up to 50 new vouchers with their access codes in one transaction, each only if its
- * code is free (as a voucher and as an access code). Returns the codes that were taken (nothing
- * was written then: the caller regenerates them and retries).
+ * Writes up to VOUCHER_CHUNK new vouchers (access codes of source `voucher`, all of one batch
+ * and reseller) in one transaction, each only if its code is free, with the reseller's counts
+ * and the batch's part `part`. Returns the codes that were taken (nothing was written then:
+ * the caller regenerates them and retries).
  */
-// Access: TransactWriteItems of [Put VOUCHER#<code>, Put CODE#<code>] with attribute_not_exists(pk), + ADD VOUCHERCOUNT#<reseller>/COUNTS#<shard> active.
+// Access: TransactWriteItems of [Put CODE#<code> attribute_not_exists(pk)] (enters vouchersByStatus, gsi5), + Put BATCH#<batch>/PART#<part>, + ADD VOUCHERCOUNT#<reseller>/COUNTS#<shard> active.
 export async function putVouchers(
-  vouchers: { voucher: Voucher; access: AccessCode }[],
+  vouchers: AccessCode[],
   /** The count shard of the caller's lane: parallel transactions never share a count item. */
   shard = 0,
+  /** The batch part this transaction writes (one per transaction of a generation). */
+  part = 0,
 ): Promise<string[]> {
   if (vouchers.length > VOUCHER_CHUNK) throw new Error('too many vouchers for one transaction');
-  const resellerId = vouchers[0]?.voucher.reseller_id;
-  if (!resellerId || vouchers.some((v) => v.voucher.reseller_id !== resellerId)) {
-    throw new Error('one transaction writes the vouchers of one reseller');
+  const first = vouchers[0];
+  if (
+    !first ||
+    vouchers.some((v) => v.reseller_id !== first.reseller_id || v.source_id !== first.source_id)
+  ) {
+    throw new Error('one transaction writes the vouchers of one batch');
+  }
+  if (vouchers.some((v) => v.source !== 'voucher' || v.voucher_status !== 'active')) {
+    throw new Error('a voucher is written active, as a code of source voucher');
   }
   try {
     await transact({
-      ...Object.fromEntries(
-        vouchers.flatMap(({ voucher, access }) => [
-          [txName(voucher.code), VoucherEntity.tx.create(voucher)],
-          [codeTxName(access.code), Access.tx.create(access)],
-        ]),
-      ),
-      counts: voucherCountsMove(resellerId, { active: vouchers.length }, shard),
+      ...Object.fromEntries(vouchers.map((v) => [txName(v.code), Access.tx.create(v)])),
+      part: BatchPartEntity.tx.put({
+        batch_id: first.source_id,
+        part,
+        reseller_id: first.reseller_id,
+        codes: vouchers.map((v) => v.code),
+      }),
+      counts: voucherCountsMove(first.reseller_id, { active: vouchers.length }, shard),
     });
     return [];
   } catch (error) {
     const c = cancelled(error);
     if (!c?.failedItems.length) throw error;
-    return vouchers
-      .filter(({ voucher }) => c.failed(txName(voucher.code)) || c.failed(codeTxName(voucher.code)))
-      .map(({ voucher }) => voucher.code);
+    return vouchers.filter((v) => c.failed(txName(v.code))).map((v) => v.code);
   }
 }
 
 /**
- * Takes back vouchers of a generation that failed part way, so that a batch is all or nothing.
- * Only vouchers still active are removed (none can have been sold yet: their codes were never
- * returned to anyone).
+ * Takes back vouchers of a generation that failed part way, so that a batch is all or nothing,
+ * with the batch's parts. Only vouchers still active and never used are removed (none can have
+ * been sold yet: their codes were never returned to anyone).
  */
-// Access: TransactWriteItems of [Delete VOUCHER#<code> with status = active, Delete CODE#<code> never started], 49 at a time, + ADD VOUCHERCOUNT#<reseller> active -n.
-export async function deleteVouchers(resellerId: string, codes: string[]): Promise<void> {
-  const active: Expr = {
-    expression: '#s = :active',
-    names: { '#s': 'status' },
-    values: { ':active': 'active' },
-  };
-  const unused: Expr = { expression: 'attribute_not_exists(started_at)' };
+// Access: TransactWriteItems of [Delete CODE#<code> voucher_status = active, never started], 98 at a time, + ADD VOUCHERCOUNT#<reseller> active -n; Query pk=BATCH#<batch>, then Delete each part.
+export async function deleteVouchers(resellerId: string, batchId: string, codes: string[]): Promise<void> {
   for (let start = 0; start < codes.length; start += VOUCHER_CHUNK) {
     const chunk = codes.slice(start, start + VOUCHER_CHUNK);
     await transact({
-      ...Object.fromEntries(
-        chunk.flatMap((code) => [
-          [txName(code), VoucherEntity.tx.delete({ code }, active)],
-          [codeTxName(code), Access.tx.delete({ code }, unused)],
-        ]),
-      ),
+      ...Object.fromEntries(chunk.map((code) => [txName(code), Access.tx.delete({ code }, unusedVoucher)])),
       counts: voucherCountsMove(resellerId, { active: -chunk.length }),
     });
   }
+  const parts = await BatchPartEntity.queryAll({
+    pk: BatchPartEntity.key({ batch_id: batchId, part: 0 }).pk,
+  });
+  for (const p of parts) await BatchPartEntity.delete(p);
+}
+
+/** A voucher by its code (undefined for a code that is no voucher: a paid code, an agent's). */
+// Access: GetItem pk=CODE#<code>, sk=CODE (ConsistentRead).
+export async function getVoucher(code: string): Promise<Voucher | undefined> {
+  const a = await getAccessCode(code);
+  return a?.source === 'voucher' ? voucherOf(a) : undefined;
 }
 
 /**
- * A voucher's first login at a hotspot: active -> redeemed, as a redemption through the API
- * would, so that its price counts in the reseller's revenue once, whichever comes first. For
- * the login's transaction.
+ * Redeems an active voucher: active -> redeemed and its clock started (one item: the code), the
+ * entitlement and the reseller's monthly aggregate in one transaction. `taken` when the voucher
+ * is no longer active (another redeem or a first login won), was revoked, or its entitlement
+ * exists already.
  */
-// Access: UpdateItem pk=VOUCHER#<code> SET status = redeemed, moving it in byStatus (condition status = active) (in a transaction).
-export function voucherFirstUse(v: Pick<Voucher, 'code' | 'reseller_id'>, nowIso: string, until: string) {
-  return VoucherEntity.tx.update(
-    v,
-    { set: { status: 'redeemed', redeemed_at: nowIso, access_expires_at: until } },
-    stillActive,
-  );
-}
-
-// Access: GetItem pk=VOUCHER#<code>, sk=VOUCHER (ConsistentRead).
-export const getVoucher = (code: string): Promise<Voucher | undefined> =>
-  VoucherEntity.get({ code }, { consistent: true });
-
-/**
- * Redeems an active voucher: active -> redeemed, the entitlement and the reseller's monthly
- * aggregate in one transaction. `taken` when the voucher is no longer active (another redeem
- * won) or its entitlement exists already.
- */
-// Access: TransactWriteItems [Update VOUCHER#<code> status = active (moves in byStatus), Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Update REVENUE#<reseller>/MONTH#<month> ADD, Update SALES#<reseller>/DAY#<day> ADD].
+// Access: TransactWriteItems [Update CODE#<code> voucher_status = active, not revoked (moves in vouchersByStatus; enters bySubscriber), Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Update REVENUE#<reseller>/MONTH#<month> ADD, Update SALES#<reseller>/DAY#<day> ADD, ADD VOUCHERCOUNT#<reseller>].
 export async function redeemVoucher(input: {
-  voucher: Voucher;
-  /** Its access code as read: its clock starts now and it is bound to the subscriber. */
+  /** The voucher's code as read. */
   access: AccessCode;
   subscriberId: string;
   entitlement: Entitlement;
   month: string;
   nowIso: string;
 }): Promise<'redeemed' | 'taken' | 'conflict'> {
-  const v = input.voucher;
+  const v = voucherOf(input.access);
   try {
     await transact({
-      voucher: VoucherEntity.tx.update(
-        v,
-        {
-          set: {
-            status: 'redeemed',
-            redeemed_at: input.nowIso,
-            redeemed_by: input.subscriberId,
-            access_expires_at: input.entitlement.expires_at,
-          },
-          read: v,
-        },
-        redeemable,
-      ),
+      code: accessCodeActivate(input.access, input.subscriberId, input.nowIso, input.entitlement.expires_at, {
+        set: { voucher_status: 'redeemed', redeemed_at: input.nowIso, redeemed_by: input.subscriberId },
+        condition: redeemable,
+      }),
       entitlement: EntitlementEntity.tx.create(input.entitlement),
       revenue: revenueIncrement(v.reseller_id, input.month, v.price_fcfa),
       sales: salesIncrement({
@@ -197,14 +197,13 @@ export async function redeemVoucher(input: {
         forfaitId: v.forfait_id,
         amountFcfa: v.price_fcfa,
       }),
-      code: accessCodeActivate(input.access, input.subscriberId, input.nowIso, input.entitlement.expires_at),
       counts: voucherCountsMove(v.reseller_id, { active: -1, redeemed: 1 }),
     });
     return 'redeemed';
   } catch (error) {
-    const c = cancelled<'voucher' | 'entitlement' | 'revenue' | 'sales' | 'code' | 'counts'>(error);
+    const c = cancelled<'code' | 'entitlement' | 'revenue' | 'sales' | 'counts'>(error);
     if (!c) throw error;
-    if (c.failed('voucher') || c.failed('entitlement')) return 'taken';
+    if (c.failed('code') || c.failed('entitlement')) return 'taken';
     if (c.conflict) return 'conflict';
     throw error;
   }
@@ -219,10 +218,10 @@ function byStatus(
   nowIso: string,
 ): { sk?: { beginsWith: string }; filter?: Expr } {
   const stored = status === 'expired' ? 'redeemed' : status;
-  const until = { names: { '#until': 'access_expires_at' }, values: { ':now': nowIso } };
+  const until = { names: { '#until': 'expires_at' }, values: { ':now': nowIso } };
   return {
     // The sort key of an empty code is the prefix of every voucher of that status.
-    sk: stored && { beginsWith: VoucherEntity.indexes.byStatus.sk({ status: stored, code: '' }) },
+    sk: stored && { beginsWith: Access.indexes.vouchersByStatus.sk({ voucher_status: stored, code: '' }) },
     filter:
       status === 'expired'
         ? { expression: '#until <= :now', ...until }
@@ -236,13 +235,13 @@ function byStatus(
  * How many of a reseller's redeemed vouchers read `status` (`redeemed` or `expired`) at `nowIso`:
  * the counts kept on write know redeemed vouchers only as a whole, the split moves with time.
  */
-// Access: Query byStatus (gsi1) gsi1pk=VOUCHERS#<reseller_id> AND begins_with(gsi1sk, 'redeemed#') Filter access_expires_at vs now, Select=COUNT.
+// Access: Query vouchersByStatus (gsi5) gsi5pk=VOUCHERS#<reseller_id> AND begins_with(gsi5sk, 'redeemed#') Filter expires_at vs now, Select=COUNT.
 export const countRedeemedByEnd = (
   resellerId: string,
   status: 'redeemed' | 'expired',
   nowIso: string,
 ): Promise<number> =>
-  VoucherEntity.countIndex('byStatus', { reseller_id: resellerId }, byStatus(status, nowIso));
+  Access.countIndex('vouchersByStatus', { reseller_id: resellerId }, byStatus(status, nowIso));
 
 /** Queries filling a filtered page (`redeemed`, `expired`) at most, before answering it short. */
 const MAX_FILL_QUERIES = 4;
@@ -252,7 +251,7 @@ const MAX_FILL_QUERIES = 4;
  * LastEvaluatedKey): one Query, or a few when a filter (redeemed/expired) drops items. `next`
  * is where the following page starts.
  */
-// Access: Query byStatus (gsi1) gsi1pk=VOUCHERS#<reseller_id> [AND begins_with(gsi1sk, 'active#'|'redeemed#')] [Filter access_expires_at vs now], Limit, ExclusiveStartKey.
+// Access: Query vouchersByStatus (gsi5) gsi5pk=VOUCHERS#<reseller_id> [AND begins_with(gsi5sk, 'active#'|'redeemed#')] [Filter expires_at vs now], Limit, ExclusiveStartKey.
 export async function listVouchersFrom(
   resellerId: string,
   status: VoucherStatus | undefined,
@@ -269,12 +268,12 @@ export async function listVouchersFrom(
   let from = start;
   let queries = 0;
   do {
-    const out = await VoucherEntity.queryIndex(
-      'byStatus',
+    const out = await Access.queryIndex(
+      'vouchersByStatus',
       { reseller_id: resellerId },
       { ...byStatus(status, nowIso), limit: pageSize - items.length, ...(from ? { start: from } : {}) },
     );
-    items.push(...out.items);
+    items.push(...out.items.map(voucherOf));
     from = out.next;
     queries += 1;
   } while (from && items.length < pageSize && (fill === 'full' || queries < MAX_FILL_QUERIES));
@@ -286,7 +285,7 @@ export async function listVouchersFrom(
  * pages are read and dropped (cost grows with `page`; a client that follows `next_cursor` reads
  * one page a request).
  */
-// Access: Query byStatus (gsi1) gsi1pk=VOUCHERS#<reseller_id> [AND begins_with(...)] [Filter], Limit up to 1000, skipping.
+// Access: Query vouchersByStatus (gsi5) gsi5pk=VOUCHERS#<reseller_id> [AND begins_with(...)] [Filter], Limit up to 1000, skipping.
 export async function startOfPage(
   resellerId: string,
   status: VoucherStatus | undefined,
@@ -297,8 +296,8 @@ export async function startOfPage(
   let skip = (page - 1) * pageSize;
   let start: Item | undefined;
   while (skip > 0) {
-    const out = await VoucherEntity.queryIndex(
-      'byStatus',
+    const out = await Access.queryIndex(
+      'vouchersByStatus',
       { reseller_id: resellerId },
       { ...byStatus(status, nowIso), limit: Math.min(skip, 1000), ...(start ? { start } : {}) },
     );
@@ -312,7 +311,20 @@ export async function startOfPage(
   return { ...(start ? { start } : {}), exhausted: false };
 }
 
-/** Every voucher of a generation batch (at most 1000), in code order. */
-// Access: Query byBatch (gsi2) gsi2pk=BATCH#<batch_id>.
-export const listBatch = (batchId: string): Promise<Voucher[]> =>
-  VoucherEntity.queryIndexAll('byBatch', { batch_id: batchId });
+/**
+ * Every voucher of a generation batch (at most 1000), in code order: the codes its parts list,
+ * read by key, 100 a BatchGetItem.
+ */
+// Access: Query pk=BATCH#<batch_id>, then BatchGetItem CODE#<code> (100 a call).
+export async function listBatch(batchId: string): Promise<Voucher[]> {
+  const parts = await BatchPartEntity.queryAll({
+    pk: BatchPartEntity.key({ batch_id: batchId, part: 0 }).pk,
+  });
+  const codes = parts.flatMap((p) => p.codes).sort();
+  const out: Voucher[] = [];
+  for (let start = 0; start < codes.length; start += 100) {
+    const read = await batchGet(codes.slice(start, start + 100).map((code) => [Access, { code }] as const));
+    for (const a of read) if (a?.source === 'voucher') out.push(voucherOf(a));
+  }
+  return out;
+}

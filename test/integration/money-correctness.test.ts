@@ -17,7 +17,7 @@ import { getPayment } from '../../functions/store/payments.js';
 import { getReseller, recordReseller } from '../../functions/store/resellers.js';
 import { getMonthlyRevenue, UNATTRIBUTED, unattributedFor } from '../../functions/store/revenue.js';
 import { getVoucherCounts } from '../../functions/store/voucher-counts.js';
-import { voucherFirstUse } from '../../functions/store/vouchers.js';
+import { getVoucher } from '../../functions/store/vouchers.js';
 import { useTestTable } from '../support/db.js';
 import { probeDdb } from '../support/ddb-instrument.js';
 import { hotspotOf } from '../support/hotspots.js';
@@ -176,10 +176,39 @@ describe("a voucher's first login at a hotspot", () => {
         nowIso,
         expiresAt: until,
         nasId: 'access_test',
-        firstUse: { voucher: voucherFirstUse(code, nowIso, until) },
+        firstUse: {},
       }),
     ).toBe(true);
     expect(await getVoucherCounts(resellerId)).toEqual({ active: 1, redeemed: 1 });
+    // The voucher is the code: redeemed by the same write, and listed so.
+    expect(await getVoucher(code.code)).toMatchObject({
+      status: 'redeemed',
+      redeemed_at: nowIso,
+      access_expires_at: until,
+    });
+    expect((await listVouchers(resellerId, 'redeemed', 1, 20)).items.map((v) => v.code)).toEqual([code.code]);
+  });
+
+  it('counts once when a redemption through the API won the race: the login decides again', async () => {
+    const resellerId = await newReseller();
+    const { items } = await generateVouchers({ forfaitId: forfait.id, resellerId, n: 1 });
+    const code = (await getAccessCode(items[0]?.code as string)) as NonNullable<
+      Awaited<ReturnType<typeof getAccessCode>>
+    >;
+    // Read by the login before the redemption wrote.
+    await redeem(code.code, randomUUID());
+    const nowIso = clock.iso();
+    expect(
+      await claimDevice({
+        code,
+        devices: { 'AA:BB:CC:DD:EE:01': Math.floor(clock.now() / 1000) + 600 },
+        nowIso,
+        expiresAt: clock.iso(clock.now() + 3600_000),
+        nasId: 'access_test',
+        firstUse: {},
+      }),
+    ).toBe(false);
+    expect(await getVoucherCounts(resellerId)).toEqual({ active: 0, redeemed: 1 });
   });
 });
 

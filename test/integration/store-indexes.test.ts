@@ -7,6 +7,8 @@ import {
   Access,
   type AccessCode,
   accessCodeActivate,
+  claimDevice,
+  getAccessCode,
   listCodesOf,
 } from '../../functions/store/access-codes.js';
 import { listOperators, removeOperator, upsertOperator } from '../../functions/store/accounts.js';
@@ -60,14 +62,7 @@ import {
   silentSessions,
 } from '../../functions/store/sessions.js';
 import { allocateTx, listAllocations, releaseTx } from '../../functions/store/vlans.js';
-import {
-  listBatch,
-  listVouchersFrom,
-  putVouchers,
-  type Voucher,
-  VoucherEntity,
-  voucherFirstUse,
-} from '../../functions/store/vouchers.js';
+import { listBatch, listVouchersFrom, putVouchers } from '../../functions/store/vouchers.js';
 import { useTestTable } from '../support/db.js';
 
 /**
@@ -342,32 +337,66 @@ describe('index keys follow updates', () => {
   it('Voucher: a first use moves it from the active to the redeemed list, and it stays in its batch', async () => {
     const resellerId = randomUUID();
     const batchId = randomUUID();
-    const vouchers = [1, 2].map(() => {
-      const access = accessCode({ reseller_id: resellerId, source_id: batchId });
-      const voucher: Voucher = {
-        code: access.code,
-        forfait_id: access.forfait_id,
-        price_fcfa: 500,
-        reseller_id: resellerId,
-        batch_id: batchId,
-        status: 'active',
-        offer,
-        created_at: access.created_at,
-      };
-      return { voucher, access };
-    });
-    expect(await putVouchers(vouchers)).toEqual([]);
-    const [used, kept] = vouchers.map((v) => v.voucher) as [Voucher, Voucher];
+    const [used, kept] = [1, 2].map(() =>
+      accessCode({ reseller_id: resellerId, source_id: batchId, voucher_status: 'active', price_fcfa: 500 }),
+    ) as [AccessCode, AccessCode];
+    expect(await putVouchers([used, kept])).toEqual([]);
     const now = new Date().toISOString();
     const list = async (status: 'active' | 'redeemed') =>
       (await listVouchersFrom(resellerId, status, 100, now, undefined)).items.map((v) => v.code);
     expect((await list('active')).sort()).toEqual([used.code, kept.code].sort());
 
-    await transact({ voucher: voucherFirstUse(used, now, later(3600)) });
+    expect(
+      await claimDevice({
+        code: used,
+        devices: { 'AA:BB:CC:00:00:01': Math.floor(Date.now() / 1000) + 600 },
+        nowIso: now,
+        expiresAt: later(3600),
+        nasId: 'nas-1',
+        firstUse: {},
+      }),
+    ).toBe(true);
     expect(await list('active')).toEqual([kept.code]);
     expect(await list('redeemed')).toEqual([used.code]);
-    expect(await raw(VoucherEntity.key(used))).toMatchObject({ gsi1sk: `redeemed#${used.code}` });
+    expect(await raw(Access.key(used))).toMatchObject({ gsi5sk: `redeemed#${used.code}` });
     expect((await listBatch(batchId)).map((v) => v.code).sort()).toEqual([used.code, kept.code].sort());
+  });
+
+  it('Voucher: a login after the first and an accounting report leave its list entry as it was', async () => {
+    const resellerId = randomUUID();
+    const v = accessCode({ reseller_id: resellerId, voucher_status: 'active', price_fcfa: 500 });
+    expect(await putVouchers([v])).toEqual([]);
+    const now = new Date().toISOString();
+    await claimDevice({
+      code: v,
+      devices: {},
+      nowIso: now,
+      expiresAt: later(3600),
+      nasId: 'nas-1',
+      firstUse: {},
+    });
+    const listed = async () => (await listVouchersFrom(resellerId, 'redeemed', 10, now, undefined)).items;
+    const before = await listed();
+    const read = (await getAccessCode(v.code)) as AccessCode;
+    // A second login: the code's devices change, not what the list shows.
+    await claimDevice({
+      code: read,
+      devices: { 'AA:BB:CC:00:00:02': 1 },
+      nowIso: later(60),
+      expiresAt: later(7200),
+      nasId: 'nas-2',
+    });
+    expect(await listed()).toEqual(before);
+    expect(before[0]).toMatchObject({
+      code: v.code,
+      status: 'redeemed',
+      batch_id: v.source_id,
+      price_fcfa: 500,
+    });
+    // A paid code is no voucher: in no voucher list.
+    const paid = accessCode({ reseller_id: resellerId, source: 'payment' });
+    await transact({ code: Access.tx.create(paid) });
+    expect(await raw(Access.key(paid))).not.toHaveProperty('gsi5pk');
   });
 
   it('Alert: an ack moves it from the active to the acked list, globally and for its site', async () => {

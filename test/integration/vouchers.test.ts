@@ -166,15 +166,7 @@ describe('voucher redemption', () => {
 
 describe('voucher code collisions', () => {
   it('reports a taken code and writes nothing of that chunk, so the caller can regenerate it', async () => {
-    const { putVouchers } = await import('../../functions/store/vouchers.js');
-    const base = {
-      forfait_id: forfait.id,
-      price_fcfa: forfait.price_fcfa,
-      reseller_id: randomUUID(),
-      batch_id: randomUUID(),
-      status: 'active' as const,
-      created_at: clock.iso(),
-    };
+    const { putVouchers, listBatch } = await import('../../functions/store/vouchers.js');
     const { items } = await generateVouchers({
       forfaitId: forfait.id,
       resellerId: await newReseller(),
@@ -182,25 +174,58 @@ describe('voucher code collisions', () => {
     });
     const taken = items[0]?.code as string;
     const fresh = 'ZZZZZZZZZ2';
+    const batchId = randomUUID();
+    const resellerId = randomUUID();
     const access = (code: string) => ({
       code,
-      reseller_id: base.reseller_id,
+      reseller_id: resellerId,
       source: 'voucher' as const,
-      source_id: base.batch_id,
+      source_id: batchId,
       forfait_id: forfait.id,
       offer: { duration_hours: 1, data_limit_mb: 0, cir_kbps: 1, mir_kbps: 1, max_devices: 1 },
-      created_at: base.created_at,
+      voucher_status: 'active' as const,
+      created_at: clock.iso(),
       used_bytes: 0,
       devices: {},
       devices_version: 0,
     });
-    expect(
-      await putVouchers([
-        { voucher: { ...base, code: fresh }, access: access(fresh) },
-        { voucher: { ...base, code: taken }, access: access(taken) },
-      ]),
-    ).toEqual([taken]);
+    expect(await putVouchers([access(fresh), access(taken)])).toEqual([taken]);
     expect(await getVoucher(fresh)).toBeUndefined();
     expect(await getAccessCode(fresh)).toBeUndefined();
+    expect(await listBatch(batchId)).toEqual([]);
+    // The voucher that had the code is untouched.
+    expect((await getAccessCode(taken))?.source_id).not.toBe(batchId);
+  });
+
+  it('refuses a voucher whose code a paid code already has (one code space)', async () => {
+    const { putVouchers } = await import('../../functions/store/vouchers.js');
+    const { accessCodeCreate } = await import('../../functions/store/access-codes.js');
+    const { transact } = await import('../../functions/store/entity.js');
+    const paid = {
+      code: 'PAIDCODE22',
+      reseller_id: randomUUID(),
+      source: 'payment' as const,
+      source_id: randomUUID(),
+      subscriber_id: randomUUID(),
+      forfait_id: forfait.id,
+      offer: { duration_hours: 1, data_limit_mb: 0, cir_kbps: 1, mir_kbps: 1, max_devices: 1 },
+      created_at: clock.iso(),
+      used_bytes: 0,
+      devices: {},
+      devices_version: 0,
+    };
+    await transact({ code: accessCodeCreate(paid) });
+    const voucher = {
+      ...paid,
+      source: 'voucher' as const,
+      voucher_status: 'active' as const,
+      subscriber_id: undefined,
+    };
+    expect(await putVouchers([voucher])).toEqual([paid.code]);
+    expect(await getAccessCode(paid.code)).toMatchObject({
+      source: 'payment',
+      subscriber_id: paid.subscriber_id,
+    });
+    expect(await getVoucher(paid.code)).toBeUndefined();
   });
 });

@@ -47,7 +47,9 @@ describe('docs/bench.md written by the full run', () => {
       'radius figures',
     ]);
     const doc = p.read();
-    expect(doc).toContain('## Endpoints through the local server (50 requests, 2 connections)\n\nnew endpoints\n');
+    expect(doc).toContain(
+      '## Endpoints through the local server (50 requests, 2 connections)\n\nnew endpoints\n',
+    );
     expect(doc).not.toContain('old endpoints');
     expect(doc).not.toContain('300 requests');
     expect(doc).toContain('bundles kept');

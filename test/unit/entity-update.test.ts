@@ -10,7 +10,6 @@ import { Nas } from '../../functions/store/nas.js';
 import { PaymentEntity } from '../../functions/store/payments.js';
 import { Session } from '../../functions/store/sessions.js';
 import { Vlan } from '../../functions/store/vlans.js';
-import { VoucherEntity } from '../../functions/store/vouchers.js';
 
 /** An entity of the helper's own: a task in a list by status, and a sparse index of open ones. */
 interface Task {
@@ -289,7 +288,6 @@ describe('store entities: every index declares the attributes its keys read', ()
     Rule,
     Session,
     Vlan,
-    VoucherEntity,
   } as const;
   for (const [name, e] of Object.entries(entities)) {
     it(`${name}: pk, sk and when read only their composite attributes`, () => {
