@@ -9,7 +9,10 @@ import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { createForfait } from '../../functions/store/forfaits.js';
 import { TABLE } from '../../functions/store/table.js';
 
-/** Creates the single table as the CDK stack declares it (same keys, indexes, TTL). */
+/**
+ * Creates the single table as the CDK stack declares it (same keys, indexes, TTL, and its stream
+ * of new images, which the stream consumers of functions/streams.ts read: bin/local/streams.ts).
+ */
 export async function createTable(client: DynamoDBClient, name: string): Promise<void> {
   const attributes = new Set<string>([TABLE.partitionKey, TABLE.sortKey]);
   for (const index of TABLE.indexes) {
@@ -21,6 +24,7 @@ export async function createTable(client: DynamoDBClient, name: string): Promise
       new CreateTableCommand({
         TableName: name,
         BillingMode: 'PAY_PER_REQUEST',
+        StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE.streamView },
         AttributeDefinitions: [...attributes].map((a) => ({ AttributeName: a, AttributeType: 'S' })),
         KeySchema: [
           { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },

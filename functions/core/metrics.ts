@@ -45,6 +45,8 @@ export type BusinessMetric =
   | 'SessionsClosedNasRestart'
   /** Silent sessions a sweep run had no time for: 0 while the sweep keeps up. */
   | 'SessionSweepBacklog'
+  /** New sessions the stream consumer counted (functions/radius/session-counts.ts). */
+  | 'SessionsCounted'
   /** A completed payment whose code had no login within 15 minutes (the reseller is told). */
   | 'PaidNotConnected';
 

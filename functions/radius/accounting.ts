@@ -1,15 +1,9 @@
 import { log } from '../core/log.js';
 import { Access } from '../store/access-codes.js';
-import { batchGet, cancelled, transact } from '../store/entity.js';
+import { batchGet } from '../store/entity.js';
 import { bindingsOfMac } from '../store/mac-bindings.js';
 import { getRouter, Router, type RouterRecord } from '../store/routers.js';
-import {
-  countSessionItems,
-  openSessionItems,
-  type RadiusSession,
-  reportItems,
-  Session,
-} from '../store/sessions.js';
+import { openSessionItems, type RadiusSession, reportItems, Session } from '../store/sessions.js';
 import { transactIfCurrent, untilSettled } from '../store/transact.js';
 import { bytesOf, deviceKey, macLoginOf, normalizeCode } from './attributes.js';
 import { closeSessionsOfNas, type NasCloseResult } from './closing.js';
@@ -192,8 +186,9 @@ export async function account(
       // Stale: created meanwhile by a retransmission of the same report; read it and go on as a later report.
       const items = openSessionItems(session, lease, {}, code.grants !== undefined);
       if (!(await transactIfCurrent(items, 'session'))) return undefined;
-      // Counted in a transaction of its own: none of the Start's (see openSessionItems).
-      await countSession({ ...session, uncounted: true });
+      // Not counted here: the table's stream consumer counts it (functions/radius/session-counts.ts),
+      // usually within a second, or its next report does if that comes first (`reportItems`). A
+      // third DynamoDB call here cost the API about 0.5 ms of CPU a Start (docs/radius.md).
       await disconnectOthersWhenUsedUp(code, report.totalBytes, session.id, nowMs);
       return 'stored';
     }
@@ -208,8 +203,10 @@ export async function account(
     const reopens =
       !stop && read.status === 'closed' && changed && (read.close_reason !== 'stop' || newSegment);
     if (!changed && !closes) {
-      // A retransmission of a first report whose counting failed: it is counted now.
-      if (read.uncounted) await countSession(read);
+      // A retransmission of a first report. Found uncounted, it is left to the stream consumer
+      // too: the session's record is in the stream, delivered at least once (retried, then
+      // kept in the consumer's dead-letter queue with an alarm), so counting here would only
+      // race the consumer for the same item with a call the NAS waits for.
       return 'unchanged';
     }
     // Stale: another report of this session was stored since the read; read again.
@@ -222,26 +219,6 @@ export async function account(
     if (code) await disconnectOthersWhenUsedUp(code, next.total_bytes - read.total_bytes, read.id, nowMs);
     return 'stored';
   }, 'accounting: the session kept changing under this report');
-}
-
-/**
- * Counts a session its first report left uncounted (functions/store/sessions.ts,
- * `countSessionItems`), retried while its counters' shards conflict. Done when another report
- * counted it meanwhile. Throws after a few conflicts: the report is then answered 5xx, and the
- * router's retransmission (or the session's next report) counts it.
- */
-async function countSession(s: RadiusSession): Promise<void> {
-  await untilSettled(async () => {
-    try {
-      await transact(countSessionItems(s));
-      return true;
-    } catch (error) {
-      const c = cancelled<'session'>(error);
-      if (c?.failed('session')) return true;
-      if (c?.conflict) return undefined;
-      throw error;
-    }
-  }, 'accounting: the counters of a new session kept conflicting');
 }
 
 /**

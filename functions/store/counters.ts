@@ -3,8 +3,9 @@ import { shardOf } from './shards.js';
 
 /**
  * Live counts per scope (the platform, a reseller, a subscriber), kept in transactions
- * conditioned on what they count (the same transactions, but for a session's Start, counted by a
- * transaction of its own: functions/store/sessions.ts, `countSessionItems`), so that the
+ * conditioned on what they count (the same transactions, but for a session's Start, counted
+ * after it by the table's stream consumer, functions/radius/session-counts.ts, or by the
+ * session's next report: functions/store/sessions.ts, `countSessionsItems`), so that the
  * monitoring overview reads them in one BatchGetItem instead of counting items: open RADIUS
  * sessions and active alerts.
  *
@@ -60,6 +61,24 @@ const readKeys = (scope: string): Pick<ScopeCounter, 'scope' | 'shard'>[] => {
   return [{ scope }, ...(n > 1 ? Array.from({ length: n }, (_, shard) => ({ scope, shard })) : [])];
 };
 
+/** The counter item a change of `id` (the session's, the alert's) adds to in a scope: its shard. */
+export function counterKeyOf(scope: string, id: string): Pick<ScopeCounter, 'scope' | 'shard'> {
+  const n = shardsOf(scope);
+  return { scope, ...(n > 1 ? { shard: shardOf(id, n) } : {}) };
+}
+
+/** +by on one counter of one counter item, for a transaction. */
+export const addToCounter = (
+  counter: 'open' | 'alerts_active',
+  key: Pick<ScopeCounter, 'scope' | 'shard'>,
+  by: number,
+): TxItem =>
+  Counter.tx.update(key, {
+    expression: 'ADD #c :n SET entity = :e',
+    names: { '#c': counter },
+    values: { ':n': by, ':e': Counter.name },
+  });
+
 /**
  * +n on one counter of several scopes, named `<counter>:<scope>` for a transaction. `id` (the
  * session's or the alert's) picks the shard of a sharded scope.
@@ -71,20 +90,7 @@ export function countItems(
   id: string,
 ): Record<string, TxItem> {
   return Object.fromEntries(
-    scopes.map((scope) => {
-      const n = shardsOf(scope);
-      return [
-        `${counter}:${scope}`,
-        Counter.tx.update(
-          { scope, ...(n > 1 ? { shard: shardOf(id, n) } : {}) },
-          {
-            expression: 'ADD #c :n SET entity = :e',
-            names: { '#c': counter },
-            values: { ':n': by, ':e': Counter.name },
-          },
-        ),
-      ];
-    }),
+    scopes.map((scope) => [`${counter}:${scope}`, addToCounter(counter, counterKeyOf(scope, id), by)]),
   );
 }
 

@@ -87,14 +87,21 @@ export const revenueIncrementByAgent = (
     { ':amount': amountFcfa, ':commission': commissionFcfa },
   );
 
+/** The session-count shard of the month a session counts in: a hash of its id. */
+export const sessionCountShardOf = (sessionId: string): number => shardOf(sessionId, SESSION_COUNT_SHARDS);
+
+/**
+ * `n` more RADIUS sessions started in the month at the reseller's hotspots, on one session-count
+ * shard (the stream consumer adds the sessions of a batch that fall on the same shard at once).
+ */
+// Access: UpdateItem pk=REVENUE#<reseller_id>, sk=MONTH#<YYYY-MM>#S<shard> (shard < SESSION_COUNT_SHARDS): ADD sessions_count n (in a transaction).
+export const revenueSessionsStarted = (resellerId: string, month: string, shard: number, n: number): TxItem =>
+  add({ reseller_id: resellerId, month, shard }, 'sessions_count :n', { ':n': n });
+
 /** One more RADIUS session started in the month at the reseller's hotspots (accounting Start). */
 // Access: UpdateItem pk=REVENUE#<reseller_id>, sk=MONTH#<YYYY-MM>#S<n> (n < SESSION_COUNT_SHARDS, from the session id): ADD sessions_count 1 (in a transaction).
 export const revenueSessionStarted = (resellerId: string, month: string, sessionId: string): TxItem =>
-  add(
-    { reseller_id: resellerId, month, shard: shardOf(sessionId, SESSION_COUNT_SHARDS) },
-    'sessions_count :one',
-    { ':one': 1 },
-  );
+  revenueSessionsStarted(resellerId, month, sessionCountShardOf(sessionId), 1);
 
 /**
  * A month: its sales item and its session-count shards summed (a month with no activity reads

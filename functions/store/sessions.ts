@@ -1,8 +1,8 @@
 import { monthOf } from '../core/clock.js';
 import { Access } from './access-codes.js';
-import { countItems, scopeOf } from './counters.js';
+import { addToCounter, counterKeyOf, countItems, scopeOf } from './counters.js';
 import { batchGet, entity, type TxItem } from './entity.js';
-import { revenueSessionStarted } from './revenue.js';
+import { revenueSessionsStarted, sessionCountShardOf } from './revenue.js';
 import { shardOf } from './shards.js';
 
 /**
@@ -40,9 +40,10 @@ export interface RadiusSession {
   close_reason?: 'stop' | 'nas_restart' | 'stale' | 'disconnect';
   /**
    * Not counted yet (the open counters, its reseller's month): set by the first report's
-   * transaction, which holds no shared counter, and removed by the transaction that counts it
-   * (`countSessionItems` right after, or the next report's). Absent: counted (a session written
-   * before counting moved out of the first report counted there).
+   * transaction, which holds no shared counter, and removed by the transaction that counts it:
+   * the table's stream consumer's (functions/radius/session-counts.ts, `countSessionsItems`),
+   * usually within a second, or the session's next report's if that comes first. Absent: counted
+   * (a session written before counting moved out of the first report counted there).
    */
   uncounted?: true;
 }
@@ -174,22 +175,61 @@ export function openSessionItems(
   };
 }
 
-/** What counting a session adds: the open counters if it stays open, and its reseller's month. */
-const countedItems = (s: RadiusSession, open: boolean): Record<string, TxItem> => ({
-  ...(open ? countOpen(s, 1) : {}),
-  month: revenueSessionStarted(s.reseller_id, monthOf(s.started_at), s.id),
-});
+/** The name of a session's own item in the transaction of `countSessionsItems`. */
+export const countGuardOf = (id: string): string => `session:${id}`;
+
+/** One ADD counting a session makes, named by the counter item it lands on. */
+interface CountedAdd {
+  name: string;
+  item: (n: number) => TxItem;
+}
+
+/** What counting a session adds: its open counters when it is open, and its reseller's month. */
+function countedAdds(s: RadiusSession): CountedAdd[] {
+  const month = monthOf(s.started_at);
+  const shard = sessionCountShardOf(s.id);
+  return [
+    ...(s.status === 'open'
+      ? counterScopes(s).map((scope) => {
+          const key = counterKeyOf(scope, s.id);
+          return {
+            name: `open:${scope}#${key.shard ?? '-'}`,
+            item: (n: number) => addToCounter('open', key, n),
+          };
+        })
+      : []),
+    {
+      name: `month:${s.reseller_id}#${month}#${shard}`,
+      item: (n: number) => revenueSessionsStarted(s.reseller_id, month, shard, n),
+    },
+  ];
+}
 
 /**
- * Counts a session its first report left uncounted: its open counters (when open) and its
- * reseller's month count, with `uncounted` removed, conditioned on it still being there and the
- * session as read. Cancelled on `session` when another report changed or counted it meanwhile
- * (a later report counts a session it finds uncounted: `reportItems`), so it is counted once.
+ * The names of the items a session brings to `countSessionsItems`' transaction: its own and
+ * the counter items it adds to (several sessions share most of these). The caller keeps a
+ * transaction within DynamoDB's 100 items with them.
  */
-// Access: TransactWriteItems [Update SESSION#<id> REMOVE uncounted (condition uncounted, status as read), Update STATS#<scope>#<shard> ADD open (open only), Update REVENUE#<reseller>/MONTH#<m>#<shard> ADD sessions_count].
-export function countSessionItems(s: RadiusSession): Record<string, TxItem> {
-  return {
-    session: Session.tx.update(
+export const countedItemNamesOf = (s: RadiusSession): string[] => [
+  countGuardOf(s.id),
+  ...countedAdds(s).map((a) => a.name),
+];
+
+/**
+ * Counts sessions their first report left uncounted, in one transaction: each session's
+ * `uncounted` removed, conditioned on it still being there and on the status as read (item
+ * `session:<id>`, `countGuardOf`), and ONE ADD per counter item touched, the sessions' adds
+ * summed: the open counters of those still open, and their resellers' month counts. A session
+ * another writer counted or changed meanwhile (a later report counts a session it finds
+ * uncounted: `reportItems`) fails its condition and cancels the transaction, named: the caller
+ * drops it and sends the rest again. So each session is counted once, whoever wins.
+ */
+// Access: TransactWriteItems [per session: Update SESSION#<id> REMOVE uncounted (condition uncounted, status as read)] + [per counter item: Update STATS#<scope>#<shard> ADD open n (open sessions), Update REVENUE#<reseller>/MONTH#<m>#S<shard> ADD sessions_count n]; at most 100 items (the caller's grouping).
+export function countSessionsItems(sessions: readonly RadiusSession[]): Record<string, TxItem> {
+  const items: Record<string, TxItem> = {};
+  const sums = new Map<string, { n: number; item: (n: number) => TxItem }>();
+  for (const s of sessions) {
+    items[countGuardOf(s.id)] = Session.tx.update(
       s,
       { set: { uncounted: undefined }, read: s },
       {
@@ -197,10 +237,23 @@ export function countSessionItems(s: RadiusSession): Record<string, TxItem> {
         names: { '#status': 'status' },
         values: { ':status': s.status },
       },
-    ),
-    ...countedItems(s, s.status === 'open'),
-  };
+    );
+    for (const add of countedAdds(s)) {
+      const sum = sums.get(add.name);
+      sums.set(add.name, { n: (sum?.n ?? 0) + 1, item: add.item });
+    }
+  }
+  for (const [name, { n, item }] of sums) items[name] = item(n);
+  return items;
 }
+
+/** `countSessionsItems` of one session (its own item is `session:<id>`). */
+// Access: as countSessionsItems, for one session.
+export const countSessionItems = (s: RadiusSession): Record<string, TxItem> => countSessionsItems([s]);
+
+/** What a later report adds for a session it finds uncounted (see `countSessionsItems`). */
+const countedItems = (s: RadiusSession, open: boolean): Record<string, TxItem> =>
+  Object.fromEntries(countedAdds({ ...s, status: open ? 'open' : 'closed' }).map((a) => [a.name, a.item(1)]));
 
 /**
  * A later report: the new totals (computed by the caller from the ones read: see

@@ -13,6 +13,11 @@ export const TABLE = {
   sortKey: 'sk',
   /** Epoch seconds; DynamoDB deletes expired items late, so code checks expiry itself. */
   ttlAttribute: 'ttl',
+  /**
+   * What the table's stream carries: each changed item as written (its consumers read the new
+   * item only: functions/streams.ts). The stack and the local table both enable it.
+   */
+  streamView: 'NEW_IMAGE',
   indexes: [
     { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: 'ALL' },
     { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: 'ALL' },

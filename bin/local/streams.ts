@@ -1,0 +1,260 @@
+import {
+  type _Record,
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  ListStreamsCommand,
+  type Shard,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { StreamConsumer } from '../../functions/streams.js';
+
+/**
+ * What Lambda's event source mapping does for a stream consumer in AWS, done against DynamoDB
+ * Local's stream (ListStreams, DescribeStream, GetShardIterator, GetRecords): every shard read in
+ * order from its oldest record (a child shard once its parent is read to its end), the records
+ * that match the consumer's filter handed to its handler as Lambda's DynamoDBStreamEvent, at most
+ * `batchSize` a batch. A batch the handler answers with item failures (or throws on) is read
+ * again from the first failure, `retryAttempts` times, then logged and passed, as Lambda sends
+ * it to the dead-letter queue. So the handler sees what it sees in AWS: records at least once.
+ */
+export interface StreamReader {
+  /** Reads every shard once; the number of records read (matching or not). */
+  poll: () => Promise<number>;
+  /** Polls until a round reads nothing: every record written before the call has been handed over. */
+  drain: () => Promise<void>;
+  close: () => void;
+}
+
+type Handler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | undefined>;
+
+interface ShardState {
+  id: string;
+  parent?: string;
+  iterator?: string;
+  /** Read to its end (a closed shard): its children may be read. */
+  done: boolean;
+  /** Failed deliveries of the batch starting at `retryFrom`. */
+  failures: number;
+  retryFrom?: string;
+}
+
+/** Whether a value matches one of Lambda's filter patterns (lists of accepted values, nested objects, `{ exists }`). */
+export function matchesFilter(value: unknown, pattern: unknown): boolean {
+  if (Array.isArray(pattern)) {
+    return pattern.some((accepted) => {
+      if (accepted && typeof accepted === 'object' && 'exists' in accepted)
+        return (value !== undefined) === (accepted as { exists: boolean }).exists;
+      return value === accepted;
+    });
+  }
+  if (pattern && typeof pattern === 'object') {
+    const entries = Object.entries(pattern as Record<string, unknown>);
+    return entries.every(([k, p]) => {
+      const v = value && typeof value === 'object' ? (value as Record<string, unknown>)[k] : undefined;
+      if (Array.isArray(p) && p.some((a) => a && typeof a === 'object' && 'exists' in a))
+        return matchesFilter(v, p);
+      return v !== undefined && matchesFilter(v, p);
+    });
+  }
+  return value === pattern;
+}
+
+/** A stream record as Lambda hands it over (the SDK's Date as epoch seconds). */
+function lambdaRecord(r: _Record, streamArn: string): DynamoDBRecord {
+  const { ApproximateCreationDateTime, ...dynamodb } = r.dynamodb ?? {};
+  return {
+    ...(r.eventID ? { eventID: r.eventID } : {}),
+    ...(r.eventName ? { eventName: r.eventName } : {}),
+    eventVersion: r.eventVersion ?? '1.1',
+    eventSource: 'aws:dynamodb',
+    awsRegion: r.awsRegion ?? 'local',
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ...(dynamodb as DynamoDBRecord['dynamodb']),
+      ...(ApproximateCreationDateTime
+        ? { ApproximateCreationDateTime: Math.floor(ApproximateCreationDateTime.getTime() / 1000) }
+        : {}),
+    },
+  };
+}
+
+export function streamReader(options: {
+  endpoint: string;
+  table: string;
+  consumer: Pick<StreamConsumer, 'name' | 'filter' | 'batchSize' | 'retryAttempts'>;
+  handler: Handler;
+  /** Where a line about a batch given up on goes (stderr by default). */
+  report?: (line: string) => void;
+}): StreamReader {
+  const { consumer, handler } = options;
+  const report = options.report ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const client = new DynamoDBStreamsClient({
+    endpoint: options.endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  let streamArn: string | undefined;
+  const shards = new Map<string, ShardState>();
+  let running: Promise<unknown> = Promise.resolve();
+
+  async function arn(): Promise<string> {
+    if (streamArn) return streamArn;
+    const out = await client.send(new ListStreamsCommand({ TableName: options.table }));
+    const found = out.Streams?.[0]?.StreamArn;
+    if (!found) throw new Error(`table ${options.table} has no stream`);
+    streamArn = found;
+    return found;
+  }
+
+  /** Shards not seen yet, from the oldest record each holds. */
+  async function discover(): Promise<void> {
+    const StreamArn = await arn();
+    const all: Shard[] = [];
+    let start: string | undefined;
+    do {
+      const out = await client.send(
+        new DescribeStreamCommand({ StreamArn, ...(start ? { ExclusiveStartShardId: start } : {}) }),
+      );
+      all.push(...(out.StreamDescription?.Shards ?? []));
+      start = out.StreamDescription?.LastEvaluatedShardId;
+    } while (start);
+    for (const s of all) {
+      if (!s.ShardId || shards.has(s.ShardId)) continue;
+      shards.set(s.ShardId, {
+        id: s.ShardId,
+        ...(s.ParentShardId ? { parent: s.ParentShardId } : {}),
+        done: false,
+        failures: 0,
+      });
+    }
+  }
+
+  async function iteratorOf(shard: ShardState): Promise<string | undefined> {
+    if (shard.iterator) return shard.iterator;
+    const out = await client.send(
+      new GetShardIteratorCommand({
+        StreamArn: await arn(),
+        ShardId: shard.id,
+        ...(shard.retryFrom
+          ? { ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: shard.retryFrom }
+          : { ShardIteratorType: 'TRIM_HORIZON' }),
+      }),
+    );
+    shard.iterator = out.ShardIterator;
+    return shard.iterator;
+  }
+
+  /** One GetRecords of a shard, its matching records handed over; the number read. */
+  async function readShard(shard: ShardState): Promise<number> {
+    const iterator = await iteratorOf(shard);
+    if (!iterator) {
+      shard.done = true;
+      return 0;
+    }
+    const out = await client.send(
+      new GetRecordsCommand({ ShardIterator: iterator, Limit: consumer.batchSize }),
+    );
+    const records = out.Records ?? [];
+    const StreamArn = await arn();
+    const batch = records
+      .map((r) => lambdaRecord(r, StreamArn))
+      .filter((r) => matchesFilter(r, consumer.filter));
+    let failedAt: string | undefined;
+    if (batch.length) {
+      try {
+        const answer = await handler({ Records: batch });
+        const failed = (answer?.batchItemFailures ?? []).map((f) => f.itemIdentifier);
+        failedAt = failed.sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))[0];
+      } catch (error) {
+        report(`[${consumer.name}] the batch failed: ${(error as Error).message}`);
+        failedAt = batch[0]?.dynamodb?.SequenceNumber;
+      }
+    }
+    if (failedAt !== undefined) {
+      shard.failures = shard.retryFrom === failedAt ? shard.failures + 1 : 1;
+      if (shard.failures <= consumer.retryAttempts) {
+        // Read again from the first record not handled, as Lambda retries a batch.
+        shard.retryFrom = failedAt;
+        shard.iterator = undefined;
+        return records.length;
+      }
+      report(
+        `[${consumer.name}] gave up on the records from ${failedAt} after ${shard.failures} attempts (in AWS: its dead-letter queue)`,
+      );
+    }
+    shard.failures = 0;
+    shard.retryFrom = undefined;
+    shard.iterator = out.NextShardIterator;
+    if (!shard.iterator) shard.done = true;
+    return records.length;
+  }
+
+  async function pollOnce(): Promise<number> {
+    await discover();
+    let read = 0;
+    for (const shard of shards.values()) {
+      if (shard.done) continue;
+      // A child shard is read once its parent is read to its end: records stay in order.
+      const parent = shard.parent ? shards.get(shard.parent) : undefined;
+      if (parent && !parent.done) continue;
+      read += await readShard(shard);
+    }
+    return read;
+  }
+
+  // One poll at a time: rounds asked for meanwhile wait their turn.
+  const serial = <T>(run: () => Promise<T>): Promise<T> => {
+    const next = running.then(run, run);
+    running = next.catch(() => undefined);
+    return next;
+  };
+
+  return {
+    poll: () => serial(pollOnce),
+    drain: () =>
+      serial(async () => {
+        while ((await pollOnce()) > 0) {
+          // read until a round finds nothing
+        }
+      }),
+    close: () => client.destroy(),
+  };
+}
+
+/**
+ * Polls a reader every `intervalMs` while it finds nothing, at once again while it does (so a
+ * count is at most about `intervalMs` behind its Start); a failed round is reported and retried.
+ */
+export function pollForever(
+  reader: StreamReader,
+  intervalMs: number,
+  report: (line: string) => void,
+): { stop: () => Promise<void> } {
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  const loop = (async () => {
+    while (!stopped) {
+      let read = 0;
+      try {
+        read = await reader.poll();
+      } catch (error) {
+        report(`stream poll failed: ${(error as Error).message}`);
+      }
+      if (read === 0 && !stopped)
+        await new Promise<void>((r) => {
+          wake = r;
+          setTimeout(r, intervalMs);
+        });
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      wake?.();
+      await loop;
+      reader.close();
+    },
+  };
+}

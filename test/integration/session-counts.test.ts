@@ -1,0 +1,238 @@
+import { randomUUID } from 'node:crypto';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { matchesFilter } from '../../bin/local/streams.js';
+import { instrumentDdb, setDdb } from '../../functions/core/ddb.js';
+import { type AccountingReport, account } from '../../functions/radius/accounting.js';
+import { countSessions, groupsOf } from '../../functions/radius/count-sessions.js';
+import { handler } from '../../functions/radius/session-counts.js';
+import { Access } from '../../functions/store/access-codes.js';
+import { countersOf, scopeOf } from '../../functions/store/counters.js';
+import { Nas } from '../../functions/store/nas.js';
+import { getMonthlyRevenue } from '../../functions/store/revenue.js';
+import { getSession, type RadiusSession, Session } from '../../functions/store/sessions.js';
+import { streamConsumers } from '../../functions/streams.js';
+import { paidCode } from '../support/access.js';
+import { useTestTable } from '../support/db.js';
+import { drainStreams } from '../support/streams.js';
+
+// New sessions are counted by the table's stream consumer (functions/radius/session-counts.ts),
+// on DynamoDB Local and its stream: once, whoever else counts, however often a record comes.
+
+useTestTable();
+
+const month = () => new Date().toISOString().slice(0, 7);
+const consumer = streamConsumers.find((c) => c.name === 'SessionCounts');
+
+/** A reseller with one hotspot and `n` codes. */
+async function reseller(n: number): Promise<{ resellerId: string; nasId: string; codes: string[] }> {
+  const resellerId = randomUUID();
+  const nasId = `access_sc_${randomUUID().slice(0, 8)}`;
+  await Nas.put({ nas_id: nasId, reseller_id: resellerId, reseller_name: 'SC', vlan_id: 10, kind: 'vlan' });
+  const codes: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const code = paidCode(resellerId, { data_limit_mb: 10_000 });
+    await Access.put(code);
+    codes.push(code.code);
+  }
+  return { resellerId, nasId, codes };
+}
+
+const report = (
+  r: { nasId: string },
+  code: string,
+  id: string,
+  status: AccountingReport['status'],
+  bytes = 0,
+): AccountingReport => ({
+  status,
+  uniqueId: id,
+  userName: code,
+  nasId: r.nasId,
+  callingStationId: '02:00:00:00:00:01',
+  totalBytes: bytes,
+  sessionTimeS: bytes ? 60 : 0,
+});
+
+/** The stream record Lambda would hand over for a session as stored now. */
+async function recordOf(id: string, sequence: string): Promise<DynamoDBRecord> {
+  const s = (await getSession(id)) as RadiusSession;
+  return {
+    eventName: 'INSERT',
+    eventSource: 'aws:dynamodb',
+    dynamodb: {
+      SequenceNumber: sequence,
+      NewImage: marshall(Session.item(s), { removeUndefinedValues: true }) as Record<
+        string,
+        AttributeValue
+      > as NonNullable<DynamoDBRecord['dynamodb']>['NewImage'],
+    },
+  };
+}
+
+const counts = async (r: { resellerId: string }) => ({
+  open: (await countersOf(scopeOf.reseller(r.resellerId))).open,
+  month: (await getMonthlyRevenue(r.resellerId, month())).sessions_count,
+});
+
+/** How many TransactWriteItems are sent while `run` runs. */
+async function transactionsDuring(run: () => Promise<unknown>): Promise<number> {
+  let n = 0;
+  const name = `count-tx-${randomUUID()}`;
+  instrumentDdb(
+    (next, context) => async (args) => {
+      if ((context as { commandName?: string }).commandName === 'TransactWriteItemsCommand') n += 1;
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    await run();
+  } finally {
+    setDdb(undefined);
+  }
+  return n;
+}
+
+describe('the session counts stream consumer', () => {
+  it('counts a Start once the stream is read, and not before: the Start makes two DynamoDB calls', async () => {
+    const r = await reseller(1);
+    const id = randomUUID();
+    const txs = await transactionsDuring(() =>
+      account(report(r, r.codes[0] as string, id, 'Start'), Date.now()),
+    );
+    expect(txs).toBe(1);
+    expect(await getSession(id)).toMatchObject({ uncounted: true, status: 'open' });
+    expect(await counts(r)).toEqual({ open: 0, month: 0 });
+
+    await drainStreams();
+    expect(await counts(r)).toEqual({ open: 1, month: 1 });
+    expect((await countersOf(scopeOf.all())).open).toBeGreaterThanOrEqual(1);
+    expect(await getSession(id)).not.toHaveProperty('uncounted');
+  });
+
+  it('counts once under duplicate records, a retransmitted Start and a batch delivered again', async () => {
+    const r = await reseller(2);
+    const [a, b] = [randomUUID(), randomUUID()];
+    await account(report(r, r.codes[0] as string, a, 'Start'), Date.now());
+    await account(report(r, r.codes[1] as string, b, 'Start'), Date.now());
+    // The router resends a's Start: nothing changes, and nothing is counted by the API.
+    expect(await account(report(r, r.codes[0] as string, a, 'Start'), Date.now())).toBe('unchanged');
+    const batch: DynamoDBStreamEvent = {
+      Records: [await recordOf(a, '100'), await recordOf(a, '101'), await recordOf(b, '102')],
+    };
+    expect(await handler(batch)).toEqual({ batchItemFailures: [] });
+    expect(await handler(batch)).toEqual({ batchItemFailures: [] });
+    await drainStreams();
+    await drainStreams();
+    expect(await counts(r)).toEqual({ open: 2, month: 2 });
+  });
+
+  it("counts once when the consumer and the session's Interim race, many times over (parallel)", async () => {
+    const r = await reseller(30);
+    const ids = r.codes.map(() => randomUUID());
+    await Promise.all(
+      r.codes.map((code, i) => account(report(r, code, ids[i] as string, 'Start'), Date.now())),
+    );
+    const records = await Promise.all(ids.map((id, i) => recordOf(id, String(1000 + i))));
+    // The consumer (three deliveries of the batch at once, and the table's own stream) and each
+    // session's Interim all at the same time: each may count a session it finds uncounted.
+    await Promise.all([
+      handler({ Records: records }),
+      handler({ Records: [...records].reverse() }),
+      handler({ Records: records.slice(10) }),
+      drainStreams(),
+      ...r.codes.map((code, i) =>
+        account(report(r, code, ids[i] as string, 'Interim-Update', 5000), Date.now()),
+      ),
+    ]);
+    await drainStreams();
+    expect(await counts(r)).toEqual({ open: 30, month: 30 });
+    for (const id of ids) expect(await getSession(id)).not.toHaveProperty('uncounted');
+  });
+
+  it('leaves open uncounted for a session whose Stop came before the consumer: the month counts it once', async () => {
+    const r = await reseller(1);
+    const id = randomUUID();
+    await account(report(r, r.codes[0] as string, id, 'Start'), Date.now());
+    const start = await recordOf(id, '200');
+    expect(await account(report(r, r.codes[0] as string, id, 'Stop', 2000), Date.now())).toBe('stored');
+    expect(await counts(r)).toEqual({ open: 0, month: 1 });
+
+    // The Start's record, delivered late (and the stream read as it comes): nothing more.
+    expect(await handler({ Records: [start] })).toEqual({ batchItemFailures: [] });
+    await drainStreams();
+    expect(await counts(r)).toEqual({ open: 0, month: 1 });
+    expect(await getSession(id)).toMatchObject({ status: 'closed' });
+  });
+
+  it('counts a batch of sessions in fewer transactions than sessions, each counter item added to once', async () => {
+    const r = await reseller(60);
+    const ids = r.codes.map(() => randomUUID());
+    await Promise.all(
+      r.codes.map((code, i) => account(report(r, code, ids[i] as string, 'Start'), Date.now())),
+    );
+    const sessions = (await Promise.all(ids.map((id) => getSession(id)))) as RadiusSession[];
+    const groups = groupsOf(sessions);
+    expect(groups.length).toBeLessThan(sessions.length / 10);
+
+    let outcome: Awaited<ReturnType<typeof countSessions>> | undefined;
+    const txs = await transactionsDuring(async () => {
+      outcome = await countSessions(sessions);
+    });
+    expect(outcome).toMatchObject({ skipped: [], failed: [] });
+    expect(outcome?.counted).toHaveLength(60);
+    expect(txs).toBe(groups.length);
+    expect(await counts(r)).toEqual({ open: 60, month: 60 });
+    await drainStreams();
+    expect(await counts(r)).toEqual({ open: 60, month: 60 });
+  });
+
+  it('drops the sessions another writer counted from a cancelled transaction and counts the rest in it', async () => {
+    const r = await reseller(4);
+    const ids = r.codes.map(() => randomUUID());
+    await Promise.all(
+      r.codes.map((code, i) => account(report(r, code, ids[i] as string, 'Start'), Date.now())),
+    );
+    const sessions = (await Promise.all(ids.map((id) => getSession(id)))) as RadiusSession[];
+    // Two of them report again first: their Interims count them.
+    await account(report(r, r.codes[0] as string, ids[0] as string, 'Interim-Update', 100), Date.now());
+    await account(report(r, r.codes[2] as string, ids[2] as string, 'Interim-Update', 100), Date.now());
+
+    const txs = await transactionsDuring(async () => {
+      expect(await countSessions(sessions)).toMatchObject({
+        counted: [ids[1], ids[3]],
+        skipped: expect.arrayContaining([ids[0], ids[2]]),
+        failed: [],
+      });
+    });
+    expect(txs).toBeLessThanOrEqual(3);
+    expect(await counts(r)).toEqual({ open: 4, month: 4 });
+  });
+
+  it('is invoked only for session items that carry uncounted (its filter, as Lambda and the local poller apply it)', async () => {
+    const r = await reseller(1);
+    const id = randomUUID();
+    await account(report(r, r.codes[0] as string, id, 'Start'), Date.now());
+    const record = await recordOf(id, '300');
+    const filter = consumer?.filter;
+    expect(filter).toBeDefined();
+    expect(matchesFilter(record, filter)).toBe(true);
+    expect(matchesFilter({ ...record, eventName: 'REMOVE' }, filter)).toBe(false);
+    const image = { ...record.dynamodb?.NewImage };
+    delete image.uncounted;
+    expect(matchesFilter({ ...record, dynamodb: { ...record.dynamodb, NewImage: image } }, filter)).toBe(
+      false,
+    );
+    const code = marshall(Access.item((await Access.get({ code: r.codes[0] as string })) as never), {
+      removeUndefinedValues: true,
+    });
+    expect(
+      matchesFilter({ ...record, dynamodb: { NewImage: { ...code, uncounted: { BOOL: true } } } }, filter),
+    ).toBe(false);
+    // The entity name in the filter is the session entity's.
+    expect(JSON.stringify(filter)).toContain(`"${Session.name}"`);
+  });
+});
