@@ -5,7 +5,9 @@
  * DYNAMODB_PERSIST=1 (keep data in .local/dynamodb), SMS_OUTBOX, WEBHOOK_SECRET,
  * RADIUS_AUTH_PORT (1812), RADIUS_ACCT_PORT (1813), RADIUS_TLS_PORT (2083, RadSec),
  * RADIUS_SECRET (testing123: the local demo router's own secret), RADIUS_CLIENT_LIFETIME (60),
- * RADSEC_PROXY_PORT (11812, in the printed radsecproxy example), LOCAL_RADIUS=0 (no FreeRADIUS).
+ * RADSEC_PROXY_PORT (11812, in the printed radsecproxy example), LOCAL_RADIUS=0 (no FreeRADIUS),
+ * LOCAL_STREAMS=0 (no stream consumers: new sessions then count at their next report),
+ * LOCAL_STREAM_POLL_MS (200: how often the stream consumers read the table's stream when idle).
  */
 import './local/preamble.js';
 import { createHash } from 'node:crypto';
@@ -53,6 +55,7 @@ import { startLocalJobs } from './local/jobs.js';
 import { localPages } from './local/pages.js';
 import { radsecproxyConf } from './local/radsecproxy.js';
 import { startServer } from './local/server.js';
+import { startStreamConsumers } from './local/streams.js';
 import { createTable, seed } from './local/table.js';
 
 async function main(): Promise<void> {
@@ -103,6 +106,9 @@ async function main(): Promise<void> {
   // from) at this port.
   const coaPort = Number(process.env.LOCAL_COA_PORT || 3799);
   await setNasCoa(demo.nasId, { port: coaPort });
+  // The table's stream consumers (functions/streams.ts: the new sessions' counts) in a process of
+  // their own, as each is a Lambda function of its own in AWS; LOCAL_STREAMS=0 leaves them off.
+  const consumers = process.env.LOCAL_STREAMS === '0' ? undefined : await startStreamConsumers();
   const stopJobs = startLocalJobs({
     baseUrl: api.url,
     ...(radius.running
@@ -117,6 +123,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${signal}: stopping\n`);
     stopSmsNotices();
     await stopJobs();
+    await consumers?.stop();
     await radius.running?.stop();
     await api.close();
     await dynamo?.stop();
@@ -167,7 +174,11 @@ async function main(): Promise<void> {
           ]
         : []),
       '',
-      `Ctrl-C stops the API${radius.running ? ', FreeRADIUS' : ''} and DynamoDB Local.`,
+      consumers
+        ? `Stream consumers (new sessions' counts): process ${consumers.pid}, reading the table's stream every ${process.env.LOCAL_STREAM_POLL_MS || 200} ms.`
+        : 'Stream consumers: off (LOCAL_STREAMS=0): a new session counts at its next report.',
+      '',
+      `Ctrl-C stops the API${radius.running ? ', FreeRADIUS' : ''}, the stream consumers and DynamoDB Local.`,
       '',
     ].join('\n'),
   );

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import {
   type _Record,
   DescribeStreamCommand,
@@ -9,6 +11,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { StreamConsumer } from '../../functions/streams.js';
+import { type LocalProcess, supervise } from './child.js';
 
 /**
  * What Lambda's event source mapping does for a stream consumer in AWS, done against DynamoDB
@@ -256,5 +259,51 @@ export function pollForever(
       await loop;
       reader.close();
     },
+  };
+}
+
+/** The stream consumers' process (./stream-consumer.ts): its pid (the bench reads its CPU), `drain`, `stop`. */
+export interface StreamConsumerProcess extends LocalProcess {
+  /** Resolves once every record written before the call has been handed to the consumers. */
+  drain: () => Promise<void>;
+}
+
+/**
+ * Starts ./stream-consumer.ts as a child process with this process's environment (the table and
+ * the endpoint it names); resolves once it reads the stream.
+ */
+export async function startStreamConsumers(): Promise<StreamConsumerProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('./stream-consumer.ts', import.meta.url))],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: process.env },
+  );
+  const held = supervise(child);
+  await new Promise<void>((resolve, reject) => {
+    const exited = (code: number | null) =>
+      reject(new Error(`the stream consumers exited (${code}) before they read`));
+    child.once('exit', exited);
+    child.on('message', (m: { kind: string }) => {
+      if (m.kind !== 'ready') return;
+      child.off('exit', exited);
+      resolve();
+    });
+  });
+  let asked = 0;
+  return {
+    ...held,
+    pid: child.pid as number,
+    drain: () =>
+      new Promise<void>((resolve, reject) => {
+        const id = ++asked;
+        const on = (m: { kind: string; id?: number; error?: string }) => {
+          if (m.kind !== 'drained' || m.id !== id) return;
+          child.off('message', on);
+          if (m.error) reject(new Error(m.error));
+          else resolve();
+        };
+        child.on('message', on);
+        child.send({ kind: 'drain', id });
+      }),
   };
 }
