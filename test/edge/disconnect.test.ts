@@ -20,6 +20,7 @@ import {
   type RadiusAttributes,
   type TestRouter,
 } from '../support/radius.js';
+import { eventually } from '../support/streams.js';
 
 // Disconnect (RFC 5176) through the whole edge: an operator (or a revoke, or a used-up data pool)
 // asks the API -> the API records the request -> the relay run.sh starts next to FreeRADIUS in
@@ -178,7 +179,8 @@ describe('POST /sessions/{id}/disconnect, through the RADIUS front', () => {
     const c = await code(resellerId);
     const session = await liveSession(c.code, nasId);
     const owner = await tokenFor('reseller', { resellerId });
-    expect(await openOf(resellerId)).toBe(1);
+    // Counted by the stack's stream consumer, a moment after the Start.
+    await eventually(async () => expect(await openOf(resellerId)).toBe(1));
 
     const askedAt = Date.now();
     const asked = await disconnectAs(owner, session.id);
@@ -253,7 +255,7 @@ describe('POST /sessions/{id}/disconnect, through the RADIUS front', () => {
     const gaps = nas.received.slice(1).map((r, i) => r.at - (nas.received[i]?.at ?? 0));
     expect(gaps[0]).toBeGreaterThanOrEqual(900);
     expect(gaps[1]).toBeGreaterThanOrEqual(1900);
-    expect(await openOf(resellerId)).toBe(1);
+    await eventually(async () => expect(await openOf(resellerId)).toBe(1));
 
     // Asked again once failed: a new round of sends, and this time the router acknowledges.
     nas.answer('ack');
