@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import radius from 'radius';
 import { startFakeNas } from '../bin/local/fake-nas.js';
 import { findBinary, startFreeRadius } from '../bin/local/freeradius.js';
+import { startStreamConsumers } from '../bin/local/streams.js';
 import { getSecret } from '../functions/core/secrets.js';
 import { frontTls, register } from '../functions/routers/routers.js';
 import { Access } from '../functions/store/access-codes.js';
@@ -71,13 +72,19 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 
-/** Runs `run` and returns its result with each process's CPU ms per answered exchange. */
+/**
+ * Runs `run` and returns its result with each process's CPU ms per answered exchange. `settle`,
+ * when given, is waited for before the CPU is read again: the work the exchanges left to the
+ * stream consumers (a Start's counting) is charged to them, not to the next kind of exchange.
+ */
 async function withCpu<T extends { answered: number }>(
   pids: Pids,
   run: () => Promise<T>,
+  settle?: () => Promise<void>,
 ): Promise<T & { cpu: Record<string, number> }> {
   const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
   const result = await run();
+  await settle?.();
   const cpu = Object.fromEntries(
     Object.entries(pids).map(([k, pid]) => [
       k,
@@ -256,6 +263,7 @@ async function exchanges(
   api: ApiProcess | undefined,
   parallel: number,
   pids: Pids,
+  settle?: () => Promise<void>,
 ): Promise<RadiusFigure[]> {
   const total = codes.length;
   const out: RadiusFigure[] = [];
@@ -270,19 +278,22 @@ async function exchanges(
     return r;
   };
   api?.reset();
-  const authz = await withCpu(pids, () =>
-    blast(
-      target.authPort,
-      target.secret,
-      'Access-Request',
-      (i) => [
-        ['User-Name', codes[i] as string],
-        ['User-Password', codes[i] as string],
-        ['NAS-Identifier', nasId],
-        ['Calling-Station-Id', mac(i)],
-      ],
-      { total, parallel },
-    ),
+  const authz = await withCpu(
+    pids,
+    () =>
+      blast(
+        target.authPort,
+        target.secret,
+        'Access-Request',
+        (i) => [
+          ['User-Name', codes[i] as string],
+          ['User-Password', codes[i] as string],
+          ['NAS-Identifier', nasId],
+          ['Calling-Station-Id', mac(i)],
+        ],
+        { total, parallel },
+      ),
+    settle,
   );
   out.push(
     figure(
@@ -302,27 +313,33 @@ async function exchanges(
     ['Acct-Session-Id', session(i)],
     ['Calling-Station-Id', mac(i)],
   ];
-  const starts = await withCpu(pids, () =>
-    blast(target.acctPort, target.secret, 'Accounting-Request', (i) => accounting('Start', i), {
-      total,
-      parallel,
-    }),
+  const starts = await withCpu(
+    pids,
+    () =>
+      blast(target.acctPort, target.secret, 'Accounting-Request', (i) => accounting('Start', i), {
+        total,
+        parallel,
+      }),
+    settle,
   );
   out.push(figure(`${label}: accounting Start`, accepted('Start', starts), await calls(starts.answered)));
   api?.reset();
-  const interims = await withCpu(pids, () =>
-    blast(
-      target.acctPort,
-      target.secret,
-      'Accounting-Request',
-      (i) => [
-        ...accounting('Interim-Update', i),
-        ['Acct-Input-Octets', 1_000_000],
-        ['Acct-Output-Octets', 9_000_000],
-        ['Acct-Session-Time', 300],
-      ],
-      { total, parallel },
-    ),
+  const interims = await withCpu(
+    pids,
+    () =>
+      blast(
+        target.acctPort,
+        target.secret,
+        'Accounting-Request',
+        (i) => [
+          ...accounting('Interim-Update', i),
+          ['Acct-Input-Octets', 1_000_000],
+          ['Acct-Output-Octets', 9_000_000],
+          ['Acct-Session-Time', 300],
+        ],
+        { total, parallel },
+      ),
+    settle,
   );
   out.push(
     figure(
@@ -449,6 +466,9 @@ export async function radiusFigures(options: {
   const out: RadiusFigure[] = [];
   const tls = await frontTls('localhost');
   const api = await startApi();
+  // The table's stream consumers in their own process, as `npm start` runs them (each is a Lambda
+  // function of its own in AWS): the counting of a Start is their CPU, in a column of its own.
+  const consumers = await startStreamConsumers();
   const apiUrl = api.url;
   const edge = await startFreeRadius({
     apiUrl,
@@ -499,19 +519,37 @@ export async function radiusFigures(options: {
       await warm(radsec, 2 * total + 20);
       // And every path of the API compiled by V8 before it is measured: a round of each exchange.
       const warmFrom = 2 * total + 40 + DISCONNECTS;
-      await exchanges('warm', udp, nasId, codes.slice(warmFrom, warmFrom + WARM), api, parallel, {});
+      await exchanges(
+        'warm',
+        udp,
+        nasId,
+        codes.slice(warmFrom, warmFrom + WARM),
+        api,
+        parallel,
+        {},
+        consumers.drain,
+      );
       const pids: Pids = {
         FreeRADIUS: edge.pid,
         API: api.pid,
+        'stream consumer': consumers.pid,
         ...(options.dynamoPid ? { 'DynamoDB Local': options.dynamoPid } : {}),
         'load generator': process.pid,
       };
-      out.push(...(await exchanges('UDP', udp, nasId, codes.slice(0, total), api, parallel, pids)));
       out.push(
-        ...(await exchanges('RadSec', radsec, nasId, codes.slice(total, 2 * total), api, parallel, {
-          ...pids,
-          radsecproxy: proxy.pid,
-        })),
+        ...(await exchanges('UDP', udp, nasId, codes.slice(0, total), api, parallel, pids, consumers.drain)),
+      );
+      out.push(
+        ...(await exchanges(
+          'RadSec',
+          radsec,
+          nasId,
+          codes.slice(total, 2 * total),
+          api,
+          parallel,
+          { ...pids, radsecproxy: proxy.pid },
+          consumers.drain,
+        )),
       );
       // The live sessions the Disconnect round trips cut: each started by the UDP router.
       const cut = codes.slice(2 * total + 40, 2 * total + 40 + DISCONNECTS);
@@ -547,6 +585,7 @@ export async function radiusFigures(options: {
       );
   } finally {
     await edge.stop();
+    await consumers.stop();
     await api.stop();
   }
 
@@ -607,7 +646,7 @@ const ratio = (f: RadiusFigure, floor: RadiusFigure | undefined) =>
   floor ? (f.p50 / floor.p50).toFixed(1) : '–';
 
 /** The processes of the CPU table, in its column order. */
-const CPU_COLUMNS = ['FreeRADIUS', 'API', 'DynamoDB Local', 'radsecproxy'] as const;
+const CPU_COLUMNS = ['FreeRADIUS', 'API', 'stream consumer', 'DynamoDB Local', 'radsecproxy'] as const;
 
 /** What the server side spent on an exchange (every process but the load generator). */
 const serverCpu = (f: RadiusFigure) =>
@@ -642,7 +681,7 @@ export function radiusSection(figures: RadiusFigure[]): string[] {
     lines.push(
       '### CPU per exchange, by process, against the SQL peer',
       '',
-      "CPU milliseconds (utime + stime from /proc/<pid>/stat, all threads) per exchange answered, 20 in flight; the peer is FreeRADIUS + rlm_sql on SQLite (WAL, the stock schema and queries, a time and a data counter, one device per user), measured in the same run with the same load generator. *Server CPU* is every process but the load generator; *× peer* its ratio to the peer's for the same exchange, *req/s × peer* the peer's rate over this one.",
+      "CPU milliseconds (utime + stime from /proc/<pid>/stat, all threads) per exchange answered, 20 in flight, read once the stream consumer (its own process, as it is its own Lambda function in AWS) has counted what the exchanges left it: the Starts' sessions; the peer is FreeRADIUS + rlm_sql on SQLite (WAL, the stock schema and queries, a time and a data counter, one device per user), measured in the same run with the same load generator. *Server CPU* is every process but the load generator; *× peer* its ratio to the peer's for the same exchange, *req/s × peer* the peer's rate over this one.",
       '',
       `| exchange | req/s | ${CPU_COLUMNS.join(' | ')} | server CPU | × peer | req/s × peer | load generator |`,
       `|---|---:|${CPU_COLUMNS.map(() => '---:|').join('')}---:|---:|---:|---:|`,

@@ -1,5 +1,5 @@
 import { type CfnResource, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct, type IConstruct } from 'constructs';
 import { GENERATED_SECRETS, type SecretName, type ServiceSecretName } from '../functions/core/secrets.js';
@@ -52,6 +52,8 @@ export class DataLayer extends Construct {
       sortKey: { name: TABLE.sortKey, type: AttributeType.STRING },
       billingMode: BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: TABLE.ttlAttribute,
+      // Read by the stream consumers of functions/streams.ts (an in-place update of the table).
+      stream: StreamViewType[TABLE.streamView],
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,

@@ -57,3 +57,11 @@ export const SMS_PUBLISH_ACKNOWLEDGEMENT: NagAcknowledgement = {
 export function acknowledge(scope: IConstruct, acks: readonly NagAcknowledgement[]): void {
   for (const a of acks) Validations.of(scope).acknowledge(a);
 }
+
+/** Acknowledged on the role of each stream consumer (functions/streams.ts) only. */
+export const STREAM_LIST_ACKNOWLEDGEMENT: NagAcknowledgement = {
+  id: 'AwsSolutions-IAM5[Resource::*]',
+  reason:
+    "dynamodb:ListStreams, which Lambda's event source mapping needs, has no resource-level permission; " +
+    "the stream's own reads (DescribeStream, GetShardIterator, GetRecords) are on this table's stream ARN.",
+};

@@ -6,6 +6,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 /** The EMF namespace the functions write business metrics to (functions/core/log.ts). */
@@ -31,6 +32,11 @@ export interface ObservabilityProps {
   /** Every function of the service, by a readable name. */
   functions: Record<string, IFunction>;
   opsTopic: ITopic;
+  /**
+   * The table's stream consumers (functions/streams.ts): each pages when its records wait too
+   * long (iterator age) and when a batch reached its dead-letter queue.
+   */
+  streamConsumers?: { name: string; fn: IFunction; deadLetters: IQueue }[];
   /** The canary function, when the stack has one. */
   canary?: IFunction;
   /** Alarm when the API's 5xx share over 5 minutes exceeds this (default 5%). */
@@ -280,6 +286,24 @@ export class Observability extends Construct {
       threshold: silentS + 30 * 60,
       alarmDescription: `An open session silent for more than ${Math.round(silentS / 60) + 30} minutes: the sweep falls behind`,
     });
+
+    // A stream consumer that falls behind leaves counts stale (a new session's open count waits
+    // for it); one that gives up on a batch parks it in its dead-letter queue.
+    for (const c of props.streamConsumers ?? []) {
+      alarm(`${c.name}IteratorAge`, {
+        metric: c.fn.metric('IteratorAge', { statistic: 'Maximum', period: Duration.minutes(5) }),
+        threshold: 60_000,
+        alarmDescription: `${c.name}: stream records waited more than a minute for the consumer (counts are that stale)`,
+      });
+      alarm(`${c.name}DeadLetters`, {
+        metric: c.deadLetters.metricApproximateNumberOfMessagesVisible({
+          statistic: 'Maximum',
+          period: Duration.minutes(5),
+        }),
+        threshold: 1,
+        alarmDescription: `${c.name}: a batch of stream records was given up on (its dead-letter queue)`,
+      });
+    }
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
       defaultInterval: Duration.hours(6),

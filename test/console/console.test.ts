@@ -16,6 +16,7 @@ import { getPayment } from '../../functions/store/payments.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { login as apiLogin, lastOtp, newMsisdn, tokenFor } from '../support/http.js';
 import { asRouter, type EdgeContext, edgeStack, givenUdpRouter, type TestRouter } from '../support/radius.js';
+import { eventually } from '../support/streams.js';
 
 /**
  * The console in a real browser (Debian's chromium through playwright-core), against the run's
@@ -196,6 +197,11 @@ beforeAll(async () => {
     'Calling-Station-Id': '02:00:00:00:00:21',
   });
   expect(start.code).toBe('Accounting-Response');
+  // Counted by the stack's stream consumer a moment after the Start: the dashboard reads it then.
+  const owner = await tokenFor('reseller', { resellerId: reseller.id });
+  await eventually(async () =>
+    expect((await api('GET', '/api/v1/monitoring/overview', owner)).body.sessions_active).toBe(1),
+  );
 
   // A payment completed through the sandbox aggregator, its code never used.
   const buyer = await apiLogin(edge.apiUrl, buyerMsisdn);

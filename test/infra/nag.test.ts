@@ -7,7 +7,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../../functions/jobs.js';
 import { routeKey, routes } from '../../functions/routes.js';
 import { buildApp } from '../../lib/app.js';
-import { SMS_PUBLISH_ACKNOWLEDGEMENT, stackAcknowledgements } from '../../lib/nag.js';
+import {
+  SMS_PUBLISH_ACKNOWLEDGEMENT,
+  STREAM_LIST_ACKNOWLEDGEMENT,
+  stackAcknowledgements,
+} from '../../lib/nag.js';
 
 const noBundling = { context: { 'aws:cdk:bundling-stacks': [] } };
 
@@ -72,7 +76,7 @@ describe('cdk-nag AwsSolutions on the app', () => {
     expect(outcome.synthError).toBeUndefined();
   });
 
-  it('acknowledges a Resource * on the role of the sms rows and jobs and the RADIUS front task execution role only, not on the stack', () => {
+  it('acknowledges a Resource * on the role of the sms rows and jobs, of the stream consumers and the RADIUS front task execution role only, not on the stack', () => {
     const smsRows = routes.filter((r) => r.access.sns === 'sms');
     // A scheduled job that completes payments texts access codes too (reconciliation).
     const smsJobs = jobs.filter((j) => j.access.sns === 'sms');
@@ -85,6 +89,8 @@ describe('cdk-nag AwsSolutions on the app', () => {
             ...smsJobs.map((j) => built.stack.jobFunctions[j.name]),
           ].map((fn) => fn?.role?.node.path),
         ),
+        // dynamodb:ListStreams (lib/nag.ts, STREAM_LIST_ACKNOWLEDGEMENT).
+        ...Object.values(built.stack.streamConsumers).map((c) => c.fn.role?.node.path),
         // ecr:GetAuthorizationToken (lib/radius-front.ts).
         `${stackPath}/RadiusFront/Front/Task/ExecutionRole`,
       ].sort(),
@@ -92,7 +98,11 @@ describe('cdk-nag AwsSolutions on the app', () => {
   });
 
   it('gives a written reason for every acknowledgement', () => {
-    for (const a of [...stackAcknowledgements('TableX'), SMS_PUBLISH_ACKNOWLEDGEMENT]) {
+    for (const a of [
+      ...stackAcknowledgements('TableX'),
+      SMS_PUBLISH_ACKNOWLEDGEMENT,
+      STREAM_LIST_ACKNOWLEDGEMENT,
+    ]) {
       expect(a.reason.length, a.id).toBeGreaterThan(60);
     }
   });

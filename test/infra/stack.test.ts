@@ -8,6 +8,7 @@ import { jobs } from '../../functions/jobs.js';
 import { radiusSettings } from '../../functions/radius/settings.js';
 import { type Route, routeKey, routeSecrets, routes } from '../../functions/routes.js';
 import { TABLE } from '../../functions/store/table.js';
+import { streamConsumers } from '../../functions/streams.js';
 import { HotspotStack, settingsFromContext, withPaymentSecrets } from '../../lib/hotspot-stack.js';
 
 import { ALL_SECRETS } from '../../lib/secret-names.js';
@@ -66,12 +67,12 @@ const topicId = () => {
 };
 
 describe('one function per route-table row', () => {
-  it('creates one Node.js 22 arm64 function per row, per scheduled job, plus the canary, and no other function', () => {
+  it('creates one Node.js 22 arm64 function per row, per scheduled job, per stream consumer, plus the canary, and no other function', () => {
     const all = t.ofType('AWS::Lambda::Function');
     const node22 = all.filter(
       ([, f]) => f.Properties.Runtime === 'nodejs22.x' && f.Properties.Handler === 'index.handler',
     );
-    expect(node22).toHaveLength(routes.length + jobs.length + 1);
+    expect(node22).toHaveLength(routes.length + jobs.length + streamConsumers.length + 1);
     expect(all).toHaveLength(node22.length);
     for (const [, fn] of all) expect(fn.Properties.Architectures).toEqual(['arm64']);
   });
@@ -561,5 +562,97 @@ describe('scheduled jobs', () => {
     const timeoutS = Number(sweep?.Properties.Timeout);
     // A close is one transaction (its retries a few more); the count of what is left, 65 Queries.
     expect(timeoutS * 1000).toBeGreaterThanOrEqual(radiusSettings().RADIUS_SWEEP_BUDGET_MS + 10_000);
+  });
+});
+
+describe('stream consumers', () => {
+  const app = new App({ context: CONTEXT });
+  const stack = new HotspotStack(
+    app,
+    'StreamsStack',
+    settingsFromContext((k) => app.node.tryGetContext(k)),
+  );
+  const streamsTemplate = Template.fromStack(stack);
+  const s = inspect(streamsTemplate);
+  const tableOf = () => {
+    const [table] = s.ofType('AWS::DynamoDB::Table');
+    if (!table) throw new Error('no table');
+    return table;
+  };
+
+  it("enables the table's stream with the new image of each item", () => {
+    expect(tableOf()[1].Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
+  });
+
+  it('gives each consumer of functions/streams.ts a function fed by the stream: its filter, batching, bisect, retries, item failures and a DLQ', () => {
+    expect(streamConsumers.length).toBeGreaterThan(0);
+    for (const c of streamConsumers) {
+      const fnId = s.functionIdOf(c.name);
+      expect(c.maxBatchingWindowS).toBeLessThanOrEqual(1);
+      const [queueId] =
+        s.ofType('AWS::SQS::Queue').find(([id]) => id.startsWith(`${c.name}DeadLetters`)) ?? [];
+      expect(queueId, c.name).toBeDefined();
+      streamsTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: fnId },
+        EventSourceArn: { 'Fn::GetAtt': [tableOf()[0], 'StreamArn'] },
+        StartingPosition: 'TRIM_HORIZON',
+        BatchSize: c.batchSize,
+        MaximumBatchingWindowInSeconds: c.maxBatchingWindowS,
+        BisectBatchOnFunctionError: true,
+        MaximumRetryAttempts: c.retryAttempts,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId, 'Arn'] } } },
+        FilterCriteria: { Filters: [{ Pattern: JSON.stringify(c.filter) }] },
+      });
+      // It reads the stream and writes the table (what its access names; a transaction's items
+      // are authorised as UpdateItem), and may send to its DLQ.
+      const actions = s.statementsOfFunction(fnId).flatMap(actionsOf);
+      expect(actions).toEqual(
+        expect.arrayContaining([
+          'dynamodb:ListStreams',
+          'dynamodb:DescribeStream',
+          'dynamodb:GetRecords',
+          'dynamodb:GetShardIterator',
+          'dynamodb:UpdateItem',
+        ]),
+      );
+      expect(actions).toEqual(expect.arrayContaining(['sqs:SendMessage']));
+      expect(stack.streamConsumers[c.name]?.fn).toBeDefined();
+    }
+    // The stream is the consumers' grant alone: no route's function may list or describe it.
+    for (const r of routes)
+      expect(s.statementsOf(routeKey(r)).flatMap(actionsOf)).not.toContain('dynamodb:ListStreams');
+  });
+
+  it('counts only session items that carry uncounted (the filter Lambda applies)', () => {
+    const counts = streamConsumers.find((c) => c.name === 'SessionCounts');
+    expect(counts?.filter).toEqual({
+      eventName: ['INSERT', 'MODIFY'],
+      dynamodb: { NewImage: { entity: { S: ['radius_session'] }, uncounted: { BOOL: [true] } } },
+    });
+  });
+
+  it("pages the operations topic on each consumer's iterator age and on its dead-letter queue", () => {
+    const alarms = s.ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    for (const c of streamConsumers) {
+      const age = alarms.find(
+        (a) =>
+          a.MetricName === 'IteratorAge' && JSON.stringify(a.Dimensions).includes(s.functionIdOf(c.name)),
+      );
+      expect(age, `${c.name} iterator age`).toMatchObject({
+        Statistic: 'Maximum',
+        Threshold: 60_000,
+        AlarmActions: [{ Ref: expect.stringMatching(/^OpsTopic/) }],
+      });
+      const dlq = alarms.find(
+        (a) =>
+          a.MetricName === 'ApproximateNumberOfMessagesVisible' &&
+          JSON.stringify(a.Dimensions).includes(`${c.name}DeadLetters`),
+      );
+      expect(dlq, `${c.name} dead letters`).toMatchObject({
+        Threshold: 1,
+        AlarmActions: [{ Ref: expect.stringMatching(/^OpsTopic/) }],
+      });
+    }
   });
 });
