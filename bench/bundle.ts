@@ -185,14 +185,15 @@ export interface FunctionFigure extends ImportFigure {
   gzipBytes: number;
 }
 
-/** Every deployed function: one per route-table row, one per scheduled job, and the canary. */
+/** Every deployed function: one per route-table row, one per scheduled job, one per stream consumer, and the canary. */
 export async function functionEntries(
   root: string,
 ): Promise<{ name: string; entry: string; external: string[] }[]> {
   const { routes } = await import('../functions/routes.js');
   const { jobs } = await import('../functions/jobs.js');
+  const { streamConsumers } = await import('../functions/streams.js');
   const entries = [
-    ...[...routes, ...jobs].map((r) => ({
+    ...[...routes, ...jobs, ...streamConsumers].map((r) => ({
       name: r.handler.replace(/\//g, '-'),
       entry: join(root, 'functions', `${r.handler}.ts`),
       external: [] as string[],

@@ -6,9 +6,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { bundle } from '../../bench/bundle.js';
 import { signSession } from '../../functions/auth/tokens.js';
+import { countersOf, scopeOf } from '../../functions/store/counters.js';
+import { getSession, type RadiusSession, Session } from '../../functions/store/sessions.js';
 import { useTestTable } from '../support/db.js';
 
 const table = useTestTable({ seed: true });
@@ -184,5 +187,33 @@ describe('the deployed bundles run', () => {
     } finally {
       extension.close();
     }
+  });
+
+  it('counts a new session from a DynamoDB stream record (the SessionCounts consumer)', async () => {
+    const session: RadiusSession = {
+      id: randomUUID(),
+      code: 'BUNDLE1',
+      nas_id: 'access_bundle',
+      reseller_id: randomUUID(),
+      device: '02:00:00:00:00:01',
+      status: 'open',
+      total_bytes: 0,
+      session_time_s: 0,
+      started_at: new Date().toISOString(),
+      last_report_at: new Date().toISOString(),
+      uncounted: true,
+    };
+    await Session.put(session);
+    const record = {
+      eventName: 'INSERT',
+      dynamodb: {
+        SequenceNumber: '1',
+        NewImage: marshall(Session.item(session), { removeUndefinedValues: true }),
+      },
+    };
+    const answer = await invoke('radius/session-counts', { Records: [record] });
+    expect(answer).toMatchObject({ batchItemFailures: [] });
+    expect((await countersOf(scopeOf.reseller(session.reseller_id))).open).toBe(1);
+    expect(await getSession(session.id)).not.toHaveProperty('uncounted');
   });
 });
