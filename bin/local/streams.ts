@@ -30,6 +30,9 @@ export interface StreamReader {
   close: () => void;
 }
 
+/** How often the shards are listed again while none ended (DynamoDB opens a new one when one ends). */
+const REDISCOVER_MS = 5000;
+
 type Handler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | undefined>;
 
 interface ShardState {
@@ -38,6 +41,8 @@ interface ShardState {
   iterator?: string;
   /** Read to its end (a closed shard): its children may be read. */
   done: boolean;
+  /** Ended, and the shards listed since (its children are known). */
+  listed?: boolean;
   /** Failed deliveries of the batch starting at `retryFrom`. */
   failures: number;
   retryFrom?: string;
@@ -194,8 +199,22 @@ export function streamReader(options: {
     return records.length;
   }
 
-  async function pollOnce(): Promise<number> {
-    await discover();
+  /**
+   * The shards are listed again when one ended (its children follow), when asked (a drain: any
+   * shard opened before the call is read), and every REDISCOVER_MS otherwise: a DescribeStream on
+   * every poll was most of what the poller cost while the stream was quiet.
+   */
+  let listedAt = 0;
+  async function pollOnce(relist = false): Promise<number> {
+    if (
+      relist ||
+      Date.now() - listedAt > REDISCOVER_MS ||
+      [...shards.values()].some((s) => s.done && !s.listed)
+    ) {
+      await discover();
+      listedAt = Date.now();
+      for (const s of shards.values()) if (s.done) s.listed = true;
+    }
     let read = 0;
     for (const shard of shards.values()) {
       if (shard.done) continue;
@@ -218,7 +237,9 @@ export function streamReader(options: {
     poll: () => serial(pollOnce),
     drain: () =>
       serial(async () => {
-        while ((await pollOnce()) > 0) {
+        let relist = true;
+        while ((await pollOnce(relist)) > 0) {
+          relist = false;
           // read until a round finds nothing
         }
       }),

@@ -3,6 +3,7 @@ import {
   DescribeTableCommand,
   type DynamoDBClient,
   ResourceInUseException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
@@ -50,9 +51,18 @@ export async function createTable(client: DynamoDBClient, name: string): Promise
       }),
     );
   } catch (error) {
-    // A table kept on disk from an earlier run is reused as it is.
+    // A table kept on disk from an earlier run is reused as it is, its stream turned on if it was
+    // created before the table had one (its sessions written before count at their next report).
     if (!(error instanceof ResourceInUseException)) throw error;
-    await client.send(new DescribeTableCommand({ TableName: name }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+    if (!Table?.StreamSpecification?.StreamEnabled) {
+      await client.send(
+        new UpdateTableCommand({
+          TableName: name,
+          StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE.streamView },
+        }),
+      );
+    }
   }
 }
 

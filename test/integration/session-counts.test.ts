@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, CreateTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { localClient } from '../../bin/local/dynamodb-local.js';
 import { matchesFilter } from '../../bin/local/streams.js';
+import { createTable } from '../../bin/local/table.js';
 import { instrumentDdb, setDdb } from '../../functions/core/ddb.js';
 import { type AccountingReport, account } from '../../functions/radius/accounting.js';
 import { countSessions, groupsOf } from '../../functions/radius/count-sessions.js';
@@ -234,5 +236,31 @@ describe('the session counts stream consumer', () => {
     ).toBe(false);
     // The entity name in the filter is the session entity's.
     expect(JSON.stringify(filter)).toContain(`"${Session.name}"`);
+  });
+
+  it("turns the stream on for a local table kept on disk from before the table had one (npm start's createTable)", async () => {
+    const client = localClient(process.env.DYNAMODB_ENDPOINT as string);
+    const name = `old-${randomUUID()}`;
+    try {
+      await client.send(
+        new CreateTableCommand({
+          TableName: name,
+          BillingMode: 'PAY_PER_REQUEST',
+          AttributeDefinitions: [
+            { AttributeName: 'pk', AttributeType: 'S' },
+            { AttributeName: 'sk', AttributeType: 'S' },
+          ],
+          KeySchema: [
+            { AttributeName: 'pk', KeyType: 'HASH' },
+            { AttributeName: 'sk', KeyType: 'RANGE' },
+          ],
+        }),
+      );
+      await createTable(client, name);
+      const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+      expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_IMAGE' });
+    } finally {
+      client.destroy();
+    }
   });
 });
