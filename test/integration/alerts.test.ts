@@ -164,6 +164,8 @@ describe('the monitoring overview', () => {
   });
 
   it("counts open RADIUS sessions: the platform's for an admin, its own for a reseller and a subscriber", async () => {
+    // A table of its own with the stream, which the session counts consumer reads.
+    await createTestTable({ streams: true });
     const resellerId = randomUUID();
     const buyer = randomUUID();
     const before = (await overview(admin)).sessions_active;

@@ -29,7 +29,7 @@ import { drainStreams } from '../support/streams.js';
 // No hot key (docs/scale.md): open sessions by last report over OPEN_SHARDS index partitions,
 // the platform's and each reseller's counts over several items, on DynamoDB Local.
 
-useTestTable();
+useTestTable({ streams: true });
 
 async function raw(pk: string, sk: string): Promise<Record<string, unknown> | undefined> {
   return (await ddb().send(new GetCommand({ TableName: tableName(), Key: { pk, sk }, ConsistentRead: true })))

@@ -23,7 +23,7 @@ import { drainStreams } from '../support/streams.js';
 // New sessions are counted by the table's stream consumer (functions/radius/session-counts.ts),
 // on DynamoDB Local and its stream: once, whoever else counts, however often a record comes.
 
-useTestTable();
+useTestTable({ streams: true });
 
 const month = () => new Date().toISOString().slice(0, 7);
 const consumer = streamConsumers.find((c) => c.name === 'SessionCounts');

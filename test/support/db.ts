@@ -6,11 +6,16 @@ import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
 import { resetSecrets } from '../../functions/core/secrets.js';
 
-/** Creates a fresh table in the run's DynamoDB Local and points the functions at it. */
-export async function createTestTable(options: { seed?: boolean } = {}): Promise<string> {
+/**
+ * Creates a fresh table in the run's DynamoDB Local and points the functions at it. `streams`:
+ * with the table's stream, for a test that reads what a stream consumer keeps (`drainStreams()`
+ * in test/support/streams.ts); only then, since every table with a stream slows DynamoDB Local's
+ * writes to all of them (bin/local/table.ts).
+ */
+export async function createTestTable(options: { seed?: boolean; streams?: boolean } = {}): Promise<string> {
   const name = `test-${randomUUID()}`;
   const client = localClient(process.env.DYNAMODB_ENDPOINT as string);
-  await createTable(client, name);
+  await createTable(client, name, { stream: options.streams === true });
   client.destroy();
   process.env.TABLE_NAME = name;
   resetConfig();
@@ -21,7 +26,7 @@ export async function createTestTable(options: { seed?: boolean } = {}): Promise
 }
 
 /** A fresh table for this test file, created before its tests. */
-export function useTestTable(options: { seed?: boolean } = {}): { name: () => string } {
+export function useTestTable(options: { seed?: boolean; streams?: boolean } = {}): { name: () => string } {
   let name = '';
   beforeAll(async () => {
     name = await createTestTable(options);

@@ -8,7 +8,8 @@ type Handler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 const readers = new Map<string, StreamReader>();
 
 /**
- * Hands every record of the current test table's stream written so far to the stream consumers
+ * Hands every record of the current test table's stream (a table created with `streams: true`:
+ * test/support/db.ts) written so far to the stream consumers
  * of functions/streams.ts, in this process, as Lambda (or `npm start`'s poller) would: what a test
  * that calls `account()` in-process does before it reads a count the consumer keeps.
  */
