@@ -47,10 +47,14 @@ const ms = (v: number) => v.toFixed(2);
  * of the code).
  */
 async function radiusOnOwnStack(): Promise<Awaited<ReturnType<typeof radiusFigures>>> {
-  return withLocalStack('bench', async ({ dynamoPid }) => {
-    const admin = await signSession({ sub: crypto.randomUUID(), role: 'admin', ref: 'SUB-2250700000002' });
-    return radiusFigures({ dynamoPid, total: RADIUS_EXCHANGES, adminToken: admin.token });
-  });
+  return withLocalStack(
+    'bench',
+    async ({ dynamoPid }) => {
+      const admin = await signSession({ sub: crypto.randomUUID(), role: 'admin', ref: 'SUB-2250700000002' });
+      return radiusFigures({ dynamoPid, total: RADIUS_EXCHANGES, adminToken: admin.token });
+    },
+    { stream: true },
+  );
 }
 
 /** `--only radius`: the RADIUS section alone, written into docs/bench.md. */

@@ -20,7 +20,12 @@ export interface LocalStack {
  * port, a table `name` with the seed data, the API and pages on a free port (no canary).
  * Secrets are made up for the run. Everything stops once `run` settles.
  */
-export async function withLocalStack<T>(name: string, run: (stack: LocalStack) => Promise<T>): Promise<T> {
+export async function withLocalStack<T>(
+  name: string,
+  run: (stack: LocalStack) => Promise<T>,
+  /** With the table's stream (the RADIUS section runs the stream consumers on it). */
+  options: { stream?: boolean } = {},
+): Promise<T> {
   const dynamo = await startDynamoDbLocal();
   const localDir = join(tmpdir(), `${name}-${process.pid}`);
   mkdirSync(localDir, { recursive: true });
@@ -41,7 +46,7 @@ export async function withLocalStack<T>(name: string, run: (stack: LocalStack) =
     });
     process.env.LOCAL_CANARY = '0';
     const client = localClient(dynamo.endpoint);
-    await createTable(client, name);
+    await createTable(client, name, { stream: options.stream === true });
     client.destroy();
     await seed();
     const server = await startServer({ port: 0, pages: localPages() });
