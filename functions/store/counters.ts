@@ -62,12 +62,14 @@ const readKeys = (scope: string): Pick<ScopeCounter, 'scope' | 'shard'>[] => {
 };
 
 /** The counter item a change of `id` (the session's, the alert's) adds to in a scope: its shard. */
+// Access: none (the key only).
 export function counterKeyOf(scope: string, id: string): Pick<ScopeCounter, 'scope' | 'shard'> {
   const n = shardsOf(scope);
   return { scope, ...(n > 1 ? { shard: shardOf(id, n) } : {}) };
 }
 
 /** +by on one counter of one counter item, for a transaction. */
+// Access: UpdateItem pk=STATS#<scope>[#<shard>], sk=COUNTERS: ADD <counter> by (in a transaction).
 export const addToCounter = (
   counter: 'open' | 'alerts_active',
   key: Pick<ScopeCounter, 'scope' | 'shard'>,

@@ -88,6 +88,7 @@ export const revenueIncrementByAgent = (
   );
 
 /** The session-count shard of the month a session counts in: a hash of its id. */
+// Access: none (the shard only).
 export const sessionCountShardOf = (sessionId: string): number => shardOf(sessionId, SESSION_COUNT_SHARDS);
 
 /**

@@ -176,6 +176,7 @@ export function openSessionItems(
 }
 
 /** The name of a session's own item in the transaction of `countSessionsItems`. */
+// Access: none (a name).
 export const countGuardOf = (id: string): string => `session:${id}`;
 
 /** One ADD counting a session makes, named by the counter item it lands on. */
@@ -210,6 +211,7 @@ function countedAdds(s: RadiusSession): CountedAdd[] {
  * the counter items it adds to (several sessions share most of these). The caller keeps a
  * transaction within DynamoDB's 100 items with them.
  */
+// Access: none (names).
 export const countedItemNamesOf = (s: RadiusSession): string[] => [
   countGuardOf(s.id),
   ...countedAdds(s).map((a) => a.name),
