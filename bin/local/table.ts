@@ -40,17 +40,7 @@ export async function createTable(
           { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
           { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
         ],
-        GlobalSecondaryIndexes: TABLE.indexes.map((index) => ({
-          IndexName: index.name,
-          KeySchema: [
-            { AttributeName: index.partitionKey, KeyType: 'HASH' },
-            { AttributeName: index.sortKey, KeyType: 'RANGE' },
-          ],
-          Projection: {
-            ProjectionType: index.projection,
-            ...('nonKeyAttributes' in index ? { NonKeyAttributes: [...index.nonKeyAttributes] } : {}),
-          },
-        })),
+        GlobalSecondaryIndexes: TABLE.indexes.map(gsiOf),
       }),
     );
     await client.send(
@@ -64,6 +54,21 @@ export async function createTable(
     // created before the table had one (its sessions written before count at their next report).
     if (!(error instanceof ResourceInUseException)) throw error;
     const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+    // An index added to the table since (gsi5, the voucher lists) is created on it, one at a time
+    // as DynamoDB takes them.
+    const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName));
+    for (const index of TABLE.indexes.filter((i) => !present.has(i.name))) {
+      await client.send(
+        new UpdateTableCommand({
+          TableName: name,
+          AttributeDefinitions: [index.partitionKey, index.sortKey].map((a) => ({
+            AttributeName: a,
+            AttributeType: 'S',
+          })),
+          GlobalSecondaryIndexUpdates: [{ Create: gsiOf(index) }],
+        }),
+      );
+    }
     if (stream && !Table?.StreamSpecification?.StreamEnabled) {
       await client.send(
         new UpdateTableCommand({
@@ -73,6 +78,21 @@ export async function createTable(
       );
     }
   }
+}
+
+/** A GSI of TABLE as CreateTable and UpdateTable take it. */
+function gsiOf(index: (typeof TABLE.indexes)[number]) {
+  return {
+    IndexName: index.name,
+    KeySchema: [
+      { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+      { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+    ],
+    Projection: {
+      ProjectionType: index.projection,
+      ...('nonKeyAttributes' in index ? { NonKeyAttributes: [...index.nonKeyAttributes] } : {}),
+    },
+  };
 }
 
 /** Seeds the forfaits catalogue; items already there are left alone. */

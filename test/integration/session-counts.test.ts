@@ -15,6 +15,7 @@ import { countersOf, scopeOf } from '../../functions/store/counters.js';
 import { Nas } from '../../functions/store/nas.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import { getSession, type RadiusSession, Session } from '../../functions/store/sessions.js';
+import { TABLE } from '../../functions/store/table.js';
 import { streamConsumers } from '../../functions/streams.js';
 import { paidCode } from '../support/access.js';
 import { useTestTable } from '../support/db.js';
@@ -238,7 +239,7 @@ describe('the session counts stream consumer', () => {
     expect(JSON.stringify(filter)).toContain(`"${Session.name}"`);
   });
 
-  it("turns the stream on for a local table kept on disk from before the table had one (npm start's createTable)", async () => {
+  it("turns the stream on, and adds the indexes it lacks, for a local table kept on disk from before (npm start's createTable)", async () => {
     const client = localClient(process.env.DYNAMODB_ENDPOINT as string);
     const name = `old-${randomUUID()}`;
     try {
@@ -259,6 +260,10 @@ describe('the session counts stream consumer', () => {
       await createTable(client, name);
       const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
       expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_IMAGE' });
+      // And the indexes it lacked (gsi5, the voucher lists, came after the others): each created.
+      expect((Table?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName).sort()).toEqual(
+        TABLE.indexes.map((i) => i.name).sort(),
+      );
     } finally {
       client.destroy();
     }
