@@ -33,6 +33,11 @@ export interface LoadOptions {
   hotspots: number;
   /** Access codes per hotspot (one session at a time each). */
   codesPerHotspot: number;
+  /**
+   * Waits until the stream consumers have handled every write of the load (in this process, so
+   * that their writes are in the ledger too), before the report is made.
+   */
+  settle?: () => Promise<void>;
   /** Interim-Updates a session sends between its Start and its Stop (default INTERIMS). */
   interims?: number;
   /**
@@ -279,6 +284,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     }
   };
   await Promise.all(Array.from({ length: o.workers }, worker));
+  await o.settle?.();
   ledger.paused = true;
   return report(ledger, latencies, requests, failed, {
     ...o,
