@@ -68,6 +68,7 @@ export async function createTable(
           GlobalSecondaryIndexUpdates: [{ Create: gsiOf(index) }],
         }),
       );
+      await untilIndexActive(client, name, index.name);
     }
     if (stream && !Table?.StreamSpecification?.StreamEnabled) {
       await client.send(
@@ -77,6 +78,18 @@ export async function createTable(
         }),
       );
     }
+  }
+}
+
+/** Waits (at most a minute) until an index being created is ACTIVE: DynamoDB takes one at a time. */
+async function untilIndexActive(client: DynamoDBClient, table: string, index: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: table }));
+    const status = Table?.GlobalSecondaryIndexes?.find((g) => g.IndexName === index)?.IndexStatus;
+    if (status === 'ACTIVE') return;
+    if (Date.now() > deadline) throw new Error(`index ${index} of ${table} still ${status} after a minute`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
