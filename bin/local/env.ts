@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { resetConfig } from '../../functions/core/config.js';
+import { setDdb } from '../../functions/core/ddb.js';
 import { resetSecrets } from '../../functions/core/secrets.js';
 
 export const LOCAL_DIR = resolve(process.env.LOCAL_DIR ?? '.local');
@@ -75,4 +76,7 @@ export function applyLocalEnv(settings: {
   });
   resetConfig();
   resetSecrets();
+  // A client made for an earlier stack of this process (the bench runs two) points at its
+  // endpoint: the next call makes one for this.
+  setDdb(undefined);
 }
