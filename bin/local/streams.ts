@@ -248,8 +248,10 @@ export function streamReader(options: {
 }
 
 /**
- * Polls a reader every `intervalMs` while it finds nothing, at once again while it does (so a
- * count is at most about `intervalMs` behind its Start); a failed round is reported and retried.
+ * Polls a reader every `intervalMs`, as Lambda gathers a batch for its batching window (a count
+ * is then at most about `intervalMs` behind its Start); a failed round is reported and retried.
+ * Reading again at once while records keep coming would read them a few at a time: many more
+ * GetRecords calls, each a cost to DynamoDB Local and to this process, on the machine's few cores.
  */
 export function pollForever(
   reader: StreamReader,
@@ -260,13 +262,12 @@ export function pollForever(
   let wake: (() => void) | undefined;
   const loop = (async () => {
     while (!stopped) {
-      let read = 0;
       try {
-        read = await reader.poll();
+        await reader.poll();
       } catch (error) {
         report(`stream poll failed: ${(error as Error).message}`);
       }
-      if (read === 0 && !stopped)
+      if (!stopped)
         await new Promise<void>((r) => {
           wake = r;
           setTimeout(r, intervalMs);
