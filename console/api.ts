@@ -24,18 +24,35 @@ let pending: Promise<boolean> | undefined;
 /** Thrown when the network or the service is down: screens say so and keep their state. */
 export class Offline extends Error {}
 
+/** Requests on their way: a logout lets them arrive before it revokes the session they carry. */
+const inFlight = new Set<Promise<unknown>>();
+
+/**
+ * Resolves once the requests on their way have answered, or after `maxMs`: a logout revoking the
+ * session while a screen still loads would have those requests answered 401 (and the expired-
+ * session dialog open over the login screen).
+ */
+export async function settled(maxMs = 2000): Promise<void> {
+  if (!inFlight.size) return;
+  await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, maxMs))]);
+}
+
 async function send(method: string, path: string, body: unknown, token: string | undefined) {
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
+  const request = fetch(`/api/v1${path}`, {
+    method,
+    headers,
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  inFlight.add(request);
   try {
-    return await fetch(`/api/v1${path}`, {
-      method,
-      headers,
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
+    return await request;
   } catch {
     throw new Offline('network');
+  } finally {
+    inFlight.delete(request);
   }
 }
 

@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, onExpired } from './api.js';
+import { api, onExpired, settled } from './api.js';
 import { type Key, lang, setLang, t } from './i18n.js';
 import type { ScreenId } from './screens/index.js';
 import { Login, Relogin } from './screens/login.js';
@@ -92,6 +92,8 @@ function App() {
     return <p aria-busy="true">{t('loading')}</p>;
   }
   const logout = async () => {
+    // What the screen was loading arrives first, under the session it was asked with.
+    await settled();
     await api('POST', '/auth/logout').catch(() => undefined);
     clearSession();
     sessionStorage.removeItem('msisdn');

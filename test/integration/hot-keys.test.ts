@@ -8,9 +8,7 @@ import {
   closeSessionsOfNas,
   sweepSilentSessions,
 } from '../../functions/radius/accounting.js';
-import { Access } from '../../functions/store/access-codes.js';
 import { COUNTER_SHARDS, countersOf, scopeOf } from '../../functions/store/counters.js';
-import { Nas } from '../../functions/store/nas.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import {
   getSession,
@@ -22,7 +20,7 @@ import {
   silentSessions,
 } from '../../functions/store/sessions.js';
 import { shardOf } from '../../functions/store/shards.js';
-import { paidCode } from '../support/access.js';
+import { resellerWithCodes } from '../support/access.js';
 import { useTestTable } from '../support/db.js';
 import { drainStreams } from '../support/streams.js';
 
@@ -37,18 +35,7 @@ async function raw(pk: string, sk: string): Promise<Record<string, unknown> | un
 }
 
 /** A reseller with one hotspot and `n` codes. */
-async function reseller(n: number): Promise<{ resellerId: string; nasId: string; codes: string[] }> {
-  const resellerId = randomUUID();
-  const nasId = `access_hk_${randomUUID().slice(0, 8)}`;
-  await Nas.put({ nas_id: nasId, reseller_id: resellerId, reseller_name: 'HK', vlan_id: 10, kind: 'vlan' });
-  const codes: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const code = paidCode(resellerId, { data_limit_mb: 10_000 });
-    await Access.put(code);
-    codes.push(code.code);
-  }
-  return { resellerId, nasId, codes };
-}
+const reseller = (n: number) => resellerWithCodes(n, 'hk');
 
 const report = (
   r: { nasId: string },

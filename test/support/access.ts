@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AccessCode, AccessOffer } from '../../functions/store/access-codes.js';
+import { Access, type AccessCode, type AccessOffer } from '../../functions/store/access-codes.js';
+import { Nas } from '../../functions/store/nas.js';
 
 /**
  * An unused access code of `resellerId` as a paid purchase leaves it (a day, 1 GB, one device at
@@ -31,4 +32,27 @@ export function paidCode(
     devices_version: 0,
     ...over,
   };
+}
+
+/** A reseller with one hotspot (`access_<tag>_…`) and `n` paid codes of 10 GB, in the table. */
+export async function resellerWithCodes(
+  n: number,
+  tag: string,
+): Promise<{ resellerId: string; nasId: string; codes: string[] }> {
+  const resellerId = randomUUID();
+  const nasId = `access_${tag}_${randomUUID().slice(0, 8)}`;
+  await Nas.put({
+    nas_id: nasId,
+    reseller_id: resellerId,
+    reseller_name: tag.toUpperCase(),
+    vlan_id: 10,
+    kind: 'vlan',
+  });
+  const codes: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const code = paidCode(resellerId, { data_limit_mb: 10_000 });
+    await Access.put(code);
+    codes.push(code.code);
+  }
+  return { resellerId, nasId, codes };
 }
