@@ -20,7 +20,7 @@ import {
   silentSessions,
 } from '../../functions/store/sessions.js';
 import { shardOf } from '../../functions/store/shards.js';
-import { resellerWithCodes } from '../support/access.js';
+import { accountingReport, resellerWithCodes } from '../support/access.js';
 import { useTestTable } from '../support/db.js';
 import { drainStreams } from '../support/streams.js';
 
@@ -37,20 +37,9 @@ async function raw(pk: string, sk: string): Promise<Record<string, unknown> | un
 /** A reseller with one hotspot and `n` codes. */
 const reseller = (n: number) => resellerWithCodes(n, 'hk');
 
-const report = (
-  r: { nasId: string },
-  code: string,
-  id: string,
-  status: AccountingReport['status'],
-): AccountingReport => ({
-  status,
-  uniqueId: id,
-  userName: code,
-  nasId: r.nasId,
-  callingStationId: '02:00:00:00:00:01',
-  totalBytes: status === 'Start' ? 0 : 1000,
-  sessionTimeS: status === 'Start' ? 0 : 60,
-});
+/** A Start has used nothing yet; a later report 1,000 bytes in a minute. */
+const report = (r: { nasId: string }, code: string, id: string, status: AccountingReport['status']) =>
+  accountingReport(r, code, id, status, status === 'Start' ? 0 : 1000);
 
 describe('open sessions by last report', () => {
   it('are spread over the shards by session id, none in the one partition of before', async () => {

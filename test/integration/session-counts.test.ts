@@ -7,7 +7,7 @@ import { localClient } from '../../bin/local/dynamodb-local.js';
 import { matchesFilter } from '../../bin/local/streams.js';
 import { createTable } from '../../bin/local/table.js';
 import { instrumentDdb, setDdb } from '../../functions/core/ddb.js';
-import { type AccountingReport, account } from '../../functions/radius/accounting.js';
+import { account } from '../../functions/radius/accounting.js';
 import { countSessions, groupsOf } from '../../functions/radius/count-sessions.js';
 import { handler } from '../../functions/radius/session-counts.js';
 import { Access } from '../../functions/store/access-codes.js';
@@ -16,7 +16,7 @@ import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import { getSession, type RadiusSession, Session } from '../../functions/store/sessions.js';
 import { TABLE } from '../../functions/store/table.js';
 import { streamConsumers } from '../../functions/streams.js';
-import { resellerWithCodes } from '../support/access.js';
+import { accountingReport, resellerWithCodes } from '../support/access.js';
 import { useTestTable } from '../support/db.js';
 import { drainStreams } from '../support/streams.js';
 
@@ -31,21 +31,7 @@ const consumer = streamConsumers.find((c) => c.name === 'SessionCounts');
 /** A reseller with one hotspot and `n` codes. */
 const reseller = (n: number) => resellerWithCodes(n, 'sc');
 
-const report = (
-  r: { nasId: string },
-  code: string,
-  id: string,
-  status: AccountingReport['status'],
-  bytes = 0,
-): AccountingReport => ({
-  status,
-  uniqueId: id,
-  userName: code,
-  nasId: r.nasId,
-  callingStationId: '02:00:00:00:00:01',
-  totalBytes: bytes,
-  sessionTimeS: bytes ? 60 : 0,
-});
+const report = accountingReport;
 
 /** The stream record Lambda would hand over for a session as stored now. */
 async function recordOf(id: string, sequence: string): Promise<DynamoDBRecord> {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AccountingReport } from '../../functions/radius/accounting.js';
 import { Access, type AccessCode, type AccessOffer } from '../../functions/store/access-codes.js';
 import { Nas } from '../../functions/store/nas.js';
 
@@ -56,3 +57,20 @@ export async function resellerWithCodes(
   }
   return { resellerId, nasId, codes };
 }
+
+/** An accounting report of `code`'s session `id` at a hotspot: `bytes` used so far, a minute if any. */
+export const accountingReport = (
+  r: { nasId: string },
+  code: string,
+  id: string,
+  status: AccountingReport['status'],
+  bytes = 0,
+): AccountingReport => ({
+  status,
+  uniqueId: id,
+  userName: code,
+  nasId: r.nasId,
+  callingStationId: '02:00:00:00:00:01',
+  totalBytes: bytes,
+  sessionTimeS: bytes ? 60 : 0,
+});
