@@ -34,14 +34,26 @@ const CONTEXT = {
 let template: Template;
 let t: ReturnType<typeof inspect>;
 
+/**
+ * The stack of CONTEXT, synthesized once for the whole file: the jobs' and the stream consumers'
+ * blocks read the same one (a synth takes seconds).
+ */
+let synthesized: { stack: HotspotStack; template: Template } | undefined;
+function synthesize(): { stack: HotspotStack; template: Template } {
+  if (!synthesized) {
+    const app = new App({ context: CONTEXT });
+    const stack = new HotspotStack(
+      app,
+      'Test',
+      settingsFromContext((k) => app.node.tryGetContext(k)),
+    );
+    synthesized = { stack, template: Template.fromStack(stack) };
+  }
+  return synthesized;
+}
+
 beforeAll(() => {
-  const app = new App({ context: CONTEXT });
-  const stack = new HotspotStack(
-    app,
-    'Test',
-    settingsFromContext((k) => app.node.tryGetContext(k)),
-  );
-  template = Template.fromStack(stack);
+  template = synthesize().template;
   t = inspect(template);
 });
 
@@ -524,13 +536,7 @@ describe('operations', () => {
 });
 
 describe('scheduled jobs', () => {
-  const app = new App({ context: CONTEXT });
-  const stack = new HotspotStack(
-    app,
-    'JobsStack',
-    settingsFromContext((k) => app.node.tryGetContext(k)),
-  );
-  const jobsTemplate = Template.fromStack(stack);
+  const { stack, template: jobsTemplate } = synthesize();
 
   it('runs each job of functions/jobs.ts on its EventBridge schedule, with its own function', () => {
     for (const j of jobs) {
@@ -566,13 +572,7 @@ describe('scheduled jobs', () => {
 });
 
 describe('stream consumers', () => {
-  const app = new App({ context: CONTEXT });
-  const stack = new HotspotStack(
-    app,
-    'StreamsStack',
-    settingsFromContext((k) => app.node.tryGetContext(k)),
-  );
-  const streamsTemplate = Template.fromStack(stack);
+  const { stack, template: streamsTemplate } = synthesize();
   const s = inspect(streamsTemplate);
   const tableOf = () => {
     const [table] = s.ofType('AWS::DynamoDB::Table');
