@@ -26,15 +26,31 @@ export class Offline extends Error {}
 
 /** Requests on their way: a logout lets them arrive before it revokes the session they carry. */
 const inFlight = new Set<Promise<unknown>>();
+/** Set while a logout runs: no new request goes out under a session about to be revoked. */
+let closing = false;
 
 /**
- * Resolves once the requests on their way have answered, or after `maxMs`: a logout revoking the
- * session while a screen still loads would have those requests answered 401 (and the expired-
- * session dialog open over the login screen).
+ * Logs out: refuses new requests, lets the ones on their way answer (at most `maxMs`), then
+ * revokes the session and forgets it. Revoked under them, a screen still loading would get 401s
+ * (and the expired-session dialog would open over the login screen); a screen that chains a
+ * second request after the first answers would send it into the revoked session.
  */
-export async function settled(maxMs = 2000): Promise<void> {
-  if (!inFlight.size) return;
-  await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, maxMs))]);
+export async function logOut(maxMs = 5000): Promise<void> {
+  closing = true;
+  try {
+    const until = Date.now() + maxMs;
+    while (inFlight.size && Date.now() < until) {
+      await Promise.race([
+        Promise.allSettled([...inFlight]),
+        new Promise((r) => setTimeout(r, until - Date.now())),
+      ]);
+    }
+    const token = loadSession()?.token;
+    if (token) await send('POST', '/auth/logout', undefined, token).catch(() => undefined);
+  } finally {
+    clearSession();
+    closing = false;
+  }
 }
 
 async function send(method: string, path: string, body: unknown, token: string | undefined) {
@@ -61,8 +77,11 @@ export async function api<T = Record<string, unknown>>(
   path: string,
   body?: unknown,
 ): Promise<Answer<T & ApiError>> {
+  // A screen asking for more while the session ends gets the same answer as no network.
+  if (closing) throw new Offline('logging out');
   let res = await send(method, path, body, loadSession()?.token);
-  if (res.status === 401 && loadSession() && relogin && !path.startsWith('/auth/otp')) {
+  // A 401 that meets a logout under way is the logout's own doing: no dialog over the login screen.
+  if (res.status === 401 && !closing && loadSession() && relogin && !path.startsWith('/auth/otp')) {
     clearSession();
     pending ??= relogin().finally(() => {
       pending = undefined;

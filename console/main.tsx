@@ -1,10 +1,10 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, onExpired, settled } from './api.js';
+import { logOut, onExpired } from './api.js';
 import { type Key, lang, setLang, t } from './i18n.js';
 import type { ScreenId } from './screens/index.js';
 import { Login, Relogin } from './screens/login.js';
-import { clearSession, loadSession, type Session } from './session.js';
+import { loadSession, type Session } from './session.js';
 
 const RESELLER_TABS: ScreenId[] = [
   'dashboard',
@@ -51,6 +51,7 @@ function App() {
   const [session, setSession] = useState<Session | undefined>(loadSession());
   const [, setLangTick] = useState(lang);
   const [expired, setExpired] = useState<((ok: boolean) => void) | undefined>();
+  const [leaving, setLeaving] = useState(false);
   const role = session?.claims.role;
   const tabs = tabsOf(role);
   const [tab, setTab] = useState<ScreenId>(tabOf(tabs));
@@ -93,9 +94,9 @@ function App() {
   }
   const logout = async () => {
     // What the screen was loading arrives first, under the session it was asked with.
-    await settled();
-    await api('POST', '/auth/logout').catch(() => undefined);
-    clearSession();
+    setLeaving(true);
+    await logOut();
+    setLeaving(false);
     sessionStorage.removeItem('msisdn');
     setSession(undefined);
   };
@@ -109,7 +110,7 @@ function App() {
         <strong>{t('app')}</strong>
         <span class="who">{session.msisdn}</span>
         {langButton}
-        <button type="button" class="link" onClick={logout}>
+        <button type="button" class="link" onClick={logout} disabled={leaving} aria-busy={leaving}>
           {t('logout')}
         </button>
       </header>

@@ -69,6 +69,10 @@ async function open(): Promise<Watched> {
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('requestfailed', (r) => problems.push(`failed: ${r.url()}`));
+  // The browser's own line for a 401 names no request: this one does.
+  page.on('response', (r) => {
+    if (r.status() === 401) problems.push(`401 from ${r.request().method()} ${new URL(r.url()).pathname}`);
+  });
   page.on('request', (r) => {
     if (r.frame() === page.mainFrame()) origins.add(new URL(r.url()).origin);
   });
@@ -420,6 +424,61 @@ describe('the console, for a reseller', () => {
         ).sessionStorage.getItem('token'),
       ),
     ).toBeNull();
+    expectClean(w);
+    await w.context.close();
+  });
+
+  it('logs out while a screen still loads: its request answers first, nothing new goes out, no dialog', async () => {
+    const w = await open();
+    const phone = await resellerPhone();
+    await logIn(w.page, phone);
+    await w.page.getByTestId('summary-total').waitFor();
+    const token = await w.page.evaluate(() =>
+      (
+        globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }
+      ).sessionStorage.getItem('token'),
+    );
+    const answers: string[] = [];
+    w.page.on('response', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.startsWith('/api/v1/'))
+        answers.push(`${r.request().method()} ${url.pathname} ${r.status()}`);
+    });
+    // The statement's month is held until the logout has begun; a second ask for it (the
+    // dashboard's, opened during the logout) would reach the API half a second after that.
+    let release = (): void => undefined;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let asked = 0;
+    await w.page.route('**/api/v1/billing/summary*', async (route) => {
+      asked += 1;
+      await held;
+      if (asked > 1) await new Promise((r) => setTimeout(r, 500));
+      await route.continue();
+    });
+    const first = w.page.waitForRequest('**/api/v1/billing/summary*');
+    await w.page.getByRole('link', { name: 'Relevés' }).click();
+    await first;
+    await w.page.getByRole('button', { name: 'Déconnexion' }).click();
+    await w.page.getByRole('link', { name: 'Tableau de bord' }).click();
+    release();
+    await w.page.getByRole('button', { name: 'Recevoir le code par SMS' }).waitFor();
+    await expect
+      .poll(() => answers.filter((a) => a.startsWith('POST /api/v1/auth/logout')))
+      .toEqual(['POST /api/v1/auth/logout 204']);
+    // The held request answered under the live session; the dashboard's asked nothing.
+    expect(answers.filter((a) => a.includes('/billing/summary'))).toEqual([
+      'GET /api/v1/billing/summary 200',
+    ]);
+    expect(asked).toBe(1);
+    expect(await w.page.getByRole('dialog').count()).toBe(0);
+    expect(await w.page.getByText('Votre session a expiré').count()).toBe(0);
+    // And the session is gone for good.
+    const after = await fetch(`${edge.apiUrl}/api/v1/billing/summary?reseller_id=${reseller.id}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(after.status).toBe(401);
     expectClean(w);
     await w.context.close();
   });
