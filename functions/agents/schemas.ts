@@ -1,122 +1,148 @@
 import * as z from 'zod/mini';
-import { day, intParam, uuid, withinAQuarter } from '../core/schemas.js';
+import { day, intParam, schema, uuid, withinAQuarter } from '../core/schemas.js';
 
-const msisdn = z.string().check(
-  z.maxLength(32),
-  z.meta({
-    description: 'E.164 number in a served country (spaces, dots, dashes and brackets tolerated)',
-    examples: ['+2250712345678'],
+const msisdn = /* @__PURE__ */ schema(() =>
+  z.string().check(
+    z.maxLength(32),
+    z.meta({
+      description: 'E.164 number in a served country (spaces, dots, dashes and brackets tolerated)',
+      examples: ['+2250712345678'],
+    }),
+  ),
+);
+const nasIds = /* @__PURE__ */ schema(() =>
+  z.array(z.string().check(z.minLength(1), z.maxLength(64))).check(z.maxLength(50)),
+);
+/** Commission in basis points of each sale's price: 0 to 5000 (50 %). */
+const commissionBp = /* @__PURE__ */ schema(() => z.int().check(z.gte(0), z.lte(5000)));
+
+export const AgentIdParams = /* @__PURE__ */ schema(() => z.object({ id: uuid() }));
+
+export const AgentCreateBody = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    msisdn,
+    /** Required of an admin; a reseller's own when absent. */
+    reseller_id: z.optional(uuid()),
+    name: z.optional(z.string().check(z.minLength(1), z.maxLength(80))),
+    commission_bp: commissionBp,
+    nas_ids: z.optional(nasIds),
   }),
 );
-const nasIds = z.array(z.string().check(z.minLength(1), z.maxLength(64))).check(z.maxLength(50));
-/** Commission in basis points of each sale's price: 0 to 5000 (50 %). */
-const commissionBp = z.int().check(z.gte(0), z.lte(5000));
 
-export const AgentIdParams = z.object({ id: uuid() });
-
-export const AgentCreateBody = z.strictObject({
-  msisdn,
-  /** Required of an admin; a reseller's own when absent. */
-  reseller_id: z.optional(uuid()),
-  name: z.optional(z.string().check(z.minLength(1), z.maxLength(80))),
-  commission_bp: commissionBp,
-  nas_ids: z.optional(nasIds),
-});
-
-export const AgentTermsBody = z.strictObject({
-  name: z.optional(z.string().check(z.minLength(1), z.maxLength(80))),
-  commission_bp: z.optional(commissionBp),
-  nas_ids: z.optional(nasIds),
-});
+export const AgentTermsBody = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    name: z.optional(z.string().check(z.minLength(1), z.maxLength(80))),
+    commission_bp: z.optional(commissionBp),
+    nas_ids: z.optional(nasIds),
+  }),
+);
 
 /** Float in FCFA, or a number of codes of a forfait: one of the two. */
-export const AgentAllotBody = z
-  .strictObject({
-    float_fcfa: z.optional(z.int().check(z.gte(1), z.lte(10_000_000))),
-    forfait_id: z.optional(uuid()),
-    count: z.optional(z.int().check(z.gte(1), z.lte(10_000))),
-  })
-  .check(
-    z.refine(
-      (b) =>
-        b.float_fcfa !== undefined
-          ? b.forfait_id === undefined && b.count === undefined
-          : b.forfait_id !== undefined && b.count !== undefined,
-      'give float_fcfa, or forfait_id with count',
+export const AgentAllotBody = /* @__PURE__ */ schema(() =>
+  z
+    .strictObject({
+      float_fcfa: z.optional(z.int().check(z.gte(1), z.lte(10_000_000))),
+      forfait_id: z.optional(uuid()),
+      count: z.optional(z.int().check(z.gte(1), z.lte(10_000))),
+    })
+    .check(
+      z.refine(
+        (b) =>
+          b.float_fcfa !== undefined
+            ? b.forfait_id === undefined && b.count === undefined
+            : b.forfait_id !== undefined && b.count !== undefined,
+        'give float_fcfa, or forfait_id with count',
+      ),
     ),
-  );
+);
 
-export const AgentSaleBody = z.strictObject({
-  forfait_id: uuid(),
-  nas_id: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
-  /** The buyer's number: the code is texted to it. */
-  send_to: z.optional(msisdn),
-});
+export const AgentSaleBody = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    forfait_id: uuid(),
+    nas_id: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
+    /** The buyer's number: the code is texted to it. */
+    send_to: z.optional(msisdn),
+  }),
+);
 
-export const AgentCashBody = z.strictObject({
-  amount_fcfa: z.int().check(z.gte(1), z.lte(100_000_000)),
-});
+export const AgentCashBody = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    amount_fcfa: z.int().check(z.gte(1), z.lte(100_000_000)),
+  }),
+);
 
-export const AgentsQuery = z.strictObject({ reseller_id: z.optional(uuid()) });
+export const AgentsQuery = /* @__PURE__ */ schema(() => z.strictObject({ reseller_id: z.optional(uuid()) }));
 
-export const AgentSalesQuery = z
-  .strictObject({ from: day(), to: day(), limit: z._default(intParam(1, 500), 100) })
-  .check(withinAQuarter);
-export const AgentExportQuery = z.strictObject({ from: day(), to: day() }).check(withinAQuarter);
+export const AgentSalesQuery = /* @__PURE__ */ schema(() =>
+  z.strictObject({ from: day(), to: day(), limit: z._default(intParam(1, 500), 100) }).check(withinAQuarter),
+);
+export const AgentExportQuery = /* @__PURE__ */ schema(() =>
+  z.strictObject({ from: day(), to: day() }).check(withinAQuarter),
+);
 
-export const AgentSchema = z.object({
-  id: z.string(),
-  reseller_id: z.string(),
-  msisdn: z.string(),
-  name: z.optional(z.string()),
-  nas_ids: z.optional(z.array(z.string())),
-  commission_bp: z.int(),
-  float_fcfa: z.int(),
-  /** Codes it may still issue, per forfait id. */
-  stock: z.record(z.string(), z.int()),
-  sold_fcfa: z.int(),
-  commission_fcfa: z.int(),
-  sales_count: z.int(),
-  /** Cash it owes its reseller: sold - commission - cash received. */
-  owed_fcfa: z.int(),
-  cash_received_fcfa: z.int(),
-  created_at: z.string(),
-});
-export const AgentsResponse = z.object({ items: z.array(AgentSchema) });
+export const AgentSchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    id: z.string(),
+    reseller_id: z.string(),
+    msisdn: z.string(),
+    name: z.optional(z.string()),
+    nas_ids: z.optional(z.array(z.string())),
+    commission_bp: z.int(),
+    float_fcfa: z.int(),
+    /** Codes it may still issue, per forfait id. */
+    stock: z.record(z.string(), z.int()),
+    sold_fcfa: z.int(),
+    commission_fcfa: z.int(),
+    sales_count: z.int(),
+    /** Cash it owes its reseller: sold - commission - cash received. */
+    owed_fcfa: z.int(),
+    cash_received_fcfa: z.int(),
+    created_at: z.string(),
+  }),
+);
+export const AgentsResponse = /* @__PURE__ */ schema(() => z.object({ items: z.array(AgentSchema) }));
 
-const Period = z.object({
-  period: z.string(),
-  sold_fcfa: z.int(),
-  commission_fcfa: z.int(),
-  /** sold - commission: what these sales owe the reseller. */
-  due_fcfa: z.int(),
-  sales_count: z.int(),
-});
-export const AgentStatementResponse = z.object({
-  agent: AgentSchema,
-  today: Period,
-  month: Period,
-  cash: z.array(z.object({ at: z.string(), amount_fcfa: z.int() })),
-});
+const Period = /* @__PURE__ */ schema(() =>
+  z.object({
+    period: z.string(),
+    sold_fcfa: z.int(),
+    commission_fcfa: z.int(),
+    /** sold - commission: what these sales owe the reseller. */
+    due_fcfa: z.int(),
+    sales_count: z.int(),
+  }),
+);
+export const AgentStatementResponse = /* @__PURE__ */ schema(() =>
+  z.object({
+    agent: AgentSchema,
+    today: Period,
+    month: Period,
+    cash: z.array(z.object({ at: z.string(), amount_fcfa: z.int() })),
+  }),
+);
 
-export const AgentSaleSchema = z.object({
-  at: z.string(),
-  code: z.string(),
-  forfait_id: z.string(),
-  forfait_name: z.string(),
-  price_fcfa: z.int(),
-  commission_fcfa: z.int(),
-  paid_from: z.enum(['float', 'stock']),
-  nas_id: z.optional(z.string()),
-  /** The buyer's number, masked. */
-  buyer_msisdn: z.optional(z.string()),
-});
-export const AgentSalesResponse = z.object({ items: z.array(AgentSaleSchema) });
-export const AgentSaleResponse = z.object({
-  sale: AgentSaleSchema,
-  /** What the code gives, for the ticket. */
-  offer: z.object({ duration_hours: z.int(), data_limit_mb: z.int() }),
-  sms: z.optional(z.object({ to: z.string(), segments: z.int(), sent: z.boolean() })),
-  float_fcfa: z.int(),
-  stock_left: z.int(),
-});
+export const AgentSaleSchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    at: z.string(),
+    code: z.string(),
+    forfait_id: z.string(),
+    forfait_name: z.string(),
+    price_fcfa: z.int(),
+    commission_fcfa: z.int(),
+    paid_from: z.enum(['float', 'stock']),
+    nas_id: z.optional(z.string()),
+    /** The buyer's number, masked. */
+    buyer_msisdn: z.optional(z.string()),
+  }),
+);
+export const AgentSalesResponse = /* @__PURE__ */ schema(() => z.object({ items: z.array(AgentSaleSchema) }));
+export const AgentSaleResponse = /* @__PURE__ */ schema(() =>
+  z.object({
+    sale: AgentSaleSchema,
+    /** What the code gives, for the ticket. */
+    offer: z.object({ duration_hours: z.int(), data_limit_mb: z.int() }),
+    sms: z.optional(z.object({ to: z.string(), segments: z.int(), sent: z.boolean() })),
+    float_fcfa: z.int(),
+    stock_left: z.int(),
+  }),
+);

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { cursorPage, cursorQuery, day, pageQuery, pageSchema, uuid } from '../core/schemas.js';
+import { cursorPage, cursorQuery, day, pageQuery, pageSchema, schema, uuid } from '../core/schemas.js';
 import { CHECK_NAMES } from './checks/types.js';
 
 export const OVERALL_STATUSES = ['healthy', 'degraded', 'down'] as const;
@@ -8,103 +8,125 @@ export const COMPONENT_STATUSES = ['operational', 'down', 'unknown'] as const;
 export const ALERT_STATUSES = ['active', 'acked'] as const;
 
 /** `GET /monitoring/status` (public): what anyone may know, nothing internal. */
-export const PublicStatusSchema = z.object({
-  status: z.enum(PUBLIC_STATUSES),
-  components: z.array(z.object({ name: z.string(), status: z.enum(COMPONENT_STATUSES) })),
-  updated_at: z.string(),
-});
+export const PublicStatusSchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    status: z.enum(PUBLIC_STATUSES),
+    components: z.array(z.object({ name: z.string(), status: z.enum(COMPONENT_STATUSES) })),
+    updated_at: z.string(),
+  }),
+);
 
-export const OverviewSchema = z.object({
-  sessions_active: z.int(),
-  uptime_pct: z.number(),
-  alerts_active: z.int(),
-  sla_pct: z.number(),
-  /** Canary runs the two percentages are computed from (last 30 days). */
-  runs_30d: z.int(),
-});
+export const OverviewSchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    sessions_active: z.int(),
+    uptime_pct: z.number(),
+    alerts_active: z.int(),
+    sla_pct: z.number(),
+    /** Canary runs the two percentages are computed from (last 30 days). */
+    runs_30d: z.int(),
+  }),
+);
 
-export const CanaryTestSchema = z.object({
-  name: z.enum(CHECK_NAMES),
-  success: z.boolean(),
-  latency_ms: z.int(),
-  error: z.optional(z.string()),
-  throughput_kbps: z.optional(z.int()),
-});
+export const CanaryTestSchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    name: z.enum(CHECK_NAMES),
+    success: z.boolean(),
+    latency_ms: z.int(),
+    error: z.optional(z.string()),
+    throughput_kbps: z.optional(z.int()),
+  }),
+);
 
-export const CanaryStatusSchema = z.object({
-  last_run: z.nullable(z.string()),
-  consecutive_fails: z.int(),
-  overall_status: z.enum([...OVERALL_STATUSES, 'unknown']),
-  tests: z.array(CanaryTestSchema),
-});
+export const CanaryStatusSchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    last_run: z.nullable(z.string()),
+    consecutive_fails: z.int(),
+    overall_status: z.enum([...OVERALL_STATUSES, 'unknown']),
+    tests: z.array(CanaryTestSchema),
+  }),
+);
 
-export const AlertSchema = z.object({
-  id: z.string(),
-  type: z.string(),
-  severity: z.string(),
-  site: z.string(),
-  ts: z.string(),
-  acked: z.boolean(),
-  acked_by: z.nullable(z.string()),
-  acked_at: z.nullable(z.string()),
-  message: z.string(),
-});
+export const AlertSchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    id: z.string(),
+    type: z.string(),
+    severity: z.string(),
+    site: z.string(),
+    ts: z.string(),
+    acked: z.boolean(),
+    acked_by: z.nullable(z.string()),
+    acked_at: z.nullable(z.string()),
+    message: z.string(),
+  }),
+);
 
-export const AlertsQuery = z.strictObject({
-  status: z._default(z.enum([...ALERT_STATUSES, 'all']), 'all'),
-  ...pageQuery,
-});
-export const AlertsPage = pageSchema(AlertSchema);
+export const AlertsQuery = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    status: z._default(z.enum([...ALERT_STATUSES, 'all']), 'all'),
+    ...pageQuery,
+  }),
+);
+export const AlertsPage = /* @__PURE__ */ schema(() => pageSchema(AlertSchema));
 
-export const AlertIdParams = z.strictObject({ id: uuid() });
+export const AlertIdParams = /* @__PURE__ */ schema(() => z.strictObject({ id: uuid() }));
 /**
  * `user_id` is accepted for compatibility with the first clients and ignored: `acked_by` is the
  * token's subject, so nobody can ack in another's name. The body may be `{}`.
  */
-export const AckBody = z.strictObject({
-  user_id: z.optional(
-    uuid().check(z.meta({ description: "Ignored: acked_by is the caller's own id (the token's subject)" })),
-  ),
-});
-
-export const NoQuery = z.strictObject({});
-
-export const LiveSessionsQuery = z.strictObject({ reseller_id: z.optional(uuid()), ...cursorQuery() });
-export const LiveSessionsPage = cursorPage(
-  z.object({
-    id: z.string(),
-    nas_id: z.string(),
-    code: z.string(),
-    device: z.string(),
-    started_at: z.string(),
-    last_report_at: z.string(),
-    total_bytes: z.number(),
-    session_time_s: z.int(),
-    /** Until the access code's end (absent while its clock has not started). */
-    seconds_left: z.optional(z.int()),
-    /** Megabytes left on the code (absent: no cap). */
-    data_left_mb: z.optional(z.int()),
+export const AckBody = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    user_id: z.optional(
+      uuid().check(z.meta({ description: "Ignored: acked_by is the caller's own id (the token's subject)" })),
+    ),
   }),
 );
 
-export const ActivityQuery = z.strictObject({
-  /** A UTC day, YYYY-MM-DD (default: today); ignored with `actor`. */
-  day: z.optional(day()),
-  /** One operator's or reseller's entries (its account id, the token's `sub`), every day. */
-  actor: z.optional(uuid()),
-  ...cursorQuery(),
-});
-export const ActivityPage = cursorPage(
-  z.object({
-    at: z.string(),
-    id: z.string(),
-    actor_sub: z.string(),
-    actor_ref: z.string(),
-    role: z.enum(['reseller', 'admin', 'agent']),
-    reseller_id: z.optional(z.string()),
-    action: z.string(),
-    target: z.string(),
-    status: z.int(),
-    ip: z.string(),
+export const NoQuery = /* @__PURE__ */ schema(() => z.strictObject({}));
+
+export const LiveSessionsQuery = /* @__PURE__ */ schema(() =>
+  z.strictObject({ reseller_id: z.optional(uuid()), ...cursorQuery() }),
+);
+export const LiveSessionsPage = /* @__PURE__ */ schema(() =>
+  cursorPage(
+    z.object({
+      id: z.string(),
+      nas_id: z.string(),
+      code: z.string(),
+      device: z.string(),
+      started_at: z.string(),
+      last_report_at: z.string(),
+      total_bytes: z.number(),
+      session_time_s: z.int(),
+      /** Until the access code's end (absent while its clock has not started). */
+      seconds_left: z.optional(z.int()),
+      /** Megabytes left on the code (absent: no cap). */
+      data_left_mb: z.optional(z.int()),
+    }),
+  ),
+);
+
+export const ActivityQuery = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    /** A UTC day, YYYY-MM-DD (default: today); ignored with `actor`. */
+    day: z.optional(day()),
+    /** One operator's or reseller's entries (its account id, the token's `sub`), every day. */
+    actor: z.optional(uuid()),
+    ...cursorQuery(),
   }),
+);
+export const ActivityPage = /* @__PURE__ */ schema(() =>
+  cursorPage(
+    z.object({
+      at: z.string(),
+      id: z.string(),
+      actor_sub: z.string(),
+      actor_ref: z.string(),
+      role: z.enum(['reseller', 'admin', 'agent']),
+      reseller_id: z.optional(z.string()),
+      action: z.string(),
+      target: z.string(),
+      status: z.int(),
+      ip: z.string(),
+    }),
+  ),
 );

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { COUNTRIES } from '../core/currency.js';
-import { plainText } from '../core/schemas.js';
+import { plainText, schema } from '../core/schemas.js';
 import { RouterCredentials } from '../routers/schemas.js';
 import { ROUTER_TRANSPORTS } from '../store/routers.js';
 import { slugify } from './naming.js';
@@ -17,15 +17,17 @@ import { MAX_SITES } from './settings.js';
  * takes at least one letter a-z (accents are folded: `É` is `e`) or digit. `Ⱦ£` has letters, but
  * none that folds to a-z: the message says so rather than "no letters".
  */
-export const resellerName = plainText(64).check(
-  z.refine((v: string) => slugify(v) !== '', {
-    message:
-      'must contain at least one letter a-z (accents allowed: é is e) or digit 0-9, to build the NAS id from',
-  }),
-  z.meta({
-    description:
-      'Plain text (no control or bidirectional control characters), 1 to 64 characters, with at least one letter that folds to a-z or a digit: the NAS id is `access_` and that slug',
-  }),
+export const resellerName = /* @__PURE__ */ schema(() =>
+  plainText(64).check(
+    z.refine((v: string) => slugify(v) !== '', {
+      message:
+        'must contain at least one letter a-z (accents allowed: é is e) or digit 0-9, to build the NAS id from',
+    }),
+    z.meta({
+      description:
+        'Plain text (no control or bidirectional control characters), 1 to 64 characters, with at least one letter that folds to a-z or a digit: the NAS id is `access_` and that slug',
+    }),
+  ),
 );
 
 /**
@@ -44,45 +46,51 @@ export const coordinate = (limit: number) =>
     z.transform((v: number) => Math.round(v * 1e7) / 1e7 || 0),
   );
 
-export const SiteResponse = z.object({
-  site_id: z.string(),
-  reseller_id: z.string(),
-  nas_id: z.string(),
-  ssid: z.string(),
-  ap_ip: z.string(),
-  site_number: z.int(),
-  city: z.string(),
-  latitude: z.number(),
-  longitude: z.number(),
-  created_at: z.string(),
-});
+export const SiteResponse = /* @__PURE__ */ schema(() =>
+  z.object({
+    site_id: z.string(),
+    reseller_id: z.string(),
+    nas_id: z.string(),
+    ssid: z.string(),
+    ap_ip: z.string(),
+    site_number: z.int(),
+    city: z.string(),
+    latitude: z.number(),
+    longitude: z.number(),
+    created_at: z.string(),
+  }),
+);
 
 /** Onboarding a reseller in one call: its account, its VLAN and NAS id, and its first site. */
-export const OnboardBody = z.strictObject({
-  msisdn: z.string().check(z.maxLength(32)),
-  name: resellerName,
-  country: z.enum(COUNTRIES),
-  site_count: z.optional(z.int().check(z.gte(1), z.lte(MAX_SITES))),
-  first_site: z.optional(
-    z.strictObject({ city: plainText(64), latitude: coordinate(90), longitude: coordinate(180) }),
-  ),
-  /** The hotspot's first router, registered for its NAS id (as POST /api/v1/routers would). */
-  first_router: z.optional(
-    z.strictObject({
-      name: plainText(64),
-      transport: z.enum(ROUTER_TRANSPORTS),
-      source_ip: z.optional(z.string().check(z.maxLength(45))),
-    }),
-  ),
-});
-export const OnboardResponse = z.object({
-  reseller_id: z.string(),
-  msisdn: z.string(),
-  vlan_id: z.int(),
-  subnet: z.string(),
-  nas_id: z.string(),
-  ssid: z.string(),
-  site: z.optional(SiteResponse),
-  /** The first router and its credentials, shown this once (the secret or the private key). */
-  router: z.optional(RouterCredentials),
-});
+export const OnboardBody = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    msisdn: z.string().check(z.maxLength(32)),
+    name: resellerName,
+    country: z.enum(COUNTRIES),
+    site_count: z.optional(z.int().check(z.gte(1), z.lte(MAX_SITES))),
+    first_site: z.optional(
+      z.strictObject({ city: plainText(64), latitude: coordinate(90), longitude: coordinate(180) }),
+    ),
+    /** The hotspot's first router, registered for its NAS id (as POST /api/v1/routers would). */
+    first_router: z.optional(
+      z.strictObject({
+        name: plainText(64),
+        transport: z.enum(ROUTER_TRANSPORTS),
+        source_ip: z.optional(z.string().check(z.maxLength(45))),
+      }),
+    ),
+  }),
+);
+export const OnboardResponse = /* @__PURE__ */ schema(() =>
+  z.object({
+    reseller_id: z.string(),
+    msisdn: z.string(),
+    vlan_id: z.int(),
+    subnet: z.string(),
+    nas_id: z.string(),
+    ssid: z.string(),
+    site: z.optional(SiteResponse),
+    /** The first router and its credentials, shown this once (the secret or the private key). */
+    router: z.optional(RouterCredentials),
+  }),
+);
