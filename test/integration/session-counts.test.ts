@@ -33,6 +33,15 @@ const reseller = (n: number) => resellerWithCodes(n, 'sc');
 
 const report = accountingReport;
 
+/** One session started (Accounting Start) on each of the reseller's codes, in parallel; their ids. */
+async function startEach(r: Awaited<ReturnType<typeof reseller>>): Promise<string[]> {
+  const ids = r.codes.map(() => randomUUID());
+  await Promise.all(
+    r.codes.map((code, i) => account(report(r, code, ids[i] as string, 'Start'), Date.now())),
+  );
+  return ids;
+}
+
 /** The stream record Lambda would hand over for a session as stored now. */
 async function recordOf(id: string, sequence: string): Promise<DynamoDBRecord> {
   const s = (await getSession(id)) as RadiusSession;
@@ -109,10 +118,7 @@ describe('the session counts stream consumer', () => {
 
   it("counts once when the consumer and the session's Interim race, many times over (parallel)", async () => {
     const r = await reseller(30);
-    const ids = r.codes.map(() => randomUUID());
-    await Promise.all(
-      r.codes.map((code, i) => account(report(r, code, ids[i] as string, 'Start'), Date.now())),
-    );
+    const ids = await startEach(r);
     const records = await Promise.all(ids.map((id, i) => recordOf(id, String(1000 + i))));
     // The consumer (three deliveries of the batch at once, and the table's own stream) and each
     // session's Interim all at the same time: each may count a session it finds uncounted.
@@ -147,10 +153,7 @@ describe('the session counts stream consumer', () => {
 
   it('counts a batch of sessions in fewer transactions than sessions, each counter item added to once', async () => {
     const r = await reseller(60);
-    const ids = r.codes.map(() => randomUUID());
-    await Promise.all(
-      r.codes.map((code, i) => account(report(r, code, ids[i] as string, 'Start'), Date.now())),
-    );
+    const ids = await startEach(r);
     const sessions = (await Promise.all(ids.map((id) => getSession(id)))) as RadiusSession[];
     const groups = groupsOf(sessions);
     expect(groups.length).toBeLessThan(sessions.length / 10);
@@ -169,10 +172,7 @@ describe('the session counts stream consumer', () => {
 
   it('drops the sessions another writer counted from a cancelled transaction and counts the rest in it', async () => {
     const r = await reseller(4);
-    const ids = r.codes.map(() => randomUUID());
-    await Promise.all(
-      r.codes.map((code, i) => account(report(r, code, ids[i] as string, 'Start'), Date.now())),
-    );
+    const ids = await startEach(r);
     const sessions = (await Promise.all(ids.map((id) => getSession(id)))) as RadiusSession[];
     // Two of them report again first: their Interims count them.
     await account(report(r, r.codes[0] as string, ids[0] as string, 'Interim-Update', 100), Date.now());
