@@ -41,6 +41,18 @@ async function bundleWith(
   return { name, minifiedBytes: statSync(file).size, gzipBytes: gzipSync(readFileSync(file)).length, file };
 }
 
+/** The CDK stack's own esbuild options (lib/bundling.ts) as esbuild's API takes them. */
+export const functionBuildOptions = (external: string[] = []) => ({
+  format: ESBUILD.format,
+  target: ESBUILD.target,
+  minify: ESBUILD.minify,
+  sourcemap: ESBUILD.sourcemap,
+  mainFields: ESBUILD.mainFields,
+  banner: { js: ESBUILD.banner },
+  alias: ESBUILD.alias,
+  external: [...external, ...ESBUILD.external],
+});
+
 /** Bundles one function with the CDK stack's own esbuild options (lib/bundling.ts). */
 export function bundle(
   entry: string,
@@ -48,16 +60,7 @@ export function bundle(
   name: string,
   external: string[] = [],
 ): Promise<BundleFigure> {
-  return bundleWith(entry, outDir, name, {
-    format: ESBUILD.format,
-    target: ESBUILD.target,
-    minify: ESBUILD.minify,
-    sourcemap: ESBUILD.sourcemap,
-    mainFields: ESBUILD.mainFields,
-    banner: { js: ESBUILD.banner },
-    alias: ESBUILD.alias,
-    external: [...external, ...ESBUILD.external],
-  }).then(async (figure) => {
+  return bundleWith(entry, outDir, name, functionBuildOptions(external)).then(async (figure) => {
     await buildChunks(outDir, ESBUILD);
     return figure;
   });

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { ESBUILD } from '../../lib/bundling.js';
+import { functionBuildOptions } from '../../bench/bundle.js';
 
 /** Every schemas module of the functions (`functions/<area>/*schemas.ts`). */
 function schemaModules(): string[] {
@@ -56,17 +56,11 @@ async function paymentStatusBundle(strip: boolean): Promise<string> {
     },
   };
   const out = await build({
+    ...functionBuildOptions(),
     entryPoints: [resolve('functions/billing/payment-status.ts')],
     bundle: true,
     write: false,
     platform: 'node',
-    format: ESBUILD.format,
-    target: ESBUILD.target,
-    minify: ESBUILD.minify,
-    mainFields: ESBUILD.mainFields,
-    banner: { js: ESBUILD.banner },
-    alias: ESBUILD.alias,
-    external: ESBUILD.external,
     logLevel: 'silent',
     plugins: strip ? [unmark] : [],
   });
