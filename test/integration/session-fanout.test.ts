@@ -7,7 +7,7 @@ import { sweepSilentSessions } from '../../functions/radius/closing.js';
 import { Access } from '../../functions/store/access-codes.js';
 import { countersOf, scopeOf } from '../../functions/store/counters.js';
 import { Nas } from '../../functions/store/nas.js';
-import { pendingNasCloses } from '../../functions/store/nas-closes.js';
+import { finishNasClose, pendingNasCloses } from '../../functions/store/nas-closes.js';
 import {
   getSession,
   OPEN_SHARDS,
@@ -23,10 +23,12 @@ import { useTestTable } from '../support/db.js';
 
 useTestTable();
 
-afterEach(() => {
+afterEach(async () => {
   delete process.env.RADIUS_NAS_CLOSE_BUDGET_MS;
   delete process.env.RADIUS_SWEEP_BUDGET_MS;
   resetConfig();
+  // A test that failed part way leaves no restart behind for the next one's sweep to count.
+  for (const c of await pendingNasCloses(100)) await finishNasClose(c);
 });
 
 /** Runs `fn` over `items`, 32 at a time (seeding thousands of sessions). */
@@ -124,8 +126,10 @@ describe('Accounting-On of a NAS with 300 open sessions', () => {
       Date.now(),
     );
     const answeredMs = Date.now() - started;
-    // The budget (1,000 ms) and the last closes started inside it: well inside FreeRADIUS's 2 s.
-    expect(answeredMs).toBeLessThan(1500);
+    // The budget (1,000 ms), then the closes started inside it: inside FreeRADIUS's 2 s wait, the
+    // bound the router sees (a loaded 2-core test run has taken 1.5 s; the fan-out's own test
+    // proves nothing starts after the budget).
+    expect(answeredMs).toBeLessThan(2000);
     expect(outcome).toMatchObject({ closed: expect.any(Number), deferred: expect.any(Number) });
     const { closed, deferred } = outcome as { closed: number; deferred: number };
     expect(closed + deferred).toBe(300);
@@ -163,7 +167,7 @@ describe('Accounting-On of a NAS with 300 open sessions', () => {
       closed: 0,
       deferred: 40,
     });
-    expect(await pendingNasCloses(10)).toEqual([
+    expect((await pendingNasCloses(10)).filter((c) => c.nas_id === nasId)).toEqual([
       { nas_id: nasId, before: new Date(restartMs).toISOString() },
     ]);
     // One session reports after the restart: it is alive after all.
