@@ -6,9 +6,15 @@ import { servedE164 } from '../core/phone.js';
 export const OTP = {
   digits: 6,
   lifetimeMs: 300_000,
+  /** Guesses (with the request's `otp_token`) compared per code; the last wrong one burns that code only. */
   maxFails: 5,
-  /** After `maxFails` wrong guesses, no new code for this long. */
-  lockoutMs: 900_000,
+  /**
+   * For this long after a code was burnt, each new code of the number is compared once: its
+   * owner, who has the SMS, needs one try, and a guesser asking code after code gets one guess
+   * per SMS instead of five. Nothing is refused: a number is never locked out.
+   */
+  afterBurnMs: 900_000,
+  guessesAfterBurn: 1,
   requestsPerWindow: 3,
   windowMs: 60_000,
   /**

@@ -3,6 +3,7 @@ import { clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { log, maskMsisdn } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
+import { countryOf } from '../core/phone.js';
 import { sessionClaims } from '../core/principal.js';
 import { getSecret } from '../core/secrets.js';
 import { sendSms } from '../core/sms.js';
@@ -21,7 +22,8 @@ import {
   takeGuess,
   takeLimits,
 } from '../store/otp.js';
-import type { RateWindow } from '../store/rate-limit.js';
+import type { BudgetWindow, RateWindow } from '../store/rate-limit.js';
+import { getRouter, getRouterAddress } from '../store/routers.js';
 import { issueDevice } from './devices.js';
 import {
   compactMsisdn,
@@ -64,81 +66,105 @@ function limitsOf(perNumber: Limit, perAddress: RateWindow, client: Client | und
   return address === undefined ? [perNumber] : [perNumber, { window: perAddress, subject: address }];
 }
 
-/** A known hotspot's budget per hour, cached for a minute per container (one GetItem a minute). */
-const hotspotCache = new Map<string, { perHour: number | undefined; until: number }>();
-async function hotspotBudget(nasId: string, fallback: number): Promise<number | undefined> {
+/**
+ * The hourly budget of a client address that a registered, active router sends from (its
+ * hotspot's public address, shared by every subscriber there): the largest of its hotspots'
+ * own budgets. Undefined for any other address. Cached a minute per container.
+ */
+const hotspotAddressCache = new Map<string, { perHour: number | undefined; until: number }>();
+async function hotspotAddressBudget(sourceIp: string, fallback: number): Promise<number | undefined> {
   const now = clock.now();
-  const cached = hotspotCache.get(nasId);
+  const ip = sourceIp.trim().toLowerCase();
+  const cached = hotspotAddressCache.get(ip);
   if (cached && cached.until > now) return cached.perHour;
-  const nas = await getNas(nasId);
-  const perHour = nas ? (nas.otp_requests_per_hour ?? fallback) : undefined;
-  if (hotspotCache.size > 10_000) hotspotCache.clear();
-  hotspotCache.set(nasId, { perHour, until: now + 60_000 });
+  const claim = await getRouterAddress(ip);
+  const router = claim ? await getRouter(claim.router_id) : undefined;
+  let perHour: number | undefined;
+  if (router?.status === 'active') {
+    const hotspots = await Promise.all(router.nas_ids.slice(0, 50).map((id) => getNas(id)));
+    perHour = Math.max(fallback, ...hotspots.map((n) => n?.otp_requests_per_hour ?? fallback));
+  }
+  if (hotspotAddressCache.size > 10_000) hotspotAddressCache.clear();
+  hotspotAddressCache.set(ip, { perHour, until: now + 60_000 });
   return perHour;
 }
 
 /**
- * Whom a code request is budgeted against, besides its number. From a known hotspot with the
- * device's MAC: that device there (a sliding hour) and that hotspot (a clock hour, its own size):
- * every subscriber of a hotspot, and every hotspot behind an operator's gateway, shares one public
- * address, so the address says nothing about who asks. Otherwise the client address. A nas_id
- * that is no hotspot, or a MAC that is none, is budgeted per address: naming a hotspot buys
- * nothing unless it is real, and a flood of invented MACs at a real one stops at its budget.
+ * Budgets that bind only numbers never verified: a stranger who empties one at a hotspot, or
+ * sprays a range, denies first logins there, never a returning subscriber.
+ */
+const FIRST_LOGIN_ONLY = new Set(['OTP_HOTSPOT_ADDR', 'OTP_BLOCK']);
+
+/**
+ * Whom a code request is budgeted against, besides its number (3 a minute). Never chosen by
+ * what the caller writes: every request counts against its client address (an IPv4 address,
+ * an IPv6 /64), `OTP_REQUESTS_PER_ADDRESS_PER_HOUR`, raised to a clock-hour budget of its own
+ * (`OTP_REQUESTS_PER_HOTSPOT_PER_HOUR`, or the NAS record's) when a registered router sends
+ * from that address; a `client_mac` from such an address adds a per-device limit there, never
+ * lifts one. Then the destination: its block of 10,000 numbers and its country (sharded), per
+ * clock hour. A `nas_id` in the body changes nothing: it names the hotspot the portal shows.
  */
 async function requestLimits(
   msisdn: string,
   client: Client | undefined,
-): Promise<{ limits: Limit[]; budgets: Budget[] }> {
+): Promise<{ limits: Limit[]; budgets: Budget[]; sharded: Budget[][] }> {
   const settings = authSettings();
-  const perNumber: Limit = { window: OTP_WINDOW, subject: msisdn };
-  const mac = macSubject(client?.clientMac);
-  const perHour =
-    client?.nasId && mac
-      ? await hotspotBudget(client.nasId, settings.OTP_REQUESTS_PER_HOTSPOT_PER_HOUR)
+  const hour = (scope: string, limit: number): BudgetWindow => ({ scope, limit, windowMs: HOUR_MS });
+  const limits: Limit[] = [{ window: OTP_WINDOW, subject: msisdn }];
+  const budgets: Budget[] = [
+    { window: hour('OTP_BLOCK', settings.OTP_REQUESTS_PER_BLOCK_PER_HOUR), subject: msisdn.slice(0, -4) },
+  ];
+  const address = addressSubject(client?.sourceIp);
+  if (address !== undefined) {
+    const perHour = client?.sourceIp
+      ? await hotspotAddressBudget(client.sourceIp, settings.OTP_REQUESTS_PER_HOTSPOT_PER_HOUR)
       : undefined;
-  if (client?.nasId && mac && perHour !== undefined) {
-    return {
-      limits: [
-        perNumber,
-        {
+    if (perHour === undefined) {
+      limits.push({
+        window: { scope: 'OTP_ADDR', limit: settings.OTP_REQUESTS_PER_ADDRESS_PER_HOUR, windowMs: HOUR_MS },
+        subject: address,
+      });
+    } else {
+      budgets.push({ window: hour('OTP_HOTSPOT_ADDR', perHour), subject: address });
+      const mac = macSubject(client?.clientMac);
+      if (mac)
+        limits.push({
           window: {
             scope: 'OTP_DEVICE',
             limit: settings.OTP_REQUESTS_PER_DEVICE_PER_HOUR,
             windowMs: HOUR_MS,
           },
-          subject: `${client.nasId}#${mac}`,
-        },
-      ],
-      budgets: [{ window: { scope: 'OTP_NAS', limit: perHour, windowMs: HOUR_MS }, subject: client.nasId }],
-    };
+          subject: `${address}#${mac}`,
+        });
+    }
   }
-  const limits = limitsOf(
-    perNumber,
-    { scope: 'OTP_ADDR', limit: settings.OTP_REQUESTS_PER_ADDRESS_PER_HOUR, windowMs: HOUR_MS },
-    client,
-  );
-  return { limits, budgets: [] };
+  return {
+    limits,
+    budgets,
+    sharded: [
+      shardsOf('OTP_ALL', 'S', settings.OTP_REQUESTS_PER_HOUR),
+      shardsOf('OTP_COUNTRY', `${countryOf(msisdn)}#S`, settings.OTP_REQUESTS_PER_COUNTRY_PER_HOUR),
+    ],
+  };
 }
 
 /**
- * The platform's hourly budget, split over `OTP_BUDGET_SHARDS` items (fewer when the budget is
- * smaller): shard i may count `limit / shards` codes (the remainder spread over the first
- * ones), so the shards together never pass the budget. A request counts on one shard picked at
- * random: at the modelled peak no item sits in every OTP transaction. Only when its shard is
- * full are all shards read, and one with room taken: the whole budget is spent before a refusal.
+ * A large hourly budget (the platform's, a country's) split over `OTP_BUDGET_SHARDS` items
+ * (fewer when the budget is smaller): shard i may count `limit / shards` codes (the remainder
+ * spread over the first ones), so the shards together never pass the budget. A request counts
+ * on one shard picked at random: at the modelled peak no item sits in every OTP transaction.
+ * Only when its shard is full are all shards read, and one with room taken: the whole budget is
+ * spent before a refusal.
  */
-function platformShards(): Budget[] {
-  const { OTP_REQUESTS_PER_HOUR: limit, OTP_BUDGET_SHARDS } = authSettings();
-  const count = Math.max(1, Math.min(OTP_BUDGET_SHARDS, limit));
+function shardsOf(scope: string, prefix: string, limit: number): Budget[] {
+  const count = Math.max(1, Math.min(authSettings().OTP_BUDGET_SHARDS, limit));
   return Array.from({ length: count }, (_, i) => ({
-    window: {
-      scope: 'OTP_ALL',
-      limit: Math.floor(limit / count) + (i < limit % count ? 1 : 0),
-      windowMs: HOUR_MS,
-    },
-    subject: `S${i}`,
+    window: { scope, limit: Math.floor(limit / count) + (i < limit % count ? 1 : 0), windowMs: HOUR_MS },
+    subject: `${prefix}${i}`,
   }));
 }
+
+const pickOne = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)] as T;
 
 /**
  * How often a request reads again after losing a race: enough for every slot of its largest
@@ -154,10 +180,10 @@ const rateLimited = (retryAfterSeconds: number, message = 'Too many code request
 /**
  * Issues a code for an MSISDN and sends it by SMS. Known and unknown numbers get the same
  * answer: the account is created at the first request. Limits bound the SMS sent: per number
- * (3 a minute); per device and per hotspot when the portal names both (`requestLimits`), else
- * per client address; and for the whole platform (per clock hour, sharded). Their slots, the
- * account and the code are written in one transaction, so no limit is ever passed under
- * concurrency; a lost race reads again (bounded).
+ * (3 a minute), per client address, per destination and for the whole platform
+ * (`requestLimits`). Their slots, the account and the code are written in one transaction, so
+ * no limit is ever passed under concurrency; a lost race reads again (bounded). No earlier
+ * wrong guess stops a request: the new code is a new challenge (see `verifyOtp`).
  */
 export async function requestOtp(input: string, client?: Client): Promise<{ otp_token: string }> {
   const msisdn = requireMsisdn(input);
@@ -165,33 +191,41 @@ export async function requestOtp(input: string, client?: Client): Promise<{ otp_
   const pepper = await getSecret('OTP_PEPPER');
   const code = generateCode();
   const otpToken = randomUUID();
-  const { limits, budgets } = await requestLimits(msisdn, client);
-  const shards = platformShards();
-  let shard = shards[Math.floor(Math.random() * shards.length)] as Budget;
+  const { limits, budgets, sharded } = await requestLimits(msisdn, client);
+  const shards = sharded.map(pickOne);
 
   for (let attempt = 0; attempt < attemptsFor(limits); attempt++) {
-    const { planned, account } = await readLimitsAndAccount(limits, [...budgets, shard], msisdn, now);
+    const read = await readLimitsAndAccount(limits, [...budgets, ...shards], msisdn, now);
+    const { account } = read;
+    const planned = account?.verified
+      ? read.planned.filter((p) => !FIRST_LOGIN_ONLY.has(p.limit.window.scope))
+      : read.planned;
     const refusedBy = refusedScopes(planned);
-    if (refusedBy.length === 1 && refusedBy[0] === 'OTP_ALL') {
-      // This shard is full: another with room, if any (the budget's last codes go one by one).
-      const counts = await readBudgetCounts(shards, now);
-      const open = shards.filter((s, i) => (counts[i] ?? 0) < s.window.limit);
-      if (open.length) {
-        shard = open[Math.floor(Math.random() * open.length)] as Budget;
-        continue;
+    const full = sharded.filter((group) => refusedBy.includes(group[0]?.window.scope ?? ''));
+    if (full.length && full.length === refusedBy.length) {
+      // Its shard of a sharded budget is full: another with room, if any (the last codes go one by one).
+      let moved = true;
+      for (const group of full) {
+        const counts = await readBudgetCounts(group, now);
+        const open = group.filter((s, i) => (counts[i] ?? 0) < s.window.limit);
+        if (open.length) shards[sharded.indexOf(group)] = pickOne(open);
+        else moved = false;
       }
+      if (moved) continue;
     }
     const refused = refusal(planned);
     if (refused) {
       log.info('otp request refused', { msisdn: maskMsisdn(msisdn), by: refusedBy.join(',') });
       throw rateLimited(refused.retryAfterSeconds);
     }
-    let fails = account?.fails ?? 0;
-    if (fails >= OTP.maxFails) {
-      const lockedUntil = (account?.lastFailAt ?? 0) + OTP.lockoutMs;
-      if (now < lockedUntil) throw rateLimited(Math.ceil((lockedUntil - now) / 1000));
-      fails = 0;
-    }
+    // A new code is a new challenge with its own guesses: wrong guesses at an earlier one
+    // (someone else's request, perhaps) burnt at most that one and lock nothing out. Soon after
+    // a burnt code, a new one is compared once (OTP.afterBurnMs).
+    const burnt =
+      account !== undefined &&
+      !account.used &&
+      (account.fails ?? 0) >= account.guesses &&
+      now - (account.lastFailAt ?? 0) < OTP.afterBurnMs;
     const accountId = account?.accountId ?? randomUUID();
     const issued = await issueOtp({
       planned,
@@ -202,7 +236,8 @@ export async function requestOtp(input: string, client?: Client): Promise<{ otp_
       otpToken,
       codeHash: hashCode(pepper, accountId, otpToken, code),
       expiresAt: now + OTP.lifetimeMs,
-      fails,
+      fails: 0,
+      guesses: burnt ? OTP.guessesAfterBurn : OTP.maxFails,
       createdAt: clock.iso(now),
       unverifiedTtl: Math.floor(now / 1000) + authSettings().UNVERIFIED_ACCOUNT_HOURS * 3600,
     });
@@ -225,7 +260,7 @@ const expired = () => new AppError('ERR_OTP_EXPIRED', 'The code has expired, req
 
 /** A code that can still be verified: current, unused, not burnt. */
 const live = (s: OtpState | undefined): s is OtpState & { otpToken: string; codeHash: string } =>
-  !!s?.otpToken && !!s.codeHash && !s.used && (s.fails ?? 0) < OTP.maxFails;
+  !!s?.otpToken && !!s.codeHash && !s.used && (s.fails ?? 0) < s.guesses;
 
 /**
  * Takes a slot of the limits of verifications without `otp_token` (per number, per client
@@ -265,11 +300,11 @@ async function takeTokenlessSlot(msisdn: string, client: Client | undefined): Pr
  *
  * Only a guess that carries the current `otp_token` (which only whoever requested the code has)
  * counts against the code: it is counted before it is compared, so at most five guesses are
- * ever compared per code, parallel ones included, and the fifth burns the code and locks new
- * codes out for 15 minutes. A guess without `otp_token` counts against nothing, so nobody who
- * did not request the code can burn it or lock the number out; such guesses are limited per
- * number and per client address instead (429 past the limit). A stale `otp_token` is refused
- * without comparing.
+ * ever compared per code, parallel ones included, and the fifth burns that code, and only it:
+ * the next request gets a new code (compared once, for 15 minutes after a burn), so nobody's
+ * wrong guesses lock a number out. A guess without `otp_token` counts against nothing, so nobody
+ * who did not request the code can burn it; such guesses are limited per number and per client
+ * address instead (429 past the limit). A stale `otp_token` is refused without comparing.
  */
 export async function verifyOtp(
   input: string,
@@ -291,10 +326,10 @@ export async function verifyOtp(
   // A code past its lifetime can no longer be used: comparing against it gains a guesser nothing.
   if (now >= (state.expiresAt ?? 0)) throw matches ? expired() : invalid();
 
-  let failsAtMost = OTP.maxFails - 1;
+  let failsAtMost = state.guesses - 1;
   if (otpToken !== undefined) {
-    if (!(await takeGuess(msisdn, state.otpToken, OTP.maxFails, now))) throw invalid();
-    failsAtMost = OTP.maxFails;
+    if (!(await takeGuess(msisdn, state.otpToken, state.guesses, now))) throw invalid();
+    failsAtMost = state.guesses;
   }
   if (!matches) {
     log.info('otp rejected', { msisdn: maskMsisdn(msisdn), counted: otpToken !== undefined });

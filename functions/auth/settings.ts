@@ -1,4 +1,3 @@
-import { isIPv4, isIPv6 } from 'node:net';
 import * as z from 'zod/mini';
 import { defineSettings } from '../core/config.js';
 import { intSetting as int } from '../core/schemas.js';
@@ -11,23 +10,35 @@ import { intSetting as int } from '../core/schemas.js';
 export const authSettings = defineSettings(
   z.object({
     /**
-     * Codes sent per client address in any hour (sliding window), for a request that names no
-     * hotspot and device (a reseller's console, a script). An office NAT of a few dozen people
-     * logging in once or twice a day stays under it; a spray of numbers from one address does not.
+     * Codes sent per client address (an IPv4 address, an IPv6 /64) in any hour (sliding window):
+     * every request counts against its address, whatever its body says. An office NAT of a few
+     * dozen people logging in once or twice a day stays under it; a spray of numbers does not.
      */
     OTP_REQUESTS_PER_ADDRESS_PER_HOUR: z._default(int, 30),
     /**
-     * Codes sent per device (the client MAC the router passes) at one hotspot in any hour
-     * (sliding window): a phone that asks again and again, whatever numbers it types.
+     * Codes sent per device (the client MAC the portal passes) behind one hotspot address in any
+     * hour (sliding window): a phone that asks again and again, whatever numbers it types. A MAC
+     * in the body only ever adds this limit; it never lifts another.
      */
     OTP_REQUESTS_PER_DEVICE_PER_HOUR: z._default(int, 5),
     /**
-     * Codes sent per hotspot per clock hour, unless its NAS record says otherwise
-     * (`otp_requests_per_hour`): every subscriber of a hotspot shares one public address, so the
-     * hotspot, not the address, is budgeted. A busy hotspot serves about 200 logins an evening
-     * hour (docs/scale.md); random MACs from one hotspot stop here.
+     * Codes sent per clock hour from the address a registered router sends from (its hotspot's
+     * public address, which every subscriber there shares), unless the NAS record of one of its
+     * hotspots says more (`otp_requests_per_hour`): the raised per-address budget. A busy
+     * hotspot serves about 200 logins an evening hour (docs/scale.md). Numbers verified before
+     * are not counted against it: whoever empties it at the hotspot denies only first logins.
      */
     OTP_REQUESTS_PER_HOTSPOT_PER_HOUR: z._default(int, 400),
+    /**
+     * Codes sent per clock hour to one block of numbers (all but the last four digits: 10,000
+     * numbers), numbers verified before excepted: a spray of a range stops here.
+     */
+    OTP_REQUESTS_PER_BLOCK_PER_HOUR: z._default(int, 200),
+    /**
+     * Codes sent per clock hour to one country's numbers (sharded as the platform's budget):
+     * a spray aimed at one country leaves the others their SMS.
+     */
+    OTP_REQUESTS_PER_COUNTRY_PER_HOUR: z._default(int, 100_000),
     /**
      * Codes sent by the whole platform per clock hour: the SMS spend bound. The model's peak is
      * 50 codes a second (180,000 an hour) if every purchase needed one; returning devices need
@@ -62,50 +73,10 @@ export const authSettings = defineSettings(
       : ['OTP_REQUESTS_PER_DEVICE_PER_HOUR']),
     ...(v.OTP_REQUESTS_PER_HOTSPOT_PER_HOUR >= 1 ? [] : ['OTP_REQUESTS_PER_HOTSPOT_PER_HOUR']),
     ...(v.OTP_REQUESTS_PER_HOUR >= 1 ? [] : ['OTP_REQUESTS_PER_HOUR']),
+    ...(v.OTP_REQUESTS_PER_BLOCK_PER_HOUR >= 1 ? [] : ['OTP_REQUESTS_PER_BLOCK_PER_HOUR']),
+    ...(v.OTP_REQUESTS_PER_COUNTRY_PER_HOUR >= 1 ? [] : ['OTP_REQUESTS_PER_COUNTRY_PER_HOUR']),
     ...(v.OTP_BUDGET_SHARDS >= 1 && v.OTP_BUDGET_SHARDS <= 100 ? [] : ['OTP_BUDGET_SHARDS']),
   ],
 );
 
-/** The eight 16-bit groups of an IPv6 address, `::` expanded (undefined when it is not one). */
-function ipv6Groups(address: string): string[] | undefined {
-  if (!isIPv6(address)) return undefined;
-  let text = address.split('%')[0] as string;
-  // A trailing dotted quad (::ffff:1.2.3.4) is two groups.
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', tail] = text.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const fill = tail === undefined ? [] : Array(8 - left.length - right.length).fill('0');
-  return [...left, ...fill, ...right].map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''));
-}
-
-/**
- * Whom a per-address limit counts a request against: the IPv4 address, or the /64 of an IPv6
- * one (a single subscriber line holds a whole /64). Undefined for a loopback address: only the
- * local server gives one (API Gateway always gives the caller's public address), where every
- * client is the developer's own machine and SMS go to the outbox file. An address that is not
- * one (absent) counts against one shared `unknown` subject rather than against nothing.
- */
-export function addressSubject(sourceIp: string | undefined): string | undefined {
-  const ip = sourceIp?.trim() ?? '';
-  if (isIPv4(ip)) return ip.startsWith('127.') ? undefined : ip;
-  const groups = ipv6Groups(ip);
-  if (!groups) return 'unknown';
-  const mapped = groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff';
-  if (mapped) {
-    const [hi, lo] = [Number.parseInt(groups[6] as string, 16), Number.parseInt(groups[7] as string, 16)];
-    return addressSubject(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`);
-  }
-  if (groups.slice(0, 7).every((g) => g === '0') && groups[7] === '1') return undefined;
-  return `${groups.slice(0, 4).join(':')}::/64`;
-}
-
-/** A MAC address as routers write it (`AA:BB:..`, `aa-bb-..`, `aabb..`), as 12 lower-case hex digits. */
-export function macSubject(mac: string | undefined): string | undefined {
-  const hex = mac?.trim().toLowerCase().replace(/[:.-]/g, '') ?? '';
-  return /^[0-9a-f]{12}$/.test(hex) ? hex : undefined;
-}
+export { addressSubject, macSubject } from '../core/address.js';

@@ -20,3 +20,9 @@ export function servedE164(compact: string): string | undefined {
   if (!phone?.isValid()) return undefined;
   return phone.number;
 }
+
+/** The country (ISO 3166-1 alpha-2) of a served E.164 number, or its calling code when the plan names none. */
+export function countryOf(e164: string): string {
+  const phone = parsePhoneNumberFromString(e164, PLANS);
+  return phone?.country ?? phone?.countryCallingCode ?? 'unknown';
+}

@@ -1,9 +1,12 @@
+import { addressKey } from '../core/address.js';
 import { AppError } from '../core/errors.js';
-import { type AccessCode, getAccessCode, listCodesOf } from '../store/access-codes.js';
-import { getNas } from '../store/nas.js';
+import { Access, type AccessCode, listCodesOf } from '../store/access-codes.js';
+import { batchGet } from '../store/entity.js';
+import { getNas, Nas, type NasRecord } from '../store/nas.js';
+import type { BudgetCount } from '../store/rate-limit.js';
 import { normalizeCode, type Refusal } from './attributes.js';
 import { standing } from './authorize.js';
-import { countWrongGuess, guessGate } from './guesses.js';
+import { countWrongGuess, guessReads, judgeWrong, portalCounters } from './guesses.js';
 
 /**
  * What the captive portal asks before posting a code to the router: the same rules as a
@@ -22,9 +25,10 @@ function check(code: AccessCode | undefined, resellerId: string | undefined, now
 }
 
 /**
- * The portal's check, budgeted like RADIUS logins (functions/radius/guesses.ts) per NAS and per
- * client address at it; past a budget, 429 ERR_RATE_LIMITED. A code of another reseller reads
- * as unknown: the check is public.
+ * The portal's check, behind the wrong-code counters of its client address and of the hotspot
+ * named (functions/radius/guesses.ts): a right code is always answered; a wrong one past the
+ * address's limit gets 429 ERR_RATE_LIMITED. A code of another reseller reads as unknown: the
+ * check is public.
  */
 export async function checkCode(
   nasId: string,
@@ -40,18 +44,33 @@ export async function checkCode(
 }
 
 /**
- * A code typed on the portal at a hotspot, and the hotspot's NAS, behind the guess budget of
- * that hotspot and client address (429 past it). The caller counts a wrong try with `wrongGuess`.
+ * A code typed on the portal at a hotspot, and the hotspot's NAS, read with the wrong-code
+ * counters of the client address (an IPv4 address or an IPv6 /64) and of the hotspot in one
+ * BatchGetItem. Nothing refuses a code before it is read: every subscriber of a hotspot shares
+ * its public address, so one phone guessing there must never stop the others' right codes. The
+ * caller calls `wrongGuess` for a wrong code: 429 past the address's limit, counted otherwise.
+ * These public routes never spend the budget of a router or NAS (RADIUS logins'): the hotspot's
+ * portal count only raises an alert.
  */
 export async function typedCodeAt(nasId: string, typed: string, nowMs: number, clientAddress: string) {
-  const device = `${nasId}/addr:${clientAddress}`;
-  const gate = await guessGate(nasId, device, nowMs);
-  if (!gate.allowed)
-    throw new AppError('ERR_RATE_LIMITED', 'Too many wrong codes, try again later', {
-      headers: { 'Retry-After': String(gate.retryAfterSeconds) },
-    });
-  const [code, nas] = await Promise.all([getAccessCode(normalizeCode(typed)), getNas(nasId)]);
-  return { code, nas, wrongGuess: () => countWrongGuess(nasId, device, nowMs) };
+  const counters = portalCounters(nasId, addressKey(clientAddress));
+  const [code, nas, ...counts] = (await batchGet(
+    [
+      [Access, { code: normalizeCode(typed) }] as const,
+      [Nas, { nas_id: nasId }] as const,
+      ...guessReads(counters, nowMs),
+    ],
+    { consistent: true },
+  )) as [AccessCode | undefined, NasRecord | undefined, ...(BudgetCount | undefined)[]];
+  const wrongGuess = async () => {
+    const gate = judgeWrong(counters, counts, nowMs);
+    if (!gate.allowed)
+      throw new AppError('ERR_RATE_LIMITED', 'Too many wrong codes, try again later', {
+        headers: { 'Retry-After': String(gate.retryAfterSeconds) },
+      });
+    await countWrongGuess(counters, nowMs);
+  };
+  return { code, nas, wrongGuess };
 }
 
 /**

@@ -14,10 +14,11 @@ import {
   type Grant,
   macLoginOf,
   normalizeCode,
+  normalizeMac,
   passwordReply,
   type Refusal,
 } from './attributes.js';
-import { countWrongGuess, guessReads, judgeGuesses } from './guesses.js';
+import { countWrongGuess, guessReads, judgeDevice, judgeWrong, radiusCounters } from './guesses.js';
 import type { RouterOfRequest, RouterRefusal } from './identity.js';
 import { radiusSettings } from './settings.js';
 
@@ -223,13 +224,15 @@ async function decideMac(
 export type RouterRefused = { routerRefused: RouterRefusal };
 
 /**
- * The router's check (when given), the guess budget, then the code and hotspot decided (a
- * refusal of an unknown code or another's hotspot counts a guess), all from one BatchGetItem:
- * the router, the two guess counters and the code and hotspot are read together, and judged in
- * that order, so a refused router or a spent budget decides before the code is looked at. A MAC
- * login guesses no code (it is looked up by the device's own MAC), and a hotspot with MAC login
- * sends one for every device that joins: it neither spends nor counts guesses. Answers the
- * request with the router's reseller (for the login's later reads).
+ * The router's check (when given), the guess counters, then the code and hotspot decided, all
+ * from one BatchGetItem: the router, the counters, the code and the hotspot are read together.
+ * A refused router decides first; then a guessing device past its own limit is refused
+ * (functions/radius/guesses.ts); then the code is decided. A right code always gets in, however
+ * many wrong ones the hotspot saw: the NAS's count refuses only wrong codes past its limit (and
+ * alerts the reseller). A wrong code (unknown, or another reseller's) is counted. A MAC login
+ * guesses no code (it is looked up by the device's own MAC), and a hotspot with MAC login sends
+ * one for every device that joins: it neither spends nor counts guesses. Answers the request with
+ * the router's reseller (for the login's later reads).
  */
 async function gatedDecision(
   request: LoginRequest,
@@ -237,13 +240,15 @@ async function gatedDecision(
   router: RouterOfRequest | undefined,
 ): Promise<{ req: LoginRequest; d: { refused: Refusal } | Plan } | RouterRefused> {
   let req = request;
-  const device = deviceKey(req);
   const guessing = !macLoginOf(req) && Boolean(req.nasId) && req.nasId.length <= MAX_KEY;
+  const counters = guessing
+    ? radiusCounters(req.nasId, deviceKey(req), normalizeMac(req.callingStationId) !== undefined)
+    : [];
   const bad = unusable(req);
   type Reads = Parameters<typeof batchGet>[0][number][];
   const reads: Reads = [
     ...(router?.id ? [[Router, { router_id: router.id }] as const] : []),
-    ...(guessing ? guessReads(req.nasId, device, nowMs) : []),
+    ...guessReads(counters, nowMs),
     ...(bad
       ? []
       : ([
@@ -258,20 +263,17 @@ async function gatedDecision(
     if ('refused' in judged) return { routerRefused: judged.refused };
     req = { ...req, routerResellerId: judged.router.reseller_id };
   }
-  if (guessing) {
-    const gate = judgeGuesses(
-      got[at] as BudgetCount | undefined,
-      got[at + 1] as BudgetCount | undefined,
-      nowMs,
-    );
-    at += 2;
-    if (!gate.allowed) return { req, d: { refused: 'rate_limited' } };
-  }
+  const counts = got.slice(at, at + counters.length) as (BudgetCount | undefined)[];
+  at += counters.length;
+  if (!judgeDevice(counters, counts, nowMs).allowed) return { req, d: { refused: 'rate_limited' } };
   const d = bad
     ? { refused: bad }
     : await decideOnRead(req, got[at] as AccessCode | undefined, got[at + 1] as NasRecord | undefined, nowMs);
-  if ('refused' in d && guessing && (d.refused === 'unknown_code' || d.refused === 'wrong_hotspot'))
-    await countWrongGuess(req.nasId, device, nowMs);
+  if ('refused' in d && guessing && (d.refused === 'unknown_code' || d.refused === 'wrong_hotspot')) {
+    const limited = !judgeWrong(counters, counts, nowMs).allowed;
+    await countWrongGuess(counters, nowMs);
+    if (limited) return { req, d: { refused: 'rate_limited' } };
+  }
   return { req, d };
 }
 

@@ -39,9 +39,11 @@ export interface AccountOtp {
   /** Epoch ms after which the code is refused (checked in code; TTL does not apply here). */
   otp_expires_at?: number;
   otp_used?: boolean;
-  /** Wrong guesses at the current code; absent while the account never had a code. */
+  /** Guesses made at the current code; absent while the account never had a code. */
   otp_fails?: number;
-  /** Epoch ms of the last wrong guess: the lockout runs from it. */
+  /** Guesses the current code may be compared against (absent: 5, a code of before this was kept). */
+  otp_guesses?: number;
+  /** Epoch ms of the last guess: a code burnt within OTP.afterBurnMs makes the next ones stricter. */
   otp_last_fail_at?: number;
 }
 
@@ -63,6 +65,7 @@ const publicAccount = ({
   otp_expires_at,
   otp_used,
   otp_fails,
+  otp_guesses,
   otp_last_fail_at,
   verified_at,
   ...account

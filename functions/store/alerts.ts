@@ -78,25 +78,34 @@ const answered = ({ acked_by_sub, acked_by, acked_at, reseller_id, ...a }: Store
  * Raises an alert unless an incident of this type is already open for the site: the incident
  * marker and the alert are written in one transaction, the marker only if absent, so runs that
  * overlap or repeat can never raise two. Undefined when the incident was already open.
+ * `reopenAfterMs`: an incident nobody closes (an event, not a state: a flood of wrong codes) is
+ * taken as over this long after it opened, and the next one raises a new alert.
  */
-// Access: TransactWriteItems: Put INCIDENT#<site>#<type> attribute_not_exists(pk) + Put ALERT#<id> (in byStatus and bySite).
-export async function raiseAlertOnce(input: {
-  type: string;
-  severity: string;
-  site: string;
-  ts: string;
-  message: string;
-}): Promise<Alert | undefined> {
+// Access: TransactWriteItems: Put INCIDENT#<site>#<type> attribute_not_exists(pk) (or opened_at < now - reopenAfterMs) + Put ALERT#<id> (in byStatus and bySite).
+export async function raiseAlertOnce(
+  input: {
+    type: string;
+    severity: string;
+    site: string;
+    ts: string;
+    message: string;
+  },
+  options: { reopenAfterMs?: number } = {},
+): Promise<Alert | undefined> {
   const resellerId = (await getNas(input.site))?.reseller_id;
   const alert: StoredAlert = { id: randomUUID(), ...input, acked: false, reseller_id: resellerId };
+  const marker = { site: input.site, type: input.type, alert_id: alert.id, opened_at: input.ts };
   try {
     await transact({
-      incident: Incident.tx.create({
-        site: input.site,
-        type: input.type,
-        alert_id: alert.id,
-        opened_at: input.ts,
-      }),
+      incident:
+        options.reopenAfterMs === undefined
+          ? Incident.tx.create(marker)
+          : Incident.tx.put(marker, {
+              expression: 'attribute_not_exists(pk) OR opened_at < :since',
+              values: {
+                ':since': new Date(Date.parse(input.ts) - options.reopenAfterMs).toISOString(),
+              },
+            }),
       alert: AlertEntity.tx.put(alert),
       ...countItems('alerts_active', alertScopes(alert), 1, alert.id),
     });

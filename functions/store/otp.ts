@@ -21,8 +21,9 @@ import { TABLE } from './table.js';
 /**
  * The one-time password of an account lives on the account item (keyed by MSISDN), next to the
  * account's UUID that its hash is bound to: an OTP request is then one read and one transaction,
- * a verification one read and one conditional write or two. A new code replaces the old one but
- * keeps the failure count, so resending buys no extra guesses.
+ * a verification one read and one conditional write or two. A new code replaces the old one and
+ * starts its own count of guesses (`otp_guesses` allowed, `otp_fails` made): a wrong guess burns
+ * at most the code it was made at.
  */
 export interface OtpState {
   accountId: string;
@@ -39,6 +40,8 @@ export interface OtpState {
   used: boolean;
   /** Undefined: the account never had a code. */
   fails: number | undefined;
+  /** Guesses the current code may be compared against (`OTP.maxFails`, fewer after a burnt one). */
+  guesses: number;
   lastFailAt?: number;
   /** A code of it was verified once (a subscriber created by an OTP request is not, until then). */
   verified: boolean;
@@ -55,6 +58,7 @@ const stateOf = (a: StoredAccount): OtpState => ({
   expiresAt: a.otp_expires_at,
   used: a.otp_used === true,
   fails: a.otp_fails,
+  guesses: a.otp_guesses ?? 5,
   lastFailAt: a.otp_last_fail_at,
   // Operators are registered, not created by a login; subscribers of before `verified_at` were
   // verified by the login that created them or are not: their next verification says so.
@@ -187,6 +191,8 @@ export function issueOtp(input: {
   codeHash: string;
   expiresAt: number;
   fails: number;
+  /** Guesses this code may be compared against. */
+  guesses: number;
   createdAt: string;
   /** Epoch seconds: when a subscriber account no code of which was verified yet goes (TTL). */
   unverifiedTtl: number;
@@ -207,7 +213,7 @@ export function issueOtp(input: {
           expression:
             'SET #id = if_not_exists(#id, :id), msisdn = :m, #role = if_not_exists(#role, :role), ' +
             'created_at = if_not_exists(created_at, :now), entity = :entity, otp_token = :tok, ' +
-            `otp_hash = :h, otp_expires_at = :exp, otp_used = :false, otp_fails = :fails${pending ? ', #ttl = :ttl' : ''}`,
+            `otp_hash = :h, otp_expires_at = :exp, otp_used = :false, otp_fails = :fails, otp_guesses = :g${pending ? ', #ttl = :ttl' : ''}`,
           names: { '#id': 'id', '#role': 'role', ...(pending ? { '#ttl': TABLE.ttlAttribute } : {}) },
           // A new account is a subscriber, in no index; an existing one keeps its role and number.
           keepsIndexes: true,
@@ -222,6 +228,7 @@ export function issueOtp(input: {
             ':exp': input.expiresAt,
             ':false': false,
             ':fails': input.fails,
+            ':g': input.guesses,
             ...(pending ? { ':ttl': input.unverifiedTtl } : {}),
           },
         },
