@@ -1,4 +1,5 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
+import { clock } from '../core/clock.js';
 import { json } from '../core/http.js';
 import { forgetMyDevice } from './remembered-devices.js';
 import { DeviceParams, ForgetResult } from './schemas.js';
@@ -7,5 +8,6 @@ import { DeviceParams, ForgetResult } from './schemas.js';
 export const handler = sessionEndpoint(
   'DELETE /api/v1/access/{code}/devices/{mac}',
   { errors: ['ERR_NOT_FOUND'], params: DeviceParams, ok: ForgetResult },
-  async ({ principal, params }) => json(200, await forgetMyDevice(principal, params.code, params.mac)),
+  async ({ principal, params }) =>
+    json(200, await forgetMyDevice(principal, params.code, params.mac, clock.now())),
 );

@@ -1,5 +1,6 @@
 import { monthOf } from '../core/clock.js';
 import { safeEqual } from '../core/compare.js';
+import { log } from '../core/log.js';
 import { Access, type AccessCode, bytesOfMb, claimDevice } from '../store/access-codes.js';
 import { batchGet } from '../store/entity.js';
 import { bindingsOfMac } from '../store/mac-bindings.js';
@@ -18,6 +19,7 @@ import {
   passwordReply,
   type Refusal,
 } from './attributes.js';
+import { disconnectDevice } from './disconnect.js';
 import { countWrongGuess, guessReads, judgeDevice, judgeWrong, radiusCounters } from './guesses.js';
 import type { RouterOfRequest, RouterRefusal } from './identity.js';
 import { radiusSettings } from './settings.js';
@@ -93,16 +95,22 @@ export function standing(code: AccessCode, nowMs: number): Standing | { refused:
   return { secondsLeft, bytesLeft, expiresAt: new Date(end).toISOString() };
 }
 
-/** The data a login may use and the reservations once it has it (see the rule above). */
+/**
+ * The data a login may use and the reservations once it has it (see the rule above). `evicted`:
+ * MAC-login devices whose lease this login takes over: their reservations stay held (their
+ * session may use them until its Disconnect lands) but they hold no place.
+ */
 export function dataGrant(
   code: AccessCode,
   live: Record<string, number>,
   key: string,
   bytesLeft: number | undefined,
+  evicted: readonly string[] = [],
 ): { bytes: number | undefined; grants: Record<string, number> } | { refused: Refusal } {
   if (bytesLeft === undefined) return { bytes: undefined, grants: {} };
   const grants: Record<string, number> = {};
-  for (const device of Object.keys(live)) grants[device] = Math.max(0, code.grants?.[device] ?? 0);
+  for (const device of [...Object.keys(live), ...evicted])
+    grants[device] = Math.max(0, code.grants?.[device] ?? 0);
   const reserved = Object.values(grants).reduce((a, b) => a + b, 0);
   const others = Object.keys(live).filter((d) => d !== key).length;
   const places = Math.max(1, code.offer.max_devices - others);
@@ -123,7 +131,26 @@ interface Plan {
   standing: Standing;
   devices: Record<string, number>;
   grants: Record<string, number>;
+  macLeases: Record<string, number>;
   dataBytes: number | undefined;
+  /** A MAC login: a short Session-Timeout (RADIUS_MAC_SESSION_S), then authorized again. */
+  macLogin: boolean;
+  /** MAC-login devices whose lease this typed login took over: their sessions are cut. */
+  evicted: string[];
+}
+
+/**
+ * The MAC-login leases a typed login takes over when the code has no free place for it: as
+ * many as it needs, those ending first. None when the code has a place, or when too few of its
+ * leases are MAC logins' (a device that typed the code is never pushed out).
+ */
+function evictions(code: AccessCode, live: Record<string, number>, key: string): string[] | undefined {
+  const over = Object.keys(live).length - code.offer.max_devices + 1;
+  if (key in live || over <= 0) return [];
+  const byMac = Object.keys(live)
+    .filter((d) => code.mac_leases?.[d])
+    .sort((a, b) => (live[a] ?? 0) - (live[b] ?? 0));
+  return byMac.length >= over ? byMac.slice(0, over) : undefined;
 }
 
 function decide(
@@ -131,6 +158,7 @@ function decide(
   nas: NasRecord | undefined,
   req: LoginRequest,
   nowMs: number,
+  macLogin = false,
 ): { refused: Refusal } | Plan {
   if (!code) return { refused: 'unknown_code' };
   if (!nas || nas.reseller_id !== code.reseller_id) return { refused: 'wrong_hotspot' };
@@ -141,11 +169,22 @@ function decide(
   const nowS = Math.floor(nowMs / 1000);
   const live = Object.fromEntries(Object.entries(code.devices ?? {}).filter(([, until]) => until > nowS));
   const key = deviceKey(req);
-  if (!(key in live) && Object.keys(live).length >= code.offer.max_devices)
-    return { refused: 'device_limit' };
-  const data = dataGrant(code, live, key, s.bytesLeft);
+  // A typed code takes a MAC login's place when none is free; a MAC login never takes one.
+  const evicted = macLogin
+    ? key in live || Object.keys(live).length < code.offer.max_devices
+      ? []
+      : undefined
+    : evictions(code, live, key);
+  if (!evicted) return { refused: 'device_limit' };
+  for (const d of evicted) delete live[d];
+  const data = dataGrant(code, live, key, s.bytesLeft, evicted);
   if ('refused' in data) return data;
   live[key] = nowS + radiusSettings().RADIUS_LEASE_S;
+  const macLeases = Object.fromEntries(
+    Object.keys(live)
+      .filter((d) => (d === key ? macLogin : code.mac_leases?.[d]))
+      .map((d) => [d, 1]),
+  );
   return {
     code,
     nas,
@@ -153,7 +192,10 @@ function decide(
     standing: s,
     devices: live,
     grants: data.grants,
+    macLeases,
     dataBytes: data.bytes,
+    macLogin,
+    evicted,
   };
 }
 
@@ -214,7 +256,7 @@ async function decideMac(
   const codes = await Promise.all(bindings.map((b) => Access.get({ code: b.code }, { consistent: true })));
   const ending = (c: AccessCode) => (c.expires_at ? Date.parse(c.expires_at) : Number.POSITIVE_INFINITY);
   for (const code of codes.filter((c) => c !== undefined).sort((a, b) => ending(b) - ending(a))) {
-    const d = decide(code, nas, req, nowMs);
+    const d = decide(code, nas, req, nowMs, true);
     if (!('refused' in d)) return { ...d, password: radiusSettings().RADIUS_MAC_AUTH_PASSWORD };
   }
   return refused;
@@ -319,6 +361,20 @@ export async function recordLogin(
 }
 
 /**
+ * The sessions of MAC-login devices a typed login took the place of are cut (Disconnect). Never
+ * throws: the login is recorded, and its answer must not depend on this; a session whose cut is
+ * not recorded lasts at most its MAC-login Session-Timeout.
+ */
+async function cutEvicted(code: AccessCode, devices: string[], nowMs: number): Promise<void> {
+  try {
+    for (const device of devices) await disconnectDevice(code, device, 'device_evicted', nowMs);
+    log.info('mac login taken over by a typed code', { devices: devices.length });
+  } catch (error) {
+    log.warn('mac login taken over: disconnect not recorded', { error: (error as Error).message });
+  }
+}
+
+/**
  * The login itself, once the password matched (post-auth): decided again on a fresh read and
  * written by a conditional write on the code's `devices_version`. Two DynamoDB round trips; a
  * pair more each time another login of the same code raced this one. `first`: a plan decided on
@@ -349,16 +405,20 @@ export async function authorizeLogin(req: LoginRequest, nowMs: number, first?: P
       code: d.code,
       devices: d.devices,
       grants: d.grants,
+      macLeases: d.macLeases,
       nowIso,
       expiresAt: d.standing.expiresAt,
       nasId: req.nasId,
       firstUse,
     });
     if (!claimed) continue;
+    if (d.evicted.length) await cutEvicted(d.code, d.evicted, nowMs);
     const vendor = d.nas.vendor ?? 'mikrotik';
     const grant: Grant = {
       password: d.password,
-      sessionTimeoutS: d.standing.secondsLeft,
+      sessionTimeoutS: d.macLogin
+        ? Math.min(d.standing.secondsLeft, settings.RADIUS_MAC_SESSION_S)
+        : d.standing.secondsLeft,
       cirKbps: d.code.offer.cir_kbps,
       mirKbps: d.code.offer.mir_kbps,
       dataBytes: d.dataBytes,

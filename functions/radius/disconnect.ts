@@ -23,7 +23,7 @@ import { bindingsOfCode, forgetMac } from '../store/mac-bindings.js';
 import { getNas, listNasIdsOfReseller } from '../store/nas.js';
 import { getSession, openSessionsOfCode, type RadiusSession, reportItems } from '../store/sessions.js';
 import { transactIfCurrent, untilSettled } from '../store/transact.js';
-import { normalizeCode } from './attributes.js';
+import { normalizeCode, normalizeMac } from './attributes.js';
 import { radiusSettings } from './settings.js';
 
 /**
@@ -137,6 +137,32 @@ export async function disconnectCode(
   const out: { session_id: string; status: DisconnectRequest['status'] }[] = [];
   for (const s of sessions) {
     if (s.id === exceptSessionId) continue;
+    const d = await requestDisconnect(s, reason, nowMs);
+    if (d) out.push({ session_id: s.id, status: d.status });
+  }
+  return out;
+}
+
+/**
+ * Disconnects the open sessions of one device of a code: `device` a device key
+ * (`<nas_id>/<MAC>`: a MAC-login lease taken over), or `{ mac }`: that MAC's MAC-login sessions
+ * at any hotspot of the code's reseller (a remembered device forgotten; sessions it opened by
+ * typing the code are its holder's own and stay).
+ */
+export async function disconnectDevice(
+  code: Pick<AccessCode, 'code' | 'reseller_id'>,
+  device: string | { mac: string },
+  reason: DisconnectReason,
+  nowMs: number,
+): Promise<{ session_id: string; status: DisconnectRequest['status'] }[]> {
+  const sessions = await openSessionsOfCode(code.code, await listNasIdsOfReseller(code.reseller_id));
+  const out: { session_id: string; status: DisconnectRequest['status'] }[] = [];
+  for (const s of sessions) {
+    const match =
+      typeof device === 'string'
+        ? s.device === device
+        : s.device.endsWith(`/${device.mac}`) && normalizeMac(s.user_name) === device.mac;
+    if (!match) continue;
     const d = await requestDisconnect(s, reason, nowMs);
     if (d) out.push({ session_id: s.id, status: d.status });
   }

@@ -7,6 +7,7 @@ import { bindingsOfCode, bindMac, forgetMac, type MacBinding } from '../store/ma
 import { typedCodeAt } from './access.js';
 import { normalizeCode, normalizeMac } from './attributes.js';
 import { standing } from './authorize.js';
+import { disconnectDevice } from './disconnect.js';
 
 /**
  * Devices that reconnect without typing their code (issue: returning devices): with the
@@ -97,7 +98,18 @@ export async function rememberDevice(
   return { ...view(bound), bound_devices: after?.bound_devices ?? 1, max_devices: code.offer.max_devices };
 }
 
-/** The portal's "Oublier cet appareil": the next MAC login of the device is refused. */
+/**
+ * Forgets a device of a code: its binding goes (its next MAC login is refused) and its live
+ * MAC-login sessions are cut through Disconnect, so someone holding the code by a copied MAC is
+ * out at once. Cutting again what is still open is harmless: forgetting twice does it too.
+ */
+async function forgetAndCut(code: AccessCode, mac: string, nowMs: number): Promise<boolean> {
+  const forgotten = await forgetMac({ reseller_id: code.reseller_id, mac, code: code.code });
+  await disconnectDevice(code, { mac }, 'device_forgotten', nowMs);
+  return forgotten;
+}
+
+/** The portal's "Oublier cet appareil": the next MAC login of the device is refused, its MAC sessions cut. */
 export async function forgetDevice(
   input: DeviceAtHotspot,
   clientAddress: string,
@@ -105,7 +117,7 @@ export async function forgetDevice(
 ): Promise<{ forgotten: boolean }> {
   const mac = macOf(input.mac);
   const code = await codeAt(input.nas_id, input.code, nowMs, clientAddress);
-  return { forgotten: await forgetMac({ reseller_id: code.reseller_id, mac, code: code.code }) };
+  return { forgotten: await forgetAndCut(code, mac, nowMs) };
 }
 
 /** The devices remembered for the caller's codes (its 20 newest), newest binding first. */
@@ -120,10 +132,11 @@ export async function forgetMyDevice(
   principal: Principal,
   typedCode: string,
   typedMac: string,
+  nowMs: number,
 ): Promise<{ forgotten: true }> {
   const mac = macOf(typedMac);
   const code = await getAccessCode(normalizeCode(typedCode));
   assertHoldsCode(principal, code);
-  if (!(await forgetMac({ reseller_id: code.reseller_id, mac, code: code.code }))) throw notFound('Device');
+  if (!(await forgetAndCut(code, mac, nowMs))) throw notFound('Device');
   return { forgotten: true };
 }

@@ -94,7 +94,14 @@ const disconnectOutcome = /* @__PURE__ */ schema(() => z.enum(['ack', 'nak', 'ti
 export const DisconnectViewSchema = /* @__PURE__ */ schema(() =>
   z.object({
     status: disconnectStatus,
-    reason: z.enum(['operator', 'code_revoked', 'account_removed', 'data_used']),
+    reason: z.enum([
+      'operator',
+      'code_revoked',
+      'account_removed',
+      'data_used',
+      'device_forgotten',
+      'device_evicted',
+    ]),
     attempts: z.int(),
     requested_at: z.string(),
     updated_at: z.string(),

@@ -36,6 +36,12 @@ export const radiusSettings = defineSettings(
      */
     RADIUS_DISCONNECT_WAIT_S: z._default(intSetting, 15),
     /**
+     * Session-Timeout of a MAC login (a remembered device let in by its MAC): an hour, or less
+     * when the code has less left. The router then authorizes the device again, so a binding
+     * forgotten or a code typed elsewhere meanwhile takes effect within this time at most.
+     */
+    RADIUS_MAC_SESSION_S: z._default(intSetting, 3600),
+    /**
      * The password a router sends with a MAC login (RouterOS hotspot profile `mac-auth-password`,
      * which `npm run admin -- mikrotik script` sets to this): FreeRADIUS checks PAP against it.
      * Not a secret: what authenticates a MAC login is the router's own RADIUS credentials and

@@ -45,6 +45,12 @@ export interface AccessCode {
    * still use (granted at its logins, lowered by accounting). Absent on a code never logged in.
    */
   grants?: Record<string, number>;
+  /**
+   * The devices of `devices` whose lease a MAC login took (device key -> 1): a device typing the
+   * code may take such a lease over when the code has no free place (a copied MAC never keeps
+   * the code's owner out).
+   */
+  mac_leases?: Record<string, number>;
   /** Raised by each change of `devices`: the optimistic lock of a login. */
   devices_version: number;
   /** Devices remembered for MAC login with their subscriber's consent (functions/store/mac-bindings.ts). */
@@ -170,13 +176,15 @@ export async function listCodesOf(subscriberId: string, limit = 20): Promise<Acc
  * leases), and the clock starts if it has not. False when another login changed the devices
  * meanwhile (read again and decide again).
  */
-// Access: UpdateItem pk=CODE#<code> SET devices, grants, devices_version + 1, started_at/expires_at if not set, condition devices_version = as read;
+// Access: UpdateItem pk=CODE#<code> SET devices, grants, mac_leases, devices_version + 1, started_at/expires_at if not set, condition devices_version = as read;
 // on a voucher's first use, in a transaction with its reseller's revenue and counts, SET voucher_status = redeemed (moves it in vouchersByStatus, gsi5) if still active.
 export async function claimDevice(input: {
   code: AccessCode;
   devices: Record<string, number>;
   /** The reservations after this login (see functions/radius/authorize.ts). */
   grants?: Record<string, number>;
+  /** The leases MAC logins hold after this login. */
+  macLeases?: Record<string, number>;
   nowIso: string;
   expiresAt: string;
   nasId: string;
@@ -186,10 +194,11 @@ export async function claimDevice(input: {
   const read = input.code.devices_version;
   const update: Expr = {
     expression:
-      'SET devices = :d, grants = :g, devices_version = :next, started_at = if_not_exists(started_at, :now), expires_at = if_not_exists(expires_at, :exp), last_login_at = :now, last_nas_id = :nas',
+      'SET devices = :d, grants = :g, mac_leases = :m, devices_version = :next, started_at = if_not_exists(started_at, :now), expires_at = if_not_exists(expires_at, :exp), last_login_at = :now, last_nas_id = :nas',
     values: {
       ':d': input.devices,
       ':g': input.grants ?? {},
+      ':m': input.macLeases ?? {},
       ':next': read + 1,
       ':now': input.nowIso,
       ':exp': input.expiresAt,

@@ -16,7 +16,15 @@ import { entity, notExists } from './entity.js';
  * A failed request is re-armed (attempts from 0) by the next request for its session.
  */
 export type DisconnectStatus = 'pending' | 'sent' | 'acked' | 'failed';
-export type DisconnectReason = 'operator' | 'code_revoked' | 'account_removed' | 'data_used';
+export type DisconnectReason =
+  | 'operator'
+  | 'code_revoked'
+  | 'account_removed'
+  | 'data_used'
+  /** A remembered device forgotten: its MAC-login sessions end with the binding. */
+  | 'device_forgotten'
+  /** A MAC-login lease taken over by a device that typed the code. */
+  | 'device_evicted';
 export type DisconnectOutcome = 'ack' | 'nak' | 'timeout';
 
 export interface DisconnectRequest {

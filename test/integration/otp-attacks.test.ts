@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { handler as otpRequestHandler } from '../../functions/auth/otp-request.js';
@@ -124,16 +125,23 @@ describe('OTP verify: guesses with the otp_token', () => {
     expect(await outcome(verifyOtp(msisdn, code, otp_token))).toBe('ERR_OTP_INVALID');
   });
 
-  it('five wrong guesses with the otp_token still burn the code and lock new codes out', async () => {
-    const msisdn = newMsisdn();
-    const start = Date.now();
-    clock.set(() => start);
-    const { otp_token } = await requestOtp(msisdn);
-    const code = lastOtp(msisdn);
-    for (let i = 0; i < 5; i++) await outcome(verifyOtp(msisdn, wrongCode(code), otp_token));
-    expect(await outcome(verifyOtp(msisdn, code, otp_token))).toBe('ERR_OTP_INVALID');
-    clock.set(() => start + 61_000);
-    expect(await outcome(requestOtp(msisdn))).toBe('ERR_RATE_LIMITED');
+  it("M2: five wrong guesses with the otp_token burn that code only: the number's owner asks for a new one and logs in", async () => {
+    // An operator's number: someone else asks for a code for it (the answer gives the otp_token)...
+    const owner = newMsisdn();
+    await upsertOperator({ msisdn: owner, role: 'reseller', resellerId: randomUUID() });
+    const stranger = from(newAddress());
+    const theirs = await requestOtp(owner, stranger);
+    const burnt = lastOtp(owner);
+    // ...and makes five wrong guesses with that token: the code is burnt, even the right one refused.
+    for (let i = 0; i < 5; i++)
+      expect(await outcome(verifyOtp(owner, wrongCode(burnt), theirs.otp_token, stranger))).toBe(
+        'ERR_OTP_INVALID',
+      );
+    expect(await outcome(verifyOtp(owner, burnt, theirs.otp_token, stranger))).toBe('ERR_OTP_INVALID');
+    // The owner, at once: a new code is sent (no 429), and it logs in.
+    const phone = from(newAddress());
+    const mine = await requestOtp(owner, phone);
+    expect(await outcome(verifyOtp(owner, lastOtp(owner), mine.otp_token, phone))).toBe('ok');
   });
 
   it('a wrong guess racing a successful verify does not count against the consumed code', async () => {

@@ -56,10 +56,10 @@ describe("a subscriber's remembered devices", () => {
     expect(await myDevices(randomUUID())).toEqual({ items: [] });
 
     await expect(
-      forgetMyDevice({ ...me, sub: randomUUID() }, code.code, '02:00:00:00:01:01'),
+      forgetMyDevice({ ...me, sub: randomUUID() }, code.code, '02:00:00:00:01:01', Date.now()),
     ).rejects.toMatchObject({ code: 'ERR_NOT_FOUND' });
-    expect(await forgetMyDevice(me, code.code, '02-00-00-00-01-01')).toEqual({ forgotten: true });
-    await expect(forgetMyDevice(me, code.code, '02:00:00:00:01:01')).rejects.toMatchObject({
+    expect(await forgetMyDevice(me, code.code, '02-00-00-00-01-01', Date.now())).toEqual({ forgotten: true });
+    await expect(forgetMyDevice(me, code.code, '02:00:00:00:01:01', Date.now())).rejects.toMatchObject({
       code: 'ERR_NOT_FOUND',
     });
     expect((await myDevices(subscriberId)).items.map((d) => d.mac)).toEqual(['02:00:00:00:01:02']);
