@@ -82,7 +82,8 @@ async function hotspotAddressBudget(sourceIp: string, fallback: number): Promise
   let perHour: number | undefined;
   if (router?.status === 'active') {
     const hotspots = await Promise.all(router.nas_ids.slice(0, 50).map((id) => getNas(id)));
-    perHour = Math.max(fallback, ...hotspots.map((n) => n?.otp_requests_per_hour ?? fallback));
+    const own = hotspots.map((n) => n?.otp_requests_per_hour ?? fallback);
+    perHour = own.length ? Math.max(...own) : fallback;
   }
   if (hotspotAddressCache.size > 10_000) hotspotAddressCache.clear();
   hotspotAddressCache.set(ip, { perHour, until: now + 60_000 });

@@ -95,22 +95,16 @@ export function standing(code: AccessCode, nowMs: number): Standing | { refused:
   return { secondsLeft, bytesLeft, expiresAt: new Date(end).toISOString() };
 }
 
-/**
- * The data a login may use and the reservations once it has it (see the rule above). `evicted`:
- * MAC-login devices whose lease this login takes over: their reservations stay held (their
- * session may use them until its Disconnect lands) but they hold no place.
- */
+/** The data a login may use and the reservations once it has it (see the rule above). */
 export function dataGrant(
   code: AccessCode,
   live: Record<string, number>,
   key: string,
   bytesLeft: number | undefined,
-  evicted: readonly string[] = [],
 ): { bytes: number | undefined; grants: Record<string, number> } | { refused: Refusal } {
   if (bytesLeft === undefined) return { bytes: undefined, grants: {} };
   const grants: Record<string, number> = {};
-  for (const device of [...Object.keys(live), ...evicted])
-    grants[device] = Math.max(0, code.grants?.[device] ?? 0);
+  for (const device of Object.keys(live)) grants[device] = Math.max(0, code.grants?.[device] ?? 0);
   const reserved = Object.values(grants).reduce((a, b) => a + b, 0);
   const others = Object.keys(live).filter((d) => d !== key).length;
   const places = Math.max(1, code.offer.max_devices - others);
@@ -177,7 +171,9 @@ function decide(
     : evictions(code, live, key);
   if (!evicted) return { refused: 'device_limit' };
   for (const d of evicted) delete live[d];
-  const data = dataGrant(code, live, key, s.bytesLeft, evicted);
+  // The evicted device's reservation goes with its lease: its session is cut within seconds, and
+  // what it moves until then counts on top (the one way usage may pass the cap, by so little).
+  const data = dataGrant(code, live, key, s.bytesLeft);
   if ('refused' in data) return data;
   live[key] = nowS + radiusSettings().RADIUS_LEASE_S;
   const macLeases = Object.fromEntries(

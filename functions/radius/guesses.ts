@@ -26,8 +26,14 @@ import {
  */
 export const DEVICE_GUESSES: BudgetWindow = { scope: 'CODE_GUESS_DEVICE', limit: 20, windowMs: 10 * 60_000 };
 export const NAS_GUESSES: BudgetWindow = { scope: 'CODE_GUESS_NAS', limit: 200, windowMs: 10 * 60_000 };
-/** The portal's public routes, per client address (an IPv4 address or an IPv6 /64). */
+/** The portal's public routes, per client address (an IPv4 address or an IPv6 /64) at one hotspot... */
 export const ADDRESS_GUESSES: BudgetWindow = { scope: 'CODE_GUESS_ADDR', limit: 20, windowMs: 10 * 60_000 };
+/** ...and at all hotspots: naming one hotspot after another buys a guesser little. */
+export const ADDRESS_ALL_GUESSES: BudgetWindow = {
+  scope: 'CODE_GUESS_ADDR_ALL',
+  limit: 200,
+  windowMs: 10 * 60_000,
+};
 /** The portal's wrong codes named at one hotspot, whoever sent them: an alert, never a refusal. */
 export const PORTAL_NAS_GUESSES: BudgetWindow = {
   scope: 'CODE_GUESS_PORTAL_NAS',
@@ -63,7 +69,8 @@ export function radiusCounters(nasId: string, device: string, hasMac: boolean): 
 /** The counters of a code typed on the portal's public routes: the client address, and the hotspot named. */
 export function portalCounters(nasId: string, address: string): GuessCounter[] {
   return [
-    { window: ADDRESS_GUESSES, subject: address, kind: 'shared' },
+    { window: ADDRESS_GUESSES, subject: `${nasId}/addr:${address}`, kind: 'shared' },
+    { window: ADDRESS_ALL_GUESSES, subject: address, kind: 'shared' },
     { window: PORTAL_NAS_GUESSES, subject: nasId, kind: 'watch', alertSite: nasId, via: 'portal' },
   ];
 }

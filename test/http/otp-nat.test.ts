@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clock } from '../../functions/core/clock.js';
 import { resetConfig } from '../../functions/core/config.js';
+import { register } from '../../functions/routers/routers.js';
 import { setNasOtpBudget } from '../../functions/store/nas.js';
 import { readBudgetCounts } from '../../functions/store/otp.js';
 import { probeDdb } from '../support/ddb-instrument.js';
@@ -12,7 +13,26 @@ import { type ApiResponse, call, lastOtp, newMsisdn, useLocalServer } from '../s
 const server = useLocalServer({ trustForwardedFor: true });
 
 const HOUR = 3_600_000;
-const NAT = '203.0.113.50';
+
+let natCounter = 0;
+/**
+ * A hotspot of a new reseller whose UDP router is registered at a public address of its own:
+ * the address every subscriber of that hotspot sends from (its NAT). Answers both.
+ */
+async function hotspotBehind(prefix: string): Promise<{ nasId: string; nat: string }> {
+  const resellerId = randomUUID();
+  const nasId = await hotspotOf(resellerId, prefix);
+  natCounter += 1;
+  const nat = `203.0.${113 + Math.floor(natCounter / 250)}.${(natCounter % 250) + 1}`;
+  await register({
+    reseller_id: resellerId,
+    name: 'Hotspot router',
+    nas_ids: [nasId],
+    transport: 'udp',
+    source_ip: nat,
+  });
+  return { nasId, nat };
+}
 
 /** Runs `fn` with some settings in the environment, then puts the environment back. */
 async function withSettings<T>(settings: Record<string, string>, fn: () => Promise<T>): Promise<T> {
@@ -40,7 +60,7 @@ function newMac(): string {
   return hex.match(/../g)?.join(':').toUpperCase() ?? '';
 }
 
-const request = (body: Record<string, unknown>, from = NAT) =>
+const request = (body: Record<string, unknown>, from: string) =>
   call<{ otp_token?: string; error?: { code: string } }>(server.url(), 'POST', '/api/v1/auth/otp/request', {
     body,
     headers: { 'x-forwarded-for': from },
@@ -56,7 +76,7 @@ afterEach(() => clock.reset());
 
 describe('SMS codes for subscribers behind one NAT address', () => {
   it('gives 200 subscribers of one hotspot, with distinct phones, a code each and logs them all in within the hour', async () => {
-    const nasId = await hotspotOf(randomUUID(), 'access_busy');
+    const { nasId, nat: NAT } = await hotspotBehind('access_busy');
     const start = hourStart();
     const outcomes: string[] = [];
     // Two at once every 30 seconds of the evening hour: 200 logins in 50 minutes.
@@ -65,7 +85,7 @@ describe('SMS codes for subscribers behind one NAT address', () => {
       const pair = await Promise.all(
         Array.from({ length: 2 }, async () => {
           const msisdn = newMsisdn();
-          const asked = await request({ msisdn, nas_id: nasId, client_mac: newMac() });
+          const asked = await request({ msisdn, nas_id: nasId, client_mac: newMac() }, NAT);
           // The whole answer, so that a failure says which limit refused.
           if (asked.status !== 200) return JSON.stringify(asked.body);
           const verified = await call(server.url(), 'POST', '/api/v1/auth/otp/verify', {
@@ -81,44 +101,87 @@ describe('SMS codes for subscribers behind one NAT address', () => {
     expect(outcomes).toHaveLength(200);
   }, 400_000);
 
-  it('still refuses a flood from one device with 429 ERR_RATE_LIMITED, whatever numbers it types', async () => {
-    const nasId = await hotspotOf(randomUUID(), 'access_flood');
+  it('still refuses a flood from one device behind the hotspot with 429 ERR_RATE_LIMITED, whatever numbers it types', async () => {
+    const { nasId, nat } = await hotspotBehind('access_flood');
     const mac = newMac();
     const results = [];
     for (let i = 0; i < 8; i++)
-      results.push(await request({ msisdn: newMsisdn(), nas_id: nasId, client_mac: mac }));
+      results.push(await request({ msisdn: newMsisdn(), nas_id: nasId, client_mac: mac }, nat));
     expect(results.map(codeOf)).toEqual([...Array(5).fill('ok'), ...Array(3).fill('ERR_RATE_LIMITED')]);
     expect(Number(results[7]?.headers.get('retry-after'))).toBeGreaterThan(3000);
     // The same device written another way is the same device.
     const lower = mac.toLowerCase().replaceAll(':', '-');
-    expect(codeOf(await request({ msisdn: newMsisdn(), nas_id: nasId, client_mac: lower }))).toBe(
+    expect(codeOf(await request({ msisdn: newMsisdn(), nas_id: nasId, client_mac: lower }, nat))).toBe(
       'ERR_RATE_LIMITED',
     );
     // Its neighbour at the same hotspot, behind the same address, is not held back.
-    expect(codeOf(await request({ msisdn: newMsisdn(), nas_id: nasId, client_mac: newMac() }))).toBe('ok');
+    expect(codeOf(await request({ msisdn: newMsisdn(), nas_id: nasId, client_mac: newMac() }, nat))).toBe(
+      'ok',
+    );
   });
 
-  it("stops a flood of invented MACs at one hotspot at that hotspot's own hourly budget", async () => {
-    const nasId = await hotspotOf(randomUUID(), 'access_sprayed');
-    const neighbour = await hotspotOf(randomUUID(), 'access_neighbour');
+  it("stops a flood of invented MACs behind a hotspot at its address's own hourly budget, which binds first logins only", async () => {
+    const { nasId, nat } = await hotspotBehind('access_sprayed');
+    const neighbour = await hotspotBehind('access_neighbour');
     expect(await setNasOtpBudget(nasId, 30)).toBe(true);
-    clock.set(() => hourStart() + 60_000);
+    // A subscriber of this hotspot who logged in before.
+    const regular = newMsisdn();
+    const first = await request({ msisdn: regular, nas_id: nasId, client_mac: newMac() }, nat);
+    const verified = await call(server.url(), 'POST', '/api/v1/auth/otp/verify', {
+      body: { msisdn: regular, otp: lastOtp(regular), otp_token: first.body.otp_token },
+      headers: { 'x-forwarded-for': nat },
+    });
+    expect(verified.status).toBe(200);
+    clock.set(() => hourStart() + 2 * HOUR + 60_000);
     const results = await Promise.all(
-      Array.from({ length: 40 }, () => request({ msisdn: newMsisdn(), nas_id: nasId, client_mac: newMac() })),
+      Array.from({ length: 40 }, () =>
+        request({ msisdn: newMsisdn(), nas_id: nasId, client_mac: newMac() }, nat),
+      ),
     );
     const codes = results.map(codeOf);
     expect(codes.filter((c) => c === 'ok')).toHaveLength(30);
     expect(codes.filter((c) => c === 'ERR_RATE_LIMITED')).toHaveLength(10);
-    // Until the clock hour ends.
-    const refused = await request({ msisdn: newMsisdn(), nas_id: nasId, client_mac: newMac() });
+    // Until the clock hour ends, for a number never verified...
+    const refused = await request({ msisdn: newMsisdn(), nas_id: nasId, client_mac: newMac() }, nat);
     expect(refused.headers.get('retry-after')).toBe(String(59 * 60));
-    // Another hotspot behind the same gateway address keeps its own budget.
-    expect(codeOf(await request({ msisdn: newMsisdn(), nas_id: neighbour, client_mac: newMac() }))).toBe(
-      'ok',
-    );
+    // ...while the regular subscriber still gets a code there.
+    expect(codeOf(await request({ msisdn: regular, nas_id: nasId, client_mac: newMac() }, nat))).toBe('ok');
+    // Another hotspot's address keeps its own budget.
+    expect(
+      codeOf(
+        await request({ msisdn: newMsisdn(), nas_id: neighbour.nasId, client_mac: newMac() }, neighbour.nat),
+      ),
+    ).toBe('ok');
   }, 60_000);
 
-  it('budgets a request naming no real hotspot (or no MAC) per address, as before', async () => {
+  it("H2: one client naming a hotspot and MACs in the body is limited by its own address; the hotspot's subscribers still get their SMS", async () => {
+    const { nasId, nat } = await hotspotBehind('access_h2');
+    clock.set(() => hourStart() + 3 * HOUR + 60_000);
+    const stranger = '198.18.7.42';
+    const codes: string[] = [];
+    // About 400 requests to distinct numbers, 20 at a time, each naming the hotspot and a new MAC.
+    for (let wave = 0; wave < 20; wave++) {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          request({ msisdn: newMsisdn(), nas_id: nasId, client_mac: newMac() }, stranger),
+        ),
+      );
+      codes.push(...answers.map(codeOf));
+    }
+    expect(codes.filter((c) => c === 'ok')).toHaveLength(30);
+    expect(codes.filter((c) => c !== 'ok' && c !== 'ERR_RATE_LIMITED')).toEqual([]);
+    // A real subscriber at that hotspot, from its address: an SMS, and a login.
+    const subscriber = newMsisdn();
+    const asked = await request({ msisdn: subscriber, nas_id: nasId, client_mac: newMac() }, nat);
+    expect(asked.status).toBe(200);
+    const verified = await call(server.url(), 'POST', '/api/v1/auth/otp/verify', {
+      body: { msisdn: subscriber, otp: lastOtp(subscriber), otp_token: asked.body.otp_token },
+      headers: { 'x-forwarded-for': nat },
+    });
+    expect(verified.status).toBe(200);
+  }, 120_000);
+
+  it('budgets a request from an address no router sends from per address, whatever hotspot or MAC it names', async () => {
     await withSettings({ OTP_REQUESTS_PER_ADDRESS_PER_HOUR: '3' }, async () => {
       const office = '203.0.113.77';
       const results = [];
@@ -141,10 +204,10 @@ describe('SMS codes for subscribers behind one NAT address', () => {
       { msisdn, nas_id: 12 },
       { msisdn, nas_id: '' },
     ]) {
-      const r = await request(body);
+      const r = await request(body, '198.18.9.9');
       expect([r.status, codeOf(r)]).toEqual([400, 'ERR_VALIDATION']);
     }
-    expect(codeOf(await request({ msisdn }))).toBe('ok');
+    expect(codeOf(await request({ msisdn }, '198.18.9.9'))).toBe('ok');
   });
 });
 
