@@ -3,6 +3,8 @@ import { clearSession, loadSession } from './session.js';
 export interface Answer<T> {
   status: number;
   body: T;
+  /** A 429's `Retry-After`: the seconds the server wants the client to wait. */
+  retryAfter?: number;
 }
 
 export interface ApiError {
@@ -91,7 +93,12 @@ export async function api<T = Record<string, unknown>>(
   if (res.status >= 500) throw new Offline(String(res.status));
   const type = res.headers.get('content-type') ?? '';
   const parsed = type.includes('json') ? await res.json() : await res.text();
-  return { status: res.status, body: parsed as T & ApiError };
+  const wait = Number(res.headers.get('retry-after'));
+  return {
+    status: res.status,
+    body: parsed as T & ApiError,
+    ...(Number.isInteger(wait) && wait > 0 ? { retryAfter: wait } : {}),
+  };
 }
 
 /** The server's validation messages by field (`body.primary_color` -> `primary_color`). */

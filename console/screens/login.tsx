@@ -5,67 +5,94 @@ import { type Key, t } from '../i18n.js';
 import { type Session, saveSession } from '../session.js';
 import { failure, Input, Message } from '../ui.js';
 
-/** Sends the SMS code; answers an error message, or undefined when the code is on its way. */
-async function requestCode(msisdn: string): Promise<string | undefined> {
+/** What a step answers: nothing when it went through, else the message and, for a 429, the server's wait. */
+type Outcome = undefined | { message: string; waitS?: number };
+
+/** A 429: the server's own wait (Retry-After), shown as it is; nothing is sent again meanwhile. */
+const wait = (seconds: number | undefined): Outcome => {
+  const waitS = seconds ?? 60;
+  return { message: t('err_rate', { seconds: waitS }), waitS };
+};
+
+/**
+ * Sends the SMS code; answers the request's `otp_token` (verify sends it back: only then do the
+ * number's guesses count against this code alone), or what went wrong.
+ */
+async function requestCode(msisdn: string): Promise<{ token: string } | Outcome> {
   try {
-    const a = await api('POST', '/auth/otp/request', { msisdn });
-    if (a.status === 200 || a.status === 202) return undefined;
-    if (a.status === 429) return t('err_rate', { seconds: a.body.retry_after_seconds ?? 60 });
-    return t('err_phone');
+    const a = await api<{ otp_token?: string }>('POST', '/auth/otp/request', { msisdn });
+    if (a.status === 200 || a.status === 202) return { token: a.body.otp_token ?? '' };
+    if (a.status === 429) return wait(a.retryAfter);
+    return { message: t('err_phone') };
   } catch (e) {
-    return failure(e);
+    return { message: failure(e) };
   }
 }
 
-/** Checks the code; answers the new session, or an error message. */
-async function verifyCode(msisdn: string, otp: string): Promise<Session | string> {
+/** Checks the code with the request's `otp_token`; answers the new session, or what went wrong. */
+async function verifyCode(
+  msisdn: string,
+  otp: string,
+  token: string | undefined,
+): Promise<Session | Outcome> {
   try {
-    const a = await api<{ session_token: string }>('POST', '/auth/otp/verify', { msisdn, otp });
-    if (a.status === 429) return t('err_rate', { seconds: a.body.retry_after_seconds ?? 60 });
-    if (a.status !== 200) return t('err_code');
+    const a = await api<{ session_token: string }>('POST', '/auth/otp/verify', {
+      msisdn,
+      otp,
+      ...(token ? { otp_token: token } : {}),
+    });
+    if (a.status === 429) return wait(a.retryAfter);
+    if (a.status !== 200) return { message: t('err_code') };
     const s = saveSession(a.body.session_token, msisdn);
-    if (!s || s.claims.role === 'subscriber') return t('not_operator');
+    if (!s || s.claims.role === 'subscriber') return { message: t('not_operator') };
     return s;
   } catch (e) {
-    return failure(e);
+    return { message: failure(e) };
   }
 }
 
 /**
- * A form of one field and its button (the phone number, then the SMS code): `send` answers the
- * message to show under the field, or undefined when it went through.
+ * A form of one field and its button (the phone number, then the SMS code): `send` answers what
+ * to show under the field, or undefined when it went through. After a 429 the button stays off
+ * for the server's wait: nothing is sent (no SMS, no guess) until then.
  */
 function OneField(
   props: Omit<Parameters<typeof Input>[0], 'value' | 'onValue' | 'error'> & {
     initial?: string;
     button: Key;
     intro?: ComponentChildren;
-    send: (value: string) => Promise<string | undefined>;
+    send: (value: string) => Promise<Outcome>;
   },
 ) {
   const { initial, button, intro, send, ...input } = props;
   const [value, setValue] = useState(initial ?? '');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [waiting, setWaiting] = useState(false);
   const submit = async (e: Event) => {
     e.preventDefault();
+    if (waiting) return;
     setBusy(true);
-    const err = await send(value);
+    const out = await send(value);
     setBusy(false);
-    setError(err);
+    setError(out?.message);
+    if (out?.waitS) {
+      setWaiting(true);
+      setTimeout(() => setWaiting(false), out.waitS * 1000);
+    }
   };
   return (
     <form onSubmit={submit} novalidate>
       {intro}
       <Input {...input} value={value} onValue={setValue} error={error} />
-      <button type="submit" disabled={busy}>
+      <button type="submit" disabled={busy || waiting}>
         {t(button)}
       </button>
     </form>
   );
 }
 
-function CodeForm(props: { msisdn: string; onDone: (s: Session) => void }) {
+function CodeForm(props: { msisdn: string; token: string | undefined; onDone: (s: Session) => void }) {
   const field = useRef<HTMLInputElement>(null);
   // The code field takes the focus when it appears: the next thing to do is type the SMS code.
   useEffect(() => field.current?.focus(), []);
@@ -79,8 +106,8 @@ function CodeForm(props: { msisdn: string; onDone: (s: Session) => void }) {
       inputRef={field}
       button="validate"
       send={async (otp) => {
-        const r = await verifyCode(props.msisdn, otp.trim());
-        if (typeof r === 'string') return r;
+        const r = await verifyCode(props.msisdn, otp.trim(), props.token);
+        if (!r || 'message' in r) return r;
         props.onDone(r);
         return undefined;
       }}
@@ -91,6 +118,7 @@ function CodeForm(props: { msisdn: string; onDone: (s: Session) => void }) {
 export function Login(props: { onDone: (s: Session) => void }) {
   const [msisdn, setMsisdn] = useState(sessionStorage.getItem('msisdn') ?? '+225');
   const [sent, setSent] = useState(false);
+  const [token, setToken] = useState<string>();
   return (
     <section class="card narrow">
       <h1>{t('app')}</h1>
@@ -106,18 +134,20 @@ export function Login(props: { onDone: (s: Session) => void }) {
           intro={<p>{t('login_intro')}</p>}
           send={async (typed) => {
             const number = typed.replace(/[\s.()-]/g, '');
-            const err = await requestCode(number);
-            if (!err) {
+            const r = await requestCode(number);
+            if (r && 'token' in r) {
               setMsisdn(number);
+              setToken(r.token);
               setSent(true);
+              return undefined;
             }
-            return err;
+            return r;
           }}
         />
       ) : (
         <>
           <p role="status">{t('code_sent', { msisdn })}</p>
-          <CodeForm msisdn={msisdn} onDone={props.onDone} />
+          <CodeForm msisdn={msisdn} token={token} onDone={props.onDone} />
           <button type="button" class="link" onClick={() => setSent(false)}>
             {t('other_number')}
           </button>
@@ -134,16 +164,21 @@ export function Login(props: { onDone: (s: Session) => void }) {
 export function Relogin(props: { msisdn: string; onDone: (s: Session | undefined) => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [error, setError] = useState<string>();
+  const [token, setToken] = useState<string>();
+  // One code per opening; a "wait" answer sends nothing more (the message says how long).
   useEffect(() => {
     ref.current?.showModal();
-    void requestCode(props.msisdn).then(setError);
+    void requestCode(props.msisdn).then((r) => {
+      if (r && 'token' in r) setToken(r.token);
+      else setError(r?.message);
+    });
   }, [props.msisdn]);
   return (
     <dialog ref={ref} aria-labelledby="relogin-title" onCancel={() => props.onDone(undefined)}>
       <h2 id="relogin-title">{t('session_expired')}</h2>
       <p>{t('session_expired_intro', { msisdn: props.msisdn })}</p>
       <Message text={error} />
-      <CodeForm msisdn={props.msisdn} onDone={(s) => props.onDone(s)} />
+      <CodeForm msisdn={props.msisdn} token={token} onDone={(s) => props.onDone(s)} />
       <button type="button" class="link" onClick={() => props.onDone(undefined)}>
         {t('cancel')}
       </button>

@@ -631,6 +631,59 @@ describe('the console’s actions on codes, payments and routers', () => {
   });
 });
 
+describe('the console’s login over a working day (issue 31, M2)', () => {
+  it("M2: ten logins across tabs with one typo never refuse a right code; a wait is the server's own and sends no SMS", async () => {
+    const phone = await resellerPhone();
+    const w = await open();
+    /** Retry-After of each refused code request, and the status of every verification. */
+    const waits: number[] = [];
+    const verifies: number[] = [];
+    w.context.on('response', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path === '/api/v1/auth/otp/request' && r.status() === 429)
+        waits.push(Number(r.headers()['retry-after']));
+      if (path === '/api/v1/auth/otp/verify') verifies.push(r.status());
+    });
+    for (let login = 0; login < 10; login++) {
+      const page = login === 0 ? w.page : await w.context.newPage();
+      await page.goto(`${edge.apiUrl}/console`);
+      await page.getByLabel('Numéro de téléphone (format +225…)').fill(phone);
+      const send = page.getByRole('button', { name: 'Recevoir le code par SMS' });
+      const field = page.getByLabel('Code reçu par SMS (6 chiffres)');
+      const waitMessage = page.getByText(/patientez \d+ s/);
+      const texted = smsTo(phone);
+      await send.click();
+      await field.or(waitMessage).waitFor();
+      if (await waitMessage.isVisible()) {
+        // Three codes a minute per number: the console shows the server's wait, not a guess...
+        const shown = Number(/patientez (\d+) s/.exec((await waitMessage.textContent()) ?? '')?.[1]);
+        expect(shown).toBe(waits.at(-1));
+        // ...sends no SMS, and keeps its button off until the wait is over.
+        expect(smsTo(phone)).toBe(texted);
+        expect(await send.isDisabled()).toBe(true);
+        await send.click({ timeout: (shown + 10) * 1000 });
+        await field.waitFor();
+      }
+      expect(smsTo(phone)).toBe(texted + 1);
+      if (login === 4) {
+        // One typo in the day: refused, and the right code right after is taken.
+        const right = lastOtp(phone);
+        await field.fill(right === '000000' ? '000001' : '000000');
+        await page.getByRole('button', { name: 'Valider' }).click();
+        await page.getByText('Code incorrect ou expiré.').waitFor();
+      }
+      await field.fill(lastOtp(phone));
+      await page.getByRole('button', { name: 'Valider' }).click();
+      await page.getByRole('navigation', { name: 'Menu' }).waitFor();
+    }
+    // Every verification sent the request's otp_token: the typo is the only refusal, and no 429.
+    expect(verifies.filter((status) => status !== 200)).toEqual([401]);
+    expect(smsTo(phone)).toBe(10);
+    expect(w.problems.filter((p) => !/\b(401|429)\b/.test(p))).toEqual([]);
+    await w.context.close();
+  }, 400_000);
+});
+
 describe('the console’s weight and speed', () => {
   it('keeps the login page under 60 KB and the dashboard under 150 KB, usable within 3 s on 3G, and cached after', async () => {
     const phone = await resellerPhone();
