@@ -194,6 +194,9 @@ export class RadiusFront extends Construct {
           }),
         ],
       });
+      // RadSec (TCP) keeps the router's own address too, as UDP always does: FreeRADIUS passes it
+      // to the API (Hotspot-NAS-IP), which takes it for the hotspot's public address.
+      if (!udp) tg.setAttribute('preserve_client_ip.enabled', 'true');
       this.loadBalancer.addListener(`${name}Listener`, { port, protocol, defaultTargetGroups: [tg] });
       targetGroups[name] = tg;
     }

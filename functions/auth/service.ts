@@ -7,6 +7,7 @@ import { countryOf } from '../core/phone.js';
 import { sessionClaims } from '../core/principal.js';
 import { getSecret } from '../core/secrets.js';
 import { sendSms } from '../core/sms.js';
+import { routersSeenAt } from '../store/hotspot-addresses.js';
 import { getNas } from '../store/nas.js';
 import {
   type Budget,
@@ -68,25 +69,36 @@ function limitsOf(perNumber: Limit, perAddress: RateWindow, client: Client | und
 
 /**
  * The hourly budget of a client address that a registered, active router sends from (its
- * hotspot's public address, shared by every subscriber there): the largest of its hotspots'
- * own budgets. Undefined for any other address. Cached a minute per container.
+ * hotspot's public address, shared by every subscriber there): a UDP router registered at it,
+ * or any router whose RADIUS came from it within the day (functions/store/hotspot-addresses.ts);
+ * the largest of their hotspots' own budgets. Undefined for any other address. Cached a minute
+ * per container.
  */
 const hotspotAddressCache = new Map<string, { perHour: number | undefined; until: number }>();
-async function hotspotAddressBudget(sourceIp: string, fallback: number): Promise<number | undefined> {
+async function hotspotAddressBudget(
+  sourceIp: string,
+  address: string,
+  fallback: number,
+): Promise<number | undefined> {
   const now = clock.now();
-  const ip = sourceIp.trim().toLowerCase();
-  const cached = hotspotAddressCache.get(ip);
+  const cached = hotspotAddressCache.get(address);
   if (cached && cached.until > now) return cached.perHour;
-  const claim = await getRouterAddress(ip);
-  const router = claim ? await getRouter(claim.router_id) : undefined;
+  const [claim, seen] = await Promise.all([
+    getRouterAddress(sourceIp.trim().toLowerCase()),
+    routersSeenAt(address, now),
+  ]);
+  const ids = [...new Set([...(claim ? [claim.router_id] : []), ...seen])].slice(0, 10);
+  const routers = (await Promise.all(ids.map((id) => getRouter(id)))).filter((r) => r?.status === 'active');
+  const nasIds = [...new Set(routers.flatMap((r) => r?.nas_ids ?? []))].slice(0, 50);
   let perHour: number | undefined;
-  if (router?.status === 'active') {
-    const hotspots = await Promise.all(router.nas_ids.slice(0, 50).map((id) => getNas(id)));
-    const own = hotspots.map((n) => n?.otp_requests_per_hour ?? fallback);
+  if (routers.length) {
+    const own = (await Promise.all(nasIds.map((id) => getNas(id)))).map(
+      (n) => n?.otp_requests_per_hour ?? fallback,
+    );
     perHour = own.length ? Math.max(...own) : fallback;
   }
   if (hotspotAddressCache.size > 10_000) hotspotAddressCache.clear();
-  hotspotAddressCache.set(ip, { perHour, until: now + 60_000 });
+  hotspotAddressCache.set(address, { perHour, until: now + 60_000 });
   return perHour;
 }
 
@@ -118,7 +130,7 @@ async function requestLimits(
   const address = addressSubject(client?.sourceIp);
   if (address !== undefined) {
     const perHour = client?.sourceIp
-      ? await hotspotAddressBudget(client.sourceIp, settings.OTP_REQUESTS_PER_HOTSPOT_PER_HOUR)
+      ? await hotspotAddressBudget(client.sourceIp, address, settings.OTP_REQUESTS_PER_HOTSPOT_PER_HOUR)
       : undefined;
     if (perHour === undefined) {
       limits.push({

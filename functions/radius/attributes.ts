@@ -50,6 +50,8 @@ export const loginRequestOf = (attrs: Map<string, string>) => ({
   nasId: attrs.get('NAS-Identifier') ?? '',
   callingStationId: attrs.get('Calling-Station-Id'),
   nasPort: attrs.get('NAS-Port'),
+  /** The router's source address, as FreeRADIUS set it (never as the packet says). */
+  sourceIp: attrs.get('Hotspot-NAS-IP'),
 });
 
 /** An access code as typed: upper case, with the spaces and dashes people add removed. */

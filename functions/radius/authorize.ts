@@ -1,8 +1,15 @@
+import { addressKey } from '../core/address.js';
 import { monthOf } from '../core/clock.js';
 import { safeEqual } from '../core/compare.js';
 import { log } from '../core/log.js';
 import { Access, type AccessCode, bytesOfMb, claimDevice } from '../store/access-codes.js';
 import { batchGet } from '../store/entity.js';
+import {
+  noteSeenAddress,
+  SEEN_REFRESH_MS,
+  type SeenAddress,
+  SeenAddressEntity,
+} from '../store/hotspot-addresses.js';
 import { bindingsOfMac } from '../store/mac-bindings.js';
 import { Nas, type NasRecord, type NasVendor } from '../store/nas.js';
 import type { BudgetCount } from '../store/rate-limit.js';
@@ -61,6 +68,8 @@ export interface LoginRequest {
    * is refused as another's hotspot.
    */
   routerResellerId?: string;
+  /** The address the router sent from (Hotspot-NAS-IP): recorded as its hotspot's address. */
+  sourceIp?: string | undefined;
 }
 
 export type Decision =
@@ -283,9 +292,12 @@ async function gatedDecision(
     ? radiusCounters(req.nasId, deviceKey(req), normalizeMac(req.callingStationId) !== undefined)
     : [];
   const bad = unusable(req);
+  const seen =
+    router?.id && req.sourceIp ? { address: addressKey(req.sourceIp), router_id: router.id } : undefined;
   type Reads = Parameters<typeof batchGet>[0][number][];
   const reads: Reads = [
     ...(router?.id ? [[Router, { router_id: router.id }] as const] : []),
+    ...(seen ? [[SeenAddressEntity, seen] as const] : []),
     ...guessReads(counters, nowMs),
     ...(bad
       ? []
@@ -298,8 +310,11 @@ async function gatedDecision(
   let at = 0;
   if (router) {
     const judged = router.judge(router.id ? (got[at++] as RouterRecord | undefined) : undefined);
+    const lastSeen = seen ? (got[at++] as SeenAddress | undefined) : undefined;
     if ('refused' in judged) return { routerRefused: judged.refused };
     req = { ...req, routerResellerId: judged.router.reseller_id };
+    if (seen && !(lastSeen && Date.parse(lastSeen.seen_at) > nowMs - SEEN_REFRESH_MS))
+      await noteSeen({ ...seen, seen_at: new Date(nowMs).toISOString() });
   }
   const counts = got.slice(at, at + counters.length) as (BudgetCount | undefined)[];
   at += counters.length;
@@ -354,6 +369,18 @@ export async function recordLogin(
   if ('refused' in d || !safeEqual(password, d.password)) return passwordCheck(d);
   const decision = await authorizeLogin(g.req, nowMs, d);
   return decision.accept ? { ...decision, recorded: true } : decision;
+}
+
+/**
+ * Records the address a router sent from (its hotspot's public address: the SMS budgets raise
+ * it for the subscribers behind it). Never throws: the login must not depend on it.
+ */
+async function noteSeen(a: SeenAddress): Promise<void> {
+  try {
+    await noteSeenAddress(a);
+  } catch (error) {
+    log.warn('router address not recorded', { routerId: a.router_id, error: (error as Error).name });
+  }
 }
 
 /**

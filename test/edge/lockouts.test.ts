@@ -6,6 +6,7 @@ import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
 import { Access, type AccessCode, getAccessCode } from '../../functions/store/access-codes.js';
 import { getDisconnect } from '../../functions/store/disconnects.js';
+import { routersSeenAt } from '../../functions/store/hotspot-addresses.js';
 import { Nas } from '../../functions/store/nas.js';
 import { getSession } from '../../functions/store/sessions.js';
 import { paidCode } from '../support/access.js';
@@ -136,17 +137,23 @@ describe('H1: a flood of wrong codes never switches a hotspot off', () => {
 
     // The public route: ten addresses, twenty wrong codes each.
     const addresses = Array.from({ length: 10 }, (_, i) => `198.51.100.${i + 1}`);
-    const answers = await Promise.all(
-      addresses.map(async (from) => {
-        const out: string[] = [];
-        for (let i = 0; i < 20; i++) {
-          const r = await check(nasId, newCode(), from);
-          out.push(r.status === 200 ? String(r.body.reason) : String(r.status));
-        }
-        return out;
-      }),
-    );
-    expect(answers.flat().filter((a) => a !== 'unknown_code')).toEqual([]);
+    // Five addresses at a time (the run's other files share this machine's DynamoDB Local).
+    const answers: string[] = [];
+    for (const pair of [0, 5]) {
+      const lanes = await Promise.all(
+        addresses.slice(pair, pair + 5).map(async (from) => {
+          const out: string[] = [];
+          for (let i = 0; i < 20; i++) {
+            const r = await check(nasId, newCode(), from);
+            out.push(r.status === 200 ? String(r.body.reason) : `${r.status} ${JSON.stringify(r.body)}`);
+          }
+          return out;
+        }),
+      );
+      answers.push(...lanes.flat());
+    }
+    expect(answers.filter((a) => a !== 'unknown_code')).toEqual([]);
+    expect(answers).toHaveLength(200);
     // The next wrong code from a flooding address is refused: the refusal falls on that address.
     const limited = await check(nasId, newCode(), addresses[0] as string);
     expect(limited.status).toBe(429);
@@ -177,6 +184,8 @@ describe('H1: a flood of wrong codes never switches a hotspot off', () => {
     // ...and a real subscriber's right code logs in, through RADIUS...
     const login = await codeLogin(router, nasId, c.code, macOf(0x20002));
     expect(login.code).toBe('Access-Accept');
+    // Authorize recorded the router's address: its hotspot's, which the SMS budgets raise.
+    expect(await routersSeenAt(router.ip, Date.now())).toEqual([router.routerId]);
     // ...and through the portal, from an address that flooded (a hotspot's NAT) and from the hotspot's own.
     for (const from of [addresses[0] as string, router.ip]) {
       const ok = await check(nasId, c.code, from);

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { clock } from '../../functions/core/clock.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { register } from '../../functions/routers/routers.js';
+import { noteSeenAddress } from '../../functions/store/hotspot-addresses.js';
 import { setNasOtpBudget } from '../../functions/store/nas.js';
 import { readBudgetCounts } from '../../functions/store/otp.js';
 import { probeDdb } from '../support/ddb-instrument.js';
@@ -180,6 +181,28 @@ describe('SMS codes for subscribers behind one NAT address', () => {
     });
     expect(verified.status).toBe(200);
   }, 120_000);
+
+  it("raises the budget of an address a RadSec router was seen sending RADIUS from, as a registered UDP router's", async () => {
+    const resellerId = randomUUID();
+    const nasId = await hotspotOf(resellerId, 'access_radsec');
+    const { router } = await register({
+      reseller_id: resellerId,
+      name: 'RouterOS 7',
+      nas_ids: [nasId],
+      transport: 'radsec',
+    });
+    const nat = '192.0.2.77';
+    // What authorize records when the router's Access-Request comes from that address.
+    await noteSeenAddress({ address: nat, router_id: router.router_id, seen_at: new Date().toISOString() });
+    clock.set(() => hourStart() + 4 * HOUR + 60_000);
+    const results = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        request({ msisdn: newMsisdn(), nas_id: nasId, client_mac: newMac() }, nat),
+      ),
+    );
+    // Past the plain address limit of 30: the hotspot's 400 an hour.
+    expect(results.map(codeOf).filter((c) => c !== 'ok')).toEqual([]);
+  });
 
   it('budgets a request from an address no router sends from per address, whatever hotspot or MAC it names', async () => {
     await withSettings({ OTP_REQUESTS_PER_ADDRESS_PER_HOUR: '3' }, async () => {

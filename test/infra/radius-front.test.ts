@@ -79,6 +79,11 @@ describe('the RADIUS front', () => {
       );
     }
     expect(groups.map((g) => g.Protocol).sort()).toEqual(['TCP', 'UDP', 'UDP']);
+    // RadSec keeps the router's address (the hotspot's, which the SMS budgets raise).
+    const radsec = groups.find((g) => g.Protocol === 'TCP');
+    expect(radsec?.TargetGroupAttributes).toEqual(
+      expect.arrayContaining([{ Key: 'preserve_client_ip.enabled', Value: 'true' }]),
+    );
   });
 
   it('runs FreeRADIUS on Fargate in private subnets, with the bearer secret from Secrets Manager and logs in CloudWatch', () => {
