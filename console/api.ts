@@ -9,7 +9,6 @@ export interface Answer<T> {
 
 export interface ApiError {
   error?: { code?: string; message?: string; details?: { path: string; message: string }[] };
-  retry_after_seconds?: number;
 }
 
 /**
