@@ -113,6 +113,20 @@ export async function revokeRouter(router: RouterRecord, nowIso: string): Promis
 }
 
 /**
+ * Takes NAS ids off an active router's list (their VLAN or site was released, the router goes
+ * on for its others). False when it was not active.
+ */
+// Access: UpdateItem pk=ROUTER#<id> SET nas_ids (condition status = active).
+export const detachNasIds = (router: RouterRecord, remaining: string[]): Promise<boolean> =>
+  transactOnRouter({
+    router: Router.tx.update(
+      { router_id: router.router_id },
+      { expression: 'SET nas_ids = :rest', values: { ':rest': remaining } },
+      { expression: '#s = :active', names: { '#s': 'status' }, values: { ':active': 'active' } },
+    ),
+  });
+
+/**
  * New credentials for an active router: the certificate serial accepted (the previous
  * certificate is refused from now on), or the sealed UDP secret (router and address claim
  * together). False when the router is not active.
