@@ -17,6 +17,22 @@ async function requestCode(msisdn: string): Promise<string | undefined> {
   }
 }
 
+/**
+ * The invitation link a reseller's new agent was texted (`/console#accept=<agent id>`): the
+ * number, just logged in as a subscriber, accepts it and goes on with the agent's session.
+ * Undefined without such a link, or when the invitation is not this number's.
+ */
+async function acceptInvitation(msisdn: string): Promise<Session | undefined> {
+  const id = /^#accept=([0-9a-f-]{36})$/i.exec(location.hash)?.[1];
+  if (!id) return undefined;
+  // Sent with the subscriber session just saved.
+  const a = await api<{ session_token: string }>('POST', `/agents/${id}/accept`);
+  if (a.status !== 200) return undefined;
+  // The link is spent; replaced without a hashchange, which would pick a tab of the old session.
+  history.replaceState(null, '', location.pathname + location.search);
+  return saveSession(a.body.session_token, msisdn);
+}
+
 /** Checks the code; answers the new session, or an error message. */
 async function verifyCode(msisdn: string, otp: string): Promise<Session | string> {
   try {
@@ -24,7 +40,8 @@ async function verifyCode(msisdn: string, otp: string): Promise<Session | string
     if (a.status === 429) return t('err_rate', { seconds: a.body.retry_after_seconds ?? 60 });
     if (a.status !== 200) return t('err_code');
     const s = saveSession(a.body.session_token, msisdn);
-    if (!s || s.claims.role === 'subscriber') return t('not_operator');
+    if (s?.claims.role === 'subscriber') return (await acceptInvitation(msisdn)) ?? t('not_operator');
+    if (!s) return t('not_operator');
     return s;
   } catch (e) {
     return failure(e);
