@@ -48,6 +48,7 @@ export async function disconnectSecretOf(
   const candidates = (await routersOfReseller(resellerId)).filter(
     (r) => r.status === 'active' && r.transport === 'udp' && r.secret_box && r.nas_ids.includes(nasId),
   );
-  const router = candidates.find((r) => r.source_ip === host) ?? candidates[0];
+  const at = canonicalIp(host);
+  const router = candidates.find((r) => r.source_ip === at) ?? candidates[0];
   return router?.secret_box ? open(await seed(), router.router_id, router.secret_box) : undefined;
 }
