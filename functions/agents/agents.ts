@@ -123,7 +123,7 @@ async function textInvitation(to: string, resellerName: string | undefined, agen
 export async function acceptInvitation(principal: Principal, id: string) {
   const agent = await getAgent(id);
   const msisdn = msisdnOfRef(principal.ref);
-  if (!agent || agent.status !== 'invited' || principal.role !== 'subscriber' || agent.msisdn !== msisdn)
+  if (agent?.status !== 'invited' || principal.role !== 'subscriber' || agent.msisdn !== msisdn)
     throw notFound('Invitation');
   if ((await acceptAgent(agent, principal.sub, clock.iso())) !== 'accepted') throw notFound('Invitation');
   const state = await sessionStateOf(msisdn);
