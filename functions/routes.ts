@@ -265,9 +265,18 @@ const table = [
     path: '/api/v1/agents',
     handler: 'agents/agent-create',
     auth: 'reseller',
+    access: { table: 'write', sns: 'sms' },
+    summary:
+      "Invite an agent: a phone number that will sell the reseller's codes for cash once it accepts (owning reseller or admin)",
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/agents/{id}/accept',
+    handler: 'agents/agent-accept',
+    auth: 'jwt',
     access: { table: 'write' },
     summary:
-      "Add an agent: a phone number that sells the reseller's codes for cash (owning reseller or admin)",
+      "The invited number's holder accepts: its account becomes the agent's (answers an agent's session token)",
   },
   {
     method: 'GET',

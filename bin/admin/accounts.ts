@@ -8,7 +8,7 @@ import {
   removeOperator,
   revokeTokens,
 } from '../../functions/store/accounts.js';
-import { recordReseller } from '../../functions/store/resellers.js';
+import { markResellerRemoved, recordReseller } from '../../functions/store/resellers.js';
 import { required, UsageError } from './context.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -112,6 +112,13 @@ export async function run(command: string | undefined, flags: Record<string, str
     if (!(await removeOperator(msisdn))) {
       throw new Error(`${msisdn} is not an admin or reseller account`);
     }
+    // Its reseller's last operator account gone: the reseller is removed, and its agents sell no more.
+    const resellerId = before.role === 'reseller' ? before.reseller_id : undefined;
+    if (
+      resellerId &&
+      !(await listOperators()).some((a) => a.role === 'reseller' && a.reseller_id === resellerId)
+    )
+      await markResellerRemoved(resellerId, new Date().toISOString());
     // The reseller id is printed so that the number can be registered again for the same reseller.
     process.stdout.write(
       `${msisdn} is no longer ${before.role === 'admin' ? 'an admin' : `reseller ${before.reseller_id}`}; ` +

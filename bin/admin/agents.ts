@@ -41,7 +41,7 @@ export async function run(command: string | undefined, flags: Record<string, str
         ...(flags['nas-ids'] ? { nas_ids: flags['nas-ids'].split(',') } : {}),
       });
       process.stdout.write(
-        `agent ${agent.id} added: ${agent.msisdn} sells for reseller ${agent.reseller_id}\n`,
+        `agent ${agent.id} invited: ${agent.msisdn} sells for reseller ${agent.reseller_id} once it accepts the link it was texted\n`,
       );
       return;
     }

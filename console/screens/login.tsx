@@ -29,6 +29,22 @@ async function requestCode(msisdn: string): Promise<{ token: string } | Outcome>
   }
 }
 
+/**
+ * The invitation link a reseller's new agent was texted (`/console#accept=<agent id>`): the
+ * number, just logged in as a subscriber, accepts it and goes on with the agent's session.
+ * Undefined without such a link, or when the invitation is not this number's.
+ */
+async function acceptInvitation(msisdn: string): Promise<Session | undefined> {
+  const id = /^#accept=([0-9a-f-]{36})$/i.exec(location.hash)?.[1];
+  if (!id) return undefined;
+  // Sent with the subscriber session just saved.
+  const a = await api<{ session_token: string }>('POST', `/agents/${id}/accept`);
+  if (a.status !== 200) return undefined;
+  // The link is spent; replaced without a hashchange, which would pick a tab of the old session.
+  history.replaceState(null, '', location.pathname + location.search);
+  return saveSession(a.body.session_token, msisdn);
+}
+
 /** Checks the code with the request's `otp_token`; answers the new session, or what went wrong. */
 async function verifyCode(
   msisdn: string,
@@ -44,7 +60,9 @@ async function verifyCode(
     if (a.status === 429) return wait(a.retryAfter);
     if (a.status !== 200) return { message: t('err_code') };
     const s = saveSession(a.body.session_token, msisdn);
-    if (!s || s.claims.role === 'subscriber') return { message: t('not_operator') };
+    if (s?.claims.role === 'subscriber')
+      return (await acceptInvitation(msisdn)) ?? { message: t('not_operator') };
+    if (!s) return { message: t('not_operator') };
     return s;
   } catch (e) {
     return { message: failure(e) };

@@ -3,7 +3,7 @@ import { json } from '../core/http.js';
 import { addAgent } from './agents.js';
 import { AgentCreateBody, AgentSchema } from './schemas.js';
 
-/** A reseller adds an agent (an admin names the reseller); the number then logs in as an agent. */
+/** A reseller invites an agent (an admin names the reseller); the number accepts, then logs in as an agent. */
 export const handler = sessionEndpoint(
   'POST /api/v1/agents',
   {

@@ -1,25 +1,34 @@
 import { randomUUID } from 'node:crypto';
-import { normalizeMsisdn } from '../auth/otp.js';
+import { normalizeMsisdn, subscriberRef } from '../auth/otp.js';
+import { SESSION_TTL_SECONDS, signSession } from '../auth/tokens.js';
 import { newCode } from '../billing/codes.js';
 import { billingSettings } from '../billing/settings.js';
 import { assertIsAgent, assertManagesAgent, assertSeesAgent, resellerInScope } from '../core/access.js';
 import { clock } from '../core/clock.js';
+import { config } from '../core/config.js';
 import { AppError, forbidden, notFound, validation } from '../core/errors.js';
 import { log, maskMsisdn } from '../core/log.js';
 import { pick } from '../core/pick.js';
-import type { AgentScopePrincipal, OperatorPrincipal } from '../core/principal.js';
+import {
+  type AgentScopePrincipal,
+  msisdnOfRef,
+  type OperatorPrincipal,
+  type Principal,
+  sessionClaims,
+} from '../core/principal.js';
 import { sendSms } from '../core/sms.js';
 import type { AccessCode } from '../store/access-codes.js';
-import { getAccount } from '../store/accounts.js';
+import { getAccount, sessionStateOf } from '../store/accounts.js';
 import {
   type Agent,
   type AgentSale,
+  acceptAgent,
   agentCash,
   agentPeriod,
   agentSales,
   allotToAgent,
-  createAgent,
   getAgent,
+  inviteAgent,
   listAgents,
   NEW_AGENT_BOOKS,
   recordAgentSale,
@@ -44,23 +53,38 @@ const msisdnOrThrow = (raw: string, path: string): string => {
   return msisdn;
 };
 
-/** A reseller (or an admin for one) adds an agent: its number's account becomes an agent's. */
-export async function addAgent(
-  principal: OperatorPrincipal,
-  input: { msisdn: string; reseller_id?: string; name?: string; commission_bp: number; nas_ids?: string[] },
-): Promise<Agent> {
-  const resellerId = resellerInScope(principal, input.reseller_id);
-  const msisdn = msisdnOrThrow(input.msisdn, 'body.msisdn');
-  if (!(await getReseller(resellerId))) throw notFound('Reseller');
-  for (const nasId of input.nas_ids ?? []) {
+/** Every NAS id must be a hotspot of the reseller (400 otherwise, another's or none alike). */
+async function checkNasIds(resellerId: string, nasIds: readonly string[] | undefined): Promise<void> {
+  for (const nasId of nasIds ?? []) {
     if ((await getNas(nasId))?.reseller_id !== resellerId) {
       throw validation('nas_ids must be hotspots of the reseller', [
         { path: 'body.nas_ids', message: nasId },
       ]);
     }
   }
+}
+
+/**
+ * A reseller (or an admin for one) invites an agent: the agent is recorded `invited` and the
+ * number is texted the invitation, with the console link that accepts it. Nothing changes for
+ * the number until its holder accepts (`acceptInvitation`): no reseller makes a subscriber its
+ * agent, and takes its subscriber's account (and "remember this phone") away, without consent.
+ */
+export async function addAgent(
+  principal: OperatorPrincipal,
+  input: { msisdn: string; reseller_id?: string; name?: string; commission_bp: number; nas_ids?: string[] },
+): Promise<Agent> {
+  const resellerId = resellerInScope(principal, input.reseller_id);
+  const msisdn = msisdnOrThrow(input.msisdn, 'body.msisdn');
+  const reseller = await getReseller(resellerId);
+  if (!reseller) throw notFound('Reseller');
+  await checkNasIds(resellerId, input.nas_ids);
   const existing = await getAccount(msisdn);
-  const agent: Agent = {
+  // One number, one role: an operator or an agent already is refused now, not at acceptance.
+  if (existing && existing.role !== 'subscriber') {
+    throw new AppError('ERR_CONFLICT', 'This number is already an operator or an agent');
+  }
+  const agent: Agent & { status: 'invited' } = {
     id: randomUUID(),
     reseller_id: resellerId,
     msisdn,
@@ -70,13 +94,51 @@ export async function addAgent(
     ...NEW_AGENT_BOOKS,
     stock: {},
     created_at: clock.iso(),
+    status: 'invited',
   };
-  // A subscriber keeps its account id (its history stays attached); an operator or an agent
-  // already is refused: one number, one role.
-  if ((await createAgent(agent, existing?.id ?? randomUUID(), agent.created_at)) === 'taken') {
-    throw new AppError('ERR_CONFLICT', 'This number is already an operator or an agent');
-  }
+  await inviteAgent(agent);
+  await textInvitation(msisdn, reseller.reseller_name, agent.id);
   return agent;
+}
+
+/** The invitation, in GSM-7: who invites, and the console link that accepts it. */
+async function textInvitation(to: string, resellerName: string | undefined, agentId: string) {
+  const link = `${config().PUBLIC_BASE_URL.replace(/\/$/, '')}/console#accept=${agentId}`;
+  const text = gsm7Text(
+    `${resellerName ?? 'Un revendeur WiFi'} vous invite a vendre ses codes WiFi. Pour accepter: ${link}`,
+  );
+  try {
+    await sendSms(to, text);
+  } catch (error) {
+    // The invitation stands; the reseller may give the link by hand.
+    log.error('agent invitation sms not sent', { error: error instanceof Error ? error.name : 'unknown' });
+  }
+}
+
+/**
+ * The number's holder, logged in (a subscriber's token of that very number), accepts its
+ * invitation: its account becomes the agent's, and it gets an agent's session token at once.
+ * Anyone else, or an invitation accepted or withdrawn already, gets 404.
+ */
+export async function acceptInvitation(principal: Principal, id: string) {
+  const agent = await getAgent(id);
+  const msisdn = msisdnOfRef(principal.ref);
+  if (agent?.status !== 'invited' || principal.role !== 'subscriber' || agent.msisdn !== msisdn)
+    throw notFound('Invitation');
+  if ((await acceptAgent(agent, principal.sub, clock.iso())) !== 'accepted') throw notFound('Invitation');
+  const state = await sessionStateOf(msisdn);
+  const { token } = await signSession(
+    sessionClaims({
+      sub: principal.sub,
+      role: 'agent',
+      ref: subscriberRef(msisdn),
+      resellerId: agent.reseller_id,
+      agentId: agent.id,
+      tokenVersion: state?.token_version,
+    }),
+  );
+  const { status: _invited, ...accepted } = agent;
+  return { agent: accepted, session_token: token, expires_in: SESSION_TTL_SECONDS };
 }
 
 export async function agentsOf(principal: OperatorPrincipal, asked: string | undefined) {
@@ -88,7 +150,9 @@ export async function changeTerms(
   id: string,
   terms: { name?: string; commission_bp?: number; nas_ids?: string[] },
 ): Promise<Agent> {
-  assertManagesAgent(principal, await getAgent(id));
+  const agent = await getAgent(id);
+  assertManagesAgent(principal, agent);
+  await checkNasIds(agent.reseller_id, terms.nas_ids);
   const updated = await updateAgentTerms(id, terms);
   if (!updated) throw notFound('Agent');
   return updated;
@@ -138,6 +202,10 @@ export async function sell(
   const first = await getAgent(agentId);
   assertSeesAgent(principal, first);
   assertIsAgent(principal, first);
+  if (first.status === 'invited') throw forbidden('This invitation is not accepted yet');
+  // A reseller removed (its last operator account: bin/admin/accounts.ts) has no agents selling for it.
+  if ((await getReseller(first.reseller_id))?.removed_at !== undefined)
+    throw forbidden('This reseller no longer sells');
   const buyer = input.send_to === undefined ? undefined : msisdnOrThrow(input.send_to, 'body.send_to');
   const forfait = await getForfait(input.forfait_id);
   if (forfait?.status !== 'active') throw notFound('Forfait');

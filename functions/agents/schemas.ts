@@ -13,6 +13,22 @@ const msisdn = /* @__PURE__ */ schema(() =>
 const nasIds = /* @__PURE__ */ schema(() =>
   z.array(z.string().check(z.minLength(1), z.maxLength(64))).check(z.maxLength(50)),
 );
+/**
+ * A name shown to people (the console, a ticket, an SMS): no markup (`<`, `>`) and no control or
+ * bidirectional formatting character, which could make a name show as another, or run as HTML
+ * where someone forgets to escape it.
+ */
+const displayName = /* @__PURE__ */ schema(() =>
+  z.string().check(
+    z.minLength(1),
+    z.maxLength(80),
+    z.refine(
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it refuses.
+      (s) => !/[<>\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/.test(s),
+      'must not contain < or >, nor control or bidirectional formatting characters',
+    ),
+  ),
+);
 /** Commission in basis points of each sale's price: 0 to 5000 (50 %). */
 const commissionBp = /* @__PURE__ */ schema(() => z.int().check(z.gte(0), z.lte(5000)));
 
@@ -23,7 +39,7 @@ export const AgentCreateBody = /* @__PURE__ */ schema(() =>
     msisdn,
     /** Required of an admin; a reseller's own when absent. */
     reseller_id: z.optional(uuid()),
-    name: z.optional(z.string().check(z.minLength(1), z.maxLength(80))),
+    name: z.optional(displayName),
     commission_bp: commissionBp,
     nas_ids: z.optional(nasIds),
   }),
@@ -31,7 +47,7 @@ export const AgentCreateBody = /* @__PURE__ */ schema(() =>
 
 export const AgentTermsBody = /* @__PURE__ */ schema(() =>
   z.strictObject({
-    name: z.optional(z.string().check(z.minLength(1), z.maxLength(80))),
+    name: z.optional(displayName),
     commission_bp: z.optional(commissionBp),
     nas_ids: z.optional(nasIds),
   }),
@@ -98,7 +114,14 @@ export const AgentSchema = /* @__PURE__ */ schema(() =>
     owed_fcfa: z.int(),
     cash_received_fcfa: z.int(),
     created_at: z.string(),
+    /** Invited, not yet accepted by the number's holder: it sells nothing yet. */
+    status: z.optional(z.literal('invited')),
+    accepted_at: z.optional(z.string()),
   }),
+);
+/** An accepted invitation: the agent, and the agent's session token for the number that accepted. */
+export const AgentAcceptResponse = /* @__PURE__ */ schema(() =>
+  z.object({ agent: AgentSchema, session_token: z.string(), expires_in: z.int() }),
 );
 export const AgentsResponse = /* @__PURE__ */ schema(() => z.object({ items: z.array(AgentSchema) }));
 

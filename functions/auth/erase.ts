@@ -1,13 +1,15 @@
+import { clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { allCodesOf } from '../store/access-codes.js';
-import { deleteSubscriberAccount, readAccount } from '../store/accounts.js';
+import { deleteSubscriberAccount, readAccount, recordErasure } from '../store/accounts.js';
 import { deleteDevice, devicesOfAccount } from '../store/devices.js';
 import { bindingsOfCode, forgetMac } from '../store/mac-bindings.js';
 import { forgetFlagMsisdn } from '../store/paid-not-connected.js';
 import { forgetPaymentMsisdn, paymentIdsOfSubscriber } from '../store/payments.js';
 import { deleteLimiter } from '../store/rate-limit.js';
 import { PER_NUMBER_SCOPES } from './service.js';
+import { SESSION_TTL_SECONDS } from './tokens.js';
 
 /** What an erasure removed or changed, record by record. */
 export interface Erasure {
@@ -60,6 +62,9 @@ export async function eraseSubscriber(msisdn: string): Promise<Erasure | undefin
   }
 
   for (const scope of PER_NUMBER_SCOPES) if (await deleteLimiter(scope, msisdn)) done.limits++;
+  // Before the account goes: from then on its live session tokens are refused (tokens.ts), so
+  // none can carry the number into a new payment. Kept for the longest a token lives.
+  await recordErasure(account.id, clock.nowSeconds() + SESSION_TTL_SECONDS + 60);
   done.account = await deleteSubscriberAccount(msisdn, account.id);
   log.info('subscriber erased', { ...done, accountId: account.id });
   return done;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
+import { canonicalIp } from '../core/ip.js';
 import { log, maskMsisdn } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
 import { countryOf } from '../core/phone.js';
@@ -83,11 +84,13 @@ async function hotspotAddressBudget(
   const now = clock.now();
   const cached = hotspotAddressCache.get(address);
   if (cached && cached.until > now) return cached.perHour;
+  const canonical = canonicalIp(sourceIp);
   const [claim, seen] = await Promise.all([
-    getRouterAddress(sourceIp.trim().toLowerCase()),
+    canonical ? getRouterAddress(canonical) : undefined,
     routersSeenAt(address, now),
   ]);
-  const ids = [...new Set([...(claim ? [claim.router_id] : []), ...seen])].slice(0, 10);
+  // An address its reseller keeps with no router there (revoked) names no router.
+  const ids = [...new Set([...(claim?.router_id ? [claim.router_id] : []), ...seen])].slice(0, 10);
   const routers = (await Promise.all(ids.map((id) => getRouter(id)))).filter((r) => r?.status === 'active');
   const nasIds = [...new Set(routers.flatMap((r) => r?.nas_ids ?? []))].slice(0, 50);
   let perHour: number | undefined;

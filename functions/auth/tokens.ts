@@ -4,7 +4,7 @@ import { config } from '../core/config.js';
 import { AppError } from '../core/errors.js';
 import { msisdnOfRef, type Principal, type SessionClaims } from '../core/principal.js';
 import { LEGACY_KID, sessionKeys } from '../core/session-keys.js';
-import { sessionStateOf } from '../store/accounts.js';
+import { sessionStateOf, wasErased } from '../store/accounts.js';
 
 /**
  * Signing and verifying session tokens. It lives in auth/ (not core/) because it reads the
@@ -53,17 +53,17 @@ const unauthenticated = (message = 'A valid session token is required') =>
   new AppError('ERR_UNAUTHENTICATED', message);
 
 /**
- * Whether an operator's token still stands for its account: same account id, role and
- * reseller id, and the account's token version not moved on since signing (a logout, `accounts
- * revoke`, `accounts remove` or a role change ends it at once). One strongly consistent GetItem.
- * An operator's token whose number has no account at all was never issued by the login flow
- * (only minted by tests and tools holding the signing key, which can mint anything anyway): it
- * stands. A subscriber's whose account is gone was erased: it does not.
+ * Whether a token still stands for its account: same account id, role and reseller id, and the
+ * account's token version not moved on since signing (a logout, `accounts revoke`, `accounts
+ * remove` or a role change ends it at once). One strongly consistent GetItem. A token whose
+ * number has no account at all was never issued by the login flow (only minted by tests and
+ * tools holding the signing key, which can mint anything anyway): it stands, unless its
+ * account was erased (a second GetItem, only then: functions/auth/erase.ts leaves that trace
+ * for the tokens' lifetime).
  */
 async function stillValid(p: Principal): Promise<boolean> {
   const account = await sessionStateOf(msisdnOfRef(p.ref));
-  // A subscriber's account is made by its login: gone, it was erased (functions/auth/erase.ts).
-  if (!account) return p.role !== 'subscriber';
+  if (!account) return p.role !== 'subscriber' || !(await wasErased(p.sub));
   return (
     account.id === p.sub &&
     account.role === p.role &&
@@ -74,21 +74,20 @@ async function stillValid(p: Principal): Promise<boolean> {
 }
 
 /**
- * Verifies a bearer token: signature (HS256 only), `iss`, `aud`, `exp`, and the `sub` and `role`
- * claims. Any failure is a 401 that does not say which check failed.
+ * Verifies a bearer token: signature (HS256 only), `iss`, `aud`, `exp`, the `sub` and `role`
+ * claims, and that it still stands for its account (`stillValid`: one strongly consistent
+ * GetItem). Any failure is a 401 that does not say which check failed.
  *
- * Revocation is checked for the tokens of operators (admins, resellers and agents): they are few, their
- * requests rare, and theirs are the tokens worth ending at once (a lost phone). A subscriber's
- * token costs no read: it is not checked unless `checkRevocation` asks for it, and otherwise
- * ends with its 900 s.
+ * Every token is checked, a subscriber's too: its logout ends it at once, and so does its
+ * erasure (the account is gone), so that a token issued before an erasure cannot carry the
+ * number into a new payment. `checkRevocation: false` is for tools that only read the claims.
  */
 export async function verifySession(
   token: string,
   options: { checkRevocation?: boolean } = {},
 ): Promise<Principal> {
   const principal = await verifyClaims(token);
-  const check = options.checkRevocation ?? principal.role !== 'subscriber';
-  if (check && !(await stillValid(principal))) throw unauthenticated();
+  if ((options.checkRevocation ?? true) && !(await stillValid(principal))) throw unauthenticated();
   return principal;
 }
 

@@ -13,3 +13,9 @@ export function newCode(): string {
   for (let i = 0; i < VOUCHER_LENGTH; i++) code += VOUCHER_ALPHABET[randomInt(VOUCHER_ALPHABET.length)];
   return code;
 }
+
+/**
+ * A code as typed (`abcd-efgh-jk`, ` ABCD EFGH JK `) in the one spelling it is stored under: the
+ * same rule as RADIUS logins and the portal (functions/radius/attributes.ts, normalizeCode).
+ */
+export const typedCode = (s: string): string => s.toUpperCase().replace(/[\s-]/g, '');

@@ -108,7 +108,13 @@ export const VoucherGenerateResponse = /* @__PURE__ */ schema(() =>
 
 export const VoucherRedeemBody = /* @__PURE__ */ schema(() =>
   z.strictObject({
-    code: z.string().check(z.regex(/^\s*[A-Za-z0-9]{10}\s*$/, 'must be a 10-character voucher code')),
+    // Dashes and spaces between the characters are taken, as at the router and on the portal.
+    code: z
+      .string()
+      .check(
+        z.maxLength(40),
+        z.regex(/^[\s-]*(?:[A-Za-z0-9][\s-]*){10}$/, 'must be a 10-character voucher code'),
+      ),
   }),
 );
 export const EntitlementResponse = /* @__PURE__ */ schema(() =>

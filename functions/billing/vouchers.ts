@@ -26,7 +26,7 @@ import {
   type VoucherStatus,
   voucherOf,
 } from '../store/vouchers.js';
-import { newCode } from './codes.js';
+import { newCode, typedCode } from './codes.js';
 import { grant } from './sale.js';
 import { billingSettings } from './settings.js';
 
@@ -169,7 +169,7 @@ export function visibleVoucherStatus(v: Voucher, nowMs: number): VoucherStatus {
  * The access granted is the offer as it was when the voucher was made.
  */
 export async function redeem(rawCode: string, subscriberId: string) {
-  const code = rawCode.trim().toUpperCase();
+  const code = typedCode(rawCode);
   for (let i = 0; i < 8; i++) {
     // The voucher is its access code: one read.
     const access = await getAccessCode(code);

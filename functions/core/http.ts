@@ -233,6 +233,18 @@ function readJsonBody(event: APIGatewayProxyEventV2, headers: Record<string, str
   }
 }
 
+/** 400 for a body sent to a route that takes none (empty, or `{}`, is no body). */
+function refuseBody(event: APIGatewayProxyEventV2): void {
+  if (event.body === undefined || event.body === null) return;
+  const text = (
+    event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body
+  ).trim();
+  if (text === '' || /^\{\s*\}$/.test(text)) return;
+  throw new AppError('ERR_VALIDATION', 'This route takes no request body', {
+    details: [{ path: 'body', message: 'must be empty' }],
+  });
+}
+
 /**
  * The RADIUS servers' bearer tokens: the secret holds one per server, separated by white space
  * or commas, so that one server's token can be replaced without touching the others.
@@ -350,6 +362,10 @@ export function routeHandler<K extends RouteKey, B, Q, P>(
       const principal = await authenticate(route, headers, checkSession);
       // Auth runs before the body is read: an anonymous caller learns nothing about validation.
       const rawBody = spec.body ? readJsonBody(request.event, headers) : undefined;
+      // A route without a body schema acts on no body: one sent anyway (other than `{}`, which
+      // some clients send by default) is refused rather than silently ignored. A gateway's
+      // notification reads its raw body itself (its signature is over it).
+      if (!spec.body && route.auth !== 'signature') refuseBody(request.event);
       (request.context as EndpointContext).parsed = {
         principal,
         body: parse(spec.body, rawBody, 'body'),

@@ -16,7 +16,7 @@ export async function liveSessions(
 ) {
   const nasIds = (await listNasIdsOfReseller(resellerId)).sort();
   const from = (await openCursor<LivePosition>('sessions', resellerId, cursor)) ?? { n: 0 };
-  const page = await openSessionsPage(nasIds, from, limit);
+  const page = await openSessionsPage(resellerId, nasIds, from, limit);
   const codes = [...new Set(page.items.map((s) => s.code))];
   const read = codes.length ? await batchGet(codes.map((code) => [Access, { code }] as const)) : [];
   const byCode = new Map(read.filter((c) => c !== undefined).map((c) => [c.code, c]));

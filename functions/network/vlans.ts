@@ -4,8 +4,11 @@ import { config } from '../core/config.js';
 import { AppError, notFound } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
+import { closeSessionsOfNas } from '../radius/closing.js';
 import { closeSiteIncidents } from '../store/alerts.js';
+import { bindingsAtNas, forgetMac } from '../store/mac-bindings.js';
 import { getReseller, markReleasing } from '../store/resellers.js';
+import { detachNasIds, revokeRouter, routersOfReseller } from '../store/routers.js';
 import { deleteSites, listSites } from '../store/sites.js';
 import { type Allocation, allocateTx, getAllocation, readTaken, releaseTx } from '../store/vlans.js';
 import { defaultRules } from './default-rules.js';
@@ -143,7 +146,30 @@ async function takeId(
 }
 
 /**
- * Releases a VLAN: its sites (with their NAS ids and branding) first, then in one transaction
+ * Ends what a reseller's hotspots leave behind once their NAS ids are released, so that the
+ * ids' next holder inherits nothing: each router that spoke for them loses them (revoked when
+ * it spoke for nothing else), their open sessions of this reseller close (`released`, final),
+ * and the devices remembered there are forgotten. Each step is idempotent: a release cut short
+ * and run again does what is left.
+ */
+async function endHotspots(resellerId: string, nasIds: readonly string[]): Promise<void> {
+  const released = new Set(nasIds);
+  const nowMs = clock.now();
+  for (const router of await routersOfReseller(resellerId)) {
+    if (router.status !== 'active' || !router.nas_ids.some((id) => released.has(id))) continue;
+    const rest = router.nas_ids.filter((id) => !released.has(id));
+    if (rest.length > 0) await detachNasIds(router, rest);
+    else await revokeRouter(router, new Date(nowMs).toISOString());
+  }
+  for (const nasId of nasIds) {
+    await closeSessionsOfNas(nasId, nowMs, { resellerId, reason: 'released' });
+    for (const binding of await bindingsAtNas(nasId, resellerId)) await forgetMac(binding);
+  }
+}
+
+/**
+ * Releases a VLAN: what its hotspots leave (routers, sessions, remembered devices:
+ * `endHotspots`), its sites (with their NAS ids and branding), then in one transaction
  * the allocation, its NAS id, branding and rules, the reseller's hold, and the id out of its
  * stripe's taken set (the lowest free id is the next one handed out). The reseller is marked first, so no site can
  * be added meanwhile; a release cut short leaves the VLAN allocated and is finished by the next.
@@ -153,10 +179,12 @@ export async function releaseVlan(vlanId: number): Promise<void> {
   if (!allocation) throw notFound('VLAN');
   if (!(await markReleasing(allocation.reseller_id, vlanId))) throw notFound('VLAN');
   const sites = await listSites(allocation.reseller_id);
+  const nasIds = [allocation.nas_id, ...sites.map((s) => s.nas_id)];
   // The names' next holder starts with no open incident (and sees none of these alerts:
   // functions/monitoring/alerts.ts shows a reseller the alerts raised while it held the site).
   // Before the transaction, so that a release cut short and finished later still does it.
-  await Promise.all([allocation.nas_id, ...sites.map((s) => s.nas_id)].map(closeSiteIncidents));
+  await Promise.all(nasIds.map(closeSiteIncidents));
+  await endHotspots(allocation.reseller_id, nasIds);
   await deleteSites(sites);
   if (!(await releaseTx(allocation, defaultRules(vlanId)))) throw notFound('VLAN');
   log.info('vlan released', { vlan_id: vlanId });

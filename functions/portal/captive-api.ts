@@ -13,8 +13,9 @@ export const handler = endpoint(
     query: CaptiveQuery,
     response: { status: 200, schema: CaptiveResponse, contentType: 'application/captive+json' },
   },
-  async ({ params, query }) => {
-    const state = await captiveState(params.nas_id, query.mac, clock.now());
+  async ({ params, query, event }) => {
+    const sourceIp = event.requestContext?.http?.sourceIp;
+    const state = await captiveState(params.nas_id, query.mac, clock.now(), sourceIp);
     if (!state) throw notFound('Hotspot');
     return {
       status: 200,

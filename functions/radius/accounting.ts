@@ -2,13 +2,14 @@ import { log } from '../core/log.js';
 import { Access } from '../store/access-codes.js';
 import { batchGet } from '../store/entity.js';
 import { bindingsOfMac } from '../store/mac-bindings.js';
-import { getRouter, Router, type RouterRecord } from '../store/routers.js';
+import { Nas, type NasRecord } from '../store/nas.js';
+import { Router, type RouterRecord } from '../store/routers.js';
 import { openSessionItems, type RadiusSession, reportItems, Session } from '../store/sessions.js';
 import { transactIfCurrent, untilSettled } from '../store/transact.js';
 import { bytesOf, deviceKey, macLoginOf, normalizeCode } from './attributes.js';
 import { closeSessionsOfNas, type NasCloseResult } from './closing.js';
 import { disconnectOthersWhenUsedUp } from './disconnect.js';
-import type { RouterOfRequest, RouterRefusal } from './identity.js';
+import { judgeRouterOf, type RouterOfRequest, type RouterRefusal } from './identity.js';
 import { advance, type CounterReport } from './session-counters.js';
 import { radiusSettings } from './settings.js';
 
@@ -120,13 +121,14 @@ export async function account(
     normalizeCode(userName).length <= 64 &&
     !macLoginOf(report);
   if (router && !mergeable) {
-    const judged = router.judge(router.id ? await getRouter(router.id) : undefined);
+    const judged = await judgeRouterOf(router);
     if ('refused' in judged) return { routerRefused: judged.refused };
     return account({ ...report, routerResellerId: judged.router.reseller_id }, nowMs);
   }
   if (report.status === 'Accounting-On' || report.status === 'Accounting-Off') {
-    // The NAS restarted (or is going down): none of its sessions survives.
-    return closeSessionsOfNas(report.nasId, nowMs);
+    // The NAS restarted (or is going down): none of its sessions survives. Only its current
+    // holder's: a session left by an earlier holder of a reused NAS id is not this router's.
+    return closeSessionsOfNas(report.nasId, nowMs, { resellerId: report.routerResellerId });
   }
   // No code of ours is that long (nor would DynamoDB take it as a key): nothing to count.
   if (!uniqueId || !userName || normalizeCode(userName).length > 64) return 'ignored';
@@ -142,16 +144,22 @@ export async function account(
     // The session and its code in one round trip: a first report needs the code's reseller.
     const check = pending;
     pending = undefined;
-    const [read, code, routerRead] = await batchGet(
+    const judging = check?.id && check.nasId;
+    const [read, code, routerRead, nasRead] = await batchGet(
       [
         [Session, { id: uniqueId }],
         [Access, { code: codeName }],
-        ...(check?.id ? ([[Router, { router_id: check.id }]] as const) : []),
+        ...(judging
+          ? ([
+              [Router, { router_id: check.id }],
+              [Nas, { nas_id: check.nasId }],
+            ] as const)
+          : []),
       ],
       { consistent: true },
     );
     if (check) {
-      const judged = check.judge(routerRead as RouterRecord | undefined);
+      const judged = check.judge(routerRead as RouterRecord | undefined, nasRead as NasRecord | undefined);
       if ('refused' in judged) return { routerRefused: judged.refused };
       routerResellerId = judged.router.reseller_id;
     }
@@ -200,8 +208,13 @@ export async function account(
     const closes = stop && read.status === 'open';
     // A session closed as silent or by its NAS's restart that reports again is on after all, and
     // a reused session id starts a new one: either way it is open and holds its device's lease.
+    // A session closed by its NAS id's release stays closed: the NAS id may be another's now.
     const reopens =
-      !stop && read.status === 'closed' && changed && (read.close_reason !== 'stop' || newSegment);
+      !stop &&
+      read.status === 'closed' &&
+      changed &&
+      read.close_reason !== 'released' &&
+      (read.close_reason !== 'stop' || newSegment);
     if (!changed && !closes) {
       // A retransmission of a first report. Found uncounted, it is left to the stream consumer
       // too: the session's record is in the stream, delivered at least once (retried, then

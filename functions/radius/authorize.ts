@@ -295,21 +295,20 @@ async function gatedDecision(
   const seen =
     router?.id && req.sourceIp ? { address: addressKey(req.sourceIp), router_id: router.id } : undefined;
   type Reads = Parameters<typeof batchGet>[0][number][];
+  // The NAS is read whenever its id can be a key: the router's judgement needs its owner.
+  const nasReadable = Boolean(req.nasId) && req.nasId.length <= MAX_KEY;
   const reads: Reads = [
     ...(router?.id ? [[Router, { router_id: router.id }] as const] : []),
     ...(seen ? [[SeenAddressEntity, seen] as const] : []),
     ...guessReads(counters, nowMs),
-    ...(bad
-      ? []
-      : ([
-          [Access, { code: normalizeCode(req.userName) }],
-          [Nas, { nas_id: req.nasId }],
-        ] as const)),
+    ...(bad ? [] : ([[Access, { code: normalizeCode(req.userName) }]] as const)),
+    ...(nasReadable ? ([[Nas, { nas_id: req.nasId }]] as const) : []),
   ];
   const got: unknown[] = reads.length > 0 ? await batchGet(reads, { consistent: true }) : [];
+  const nas = nasReadable ? (got[reads.length - 1] as NasRecord | undefined) : undefined;
   let at = 0;
   if (router) {
-    const judged = router.judge(router.id ? (got[at++] as RouterRecord | undefined) : undefined);
+    const judged = router.judge(router.id ? (got[at++] as RouterRecord | undefined) : undefined, nas);
     const lastSeen = seen ? (got[at++] as SeenAddress | undefined) : undefined;
     if ('refused' in judged) return { routerRefused: judged.refused };
     req = { ...req, routerResellerId: judged.router.reseller_id };
@@ -319,9 +318,7 @@ async function gatedDecision(
   const counts = got.slice(at, at + counters.length) as (BudgetCount | undefined)[];
   at += counters.length;
   if (!judgeDevice(counters, counts, nowMs).allowed) return { req, d: { refused: 'rate_limited' } };
-  const d = bad
-    ? { refused: bad }
-    : await decideOnRead(req, got[at] as AccessCode | undefined, got[at + 1] as NasRecord | undefined, nowMs);
+  const d = bad ? { refused: bad } : await decideOnRead(req, got[at] as AccessCode | undefined, nas, nowMs);
   if ('refused' in d && guessing && (d.refused === 'unknown_code' || d.refused === 'wrong_hotspot')) {
     const limited = !judgeWrong(counters, counts, nowMs).allowed;
     await countWrongGuess(counters, nowMs);

@@ -1,5 +1,6 @@
 import { fanOut } from '../core/fan-out.js';
 import { log } from '../core/log.js';
+import { getNas } from '../store/nas.js';
 import { finishNasClose, type NasClose, pendingNasCloses, recordNasClose } from '../store/nas-closes.js';
 import {
   countSilentSessions,
@@ -28,7 +29,8 @@ const NAS_CHUNK = 10;
 /** Restarts the sweep finishes per run at most (each is one Query and its sessions). */
 const NAS_CLOSES_PER_SWEEP = 100;
 
-type CloseReason = 'nas_restart' | 'stale';
+/** `released`: the NAS id's VLAN or site was released (functions/network/vlans.ts). */
+type CloseReason = 'nas_restart' | 'stale' | 'released';
 
 /**
  * Closes one session as of its last report. `first`: the session as read (from an index
@@ -66,21 +68,25 @@ const chunks = (ids: readonly string[]): string[][] =>
 
 /**
  * Closes the open sessions of a restarted NAS among `ids` that have not reported since
- * `before`: one BatchGetItem, then one close after the other, none started at or after
- * `until`. Answers how many it closed and the ids it had no time for.
+ * `before` and are `close.reseller_id`'s (a NAS id reused after a release has sessions of its
+ * earlier holder: they are not the restarted router's; a restart recorded without a reseller
+ * closes every one): one BatchGetItem, then one close after the other, none started at or
+ * after `until`. Answers how many it closed and the ids it had no time for.
  */
 async function closeNasChunk(
   ids: readonly string[],
-  before: string,
+  close: Pick<NasClose, 'before' | 'reseller_id' | 'reason'>,
   nowIso: string,
   until: number,
 ): Promise<{ closed: number; left: string[] }> {
   let closed = 0;
-  const alive = (s: RadiusSession) => s.last_report_at <= before;
-  const read = await fullSessions(ids);
+  const alive = (s: RadiusSession) =>
+    s.last_report_at <= close.before &&
+    (close.reseller_id === undefined || s.reseller_id === close.reseller_id);
+  const read = (await fullSessions(ids)).filter(alive);
   for (const [i, s] of read.entries()) {
     if (Date.now() >= until) return { closed, left: read.slice(i).map((x) => x.id) };
-    if (await closeAsReported(s, 'nas_restart', nowIso, alive)) closed++;
+    if (await closeAsReported(s, close.reason ?? 'nas_restart', nowIso, alive)) closed++;
   }
   return { closed, left: [] };
 }
@@ -93,16 +99,26 @@ export interface NasCloseResult {
 }
 
 /**
- * Accounting-On/Off: every open session of the NAS closes. Inside the RADIUS answer, for
+ * Accounting-On/Off: every open session of the NAS's current holder closes (`resellerId`, the
+ * router's reseller, which identity.ts checked holds the NAS; read from the NAS when not given,
+ * and nothing closes for a NAS id nobody holds). Inside the RADIUS answer, for
  * RADIUS_NAS_CLOSE_BUDGET_MS at most (FreeRADIUS waits 2 s): a NAS's sessions are closed side
  * by side, RADIUS_CLOSE_CONCURRENCY at a time; what the budget leaves is recorded as a restart
  * the next sweep finishes (store/nas-closes.ts), the way local mode runs it too. A session that
- * reports after the restart (`nowMs`) is alive and stays open.
+ * reports after the restart (`nowMs`) is alive and stays open. A release closes a NAS id's
+ * sessions the same way, with reason `released`.
  */
-export async function closeSessionsOfNas(nasId: string, nowMs: number): Promise<NasCloseResult> {
+export async function closeSessionsOfNas(
+  nasId: string,
+  nowMs: number,
+  holder: { resellerId?: string | undefined; reason?: 'nas_restart' | 'released' } = {},
+): Promise<NasCloseResult> {
+  const resellerId = holder.resellerId ?? (await getNas(nasId))?.reseller_id;
+  if (resellerId === undefined) return { closed: 0, deferred: 0 };
   const s = radiusSettings();
   const until = Date.now() + s.RADIUS_NAS_CLOSE_BUDGET_MS;
   const nowIso = new Date(nowMs).toISOString();
+  const close = { before: nowIso, reseller_id: resellerId, reason: holder.reason ?? 'nas_restart' } as const;
   const ids = (await openDevicesOfNas(nasId)).map((d) => d.id);
   let closed = 0;
   const { left } = await fanOut(
@@ -110,14 +126,14 @@ export async function closeSessionsOfNas(nasId: string, nowMs: number): Promise<
     { concurrency: s.RADIUS_CLOSE_CONCURRENCY, until },
     async (chunk) => {
       // Awaited before the sum: `closed += await` would add to the value read before the wait.
-      const done = await closeNasChunk(chunk, nowIso, nowIso, until);
+      const done = await closeNasChunk(chunk, close, nowIso, until);
       closed += done.closed;
       // Out of time mid-chunk: the rest is left (the fan-out starts nothing more).
       return done.left.length ? [done.left] : undefined;
     },
   );
   const deferred = left.reduce((n, c) => n + c.length, 0);
-  if (deferred > 0) await recordNasClose({ nas_id: nasId, before: nowIso });
+  if (deferred > 0) await recordNasClose({ nas_id: nasId, ...close });
   log.info('nas sessions closed', { nasId, closed, deferred });
   return { closed, deferred };
 }
@@ -181,7 +197,7 @@ export async function sweepSilentSessions(nowMs: number, pageSize = 25): Promise
     async (task): Promise<SweepTask[]> => {
       if (task.kind === 'restart') {
         try {
-          const done = await closeNasChunk(task.ids, task.restart.before, nowIso, until);
+          const done = await closeNasChunk(task.ids, task.restart, nowIso, until);
           result.restart_closed += done.closed;
           if (done.left.length) return [{ ...task, ids: done.left }];
         } catch (error) {

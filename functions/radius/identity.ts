@@ -1,5 +1,7 @@
 import { log } from '../core/log.js';
-import { getRouter, type RouterRecord } from '../store/routers.js';
+import { batchGet } from '../store/entity.js';
+import { Nas, type NasRecord } from '../store/nas.js';
+import { Router, type RouterRecord } from '../store/routers.js';
 
 /**
  * The router a RADIUS request comes from, as FreeRADIUS authenticated it (never as the packet
@@ -9,8 +11,11 @@ import { getRouter, type RouterRecord } from '../store/routers.js';
  * 255 cannot travel in a packet, so a router cannot forge them.
  *
  * The request is the router's to make only if the router is active, its credentials are the
- * current ones (over RadSec, the serial of the last certificate issued to it), and the
- * NAS-Identifier it claims is one of its NAS ids.
+ * current ones (over RadSec, the serial of the last certificate issued to it), the
+ * NAS-Identifier it claims is one of its NAS ids, and that NAS id is its reseller's now: a NAS id
+ * released and allocated again belongs to its new holder, and the previous holder's router no
+ * longer speaks for it even if its list still names it (a release revokes such routers too:
+ * functions/network/vlans.ts).
  */
 export type RouterRefusal = 'unknown_router' | 'router_revoked' | 'stale_certificate' | 'foreign_nas_id';
 
@@ -20,6 +25,8 @@ export const ROUTER_REFUSAL_MESSAGE = 'Routeur non autorisé pour ce hotspot';
 export function routerRefusal(
   router: RouterRecord | undefined,
   claim: { certSerial?: string | undefined; nasId: string },
+  /** The claimed NAS id's record as read now (undefined: no such NAS). */
+  nas: Pick<NasRecord, 'reseller_id'> | undefined,
 ): RouterRefusal | undefined {
   if (!router) return 'unknown_router';
   if (router.status !== 'active') return 'router_revoked';
@@ -31,17 +38,23 @@ export function routerRefusal(
     return 'stale_certificate';
   }
   if (!router.nas_ids.includes(claim.nasId)) return 'foreign_nas_id';
+  if (nas?.reseller_id !== router.reseller_id) return 'foreign_nas_id';
   return undefined;
 }
 
 /**
- * The router a request names, to be read (with the request's other reads, in one BatchGetItem
- * where the caller can) and judged by `judge`. `id` is undefined for an empty or malformed id:
- * no router's, nothing to read.
+ * The router a request names and the NAS it claims, to be read (with the request's other reads,
+ * in one BatchGetItem where the caller can: `reads`) and judged by `judge`. `id` is undefined
+ * for an empty or malformed id: no router's, nothing to read.
  */
 export interface RouterOfRequest {
   id: string | undefined;
-  judge: (router: RouterRecord | undefined) => { router: RouterRecord } | { refused: RouterRefusal };
+  /** The NAS-Identifier claimed, when it can be a key (1 to 64 characters). */
+  nasId: string | undefined;
+  judge: (
+    router: RouterRecord | undefined,
+    nas: NasRecord | undefined,
+  ) => { router: RouterRecord } | { refused: RouterRefusal };
 }
 
 export function routerOfRequest(
@@ -52,8 +65,13 @@ export function routerOfRequest(
   const nasId = attrs.get('NAS-Identifier') ?? '';
   return {
     id: /^[a-z0-9_]{1,64}$/.test(routerId) ? routerId : undefined,
-    judge: (router) => {
-      const refused = routerRefusal(router, { certSerial: attrs.get('Hotspot-Router-Cert-Serial'), nasId });
+    nasId: nasId && nasId.length <= 64 ? nasId : undefined,
+    judge: (router, nas) => {
+      const refused = routerRefusal(
+        router,
+        { certSerial: attrs.get('Hotspot-Router-Cert-Serial'), nasId },
+        nas,
+      );
       if (refused) {
         log.warn('radius request refused: router', {
           route,
@@ -69,14 +87,28 @@ export function routerOfRequest(
   };
 }
 
+/** Reads the router and the NAS a request names (one BatchGetItem) and judges them. */
+export async function judgeRouterOf(
+  of: RouterOfRequest,
+): Promise<{ router: RouterRecord } | { refused: RouterRefusal }> {
+  if (!of.id || !of.nasId) return of.judge(undefined, undefined);
+  const [router, nas] = await batchGet(
+    [
+      [Router, { router_id: of.id }],
+      [Nas, { nas_id: of.nasId }],
+    ],
+    { consistent: true },
+  );
+  return of.judge(router, nas);
+}
+
 /**
- * Checks the request's router (one GetItem). Answers the router when it may speak for the
- * NAS-Identifier, else logs why (with the ids, no secret) and answers the refusal.
+ * Checks the request's router and the NAS it claims (one BatchGetItem). Answers the router when
+ * it may speak for the NAS-Identifier, else logs why (with the ids, no secret) and answers the
+ * refusal.
  */
-export async function requestRouter(
+export const requestRouter = (
   attrs: Map<string, string>,
   route: 'authorize' | 'post-auth' | 'accounting',
-): Promise<{ router: RouterRecord } | { refused: RouterRefusal }> {
-  const of = routerOfRequest(attrs, route);
-  return of.judge(of.id ? await getRouter(of.id) : undefined);
-}
+): Promise<{ router: RouterRecord } | { refused: RouterRefusal }> =>
+  judgeRouterOf(routerOfRequest(attrs, route));

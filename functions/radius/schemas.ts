@@ -135,7 +135,7 @@ export const SessionViewSchema = /* @__PURE__ */ schema(() =>
     started_at: z.string(),
     last_report_at: z.string(),
     closed_at: z.optional(z.string()),
-    close_reason: z.optional(z.enum(['stop', 'nas_restart', 'stale', 'disconnect'])),
+    close_reason: z.optional(z.enum(['stop', 'nas_restart', 'stale', 'disconnect', 'released'])),
     disconnect: z.nullable(DisconnectViewSchema),
   }),
 );

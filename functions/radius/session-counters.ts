@@ -6,9 +6,13 @@ import type { RadiusSession } from '../store/sessions.js';
  * `input_bytes` / `output_bytes` the current one's, as the NAS counts them (unwrapped).
  *
  * - A report from later in the same segment (its Acct-Session-Time grew) whose octets of one
- *   direction are lower than stored came from a NAS that wrapped that 32-bit counter without
- *   sending Gigawords: 2^32 is added until it is not lower (a NAS reports far more often than it
- *   moves 4 GiB).
+ *   direction are lower than stored came, perhaps, from a NAS that wrapped that 32-bit counter
+ *   without sending Gigawords. It counts as a wrap (2^32 added) only when that is plausible:
+ *   no Gigawords in it (a NAS that sends them raises them at a wrap, so its total never falls),
+ *   the counter fell by more than half its range (from near 4 GiB to near 0), and the traffic
+ *   the wrap implies fits the interval at MAX_BYTES_PER_S. Any other fall is a glitch: that
+ *   direction keeps its stored count (nothing is added), so one bad report never ends a
+ *   subscriber's data.
  * - A Start for a session that exists, or a report whose session time went backwards, with an
  *   Event-Timestamp later than the last one stored, is a new segment: the NAS reused the
  *   Acct-Session-Id (its counter reset at a reboot). What was counted stays, and the new
@@ -32,10 +36,24 @@ export type SegmentState = Pick<
 
 const WRAP = 2 ** 32;
 
-/** The counter raised by the 32-bit wraps it went through since `stored`. */
-function unwrap(reported: number, stored: number | undefined): number {
+/** Faster than this (1 Gbit/s in one direction) no hotspot device moves: a "wrap" implying more is a glitch. */
+export const MAX_BYTES_PER_S = 125_000_000;
+
+/**
+ * The counter unwrapped: raised by the 32-bit wraps it went through since `stored` (the stored
+ * count, itself unwrapped), or undefined when it fell in a way no wrap explains (see above).
+ */
+function unwrap(reported: number, stored: number | undefined, intervalS: number): number | undefined {
   if (stored === undefined || reported >= stored) return reported;
-  return reported + Math.ceil((stored - reported) / WRAP) * WRAP;
+  // A NAS that sends Gigawords raises them at a wrap: a fall is never one of its wraps.
+  if (reported >= WRAP) return undefined;
+  const storedLow = stored % WRAP;
+  const wraps = stored - storedLow;
+  // Still in the same wrap as the stored count (which an earlier wrap took past 2^32).
+  if (reported >= storedLow) return wraps + reported;
+  if (storedLow - reported <= WRAP / 2) return undefined;
+  const next = wraps + WRAP + reported;
+  return next - stored <= MAX_BYTES_PER_S * Math.max(1, intervalS) ? next : undefined;
 }
 
 /** The stored state after this report, and whether it changed anything. */
@@ -61,8 +79,14 @@ export function advance(
   // late report of an earlier segment may have a longer session time).
   const earlier = r.eventTime !== undefined && read.event_time !== undefined && r.eventTime < read.event_time;
   const inSegment = r.sessionTimeS > read.session_time_s && !earlier;
-  const input = inSegment ? unwrap(r.inputBytes, read.input_bytes) : r.inputBytes;
-  const output = inSegment ? unwrap(r.outputBytes, read.output_bytes) : r.outputBytes;
+  const interval = r.sessionTimeS - read.session_time_s;
+  // A fall no wrap explains keeps the direction's stored count: nothing added for it.
+  const input = inSegment
+    ? (unwrap(r.inputBytes, read.input_bytes, interval) ?? read.input_bytes ?? 0)
+    : r.inputBytes;
+  const output = inSegment
+    ? (unwrap(r.outputBytes, read.output_bytes, interval) ?? read.output_bytes ?? 0)
+    : r.outputBytes;
   const total = base + input + output;
   const grows = total > read.total_bytes;
   const next: SegmentState = {

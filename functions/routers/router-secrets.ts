@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { canonicalIp } from '../core/ip.js';
 import { getSecret } from '../core/secrets.js';
 import { getRouterAddress, routersOfReseller } from '../store/routers.js';
 import { open } from './secret-box.js';
@@ -16,9 +16,11 @@ const seed = () => getSecret('ROUTER_KEY_SEED');
  * source address (control attributes for rlm_rest), or undefined.
  */
 export async function clientAt(sourceIp: string): Promise<Record<string, unknown> | undefined> {
-  if (!isIP(sourceIp)) return undefined;
-  const claim = await getRouterAddress(sourceIp.toLowerCase());
-  if (!claim) return undefined;
+  const address = canonicalIp(sourceIp);
+  if (!address) return undefined;
+  const claim = await getRouterAddress(address);
+  // An address its reseller keeps with no router there (revoked) defines no client.
+  if (!claim?.router_id || !claim.secret_box) return undefined;
   const secret = open(await seed(), claim.router_id, claim.secret_box);
   if (!secret) return undefined;
   const literal = (value: string) => ({ value, do_xlat: false });
@@ -46,6 +48,7 @@ export async function disconnectSecretOf(
   const candidates = (await routersOfReseller(resellerId)).filter(
     (r) => r.status === 'active' && r.transport === 'udp' && r.secret_box && r.nas_ids.includes(nasId),
   );
-  const router = candidates.find((r) => r.source_ip === host) ?? candidates[0];
+  const at = canonicalIp(host);
+  const router = candidates.find((r) => r.source_ip === at) ?? candidates[0];
   return router?.secret_box ? open(await seed(), router.router_id, router.secret_box) : undefined;
 }

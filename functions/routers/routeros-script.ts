@@ -49,7 +49,7 @@ export interface RouterScriptOptions {
   /** The RADIUS front the router asks: an IP address (RouterOS takes no name there). */
   radiusHost: string;
   access: RouterAccess;
-  /** The platform's public base URL: its host is let through the walled garden, and DHCP option 114 names its portal. */
+  /** The platform's public base URL: its host is let through the walled garden, and DHCP option 114 names its captive API. */
   portalUrl: string;
   /** Hosts of the configured payment gateway's pages (paymentHosts). */
   paymentHosts: readonly string[];
@@ -137,7 +137,8 @@ export function routerOsScript(options: RouterScriptOptions): string {
   const { portalHost, portal } = check(options);
   const tag = ros('hotspot-platform');
   const gardenHosts = [portalHost, ...options.paymentHosts];
-  const portalPage = new URL(`/portal/${options.nasId}`, portal).href;
+  // RFC 8910's option names the RFC 8908 API (JSON), never the HTML page a phone cannot read as one.
+  const captiveApi = new URL(`/api/v1/captive/${options.nasId}`, portal).href;
   return [
     `# Hotspot platform: NAS ${options.nasId}, RouterOS ${options.routerOs}. Paste into a RouterOS terminal.`,
     '# The identity is the NAS-Identifier the router sends to RADIUS, and the hotspot login page',
@@ -157,7 +158,7 @@ export function routerOsScript(options: RouterScriptOptions): string {
       .filter((h) => !h.includes('*'))
       .map((h) => `/ip hotspot walled-garden ip add action=accept dst-host=${ros(h)} comment=${tag}`),
     '# RFC 8910: DHCP option 114 tells phones where the captive portal is (RFC 8908 API).',
-    `/ip dhcp-server option add name="captive-portal" code=114 value=${ros(`'${portalPage}'`)}`,
+    `/ip dhcp-server option add name="captive-portal" code=114 value=${ros(`'${captiveApi}'`)}`,
     '/ip dhcp-server network set [find] dhcp-option=captive-portal',
     '# Then upload the login page: npm run --silent admin -- mikrotik login-html --portal-url <url> > login.html',
     '# and copy it over hotspot/login.html (Files in WinBox, or scp login.html admin@router:hotspot/).',

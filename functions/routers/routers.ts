@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { assertActsFor, assertSeesRouter } from '../core/access.js';
 import { clock } from '../core/clock.js';
 import { AppError, validation } from '../core/errors.js';
+import { canonicalIp } from '../core/ip.js';
 import type { Principal } from '../core/principal.js';
 import { getSecret } from '../core/secrets.js';
 import { getNas } from '../store/nas.js';
@@ -56,16 +57,25 @@ export function newRouterId(): string {
   return `rtr_${[...randomBytes(12)].map((b) => alphabet[b % 36]).join('')}`;
 }
 
-/** A unicast address, as FreeRADIUS writes the source of a packet (IPv6 in lower case). */
+/**
+ * A unicast address in its one canonical spelling (functions/core/ip.ts: an IPv4-mapped IPv6
+ * address is the IPv4 address, IPv6 lower case and compressed), as FreeRADIUS writes the source
+ * of a packet: two spellings of one address are one claim.
+ */
 export function sourceAddress(ip: string | undefined): string {
-  const kind = ip ? isIP(ip) : 0;
-  if (!ip || kind === 0)
+  const address = canonicalIp(ip);
+  if (!address)
     throw validation('source_ip must be the IPv4 or IPv6 address the router sends from', [
       { path: 'body.source_ip', message: 'an IP address' },
     ]);
-  if (kind === 4 && (ip === '0.0.0.0' || ip === '255.255.255.255' || /^(22[4-9]|23\d)\./.test(ip)))
+  if (
+    isIP(address) === 4 &&
+    (address === '0.0.0.0' || address === '255.255.255.255' || /^(22[4-9]|23\d)\./.test(address))
+  )
     throw validation('source_ip must be a unicast address', [{ path: 'body.source_ip', message: 'unicast' }]);
-  return ip.toLowerCase();
+  if (address === '::' || /^ff/.test(address))
+    throw validation('source_ip must be a unicast address', [{ path: 'body.source_ip', message: 'unicast' }]);
+  return address;
 }
 
 /** Every NAS id must be a hotspot of the reseller (the same answer whether it is another's or none). */
@@ -130,7 +140,10 @@ export async function register(
   const { stored, credentials } = await issue(base, await seed(), options.secret);
   const router: RouterRecord = { ...base, ...stored };
   if ((await createRouter(router)) === 'address_taken')
-    throw new AppError('ERR_CONFLICT', `Another router is registered at ${router.source_ip}`);
+    throw new AppError(
+      'ERR_CONFLICT',
+      `${router.source_ip} is another router's, or another reseller's address (a revoked router's address stays its reseller's)`,
+    );
   return { router: routerView(router), credentials };
 }
 

@@ -234,6 +234,34 @@ export const deleteSubscriberAccount = (msisdn: string, id: string): Promise<boo
     },
   );
 
+/**
+ * The trace an erasure leaves for the session tokens of the account it deleted: the account's
+ * id (a random UUID, not the number), until the last token it could have signed has expired.
+ * A token whose number has no account is otherwise taken as one minted by a tool holding the
+ * signing key (functions/auth/tokens.ts); this tells an erased subscriber's apart.
+ */
+export interface ErasedAccount {
+  id: string;
+  erased_at: string;
+  /** Epoch seconds after which no token of the account can be valid (DynamoDB's TTL then removes it). */
+  until: number;
+}
+
+export const ErasedAccountEntity = entity<ErasedAccount>('erased_account')({
+  key: (e: Pick<ErasedAccount, 'id'>) => ({ pk: `ERASED#${e.id}`, sk: 'ERASED' }),
+  ttl: (e) => e.until,
+});
+
+/** Records that an account was erased, for its tokens' remaining lifetime (`untilS`, epoch seconds). */
+// Access: PutItem pk=ERASED#<account id>.
+export const recordErasure = (id: string, untilS: number): Promise<boolean> =>
+  ErasedAccountEntity.put({ id, erased_at: clock.iso(), until: untilS });
+
+/** Whether the account `id` was erased (strongly consistent: an erasure holds from the next request on). */
+// Access: GetItem pk=ERASED#<account id> (ConsistentRead).
+export const wasErased = async (id: string): Promise<boolean> =>
+  (await ErasedAccountEntity.get({ id }, { consistent: true })) !== undefined;
+
 /** The stored account of a number, one-time password fields left out. */
 // Access: GetItem pk=ACCOUNT#<msisdn>, sk=ACCOUNT (ConsistentRead).
 export async function readAccount(msisdn: string): Promise<Account | undefined> {

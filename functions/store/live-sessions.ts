@@ -10,10 +10,13 @@ export interface LivePosition {
 
 /**
  * One page of the open sessions of a reseller's hotspots, NAS after NAS (each NAS's open
- * sessions are one partition of `openByNas`, so a page is one Query per NAS it touches).
+ * sessions are one partition of `openByNas`, so a page is one Query per NAS it touches). Only
+ * the reseller's own sessions: a NAS id released and allocated again may still hold sessions
+ * of its earlier holder, which are that holder's (their codes too), not the new one's.
  */
 // Access: Query openByNas (gsi4) gsi4pk=NAS#<nas_id>#OPEN, Limit [ExclusiveStartKey], per NAS id in order; BatchGetItem of the page's sessions.
 export async function openSessionsPage(
+  resellerId: string,
   nasIds: readonly string[],
   from: LivePosition,
   limit: number,
@@ -27,8 +30,14 @@ export async function openSessionsPage(
       { limit: limit - items.length, ...(start ? { start } : {}) },
     );
     // gsi4 holds a session's id, code and device: the rest by key.
-    items.push(...(await fullSessions(page.items.map((s) => s.id))));
-    if (page.next && items.length >= limit) return { items, next: { n, start: page.next } };
+    const read = await fullSessions(page.items.map((s) => s.id));
+    items.push(...read.filter((s) => s.reseller_id === resellerId));
+    if (page.next) {
+      // A short page (sessions closed since, or another holder's) goes on in the same NAS.
+      if (items.length >= limit) return { items, next: { n, start: page.next } };
+      start = page.next;
+      continue;
+    }
     n += 1;
     start = undefined;
   }

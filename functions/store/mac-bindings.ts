@@ -35,6 +35,8 @@ export const MacBindingEntity = entity<MacBinding>('mac_binding')({
   indexes: {
     /** The devices bound to one code (a subscriber's list; forgetting them all). */
     byCode: { gsi: 'gsi1', pk: 'CODE#{code}#MACS', sk: '{mac}' },
+    /** The devices bound at one hotspot (its release forgets them). */
+    byNas: { gsi: 'gsi2', pk: 'NAS#{nas_id}#MACS', sk: '{reseller_id}#{mac}#{code}' },
   },
   ttl: (b) => Math.floor(Date.parse(b.expires_at) / 1000),
 });
@@ -107,3 +109,8 @@ export const bindingsOfMac = (resellerId: string, mac: string): Promise<MacBindi
 // Access: Query byCode (gsi1) gsi1pk=CODE#<code>#MACS.
 export const bindingsOfCode = (code: string): Promise<MacBinding[]> =>
   MacBindingEntity.queryIndexAll('byCode', { code });
+
+/** The devices bound at a hotspot by one reseller (a NAS id's release forgets them). */
+// Access: Query byNas (gsi2) gsi2pk=NAS#<nas_id>#MACS, gsi2sk begins_with <reseller_id>#.
+export const bindingsAtNas = (nasId: string, resellerId: string): Promise<MacBinding[]> =>
+  MacBindingEntity.queryIndexAll('byNas', { nas_id: nasId }, { sk: { beginsWith: `${resellerId}#` } });

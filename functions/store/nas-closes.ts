@@ -11,6 +11,13 @@ export interface NasClose {
   nas_id: string;
   /** The restart's time (ISO): sessions that reported after it are alive and stay open. */
   before: string;
+  /**
+   * The NAS id's holder then: only its sessions close (the NAS id may be another reseller's by
+   * the time the sweep runs). Absent on a restart recorded before it was kept: every session.
+   */
+  reseller_id?: string;
+  /** Why they close: a restart (absent) or the NAS id's release. */
+  reason?: 'nas_restart' | 'released';
 }
 
 /** A marker the sweep never finished (the NAS is gone) is dropped after this. */

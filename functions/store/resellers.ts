@@ -16,6 +16,8 @@ export interface ResellerProfile {
   releasing?: number;
   /** Where it sells (ISO 3166-1 alpha-2): its prices' currency. Unset: DEFAULT_COUNTRY. */
   country?: Country;
+  /** Its last operator account was removed (`accounts remove`): its agents sell nothing. */
+  removed_at?: string;
 }
 
 export const Reseller = entity<ResellerProfile>('reseller')({
@@ -47,6 +49,15 @@ export const markReleasing = (resellerId: string, vlanId: number): Promise<boole
     { expression: 'vlan_id = :v' },
   );
 
+/** Marks a reseller removed (its last operator account went): its agents sell no more. */
+// Access: UpdateItem pk=RESELLER#<id>, sk=PROFILE SET removed_at (condition: exists).
+export const markResellerRemoved = (resellerId: string, nowIso: string): Promise<boolean> =>
+  Reseller.update(
+    { reseller_id: resellerId },
+    { expression: 'SET removed_at = :now', values: { ':now': nowIso } },
+    { expression: 'attribute_exists(pk)' },
+  );
+
 /**
  * Records a reseller (operator CLI): creates its profile if absent, and sets its country. A
  * country in the other currency zone than the one recorded is refused (`zone_change`): the
@@ -66,10 +77,11 @@ export async function recordReseller(input: {
     sets.push('reseller_name = if_not_exists(reseller_name, :n)');
     values[':n'] = input.name;
   }
+  // Registered again: no longer removed.
   if (!input.country) {
     await Reseller.update(
       { reseller_id: input.resellerId },
-      { expression: `SET ${sets.join(', ')}`, values },
+      { expression: `SET ${sets.join(', ')} REMOVE removed_at`, values },
     );
     return 'recorded';
   }
@@ -79,7 +91,7 @@ export async function recordReseller(input: {
   const zoneValues = Object.fromEntries(zone.map((c, i) => [`:z${i}`, c]));
   const ok = await Reseller.update(
     { reseller_id: input.resellerId },
-    { expression: `SET ${sets.join(', ')}`, values: { ...values, ...zoneValues } },
+    { expression: `SET ${sets.join(', ')} REMOVE removed_at`, values: { ...values, ...zoneValues } },
     {
       expression: `attribute_not_exists(country) OR country IN (${Object.keys(zoneValues).join(', ')})`,
     },

@@ -38,14 +38,19 @@ export const Router = entity<RouterRecord>('router')({
 });
 
 /**
- * The claim of a UDP source address by one active router, with what FreeRADIUS needs to
- * define the client: one GetItem per lookup. Created with the router, deleted when it is
- * revoked, so the address can be registered again.
+ * The claim of a UDP source address (canonical: functions/core/ip.ts) by one reseller, and by
+ * its active router there with what FreeRADIUS needs to define the client: one GetItem per
+ * lookup. Created with the router; when the router is revoked the router's part goes (FreeRADIUS
+ * no longer finds a client there) but the reseller keeps the address: another reseller cannot
+ * register a router at an address one reseller registered, first come or not, while that
+ * reseller may register a new router there. (A claim of before `reseller_id` was kept is the
+ * first registrant's to take again.)
  */
 export interface RouterAddress {
   source_ip: string;
-  router_id: string;
-  secret_box: string;
+  reseller_id?: string;
+  router_id?: string;
+  secret_box?: string;
 }
 
 export const RouterAddressClaim = entity<RouterAddress>('router_address')({
@@ -53,18 +58,26 @@ export const RouterAddressClaim = entity<RouterAddress>('router_address')({
 });
 
 /**
- * Registers a router (and claims its address, for UDP). False when the address is already
- * another active router's.
+ * Registers a router (and claims its address, for UDP). `address_taken` when the address is
+ * another active router's, or another reseller's.
  */
-// Access: TransactWriteItems: Put pk=ROUTER#<id> (attribute_not_exists), Put pk=ROUTERIP#<ip> (attribute_not_exists).
+// Access: TransactWriteItems: Put pk=ROUTER#<id> (attribute_not_exists), Put pk=ROUTERIP#<ip> (attribute_not_exists, or no router there and the same reseller's).
 export async function createRouter(router: RouterRecord): Promise<'created' | 'address_taken'> {
   const items: Record<string, TxItem> = { router: Router.tx.create(router) };
   if (router.transport === 'udp' && router.source_ip && router.secret_box)
-    items.address = RouterAddressClaim.tx.create({
-      source_ip: router.source_ip,
-      router_id: router.router_id,
-      secret_box: router.secret_box,
-    });
+    items.address = RouterAddressClaim.tx.put(
+      {
+        source_ip: router.source_ip,
+        reseller_id: router.reseller_id,
+        router_id: router.router_id,
+        secret_box: router.secret_box,
+      },
+      {
+        expression:
+          'attribute_not_exists(pk) OR (attribute_not_exists(router_id) AND (reseller_id = :r OR attribute_not_exists(reseller_id)))',
+        values: { ':r': router.reseller_id },
+      },
+    );
   try {
     await transact(items);
     return 'created';
@@ -88,10 +101,10 @@ export const routersOfReseller = (resellerId: string): Promise<RouterRecord[]> =
 
 /**
  * Revokes a router: its certificate and secret stop working (the API refuses it at once;
- * FreeRADIUS forgets a UDP client within its cache lifetime) and its address is freed.
- * False when it was not active.
+ * FreeRADIUS forgets a UDP client within its cache lifetime) and its address is freed for its
+ * reseller's next router (no other reseller's). False when it was not active.
  */
-// Access: TransactWriteItems: Update pk=ROUTER#<id> SET status=revoked (status = active), Delete pk=ROUTERIP#<ip>.
+// Access: TransactWriteItems: Update pk=ROUTER#<id> SET status=revoked (status = active), Update pk=ROUTERIP#<ip> REMOVE router_id, secret_box (router_id = id).
 export async function revokeRouter(router: RouterRecord, nowIso: string): Promise<boolean> {
   const items: Record<string, TxItem> = {
     router: Router.tx.update(
@@ -104,13 +117,32 @@ export async function revokeRouter(router: RouterRecord, nowIso: string): Promis
       { expression: '#s = :active', names: { '#s': 'status' }, values: { ':active': 'active' } },
     ),
   };
+  // The router's part of its address claim goes; the reseller keeps the address.
   if (router.transport === 'udp' && router.source_ip)
-    items.address = RouterAddressClaim.tx.delete(
+    items.address = RouterAddressClaim.tx.update(
       { source_ip: router.source_ip },
+      {
+        expression: 'SET reseller_id = :r REMOVE router_id, secret_box',
+        values: { ':r': router.reseller_id },
+      },
       { expression: 'router_id = :id', values: { ':id': router.router_id } },
     );
   return transactOnRouter(items);
 }
+
+/**
+ * Takes NAS ids off an active router's list (their VLAN or site was released, the router goes
+ * on for its others). False when it was not active.
+ */
+// Access: UpdateItem pk=ROUTER#<id> SET nas_ids (condition status = active).
+export const detachNasIds = (router: RouterRecord, remaining: string[]): Promise<boolean> =>
+  transactOnRouter({
+    router: Router.tx.update(
+      { router_id: router.router_id },
+      { expression: 'SET nas_ids = :rest', values: { ':rest': remaining } },
+      { expression: '#s = :active', names: { '#s': 'status' }, values: { ':active': 'active' } },
+    ),
+  });
 
 /**
  * New credentials for an active router: the certificate serial accepted (the previous

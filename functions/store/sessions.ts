@@ -36,8 +36,11 @@ export interface RadiusSession {
   started_at: string;
   last_report_at: string;
   closed_at?: string;
-  /** `disconnect`: the router acknowledged the platform's Disconnect-Request (RFC 5176). */
-  close_reason?: 'stop' | 'nas_restart' | 'stale' | 'disconnect';
+  /**
+   * `disconnect`: the router acknowledged the platform's Disconnect-Request (RFC 5176);
+   * `released`: its NAS id's VLAN or site was released (final, as a Stop).
+   */
+  close_reason?: 'stop' | 'nas_restart' | 'stale' | 'disconnect' | 'released';
   /**
    * Not counted yet (the open counters, its reseller's month): set by the first report's
    * transaction, which holds no shared counter, and removed by the transaction that counts it:

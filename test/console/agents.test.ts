@@ -53,8 +53,8 @@ async function audit(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-async function logIn(page: Page, msisdn: string): Promise<void> {
-  await page.goto(`${server.url()}/console`);
+async function logIn(page: Page, msisdn: string, hash = ''): Promise<void> {
+  await page.goto(`${server.url()}/console${hash}`);
   await page.getByLabel('Numéro de téléphone (format +225…)').fill(msisdn);
   await page.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
   await page.getByLabel('Code reçu par SMS (6 chiffres)').waitFor();
@@ -92,7 +92,7 @@ describe('agents in the console', () => {
     await r.page.getByLabel('Commission (%)').fill('10');
     await r.page.getByLabel('Hotspot').selectOption(nasId);
     await r.page.getByRole('button', { name: 'Nouvel agent' }).click();
-    await r.page.getByText('Agent ajouté : il se connecte avec son numéro.').waitFor();
+    await r.page.getByText("Invitation envoyée par SMS : l'agent l'accepte avec le lien reçu.").waitFor();
     const card = r.page.getByRole('region', { name: 'Boutique Kone' });
     await card.getByLabel('Donner du crédit (FCFA)').fill(String(2 * forfait.price_fcfa));
     await card.getByRole('button', { name: 'Donner' }).click();
@@ -102,9 +102,12 @@ describe('agents in the console', () => {
       .waitFor();
     expect(await audit(r.page)).toEqual([]);
 
-    // The agent, on its phone, sells one code and prints its ticket.
+    // The agent, on its phone, opens the link of the invitation it was texted and logs in: it
+    // accepts, then sells one code and prints its ticket.
+    const link = /\/console(#accept=[0-9a-f-]{36})/.exec(smsTo(agentPhone).at(-1)?.message ?? '')?.[1];
+    expect(link).toBeDefined();
     const a = await open();
-    await logIn(a.page, agentPhone);
+    await logIn(a.page, agentPhone, link);
     expect(await a.page.getByRole('navigation', { name: 'Menu' }).innerText()).toMatch(
       /Vendre[\s\S]*Mon solde/,
     );

@@ -601,7 +601,7 @@ describe('the console’s actions on codes, payments and routers', () => {
     const script = readFileSync(await download.path(), 'utf8');
     expect(script).toContain(`/system identity set name="${reseller.nasId}"`);
     expect(script).toContain(`/radius add service=hotspot address="127.0.0.1" secret="${secret}"`);
-    expect(script).toContain(`/portal/${reseller.nasId}`);
+    expect(script).toContain(`/api/v1/captive/${reseller.nasId}`);
 
     // Listed with its transport, state and address; the secret is never shown again.
     const owner = await tokenFor('reseller', { resellerId: reseller.id });

@@ -6,11 +6,14 @@ import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { clock } from '../../functions/core/clock.js';
 import { ddb, tableName } from '../../functions/core/ddb.js';
 import { getAccessCode } from '../../functions/store/access-codes.js';
+import { upsertOperator } from '../../functions/store/accounts.js';
 import { recordReseller } from '../../functions/store/resellers.js';
+import { adminCli } from '../support/admin-cli.js';
 import { hotspotOf } from '../support/hotspots.js';
 import { call, login, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
 
 const server = useLocalServer();
+const admin = adminCli(() => tableName());
 const forfait = SEED_FORFAITS[0] as { id: string; price_fcfa: number; name: string };
 const today = () => clock.iso().slice(0, 10);
 const month = () => clock.iso().slice(0, 7);
@@ -47,7 +50,10 @@ async function givenAgent(reseller: { resellerId: string; token: string }, commi
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const agent = created.body as unknown as AgentView;
-  return { id: agent.id, msisdn, token: await login(server.url(), msisdn) };
+  // The number's holder accepts the invitation it was texted, logged in with its SMS code.
+  const accepted = await api('POST', `/api/v1/agents/${agent.id}/accept`, await login(server.url(), msisdn));
+  expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+  return { id: agent.id, msisdn, token: (accepted.body as { session_token: string }).session_token };
 }
 
 describe('an agent of a reseller', () => {
@@ -311,13 +317,89 @@ describe('an agent of a reseller', () => {
         })
       ).status,
     ).toBe(403);
-    expect((await api('POST', '/api/v1/agents', reseller.token, { msisdn, commission_bp: 0 })).status).toBe(
-      201,
+    const invited = await api('POST', '/api/v1/agents', reseller.token, { msisdn, commission_bp: 0 });
+    expect(invited.status).toBe(201);
+    const id = (invited.body as { id: string }).id;
+    expect((await api('POST', `/api/v1/agents/${id}/accept`, await login(server.url(), msisdn))).status).toBe(
+      200,
     );
+    // Now an agent: one number, one role.
     const again = await api('POST', '/api/v1/agents', other.token, { msisdn, commission_bp: 0 });
     expect(again.status).toBe(409);
     expect(
       (await api('POST', '/api/v1/agents', reseller.token, { msisdn: '+1234', commission_bp: 0 })).status,
     ).toBe(400);
+  });
+});
+
+describe('red team of issue 31: agents', () => {
+  it('L3: an invited number stays a subscriber (no agent token, remembers its phone) until its holder accepts; nobody else can accept for it', async () => {
+    const reseller = await givenReseller();
+    const msisdn = newMsisdn();
+    const invited = await api('POST', '/api/v1/agents', reseller.token, { msisdn, commission_bp: 1000 });
+    expect(invited).toMatchObject({ status: 201, body: { status: 'invited' } });
+    const id = (invited.body as { id: string }).id;
+    // The invitation is texted, with the link that accepts it.
+    const sms = readFileSync(process.env.SMS_OUTBOX as string, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { to: string; message: string })
+      .filter((m) => m.to === msisdn);
+    expect(sms.at(-1)?.message).toContain(`/console#accept=${id}`);
+
+    // Still a subscriber: its login gives a subscriber's token; the agent sells nothing yet.
+    const subscriber = await login(server.url(), msisdn);
+    expect((await api('GET', '/api/v1/auth/session', subscriber)).body).toMatchObject({ role: 'subscriber' });
+    // Anyone else (another subscriber, the reseller, an admin) cannot accept it.
+    for (const token of [await login(server.url(), newMsisdn()), reseller.token, await tokenFor('admin')])
+      expect((await api('POST', `/api/v1/agents/${id}/accept`, token)).status).toBe(404);
+
+    const accepted = await api('POST', `/api/v1/agents/${id}/accept`, subscriber);
+    expect(accepted).toMatchObject({ status: 200, body: { agent: { id } } });
+    const agentToken = (accepted.body as { session_token: string }).session_token;
+    expect((await api('GET', '/api/v1/auth/session', agentToken)).body).toMatchObject({ role: 'agent' });
+    // Accepted once: again is 404; the subscriber token it held is ended by the role change.
+    expect((await api('POST', `/api/v1/agents/${id}/accept`, subscriber)).status).toBe(401);
+  });
+
+  it("L4: a removed reseller's agents can no longer sell", async () => {
+    const reseller = await givenReseller();
+    const resellerMsisdn = newMsisdn();
+    await upsertOperator({ msisdn: resellerMsisdn, role: 'reseller', resellerId: reseller.resellerId });
+    const agent = await givenAgent(reseller);
+    await api('POST', `/api/v1/agents/${agent.id}/allot`, reseller.token, {
+      float_fcfa: 10 * forfait.price_fcfa,
+    });
+    const sale = () =>
+      api('POST', `/api/v1/agents/${agent.id}/sales`, agent.token, { forfait_id: forfait.id });
+    expect((await sale()).status).toBe(201);
+
+    expect((await admin('accounts', 'remove', '--msisdn', resellerMsisdn)).code).toBe(0);
+    expect(await sale()).toMatchObject({ status: 403, body: { error: { code: 'ERR_FORBIDDEN' } } });
+  });
+
+  it('L5: refuses agent names with markup or bidirectional controls, and hotspots of another reseller in PUT /agents/{id}', async () => {
+    const reseller = await givenReseller();
+    const other = await givenReseller();
+    for (const name of ['<img src=x onerror=alert(1)>', 'Kone\u202eenok', 'Bou\u2066tique', 'A\u0007B']) {
+      const created = await api('POST', '/api/v1/agents', reseller.token, {
+        msisdn: newMsisdn(),
+        name,
+        commission_bp: 1000,
+      });
+      expect(created, name).toMatchObject({ status: 400, body: { error: { code: 'ERR_VALIDATION' } } });
+    }
+    const agent = await givenAgent(reseller);
+    expect(
+      (await api('PUT', `/api/v1/agents/${agent.id}`, reseller.token, { name: 'Boutique <b>Kone</b>' }))
+        .status,
+    ).toBe(400);
+    const foreign = await api('PUT', `/api/v1/agents/${agent.id}`, reseller.token, {
+      nas_ids: [other.nasId],
+    });
+    expect(foreign).toMatchObject({ status: 400, body: { error: { code: 'ERR_VALIDATION' } } });
+    expect(
+      (await api('PUT', `/api/v1/agents/${agent.id}`, reseller.token, { nas_ids: [reseller.nasId] })).status,
+    ).toBe(200);
   });
 });

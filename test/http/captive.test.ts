@@ -7,8 +7,11 @@ import { hotspotOf } from '../support/hotspots.js';
 import { call, useLocalServer } from '../support/http.js';
 
 /** RFC 8908's Captive Portal API through the local server, on DynamoDB Local. */
-const server = useLocalServer();
-const get = (path: string) => call(server.url(), 'GET', path);
+const server = useLocalServer({ trustForwardedFor: true });
+/** The hotspot's router's public address: its devices reach the API from it (NAT). */
+const ROUTER_IP = '198.51.100.7';
+const get = (path: string, from = ROUTER_IP) =>
+  call(server.url(), 'GET', path, { headers: { 'x-forwarded-for': from } });
 
 async function online(nasId: string, resellerId: string, mac: string, dataMb: number, usedBytes: number) {
   const code = randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase();
@@ -24,7 +27,7 @@ async function online(nasId: string, resellerId: string, mac: string, dataMb: nu
     started_at: new Date(now - 600_000).toISOString(),
     expires_at: new Date(now + 3000_000).toISOString(),
     used_bytes: usedBytes,
-    devices: { [mac]: Math.floor(now / 1000) + 600 },
+    devices: { [`${nasId}/${mac}`]: Math.floor(now / 1000) + 600 },
     devices_version: 1,
   });
   await Session.put({
@@ -32,7 +35,9 @@ async function online(nasId: string, resellerId: string, mac: string, dataMb: nu
     code,
     nas_id: nasId,
     reseller_id: resellerId,
-    device: mac,
+    // As accounting writes it (functions/radius/attributes.ts, deviceKey), from the router's address.
+    device: `${nasId}/${mac}`,
+    nas_ip: ROUTER_IP,
     status: 'open',
     total_bytes: usedBytes,
     session_time_s: 600,
@@ -80,6 +85,22 @@ describe('the captive portal API (RFC 8908)', () => {
     expect((await get(`/api/v1/captive/${elsewhere}?mac=AA:BB:CC:00:11:22`)).body).toMatchObject({
       captive: true,
     });
+  });
+
+  it('L2: tells whether a MAC is online, and its time and data, only to a request from behind its router', async () => {
+    const resellerId = randomUUID();
+    const nasId = await hotspotOf(resellerId, 'access_captive');
+    await online(nasId, resellerId, 'AA:BB:CC:00:11:44', 100, 0);
+    const unknown = (await get(`/api/v1/captive/${nasId}?mac=AA:BB:CC:00:11:45`, '203.0.113.9')).body;
+    for (const from of ['203.0.113.9', '2001:db8::9', '::ffff:198.51.100.8']) {
+      const asked = await get(`/api/v1/captive/${nasId}?mac=AA:BB:CC:00:11:44`, from);
+      // The answer an unknown device gets, word for word.
+      expect(asked.body).toEqual(unknown);
+      expect(asked.body).toEqual({ captive: true, 'user-portal-url': expect.any(String) });
+    }
+    // The router's address however written (IPv4-mapped): the device itself.
+    const itself = await get(`/api/v1/captive/${nasId}?mac=AA:BB:CC:00:11:44`, `::ffff:${ROUTER_IP}`);
+    expect(itself.body).toMatchObject({ captive: false, 'bytes-remaining': 100 * 1024 * 1024 });
   });
 
   it('leaves bytes-remaining out for a forfait without a data cap', async () => {

@@ -123,6 +123,20 @@ describe('erasing a subscriber from the CLI', () => {
     expect(again.status).toBe(200);
   });
 
+  it('L1: ends its live session token, so no new payment carries its number again', async () => {
+    const s = await givenSubscriber();
+    expect((await admin('subscribers', 'erase', s.msisdn)).code).toBe(0);
+
+    // The token it held (900 s, not expired): refused on every route, a purchase first.
+    const buy = await call(server.url(), 'POST', '/api/v1/payments/initiate', {
+      token: s.token,
+      body: { forfait_id: forfait.id, provider: 'mtn_momo' },
+    });
+    expect(buy).toMatchObject({ status: 401, body: { error: { code: 'ERR_UNAUTHENTICATED' } } });
+    expect((await call(server.url(), 'GET', '/api/v1/access/mine', { token: s.token })).status).toBe(401);
+    expect(await itemsHolding(s.msisdn)).toEqual([]);
+  });
+
   it('is harmless run again, and refuses an operator number', async () => {
     const s = await givenSubscriber();
     expect((await admin('subscribers', 'erase', s.msisdn)).code).toBe(0);

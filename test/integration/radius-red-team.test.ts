@@ -130,3 +130,42 @@ describe('red team: M6 (a closed session that reports again)', () => {
     expect((await getAccessCode(c.code.code))?.devices).toEqual({});
   });
 });
+
+describe('red team of issue 31: L6 (a counter that falls)', () => {
+  it('L6: a byte count that falls a little with a longer session time is a glitch, not a 4 GiB wrap: it adds nothing and the data goes on', async () => {
+    const c = await setup();
+    const id = randomUUID();
+    await account(report(c, id, 'Start', 0, 0, 0), Date.now());
+    await account(report(c, id, 'Interim-Update', 0, 100 * MiB, 300), Date.now());
+    // One bad report: 50 MiB where 100 MiB was.
+    await account(report(c, id, 'Interim-Update', 0, 50 * MiB, 600), Date.now());
+    expect((await getAccessCode(c.code.code))?.used_bytes).toBe(100 * MiB);
+    // The counter goes on from where it really is.
+    await account(report(c, id, 'Interim-Update', 0, 120 * MiB, 900), Date.now());
+    expect((await getAccessCode(c.code.code))?.used_bytes).toBe(120 * MiB);
+    const a = { userName: c.code.code, nasId: c.nasId, callingStationId: '02:00:00:00:20:0A' };
+    expect((await authorizeLogin(a, Date.now())).accept).toBe(true);
+  });
+
+  it('L6: a fall from near 4 GiB to near 0 is a wrap only when the traffic it implies fits the interval', async () => {
+    const c = await setup();
+    const id = randomUUID();
+    await account(report(c, id, 'Start', 0, 0, 0), Date.now());
+    await account(report(c, id, 'Interim-Update', 0, 4_000_000_000, 300), Date.now());
+    // 500 MB in one second: no hotspot device does that.
+    await account(report(c, id, 'Interim-Update', 0, 4_500_000_000 - 2 ** 32, 301), Date.now());
+    expect((await getAccessCode(c.code.code))?.used_bytes).toBe(4_000_000_000);
+    // The same over five minutes is a wrap.
+    await account(report(c, id, 'Interim-Update', 0, 4_500_000_000 - 2 ** 32, 600), Date.now());
+    expect((await getAccessCode(c.code.code))?.used_bytes).toBe(4_500_000_000);
+  });
+
+  it('L6: a NAS that sends Gigawords never wraps: its total falling adds nothing', async () => {
+    const c = await setup();
+    const id = randomUUID();
+    await account(report(c, id, 'Start', 0, 0, 0), Date.now());
+    await account(report(c, id, 'Interim-Update', 0, 2 ** 32 + 3_900_000_000, 300), Date.now());
+    await account(report(c, id, 'Interim-Update', 0, 2 ** 32 + 100_000_000, 600), Date.now());
+    expect((await getAccessCode(c.code.code))?.used_bytes).toBe(2 ** 32 + 3_900_000_000);
+  });
+});

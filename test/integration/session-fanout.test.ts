@@ -168,7 +168,12 @@ describe('Accounting-On of a NAS with 300 open sessions', () => {
       deferred: 40,
     });
     expect((await pendingNasCloses(10)).filter((c) => c.nas_id === nasId)).toEqual([
-      { nas_id: nasId, before: new Date(restartMs).toISOString() },
+      {
+        nas_id: nasId,
+        before: new Date(restartMs).toISOString(),
+        reseller_id: net.resellerId,
+        reason: 'nas_restart',
+      },
     ]);
     // One session reports after the restart: it is alive after all.
     const alive = live[0] as Live;

@@ -37,7 +37,13 @@ import {
   updateForfait,
 } from '../../functions/store/forfaits.js';
 import { listRules } from '../../functions/store/gateway-rules.js';
-import { bindingsOfCode, bindingsOfMac, bindMac, forgetMac } from '../../functions/store/mac-bindings.js';
+import {
+  bindingsAtNas,
+  bindingsOfCode,
+  bindingsOfMac,
+  bindMac,
+  forgetMac,
+} from '../../functions/store/mac-bindings.js';
 import { listNasIdsOfReseller } from '../../functions/store/nas.js';
 import { finishNasClose, pendingNasCloses, recordNasClose } from '../../functions/store/nas-closes.js';
 import {
@@ -426,15 +432,16 @@ describe('index keys follow updates', () => {
     expect((await listCodesOf(subscriberId)).map((c) => c.code)).toEqual([code.code]);
   });
 
-  it('MacBinding: a device bound to a code is in the code’s list and its MAC’s, forgetting takes it out of both (puts and deletes)', async () => {
+  it('MacBinding: a device bound to a code is in the code’s list, its MAC’s and its hotspot’s, forgetting takes it out of all (puts and deletes)', async () => {
     const code = { ...accessCode(), offer: { ...accessCode().offer, max_devices: 2 } };
     await Access.put(code);
     const mac = '02:AB:CD:EF:00:01';
+    const nasId = `access_idx_${randomUUID().slice(0, 8)}`;
     const binding = {
       reseller_id: code.reseller_id,
       mac,
       code: code.code,
-      nas_id: 'access_idx',
+      nas_id: nasId,
       bound_at: new Date().toISOString(),
       expires_at: later(3600),
     };
@@ -443,11 +450,14 @@ describe('index keys follow updates', () => {
     expect(await bindingsOfCode(code.code)).toEqual([binding]);
     expect(await bindingsOfMac(code.reseller_id, mac)).toEqual([binding]);
     expect(await bindingsOfMac(randomUUID(), mac)).toEqual([]);
+    expect(await bindingsAtNas(nasId, code.reseller_id)).toEqual([binding]);
+    expect(await bindingsAtNas(nasId, randomUUID())).toEqual([]);
     expect((await Access.get({ code: code.code }))?.bound_devices).toBe(1);
     expect(await forgetMac(binding)).toBe(true);
     expect(await forgetMac(binding)).toBe(false);
     expect(await bindingsOfCode(code.code)).toEqual([]);
     expect(await bindingsOfMac(code.reseller_id, mac)).toEqual([]);
+    expect(await bindingsAtNas(nasId, code.reseller_id)).toEqual([]);
     expect((await Access.get({ code: code.code }))?.bound_devices).toBe(0);
   });
 

@@ -65,10 +65,11 @@ describe('the RouterOS 7 script of a router (RadSec)', () => {
     expect(script).toContain('/ip hotspot walled-garden ip add action=accept dst-host="api.hotspot.example"');
   });
 
-  it("announces the hotspot's captive portal in DHCP option 114 (RFC 8910)", () => {
+  it("L2: announces the hotspot's RFC 8908 captive API (not the HTML portal) in DHCP option 114 (RFC 8910)", () => {
     expect(script).toContain(
-      `/ip dhcp-server option add name="captive-portal" code=114 value="'https://api.hotspot.example/portal/access_chez_awa'"`,
+      `/ip dhcp-server option add name="captive-portal" code=114 value="'https://api.hotspot.example/api/v1/captive/access_chez_awa'"`,
     );
+    expect(script).not.toContain('code=114 value="\'https://api.hotspot.example/portal/');
     expect(script).toContain('/ip dhcp-server network set [find] dhcp-option=captive-portal');
   });
 

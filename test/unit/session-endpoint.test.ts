@@ -8,6 +8,10 @@ import { signSession } from '../../functions/auth/tokens.js';
 import { endpoint, routeHandler } from '../../functions/core/http.js';
 import { routes } from '../../functions/routes.js';
 import { ESBUILD } from '../../lib/bundling.js';
+import { useTestTable } from '../support/db.js';
+
+// A token is checked against its account (revocation), a subscriber's too: a table to read.
+useTestTable();
 
 const event = (headers: Record<string, string> = {}) =>
   ({

@@ -6,7 +6,7 @@ import { generateVouchers } from '../../../functions/billing/vouchers.js';
 import { allocateVlan } from '../../../functions/network/vlans.js';
 import { Access } from '../../../functions/store/access-codes.js';
 import { AccountEntity } from '../../../functions/store/accounts.js';
-import { allotToAgent } from '../../../functions/store/agents.js';
+import { allotToAgent, inviteAgent, NEW_AGENT_BOOKS } from '../../../functions/store/agents.js';
 import { closeIncident, raiseAlertOnce } from '../../../functions/store/alerts.js';
 import { bindMac } from '../../../functions/store/mac-bindings.js';
 import { PaymentEntity } from '../../../functions/store/payments.js';
@@ -636,6 +636,24 @@ export const cases: Record<string, MatrixCase> = {
       };
     },
     expect: { ...DENIED, subscriber: 403, otherReseller: 403, owner: 201, admin: 201 },
+  },
+  'POST /api/v1/agents/{id}/accept': {
+    // An invitation to a number none of the callers holds: only that number's holder may accept.
+    request: async (cast) => {
+      const id = randomUUID();
+      await inviteAgent({
+        id,
+        reseller_id: cast.ownerResellerId,
+        msisdn: newMsisdn(),
+        commission_bp: 1000,
+        ...NEW_AGENT_BOOKS,
+        stock: {},
+        created_at: new Date().toISOString(),
+        status: 'invited',
+      });
+      return { path: `/api/v1/agents/${id}/accept` };
+    },
+    expect: all(404, DENIED),
   },
   'GET /api/v1/agents': {
     request: async (cast) => ({ path: `/api/v1/agents?reseller_id=${cast.ownerResellerId}` }),
