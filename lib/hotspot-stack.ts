@@ -578,13 +578,26 @@ export class HotspotStack extends Stack {
     this.radiusFront = new RadiusFront(frontStack, 'Front', {
       apiUrl,
       apiSecret: this.secrets.RADIUS_API_SECRET,
+      caKey: this.secrets.ROUTER_CA_KEY,
+      name: `${this.stackName}-radius`,
+      tlsName: 'hotspot-radius-front',
+      environment: { ...this.sharedEnvironment },
       opsTopic: this.opsTopic,
     });
     new CfnOutput(this, 'RadiusAddresses', {
-      description: 'The RADIUS front: the addresses routers use (UDP 1812/1813, RadSec TCP 2083)',
+      description:
+        'The RADIUS front: the addresses routers use (UDP 1812/1813, RadSec TCP 2083); the setup script adds both',
       value: Fn.join(
         ',',
         this.radiusFront.addresses.map((a) => a.attrPublicIp),
+      ),
+    });
+    new CfnOutput(this, 'RadiusEgressAddresses', {
+      description:
+        "Where Disconnect-Requests leave from (the front's NAT gateways): routers accept RFC 5176 from these only",
+      value: Fn.join(
+        ',',
+        this.radiusFront.egressAddresses.map((a) => a.attrPublicIp),
       ),
     });
 
