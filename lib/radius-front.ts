@@ -4,6 +4,7 @@ import { CfnScalingPolicy } from 'aws-cdk-lib/aws-applicationautoscaling';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
 import * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -195,7 +196,11 @@ export class RadiusFront extends Construct {
       },
     });
     const container = task.addContainer('freeradius', {
-      image: ecs.ContainerImage.fromAsset(FREERADIUS_DIR),
+      // Built for the task's architecture (the runtimePlatform above), whatever the deploying host's.
+      image: ecs.ContainerImage.fromAsset(FREERADIUS_DIR, {
+        platform: Platform.LINUX_AMD64,
+        exclude: ['blastradius.conf', 'tls'],
+      }),
       essential: true,
       environment: {
         RADIUS_API_URL: props.apiUrl,

@@ -121,6 +121,19 @@ if [ -z "$bin" ]; then
   exit 69
 fi
 
+# BlastRADIUS (CVE-2024-3596): FreeRADIUS 3.2.5 and later know require_message_authenticator
+# and limit_proxy_state in radiusd.conf's security section; older ones refuse them. Written for
+# the server that will run, from its own version.
+version=$("$bin" -v 2>/dev/null | sed -n 's/.*Version \([0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*\).*/\1/p' | head -n 1)
+version=${version:-0.0.0}
+major=${version%%.*}; rest=${version#*.}; minor=${rest%%.*}; patch=${rest#*.}
+if [ "$major" -gt 3 ] || { [ "$major" -eq 3 ] && { [ "$minor" -gt 2 ] || { [ "$minor" -eq 2 ] && [ "$patch" -ge 5 ]; }; }; }; then
+  printf '%s\n' '#  Written by run.sh for this server (3.2.5 or later).' \
+    'require_message_authenticator = yes' 'limit_proxy_state = yes' > "$dir/blastradius.conf"
+else
+  rm -f "$dir/blastradius.conf"
+fi
+
 export RADIUS_API_URL RADIUS_API_SECRET RADIUS_SECRET RADIUS_CLIENT_IPADDR RADIUS_LISTEN_ADDR \
   RADIUS_AUTH_PORT RADIUS_ACCT_PORT RADIUS_TLS_PORT RADIUS_API_TIMEOUT RADIUS_CLIENT_LIFETIME RADIUS_TLS_DIR
 # The relay is started first and this shell then becomes FreeRADIUS: the relay's parent is

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -187,6 +187,24 @@ describe('the shipped FreeRADIUS configuration', () => {
     });
   });
 
+  it('signs its Access-Accept and Access-Reject with Message-Authenticator (BlastRADIUS), on this FreeRADIUS too', async () => {
+    // Prepare
+    answers.authorize = (body) =>
+      value(body, 'User-Password')?.[0] === CODE
+        ? { status: 200, body: ACCEPT }
+        : { status: 401, body: { 'reply:Reply-Message': 'Code inconnu' } };
+
+    // Act
+    const accept = await pap();
+    const reject = await pap('WRONGCODE');
+
+    // Assess
+    expect(accept.code).toBe('Access-Accept');
+    expect(reject.code).toBe('Access-Reject');
+    expect(accept.attributes['Message-Authenticator']).toHaveLength(1);
+    expect(reject.attributes['Message-Authenticator']).toHaveLength(1);
+  });
+
   it('sends the request list, the NAS source address and no password of its own to authorize', async () => {
     // Act
     await pap();
@@ -293,7 +311,8 @@ describe('the shipped FreeRADIUS configuration', () => {
 
     // Assess
     expect(reply.code).toBe('Access-Reject');
-    expect(Object.keys(reply.attributes)).toEqual(['Reply-Message']);
+    // Message-Authenticator is the reply's signature (BlastRADIUS), not a grant.
+    expect(Object.keys(reply.attributes).sort()).toEqual(['Message-Authenticator', 'Reply-Message']);
   });
 
   it('drops the Session-Timeout of an accepted code from the reject a wrong password gets', async () => {
@@ -882,6 +901,57 @@ describe('run.sh', () => {
       expect(strayRequests).toEqual([]);
     } finally {
       rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('gives FreeRADIUS 3.2.5 and later the BlastRADIUS settings, and an older one (which would refuse them) none', () => {
+    // Prepare: stand-ins for the server, saying their version and printing what run.sh wrote.
+    const work = mkdtempSync(join(tmpdir(), 'run-sh-version-'));
+    const run = (version: string) => {
+      const config = join(work, `config-${version}`);
+      const bin = join(work, `bin-${version}`);
+      cpSync(FREERADIUS_CONFIG_DIR, config, { recursive: true });
+      mkdirSync(bin);
+      writeFileSync(
+        join(bin, 'freeradius'),
+        `#!/bin/sh\nif [ "$1" = "-v" ]; then echo "radiusd: FreeRADIUS Version ${version}, for host x86_64-pc-linux-gnu"; exit 0; fi\n` +
+          `cat "$3/blastradius.conf" 2>/dev/null || echo "(none)"\n`,
+        { mode: 0o755 },
+      );
+      return spawnSync('sh', [join(config, 'run.sh')], {
+        env: {
+          PATH: `${bin}:${process.env.PATH}`,
+          RADIUS_API_URL: 'http://127.0.0.1:1',
+          RADIUS_API_SECRET: API_SECRET,
+          RADIUS_CLIENT_IPADDR: '127.0.0.1',
+          RADIUS_LISTEN_ADDR: '127.0.0.1',
+          RADIUS_AUTH_PORT: '1812',
+          RADIUS_ACCT_PORT: '1813',
+          RADIUS_TLS_PORT: '2083',
+          RADIUS_DISCONNECT: 'off',
+          RADIUS_TLS_CA_PEM: tlsFiles.ca_pem,
+          RADIUS_TLS_CERT_PEM: tlsFiles.cert_pem,
+          RADIUS_TLS_KEY_PEM: tlsFiles.key_pem,
+        },
+        encoding: 'utf8',
+      });
+    };
+
+    try {
+      // Act
+      const outputs = Object.fromEntries(
+        ['3.2.1', '3.2.4', '3.2.5', '3.2.7', '3.3.0'].map((v) => [v, run(v)]),
+      );
+
+      // Assess
+      for (const v of ['3.2.5', '3.2.7', '3.3.0']) {
+        expect(outputs[v]?.status, v).toBe(0);
+        expect(outputs[v]?.stdout, v).toContain('require_message_authenticator = yes');
+        expect(outputs[v]?.stdout, v).toContain('limit_proxy_state = yes');
+      }
+      for (const v of ['3.2.1', '3.2.4']) expect(outputs[v]?.stdout.trim(), v).toBe('(none)');
+    } finally {
+      rmSync(work, { recursive: true, force: true });
     }
   });
 });

@@ -306,17 +306,27 @@ describe('the RADIUS front', () => {
     expect(Object.keys(parent.resources).length).toBeLessThanOrEqual(500 - 5 * 5);
   });
 
-  it('stages the image (Dockerfile on the official FreeRADIUS 3.2 image, and the shipped configuration) without building it', () => {
+  it('stages the image (the official FreeRADIUS image at 3.2.5 or later, Node 22, the task platform, and the shipped configuration) without building it', () => {
     const outdir = app.synth().directory;
     const assets = JSON.parse(readFileSync(join(outdir, 'Front.assets.json'), 'utf8')) as {
-      dockerImages: Record<string, { source: { directory: string } }>;
+      dockerImages: Record<string, { source: { directory: string; platform?: string } }>;
     };
     const images = Object.values(assets.dockerImages);
     expect(images).toHaveLength(1);
-    const dir = join(outdir, (images[0] as { source: { directory: string } }).source.directory);
-    expect(readFileSync(join(dir, 'Dockerfile'), 'utf8')).toMatch(
-      /^ARG FREERADIUS_IMAGE=freeradius\/freeradius-server:3\.2\.\d+$/m,
-    );
+    const source = (images[0] as { source: { directory: string; platform?: string } }).source;
+    const dir = join(outdir, source.directory);
+    const dockerfile = readFileSync(join(dir, 'Dockerfile'), 'utf8');
+    // FreeRADIUS pinned at 3.2.5 or later (BlastRADIUS), Node 22, built for the task's architecture.
+    const [, patch] =
+      /^ARG FREERADIUS_IMAGE=freeradius\/freeradius-server:3\.2\.(\d+)$/m.exec(dockerfile) ?? [];
+    expect(Number(patch)).toBeGreaterThanOrEqual(5);
+    expect(dockerfile).toMatch(/^FROM --platform=linux\/amd64 node:22-bookworm-slim AS node$/m);
+    expect(dockerfile).toMatch(/^FROM --platform=linux\/amd64 \$\{FREERADIUS_IMAGE\}$/m);
+    expect(source.platform).toBe('linux/amd64');
+    template.hasResourceProperties('AWS::ECS::TaskDefinition', {
+      RuntimePlatform: { CpuArchitecture: 'X86_64', OperatingSystemFamily: 'LINUX' },
+    });
+    expect(dockerfile).not.toMatch(/curl|jq/);
     for (const f of ['run.sh', 'radiusd.conf', 'clients.conf', 'sites/radsec', 'sites/dynamic-clients'])
       expect(existsSync(join(dir, f)), f).toBe(true);
   });
