@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { CfnCustomResource, type CfnResource, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { CfnCustomResource, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { CfnScalingPolicy } from 'aws-cdk-lib/aws-applicationautoscaling';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';

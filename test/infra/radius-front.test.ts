@@ -212,7 +212,11 @@ describe('the RADIUS front', () => {
       .ofType('AWS::Lambda::Function')
       .filter(([, f]) => String(f.Properties.Description).includes('renews its server certificate'));
     expect(rotation).toBeDefined();
-    const env = (rotation?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    const env = (
+      (rotation as { Properties: Record<string, unknown> }).Properties.Environment as {
+        Variables: Record<string, unknown>;
+      }
+    ).Variables;
     expect(env).toMatchObject({ FRONT_CLUSTER: 'Front-radius', FRONT_SERVICE: 'radius-front' });
     // The schedule, and the deploy-time run the service waits for.
     template.hasResourceProperties('AWS::Events::Rule', {
@@ -280,6 +284,24 @@ describe('the RADIUS front', () => {
     expect(parent.ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey)).not.toContain(
       'GET /api/v1/radius/tls',
     );
+  });
+
+  it("gives the routers' setup scripts both front addresses and the Disconnect sources from the same deploy", () => {
+    const env = parent.envOf('POST /api/v1/routers');
+    const [nestedId] = parent.ofType('AWS::CloudFormation::Stack')[0] ?? [];
+    const nestedOutputs = t.json.Outputs as Record<string, { Value: unknown }>;
+    const resolve = (joined: unknown) =>
+      (joined as { 'Fn::Join': [string, { 'Fn::GetAtt': [string, string] }[]] })['Fn::Join'][1].map((g) => {
+        expect(g['Fn::GetAtt'][0]).toBe(nestedId);
+        return nestedOutputs[g['Fn::GetAtt'][1].replace(/^Outputs\./, '')]?.Value;
+      });
+    const tagged = (prefix: string) =>
+      t
+        .ofType('AWS::EC2::EIP')
+        .filter(([, e]) => JSON.stringify(e.Properties.Tags ?? []).includes(prefix))
+        .map(([id]) => ({ 'Fn::GetAtt': [id, 'PublicIp'] }));
+    expect(resolve(env.RADIUS_HOST)).toEqual(tagged('"radius-front-'));
+    expect(resolve(env.RADIUS_DISCONNECT_FROM)).toEqual(tagged('"radius-egress-'));
   });
 
   it('deploys as a nested stack of the main one, which outputs the addresses routers are given', () => {
