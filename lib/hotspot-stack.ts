@@ -617,6 +617,7 @@ export class HotspotStack extends Stack {
       streamConsumers: Object.entries(this.streamConsumers).map(([name, c]) => ({ name, ...c })),
       opsTopic: this.opsTopic,
       canary: canary.fn,
+      ...(settings.cell ? { cell: settings.cell } : {}),
       ...(settings.otpSentAlarmPerHour ? { otpSentAlarmPerHour: settings.otpSentAlarmPerHour } : {}),
     });
 
