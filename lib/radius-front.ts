@@ -199,7 +199,7 @@ export class RadiusFront extends Construct {
       // Built for the task's architecture (the runtimePlatform above), whatever the deploying host's.
       image: ecs.ContainerImage.fromAsset(FREERADIUS_DIR, {
         platform: Platform.LINUX_AMD64,
-        exclude: ['blastradius.conf', 'tls'],
+        exclude: ['blastradius.conf', 'message-authenticator.conf', 'tls'],
       }),
       essential: true,
       environment: {

@@ -127,11 +127,16 @@ fi
 version=$("$bin" -v 2>/dev/null | sed -n 's/.*Version \([0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*\).*/\1/p' | head -n 1)
 version=${version:-0.0.0}
 major=${version%%.*}; rest=${version#*.}; minor=${rest%%.*}; patch=${rest#*.}
+# An older one gets Message-Authenticator added to its replies by the configuration instead
+# (message-authenticator.conf, included by sites/hotspot); a newer one adds it itself.
 if [ "$major" -gt 3 ] || { [ "$major" -eq 3 ] && { [ "$minor" -gt 2 ] || { [ "$minor" -eq 2 ] && [ "$patch" -ge 5 ]; }; }; }; then
   printf '%s\n' '#  Written by run.sh for this server (3.2.5 or later).' \
     'require_message_authenticator = yes' 'limit_proxy_state = yes' > "$dir/blastradius.conf"
+  rm -f "$dir/message-authenticator.conf"
 else
   rm -f "$dir/blastradius.conf"
+  printf '%s\n' '#  Written by run.sh for this server (before 3.2.5).' \
+    'update reply {' '	&Message-Authenticator := 0x00' '}' > "$dir/message-authenticator.conf"
 fi
 
 export RADIUS_API_URL RADIUS_API_SECRET RADIUS_SECRET RADIUS_CLIENT_IPADDR RADIUS_LISTEN_ADDR \

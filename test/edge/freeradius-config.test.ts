@@ -904,7 +904,7 @@ describe('run.sh', () => {
     }
   });
 
-  it('gives FreeRADIUS 3.2.5 and later the BlastRADIUS settings, and an older one (which would refuse them) none', () => {
+  it('gives FreeRADIUS 3.2.5 and later the BlastRADIUS settings, and an older one (which would refuse them) Message-Authenticator added to its replies instead', () => {
     // Prepare: stand-ins for the server, saying their version and printing what run.sh wrote.
     const work = mkdtempSync(join(tmpdir(), 'run-sh-version-'));
     const run = (version: string) => {
@@ -915,7 +915,8 @@ describe('run.sh', () => {
       writeFileSync(
         join(bin, 'freeradius'),
         `#!/bin/sh\nif [ "$1" = "-v" ]; then echo "radiusd: FreeRADIUS Version ${version}, for host x86_64-pc-linux-gnu"; exit 0; fi\n` +
-          `cat "$3/blastradius.conf" 2>/dev/null || echo "(none)"\n`,
+          `cat "$3/blastradius.conf" 2>/dev/null || echo "(none)"\n` +
+          `cat "$3/message-authenticator.conf" 2>/dev/null || echo "(server adds it)"\n`,
         { mode: 0o755 },
       );
       return spawnSync('sh', [join(config, 'run.sh')], {
@@ -948,8 +949,13 @@ describe('run.sh', () => {
         expect(outputs[v]?.status, v).toBe(0);
         expect(outputs[v]?.stdout, v).toContain('require_message_authenticator = yes');
         expect(outputs[v]?.stdout, v).toContain('limit_proxy_state = yes');
+        // It signs its replies itself: the configuration adds no second Message-Authenticator.
+        expect(outputs[v]?.stdout, v).toContain('(server adds it)');
       }
-      for (const v of ['3.2.1', '3.2.4']) expect(outputs[v]?.stdout.trim(), v).toBe('(none)');
+      for (const v of ['3.2.1', '3.2.4']) {
+        expect(outputs[v]?.stdout, v).toContain('(none)');
+        expect(outputs[v]?.stdout, v).toContain('&Message-Authenticator := 0x00');
+      }
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
