@@ -17,8 +17,10 @@
  *   functions: Record<RouteKey, IFunction>        one function per route-table row, by route key
  *   bundling: BundlingOptions                     the esbuild options of every function (lib/bundling.ts)
  *   sharedEnvironment: Readonly<Record<string, string>>
- *                                                 STAGE, SMS_MODE, AGGREGATOR_MODE, PUBLIC_BASE_URL and
- *                                                 every deploy-time setting of SETTINGS given in context
+ *                                                 STAGE, SMS_MODE, AGGREGATOR_MODE, PUBLIC_BASE_URL,
+ *                                                 RADIUS_HOST and RADIUS_DISCONNECT_FROM (the RADIUS
+ *                                                 front's addresses) and every deploy-time setting
+ *                                                 of SETTINGS given in context
  *   functionEnvironment(access: RouteAccess, secrets?: readonly SecretName[]): Record<string, string>
  *                                                 sharedEnvironment + TABLE_NAME, OPS_TOPIC_ARN and
  *                                                 `<NAME>_ARN` as that access needs them
