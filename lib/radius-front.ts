@@ -67,9 +67,13 @@ export interface RadiusFrontProps {
  * - UDP target groups keep the router's source address (FreeRADIUS finds the router by it) and
  *   terminate connections on deregistration: a router's long-lived UDP flow would otherwise stay
  *   pinned to a replaced task.
- * - Tasks sit in private subnets and reach the API through NAT; their secrets come from Secrets
- *   Manager (ECS secrets), their logs go to CloudWatch. Scaling on CPU; alarms on unhealthy
- *   targets and CPU page the operations topic.
+ * - Tasks sit in private subnets and reach the API through a NAT gateway per AZ (fixed, retained
+ *   addresses: where Disconnect-Requests come from); their secrets, the RadSec files included,
+ *   come from Secrets Manager (ECS secrets), their logs go to CloudWatch.
+ * - The server certificate is issued and renewed by the stack (functions/routers/front-tls.ts):
+ *   at each deploy before the service, then daily, with a rolling replacement of the tasks.
+ * - Scaling on RADIUS packets per task; alarms on unhealthy targets, CPU, a failed rotation and
+ *   RADIUS traffic below the hour's usual page the operations topic.
  */
 export class RadiusFront extends Construct {
   readonly vpc: ec2.Vpc;
