@@ -296,4 +296,33 @@ describe('the rotation function', () => {
     });
     expect(JSON.parse(stored as string)).toHaveProperty('cert_pem');
   });
+
+  it('answers CloudFormation FAILED, with the reason, when the rotation cannot run (a deploy never waits an hour)', async () => {
+    // Prepare: the CA key unreadable.
+    process.env.ROUTER_CA_KEY = '';
+    resetSecrets();
+    const responseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cfn-response?signed=2`;
+
+    try {
+      // Act
+      const result = await handler({
+        RequestType: 'Update',
+        ResponseURL: responseUrl,
+        StackId: 'arn:aws:cloudformation:eu-west-1:111122223333:stack/hotspot-ci/1',
+        RequestId: 'req-2',
+        LogicalResourceId: 'FrontTlsIssued',
+        PhysicalResourceId: 'front-tls',
+      });
+
+      // Assess
+      expect(result).toBeUndefined();
+      const answer = JSON.parse(seen.find((s) => s.method === 'PUT')?.body ?? '{}') as Record<string, string>;
+      expect(answer).toMatchObject({ Status: 'FAILED', RequestId: 'req-2', PhysicalResourceId: 'front-tls' });
+      expect(answer.Reason).toContain('ROUTER_CA_KEY');
+      expect(calls()).toEqual([]);
+    } finally {
+      process.env.ROUTER_CA_KEY = CA_KEY;
+      resetSecrets();
+    }
+  });
 });
