@@ -40,7 +40,8 @@ export async function withLocalStack<T>(
         OTP_PEPPER: `${name}-pepper-0123456789`,
         WEBHOOK_SECRET: `${name}-webhook-secret-0123`,
         RADIUS_API_SECRET: `${name}-radius-api-secret-0123456789`,
-        ROUTER_KEY_SEED: `${name}-router-key-seed-0123456789abcdef`,
+        ROUTER_CA_KEY: `${name}-router-ca-key-0123456789abcdef`,
+        ROUTER_SEAL_KEY: `${name}-router-seal-key-0123456789abcdef`,
       },
       smsOutbox: outbox,
     });

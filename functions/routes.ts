@@ -400,7 +400,7 @@ const table = [
     handler: 'network/reseller-onboard',
     auth: 'admin',
     // The seed seals the first router's UDP secret, or its CA signs the router's certificate.
-    access: { table: 'write', secrets: ['ROUTER_KEY_SEED'] },
+    access: { table: 'write', secrets: ['ROUTER_CA_KEY', 'ROUTER_SEAL_KEY'] },
     summary: 'Onboard a reseller: its account, VLAN, NAS id, first site and first router in one request',
   },
   {
@@ -546,7 +546,7 @@ const table = [
     handler: 'radius/radius-disconnects-claim',
     auth: 'radius',
     // The seed opens each router's sealed UDP secret, which its Disconnect-Request is signed with.
-    access: { table: 'write', secrets: ['ROUTER_KEY_SEED'] },
+    access: { table: 'write', secrets: ['ROUTER_SEAL_KEY'] },
     summary:
       'The Disconnect-Requests (RFC 5176) the RADIUS front is to send to routers now, each claimed once',
   },
@@ -587,17 +587,9 @@ const table = [
     path: '/api/v1/radius/client',
     handler: 'radius/radius-client',
     auth: 'radius',
-    access: { table: 'read', secrets: ['ROUTER_KEY_SEED'] },
+    access: { table: 'read', secrets: ['ROUTER_SEAL_KEY'] },
     summary:
       "FreeRADIUS's dynamic client lookup: the UDP router registered at a source address, with its secret",
-  },
-  {
-    method: 'GET',
-    path: '/api/v1/radius/tls',
-    handler: 'radius/radius-tls',
-    auth: 'radius',
-    access: { table: 'none', secrets: ['ROUTER_KEY_SEED'] },
-    summary: "The RADIUS front's RadSec files: the router CA, and its server certificate and key",
   },
   // ---- routers: each router's own RADIUS credentials ----
   {
@@ -605,7 +597,7 @@ const table = [
     path: '/api/v1/routers',
     handler: 'routers/routers-create',
     auth: 'reseller',
-    access: { table: 'write', secrets: ['ROUTER_KEY_SEED'] },
+    access: { table: 'write', secrets: ['ROUTER_CA_KEY', 'ROUTER_SEAL_KEY'] },
     summary:
       "Register a router for some of the reseller's NAS ids: its RadSec certificate or UDP secret, shown once",
   },
@@ -639,7 +631,7 @@ const table = [
     path: '/api/v1/routers/{router_id}/credentials',
     handler: 'routers/router-credentials',
     auth: 'reseller',
-    access: { table: 'write', secrets: ['ROUTER_KEY_SEED'] },
+    access: { table: 'write', secrets: ['ROUTER_CA_KEY', 'ROUTER_SEAL_KEY'] },
     summary: 'New credentials for a router (shown once); its previous certificate or secret stops working',
   },
   {

@@ -20,6 +20,9 @@ const LOGICAL_IDS: Partial<Record<'Table' | `Secret${SecretName}`, string>> = {
   SecretAGGREGATOR_API_KEY: 'SecretAGGREGATORAPIKEYDC6E8A04',
   SecretRADIUS_SECRET: 'SecretRADIUSSECRET73B3C9A9',
   SecretCANARY_PASSWORD: 'SecretCANARYPASSWORD64F630B0',
+  // First deployed as ROUTER_KEY_SEED, the router CA's key material: renamed, the same secret
+  // (and value), so the CA and every router certificate it signed stay what they were.
+  SecretROUTER_CA_KEY: 'DataSecretROUTERKEYSEEDB949CC6E',
 };
 
 function pin(construct: IConstruct, key: keyof typeof LOGICAL_IDS): void {

@@ -17,8 +17,10 @@
  *   functions: Record<RouteKey, IFunction>        one function per route-table row, by route key
  *   bundling: BundlingOptions                     the esbuild options of every function (lib/bundling.ts)
  *   sharedEnvironment: Readonly<Record<string, string>>
- *                                                 STAGE, SMS_MODE, AGGREGATOR_MODE, PUBLIC_BASE_URL and
- *                                                 every deploy-time setting of SETTINGS given in context
+ *                                                 STAGE, SMS_MODE, AGGREGATOR_MODE, PUBLIC_BASE_URL,
+ *                                                 RADIUS_HOST and RADIUS_DISCONNECT_FROM (the RADIUS
+ *                                                 front's addresses) and every deploy-time setting
+ *                                                 of SETTINGS given in context
  *   functionEnvironment(access: RouteAccess, secrets?: readonly SecretName[]): Record<string, string>
  *                                                 sharedEnvironment + TABLE_NAME, OPS_TOPIC_ARN and
  *                                                 `<NAME>_ARN` as that access needs them
@@ -160,7 +162,10 @@ export const SETTINGS: Record<string, string> = {
   aggregatorBaseUrl: 'AGGREGATOR_BASE_URL',
   aggregatorTimeoutMs: 'AGGREGATOR_TIMEOUT_MS',
   publicBaseUrl: 'PUBLIC_BASE_URL',
-  /** The RADIUS front's address for the routers' setup scripts: one of the `RadiusAddresses` output. */
+  /**
+   * The RADIUS front's addresses for the routers' setup scripts, comma-separated. Default: the
+   * front's own Elastic IPs, from the same deploy (the `RadiusAddresses` output).
+   */
   radiusHost: 'RADIUS_HOST',
   smsSenderId: 'SMS_SENDER_ID',
   jwtIssuer: 'JWT_ISSUER',
@@ -413,7 +418,7 @@ export class HotspotStack extends Stack {
       (settings.domain ? `https://${settings.domain.name}` : this.api.apiEndpoint);
     if (settings.cell) Tags.of(this).add('hotspot:cell', settings.cell);
 
-    this.sharedEnvironment = {
+    const baseEnvironment: Record<string, string> = {
       STAGE: settings.stage,
       ...(settings.cell ? { CELL_ID: settings.cell } : {}),
       SMS_MODE: 'sns',
@@ -421,6 +426,54 @@ export class HotspotStack extends Stack {
       POWERTOOLS_SERVICE_NAME: 'hotspot-api',
       ...settings.env,
       PUBLIC_BASE_URL: apiUrl,
+    };
+
+    // ---- the RADIUS front: FreeRADIUS on Fargate behind an NLB with fixed addresses ----
+    // A nested stack, deployed with this one: its network (VPC, subnets, NAT, NLB, ECS) would
+    // otherwise take about 45 of the 500 resources CloudFormation allows a stack.
+    const frontStack = new NestedStack(this, 'RadiusFront', {
+      description: 'Hotspot RADIUS front: FreeRADIUS on ECS Fargate behind an NLB',
+    });
+    this.radiusFront = new RadiusFront(frontStack, 'Front', {
+      apiUrl,
+      apiSecret: this.secrets.RADIUS_API_SECRET,
+      caKey: this.secrets.ROUTER_CA_KEY,
+      name: `${this.stackName}-radius`,
+      tlsName: 'hotspot-radius-front',
+      environment: baseEnvironment,
+      opsTopic: this.opsTopic,
+    });
+    new CfnOutput(this, 'RadiusAddresses', {
+      description:
+        'The RADIUS front: the addresses routers use (UDP 1812/1813, RadSec TCP 2083); the setup script adds both',
+      value: Fn.join(
+        ',',
+        this.radiusFront.addresses.map((a) => a.attrPublicIp),
+      ),
+    });
+    new CfnOutput(this, 'RadiusEgressAddresses', {
+      description:
+        "Where Disconnect-Requests leave from (the front's NAT gateways): routers accept RFC 5176 from these only",
+      value: Fn.join(
+        ',',
+        this.radiusFront.egressAddresses.map((a) => a.attrPublicIp),
+      ),
+    });
+
+    // The routers' setup scripts get the front's addresses from this deploy (no second deploy
+    // to learn them): both of its addresses, and where its Disconnect-Requests leave from.
+    this.sharedEnvironment = {
+      ...baseEnvironment,
+      RADIUS_HOST:
+        settings.env.RADIUS_HOST ??
+        Fn.join(
+          ',',
+          this.radiusFront.addresses.map((a) => a.attrPublicIp),
+        ),
+      RADIUS_DISCONNECT_FROM: Fn.join(
+        ',',
+        this.radiusFront.egressAddresses.map((a) => a.attrPublicIp),
+      ),
     };
 
     const sharedUrls: { url: string; env: string; with: readonly string[] }[] = [];
@@ -566,26 +619,8 @@ export class HotspotStack extends Stack {
       streamConsumers: Object.entries(this.streamConsumers).map(([name, c]) => ({ name, ...c })),
       opsTopic: this.opsTopic,
       canary: canary.fn,
+      ...(settings.cell ? { cell: settings.cell } : {}),
       ...(settings.otpSentAlarmPerHour ? { otpSentAlarmPerHour: settings.otpSentAlarmPerHour } : {}),
-    });
-
-    // ---- the RADIUS front: FreeRADIUS on Fargate behind an NLB with fixed addresses ----
-    // A nested stack, deployed with this one: its network (VPC, subnets, NAT, NLB, ECS) would
-    // otherwise take about 45 of the 500 resources CloudFormation allows a stack.
-    const frontStack = new NestedStack(this, 'RadiusFront', {
-      description: 'Hotspot RADIUS front: FreeRADIUS on ECS Fargate behind an NLB',
-    });
-    this.radiusFront = new RadiusFront(frontStack, 'Front', {
-      apiUrl,
-      apiSecret: this.secrets.RADIUS_API_SECRET,
-      opsTopic: this.opsTopic,
-    });
-    new CfnOutput(this, 'RadiusAddresses', {
-      description: 'The RADIUS front: the addresses routers use (UDP 1812/1813, RadSec TCP 2083)',
-      value: Fn.join(
-        ',',
-        this.radiusFront.addresses.map((a) => a.attrPublicIp),
-      ),
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });

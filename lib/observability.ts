@@ -39,6 +39,12 @@ export interface ObservabilityProps {
   streamConsumers?: { name: string; fn: IFunction; deadLetters: IQueue }[];
   /** The canary function, when the stack has one. */
   canary?: IFunction;
+  /**
+   * The cell (CELL_ID): the functions write the platform's own metrics with a `cell` dimension
+   * (functions/core/metrics.ts), so one cell's alarms read its own counts, not every cell's in
+   * the account.
+   */
+  cell?: string;
   /** Alarm when the API's 5xx share over 5 minutes exceeds this (default 5%). */
   api5xxRatePct?: number;
   /**
@@ -48,19 +54,28 @@ export interface ObservabilityProps {
   otpSentAlarmPerHour?: number;
 }
 
-/** One of the platform's own metrics (functions/core/metrics.ts), by statistic and period. */
-const ours = (name: string, label: string, statistic: string, minutes: number) =>
+/** The dimensions the functions write the platform's own metrics with (functions/core/metrics.ts). */
+export const ourDimensions = (cell?: string): Record<string, string> => ({
+  service: SERVICE,
+  ...(cell ? { cell } : {}),
+});
+
+/** One of the platform's own metrics of a cell, by statistic and period. */
+const oursIn = (
+  dimensionsMap: Record<string, string>,
+  name: string,
+  label: string,
+  statistic: string,
+  minutes: number,
+) =>
   new cloudwatch.Metric({
     namespace: METRICS_NAMESPACE,
     metricName: name,
-    dimensionsMap: { service: SERVICE },
+    dimensionsMap,
     statistic,
     period: Duration.minutes(minutes),
     label,
   });
-
-/** A business count: its sum over five minutes. */
-const business = (name: string, label: string) => ours(name, label, 'Sum', 5);
 
 /**
  * Alarms (API 5xx rate, Lambda errors and throttles, canary failing) to the operations topic, and
@@ -73,6 +88,11 @@ export class Observability extends Construct {
 
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id);
+    const dims = ourDimensions(props.cell);
+    const ours = (name: string, label: string, statistic: string, minutes: number) =>
+      oursIn(dims, name, label, statistic, minutes);
+    /** A business count: its sum over five minutes. */
+    const business = (name: string, label: string) => ours(name, label, 'Sum', 5);
     const notify = new actions.SnsAction(props.opsTopic);
     // Unless an alarm says otherwise: one 5-minute (or 15-minute) period at or over its threshold
     // pages, and a period without data is no breach.
@@ -186,16 +206,18 @@ export class Observability extends Construct {
 
     // ---- limits from the model (docs/scale.md): each pages before subscribers notice ----
     // 429s: API Gateway has no metric of its own for them; the access log has every status.
+    const api429Name = props.cell ? `Api429-${props.cell}` : 'Api429';
     new MetricFilter(this, 'Api429Filter', {
       logGroup: props.accessLogs,
       filterPattern: FilterPattern.stringValue('$.status', '=', '429'),
       metricNamespace: METRICS_NAMESPACE,
-      metricName: 'Api429',
+      // A filter's dimensions come from the log's own fields: the cell is in the name instead.
+      metricName: api429Name,
       metricValue: '1',
     });
     const api429 = new cloudwatch.Metric({
       namespace: METRICS_NAMESPACE,
-      metricName: 'Api429',
+      metricName: api429Name,
       statistic: 'Sum',
       period: Duration.minutes(5),
       label: 'API 429s',

@@ -1,14 +1,21 @@
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { CfnCustomResource, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { CfnScalingPolicy } from 'aws-cdk-lib/aws-applicationautoscaling';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
 import * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
+import { ServiceFunction } from './api-function.js';
 import { acknowledge } from './nag.js';
 
 /** The configuration directory the image is built from (its Dockerfile on the official image). */
@@ -21,12 +28,29 @@ export interface RadiusFrontProps {
   apiUrl: string;
   /** RADIUS_API_SECRET: the bearer FreeRADIUS sends (one token). */
   apiSecret: ISecret;
+  /** ROUTER_CA_KEY: read by the front's certificate rotation only (nothing else here). */
+  caKey: ISecret;
+  /**
+   * The cluster's and the service's names (`<stack>-radius`, `radius-front`): fixed, so that the
+   * certificate rotation, deployed before the service, can name the service it rolls.
+   */
+  name: string;
+  /** The server certificate's CN (the front's name as routers know it). */
+  tlsName: string;
+  /** The functions' shared environment (STAGE, CELL_ID, ...). */
+  environment: Record<string, string>;
   opsTopic: ITopic;
   /** Availability zones, one Elastic IP (a fixed router-facing address) each. Default 2. */
   azs?: number;
-  /** Tasks at least / at most (scaled on CPU). Default 2 / 6. */
+  /** Tasks at least / at most (scaled on RADIUS packets per task). Default 2 / 6. */
   minTasks?: number;
   maxTasks?: number;
+  /**
+   * RADIUS packets a task takes per second, in and out, before another is added. Default 400:
+   * about 200 exchanges a second, under half of what one task answered in `npm run bench`
+   * (267-478 a second by kind): room for a burst while the new task starts.
+   */
+  packetsPerTask?: number;
   /** Seconds a UDP router's definition stays cached in a task (<= 60). Default 60. */
   clientLifetimeS?: number;
 }
@@ -43,27 +67,57 @@ export interface RadiusFrontProps {
  * - UDP target groups keep the router's source address (FreeRADIUS finds the router by it) and
  *   terminate connections on deregistration: a router's long-lived UDP flow would otherwise stay
  *   pinned to a replaced task.
- * - Tasks sit in private subnets and reach the API through NAT; their secrets come from Secrets
- *   Manager (ECS secrets), their logs go to CloudWatch. Scaling on CPU; alarms on unhealthy
- *   targets and CPU page the operations topic.
+ * - Tasks sit in private subnets and reach the API through a NAT gateway per AZ (fixed, retained
+ *   addresses: where Disconnect-Requests come from); their secrets, the RadSec files included,
+ *   come from Secrets Manager (ECS secrets), their logs go to CloudWatch.
+ * - The server certificate is issued and renewed by the stack (functions/routers/front-tls.ts):
+ *   at each deploy before the service, then daily, with a rolling replacement of the tasks.
+ * - Scaling on RADIUS packets per task; alarms on unhealthy targets, CPU, a failed rotation and
+ *   RADIUS traffic below the hour's usual page the operations topic.
  */
 export class RadiusFront extends Construct {
   readonly vpc: ec2.Vpc;
   readonly loadBalancer: elbv2.NetworkLoadBalancer;
   readonly service: ecs.FargateService;
+  /** The routers' RADIUS addresses: the NLB's, one per AZ. */
   readonly addresses: ec2.CfnEIP[];
+  /** Where the front's own packets leave from (the NAT gateways', one per AZ): Disconnect-Requests. */
+  readonly egressAddresses: ec2.CfnEIP[];
+  /** The secret holding the RadSec files the tasks start with (written by the rotation). */
+  readonly tlsFiles: Secret;
+  /** The server certificate's rotation (functions/routers/front-tls-rotation.ts). */
+  readonly rotation: IFunction;
 
   constructor(scope: Construct, id: string, props: RadiusFrontProps) {
     super(scope, id);
     const azs = props.azs ?? 2;
+    const retained = (eip: ec2.CfnEIP) => {
+      // Routers are configured with these addresses by hand: a stack deletion must not free them.
+      eip.applyRemovalPolicy(RemovalPolicy.RETAIN);
+      return eip;
+    };
 
     const flowLogs = new LogGroup(this, 'FlowLogs', {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    // A NAT gateway per AZ, each with an Elastic IP of the stack (retained): an AZ lost leaves
+    // the others' egress, and the addresses Disconnect-Requests leave from are fixed and known
+    // (the stack's RadiusEgressAddresses output, which the routers' script allows).
+    this.egressAddresses = Array.from({ length: azs }, (_, i) =>
+      retained(
+        new ec2.CfnEIP(this, `EgressAddress${i + 1}`, {
+          domain: 'vpc',
+          tags: [{ key: 'Name', value: `radius-egress-${i + 1}` }],
+        }),
+      ),
+    );
     this.vpc = new ec2.Vpc(this, 'Vpc', {
       maxAzs: azs,
-      natGateways: 1,
+      natGateways: azs,
+      natGatewayProvider: ec2.NatProvider.gateway({
+        eipAllocationIds: this.egressAddresses.map((a) => a.attrAllocationId),
+      }),
       subnetConfiguration: [
         { name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 },
         { name: 'tasks', subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS, cidrMask: 24 },
@@ -78,8 +132,61 @@ export class RadiusFront extends Construct {
 
     const cluster = new ecs.Cluster(this, 'Cluster', {
       vpc: this.vpc,
+      clusterName: props.name,
       containerInsightsV2: ecs.ContainerInsights.ENABLED,
     });
+    const serviceName = 'radius-front';
+
+    // ---- the RadSec server certificate: issued by the stack, renewed by the stack ----
+    // The tasks read it from this secret at start (ECS secrets); nothing asks the public API,
+    // so a first deploy whose domain's DNS is pointed afterwards starts as any other.
+    this.tlsFiles = new Secret(this, 'TlsFiles', {
+      description:
+        "The RADIUS front's RadSec files (router CA, server certificate and key), written by its rotation",
+      // A placeholder until the rotation's first run (at this deploy, before the service).
+      generateSecretString: { passwordLength: 32, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const { fn: rotation } = new ServiceFunction(this, 'TlsRotation', {
+      handler: 'routers/front-tls-rotation',
+      description:
+        'RADIUS front: renews its server certificate when a third of its lifetime is left, and rolls the tasks',
+      environment: {
+        ...props.environment,
+        POWERTOOLS_SERVICE_NAME: 'hotspot-front-tls',
+        ROUTER_CA_KEY_ARN: props.caKey.secretArn,
+        FRONT_TLS_SECRET_ARN: this.tlsFiles.secretArn,
+        FRONT_CLUSTER: props.name,
+        FRONT_SERVICE: serviceName,
+        FRONT_TLS_NAME: props.tlsName,
+      },
+      timeout: Duration.seconds(30),
+    });
+    this.rotation = rotation;
+    // The CA's key is read here and by the functions that issue routers' certificates, nowhere else.
+    props.caKey.grantRead(rotation);
+    this.tlsFiles.grantRead(rotation);
+    this.tlsFiles.grantWrite(rotation);
+    const stack = Stack.of(this);
+    rotation.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['ecs:UpdateService'],
+        resources: [
+          stack.formatArn({
+            service: 'ecs',
+            resource: 'service',
+            resourceName: `${props.name}/${serviceName}`,
+          }),
+        ],
+      }),
+    );
+    new Rule(this, 'TlsRotationSchedule', {
+      description: "Renew the RADIUS front's server certificate when due",
+      schedule: Schedule.rate(Duration.days(1)),
+      targets: [new LambdaFunction(rotation, { retryAttempts: 2 })],
+    });
+    // At every deploy's creation of the front: the secret holds a certificate before the first task.
+    const issued = new CfnCustomResource(this, 'TlsIssued', { serviceToken: rotation.functionArn });
     const logs = new LogGroup(this, 'Logs', {
       retention: RetentionDays.THREE_MONTHS,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -93,7 +200,11 @@ export class RadiusFront extends Construct {
       },
     });
     const container = task.addContainer('freeradius', {
-      image: ecs.ContainerImage.fromAsset(FREERADIUS_DIR),
+      // Built for the task's architecture (the runtimePlatform above), whatever the deploying host's.
+      image: ecs.ContainerImage.fromAsset(FREERADIUS_DIR, {
+        platform: Platform.LINUX_AMD64,
+        exclude: ['blastradius.conf', 'message-authenticator.conf', 'tls'],
+      }),
       essential: true,
       environment: {
         RADIUS_API_URL: props.apiUrl,
@@ -106,7 +217,13 @@ export class RadiusFront extends Construct {
         RADIUS_CLIENT_LIFETIME: String(props.clientLifetimeS ?? 60),
         RADIUS_API_TIMEOUT: '2',
       },
-      secrets: { RADIUS_API_SECRET: ecs.Secret.fromSecretsManager(props.apiSecret) },
+      secrets: {
+        RADIUS_API_SECRET: ecs.Secret.fromSecretsManager(props.apiSecret),
+        // run.sh writes them to files and takes them out of the environment.
+        RADIUS_TLS_CA_PEM: ecs.Secret.fromSecretsManager(this.tlsFiles, 'ca_pem'),
+        RADIUS_TLS_CERT_PEM: ecs.Secret.fromSecretsManager(this.tlsFiles, 'cert_pem'),
+        RADIUS_TLS_KEY_PEM: ecs.Secret.fromSecretsManager(this.tlsFiles, 'key_pem'),
+      },
       logging: ecs.LogDrivers.awsLogs({ logGroup: logs, streamPrefix: 'freeradius' }),
       portMappings: [
         { containerPort: RADIUS_PORTS.auth, protocol: ecs.Protocol.UDP },
@@ -135,8 +252,11 @@ export class RadiusFront extends Construct {
       'RadSec from routers, NLB health checks',
     );
 
+    // A deployment (a new image, or the rotation's forced one) starts new tasks before it stops
+    // old ones (minimum healthy 100 %); an old task leaves the NLB with its deregistration delay.
     this.service = new ecs.FargateService(this, 'Service', {
       cluster,
+      serviceName,
       taskDefinition: task,
       desiredCount: props.minTasks ?? 2,
       securityGroups: [tasksSg],
@@ -146,15 +266,17 @@ export class RadiusFront extends Construct {
       minHealthyPercent: 100,
       maxHealthyPercent: 200,
     });
+    this.service.node.addDependency(issued);
 
     // One Elastic IP per AZ, on the NLB's public subnets: the routers' fixed addresses.
     const publicSubnets = this.vpc.publicSubnets;
-    this.addresses = publicSubnets.map(
-      (_, i) =>
+    this.addresses = publicSubnets.map((_, i) =>
+      retained(
         new ec2.CfnEIP(this, `Address${i + 1}`, {
           domain: 'vpc',
           tags: [{ key: 'Name', value: `radius-front-${i + 1}` }],
         }),
+      ),
     );
     this.loadBalancer = new elbv2.NetworkLoadBalancer(this, 'Nlb', {
       vpc: this.vpc,
@@ -165,6 +287,7 @@ export class RadiusFront extends Construct {
         allocationId: (this.addresses[i] as ec2.CfnEIP).attrAllocationId,
       })),
     });
+    this.loadBalancer.applyRemovalPolicy(RemovalPolicy.RETAIN);
 
     const healthCheck: elbv2.HealthCheck = {
       protocol: elbv2.Protocol.TCP,
@@ -201,20 +324,74 @@ export class RadiusFront extends Construct {
       targetGroups[name] = tg;
     }
 
+    // Scaling on RADIUS packets per task, a load the server reaches: FreeRADIUS is bound by its
+    // threads waiting on the API, not by CPU, which stays low while requests queue. Target
+    // tracking takes the NLB's processed packets over the service's running tasks (metric math).
     const scaling = this.service.autoScaleTaskCount({
       minCapacity: props.minTasks ?? 2,
       maxCapacity: props.maxTasks ?? 6,
     });
-    scaling.scaleOnCpuUtilization('Cpu', {
-      targetUtilizationPercent: 60,
+    const packets = (period: Duration) =>
+      this.loadBalancer.metrics.custom('ProcessedPackets', { statistic: 'Sum', period });
+    scaling.scaleToTrackCustomMetric('Packets', {
+      metric: packets(Duration.minutes(1)),
+      targetValue: (props.packetsPerTask ?? 400) * 60,
       scaleInCooldown: Duration.minutes(5),
       scaleOutCooldown: Duration.minutes(1),
     });
+    const metricStat = (
+      namespace: string,
+      name: string,
+      dimensions: Record<string, string>,
+      stat: string,
+    ) => ({
+      Metric: {
+        Namespace: namespace,
+        MetricName: name,
+        Dimensions: Object.entries(dimensions).map(([Name, Value]) => ({ Name, Value })),
+      },
+      Stat: stat,
+    });
+    // The L2 policy takes a single metric: its CloudFormation resource is given the math instead.
+    const [policy] = this.node.findAll().filter((c) => c instanceof CfnScalingPolicy);
+    (policy as CfnScalingPolicy).addPropertyOverride(
+      'TargetTrackingScalingPolicyConfiguration.CustomizedMetricSpecification',
+      {
+        Metrics: [
+          {
+            Id: 'packets',
+            MetricStat: metricStat(
+              'AWS/NetworkELB',
+              'ProcessedPackets',
+              { LoadBalancer: this.loadBalancer.loadBalancerFullName },
+              'Sum',
+            ),
+            ReturnData: false,
+          },
+          {
+            Id: 'tasks',
+            MetricStat: metricStat(
+              'ECS/ContainerInsights',
+              'RunningTaskCount',
+              { ClusterName: props.name, ServiceName: serviceName },
+              'Average',
+            ),
+            ReturnData: false,
+          },
+          {
+            Id: 'perTask',
+            Expression: 'packets / tasks',
+            Label: 'RADIUS packets per task a minute',
+            ReturnData: true,
+          },
+        ],
+      },
+    );
 
     const page = new SnsAction(props.opsTopic);
     for (const [name, tg] of Object.entries(targetGroups)) {
       const alarm = new cloudwatch.Alarm(this, `${name}UnhealthyAlarm`, {
-        alarmDescription: `RADIUS front: a ${name} target (FreeRADIUS task) fails its health check`,
+        alarmDescription: `RADIUS front ${props.name}: a ${name} target (FreeRADIUS task) fails its health check`,
         metric: tg.metrics.unHealthyHostCount({ period: Duration.minutes(1), statistic: 'Maximum' }),
         threshold: 1,
         evaluationPeriods: 3,
@@ -224,12 +401,51 @@ export class RadiusFront extends Construct {
       alarm.addAlarmAction(page);
     }
     const cpu = new cloudwatch.Alarm(this, 'CpuAlarm', {
-      alarmDescription: 'RADIUS front: CPU high although scaling (at its maximum task count?)',
+      alarmDescription: `RADIUS front ${props.name}: CPU high although scaling (at its maximum task count?)`,
       metric: this.service.metricCpuUtilization({ period: Duration.minutes(5) }),
       threshold: 85,
       evaluationPeriods: 3,
     });
     cpu.addAlarmAction(page);
+    const rotationFailed = new cloudwatch.Alarm(this, 'TlsRotationAlarm', {
+      alarmDescription: `RADIUS front ${props.name}: the server certificate rotation failed (30 days of margin at the first failure)`,
+      metric: rotation.metricErrors({ period: Duration.days(1), statistic: 'Sum' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    rotationFailed.addAlarmAction(page);
+
+    // The cell's RADIUS traffic well below the same hour's usual (a CloudWatch anomaly band, which
+    // learns the hourly and weekly pattern): routers cut off, an upstream link down, a front that
+    // drops everything. FILL(…, 0): no packets at all is a zero, not missing data.
+    new cloudwatch.CfnAlarm(this, 'RequestsLowAlarm', {
+      alarmDescription: `RADIUS front ${props.name}: RADIUS packets well below this hour's usual (anomaly band, 3 deviations)`,
+      comparisonOperator: 'LessThanLowerThreshold',
+      evaluationPeriods: 3,
+      datapointsToAlarm: 3,
+      thresholdMetricId: 'band',
+      treatMissingData: 'breaching',
+      alarmActions: [props.opsTopic.topicArn],
+      metrics: [
+        {
+          id: 'packets',
+          metricStat: {
+            metric: {
+              namespace: 'AWS/NetworkELB',
+              metricName: 'ProcessedPackets',
+              dimensions: [{ name: 'LoadBalancer', value: this.loadBalancer.loadBalancerFullName }],
+            },
+            period: 300,
+            stat: 'Sum',
+          },
+          returnData: false,
+        },
+        { id: 'filled', expression: 'FILL(packets, 0)', label: 'RADIUS packets', returnData: true },
+        { id: 'band', expression: 'ANOMALY_DETECTION_BAND(filled, 3)', label: 'usual', returnData: true },
+      ],
+    });
 
     acknowledge(this, [
       {

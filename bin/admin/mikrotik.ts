@@ -48,14 +48,15 @@ export function loginHtml(portalUrl: string): string {
 }
 
 const USAGE =
-  'mikrotik script (--nas-id <id> | --router-id <id>) [--routeros 7|6] [--source-ip <ip> (UDP, RouterOS 6)] [--radius-host <ip>] [--portal-url <url>] [--dns-name <name>] | mikrotik login-html [--portal-url <url>]';
+  'mikrotik script (--nas-id <id> | --router-id <id>) [--routeros 7|6] [--source-ip <ip> (UDP, RouterOS 6)] [--radius-host <ip,ip>] [--disconnect-from <ip,ip>] [--portal-url <url>] [--dns-name <name>] | mikrotik login-html [--portal-url <url>]';
 
 /**
  * `mikrotik script`: prints the one-paste RouterOS script of a router, with credentials issued
  * for it now (they are shown nowhere else): with `--nas-id`, a new router is registered for that
  * hotspot (RouterOS 7: RadSec; 6, or `--source-ip` on 7: UDP bound to that address); with
  * `--router-id`, that router gets new credentials (its previous certificate or secret stops
- * working). Defaults: RADIUS_HOST and PUBLIC_BASE_URL from the environment; the walled garden
+ * working). Defaults: RADIUS_HOST (the stack's RadiusAddresses), RADIUS_DISCONNECT_FROM (its
+ * RadiusEgressAddresses) and PUBLIC_BASE_URL from the environment; the walled garden
  * follows PAYMENT_PROVIDER. `mikrotik login-html`: the login page.
  */
 export async function run(command: string | undefined, flags: Record<string, string>): Promise<void> {
@@ -85,6 +86,7 @@ export async function run(command: string | undefined, flags: Record<string, str
       nasId,
       routerOs,
       radiusHost,
+      disconnectFrom: flag('disconnect-from', 'RADIUS_DISCONNECT_FROM') ?? '',
       access,
       portalUrl,
       paymentHosts: paymentHosts(gateway, process.env.AGGREGATOR_BASE_URL),

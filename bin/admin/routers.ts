@@ -15,8 +15,9 @@ const USAGE =
  * readable by its owner only). `revoke` takes effect at once in the API; FreeRADIUS forgets a
  * UDP router within its client lifetime (60 s at most).
  *
- * In AWS (TABLE_NAME set) the CA's seed is read from ROUTER_KEY_SEED in the environment (the
- * stack's secret: `aws secretsmanager get-secret-value --secret-id <ROUTERKEYSEED arn>`).
+ * In AWS (TABLE_NAME set) the keys are read from ROUTER_CA_KEY and ROUTER_SEAL_KEY in the
+ * environment (the stack's secrets: `aws secretsmanager get-secret-value --secret-id <ROUTERCAKEY arn>`,
+ * `<ROUTERSEALKEY arn>`).
  */
 export async function run(command: string | undefined, flags: Record<string, string>): Promise<void> {
   const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);

@@ -14,8 +14,10 @@ interface LocalSecrets {
   WEBHOOK_SECRET: string;
   /** Bearer secret FreeRADIUS sends to the RADIUS routes. */
   RADIUS_API_SECRET: string;
-  /** Seed of the router CA and of the key sealing routers' UDP secrets (functions/routers/). */
-  ROUTER_KEY_SEED: string;
+  /** The router CA's key material (functions/routers/ca.mts). */
+  ROUTER_CA_KEY: string;
+  /** The key sealing routers' UDP secrets (functions/routers/secret-box.ts). */
+  ROUTER_SEAL_KEY: string;
 }
 
 /**
@@ -24,14 +26,19 @@ interface LocalSecrets {
  */
 export function localSecrets(): LocalSecrets {
   const file = resolve(LOCAL_DIR, 'secrets.json');
-  let stored: Partial<LocalSecrets> = {};
-  if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets>;
+  let stored: Partial<LocalSecrets> & { ROUTER_KEY_SEED?: string } = {};
+  if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as typeof stored;
+  // A file written before the CA and sealing keys were apart held one seed for both: it stays
+  // each one's value, so the local routers' certificates and sealed secrets keep working.
+  const { ROUTER_KEY_SEED: legacy, ...kept } = stored;
+  stored = kept;
   const next: LocalSecrets = {
     JWT_SECRET: stored.JWT_SECRET ?? randomBytes(48).toString('base64url'),
     OTP_PEPPER: stored.OTP_PEPPER ?? randomBytes(32).toString('base64url'),
     WEBHOOK_SECRET: stored.WEBHOOK_SECRET ?? randomBytes(32).toString('base64url'),
     RADIUS_API_SECRET: stored.RADIUS_API_SECRET ?? randomBytes(32).toString('base64url'),
-    ROUTER_KEY_SEED: stored.ROUTER_KEY_SEED ?? randomBytes(32).toString('base64url'),
+    ROUTER_CA_KEY: stored.ROUTER_CA_KEY ?? legacy ?? randomBytes(32).toString('base64url'),
+    ROUTER_SEAL_KEY: stored.ROUTER_SEAL_KEY ?? legacy ?? randomBytes(32).toString('base64url'),
   };
   if (JSON.stringify(next) !== JSON.stringify(stored)) {
     mkdirSync(dirname(file), { recursive: true });
@@ -42,7 +49,8 @@ export function localSecrets(): LocalSecrets {
     OTP_PEPPER: process.env.OTP_PEPPER || next.OTP_PEPPER,
     WEBHOOK_SECRET: process.env.WEBHOOK_SECRET || next.WEBHOOK_SECRET,
     RADIUS_API_SECRET: process.env.RADIUS_API_SECRET || next.RADIUS_API_SECRET,
-    ROUTER_KEY_SEED: process.env.ROUTER_KEY_SEED || next.ROUTER_KEY_SEED,
+    ROUTER_CA_KEY: process.env.ROUTER_CA_KEY || next.ROUTER_CA_KEY,
+    ROUTER_SEAL_KEY: process.env.ROUTER_SEAL_KEY || next.ROUTER_SEAL_KEY,
   };
 }
 
@@ -52,8 +60,8 @@ export function applyLocalEnv(settings: {
   tableName: string;
   publicBaseUrl: string;
   /** RADIUS_API_SECRET may be left out by hosts that run no FreeRADIUS (the bench). */
-  secrets: Omit<LocalSecrets, 'RADIUS_API_SECRET' | 'ROUTER_KEY_SEED'> &
-    Partial<Pick<LocalSecrets, 'RADIUS_API_SECRET' | 'ROUTER_KEY_SEED'>>;
+  secrets: Omit<LocalSecrets, 'RADIUS_API_SECRET' | 'ROUTER_CA_KEY' | 'ROUTER_SEAL_KEY'> &
+    Partial<Pick<LocalSecrets, 'RADIUS_API_SECRET' | 'ROUTER_CA_KEY' | 'ROUTER_SEAL_KEY'>>;
   smsOutbox?: string;
 }): void {
   Object.assign(process.env, {

@@ -1,15 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import {
-  accessSync,
-  constants,
-  cpSync,
-  createWriteStream,
-  mkdirSync,
-  mkdtempSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { accessSync, constants, cpSync, createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
@@ -103,8 +94,10 @@ export interface FreeRadiusOptions {
   /** Seconds a UDP router's definition is cached (RADIUS_CLIENT_LIFETIME; default 60). */
   clientLifetimeS?: number;
   /**
-   * The RadSec listener's files (the router CA, the server's certificate and key), written into
-   * the run folder's tls/. Without them, run.sh fetches them from the API.
+   * The RadSec listener's files (the router CA, the server's certificate and key), given to
+   * run.sh in RADIUS_TLS_CA_PEM, RADIUS_TLS_CERT_PEM and RADIUS_TLS_KEY_PEM, as ECS gives them
+   * from the front's certificate secret; run.sh writes them into the run folder's tls/. Without
+   * them, run.sh refuses to start unless that folder already holds them.
    */
   tls?: { ca_pem: string; cert_pem: string; key_pem: string };
   /**
@@ -165,12 +158,6 @@ export async function startFreeRadius(options: FreeRadiusOptions): Promise<Runni
   mkdirSync(runDir, { recursive: true });
   cpSync(FREERADIUS_CONFIG_DIR, runDir, { recursive: true });
   const tlsDir = join(runDir, 'tls');
-  if (options.tls) {
-    mkdirSync(tlsDir, { recursive: true, mode: 0o700 });
-    writeFileSync(join(tlsDir, 'ca.pem'), options.tls.ca_pem);
-    writeFileSync(join(tlsDir, 'server.pem'), options.tls.cert_pem);
-    writeFileSync(join(tlsDir, 'server.key'), options.tls.key_pem, { mode: 0o600 });
-  }
   const logFile = options.logFile ?? join(runDir, 'radius.log');
   const log = createWriteStream(logFile, { flags: 'a' });
 
@@ -200,6 +187,13 @@ export async function startFreeRadius(options: FreeRadiusOptions): Promise<Runni
       ...(options.secret ? { RADIUS_SECRET: options.secret } : {}),
       RADIUS_TLS_PORT: String(tlsPort),
       RADIUS_TLS_DIR: tlsDir,
+      ...(options.tls
+        ? {
+            RADIUS_TLS_CA_PEM: options.tls.ca_pem,
+            RADIUS_TLS_CERT_PEM: options.tls.cert_pem,
+            RADIUS_TLS_KEY_PEM: options.tls.key_pem,
+          }
+        : {}),
     },
   });
   const { output, stop } = supervise(child, {

@@ -8,9 +8,12 @@
 #   RADIUS_CLIENT_IPADDR=0.0.0.0/0 RADIUS_LISTEN_ADDR=0.0.0.0 \
 #   RADIUS_AUTH_PORT=1812 RADIUS_ACCT_PORT=1813 RADIUS_TLS_PORT=2083 ./run.sh
 #
-# The RadSec listener's certificates (the router CA, this server's certificate and key) are read
-# from RADIUS_TLS_DIR (default: tls/ here); when they are not there, they are fetched from the
-# API (GET /api/v1/radius/tls, with the bearer secret; needs curl and jq).
+# The RadSec listener's certificates (the router CA, this server's certificate and key) come
+# from RADIUS_TLS_CA_PEM, RADIUS_TLS_CERT_PEM and RADIUS_TLS_KEY_PEM when they are set (in AWS,
+# ECS puts them there from the front's certificate secret, which the stack's rotation renews),
+# written into RADIUS_TLS_DIR (default: tls/ here) and taken out of the environment; otherwise
+# ca.pem, server.pem and server.key must already be in RADIUS_TLS_DIR. Nothing is fetched: the
+# front starts without the API's domain answering (a first deploy points DNS afterwards).
 #
 # Extra arguments go to freeradius (`./run.sh -X` for a debugging session: single-threaded,
 # and it prints secrets and passwords).
@@ -85,31 +88,55 @@ if [ -n "$problems" ]; then
   exit 64
 fi
 
-# The RadSec certificates: given in RADIUS_TLS_DIR, or asked of the API.
+# The RadSec certificates: from the environment (written to RADIUS_TLS_DIR), or already there.
 RADIUS_TLS_DIR=${RADIUS_TLS_DIR:-$dir/tls}
-if [ ! -s "$RADIUS_TLS_DIR/ca.pem" ] || [ ! -s "$RADIUS_TLS_DIR/server.pem" ] || [ ! -s "$RADIUS_TLS_DIR/server.key" ]; then
-  if ! command -v curl >/dev/null || ! command -v jq >/dev/null; then
-    echo "run.sh: no certificates in $RADIUS_TLS_DIR, and curl and jq are needed to fetch them from the API" >&2
-    exit 69
-  fi
+tls_given=0
+for name in RADIUS_TLS_CA_PEM RADIUS_TLS_CERT_PEM RADIUS_TLS_KEY_PEM; do
+  eval "value=\${$name:-}"
+  [ -n "$value" ] && tls_given=$((tls_given + 1))
+done
+if [ "$tls_given" -eq 3 ]; then
   mkdir -p "$RADIUS_TLS_DIR"
-  umask 077
-  tls_json=$(curl -fsS --max-time 10 --retry 5 --retry-delay 2 --retry-connrefused \
-    -H "Authorization: Bearer $RADIUS_API_SECRET" "$RADIUS_API_URL/api/v1/radius/tls") || {
-    echo "run.sh: could not fetch the RadSec certificates from $RADIUS_API_URL/api/v1/radius/tls" >&2
-    exit 69
-  }
-  printf '%s' "$tls_json" | jq -r .ca_pem > "$RADIUS_TLS_DIR/ca.pem"
-  printf '%s' "$tls_json" | jq -r .cert_pem > "$RADIUS_TLS_DIR/server.pem"
-  printf '%s' "$tls_json" | jq -r .key_pem > "$RADIUS_TLS_DIR/server.key"
-  unset tls_json
+  ( umask 077
+    printf '%s\n' "$RADIUS_TLS_CA_PEM" > "$RADIUS_TLS_DIR/ca.pem"
+    printf '%s\n' "$RADIUS_TLS_CERT_PEM" > "$RADIUS_TLS_DIR/server.pem"
+    printf '%s\n' "$RADIUS_TLS_KEY_PEM" > "$RADIUS_TLS_DIR/server.key" )
+elif [ "$tls_given" -ne 0 ]; then
+  echo "run.sh: RADIUS_TLS_CA_PEM, RADIUS_TLS_CERT_PEM and RADIUS_TLS_KEY_PEM go together (the front's certificate secret)" >&2
+  exit 64
 fi
+# The private key stays in its file: neither FreeRADIUS nor the relay inherits it.
+unset RADIUS_TLS_CA_PEM RADIUS_TLS_CERT_PEM RADIUS_TLS_KEY_PEM value
+for file in ca.pem server.pem server.key; do
+  if [ ! -s "$RADIUS_TLS_DIR/$file" ]; then
+    echo "run.sh: no $RADIUS_TLS_DIR/$file: set RADIUS_TLS_CA_PEM, RADIUS_TLS_CERT_PEM and RADIUS_TLS_KEY_PEM, or put the RadSec files there (see docs/radius.md)" >&2
+    exit 64
+  fi
+done
 
 bin=$(command -v freeradius || command -v radiusd || true)
 [ -z "$bin" ] && [ -x /usr/sbin/freeradius ] && bin=/usr/sbin/freeradius
 if [ -z "$bin" ]; then
   echo "run.sh: freeradius is not installed: sudo apt-get install -y freeradius freeradius-rest freeradius-utils" >&2
   exit 69
+fi
+
+# BlastRADIUS (CVE-2024-3596): FreeRADIUS 3.2.5 and later know require_message_authenticator
+# and limit_proxy_state in radiusd.conf's security section; older ones refuse them. Written for
+# the server that will run, from its own version.
+version=$("$bin" -v 2>/dev/null | sed -n 's/.*Version \([0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*\).*/\1/p' | head -n 1)
+version=${version:-0.0.0}
+major=${version%%.*}; rest=${version#*.}; minor=${rest%%.*}; patch=${rest#*.}
+# An older one gets Message-Authenticator added to its replies by the configuration instead
+# (message-authenticator.conf, included by sites/hotspot); a newer one adds it itself.
+if [ "$major" -gt 3 ] || { [ "$major" -eq 3 ] && { [ "$minor" -gt 2 ] || { [ "$minor" -eq 2 ] && [ "$patch" -ge 5 ]; }; }; }; then
+  printf '%s\n' '#  Written by run.sh for this server (3.2.5 or later).' \
+    'require_message_authenticator = yes' 'limit_proxy_state = yes' > "$dir/blastradius.conf"
+  rm -f "$dir/message-authenticator.conf"
+else
+  rm -f "$dir/blastradius.conf"
+  printf '%s\n' '#  Written by run.sh for this server (before 3.2.5).' \
+    'update reply {' '	&Message-Authenticator := 0x00' '}' > "$dir/message-authenticator.conf"
 fi
 
 export RADIUS_API_URL RADIUS_API_SECRET RADIUS_SECRET RADIUS_CLIENT_IPADDR RADIUS_LISTEN_ADDR \

@@ -6,7 +6,13 @@ import { atInvocationEnd } from './log.js';
  * Only the functions that count something load this module (Powertools Metrics and its own
  * console stay out of the others' bundles and start-up).
  */
-export const metrics = new Metrics({ namespace: 'HotspotPlatform', serviceName: 'hotspot-api' });
+export const metrics = new Metrics({
+  namespace: 'HotspotPlatform',
+  serviceName: 'hotspot-api',
+  // Cells share an account's namespace: each count carries its cell, and each cell's alarms
+  // read only its own (lib/observability.ts).
+  ...(process.env.CELL_ID ? { defaultDimensions: { cell: process.env.CELL_ID } } : {}),
+});
 
 atInvocationEnd(() => {
   if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();

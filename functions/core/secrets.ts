@@ -31,10 +31,18 @@ export type ServiceSecretName =
   | 'RADIUS_SECRET'
   | 'RADIUS_API_SECRET'
   /**
-   * The seed of the routers' credentials (functions/routers/): the key of the platform's router
-   * CA, the RADIUS front's TLS key, and the key that seals routers' UDP secrets are derived from it.
+   * The key material of the platform's router CA (functions/routers/ca.mts derives its P-256 key
+   * from it). Read only by what issues certificates: router registration and new credentials,
+   * and the RADIUS front's certificate rotation. In AWS it is the secret first created as
+   * ROUTER_KEY_SEED (lib/data-layer.ts keeps its logical id), so routers' certificates stay valid.
    */
-  | 'ROUTER_KEY_SEED'
+  | 'ROUTER_CA_KEY'
+  /**
+   * The key that seals routers' UDP secrets in the table (functions/routers/secret-box.ts): read
+   * by what seals (registration, new credentials) and what opens them (the client lookup, the
+   * Disconnect claim), none of which can issue a certificate.
+   */
+  | 'ROUTER_SEAL_KEY'
   | 'CANARY_PASSWORD';
 
 /**
@@ -52,7 +60,8 @@ export const GENERATED_SECRETS: readonly SecretName[] = [
   'OTP_PEPPER',
   'WEBHOOK_SECRET',
   'RADIUS_API_SECRET',
-  'ROUTER_KEY_SEED',
+  'ROUTER_CA_KEY',
+  'ROUTER_SEAL_KEY',
 ];
 /** The service's own secrets; with the gateways' (lib/secret-names.ts ALL_SECRETS), every secret. */
 export const SERVICE_SECRETS: readonly ServiceSecretName[] = [
@@ -61,7 +70,8 @@ export const SERVICE_SECRETS: readonly ServiceSecretName[] = [
   'WEBHOOK_SECRET',
   'RADIUS_SECRET',
   'RADIUS_API_SECRET',
-  'ROUTER_KEY_SEED',
+  'ROUTER_CA_KEY',
+  'ROUTER_SEAL_KEY',
   'CANARY_PASSWORD',
 ];
 

@@ -9,7 +9,8 @@ import { open } from './secret-box.js';
  * and every one that may cut a session carry no certificate code.
  */
 
-const seed = () => getSecret('ROUTER_KEY_SEED');
+/** The sealing key only: these functions cannot issue a certificate. */
+const seed = () => getSecret('ROUTER_SEAL_KEY');
 
 /**
  * FreeRADIUS's dynamic client lookup: the client definition of the active UDP router at this

@@ -46,8 +46,18 @@ export interface RouterScriptOptions {
   nasId: string;
   /** RouterOS major version: 7 speaks RadSec (`protocol=radsec`), 6 only UDP. */
   routerOs: 6 | 7;
-  /** The RADIUS front the router asks: an IP address (RouterOS takes no name there). */
+  /**
+   * The RADIUS front the router asks: its IP addresses, comma-separated (the stack's
+   * `RadiusAddresses`, one per AZ; RouterOS takes no name there). Each is added, in order: the
+   * router asks the next when one does not answer.
+   */
   radiusHost: string;
+  /**
+   * Where the platform's Disconnect and CoA requests (RFC 5176) come from, comma-separated (the
+   * stack's `RadiusEgressAddresses`). RouterOS accepts them only from a /radius entry's address,
+   * so a UDP router lists these too. Empty: the front's own addresses only.
+   */
+  disconnectFrom?: string;
   access: RouterAccess;
   /** The platform's public base URL: its host is let through the walled garden, and DHCP option 114 names its captive API. */
   portalUrl: string;
@@ -82,7 +92,10 @@ function rosPem(pem: string): string {
 
 function check(options: RouterScriptOptions): { portalHost: string; portal: URL } {
   if (!isNasIdShape(options.nasId)) throw new ScriptError('--nas-id must be a NAS id (access_...)');
-  if (!isIP(options.radiusHost)) throw new ScriptError('--radius-host must be an IP address');
+  if (!addresses(options.radiusHost).length || !addresses(options.radiusHost).every((a) => isIP(a)))
+    throw new ScriptError('--radius-host must be IP addresses, comma-separated');
+  if (!addresses(options.disconnectFrom).every((a) => isIP(a)))
+    throw new ScriptError('--disconnect-from must be IP addresses, comma-separated');
   if (options.routerOs !== 6 && options.routerOs !== 7) throw new ScriptError('--routeros must be 6 or 7');
   if (options.routerOs === 6 && options.access.transport === 'radsec')
     throw new ScriptError('RouterOS 6 has no RadSec: register a UDP router (--source-ip) for it');
@@ -107,15 +120,38 @@ function check(options: RouterScriptOptions): { portalHost: string; portal: URL 
   return { portalHost: portal.hostname, portal };
 }
 
+/** A comma-separated list of addresses, each once, in order. */
+const addresses = (list: string | undefined): string[] => [
+  ...new Set(
+    (list ?? '')
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean),
+  ),
+];
+
 /** The RADIUS client lines: RadSec with the router's certificate (v7), or UDP with its own secret. */
 function radiusLines(o: RouterScriptOptions, tag: string): string[] {
   const a = o.access;
-  if (a.transport === 'udp')
+  const hosts = addresses(o.radiusHost);
+  if (a.transport === 'udp') {
+    const udp = (host: string) =>
+      `/radius add service=hotspot address=${ros(host)} secret=${ros(a.secret)} authentication-port=1812 accounting-port=1813 timeout=3s comment=${tag}`;
+    const sources = addresses(o.disconnectFrom).filter((e) => !hosts.includes(e));
     return [
       `# RADIUS over UDP with this router's own secret (router ${a.routerId}). The platform knows the`,
       '# router by the public address its packets come from: the one it was registered with.',
-      `/radius add service=hotspot address=${ros(o.radiusHost)} secret=${ros(a.secret)} authentication-port=1812 accounting-port=1813 timeout=3s comment=${tag}`,
+      "# Both of the front's addresses (one per zone): the second is asked when the first does not answer.",
+      ...hosts.map(udp),
+      ...(sources.length
+        ? [
+            "# The addresses the platform's Disconnect/CoA requests leave from: RouterOS accepts them only",
+            '# from a listed server. Listed last, they are never asked first.',
+            ...sources.map(udp),
+          ]
+        : []),
     ];
+  }
   const file = (name: string) => ros(`${a.routerId}-${name}`);
   return [
     `# RadSec (RADIUS over TLS, RFC 6614): this router's client certificate (CN ${a.routerId}), issued by`,
@@ -128,7 +164,11 @@ function radiusLines(o: RouterScriptOptions, tag: string): string[] {
     `/certificate import file-name=${file('cert.crt')} passphrase="" name=${ros(a.routerId)}`,
     `/certificate import file-name=${file('key.pem')} passphrase="" name=${ros(a.routerId)}`,
     `/file remove [find name=${file('key.pem')}]`,
-    `/radius add service=hotspot address=${ros(o.radiusHost)} protocol=radsec certificate=${ros(a.routerId)} secret="radsec" timeout=3s comment=${tag}`,
+    "# Both of the front's addresses (one per zone): the second is asked when the first does not answer.",
+    ...hosts.map(
+      (host) =>
+        `/radius add service=hotspot address=${ros(host)} protocol=radsec certificate=${ros(a.routerId)} secret="radsec" timeout=3s comment=${tag}`,
+    ),
   ];
 }
 

@@ -42,7 +42,8 @@ export type Credentials =
 export type RouterView = Omit<RouterRecord, 'secret_box'>;
 export const routerView = ({ secret_box: _box, ...view }: RouterRecord): RouterView => view;
 
-const seed = () => getSecret('ROUTER_KEY_SEED');
+const caKey = () => getSecret('ROUTER_CA_KEY');
+const sealKey = () => getSecret('ROUTER_SEAL_KEY');
 
 /**
  * The CA (@peculiar/x509 and its ASN.1 stack, about 230 KB), loaded when a certificate is issued.
@@ -96,15 +97,17 @@ interface Issue {
   credentials: Credentials;
 }
 
-async function issue(router: RouterRecord, s: string, secret?: string): Promise<Issue> {
+/** Only the key the router's transport needs is read: a UDP router's, the sealing key; a RadSec router's, the CA's. */
+async function issue(router: RouterRecord, secret?: string): Promise<Issue> {
   if (router.transport === 'udp') {
     const value = secret ?? newSecret();
     return {
-      stored: { secret_box: seal(s, router.router_id, value) },
+      stored: { secret_box: seal(await sealKey(), router.router_id, value) },
       credentials: { transport: 'udp', secret: value, source_ip: router.source_ip as string },
     };
   }
   const { caCertificatePem, issueRouterCertificate } = await certificates();
+  const s = await caKey();
   const cert = await issueRouterCertificate(s, router.router_id, clock.now());
   return {
     stored: { cert_serial: cert.serial, cert_not_after: cert.notAfter },
@@ -137,7 +140,7 @@ export async function register(
     created_at: clock.iso(),
     ...(input.transport === 'udp' ? { source_ip: sourceAddress(input.source_ip) } : {}),
   };
-  const { stored, credentials } = await issue(base, await seed(), options.secret);
+  const { stored, credentials } = await issue(base, options.secret);
   const router: RouterRecord = { ...base, ...stored };
   if ((await createRouter(router)) === 'address_taken')
     throw new AppError(
@@ -178,17 +181,21 @@ export async function rotate(
   options: { secret?: string } = {},
 ): Promise<{ router: RouterView; credentials: Credentials }> {
   if (router.status !== 'active') throw new AppError('ERR_CONFLICT', 'This router is revoked');
-  const { stored, credentials } = await issue(router, await seed(), options.secret);
+  const { stored, credentials } = await issue(router, options.secret);
   if (!(await replaceCredentials(router, stored)))
     throw new AppError('ERR_CONFLICT', 'This router is revoked');
   return { router: routerView({ ...router, ...stored }), credentials };
 }
 
-/** The RADIUS front's RadSec files: the router CA, and its server certificate and key. */
+/**
+ * The RADIUS front's RadSec files (the router CA, a server certificate and its key), issued in
+ * process for local mode and the bench; in AWS the stack's rotation issues them into a secret
+ * (functions/routers/front-tls.ts). No route hands them out.
+ */
 export async function frontTlsOf(s: string, name: string, nowMs: number) {
   const { caCertificatePem, issueServerCertificate } = await certificates();
   const cert = await issueServerCertificate(s, name, nowMs);
   return { ca_pem: await caCertificatePem(s), cert_pem: cert.certPem, key_pem: cert.keyPem };
 }
 
-export const frontTls = async (name: string) => frontTlsOf(await seed(), name, clock.now());
+export const frontTls = async (name: string) => frontTlsOf(await caKey(), name, clock.now());

@@ -66,8 +66,3 @@ export const RouterCredentials = /* @__PURE__ */ schema(() =>
     routeros_script: z.optional(z.string()),
   }),
 );
-
-/** The RADIUS front's RadSec files (to FreeRADIUS only, by its bearer secret). */
-export const FrontTls = /* @__PURE__ */ schema(() =>
-  z.object({ ca_pem: z.string(), cert_pem: z.string(), key_pem: z.string() }),
-);

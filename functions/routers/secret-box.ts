@@ -1,10 +1,12 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
- * A UDP router's secret is stored sealed (AES-256-GCM, a key derived from ROUTER_KEY_SEED),
- * not in clear: a copy of the table (a backup, an export) does not give the secrets away. It
- * is opened only to answer FreeRADIUS's client lookup. The router id is the additional data:
- * a sealed secret moved to another router's item does not open.
+ * A UDP router's secret is stored sealed (AES-256-GCM, a key derived from ROUTER_SEAL_KEY, a
+ * secret of its own: the functions that open boxes cannot issue certificates, and those that
+ * issue certificates with ROUTER_CA_KEY cannot open boxes unless they seal too), not in clear: a
+ * copy of the table (a backup, an export) does not give the secrets away. It is opened only to
+ * answer FreeRADIUS's client lookup and the Disconnect claim. The router id is the additional
+ * data: a sealed secret moved to another router's item does not open.
  */
 const keyOf = (seed: string) =>
   Buffer.from(hkdfSync('sha256', seed, 'hotspot-router-secret', 'aes-256-gcm', 32));

@@ -5,11 +5,17 @@ import { defineSettings } from '../core/config.js';
 export const routerSettings = defineSettings(
   z.object({
     /**
-     * The RADIUS front's public address, which routers are configured with (one of the stack's
-     * `RadiusAddresses`; CDK context `radiusHost`). RouterOS takes an IP address there, not a
-     * name. Empty: the API answers a router's credentials without its setup script.
+     * The RADIUS front's public addresses, comma-separated, which routers are configured with
+     * (the stack sets them from its Elastic IPs: its `RadiusAddresses`; CDK context `radiusHost`
+     * overrides). RouterOS takes IP addresses there, not names. Empty: the API answers a router's
+     * credentials without its setup script.
      */
     RADIUS_HOST: z._default(z.string(), ''),
+    /**
+     * Where the front's Disconnect/CoA requests leave from, comma-separated (the stack sets them
+     * from its NAT gateways' Elastic IPs: its `RadiusEgressAddresses`).
+     */
+    RADIUS_DISCONNECT_FROM: z._default(z.string(), ''),
     /** The name the hotspot answers on for its own pages (login, status) in the setup script. */
     HOTSPOT_DNS_NAME: z._default(z.string(), 'login.wifi'),
   }),

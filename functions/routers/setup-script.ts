@@ -15,7 +15,7 @@ import { routerSettings } from './settings.js';
  * credentials, once issued, are never lost to a fault of the script.
  */
 export function withScript<T extends IssuedRouter>(issued: T): T & { routeros_script?: string } {
-  const { RADIUS_HOST, HOTSPOT_DNS_NAME } = routerSettings();
+  const { RADIUS_HOST, RADIUS_DISCONNECT_FROM, HOTSPOT_DNS_NAME } = routerSettings();
   if (!RADIUS_HOST) return issued;
   const c = config();
   const b = billingSettings();
@@ -24,6 +24,7 @@ export function withScript<T extends IssuedRouter>(issued: T): T & { routeros_sc
       nasId: issued.router.nas_ids[0] as string,
       routerOs: issued.credentials.transport === 'radsec' ? 7 : 6,
       radiusHost: RADIUS_HOST,
+      disconnectFrom: RADIUS_DISCONNECT_FROM,
       access: accessOf(issued),
       portalUrl: c.PUBLIC_BASE_URL,
       paymentHosts: paymentHosts(

@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../bin/local/dynamodb-local.js';
@@ -17,7 +19,8 @@ import { type Radsecproxy, startRadsecproxy } from '../support/radsec.js';
 
 // The shipped configuration (deploy/freeradius), run by Debian's FreeRADIUS exactly as
 // operators run it, in front of a scripted stand-in for the API's RADIUS routes: the three
-// calls of a request, the client lookup of UDP routers, and the RadSec files run.sh fetches.
+// calls of a request and the client lookup of UDP routers. The RadSec files come to run.sh in its
+// environment, as ECS gives them from the front's certificate secret: nothing asks the API for them.
 
 type Route = 'client' | 'authorize' | 'post-auth' | 'accounting';
 type JsonAttributes = Record<string, { type: string; value: unknown[] }>;
@@ -34,7 +37,7 @@ type Answer = { status: number; body?: unknown } | 'hang';
 const API_SECRET = 'edge-test-api-secret-0123456789';
 const SECRET = 'edge-test-radius-secret';
 const CODE = 'K7PX2M9Q';
-/** The stand-in API's seed of the router CA (the real API's is the secret ROUTER_KEY_SEED). */
+/** The stand-in's router CA key material (in AWS, the secret ROUTER_CA_KEY). */
 const SEED = 'edge-config-test-router-key-seed-0123456789';
 const ROUTER_ID = 'rtr_stubrouter01';
 
@@ -68,7 +71,8 @@ let answers = defaultAnswers();
 let calls: ApiCall[] = [];
 /** The client lookups (kept apart: FreeRADIUS caches a client, so they come once per address). */
 let lookups: ApiCall[] = [];
-let tlsFetches = 0;
+/** Every request the stand-in got on a path other than the four RADIUS routes. */
+let strayRequests: string[] = [];
 let tlsFiles: { ca_pem: string; cert_pem: string; key_pem: string };
 const hanging = new Set<ServerResponse>();
 
@@ -79,15 +83,11 @@ function startStubApi(port = 0): Promise<Server> {
       raw += d.toString('latin1');
     });
     req.on('end', () => {
-      if (req.url === '/api/v1/radius/tls' && req.headers.authorization === `Bearer ${API_SECRET}`) {
-        tlsFetches += 1;
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(tlsFiles));
-        return;
-      }
       const route = /^\/api\/v1\/radius\/(client|authorize|post-auth|accounting)$/.exec(req.url ?? '')?.[1] as
         | Route
         | undefined;
       if (!route) {
+        strayRequests.push(`${req.method} ${req.url}`);
         res.writeHead(404).end();
         return;
       }
@@ -119,10 +119,11 @@ let radius: RunningFreeRadius;
 beforeAll(async () => {
   tlsFiles = await frontTlsOf(SEED, 'stub-front', Date.now());
   api = await startStubApi();
-  // No tls option: run.sh fetches the RadSec files from the (stand-in) API, as in a container.
+  // The RadSec files in run.sh's environment, as the task definition gives them (ECS secrets).
   radius = await startFreeRadius({
     apiUrl: `http://127.0.0.1:${(api.address() as AddressInfo).port}/`,
     apiSecret: API_SECRET,
+    tls: tlsFiles,
   });
 });
 
@@ -184,6 +185,24 @@ describe('the shipped FreeRADIUS configuration', () => {
       'WISPr-Bandwidth-Max-Down': ['1000000'],
       'Acct-Interim-Interval': ['300'],
     });
+  });
+
+  it('signs its Access-Accept and Access-Reject with Message-Authenticator (BlastRADIUS), on this FreeRADIUS too', async () => {
+    // Prepare
+    answers.authorize = (body) =>
+      value(body, 'User-Password')?.[0] === CODE
+        ? { status: 200, body: ACCEPT }
+        : { status: 401, body: { 'reply:Reply-Message': 'Code inconnu' } };
+
+    // Act
+    const accept = await pap();
+    const reject = await pap('WRONGCODE');
+
+    // Assess
+    expect(accept.code).toBe('Access-Accept');
+    expect(reject.code).toBe('Access-Reject');
+    expect(accept.attributes['Message-Authenticator']).toHaveLength(1);
+    expect(reject.attributes['Message-Authenticator']).toHaveLength(1);
   });
 
   it('sends the request list, the NAS source address and no password of its own to authorize', async () => {
@@ -292,7 +311,8 @@ describe('the shipped FreeRADIUS configuration', () => {
 
     // Assess
     expect(reply.code).toBe('Access-Reject');
-    expect(Object.keys(reply.attributes)).toEqual(['Reply-Message']);
+    // Message-Authenticator is the reply's signature (BlastRADIUS), not a grant.
+    expect(Object.keys(reply.attributes).sort()).toEqual(['Message-Authenticator', 'Reply-Message']);
   });
 
   it('drops the Session-Timeout of an accepted code from the reject a wrong password gets', async () => {
@@ -708,7 +728,7 @@ describe('routers (each with its own credentials)', () => {
     let proxy: Radsecproxy | undefined;
     afterAll(async () => proxy?.stop());
 
-    it("passes the CN and serial of the router's certificate with every call, with the files run.sh fetched from the API", async () => {
+    it("passes the CN and serial of the router's certificate with every call, with the files run.sh took from its environment", async () => {
       // Prepare
       const cert = await issueRouterCertificate(SEED, 'rtr_radsec01', Date.now());
       proxy = await startRadsecproxy({
@@ -742,7 +762,7 @@ describe('routers (each with its own credentials)', () => {
       );
 
       // Assess
-      expect(tlsFetches).toBe(1);
+      expect(strayRequests).toEqual([]);
       expect([login.code, report.code]).toEqual(['Access-Accept', 'Accounting-Response']);
       expect(
         calls.map((c) => [
@@ -832,5 +852,112 @@ describe('run.sh', () => {
     // Assess
     expect(out.status).toBe(64);
     expect(out.stderr).toContain('RADIUS_API_SECRET must be');
+  });
+
+  it('writes the RadSec files from its environment into RADIUS_TLS_DIR (key mode 600) and keeps the key out of FreeRADIUS', () => {
+    // Assess: the server the suite runs was started with the files in its environment only.
+    const dir = join(radius.runDir, 'tls');
+    expect(readFileSync(join(dir, 'server.key'), 'utf8').trim()).toBe(tlsFiles.key_pem.trim());
+    expect(readFileSync(join(dir, 'server.pem'), 'utf8').trim()).toBe(tlsFiles.cert_pem.trim());
+    expect(readFileSync(join(dir, 'ca.pem'), 'utf8').trim()).toBe(tlsFiles.ca_pem.trim());
+    expect(statSync(join(dir, 'server.key')).mode & 0o777).toBe(0o600);
+    // run.sh became FreeRADIUS (exec): the same process, whose environment has no PEM left.
+    const environ = readFileSync(`/proc/${radius.pid}/environ`, 'latin1');
+    expect(environ).toContain('RADIUS_TLS_DIR=');
+    expect(environ).not.toContain('RADIUS_TLS_KEY_PEM');
+    expect(environ).not.toContain('PRIVATE KEY');
+  });
+
+  it('refuses to start, asking nothing of the API, when no RadSec files are given or found', () => {
+    // Prepare
+    const empty = mkdtempSync(join(tmpdir(), 'run-sh-tls-'));
+    strayRequests = [];
+    const base = {
+      PATH: process.env.PATH,
+      RADIUS_API_URL: radius.apiUrl,
+      RADIUS_API_SECRET: API_SECRET,
+      RADIUS_CLIENT_IPADDR: '127.0.0.1',
+      RADIUS_LISTEN_ADDR: '127.0.0.1',
+      RADIUS_AUTH_PORT: '1812',
+      RADIUS_ACCT_PORT: '1813',
+      RADIUS_TLS_PORT: '2083',
+      RADIUS_DISCONNECT: 'off',
+      RADIUS_TLS_DIR: empty,
+    };
+
+    try {
+      // Act
+      const none = spawnSync('sh', [join(FREERADIUS_CONFIG_DIR, 'run.sh')], { env: base, encoding: 'utf8' });
+      const partial = spawnSync('sh', [join(FREERADIUS_CONFIG_DIR, 'run.sh')], {
+        env: { ...base, RADIUS_TLS_CERT_PEM: tlsFiles.cert_pem },
+        encoding: 'utf8',
+      });
+
+      // Assess
+      expect(none.status).toBe(64);
+      expect(none.stderr).toContain(`no ${empty}/ca.pem`);
+      expect(partial.status).toBe(64);
+      expect(partial.stderr).toContain('go together');
+      expect(strayRequests).toEqual([]);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('gives FreeRADIUS 3.2.5 and later the BlastRADIUS settings, and an older one (which would refuse them) Message-Authenticator added to its replies instead', () => {
+    // Prepare: stand-ins for the server, saying their version and printing what run.sh wrote.
+    const work = mkdtempSync(join(tmpdir(), 'run-sh-version-'));
+    const run = (version: string) => {
+      const config = join(work, `config-${version}`);
+      const bin = join(work, `bin-${version}`);
+      cpSync(FREERADIUS_CONFIG_DIR, config, { recursive: true });
+      mkdirSync(bin);
+      writeFileSync(
+        join(bin, 'freeradius'),
+        `#!/bin/sh\nif [ "$1" = "-v" ]; then echo "radiusd: FreeRADIUS Version ${version}, for host x86_64-pc-linux-gnu"; exit 0; fi\n` +
+          `cat "$3/blastradius.conf" 2>/dev/null || echo "(none)"\n` +
+          `cat "$3/message-authenticator.conf" 2>/dev/null || echo "(server adds it)"\n`,
+        { mode: 0o755 },
+      );
+      return spawnSync('sh', [join(config, 'run.sh')], {
+        env: {
+          PATH: `${bin}:${process.env.PATH}`,
+          RADIUS_API_URL: 'http://127.0.0.1:1',
+          RADIUS_API_SECRET: API_SECRET,
+          RADIUS_CLIENT_IPADDR: '127.0.0.1',
+          RADIUS_LISTEN_ADDR: '127.0.0.1',
+          RADIUS_AUTH_PORT: '1812',
+          RADIUS_ACCT_PORT: '1813',
+          RADIUS_TLS_PORT: '2083',
+          RADIUS_DISCONNECT: 'off',
+          RADIUS_TLS_CA_PEM: tlsFiles.ca_pem,
+          RADIUS_TLS_CERT_PEM: tlsFiles.cert_pem,
+          RADIUS_TLS_KEY_PEM: tlsFiles.key_pem,
+        },
+        encoding: 'utf8',
+      });
+    };
+
+    try {
+      // Act
+      const outputs = Object.fromEntries(
+        ['3.2.1', '3.2.4', '3.2.5', '3.2.7', '3.3.0'].map((v) => [v, run(v)]),
+      );
+
+      // Assess
+      for (const v of ['3.2.5', '3.2.7', '3.3.0']) {
+        expect(outputs[v]?.status, v).toBe(0);
+        expect(outputs[v]?.stdout, v).toContain('require_message_authenticator = yes');
+        expect(outputs[v]?.stdout, v).toContain('limit_proxy_state = yes');
+        // It signs its replies itself: the configuration adds no second Message-Authenticator.
+        expect(outputs[v]?.stdout, v).toContain('(server adds it)');
+      }
+      for (const v of ['3.2.1', '3.2.4']) {
+        expect(outputs[v]?.stdout, v).toContain('(none)');
+        expect(outputs[v]?.stdout, v).toContain('&Message-Authenticator := 0x00');
+      }
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 });

@@ -215,7 +215,7 @@ describe('query strings', () => {
       admin,
       agent: admin,
       webhook: undefined,
-      // FreeRADIUS's bearer (GET /api/v1/radius/tls).
+      // FreeRADIUS's bearer.
       radius: process.env.RADIUS_API_SECRET,
       signature: undefined,
     };

@@ -66,6 +66,28 @@ describe('a cell', () => {
     expect(JSON.stringify(selection?.Properties)).toContain(tableId as string);
   });
 
+  it("reads the cell's own counts: every alarm on the platform's metrics carries the cell", () => {
+    type Stat = {
+      Metric: { Namespace: string; MetricName: string; Dimensions?: { Name: string; Value: string }[] };
+    };
+    const ours = t
+      .ofType('AWS::CloudWatch::Alarm')
+      .flatMap(([, a]) =>
+        ((a.Properties.Metrics ?? []) as { MetricStat?: Stat }[]).map((m) => m.MetricStat?.Metric),
+      )
+      .filter((m) => m?.Namespace === 'HotspotPlatform') as Stat['Metric'][];
+    expect(ours.length).toBeGreaterThan(3);
+    for (const m of ours) {
+      // A metric filter's metric (the API's 429s) has no dimension to give: its name carries the cell.
+      if (m.MetricName === 'Api429-ci') expect(m.Dimensions ?? []).toEqual([]);
+      else
+        expect(m.Dimensions, m.MetricName).toEqual(expect.arrayContaining([{ Name: 'cell', Value: 'ci' }]));
+    }
+    expect(ours.map((m) => m.MetricName)).toContain('Api429-ci');
+    const [[, filter] = []] = t.ofType('AWS::Logs::MetricFilter');
+    expect(JSON.stringify(filter?.Properties)).toContain('Api429-ci');
+  });
+
   it('refuses a pool above 400 ids or outside 802.1Q, a domain without its certificate, and a bad cell id', () => {
     expect(() => synth({ vlanPoolSize: 401 })).toThrow(/at most 400/);
     expect(() => synth({ vlanFirstId: 4000, vlanPoolSize: 400 })).toThrow(/2\.\.4094/);

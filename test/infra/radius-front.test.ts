@@ -99,7 +99,12 @@ describe('the RADIUS front', () => {
       RequiresCompatibilities: ['FARGATE'],
       ContainerDefinitions: [
         Match.objectLike({
-          Secrets: [{ Name: 'RADIUS_API_SECRET', ValueFrom: Match.anyValue() }],
+          Secrets: [
+            { Name: 'RADIUS_API_SECRET', ValueFrom: Match.anyValue() },
+            { Name: 'RADIUS_TLS_CA_PEM', ValueFrom: Match.anyValue() },
+            { Name: 'RADIUS_TLS_CERT_PEM', ValueFrom: Match.anyValue() },
+            { Name: 'RADIUS_TLS_KEY_PEM', ValueFrom: Match.anyValue() },
+          ],
           LogConfiguration: Match.objectLike({ LogDriver: 'awslogs' }),
           PortMappings: [
             { ContainerPort: 1812, Protocol: 'udp' },
@@ -121,23 +126,187 @@ describe('the RADIUS front', () => {
     expect(env).not.toMatch(/RADIUS_SECRET|testing123/);
   });
 
-  it('scales on CPU and pages operations on unhealthy targets and high CPU', () => {
+  it("scales on RADIUS packets per task (the NLB's over the running tasks), not on CPU", () => {
     template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', {
       MinCapacity: 2,
       MaxCapacity: 6,
     });
-    template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalingPolicy', {
-      TargetTrackingScalingPolicyConfiguration: Match.objectLike({
-        PredefinedMetricSpecification: { PredefinedMetricType: 'ECSServiceAverageCPUUtilization' },
-      }),
+    const policies = t.ofType('AWS::ApplicationAutoScaling::ScalingPolicy').map(([, p]) => p.Properties);
+    expect(policies).toHaveLength(1);
+    const config = policies[0]?.TargetTrackingScalingPolicyConfiguration as {
+      TargetValue: number;
+      PredefinedMetricSpecification?: unknown;
+      CustomizedMetricSpecification: {
+        Metrics: {
+          Id: string;
+          Expression?: string;
+          MetricStat?: { Metric: { MetricName: string; Dimensions: { Name: string; Value: unknown }[] } };
+          ReturnData: boolean;
+        }[];
+      };
+    };
+    expect(config.PredefinedMetricSpecification).toBeUndefined();
+    expect(config.TargetValue).toBe(400 * 60);
+    const metrics = config.CustomizedMetricSpecification.Metrics;
+    expect(metrics.map((m) => [m.Id, m.MetricStat?.Metric.MetricName ?? m.Expression, m.ReturnData])).toEqual(
+      [
+        ['packets', 'ProcessedPackets', false],
+        ['tasks', 'RunningTaskCount', false],
+        ['perTask', 'packets / tasks', true],
+      ],
+    );
+    expect(metrics[1]?.MetricStat?.Metric.Dimensions).toEqual([
+      { Name: 'ClusterName', Value: 'Front-radius' },
+      { Name: 'ServiceName', Value: 'radius-front' },
+    ]);
+    template.hasResourceProperties('AWS::ECS::Service', {
+      ServiceName: 'radius-front',
+      DeploymentConfiguration: Match.objectLike({ MinimumHealthyPercent: 100 }),
     });
+    template.hasResourceProperties('AWS::ECS::Cluster', { ClusterName: 'Front-radius' });
+  });
+
+  it("pages operations on unhealthy targets, high CPU, a failed certificate rotation, and RADIUS traffic well below the hour's usual", () => {
     const alarms = t.ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
     expect(alarms.filter((a) => a.MetricName === 'UnHealthyHostCount')).toHaveLength(3);
     expect(alarms.filter((a) => a.MetricName === 'CPUUtilization' && a.Namespace === 'AWS/ECS')).toHaveLength(
       1,
     );
-    for (const a of alarms.filter((x) => x.MetricName === 'UnHealthyHostCount' || x.Namespace === 'AWS/ECS'))
+    expect(alarms.filter((a) => a.MetricName === 'Errors' && a.Namespace === 'AWS/Lambda')).toHaveLength(1);
+    for (const a of alarms) {
       expect(a.AlarmActions).toHaveLength(1);
+      // The cell's front in every alarm's words (its metrics are its own NLB's, service's, function's).
+      expect(String(a.AlarmDescription)).toContain('RADIUS front Front-radius');
+    }
+    const low = alarms.find((a) => a.ComparisonOperator === 'LessThanLowerThreshold');
+    expect(low).toMatchObject({ ThresholdMetricId: 'band', TreatMissingData: 'breaching' });
+    const metrics = low?.Metrics as {
+      Id: string;
+      Expression?: string;
+      MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string }[] } };
+    }[];
+    expect(metrics.find((m) => m.Id === 'band')?.Expression).toBe('ANOMALY_DETECTION_BAND(filled, 3)');
+    expect(metrics.find((m) => m.Id === 'packets')?.MetricStat?.Metric).toMatchObject({
+      Namespace: 'AWS/NetworkELB',
+      MetricName: 'ProcessedPackets',
+      Dimensions: [{ Name: 'LoadBalancer' }],
+    });
+  });
+
+  it('keeps its addresses and its NLB when the stack is deleted, with a NAT gateway and a fixed egress address per AZ', () => {
+    const eips = t.ofType('AWS::EC2::EIP');
+    expect(eips).toHaveLength(4);
+    for (const [, eip] of eips)
+      expect([eip.DeletionPolicy, eip.UpdateReplacePolicy]).toEqual(['Retain', 'Retain']);
+    const [[, nlb] = []] = t.ofType('AWS::ElasticLoadBalancingV2::LoadBalancer');
+    expect(nlb?.DeletionPolicy).toBe('Retain');
+    const egress = eips
+      .filter(([, e]) => JSON.stringify(e.Properties.Tags ?? []).includes('radius-egress-'))
+      .map(([id]) => ({ 'Fn::GetAtt': [id, 'AllocationId'] }));
+    expect(egress).toHaveLength(2);
+    const nats = t.ofType('AWS::EC2::NatGateway').map(([, n]) => n.Properties.AllocationId);
+    expect(nats).toEqual(egress);
+    const outputs = parent.json.Outputs as Record<string, unknown>;
+    expect(Object.keys(outputs)).toEqual(
+      expect.arrayContaining(['RadiusAddresses', 'RadiusEgressAddresses']),
+    );
+  });
+
+  it('renews its server certificate daily when due, first at the deploy before the service, the CA key read by that function alone', () => {
+    const [[rotationId, rotation] = []] = t
+      .ofType('AWS::Lambda::Function')
+      .filter(([, f]) => String(f.Properties.Description).includes('renews its server certificate'));
+    expect(rotation).toBeDefined();
+    const env = (
+      (rotation as { Properties: Record<string, unknown> }).Properties.Environment as {
+        Variables: Record<string, unknown>;
+      }
+    ).Variables;
+    expect(env).toMatchObject({ FRONT_CLUSTER: 'Front-radius', FRONT_SERVICE: 'radius-front' });
+    // The schedule, and the deploy-time run the service waits for.
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 day)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [rotationId, 'Arn'] } })],
+    });
+    const [[issuedId, issued] = []] = t.ofType('AWS::CloudFormation::CustomResource');
+    expect(issued?.Properties.ServiceToken).toEqual({ 'Fn::GetAtt': [rotationId, 'Arn'] });
+    const [[, service] = []] = t.ofType('AWS::ECS::Service');
+    expect((service as unknown as { DependsOn: string[] }).DependsOn).toContain(issuedId);
+    // Its grants: the CA key read, the TLS secret read and written, one service rolled.
+    const statements = t.statementsOfFunction(rotationId as string);
+    const tlsSecret = t.ofType('AWS::SecretsManager::Secret')[0]?.[0];
+    const on = (action: string) =>
+      statements.filter((st) => [st.Action].flat().includes(action)).map((st) => JSON.stringify(st.Resource));
+    expect(on('secretsmanager:PutSecretValue')).toEqual([JSON.stringify({ Ref: tlsSecret })]);
+    expect(on('ecs:UpdateService')).toHaveLength(1);
+    expect(on('ecs:UpdateService')[0]).toContain('service/Front-radius/radius-front');
+    const caParam = env.ROUTER_CA_KEY_ARN as { Ref: string };
+    expect(parameterValue(caParam)).toEqual({
+      Ref: parent
+        .ofType('AWS::SecretsManager::Secret')
+        .find(([, s]) => String(s.Properties.Description).startsWith('ROUTER_CA_KEY:'))?.[0],
+    });
+    expect(on('secretsmanager:GetSecretValue').sort()).toEqual(
+      [JSON.stringify(caParam), JSON.stringify({ Ref: tlsSecret })].sort(),
+    );
+    expect(statements.flatMap((st) => [st.Action].flat()).filter((a) => a.startsWith('ecs:'))).toEqual([
+      'ecs:UpdateService',
+    ]);
+  });
+
+  it('lets only the functions that issue router certificates read the CA key; the sealing key is another secret', () => {
+    const secretOf = (name: string) =>
+      parent
+        .ofType('AWS::SecretsManager::Secret')
+        .find(([, sec]) => String(sec.Properties.Description).startsWith(`${name}:`))?.[0];
+    const readers = (name: string) =>
+      parent
+        .ofType('AWS::Lambda::Function')
+        .filter(([id]) =>
+          parent
+            .statementsOfFunction(id)
+            .some((st) => JSON.stringify(st.Resource).includes(`"${secretOf(name)}"`)),
+        )
+        .map(([, f]) => String(f.Properties.Description).split(':')[0])
+        .sort();
+    expect(secretOf('ROUTER_CA_KEY')).toBeDefined();
+    expect(secretOf('ROUTER_CA_KEY')).not.toBe(secretOf('ROUTER_SEAL_KEY'));
+    expect(readers('ROUTER_CA_KEY')).toEqual([
+      'POST /api/v1/resellers',
+      'POST /api/v1/routers',
+      'POST /api/v1/routers/{router_id}/credentials',
+    ]);
+    expect(readers('ROUTER_SEAL_KEY')).toEqual([
+      'POST /api/v1/radius/client',
+      'POST /api/v1/radius/disconnects/claim',
+      'POST /api/v1/resellers',
+      'POST /api/v1/routers',
+      'POST /api/v1/routers/{router_id}/credentials',
+    ]);
+    // The CA key keeps the logical id the first deploys gave ROUTER_KEY_SEED: the same secret, the same CA.
+    expect(secretOf('ROUTER_CA_KEY')).toBe('DataSecretROUTERKEYSEEDB949CC6E');
+    expect(Object.keys(parent.resources)).not.toContain('GetRadiusTls');
+    expect(parent.ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey)).not.toContain(
+      'GET /api/v1/radius/tls',
+    );
+  });
+
+  it("gives the routers' setup scripts both front addresses and the Disconnect sources from the same deploy", () => {
+    const env = parent.envOf('POST /api/v1/routers');
+    const [nestedId] = parent.ofType('AWS::CloudFormation::Stack')[0] ?? [];
+    const nestedOutputs = t.json.Outputs as Record<string, { Value: unknown }>;
+    const resolve = (joined: unknown) =>
+      (joined as { 'Fn::Join': [string, { 'Fn::GetAtt': [string, string] }[]] })['Fn::Join'][1].map((g) => {
+        expect(g['Fn::GetAtt'][0]).toBe(nestedId);
+        return nestedOutputs[g['Fn::GetAtt'][1].replace(/^Outputs\./, '')]?.Value;
+      });
+    const tagged = (prefix: string) =>
+      t
+        .ofType('AWS::EC2::EIP')
+        .filter(([, e]) => JSON.stringify(e.Properties.Tags ?? []).includes(prefix))
+        .map(([id]) => ({ 'Fn::GetAtt': [id, 'PublicIp'] }));
+    expect(resolve(env.RADIUS_HOST)).toEqual(tagged('"radius-front-'));
+    expect(resolve(env.RADIUS_DISCONNECT_FROM)).toEqual(tagged('"radius-egress-'));
   });
 
   it('deploys as a nested stack of the main one, which outputs the addresses routers are given', () => {
@@ -164,17 +333,27 @@ describe('the RADIUS front', () => {
     expect(Object.keys(parent.resources).length).toBeLessThanOrEqual(500 - 5 * 5);
   });
 
-  it('stages the image (Dockerfile on the official FreeRADIUS 3.2 image, and the shipped configuration) without building it', () => {
+  it('stages the image (the official FreeRADIUS image at 3.2.5 or later, Node 22, the task platform, and the shipped configuration) without building it', () => {
     const outdir = app.synth().directory;
     const assets = JSON.parse(readFileSync(join(outdir, 'Front.assets.json'), 'utf8')) as {
-      dockerImages: Record<string, { source: { directory: string } }>;
+      dockerImages: Record<string, { source: { directory: string; platform?: string } }>;
     };
     const images = Object.values(assets.dockerImages);
     expect(images).toHaveLength(1);
-    const dir = join(outdir, (images[0] as { source: { directory: string } }).source.directory);
-    expect(readFileSync(join(dir, 'Dockerfile'), 'utf8')).toMatch(
-      /^ARG FREERADIUS_IMAGE=freeradius\/freeradius-server:3\.2\.\d+$/m,
-    );
+    const source = (images[0] as { source: { directory: string; platform?: string } }).source;
+    const dir = join(outdir, source.directory);
+    const dockerfile = readFileSync(join(dir, 'Dockerfile'), 'utf8');
+    // FreeRADIUS pinned at 3.2.5 or later (BlastRADIUS), Node 22, built for the task's architecture.
+    const [, patch] =
+      /^ARG FREERADIUS_IMAGE=freeradius\/freeradius-server:3\.2\.(\d+)$/m.exec(dockerfile) ?? [];
+    expect(Number(patch)).toBeGreaterThanOrEqual(5);
+    expect(dockerfile).toMatch(/^FROM --platform=linux\/amd64 node:22-bookworm-slim AS node$/m);
+    expect(dockerfile).toMatch(/^FROM --platform=linux\/amd64 \$\{FREERADIUS_IMAGE\}$/m);
+    expect(source.platform).toBe('linux/amd64');
+    template.hasResourceProperties('AWS::ECS::TaskDefinition', {
+      RuntimePlatform: { CpuArchitecture: 'X86_64', OperatingSystemFamily: 'LINUX' },
+    });
+    expect(dockerfile).not.toMatch(/curl|jq/);
     for (const f of ['run.sh', 'radiusd.conf', 'clients.conf', 'sites/radsec', 'sites/dynamic-clients'])
       expect(existsSync(join(dir, f)), f).toBe(true);
   });

@@ -16,7 +16,8 @@ Object.assign(process.env, {
   OTP_PEPPER: 'test-otp-pepper-0123456789abcdef',
   WEBHOOK_SECRET: 'test-webhook-secret-0123456789',
   RADIUS_API_SECRET: 'test-radius-api-secret-0123456789abcdef',
-  ROUTER_KEY_SEED: 'test-router-key-seed-0123456789abcdef0123',
+  ROUTER_CA_KEY: 'test-router-ca-key-0123456789abcdef0123456',
+  ROUTER_SEAL_KEY: 'test-router-seal-key-0123456789abcdef01234',
   // DynamoDB Local under a whole run's load is slower than DynamoDB: see functions/core/ddb.ts.
   DYNAMODB_REQUEST_TIMEOUT_MS: '10000',
   DYNAMODB_CONNECT_TIMEOUT_MS: '5000',

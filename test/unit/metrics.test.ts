@@ -60,3 +60,33 @@ describe('business metrics', () => {
     expect(publish).toHaveBeenCalledTimes(2);
   });
 });
+
+describe("a cell's metrics", () => {
+  it("carry the cell (CELL_ID) beside the service, the dimensions the cell's alarms read", async () => {
+    // Prepare: the module as a function of cell `ci` loads it (CELL_ID set before its import).
+    const saved = process.env.CELL_ID;
+    process.env.CELL_ID = 'ci';
+    vi.resetModules();
+    try {
+      const cellMetrics = await import('../../functions/core/metrics.js');
+      const { ourDimensions } = await import('../../lib/observability.js');
+
+      // Act
+      cellMetrics.countMetric('RadiusAccept');
+      const emf = cellMetrics.metrics.serializeMetrics() as unknown as Record<string, unknown> & {
+        _aws: { CloudWatchMetrics: { Dimensions: string[][] }[] };
+      };
+      cellMetrics.metrics.clearMetrics();
+
+      // Assess
+      const dimensions = Object.keys(ourDimensions('ci'));
+      expect(emf._aws.CloudWatchMetrics[0]?.Dimensions).toEqual([expect.arrayContaining(dimensions)]);
+      expect(emf._aws.CloudWatchMetrics[0]?.Dimensions[0]).toHaveLength(dimensions.length);
+      expect(emf).toMatchObject(ourDimensions('ci'));
+    } finally {
+      if (saved === undefined) delete process.env.CELL_ID;
+      else process.env.CELL_ID = saved;
+      vi.resetModules();
+    }
+  });
+});

@@ -136,3 +136,44 @@ describe('the MikroTik login page', () => {
     expect(html).not.toContain('PORTAL_URL');
   });
 });
+
+describe("the script with the stack's addresses (both of the front's, and where Disconnects leave from)", () => {
+  const front = { radiusHost: '203.0.113.10,203.0.113.20', disconnectFrom: '198.51.100.7, 198.51.100.8' };
+  const radiusLines = (script: string) => script.split('\n').filter((l) => l.startsWith('/radius add'));
+
+  it('gives a UDP router both front addresses first, then the Disconnect sources, all with its own secret', () => {
+    // Act
+    const script = routerOsScript({ ...options, ...front, routerOs: 6, access: udp });
+
+    // Assess
+    expect(radiusLines(script).map((l) => /address="([^"]+)"/.exec(l)?.[1])).toEqual([
+      '203.0.113.10',
+      '203.0.113.20',
+      '198.51.100.7',
+      '198.51.100.8',
+    ]);
+    for (const line of radiusLines(script)) expect(line).toContain('secret="a-router-own-secret-123"');
+    expect(script).toContain('/radius incoming set accept=yes port=3799');
+  });
+
+  it('gives a RadSec router both front addresses over TLS (its Disconnects would ride its own connection)', () => {
+    // Act
+    const script = routerOsScript({ ...options, ...front });
+
+    // Assess
+    expect(radiusLines(script).map((l) => /address="([^"]+)"/.exec(l)?.[1])).toEqual([
+      '203.0.113.10',
+      '203.0.113.20',
+    ]);
+    for (const line of radiusLines(script)) expect(line).toContain('protocol=radsec');
+  });
+
+  it('refuses an address list holding a name', () => {
+    expect(() => routerOsScript({ ...options, radiusHost: '203.0.113.10,radius.example.com' })).toThrow(
+      /radius-host/,
+    );
+    expect(() => routerOsScript({ ...options, ...front, disconnectFrom: 'nat.example.com' })).toThrow(
+      /disconnect-from/,
+    );
+  });
+});

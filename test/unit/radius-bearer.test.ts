@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterAll, describe, expect, it } from 'vitest';
 import { digestMatches, digestOf, safeEqual } from '../../functions/core/compare.js';
 import { resetSecrets } from '../../functions/core/secrets.js';
-import { handler } from '../../functions/radius/radius-tls.js';
+import { handler } from '../../functions/radius/radius-client.js';
 
 /**
  * FreeRADIUS's bearer: the secret holds one token per RADIUS server (white space or commas
@@ -10,16 +10,18 @@ import { handler } from '../../functions/radius/radius-tls.js';
  * (functions/core/http.ts): every token still opens, nothing else does, and a changed secret is
  * read as changed.
  */
+// A client lookup of no address: answered 404 (no router) once the bearer opens, without the table.
 const event = (token: string): APIGatewayProxyEventV2 =>
   ({
     version: '2.0',
-    routeKey: 'GET /api/v1/radius/tls',
-    rawPath: '/api/v1/radius/tls',
+    routeKey: 'POST /api/v1/radius/client',
+    rawPath: '/api/v1/radius/client',
     rawQueryString: '',
-    headers: { authorization: `Bearer ${token}` },
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ 'Hotspot-NAS-IP': { type: 'string', value: ['not-an-address'] } }),
     requestContext: {
       requestId: 'r',
-      http: { method: 'GET', path: '/api/v1/radius/tls', sourceIp: '127.0.0.1' },
+      http: { method: 'POST', path: '/api/v1/radius/client', sourceIp: '127.0.0.1' },
     },
     isBase64Encoded: false,
   }) as unknown as APIGatewayProxyEventV2;
@@ -37,7 +39,7 @@ describe('the RADIUS servers bearer tokens', () => {
     process.env.RADIUS_API_SECRET = 'token-one-0123456789 token-two-0123456789,token-three-0123456789';
     resetSecrets();
     for (const t of ['token-one-0123456789', 'token-two-0123456789', 'token-three-0123456789'])
-      expect(await status(t), t).toBe(200);
+      expect(await status(t), t).toBe(404);
     for (const t of ['token-four-0123456789', 'token-one', '', 'token-one-0123456789 token-two-0123456789'])
       expect(await status(t), t).toBe(502);
   });
@@ -46,7 +48,7 @@ describe('the RADIUS servers bearer tokens', () => {
     process.env.RADIUS_API_SECRET = 'token-five-0123456789';
     resetSecrets();
     expect(await status('token-one-0123456789')).toBe(502);
-    expect(await status('token-five-0123456789')).toBe(200);
+    expect(await status('token-five-0123456789')).toBe(404);
   });
 
   it('digestMatches is safeEqual against each kept digest', () => {

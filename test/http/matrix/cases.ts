@@ -538,7 +538,6 @@ export const cases: Record<string, MatrixCase> = {
     request: async () => ({ path: '', body: { 'Hotspot-NAS-IP': { type: 'string', value: ['192.0.2.1'] } } }),
     expect: RADIUS_ONLY,
   },
-  'GET /api/v1/radius/tls': { request: async () => ({ path: '' }), expect: RADIUS_ONLY },
   'POST /api/v1/routers': {
     request: async (cast) => ({
       path: '',

@@ -1,0 +1,149 @@
+import { X509Certificate } from 'node:crypto';
+import { AwsError, awsJson, ECS, SECRETS_MANAGER } from '../core/aws-json.js';
+
+/**
+ * The RADIUS front's server certificate, renewed by the stack itself.
+ *
+ * A scheduled function (daily, and once at every deploy before the front's service exists:
+ * lib/radius-front.ts) reads the current certificate from a Secrets Manager secret of its own.
+ * When there is none, it is not signed by the router CA, or less than a third of its lifetime
+ * is left, it issues a new one (a fresh key, signed with ROUTER_CA_KEY), writes it to the secret,
+ * and asks ECS for a new deployment of the front's service. The tasks read the secret at start
+ * (ECS secrets): the deployment replaces them one by one, a new one running and healthy before an
+ * old one stops (minimum healthy 100 %), so routers reconnect to a live task and never see an
+ * expired certificate. Nothing is fetched from the public domain: a first deploy whose DNS is
+ * pointed afterwards starts as well as any.
+ *
+ * With a 90-day certificate and a daily run, renewal comes at 60 days, leaving 30 days of
+ * failed runs (each one alarms) before it would expire in service.
+ */
+
+/** What the secret holds (JSON); the task definition picks each PEM by its key. */
+export interface FrontTlsFiles {
+  ca_pem: string;
+  cert_pem: string;
+  key_pem: string;
+  not_after: string;
+}
+
+export type RenewalReason = 'missing' | 'other-ca' | 'expiring' | 'fresh';
+
+/** Renew when less than this share of the certificate's lifetime is left. */
+export const RENEW_WHEN_LEFT = 1 / 3;
+
+/**
+ * Whether the front's certificate must be renewed now. `current` is the secret's value as read
+ * (anything: a placeholder, a broken JSON, a certificate of another CA all mean "renew").
+ */
+export function renewalReason(current: string | undefined, caPem: string, nowMs: number): RenewalReason {
+  let files: Partial<FrontTlsFiles>;
+  try {
+    files = JSON.parse(current ?? '') as Partial<FrontTlsFiles>;
+  } catch {
+    return 'missing';
+  }
+  if (!files || typeof files.cert_pem !== 'string' || typeof files.key_pem !== 'string') return 'missing';
+  let cert: X509Certificate;
+  try {
+    cert = new X509Certificate(files.cert_pem);
+  } catch {
+    return 'missing';
+  }
+  // The CA certificate is rebuilt with fresh signature bytes: compare its key, not its PEM.
+  if (!cert.verify(new X509Certificate(caPem).publicKey)) return 'other-ca';
+  const from = Date.parse(cert.validFrom);
+  const to = Date.parse(cert.validTo);
+  if (!(to > from)) return 'missing';
+  return to - nowMs < (to - from) * RENEW_WHEN_LEFT ? 'expiring' : 'fresh';
+}
+
+/** Where the rotation reads and writes, and what it rolls: AWS in a deployment, fakes in tests. */
+export interface RotationTargets {
+  /** The secret's current value, or undefined when it has none yet. */
+  read(): Promise<string | undefined>;
+  write(value: string): Promise<void>;
+  /** A rolling replacement of the front's tasks; false when the service does not exist yet. */
+  roll(): Promise<boolean>;
+}
+
+export interface RotationInput {
+  caKey: string;
+  /** The server certificate's CN. */
+  name: string;
+  nowMs: number;
+  /** The new certificate's lifetime (default SERVER_CERT_DAYS). */
+  days?: number;
+}
+
+export interface RotationResult {
+  reason: RenewalReason;
+  renewed: boolean;
+  /** Whether a new deployment of the front's tasks was asked for. */
+  rolled: boolean;
+  notAfter?: string;
+}
+
+export async function rotateFrontTls(
+  targets: RotationTargets,
+  input: RotationInput,
+): Promise<RotationResult> {
+  const { caCertificatePem, issueServerCertificate } = await import('./ca.mjs');
+  const caPem = await caCertificatePem(input.caKey);
+  const reason = renewalReason(await targets.read(), caPem, input.nowMs);
+  if (reason === 'fresh') return { reason, renewed: false, rolled: false };
+  const cert = await issueServerCertificate(input.caKey, input.name, input.nowMs, input.days);
+  const files: FrontTlsFiles = {
+    ca_pem: caPem,
+    cert_pem: cert.certPem,
+    key_pem: cert.keyPem,
+    not_after: cert.notAfter,
+  };
+  await targets.write(JSON.stringify(files));
+  const rolled = await targets.roll();
+  return { reason, renewed: true, rolled, notAfter: cert.notAfter };
+}
+
+/** The targets in AWS: the front's TLS secret, and the front's ECS service. */
+export function awsTargets(settings: {
+  secretArn: string;
+  cluster: string;
+  service: string;
+}): RotationTargets {
+  return {
+    async read() {
+      try {
+        const answer = await awsJson<{ SecretString?: string }>(SECRETS_MANAGER, 'GetSecretValue', {
+          SecretId: settings.secretArn,
+        });
+        return answer.SecretString;
+      } catch (error) {
+        if (error instanceof AwsError && error.code === 'ResourceNotFoundException') return undefined;
+        throw error;
+      }
+    },
+    async write(value) {
+      await awsJson(SECRETS_MANAGER, 'PutSecretValue', { SecretId: settings.secretArn, SecretString: value });
+    },
+    async roll() {
+      try {
+        await awsJson(ECS, 'UpdateService', {
+          cluster: settings.cluster,
+          service: settings.service,
+          forceNewDeployment: true,
+        });
+        return true;
+      } catch (error) {
+        // At the first deploy the rotation runs before the service exists: its first tasks
+        // will read the new certificate anyway.
+        if (
+          error instanceof AwsError &&
+          (error.code === 'ServiceNotFoundException' ||
+            error.code === 'ServiceNotActiveException' ||
+            error.code === 'ClusterNotFoundException')
+        )
+          return false;
+        throw error;
+      }
+    },
+  };
+}
