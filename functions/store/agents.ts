@@ -1,8 +1,6 @@
 import { type AccessCode, accessCodeCreate } from './access-codes.js';
 import { AccountEntity } from './accounts.js';
 import { cancelled, type Expr, entity, type TxItem, transact } from './entity.js';
-import { revenueIncrementByAgent } from './revenue.js';
-import { salesIncrement } from './sales.js';
 import { TABLE } from './table.js';
 
 /**
@@ -218,11 +216,15 @@ export type SaleOutcome = 'sold' | 'float_exhausted' | 'stock_exhausted' | 'code
 /**
  * Records one sale in one transaction: the agent's float (or stock) taken under the condition
  * that it covers the sale, the new access code, the sale, the agent's day and month, and the
- * reseller's month and day of sales (the same counters a mobile-money sale adds to). Either all
- * of it is written or none.
+ * sale's bookings (functions/billing/ledger.ts: the same books a mobile-money sale adds to).
+ * Either all of it is written or none.
  */
-// Access: TransactWriteItems [Update AGENT#<id> (float_fcfa >= price | s:<forfait> >= 1) ADD sold/commission/owed, Put CODE#<code> attribute_not_exists(pk), Put AGENT#<id>/SALE#<at>#<code> attribute_not_exists(pk), Update AGENT#<id>/PERIOD#<day> ADD, Update AGENT#<id>/PERIOD#<month> ADD, Update REVENUE#<reseller>/MONTH#<month> ADD, Update SALES#<reseller>/DAY#<day> ADD].
-export async function recordAgentSale(sale: AgentSale, code: AccessCode): Promise<SaleOutcome> {
+// Access: TransactWriteItems [Update AGENT#<id> (float_fcfa >= price | s:<forfait> >= 1) ADD sold/commission/owed, Put CODE#<code> attribute_not_exists(pk), Put AGENT#<id>/SALE#<at>#<code> attribute_not_exists(pk), Update AGENT#<id>/PERIOD#<day> ADD, Update AGENT#<id>/PERIOD#<month> ADD, the ledger's bookings].
+export async function recordAgentSale(
+  sale: AgentSale,
+  code: AccessCode,
+  bookings: Record<string, TxItem>,
+): Promise<SaleOutcome> {
   const owed = sale.price_fcfa - sale.commission_fcfa;
   const covers: Expr =
     sale.paid_from === 'float'
@@ -278,23 +280,11 @@ export async function recordAgentSale(sale: AgentSale, code: AccessCode): Promis
       sale: SaleEntity.tx.create(sale),
       day: period(sale.at.slice(0, 10)),
       month: period(sale.at.slice(0, 7)),
-      revenue: revenueIncrementByAgent(
-        sale.reseller_id,
-        sale.at.slice(0, 7),
-        sale.price_fcfa,
-        sale.commission_fcfa,
-      ),
-      sales: salesIncrement({
-        resellerId: sale.reseller_id,
-        at: sale.at,
-        nasId: sale.nas_id,
-        forfaitId: sale.forfait_id,
-        amountFcfa: sale.price_fcfa,
-      }),
+      ...bookings,
     });
     return 'sold';
   } catch (error) {
-    const c = cancelled<'agent' | 'code' | 'sale' | 'day' | 'month' | 'revenue' | 'sales'>(error);
+    const c = cancelled<'agent' | 'code' | 'sale'>(error);
     if (!c) throw error;
     if (c.failed('agent')) return sale.paid_from === 'float' ? 'float_exhausted' : 'stock_exhausted';
     if (c.failed('code') || c.failed('sale')) return 'code_taken';

@@ -198,12 +198,28 @@ export interface Update<T> extends Partial<Expr> {
   set?: Partial<T>;
   remove?: readonly (keyof T & string)[];
   /**
+   * Numbers ADDed to these attributes (an absent one starts at the number). Any name, flat
+   * breakdown attributes (`h:<nas_id>`) too: an ADD creates a top-level attribute where one on
+   * a map entry needs the map first.
+   */
+  add?: Readonly<Record<string, number>>;
+  /**
    * The item as read, when an index this update moves is built from attributes it does not
    * set: an attribute absent from it is absent from the item.
    */
   read?: T;
   /** The expression writes an index's attribute in a way that moves no key (said at the call). */
   keepsIndexes?: true;
+}
+
+/**
+ * An update that makes a whole item when there is none (a counter's first ADD): besides the
+ * update, the item's `entity` and, for an entity with a TTL, its TTL from `set` and the key.
+ * `set` holds what identifies the item (its key's attributes); `ifAbsent`, attributes written
+ * only by the update that creates it (`if_not_exists`).
+ */
+export interface Upsert<T> extends Update<T> {
+  ifAbsent?: Partial<T>;
 }
 
 /** One item of a TransactWriteItems, in the document client's form (marshalled when sent). */
@@ -343,6 +359,10 @@ export interface Entity<T, K, I extends Indexes<T> = Indexes<T>> {
   update(k: K, update: Update<T>, condition?: Expr): Promise<boolean>;
   /** `update`, answering the item after it (undefined when the condition refused it). */
   updateReturning(k: K, update: Update<T>, condition?: Expr): Promise<T | undefined>;
+  /** An update that makes the whole item when there is none (see `Upsert`); false when the condition refused it. */
+  upsert(k: K, upsert: Upsert<T>, condition?: Expr): Promise<boolean>;
+  /** `upsert`, answering the item after it (undefined when the condition refused it). */
+  upsertReturning(k: K, upsert: Upsert<T>, condition?: Expr): Promise<T | undefined>;
   /** Deletes an item; false when the condition refused it. */
   delete(k: K, condition?: Expr): Promise<boolean>;
   /** A query of the primary key; an index is queried by its name (`queryIndex`). */
@@ -354,6 +374,8 @@ export interface Entity<T, K, I extends Indexes<T> = Indexes<T>> {
     create(t: T): TxItem;
     /** An update for a transaction: index keys follow as in `update`. */
     update(k: K, update: Update<T>, condition?: Expr): TxItem;
+    /** An upsert for a transaction (see `Upsert`). */
+    upsert(k: K, upsert: Upsert<T>, condition?: Expr): TxItem;
     delete(k: K, condition?: Expr): TxItem;
     check(k: K, condition: Expr): TxItem;
   };
@@ -475,31 +497,42 @@ export function entity<T extends object>(name: string) {
      * the update touches gets its keys rewritten, or removed when `when` turns false; what the
      * key functions read must be set, in the key, or in `read` (else it throws: a fault).
      */
-    const updateExpr = (k: K, u: Update<T>): Expr => {
+    const updateExpr = (k: K, u: Upsert<T>, upsert = false): Expr => {
       const actions = actionsOf(u.expression);
       const names: Record<string, string> = { ...u.names };
       const values: Item = { ...u.values };
-      if (!u.keepsIndexes) {
-        for (const action of ACTIONS) {
-          for (const clause of actions[action]) {
-            const target = targetOf(clause, u.names);
-            if (indexed.has(target as keyof T & string) || INDEX_KEYS.includes(target)) {
-              throw new Error(
-                `${def.name}: write ${target} through set/remove, so that its index keys follow`,
-              );
-            }
+      for (const action of ACTIONS) {
+        for (const clause of actions[action]) {
+          const target = targetOf(clause, u.names);
+          if (u.keepsIndexes) continue;
+          if (indexed.has(target as keyof T & string) || INDEX_KEYS.includes(target)) {
+            throw new Error(`${def.name}: write ${target} through set/remove, so that its index keys follow`);
           }
         }
       }
       const known: Item = { ...u.read, ...(k as Item) };
       const removed = [...(u.remove ?? [])] as string[];
       let n = 0;
-      const setClause = (attr: string, value: unknown) => {
+      const setClause = (attr: string, value: unknown, ifAbsent = false) => {
         names[`#u${n}`] = attr;
         values[`:u${n}`] = value;
-        actions.SET.push(`#u${n} = :u${n}`);
+        actions.SET.push(ifAbsent ? `#u${n} = if_not_exists(#u${n}, :u${n})` : `#u${n} = :u${n}`);
         n++;
       };
+      for (const [attr, by] of Object.entries(u.add ?? {})) {
+        if (indexed.has(attr as keyof T & string))
+          throw new Error(`${def.name}: ADD to ${attr}, an index's attribute`);
+        names[`#u${n}`] = attr;
+        values[`:u${n}`] = by;
+        actions.ADD.push(`#u${n} :u${n}`);
+        n++;
+      }
+      if (upsert) {
+        setClause('entity', def.name);
+        for (const [attr, value] of Object.entries(u.ifAbsent ?? {})) setClause(attr, value, true);
+        const ttl = def.ttl?.({ ...u.ifAbsent, ...(k as Item), ...u.set } as T);
+        if (ttl !== undefined) setClause(TABLE.ttlAttribute, ttl);
+      }
       for (const [attr, value] of Object.entries(u.set ?? {})) {
         if (value === undefined) removed.push(attr);
         else {
@@ -542,8 +575,8 @@ export function entity<T extends object>(name: string) {
         .join(' ');
       return { expression, names, values };
     };
-    const update = (k: K, u: Update<T>, c?: Expr) => {
-      const e = updateExpr(k, u);
+    const update = (k: K, u: Upsert<T>, c?: Expr, upsert = false) => {
+      const e = updateExpr(k, u, upsert);
       return {
         TableName: tableName(),
         Key: def.key(k),
@@ -558,6 +591,17 @@ export function entity<T extends object>(name: string) {
         return true;
       } catch (error) {
         if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    };
+    const returning = async (input: ReturnType<typeof update>): Promise<T | undefined> => {
+      try {
+        const out = await itemClient().send(
+          new UpdateItemCommand(wireInput({ ...input, ReturnValues: 'ALL_NEW' })),
+        );
+        return out.Attributes ? parse(unmarshall(out.Attributes)) : undefined;
+      } catch (error) {
+        if (isConditionFailure(error)) return undefined;
         throw error;
       }
     };
@@ -600,17 +644,10 @@ export function entity<T extends object>(name: string) {
         ),
       update: (k, u, c) =>
         refused(() => itemClient().send(new UpdateItemCommand(wireInput(update(k, u, c))))),
-      async updateReturning(k, u, c) {
-        try {
-          const out = await itemClient().send(
-            new UpdateItemCommand(wireInput({ ...update(k, u, c), ReturnValues: 'ALL_NEW' })),
-          );
-          return out.Attributes ? parse(unmarshall(out.Attributes)) : undefined;
-        } catch (error) {
-          if (isConditionFailure(error)) return undefined;
-          throw error;
-        }
-      },
+      updateReturning: (k, u, c) => returning(update(k, u, c)),
+      upsert: (k, u, c) =>
+        refused(() => itemClient().send(new UpdateItemCommand(wireInput(update(k, u, c, true))))),
+      upsertReturning: (k, u, c) => returning(update(k, u, c, true)),
       delete: (k, c) =>
         refused(() =>
           itemClient().send(
@@ -627,6 +664,7 @@ export function entity<T extends object>(name: string) {
           Put: { TableName: tableName(), Item: item(t), ConditionExpression: notExists.expression },
         }),
         update: (k, u, c) => ({ Update: update(k, u, c) }),
+        upsert: (k, u, c) => ({ Update: update(k, u, c, true) }),
         delete: (k, c) => ({
           Delete: { TableName: tableName(), Key: def.key(k), ...condition(c), ...merged(c) },
         }),

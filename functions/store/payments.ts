@@ -1,5 +1,5 @@
 import type { Currency } from '../core/currency.js';
-import { Access, type AccessCode } from './access-codes.js';
+import { Access, type AccessCode, type AccessOffer } from './access-codes.js';
 import { type Entitlement, EntitlementEntity } from './entitlements.js';
 import {
   batchGet,
@@ -12,9 +12,6 @@ import {
   type TxItem,
   transact,
 } from './entity.js';
-import type { Offer } from './forfaits.js';
-import { revenueIncrement } from './revenue.js';
-import { salesIncrement } from './sales.js';
 
 /**
  * The mobile-money providers (operators) a payment is made with. The API's list is checked
@@ -43,7 +40,7 @@ export interface Payment {
   forfait_id: string;
   forfait_name: string;
   /** What was bought, as sold at initiation: completion grants this even if the forfait changes. */
-  offer?: Offer;
+  offer: AccessOffer;
   amount_fcfa: number;
   /** XOF or XAF, from the reseller's country; absent on payments older than currencies (XOF). */
   currency?: Currency;
@@ -431,11 +428,11 @@ const seen = (
     : {};
 
 /**
- * Completes a payment: the delivery's record (when it came from one), pending -> completed, the
- * entitlement, the access code and the reseller's monthly aggregate, all or nothing. A seen
- * delivery or a settled payment cancels it.
+ * Completes a payment: the delivery's record (when it came from one), -> completed, the
+ * entitlement, the access code and the sale's bookings (functions/billing/ledger.ts), all or
+ * nothing. A seen delivery or a payment completed already cancels it.
  */
-// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status <> completed (leaves both lists), Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Put CODE#<code>, Update REVENUE#<reseller>/MONTH#<month> ADD, Update SALES#<reseller>/DAY#<day> ADD].
+// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status <> completed (leaves both lists), Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Put CODE#<code>, the ledger's bookings].
 export async function completePayment(input: {
   payment: Payment;
   eventId?: string;
@@ -443,7 +440,8 @@ export async function completePayment(input: {
   entitlement: Entitlement;
   /** The access code the purchase creates (its clock starts now). */
   access: AccessCode;
-  month: string;
+  /** The sale's entries in its month's and day's books. */
+  bookings: Record<string, TxItem>;
   nowIso: string;
 }): Promise<SettleOutcome | 'code_taken'> {
   const { payment } = input;
@@ -453,20 +451,12 @@ export async function completePayment(input: {
       payment: settle(payment, {
         status: 'completed',
         completed_at: input.nowIso,
-        // Absent when none is known (stored as null before: every reader tests it for truth).
         provider_reference: input.providerReference ?? payment.provider_reference,
         access_code: input.access.code,
       }),
       entitlement: EntitlementEntity.tx.create(input.entitlement),
-      revenue: revenueIncrement(payment.reseller_id, input.month, payment.amount_fcfa),
-      sales: salesIncrement({
-        resellerId: payment.reseller_id,
-        at: input.nowIso,
-        nasId: payment.nas_id,
-        forfaitId: payment.forfait_id,
-        amountFcfa: payment.amount_fcfa,
-      }),
       code: Access.tx.create(input.access),
+      ...input.bookings,
     });
     return 'applied';
   } catch (error) {
@@ -506,16 +496,16 @@ export const expirePayment = (payment: Payment, nowIso: string): Promise<boolean
 /**
  * Takes back what a completed payment gave, once its gateway refunded it (in full or in part: a
  * partial refund is not a paid forfait): completed -> refunded, its access code and entitlement
- * ended now (RADIUS refuses a code past its `expires_at`), the sale taken off the reseller's
- * month, with the delivery's record when one told it. `unchanged`: not completed (refunded
- * already, or never paid).
+ * ended now (RADIUS refuses a code past its `expires_at`), the sale taken off the books (the
+ * ledger's bookings with the opposite sign), with the delivery's record when one told it.
+ * `unchanged`: not completed (refunded already, or never paid).
  */
-// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status = completed -> refunded, Update CODE#<code> SET expires_at, revoked_at, Update SUB#<sub>/ENT#<id> SET expires_at, Update REVENUE#<reseller>/MONTH#<month> ADD -amount].
+// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status = completed -> refunded, Update CODE#<code> SET expires_at, revoked_at, Update SUB#<sub>/ENT#<id> SET expires_at, the ledger's bookings of the refund].
 export async function refundPayment(input: {
   payment: Payment;
   eventId?: string;
-  /** The month the refund counts in (the sale is taken off it). */
-  month: string;
+  /** The refund's entries in the books of its month and day. */
+  bookings: Record<string, TxItem>;
   nowIso: string;
 }): Promise<SettleOutcome> {
   const { payment, nowIso } = input;
@@ -525,11 +515,7 @@ export async function refundPayment(input: {
     payment: PaymentEntity.tx.update(
       { id: payment.id },
       { set: { status: 'refunded', refunded_at: nowIso }, read: payment },
-      {
-        expression: '#status = :completed',
-        names: { '#status': 'status' },
-        values: { ':completed': 'completed' },
-      },
+      statusIs('completed'),
     ),
     ...(payment.access_code
       ? {
@@ -545,7 +531,7 @@ export async function refundPayment(input: {
       ended,
       exists,
     ),
-    revenue: revenueIncrement(payment.reseller_id, input.month, -payment.amount_fcfa),
+    ...input.bookings,
   };
   try {
     await transact(items);

@@ -14,10 +14,11 @@ import {
   setPaymentUrl,
 } from '../../store/payments.js';
 import { UNATTRIBUTED, unattributedFor } from '../../store/revenue.js';
+import { resellerCountry } from '../currency.js';
 import type { PaymentRequest } from '../gateways/port.js';
 import { adapterFor, notifyPath } from '../gateways/registry.js';
 import { gatewayFor } from '../gateways/routing.js';
-import { resellerCountry } from '../sale.js';
+import { offerOf } from '../ledger.js';
 import { billingSettings } from '../settings.js';
 import { gatewayOf } from './settlement.js';
 
@@ -115,13 +116,7 @@ export async function initiatePayment(input: {
       subscriber_id: input.subscriberId,
       forfait_id: forfait.id,
       forfait_name: forfait.name,
-      offer: {
-        duration_hours: forfait.duration_hours,
-        data_limit_mb: forfait.data_limit_mb,
-        cir_kbps: forfait.cir_kbps,
-        mir_kbps: forfait.mir_kbps,
-        max_devices: forfait.max_devices,
-      },
+      offer: offerOf(forfait),
       amount_fcfa: forfait.price_fcfa,
       currency,
       provider: input.provider,
