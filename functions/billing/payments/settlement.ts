@@ -76,7 +76,7 @@ export function askGateway(
   );
 }
 
-/** Whether the payment's gateway has a status API (the sandbox has none). */
+/** Whether the payment's gateway has a status API. */
 export const canAskGateway = (p: Payment): boolean => !!adapterFor(gatewayOf(p)).paymentState;
 
 /**
@@ -322,8 +322,7 @@ export async function settle(
 
 /**
  * A delivery says `completed` for a payment `failed` or `expired` that the gateway's status API
- * does not confirm (or cannot: the sandbox has none): nothing is credited, but the buyer may
- * have paid, so a person decides.
+ * does not confirm: nothing is credited, but the buyer may have paid, so a person decides.
  */
 export async function alertUnconfirmedLateCompletion(p: Payment, source: string): Promise<void> {
   await alertPaymentMismatch(
