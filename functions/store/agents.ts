@@ -139,7 +139,7 @@ export async function createAgent(
   try {
     await transact({
       agent: AgentEntity.tx.create({ ...rest }),
-      account: AccountEntity.tx.update(
+      account: AccountEntity.tx.upsert(
         { msisdn: agent.msisdn },
         {
           set: {
@@ -150,9 +150,9 @@ export async function createAgent(
           },
           // An agent is kept until removed: no TTL, even on a subscriber it was before.
           expression:
-            'SET #id = if_not_exists(#id, :id), created_at = if_not_exists(created_at, :now), entity = :e REMOVE #ttl',
+            'SET #id = if_not_exists(#id, :id), created_at = if_not_exists(created_at, :now) REMOVE #ttl',
           names: { '#id': 'id', '#ttl': TABLE.ttlAttribute },
-          values: { ':id': accountId, ':now': nowIso, ':e': AccountEntity.name },
+          values: { ':id': accountId, ':now': nowIso },
         },
         {
           expression: 'attribute_not_exists(pk) OR #role = :subscriber',
@@ -243,11 +243,11 @@ export async function recordAgentSale(
           values: { ':minusOne': -1 },
         };
   const period = (p: string): TxItem =>
-    PeriodEntity.tx.update(
+    PeriodEntity.tx.upsert(
       { agent_id: sale.agent_id, period: p },
       {
         expression:
-          'ADD sold_fcfa :price, commission_fcfa :comm, sales_count :one SET agent_id = :a, #period = :p, entity = :e',
+          'ADD sold_fcfa :price, commission_fcfa :comm, sales_count :one SET agent_id = :a, #period = :p',
         names: { '#period': 'period' },
         values: {
           ':price': sale.price_fcfa,
@@ -255,7 +255,6 @@ export async function recordAgentSale(
           ':one': 1,
           ':a': sale.agent_id,
           ':p': p,
-          ':e': PeriodEntity.name,
         },
       },
     );

@@ -75,10 +75,10 @@ export const addToCounter = (
   key: Pick<ScopeCounter, 'scope' | 'shard'>,
   by: number,
 ): TxItem =>
-  Counter.tx.update(key, {
-    expression: 'ADD #c :n SET entity = :e',
+  Counter.tx.upsert(key, {
+    expression: 'ADD #c :n',
     names: { '#c': counter },
-    values: { ':n': by, ':e': Counter.name },
+    values: { ':n': by },
   });
 
 /**

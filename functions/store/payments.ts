@@ -305,13 +305,12 @@ export async function createPayment(
 ): Promise<'created' | 'taken' | 'conflict'> {
   const items: Record<string, TxItem> = { payment: PaymentEntity.tx.create(p) };
   if (idempotency) {
-    items.idempotency = Idempotency.tx.update(
+    items.idempotency = Idempotency.tx.upsert(
       { subscriber_id: p.subscriber_id, key: idempotency.key },
       {
-        expression: 'SET entity = :e, payment_id = :p, #request = :r, created_at = :c, #ttl = :ttl',
+        expression: 'SET payment_id = :p, #request = :r, created_at = :c, #ttl = :ttl',
         names: { '#request': 'request', '#ttl': 'ttl' },
         values: {
-          ':e': Idempotency.name,
           ':p': p.id,
           ':r': idempotency.request,
           ':c': p.created_at,

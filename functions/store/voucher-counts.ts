@@ -34,11 +34,11 @@ export const voucherCountsMove = (
   by: { active?: number; redeemed?: number },
   shard?: number,
 ): TxItem =>
-  VoucherCount.tx.update(
+  VoucherCount.tx.upsert(
     { reseller_id: resellerId, ...(shard === undefined ? {} : { shard: shard % COUNT_SHARDS }) },
     {
-      expression: 'ADD active :a, redeemed :r SET entity = :e, reseller_id = :id',
-      values: { ':a': by.active ?? 0, ':r': by.redeemed ?? 0, ':e': VoucherCount.name, ':id': resellerId },
+      expression: 'ADD active :a, redeemed :r SET reseller_id = :id',
+      values: { ':a': by.active ?? 0, ':r': by.redeemed ?? 0, ':id': resellerId },
     },
   );
 
