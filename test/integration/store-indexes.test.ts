@@ -41,11 +41,9 @@ import { listRules } from '../../functions/store/gateway-rules.js';
 import { bindingsOfCode, bindingsOfMac, bindMac, forgetMac } from '../../functions/store/mac-bindings.js';
 import { listNasIdsOfReseller } from '../../functions/store/nas.js';
 import { finishNasClose, pendingNasCloses, recordNasClose } from '../../functions/store/nas-closes.js';
+import { completePayment, expirePayment, failPayment } from '../../functions/store/payment-settlements.js';
 import {
-  completePayment,
   createPayment,
-  expirePayment,
-  failPayment,
   forgetPaymentMsisdn,
   listPendingPayments,
   type Payment,

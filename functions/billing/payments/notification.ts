@@ -2,7 +2,7 @@ import { clock } from '../../core/clock.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { countMetric } from '../../core/metrics.js';
-import { getPaymentAndEvent } from '../../store/payments.js';
+import { getPaymentAndEvent } from '../../store/payment-settlements.js';
 import type { GatewayAdapter, VerifiedNotification } from '../gateways/port.js';
 import { adapterFor, type Gateway, gatewayNamed } from '../gateways/registry.js';
 import { answer, NOTIFY_ANSWERS } from './answers.js';

@@ -9,12 +9,10 @@ import { raiseAlertOnce } from '../../store/alerts.js';
 import {
   completePayment,
   failPayment,
-  getPayment,
-  type Payment,
-  recordRefusal,
   refundPayment,
   type SettleOutcome,
-} from '../../store/payments.js';
+} from '../../store/payment-settlements.js';
+import { getPayment, type Payment, recordRefusal } from '../../store/payments.js';
 import type { GatewayAdapter, PaymentState } from '../gateways/port.js';
 import { adapterFor, type Gateway, gatewayNamed } from '../gateways/registry.js';
 import { bookings, grant, newAccessCode, paymentSale } from '../ledger.js';
