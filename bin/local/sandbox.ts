@@ -83,7 +83,7 @@ export function sandboxPages(): LocalPage[] {
           res,
           200,
           'Sandbox aggregator',
-          `<p>Payment <code>${escapeHtml(p.id)}</code>: <strong>${p.amount_fcfa} FCFA (${p.currency ?? 'XOF'})</strong> via ` +
+          `<p>Payment <code>${escapeHtml(p.id)}</code>: <strong>${p.amount_fcfa} FCFA (${p.currency})</strong> via ` +
             `<strong>${escapeHtml(p.provider)}</strong> for <strong>${escapeHtml(p.forfait_name)}</strong> ` +
             `(status: ${escapeHtml(p.status)}).</p>` +
             `<form method="post" action="${PREFIX}${p.id}/complete"><button>Pay (complete)</button></form>` +
@@ -105,7 +105,7 @@ export function sandboxPages(): LocalPage[] {
           reference: p.id,
           status,
           amount_fcfa: p.amount_fcfa,
-          currency: p.currency ?? 'XOF',
+          currency: p.currency,
           provider: p.provider,
           decided_at: new Date().toISOString(),
         });

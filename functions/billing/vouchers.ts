@@ -296,7 +296,7 @@ function batchCsv(vouchers: Voucher[]): string {
       v.created_at,
       v.redeemed_at ?? '',
       v.use_by ?? '',
-      v.currency ?? 'XOF',
+      v.currency,
     ]
       .map(csvCell)
       .join(','),

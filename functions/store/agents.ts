@@ -246,16 +246,8 @@ export async function recordAgentSale(
     PeriodEntity.tx.upsert(
       { agent_id: sale.agent_id, period: p },
       {
-        expression:
-          'ADD sold_fcfa :price, commission_fcfa :comm, sales_count :one SET agent_id = :a, #period = :p',
-        names: { '#period': 'period' },
-        values: {
-          ':price': sale.price_fcfa,
-          ':comm': sale.commission_fcfa,
-          ':one': 1,
-          ':a': sale.agent_id,
-          ':p': p,
-        },
+        set: { agent_id: sale.agent_id, period: p },
+        add: { sold_fcfa: sale.price_fcfa, commission_fcfa: sale.commission_fcfa, sales_count: 1 },
       },
     );
   try {

@@ -74,12 +74,7 @@ export const addToCounter = (
   counter: 'open' | 'alerts_active',
   key: Pick<ScopeCounter, 'scope' | 'shard'>,
   by: number,
-): TxItem =>
-  Counter.tx.upsert(key, {
-    expression: 'ADD #c :n',
-    names: { '#c': counter },
-    values: { ':n': by },
-  });
+): TxItem => Counter.tx.upsert(key, { add: { [counter]: by } });
 
 /**
  * +n on one counter of several scopes, named `<counter>:<scope>` for a transaction. `id` (the

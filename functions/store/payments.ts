@@ -31,8 +31,8 @@ export interface Payment {
   /** What was bought, as sold at initiation: completion grants this even if the forfait changes. */
   offer: AccessOffer;
   amount_fcfa: number;
-  /** XOF or XAF, from the reseller's country; absent on payments older than currencies (XOF). */
-  currency?: Currency;
+  /** XOF or XAF, from the reseller's country. */
+  currency: Currency;
   provider: Provider;
   /** The gateway it was opened with (absent: older payments, the generic aggregator or sandbox). */
   gateway?: PaymentGateway;
@@ -135,8 +135,8 @@ export const completedHour = (iso: string): string => iso.slice(0, 13);
 /** What an idempotency key already produced: the payment and the request that made it. */
 export interface IdempotencyRecord {
   payment_id: string;
-  /** Fingerprint of the request (forfait, provider, NAS id); absent on records of older code. */
-  request?: string;
+  /** Fingerprint of the request (forfait, provider, NAS id). */
+  request: string;
 }
 
 /**

@@ -19,8 +19,8 @@ export interface Voucher {
   forfait_name?: string;
   /** The forfait's price when the voucher was made: what its redemption adds to revenue. */
   price_fcfa: number;
-  /** Its reseller's currency when it was made (absent on older vouchers: XOF). */
-  currency?: Currency;
+  /** Its reseller's currency when it was made. */
+  currency: Currency;
   reseller_id: string;
   batch_id: string;
   /** Stored `active` or `redeemed`; a redeemed voucher whose access has ended reads `expired`. */
@@ -50,7 +50,7 @@ export const voucherOf = (a: AccessCode): Voucher => ({
   forfait_id: a.forfait_id,
   ...(a.forfait_name ? { forfait_name: a.forfait_name } : {}),
   price_fcfa: a.price_fcfa ?? 0,
-  ...(a.currency ? { currency: a.currency } : {}),
+  currency: a.currency ?? 'XOF',
   reseller_id: a.reseller_id,
   batch_id: a.source_id,
   status: a.voucher_status ?? 'active',

@@ -151,6 +151,7 @@ describe('index keys follow updates', () => {
       forfait_name: 'Jour',
       offer: { duration_hours: 24, data_limit_mb: 0, cir_kbps: 512, mir_kbps: 1024, max_devices: 1 },
       amount_fcfa: 500,
+      currency: 'XOF',
       provider: 'orange_money',
       reseller_id: randomUUID(),
       status: 'pending',

@@ -33,7 +33,7 @@ function paymentRequest(p: Payment): PaymentRequest {
   return {
     reference: p.id,
     amount_fcfa: p.amount_fcfa,
-    currency: p.currency ?? 'XOF',
+    currency: p.currency,
     provider: p.provider,
     description: `WiFi ${p.forfait_name}`,
     ...(p.msisdn ? { msisdn: p.msisdn } : {}),
@@ -86,7 +86,7 @@ export async function initiatePayment(input: {
     if (!key) return undefined;
     const record = await getIdempotencyRecord(input.subscriberId, key);
     if (!record) return undefined;
-    if (record.request !== undefined && record.request !== request) {
+    if (record.request !== request) {
       throw new AppError('ERR_IDEMPOTENCY_MISMATCH', 'This Idempotency-Key was used for a different request');
     }
     return getPayment(record.payment_id);

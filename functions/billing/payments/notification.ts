@@ -59,7 +59,7 @@ async function settleNotification(gateway: Gateway, v: VerifiedNotification): Pr
     ? undefined
     : n.amount_fcfa !== undefined && n.amount_fcfa !== p.amount_fcfa
       ? 'amount_mismatch'
-      : n.currency !== undefined && n.currency !== (p.currency ?? 'XOF')
+      : n.currency !== undefined && n.currency !== p.currency
         ? 'currency_mismatch'
         : undefined;
   if (wrong) {

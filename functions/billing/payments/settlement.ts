@@ -237,7 +237,7 @@ export async function alertPaymentMismatch(p: Payment, reason: string, detail: s
       severity: 'P2',
       site: `payment:${p.id}`,
       ts: clock.iso(),
-      message: `Payment ${p.id} (${p.amount_fcfa} ${p.currency ?? 'XOF'}, ${gatewayOf(p)}): ${reason}. ${detail}`,
+      message: `Payment ${p.id} (${p.amount_fcfa} ${p.currency}, ${gatewayOf(p)}): ${reason}. ${detail}`,
     });
   } catch (error) {
     // The metric and the log line above already tell operations; the caller's answer stands.
@@ -269,7 +269,7 @@ export async function recordClaim(p: Payment, claim: Claim, reason: string): Pro
 /** How the gateway's answer differs from the payment, if it does. */
 function mismatch(p: Payment, state: PaymentState): Settlement | undefined {
   if (state.amount_fcfa !== p.amount_fcfa) return 'amount_mismatch';
-  if (state.currency !== undefined && state.currency !== (p.currency ?? 'XOF')) return 'currency_mismatch';
+  if (state.currency !== undefined && state.currency !== p.currency) return 'currency_mismatch';
   if (state.provider !== undefined && state.provider !== p.provider) return 'provider_mismatch';
   return undefined;
 }

@@ -304,6 +304,7 @@ export const cases: Record<string, MatrixCase> = {
         forfait_name: 'Heure',
         offer: { duration_hours: 1, data_limit_mb: 0, cir_kbps: 512, mir_kbps: 1024, max_devices: 1 },
         amount_fcfa: 100,
+        currency: 'XOF',
         provider: 'wave',
         reseller_id: cast.ownerResellerId,
         status: 'completed',
