@@ -1,6 +1,6 @@
 import { type AccessCode, accessCodeCreate } from './access-codes.js';
 import { AccountEntity } from './accounts.js';
-import { cancelled, type Expr, entity, type TxItem, transact } from './entity.js';
+import { cancelled, type Expr, entity, exists, type TxItem, transact } from './entity.js';
 import { TABLE } from './table.js';
 
 /**
@@ -191,7 +191,7 @@ export async function updateAgentTerms(
   if (terms.commission_bp !== undefined) set.commission_bp = terms.commission_bp;
   if (terms.name !== undefined) set.name = terms.name;
   if (terms.nas_ids !== undefined) set.nas_ids = terms.nas_ids;
-  const a = await AgentEntity.updateReturning({ id }, { set }, { expression: 'attribute_exists(pk)' });
+  const a = await AgentEntity.updateReturning({ id }, { set }, exists);
   return a && parseAgent(a);
 }
 
@@ -206,7 +206,7 @@ export async function allotToAgent(
   const a = await AgentEntity.updateReturning(
     { id },
     { expression: 'ADD #a :by', names: { '#a': attr }, values: { ':by': by } },
-    { expression: 'attribute_exists(pk)' },
+    exists,
   );
   return a && parseAgent(a);
 }

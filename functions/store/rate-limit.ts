@@ -1,4 +1,4 @@
-import { entity, type TxItem } from './entity.js';
+import { entity, exists, type TxItem } from './entity.js';
 
 /**
  * Sliding-window limiter: at most `limit` events in any `windowMs`. The item holds one slot per
@@ -27,7 +27,7 @@ export const RateLimiter = entity<RateSlots>('rate_limit')({
 /** Drops a limiter (its subject erased: a subscriber's number). False when there was none. */
 // Access: DeleteItem pk=RATE#<scope>#<subject> (condition attribute_exists(pk)).
 export const deleteLimiter = (scope: string, subject: string): Promise<boolean> =>
-  RateLimiter.delete({ scope, subject }, { expression: 'attribute_exists(pk)' });
+  RateLimiter.delete({ scope, subject }, exists);
 
 /**
  * Which slot an event would take, given the limiter as read: one of the slots that is free or

@@ -2,6 +2,7 @@ import { monthOf } from '../core/clock.js';
 import { Access } from './access-codes.js';
 import { addToCounter, counterKeyOf, countItems, scopeOf } from './counters.js';
 import type { TxItem } from './entity.js';
+import { exists } from './entity.js';
 import { revenueSessionsStarted, sessionCountShardOf } from './revenue.js';
 import { type RadiusSession, Session } from './session-entity.js';
 
@@ -49,7 +50,7 @@ function deviceItem(
         ...(reserved && addBytes > 0 ? { ':zero': 0 } : {}),
       },
     },
-    { expression: 'attribute_exists(pk)' },
+    exists,
   );
 }
 
