@@ -146,9 +146,6 @@ export function entity<T extends object>(name: string) {
     const indexes = Object.fromEntries(declared) as unknown as Entity<T, K, I>['indexes'];
     const taken = new Set(declared.map(([, index]) => index.gsi));
     if (taken.size < declared.length) throw new Error(`${def.name}: two access patterns on one GSI`);
-    for (const [name, index] of declared)
-      if (index.movedFrom && taken.has(index.movedFrom))
-        throw new Error(`${def.name}: ${name} moved from ${index.movedFrom}, which another pattern is on`);
     const indexed = new Set(declared.flatMap(([, index]) => index.composite));
     const item = (t: T): Item => {
       const out: Item = { ...def.key(t as unknown as K), entity: def.name };
@@ -242,8 +239,6 @@ export function entity<T extends object>(name: string) {
         if (!index.composite.some((a) => touched.has(a))) continue;
         const view = viewOf();
         const gsi = gsis[index.gsi];
-        if (index.movedFrom)
-          actions.REMOVE.push(gsis[index.movedFrom].partitionKey, gsis[index.movedFrom].sortKey);
         if (index.when && !index.when(view)) actions.REMOVE.push(gsi.partitionKey, gsi.sortKey);
         else {
           setClause(gsi.partitionKey, index.pk(view));

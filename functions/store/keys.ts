@@ -44,12 +44,6 @@ export interface IndexDef<T> {
   sk: (t: T) => string;
   /** Sparse index: the item carries this index's keys only while this holds. */
   when?: (t: T) => boolean;
-  /**
-   * The GSI this pattern was on before it moved: an update that writes this index's keys also
-   * removes the item's keys on that GSI (none there: nothing), so an item written before the
-   * move leaves the old GSI at its next such update. No other pattern of the entity may be on it.
-   */
-  movedFrom?: GsiName;
 }
 
 /**

@@ -53,17 +53,12 @@ const KEEP_S = 90 * 24 * 3600;
  * each shard under 2 % of the writes it needs 20 shards written evenly; a hash over a few
  * hundred live sessions (a small network, the load test) is not even, so 64, about 3 times
  * that. At the modelled peak: 1,430 writes/s over 64, about 22/s a shard against the 1,000 a
- * partition takes; the sweep reads them with 65 small Queries a page.
+ * partition takes; the sweep reads them with 64 small Queries a page.
  */
 export const OPEN_SHARDS = 64;
 
-/**
- * A shard's partition; `unsharded`: the one partition of the sessions written before the
- * split. An open session moves to its shard at its next report; one that never reports again
- * stays there until the sweep closes it, so the sweep reads it too.
- */
-const openPartition = (shard: number | 'unsharded') =>
-  shard === 'unsharded' ? 'SESSIONS#OPEN' : `SESSIONS#OPEN#${shard}`;
+/** A shard's partition of the open sessions by last report. */
+const openPartition = (shard: number) => `SESSIONS#OPEN#${shard}`;
 
 export const Session = entity<RadiusSession>('radius_session')({
   key: (s: Pick<RadiusSession, 'id'>) => ({ pk: `SESSION#${s.id}`, sk: 'SESSION' }),
@@ -73,12 +68,10 @@ export const Session = entity<RadiusSession>('radius_session')({
      * captive API finds a device's). On gsi4, which holds only `id`, `code` and `device`: none
      * changes on an interim, so an interim writes no copy there (on gsi1, projecting ALL, each
      * interim rewrote the session's copy, about 667 writes/s at the modelled peak). Readers
-     * that need more read the sessions by key (`fullSessions`). It was on gsi1: a session
-     * opened before the move leaves gsi1 for gsi4 at its next report (`reportItems`).
+     * that need more read the sessions by key (`fullSessions`).
      */
     openByNas: {
       gsi: 'gsi4',
-      movedFrom: 'gsi1',
       pk: 'NAS#{nas_id}#OPEN',
       sk: '{id}',
       sparse: { status: 'open' },
@@ -93,7 +86,7 @@ export const Session = entity<RadiusSession>('radius_session')({
     openByLastReport: {
       gsi: 'gsi2',
       composite: ['last_report_at', 'id', 'status'],
-      pk: (s: Pick<RadiusSession, 'id'> | { shard: number | 'unsharded' }) =>
+      pk: (s: Pick<RadiusSession, 'id'> | { shard: number }) =>
         openPartition('shard' in s ? s.shard : shardOf(s.id, OPEN_SHARDS)),
       sk: (s: RadiusSession) => `${s.last_report_at}#${s.id}`,
       when: (s: RadiusSession) => s.status === 'open',

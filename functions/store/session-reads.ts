@@ -46,18 +46,15 @@ export async function openSessionsOfCode(code: string, nasIds: readonly string[]
   return fullSessions(perNas.flat().map((s) => s.id));
 }
 
-/** Every partition of the open sessions by last report: the shards, and the one of before. */
-const OPEN_PARTITIONS: (number | 'unsharded')[] = [
-  ...Array.from({ length: OPEN_SHARDS }, (_, n) => n),
-  'unsharded',
-];
+/** Every partition of the open sessions by last report: its shards. */
+const OPEN_PARTITIONS: number[] = Array.from({ length: OPEN_SHARDS }, (_, n) => n);
 
 /**
  * The last report of the open session that reported least recently (undefined: none open):
- * the oldest entry of each partition, OPEN_SHARDS + 1 Queries of one item. What the sweep's
+ * the oldest entry of each partition, OPEN_SHARDS Queries of one item. What the sweep's
  * age metric reads: it grows when the sweep falls behind.
  */
-// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> Limit 1, for each n < OPEN_SHARDS and the pre-shard gsi2pk=SESSIONS#OPEN.
+// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> Limit 1, for each n < OPEN_SHARDS.
 export async function oldestOpenReport(): Promise<string | undefined> {
   const pages = await Promise.all(
     OPEN_PARTITIONS.map((shard) => Session.queryIndex('openByLastReport', { shard }, { limit: 1 })),
@@ -71,10 +68,10 @@ export async function oldestOpenReport(): Promise<string | undefined> {
 
 /**
  * Open sessions whose last report is older than `beforeIso`, oldest first, one page of at most
- * `limit`: the oldest `limit` of each shard (and of the pre-shard partition), merged. Bounded:
- * OPEN_SHARDS + 1 Queries in parallel, each of at most `limit` items.
+ * `limit`: the oldest `limit` of each shard, merged. Bounded:
+ * OPEN_SHARDS Queries in parallel, each of at most `limit` items.
  */
-// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> AND gsi2sk < :before, Limit, for each n < OPEN_SHARDS and the pre-shard gsi2pk=SESSIONS#OPEN.
+// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> AND gsi2sk < :before, Limit, for each n < OPEN_SHARDS.
 export async function silentSessions(beforeIso: string, limit: number): Promise<RadiusSession[]> {
   const pages = await Promise.all(
     OPEN_PARTITIONS.map((shard) =>
@@ -87,8 +84,8 @@ export async function silentSessions(beforeIso: string, limit: number): Promise<
     .slice(0, limit);
 }
 
-/** One partition of the open sessions by last report: a shard, or the one of before the split. */
-export type OpenPartition = number | 'unsharded';
+/** One partition of the open sessions by last report: a shard. */
+export type OpenPartition = number;
 
 /** Every partition the sweep reads. */
 export const openPartitions = (): OpenPartition[] => [...OPEN_PARTITIONS];
@@ -97,7 +94,7 @@ export const openPartitions = (): OpenPartition[] => [...OPEN_PARTITIONS];
  * One page of a partition's open sessions whose last report is older than `beforeIso`, oldest
  * first, and where the next page starts: the sweep works the partitions side by side.
  */
-// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> (or SESSIONS#OPEN) AND gsi2sk < :before, Limit, ExclusiveStartKey.
+// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> AND gsi2sk < :before, Limit, ExclusiveStartKey.
 export const silentSessionsOf = (
   shard: OpenPartition,
   beforeIso: string,

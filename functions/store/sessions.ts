@@ -200,10 +200,7 @@ export function reportItems(
     session: Session.tx.update(
       read,
       {
-        // `nas_id` as read: its open-by-NAS keys are written again, so a session opened before
-        // that index moved (`movedFrom`) gets them at its next report and leaves the old GSI
-        // (keys written again unchanged write no index copy).
-        set: { ...set, nas_id: read.nas_id },
+        set,
         read,
       },
       {
