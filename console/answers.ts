@@ -37,6 +37,8 @@ export interface Summary {
   total_fcfa: number;
   sessions_count: number;
   split: { reseller_fcfa: number; operator_fcfa: number; provider_fee_fcfa: number };
+  by_channel: { mobile_money: number; voucher: number; cash: number };
+  agents: { commission_fcfa: number; reseller_after_commission_fcfa: number };
 }
 
 /** An agent as its reseller sees it (GET /agents): what it holds, sold, earned, paid and owes. */

@@ -1,15 +1,30 @@
 import { writeFileSync } from 'node:fs';
 import { listVouchers, operatorBatchCsv } from '../../functions/billing/vouchers.js';
+import { getForfait } from '../../functions/store/forfaits.js';
 import { UsageError } from './context.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
+/** Every voucher of a reseller, one line each, its forfait by name (as the cards print it). */
 async function resellerCsv(resellerId: string): Promise<string> {
-  const lines = ['code,forfait_id,status,batch_id,created_at,redeemed_at'];
+  const lines = ['code,forfait,status,batch_id,created_at,redeemed_at'];
+  const names = new Map<string, string>();
+  const nameOf = async (id: string) => {
+    if (!names.has(id)) names.set(id, (await getForfait(id))?.name ?? id);
+    return names.get(id) as string;
+  };
   for (let page = 1; ; page++) {
     const out = await listVouchers(resellerId, undefined, page, 100);
     for (const v of out.items) {
-      lines.push([v.code, v.forfait_id, v.status, v.batch_id, v.created_at, v.redeemed_at ?? ''].join(','));
+      const cells = [
+        v.code,
+        await nameOf(v.forfait_id),
+        v.status,
+        v.batch_id,
+        v.created_at,
+        v.redeemed_at ?? '',
+      ];
+      lines.push(cells.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(','));
     }
     if (page >= out.pages) break;
   }

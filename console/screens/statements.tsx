@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Summary } from '../answers.js';
 import { fcfa, t } from '../i18n.js';
 import type { Session } from '../session.js';
+import { statementLines } from '../statement.js';
 import { Loading, useGet } from '../ui.js';
 import { Select, Statement } from '../widgets.js';
 
@@ -37,10 +38,12 @@ export function Statements({ session }: { session: Session }) {
           </p>
           <Statement
             lines={[
-              { label: t('total'), value: fcfa(s.data.total_fcfa) },
-              { label: t('split_fees'), value: `− ${fcfa(s.data.split.provider_fee_fcfa)}` },
-              { label: t('split_operator'), value: `− ${fcfa(s.data.split.operator_fcfa)}` },
-              { label: t('split_reseller'), value: fcfa(s.data.split.reseller_fcfa), sum: true },
+              ...statementLines(s.data).map((l) => ({
+                label: l.part ? <span class="part">{t(l.key)}</span> : t(l.key),
+                value: l.minus ? `− ${fcfa(l.fcfa)}` : fcfa(l.fcfa),
+                field: l.key,
+                sum: l.sum,
+              })),
               { label: t('sessions_count'), value: s.data.sessions_count },
             ]}
           />

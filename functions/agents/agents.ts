@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { normalizeMsisdn, subscriberRef } from '../auth/otp.js';
 import { SESSION_TTL_SECONDS, signSession } from '../auth/tokens.js';
-import { newCode } from '../billing/codes.js';
-import { billingSettings } from '../billing/settings.js';
+import { bookings, newAccessCode, offerOf } from '../billing/ledger.js';
+import { useByFrom } from '../billing/settings.js';
 import { assertIsAgent, assertManagesAgent, assertSeesAgent, resellerInScope } from '../core/access.js';
 import { clock } from '../core/clock.js';
 import { config } from '../core/config.js';
@@ -17,7 +17,6 @@ import {
   sessionClaims,
 } from '../core/principal.js';
 import { sendSms } from '../core/sms.js';
-import type { AccessCode } from '../store/access-codes.js';
 import { getAccount, sessionStateOf } from '../store/accounts.js';
 import {
   type Agent,
@@ -215,8 +214,22 @@ export async function sell(
     const paidFrom = (agent.stock[forfait.id] ?? 0) > 0 ? 'stock' : 'float';
     const now = clock.now();
     const at = clock.iso(now);
-    const code = newCode();
     const price = forfait.price_fcfa;
+    // Its clock starts at its first login, as a voucher's; its price is booked now (the cash is
+    // in the agent's hand), so its first login books nothing (source `agent`, not `voucher`).
+    const access = newAccessCode(
+      {
+        reseller_id: agent.reseller_id,
+        source: 'agent',
+        source_id: agent.id,
+        forfait_id: forfait.id,
+        forfait_name: forfait.name,
+        offer: offerOf(forfait),
+      },
+      at,
+      { price_fcfa: price, use_by: useByFrom(now) },
+    );
+    const code = access.code;
     const sale: AgentSale = {
       agent_id: agent.id,
       reseller_id: agent.reseller_id,
@@ -231,31 +244,18 @@ export async function sell(
       // Masked as stored: the code was texted already, and the sale is kept for the books (docs/decisions.md).
       ...(buyer ? { buyer_msisdn: maskMsisdn(buyer) } : {}),
     };
-    const offer = {
-      duration_hours: forfait.duration_hours,
-      data_limit_mb: forfait.data_limit_mb,
-      cir_kbps: forfait.cir_kbps,
-      mir_kbps: forfait.mir_kbps,
-      max_devices: forfait.max_devices ?? 1,
-    };
-    // Its clock starts at its first login, as a voucher's; its price counted now (the cash is
-    // in the agent's hand), so its first login adds nothing (source `agent`, not `voucher`).
-    const access: AccessCode = {
-      code,
-      reseller_id: agent.reseller_id,
-      source: 'agent',
-      source_id: agent.id,
-      forfait_id: forfait.id,
-      forfait_name: forfait.name,
-      offer,
-      price_fcfa: price,
-      created_at: at,
-      use_by: clock.iso(now + billingSettings().VOUCHER_VALIDITY_DAYS * 24 * 3600_000),
-      used_bytes: 0,
-      devices: {},
-      devices_version: 0,
-    };
-    const outcome = await recordAgentSale(sale, access);
+    const booked = bookings(
+      {
+        resellerId: sale.reseller_id,
+        forfaitId: sale.forfait_id,
+        ...(nasId ? { nasId } : {}),
+        channel: 'cash',
+        amountFcfa: price,
+        agent: { id: agent.id, commissionFcfa: sale.commission_fcfa },
+      },
+      at,
+    );
+    const outcome = await recordAgentSale(sale, access, booked);
     if (outcome === 'sold') {
       const sms = buyer ? await textCode(buyer, code, forfait.name) : undefined;
       const after = await getAgent(agent.id);

@@ -2,9 +2,9 @@ import { clock } from '../core/clock.js';
 import { job } from '../core/job.js';
 import { log } from '../core/log.js';
 import { ageMetric, countMetric } from '../core/metrics.js';
+import { expirePayment } from '../store/payment-settlements.js';
 import {
   claimStatusCheck,
-  expirePayment,
   listClosedPayments,
   listPendingPayments,
   type Payment,

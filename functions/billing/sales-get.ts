@@ -2,7 +2,7 @@ import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { resellerInScope } from '../core/access.js';
 import { json } from '../core/http.js';
 import { salesBetween } from '../store/sales.js';
-import { resellerCurrency } from './sale.js';
+import { resellerCurrency } from './currency.js';
 import { SalesQuery, SalesResponse } from './schemas.js';
 
 /** A reseller's sales by day, hotspot and forfait, from its daily counters (one Query). */

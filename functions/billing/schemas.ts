@@ -181,6 +181,11 @@ export const SummaryResponse = /* @__PURE__ */ schema(() =>
     split: z.object({ reseller_fcfa: z.int(), operator_fcfa: z.int(), provider_fee_fcfa: z.int() }),
     sessions_count: z.int(),
     /**
+     * Added beside the spec's fields: `total_fcfa` by how it was paid. Only `mobile_money` bears
+     * the providers' fee.
+     */
+    by_channel: z.object({ mobile_money: z.int(), voucher: z.int(), cash: z.int() }),
+    /**
      * Added beside the spec's fields: of `total_fcfa`, what the reseller's agents sold for cash,
      * the commission they keep, and the reseller's share less that commission.
      */
@@ -202,14 +207,22 @@ export const SalesResponse = /* @__PURE__ */ schema(() =>
     currency: z.enum(['XOF', 'XAF']),
     from: z.string(),
     to: z.string(),
-    /** Days with a sale only, oldest first; `by_hotspot` keys are NAS ids (`-`: none). */
+    /**
+     * Days with a sale or a refund only, oldest first: the same books as the month's (a refund
+     * counts negative on its own day). `by_hotspot` keys are NAS ids (`-`: none), `by_channel`
+     * keys `mobile_money`, `voucher` and `cash`, `by_agent` keys agent ids (cash sales).
+     */
     days: z.array(
       z.object({
         day: z.string(),
         total_fcfa: z.int(),
         sales_count: z.int(),
+        provider_fee_fcfa: z.int(),
+        commission_fcfa: z.int(),
         by_hotspot: z.record(z.string(), z.int()),
         by_forfait: z.record(z.string(), z.int()),
+        by_channel: z.record(z.string(), z.int()),
+        by_agent: z.record(z.string(), z.int()),
       }),
     ),
   }),

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { clock } from '../core/clock.js';
 import { defineSettings, FUNCTION_TIMEOUT_S, worstCallMs } from '../core/config.js';
 import { COUNTRIES } from '../core/currency.js';
 import { intSetting as int } from '../core/schemas.js';
@@ -82,3 +83,7 @@ export const billingSettings = defineSettings(
     ...(v.PAYMENT_ABANDON_MINUTES >= v.PAYMENT_TTL_MINUTES ? [] : ['PAYMENT_ABANDON_MINUTES']),
   ],
 );
+
+/** Until when a code made at `nowMs` and not used yet may be (a voucher, an agent's code): VOUCHER_VALIDITY_DAYS. */
+export const useByFrom = (nowMs: number): string =>
+  clock.iso(nowMs + billingSettings().VOUCHER_VALIDITY_DAYS * 24 * 3600_000);

@@ -1,7 +1,8 @@
 /**
- * The split of a month's revenue, in whole FCFA that always sum to the total: the provider's
- * fee = round(total x fee rate), the operator's share = round((total - fee) x operator rate),
- * the reseller gets the rest. Rates are configuration (PROVIDER_FEE_RATE, OPERATOR_SHARE_RATE).
+ * The split of a month's takings, in whole francs that always sum to the total: the providers'
+ * fee is what the month's books hold (booked on each mobile-money sale, none on cash or
+ * vouchers: functions/billing/ledger.ts), the operator's share = round((total - fee) x
+ * OPERATOR_SHARE_RATE), the reseller gets the rest (its agents' commission comes out of it).
  */
 export interface Split {
   reseller_fcfa: number;
@@ -10,11 +11,13 @@ export interface Split {
 }
 
 /**
- * fee = round(total x feeRate); operator = round((total - fee) x operatorShare); the reseller
- * gets the rest. Rates are in [0, 1], so every part is a non-negative integer.
+ * fee as booked; operator = round((total - fee) x operatorShare); the reseller gets the rest.
+ * With a fee in [0, total] and a share in [0, 1], every part is a non-negative integer; a month
+ * whose refunds outweigh its sales splits its negative total the same way.
  */
-export function splitRevenue(totalFcfa: number, feeRate: number, operatorShare: number): Split {
-  const fee = Math.min(totalFcfa, Math.max(0, Math.round(totalFcfa * feeRate)));
-  const operator = Math.min(totalFcfa - fee, Math.max(0, Math.round((totalFcfa - fee) * operatorShare)));
-  return { reseller_fcfa: totalFcfa - fee - operator, operator_fcfa: operator, provider_fee_fcfa: fee };
+export function splitRevenue(totalFcfa: number, providerFeeFcfa: number, operatorShare: number): Split {
+  const net = totalFcfa - providerFeeFcfa;
+  // + 0: a share of a small negative net rounds to -0, which is 0.
+  const operator = Math.round(net * operatorShare) + 0;
+  return { reseller_fcfa: net - operator, operator_fcfa: operator, provider_fee_fcfa: providerFeeFcfa };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { assertActsFor } from '../core/access.js';
-import { clock, monthOf } from '../core/clock.js';
+import { clock } from '../core/clock.js';
 import { currencyOf } from '../core/currency.js';
 import { openCursor, sealCursor } from '../core/cursor.js';
 import { AppError, notFound, validation } from '../core/errors.js';
@@ -26,9 +26,9 @@ import {
   type VoucherStatus,
   voucherOf,
 } from '../store/vouchers.js';
-import { newCode, typedCode } from './codes.js';
-import { grant } from './sale.js';
-import { billingSettings } from './settings.js';
+import { typedCode } from './codes.js';
+import { bookings, grant, newAccessCode, offerOf, voucherSale } from './ledger.js';
+import { billingSettings, useByFrom } from './settings.js';
 
 export { newCode, VOUCHER_ALPHABET, VOUCHER_LENGTH } from './codes.js';
 
@@ -55,32 +55,22 @@ export async function generateVouchers(input: { forfaitId: string; resellerId: s
   const batchId = randomUUID();
   const now = clock.now();
   const createdAt = clock.iso(now);
-  const useBy = clock.iso(now + billingSettings().VOUCHER_VALIDITY_DAYS * 24 * 3600_000);
-  const offer = {
-    duration_hours: forfait.duration_hours,
-    data_limit_mb: forfait.data_limit_mb,
-    cir_kbps: forfait.cir_kbps,
-    mir_kbps: forfait.mir_kbps,
-    max_devices: forfait.max_devices,
-  };
+  const useBy = useByFrom(now);
+  const offer = offerOf(forfait);
   // A voucher is an access code sold in advance, stored as one item (functions/store/vouchers.ts).
-  const make = (): AccessCode => ({
-    code: newCode(),
-    reseller_id: input.resellerId,
-    source: 'voucher',
-    source_id: batchId,
-    forfait_id: forfait.id,
-    forfait_name: forfait.name,
-    offer: { ...offer, max_devices: offer.max_devices ?? 1 },
-    price_fcfa: forfait.price_fcfa,
-    currency,
-    voucher_status: 'active',
-    created_at: createdAt,
-    use_by: useBy,
-    used_bytes: 0,
-    devices: {},
-    devices_version: 0,
-  });
+  const make = (): AccessCode =>
+    newAccessCode(
+      {
+        reseller_id: input.resellerId,
+        source: 'voucher',
+        source_id: batchId,
+        forfait_id: forfait.id,
+        forfait_name: forfait.name,
+        offer,
+      },
+      createdAt,
+      { price_fcfa: forfait.price_fcfa, currency, voucher_status: 'active', use_by: useBy },
+    );
   // Every code of the batch distinct first (in memory), then unique against the table by the
   // chunks' conditional writes; a chunk whose codes are taken is regenerated and written again.
   const seen = new Set<string>();
@@ -178,19 +168,17 @@ export async function redeem(rawCode: string, subscriberId: string) {
     if (v.status !== 'active') {
       throw new AppError('ERR_CONFLICT', `Voucher already ${visibleVoucherStatus(v, clock.now())}`);
     }
-    // Vouchers made before offers were copied onto them read the forfait.
-    const forfait = v.offer ? { id: v.forfait_id, ...v.offer } : await getForfait(v.forfait_id);
-    if (!forfait) throw new Error(`forfait ${v.forfait_id} of voucher is gone`);
     const now = clock.now();
+    const nowIso = clock.iso(now);
     if (v.use_by && Date.parse(v.use_by) <= now) throw new AppError('ERR_CONFLICT', 'Voucher expired unused');
     if (v.revoked_at) throw new AppError('ERR_CONFLICT', 'Voucher revoked');
-    const entitlement = grant(subscriberId, forfait, 'voucher', code, now);
+    const entitlement = grant(subscriberId, v.forfait_id, v.offer, 'voucher', code, now);
     const outcome = await redeemVoucher({
       access,
       subscriberId,
       entitlement,
-      month: monthOf(now),
-      nowIso: clock.iso(now),
+      bookings: bookings(voucherSale(access), nowIso),
+      nowIso,
     });
     if (outcome === 'redeemed') {
       countMetric('VoucherRedeemed');
@@ -291,15 +279,17 @@ export async function operatorBatchCsv(batchId: string): Promise<string> {
   return batchCsv(vouchers);
 }
 
-/** Code, forfait, price, status, reseller, batch, created, redeemed, use-by, currency: one line a voucher. */
+/**
+ * Code, forfait (by its name, as the cards print it), price, status, reseller, batch, created,
+ * redeemed, use-by, currency: one line a voucher.
+ */
 function batchCsv(vouchers: Voucher[]): string {
-  const header =
-    'code,forfait_id,price_fcfa,status,reseller_id,batch_id,created_at,redeemed_at,use_by,currency';
+  const header = 'code,forfait,price_fcfa,status,reseller_id,batch_id,created_at,redeemed_at,use_by,currency';
   const now = clock.now();
   const rows = vouchers.map((v) =>
     [
       v.code,
-      v.forfait_id,
+      v.forfait_name ?? v.forfait_id,
       String(v.price_fcfa),
       visibleVoucherStatus(v, now),
       v.reseller_id,
@@ -307,7 +297,7 @@ function batchCsv(vouchers: Voucher[]): string {
       v.created_at,
       v.redeemed_at ?? '',
       v.use_by ?? '',
-      v.currency ?? 'XOF',
+      v.currency,
     ]
       .map(csvCell)
       .join(','),

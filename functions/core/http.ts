@@ -12,15 +12,20 @@ import {
   routeSecrets,
 } from '../routes.js';
 import { digestMatches, digestOf, safeEqual } from './compare.js';
-import { AppError, ERROR_STATUS, type ErrorCode, type ErrorDetail, errorBody, toAppError } from './errors.js';
+import { AppError, ERROR_STATUS, type ErrorCode, errorBody, toAppError } from './errors.js';
+import {
+  normalizeHeaders,
+  parse,
+  readJsonBody,
+  refuseBody,
+  type Schema,
+  unstorableNumber,
+} from './http-request.js';
 import { endInvocation, log, logger } from './log.js';
 import type { AdminPrincipal, AgentScopePrincipal, OperatorPrincipal, Principal } from './principal.js';
 import { getSecret } from './secrets.js';
 
-/** Largest request body accepted, in bytes (the local server enforces the same before parsing). */
-export const MAX_BODY_BYTES = 64 * 1024;
-
-export type Schema<T> = z.ZodMiniType<T>;
+export { MAX_BODY_BYTES, type Schema } from './http-request.js';
 
 /** Who a route of each auth level is called by: a token's holder, or nobody in particular. */
 export type PrincipalFor<A extends AuthLevel> = A extends 'jwt'
@@ -148,19 +153,6 @@ export function routeErrors(
   return new Map([...byStatus].sort(([a], [b]) => a - b));
 }
 
-/**
- * DynamoDB's refusal of a number it cannot store (magnitude under 1e-130 or over 1e126, more
- * than 38 significant digits): only a number the request carried can be one, so a 400, never a
- * 500. The schemas bound numbers first (coordinates are rounded); this is the backstop.
- */
-function unstorableNumber(error: unknown): boolean {
-  const e = error as { name?: string; message?: string } | null;
-  return (
-    e?.name === 'ValidationException' &&
-    /number (underflow|overflow)|significant digits/i.test(e.message ?? '')
-  );
-}
-
 /** What the middlewares learnt about a request, handed to the handler on middy's context. */
 interface Parsed {
   principal: Principal | undefined;
@@ -188,61 +180,6 @@ function toResponse(reply: Reply): APIGatewayProxyStructuredResultV2 {
     },
     body: raw ? reply.raw : reply.body === undefined ? '' : JSON.stringify(reply.body),
   };
-}
-
-function issues(error: z.core.$ZodError, prefix: string): ErrorDetail[] {
-  const at = (path: PropertyKey[]) => [prefix, ...path.map(String)].filter(Boolean).join('.');
-  return error.issues.flatMap((i) =>
-    // A strict schema's refusal names each unknown field (zod/mini's message says only "Invalid input").
-    i.code === 'unrecognized_keys'
-      ? i.keys.map((key) => ({ path: at([...i.path, key]), message: 'is not a known field' }))
-      : [{ path: at(i.path), message: i.message }],
-  );
-}
-
-function parse<T>(schema: Schema<T> | undefined, value: unknown, where: string): T {
-  if (!schema) return value as T;
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    throw new AppError('ERR_VALIDATION', `Invalid ${where}`, { details: issues(result.error, where) });
-  }
-  return result.data;
-}
-
-function normalizeHeaders(event: APIGatewayProxyEventV2): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) out[k.toLowerCase()] = v;
-  event.headers = out;
-  return out;
-}
-
-function readJsonBody(event: APIGatewayProxyEventV2, headers: Record<string, string>): unknown {
-  if (event.body === undefined || event.body === null || event.body === '') return undefined;
-  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-  if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) {
-    throw new AppError('ERR_PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_BODY_BYTES} bytes`);
-  }
-  const type = headers['content-type'] ?? '';
-  if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
-    throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new AppError('ERR_VALIDATION', 'Request body is not valid JSON');
-  }
-}
-
-/** 400 for a body sent to a route that takes none (empty, or `{}`, is no body). */
-function refuseBody(event: APIGatewayProxyEventV2): void {
-  if (event.body === undefined || event.body === null) return;
-  const text = (
-    event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body
-  ).trim();
-  if (text === '' || /^\{\s*\}$/.test(text)) return;
-  throw new AppError('ERR_VALIDATION', 'This route takes no request body', {
-    details: [{ path: 'body', message: 'must be empty' }],
-  });
 }
 
 /**

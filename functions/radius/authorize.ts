@@ -1,5 +1,5 @@
+import { bookings, voucherSale } from '../billing/ledger.js';
 import { addressKey } from '../core/address.js';
-import { monthOf } from '../core/clock.js';
 import { safeEqual } from '../core/compare.js';
 import { log } from '../core/log.js';
 import { Access, type AccessCode, bytesOfMb, claimDevice } from '../store/access-codes.js';
@@ -13,9 +13,7 @@ import {
 import { bindingsOfMac } from '../store/mac-bindings.js';
 import { Nas, type NasRecord, type NasVendor } from '../store/nas.js';
 import type { BudgetCount } from '../store/rate-limit.js';
-import { revenueIncrement } from '../store/revenue.js';
 import { Router, type RouterRecord } from '../store/routers.js';
-import { salesIncrement } from '../store/sales.js';
 import {
   acceptReply,
   deviceKey,
@@ -406,20 +404,11 @@ export async function authorizeLogin(req: LoginRequest, nowMs: number, first?: P
     const d = attempt === 0 && first ? first : await readAndDecide(req, nowMs);
     if ('refused' in d) return { accept: false, reason: d.refused };
     const nowIso = new Date(nowMs).toISOString();
-    // A voucher's first use redeems it, as the API's redemption would: its price counts once
+    // A voucher's first use redeems it, as the API's redemption would: its sale is booked once
     // (claimDevice marks the voucher, which is the code, redeemed).
     const firstUse =
       !d.code.started_at && d.code.source === 'voucher'
-        ? {
-            revenue: revenueIncrement(d.code.reseller_id, monthOf(nowIso), d.code.price_fcfa ?? 0),
-            sales: salesIncrement({
-              resellerId: d.code.reseller_id,
-              at: nowIso,
-              nasId: req.nasId,
-              forfaitId: d.code.forfait_id,
-              amountFcfa: d.code.price_fcfa ?? 0,
-            }),
-          }
+        ? bookings(voucherSale(d.code, req.nasId), nowIso)
         : undefined;
     const claimed = await claimDevice({
       code: d.code,

@@ -121,14 +121,13 @@ export async function countWrongGuess(counters: GuessCounter[], nowMs: number): 
   await Promise.all(
     counters.map(async (c) => {
       const windowStart = windowStartOf(c.window, nowMs);
-      const after = await RateBudget.updateReturning(
+      const after = await RateBudget.upsertReturning(
         { scope: c.window.scope, subject: c.subject, windowStart },
         {
-          expression: 'ADD #n :one SET entity = :entity, #ttl = :ttl',
+          expression: 'ADD #n :one SET #ttl = :ttl',
           names: { '#n': 'n', '#ttl': 'ttl' },
           values: {
             ':one': 1,
-            ':entity': RateBudget.name,
             ':ttl': Math.ceil((windowStart + c.window.windowMs) / 1000) + 3600,
           },
         },

@@ -1,5 +1,5 @@
 import type { Currency } from '../core/currency.js';
-import { cancelled, type Expr, entity, type TxItem, transact } from './entity.js';
+import { cancelled, type Expr, entity, exists, type TxItem, transact } from './entity.js';
 import type { Offer } from './forfaits.js';
 import { voucherCountsMove } from './voucher-counts.js';
 
@@ -139,7 +139,7 @@ export function accessCodeActivate(
         'SET started_at = if_not_exists(started_at, :now), expires_at = if_not_exists(expires_at, :exp)',
       values: { ':now': nowIso, ':exp': expiresAt },
     },
-    also.condition ?? { expression: 'attribute_exists(pk)' },
+    also.condition ?? exists,
   );
 }
 
@@ -157,7 +157,7 @@ export const revokeAccessCode = (code: string, nowIso: string): Promise<AccessCo
   Access.updateReturning(
     { code },
     { expression: 'SET revoked_at = if_not_exists(revoked_at, :now)', values: { ':now': nowIso } },
-    { expression: 'attribute_exists(pk)' },
+    exists,
   );
 
 /** A subscriber's codes, newest first (at most `limit`). */

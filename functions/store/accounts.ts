@@ -127,7 +127,7 @@ export const registerOperator = (input: OperatorInput, asRead: AccountAsRead): P
   writeOperator(input, unchangedSince(asRead));
 
 async function writeOperator(input: OperatorInput, condition?: Expr): Promise<Account | undefined> {
-  const stored = await AccountEntity.updateReturning(
+  const stored = await AccountEntity.upsertReturning(
     { msisdn: input.msisdn },
     {
       set: {
@@ -139,10 +139,9 @@ async function writeOperator(input: OperatorInput, condition?: Expr): Promise<Ac
       },
       // An operator is kept until removed: no TTL, even on a subscriber it was before.
       expression:
-        'SET #id = if_not_exists(#id, :id), created_at = if_not_exists(created_at, :now), entity = :entity ' +
-        'REMOVE #ttl',
+        'SET #id = if_not_exists(#id, :id), created_at = if_not_exists(created_at, :now) ' + 'REMOVE #ttl',
       names: { '#id': 'id', '#ttl': TABLE.ttlAttribute },
-      values: { ':id': randomUUID(), ':now': clock.iso(), ':entity': AccountEntity.name },
+      values: { ':id': randomUUID(), ':now': clock.iso() },
     },
     condition,
   );

@@ -1,8 +1,6 @@
 import { type AccessCode, accessCodeCreate } from './access-codes.js';
 import { AccountEntity } from './accounts.js';
-import { cancelled, type Expr, entity, type TxItem, transact } from './entity.js';
-import { revenueIncrementByAgent } from './revenue.js';
-import { salesIncrement } from './sales.js';
+import { cancelled, type Expr, entity, exists, type TxItem, transact } from './entity.js';
 import { TABLE } from './table.js';
 
 /**
@@ -136,7 +134,7 @@ export const NEW_AGENT_BOOKS = {
 
 /** The account update that makes a number an agent's (a subscriber keeps its id). */
 function agentAccountItem(agent: Agent, accountId: string, nowIso: string, condition: Expr): TxItem {
-  return AccountEntity.tx.update(
+  return AccountEntity.tx.upsert(
     { msisdn: agent.msisdn },
     {
       set: {
@@ -147,9 +145,9 @@ function agentAccountItem(agent: Agent, accountId: string, nowIso: string, condi
       },
       // An agent is kept until removed: no TTL, even on a subscriber it was before.
       expression:
-        'SET #id = if_not_exists(#id, :id), created_at = if_not_exists(created_at, :now), entity = :e REMOVE #ttl',
+        'SET #id = if_not_exists(#id, :id), created_at = if_not_exists(created_at, :now) REMOVE #ttl',
       names: { '#id': 'id', '#ttl': TABLE.ttlAttribute },
-      values: { ':id': accountId, ':now': nowIso, ':e': AccountEntity.name },
+      values: { ':id': accountId, ':now': nowIso },
     },
     condition,
   );
@@ -254,7 +252,7 @@ export async function updateAgentTerms(
   if (terms.commission_bp !== undefined) set.commission_bp = terms.commission_bp;
   if (terms.name !== undefined) set.name = terms.name;
   if (terms.nas_ids !== undefined) set.nas_ids = terms.nas_ids;
-  const a = await AgentEntity.updateReturning({ id }, { set }, { expression: 'attribute_exists(pk)' });
+  const a = await AgentEntity.updateReturning({ id }, { set }, exists);
   return a && parseAgent(a);
 }
 
@@ -269,7 +267,7 @@ export async function allotToAgent(
   const a = await AgentEntity.updateReturning(
     { id },
     { expression: 'ADD #a :by', names: { '#a': attr }, values: { ':by': by } },
-    { expression: 'attribute_exists(pk)' },
+    exists,
   );
   return a && parseAgent(a);
 }
@@ -279,11 +277,15 @@ export type SaleOutcome = 'sold' | 'float_exhausted' | 'stock_exhausted' | 'code
 /**
  * Records one sale in one transaction: the agent's float (or stock) taken under the condition
  * that it covers the sale, the new access code, the sale, the agent's day and month, and the
- * reseller's month and day of sales (the same counters a mobile-money sale adds to). Either all
- * of it is written or none.
+ * sale's bookings (functions/billing/ledger.ts: the same books a mobile-money sale adds to).
+ * Either all of it is written or none.
  */
-// Access: TransactWriteItems [Update AGENT#<id> (float_fcfa >= price | s:<forfait> >= 1) ADD sold/commission/owed, Put CODE#<code> attribute_not_exists(pk), Put AGENT#<id>/SALE#<at>#<code> attribute_not_exists(pk), Update AGENT#<id>/PERIOD#<day> ADD, Update AGENT#<id>/PERIOD#<month> ADD, Update REVENUE#<reseller>/MONTH#<month> ADD, Update SALES#<reseller>/DAY#<day> ADD].
-export async function recordAgentSale(sale: AgentSale, code: AccessCode): Promise<SaleOutcome> {
+// Access: TransactWriteItems [Update AGENT#<id> (float_fcfa >= price | s:<forfait> >= 1) ADD sold/commission/owed, Put CODE#<code> attribute_not_exists(pk), Put AGENT#<id>/SALE#<at>#<code> attribute_not_exists(pk), Update AGENT#<id>/PERIOD#<day> ADD, Update AGENT#<id>/PERIOD#<month> ADD, the ledger's bookings].
+export async function recordAgentSale(
+  sale: AgentSale,
+  code: AccessCode,
+  bookings: Record<string, TxItem>,
+): Promise<SaleOutcome> {
   const owed = sale.price_fcfa - sale.commission_fcfa;
   const covers: Expr =
     sale.paid_from === 'float'
@@ -302,20 +304,11 @@ export async function recordAgentSale(sale: AgentSale, code: AccessCode): Promis
           values: { ':minusOne': -1 },
         };
   const period = (p: string): TxItem =>
-    PeriodEntity.tx.update(
+    PeriodEntity.tx.upsert(
       { agent_id: sale.agent_id, period: p },
       {
-        expression:
-          'ADD sold_fcfa :price, commission_fcfa :comm, sales_count :one SET agent_id = :a, #period = :p, entity = :e',
-        names: { '#period': 'period' },
-        values: {
-          ':price': sale.price_fcfa,
-          ':comm': sale.commission_fcfa,
-          ':one': 1,
-          ':a': sale.agent_id,
-          ':p': p,
-          ':e': PeriodEntity.name,
-        },
+        set: { agent_id: sale.agent_id, period: p },
+        add: { sold_fcfa: sale.price_fcfa, commission_fcfa: sale.commission_fcfa, sales_count: 1 },
       },
     );
   try {
@@ -339,23 +332,11 @@ export async function recordAgentSale(sale: AgentSale, code: AccessCode): Promis
       sale: SaleEntity.tx.create(sale),
       day: period(sale.at.slice(0, 10)),
       month: period(sale.at.slice(0, 7)),
-      revenue: revenueIncrementByAgent(
-        sale.reseller_id,
-        sale.at.slice(0, 7),
-        sale.price_fcfa,
-        sale.commission_fcfa,
-      ),
-      sales: salesIncrement({
-        resellerId: sale.reseller_id,
-        at: sale.at,
-        nasId: sale.nas_id,
-        forfaitId: sale.forfait_id,
-        amountFcfa: sale.price_fcfa,
-      }),
+      ...bookings,
     });
     return 'sold';
   } catch (error) {
-    const c = cancelled<'agent' | 'code' | 'sale' | 'day' | 'month' | 'revenue' | 'sales'>(error);
+    const c = cancelled<'agent' | 'code' | 'sale'>(error);
     if (!c) throw error;
     if (c.failed('agent')) return sale.paid_from === 'float' ? 'float_exhausted' : 'stock_exhausted';
     if (c.failed('code') || c.failed('sale')) return 'code_taken';

@@ -50,12 +50,12 @@ export async function saveBranding(
         { nas_id: nasId },
         { expression: 'reseller_id = :r', values: { ':r': resellerId } },
       ),
-      branding: Branding.tx.update(
+      branding: Branding.tx.upsert(
         { nas_id: nasId },
         {
-          expression: `SET entity = :entity, ${entries.map(([k]) => `#${k} = :${k}`).join(', ')}`,
+          expression: `SET ${entries.map(([k]) => `#${k} = :${k}`).join(', ')}`,
           names: Object.fromEntries(entries.map(([k]) => [`#${k}`, k])),
-          values: { ':entity': Branding.name, ...Object.fromEntries(entries.map(([k, v]) => [`:${k}`, v])) },
+          values: { ...Object.fromEntries(entries.map(([k, v]) => [`:${k}`, v])) },
         },
       ),
     });

@@ -70,18 +70,16 @@ export async function putRun(run: CanaryRun): Promise<void> {
 // Access: UpdateItem pk=CANARY#DAY, sk=<YYYY-MM-DD>, ADD runs, healthy_runs, up_runs (atomic counters).
 export async function countRunInDay(run: CanaryRun): Promise<void> {
   const day = run.at.slice(0, 10);
-  await Day.update(
+  await Day.upsert(
     { day },
     {
-      expression:
-        'ADD runs :one, healthy_runs :healthy, up_runs :up SET #day = :day, entity = :entity, #ttl = :ttl',
+      expression: 'ADD runs :one, healthy_runs :healthy, up_runs :up SET #day = :day, #ttl = :ttl',
       names: { '#day': 'day', '#ttl': 'ttl' },
       values: {
         ':one': 1,
         ':healthy': run.overall_status === 'healthy' ? 1 : 0,
         ':up': run.overall_status === 'down' ? 0 : 1,
         ':day': day,
-        ':entity': Day.name,
         ':ttl': epochSeconds(run.at) + (HISTORY_DAYS + 10) * DAY_S,
       },
     },
@@ -95,10 +93,10 @@ export async function countRunInDay(run: CanaryRun): Promise<void> {
  */
 // Access: UpdateItem pk=CANARY, sk=STATE with attribute_not_exists(last_run) OR last_run < :at; ADD consecutive_fails.
 export const recordLatest = (run: CanaryRun, failed: boolean): Promise<CanaryState | undefined> =>
-  State.updateReturning(
+  State.upsertReturning(
     {},
     {
-      expression: `SET last_run = :at, run_id = :id, overall_status = :status, tests = :tests, entity = :entity ${
+      expression: `SET last_run = :at, run_id = :id, overall_status = :status, tests = :tests ${
         failed ? 'ADD consecutive_fails :streak' : ', consecutive_fails = :streak'
       }`,
       values: {
@@ -106,7 +104,6 @@ export const recordLatest = (run: CanaryRun, failed: boolean): Promise<CanarySta
         ':id': run.id,
         ':status': run.overall_status,
         ':tests': run.tests,
-        ':entity': State.name,
         // A failed run adds one to the streak; a healthy one sets it back to none.
         ':streak': failed ? 1 : 0,
       },

@@ -14,13 +14,12 @@ import { shardOf } from './shards.js';
  * split into `shardsOf(scope)` items, `STATS#<scope>#<n>`, each change adding to the shard of
  * its own id (the session's, the alert's), and a read sums every shard. A count is exact: each
  * change is one ADD in a transaction conditioned on what it counts, so no change is lost or counted twice
- * (a shard alone may go below zero: a session opened before sharding closes on a shard; only
- * the sum means anything). The unsharded item `STATS#<scope>` written before sharding is read
- * with the shards, so the counts carried over stay right.
+ * (only the sum of the shards means anything). A scope of one shard (a subscriber) is one item,
+ * `STATS#<scope>`.
  */
 export interface ScopeCounter {
   scope: string;
-  /** The shard (absent: the unsharded item). */
+  /** The shard (absent: a scope of one item). */
   shard?: number;
   /** Open RADIUS sessions. */
   open?: number;
@@ -55,10 +54,10 @@ export function shardsOf(scope: string): number {
   return COUNTER_SHARDS.subscriber;
 }
 
-/** The keys a scope's counts are read from: the unsharded item, then each shard. */
+/** The keys a scope's counts are read from: each shard, or its one item. */
 const readKeys = (scope: string): Pick<ScopeCounter, 'scope' | 'shard'>[] => {
   const n = shardsOf(scope);
-  return [{ scope }, ...(n > 1 ? Array.from({ length: n }, (_, shard) => ({ scope, shard })) : [])];
+  return n > 1 ? Array.from({ length: n }, (_, shard) => ({ scope, shard })) : [{ scope }];
 };
 
 /** The counter item a change of `id` (the session's, the alert's) adds to in a scope: its shard. */
@@ -74,12 +73,7 @@ export const addToCounter = (
   counter: 'open' | 'alerts_active',
   key: Pick<ScopeCounter, 'scope' | 'shard'>,
   by: number,
-): TxItem =>
-  Counter.tx.update(key, {
-    expression: 'ADD #c :n SET entity = :e',
-    names: { '#c': counter },
-    values: { ':n': by, ':e': Counter.name },
-  });
+): TxItem => Counter.tx.upsert(key, { add: { [counter]: by } });
 
 /**
  * +n on one counter of several scopes, named `<counter>:<scope>` for a transaction. `id` (the

@@ -1,4 +1,4 @@
-import { entity } from './entity.js';
+import { entity, notExists } from './entity.js';
 
 /**
  * A device credential: what lets a subscriber's phone, once it has verified an SMS code, get a
@@ -30,8 +30,7 @@ export const Device = entity<DeviceCredential>('device_credential')({
 });
 
 // Access: PutItem pk=DEVICE#<hash> attribute_not_exists(pk).
-export const putDevice = (d: DeviceCredential): Promise<boolean> =>
-  Device.put(d, { expression: 'attribute_not_exists(pk)' });
+export const putDevice = (d: DeviceCredential): Promise<boolean> => Device.put(d, notExists);
 
 // Access: GetItem pk=DEVICE#<hash> (ConsistentRead: a revoked credential is refused at once).
 export const getDevice = (hash: string): Promise<DeviceCredential | undefined> =>

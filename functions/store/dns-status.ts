@@ -20,11 +20,11 @@ export const getDnsStatus = (): Promise<DnsStatus | undefined> => Status.get({})
 /** The canary's verdict on the resolver; touches nothing the DNS host reports. */
 // Access: UpdateItem pk=DNS, sk=STATUS SET unbound_healthy, checked_at.
 export async function setUnboundHealthy(healthy: boolean, at: string): Promise<void> {
-  await Status.update(
+  await Status.upsert(
     {},
     {
-      expression: 'SET unbound_healthy = :h, checked_at = :at, entity = :e',
-      values: { ':h': healthy, ':at': at, ':e': Status.name },
+      expression: 'SET unbound_healthy = :h, checked_at = :at',
+      values: { ':h': healthy, ':at': at },
     },
   );
 }
@@ -36,15 +36,14 @@ export async function reportDnsStatus(report: {
   sinkhole_ip: string;
   last_update: string;
 }): Promise<DnsStatus> {
-  const stored = await Status.updateReturning(
+  const stored = await Status.upsertReturning(
     {},
     {
-      expression: 'SET blocklist_count = :c, sinkhole_ip = :ip, last_update = :u, entity = :e',
+      expression: 'SET blocklist_count = :c, sinkhole_ip = :ip, last_update = :u',
       values: {
         ':c': report.blocklist_count,
         ':ip': report.sinkhole_ip,
         ':u': report.last_update,
-        ':e': Status.name,
       },
     },
     { expression: 'attribute_not_exists(last_update) OR last_update <= :u' },

@@ -1,5 +1,5 @@
 import { Access, type AccessCode } from './access-codes.js';
-import { cancelled, entity, transact } from './entity.js';
+import { cancelled, entity, exists, transact } from './entity.js';
 
 /**
  * A device remembered for an access code, with its subscriber's consent on the portal: its MAC
@@ -79,11 +79,11 @@ export async function bindMac(b: MacBinding, code: AccessCode): Promise<BindOutc
 export async function forgetMac(k: Pick<MacBinding, 'reseller_id' | 'mac' | 'code'>): Promise<boolean> {
   try {
     await transact({
-      binding: MacBindingEntity.tx.delete(k, { expression: 'attribute_exists(pk)' }),
+      binding: MacBindingEntity.tx.delete(k, exists),
       code: Access.tx.update(
         { code: k.code },
         { expression: 'ADD bound_devices :minus', values: { ':minus': -1 } },
-        { expression: 'attribute_exists(pk)' },
+        exists,
       ),
     });
     return true;
@@ -92,7 +92,7 @@ export async function forgetMac(k: Pick<MacBinding, 'reseller_id' | 'mac' | 'cod
     if (!c) throw error;
     if (c.failed('binding')) return false;
     // The code is gone (past its retention): the binding alone goes.
-    if (c.failed('code')) return MacBindingEntity.delete(k, { expression: 'attribute_exists(pk)' });
+    if (c.failed('code')) return MacBindingEntity.delete(k, exists);
     throw error;
   }
 }

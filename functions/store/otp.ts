@@ -207,12 +207,12 @@ export function issueOtp(input: {
   return raced(() =>
     transact({
       ...takeTx(input.planned, input.nowMs),
-      account: AccountEntity.tx.update(
+      account: AccountEntity.tx.upsert(
         { msisdn: input.msisdn },
         {
           expression:
             'SET #id = if_not_exists(#id, :id), msisdn = :m, #role = if_not_exists(#role, :role), ' +
-            'created_at = if_not_exists(created_at, :now), entity = :entity, otp_token = :tok, ' +
+            'created_at = if_not_exists(created_at, :now), otp_token = :tok, ' +
             `otp_hash = :h, otp_expires_at = :exp, otp_used = :false, otp_fails = :fails, otp_guesses = :g${pending ? ', #ttl = :ttl' : ''}`,
           names: { '#id': 'id', '#role': 'role', ...(pending ? { '#ttl': TABLE.ttlAttribute } : {}) },
           // A new account is a subscriber, in no index; an existing one keeps its role and number.
@@ -222,7 +222,6 @@ export function issueOtp(input: {
             ':m': input.msisdn,
             ':role': 'subscriber',
             ':now': input.createdAt,
-            ':entity': AccountEntity.name,
             ':tok': input.otpToken,
             ':h': input.codeHash,
             ':exp': input.expiresAt,

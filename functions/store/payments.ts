@@ -1,20 +1,6 @@
 import type { Currency } from '../core/currency.js';
-import { Access, type AccessCode } from './access-codes.js';
-import { type Entitlement, EntitlementEntity } from './entitlements.js';
-import {
-  batchGet,
-  cancelled,
-  type Expr,
-  entity,
-  exists,
-  notExists,
-  statusIs,
-  type TxItem,
-  transact,
-} from './entity.js';
-import type { Offer } from './forfaits.js';
-import { revenueIncrement } from './revenue.js';
-import { salesIncrement } from './sales.js';
+import type { AccessOffer } from './access-codes.js';
+import { cancelled, type Expr, entity, exists, notExists, type TxItem, transact } from './entity.js';
 
 /**
  * The mobile-money providers (operators) a payment is made with. The API's list is checked
@@ -43,10 +29,10 @@ export interface Payment {
   forfait_id: string;
   forfait_name: string;
   /** What was bought, as sold at initiation: completion grants this even if the forfait changes. */
-  offer?: Offer;
+  offer: AccessOffer;
   amount_fcfa: number;
-  /** XOF or XAF, from the reseller's country; absent on payments older than currencies (XOF). */
-  currency?: Currency;
+  /** XOF or XAF, from the reseller's country. */
+  currency: Currency;
   provider: Provider;
   /** The gateway it was opened with (absent: older payments, the generic aggregator or sandbox). */
   gateway?: PaymentGateway;
@@ -89,13 +75,11 @@ export interface Refusal {
   currency?: string;
 }
 
-/** Webhook events are remembered this long (the aggregator's redelivery window, and then some). */
-export const EVENT_KEEP_S = 35 * 24 * 3600;
 /** Payment and idempotency records are kept a year, then DynamoDB's TTL removes them. */
 const PAYMENT_KEEP_S = 365 * 24 * 3600;
 
 /** Seconds since the epoch of an ISO instant: the clock of the TTLs below. */
-const epochS = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+export const epochS = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 /** When DynamoDB may drop a payment's items: a year after the payment was made. */
 const paymentExpiry = (p: Pick<Payment, 'created_at'>) => epochS(p.created_at) + PAYMENT_KEEP_S;
@@ -151,8 +135,8 @@ export const completedHour = (iso: string): string => iso.slice(0, 13);
 /** What an idempotency key already produced: the payment and the request that made it. */
 export interface IdempotencyRecord {
   payment_id: string;
-  /** Fingerprint of the request (forfait, provider, NAS id); absent on records of older code. */
-  request?: string;
+  /** Fingerprint of the request (forfait, provider, NAS id). */
+  request: string;
 }
 
 /**
@@ -166,45 +150,9 @@ const Idempotency = entity<IdempotencyRecord & { created_at: string }>('idempote
   }),
 });
 
-/**
- * A delivery already applied to a payment (a spec webhook's event id, a provider notification's
- * id): the same one again for the same payment changes nothing. Keyed by payment AND event, in
- * the payment's partition: an event id another payment already used is another delivery.
- */
-export interface SeenEvent {
-  event_id: string;
-  payment_id: string;
-  status: 'completed' | 'failed' | 'refunded';
-  received_at: string;
-}
-
-const WebhookEvent = entity<SeenEvent>('payment_event')({
-  key: (e: Pick<SeenEvent, 'event_id' | 'payment_id'>) => ({
-    pk: `PAYMENT#${e.payment_id}`,
-    sk: `EVENT#${e.event_id}`,
-  }),
-  ttl: (e) => epochS(e.received_at) + EVENT_KEEP_S,
-});
-
 // Access: GetItem pk=PAYMENT#<id>, sk=PAYMENT (ConsistentRead).
 export const getPayment = (id: string): Promise<Payment | undefined> =>
   PaymentEntity.get({ id }, { consistent: true });
-
-/** A payment and whether one delivery was already applied to it, in one round trip. */
-// Access: BatchGetItem [PAYMENT#<id>/PAYMENT, PAYMENT#<id>/EVENT#<event_id>] (ConsistentRead).
-export async function getPaymentAndEvent(
-  id: string,
-  eventId: string,
-): Promise<{ payment?: Payment; seen: boolean }> {
-  const [payment, event] = await batchGet(
-    [
-      [PaymentEntity, { id }],
-      [WebhookEvent, { payment_id: id, event_id: eventId }],
-    ],
-    { consistent: true },
-  );
-  return { ...(payment ? { payment } : {}), seen: event !== undefined };
-}
 
 /** Completed payments whose completion falls in [fromIso, toIso), oldest first (hour buckets). */
 // Access: Query completedByHour (gsi3) gsi3pk=PAYMENTS#COMPLETED#<hour> AND gsi3sk BETWEEN, one per hour of the window.
@@ -308,13 +256,12 @@ export async function createPayment(
 ): Promise<'created' | 'taken' | 'conflict'> {
   const items: Record<string, TxItem> = { payment: PaymentEntity.tx.create(p) };
   if (idempotency) {
-    items.idempotency = Idempotency.tx.update(
+    items.idempotency = Idempotency.tx.upsert(
       { subscriber_id: p.subscriber_id, key: idempotency.key },
       {
-        expression: 'SET entity = :e, payment_id = :p, #request = :r, created_at = :c, #ttl = :ttl',
+        expression: 'SET payment_id = :p, #request = :r, created_at = :c, #ttl = :ttl',
         names: { '#request': 'request', '#ttl': 'ttl' },
         values: {
-          ':e': Idempotency.name,
           ':p': p.id,
           ':r': idempotency.request,
           ':c': p.created_at,
@@ -374,185 +321,6 @@ export async function recordRefusal(id: string, refusal: Refusal): Promise<void>
   );
   if (kept) return;
   await PaymentEntity.update({ id }, { expression: 'ADD refusal_count :one', values: { ':one': 1 } }, exists);
-}
-
-/**
- * `replayed`: this very delivery was applied to the payment already; `unchanged`: the payment
- * is no longer pending (another delivery, a status check or reconciliation settled it).
- */
-export type SettleOutcome = 'applied' | 'unchanged' | 'replayed' | 'conflict';
-
-function settleOutcome(error: unknown): SettleOutcome {
-  const c = cancelled<'event' | 'payment'>(error);
-  if (!c) throw error;
-  // The delivery was seen already, or the payment is no longer pending: at-least-once delivery.
-  if (c.failed('event')) return 'replayed';
-  if (c.failed('payment')) return 'unchanged';
-  if (c.conflict) return 'conflict';
-  throw error;
-}
-
-const stillPending = statusIs('pending');
-
-/**
- * The update of an unsettled payment to its outcome. Failing or expiring applies to a pending
- * payment only and moves it to the closed list; completing applies to any payment not completed
- * yet (a late completion after `failed` or `expired` is credited: the buyer paid) and takes it
- * off both lists. The condition is what counts a payment once, whatever races it.
- */
-const notCompleted: Expr = {
-  expression: 'attribute_exists(pk) AND #status <> :completed',
-  names: { '#status': 'status' },
-  values: { ':completed': 'completed' },
-};
-const settle = (payment: Payment, set: Partial<Payment>) =>
-  PaymentEntity.tx.update(
-    { id: payment.id },
-    { set, read: payment },
-    set.status === 'completed' ? notCompleted : stillPending,
-  );
-
-/** The record of a delivery in a settling transaction, when the settlement came from one. */
-const seen = (
-  paymentId: string,
-  eventId: string | undefined,
-  status: SeenEvent['status'],
-  nowIso: string,
-): Record<string, TxItem> =>
-  eventId
-    ? {
-        event: WebhookEvent.tx.create({
-          event_id: eventId,
-          payment_id: paymentId,
-          status,
-          received_at: nowIso,
-        }),
-      }
-    : {};
-
-/**
- * Completes a payment: the delivery's record (when it came from one), pending -> completed, the
- * entitlement, the access code and the reseller's monthly aggregate, all or nothing. A seen
- * delivery or a settled payment cancels it.
- */
-// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status <> completed (leaves both lists), Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Put CODE#<code>, Update REVENUE#<reseller>/MONTH#<month> ADD, Update SALES#<reseller>/DAY#<day> ADD].
-export async function completePayment(input: {
-  payment: Payment;
-  eventId?: string;
-  providerReference?: string;
-  entitlement: Entitlement;
-  /** The access code the purchase creates (its clock starts now). */
-  access: AccessCode;
-  month: string;
-  nowIso: string;
-}): Promise<SettleOutcome | 'code_taken'> {
-  const { payment } = input;
-  try {
-    await transact({
-      ...seen(payment.id, input.eventId, 'completed', input.nowIso),
-      payment: settle(payment, {
-        status: 'completed',
-        completed_at: input.nowIso,
-        // Absent when none is known (stored as null before: every reader tests it for truth).
-        provider_reference: input.providerReference ?? payment.provider_reference,
-        access_code: input.access.code,
-      }),
-      entitlement: EntitlementEntity.tx.create(input.entitlement),
-      revenue: revenueIncrement(payment.reseller_id, input.month, payment.amount_fcfa),
-      sales: salesIncrement({
-        resellerId: payment.reseller_id,
-        at: input.nowIso,
-        nasId: payment.nas_id,
-        forfaitId: payment.forfait_id,
-        amountFcfa: payment.amount_fcfa,
-      }),
-      code: Access.tx.create(input.access),
-    });
-    return 'applied';
-  } catch (error) {
-    // The random code exists already (about 1 in 8e14): the caller draws another.
-    if (cancelled(error)?.failed('code')) return 'code_taken';
-    return settleOutcome(error);
-  }
-}
-
-/** Fails a pending payment (never a completed one), with the delivery's record when there is one. */
-// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status = pending (moves to PAYMENTS#CLOSED)].
-export async function failPayment(input: {
-  payment: Payment;
-  eventId?: string;
-  nowIso: string;
-}): Promise<SettleOutcome> {
-  try {
-    await transact({
-      ...seen(input.payment.id, input.eventId, 'failed', input.nowIso),
-      payment: settle(input.payment, { status: 'failed', failed_at: input.nowIso }),
-    });
-    return 'applied';
-  } catch (error) {
-    return settleOutcome(error);
-  }
-}
-
-/** Stores a pending payment the provider never completed as `expired`; false when it was settled meanwhile. */
-// Access: UpdateItem pk=PAYMENT#<id> SET status = expired (moves to PAYMENTS#CLOSED), condition status = pending.
-export const expirePayment = (payment: Payment, nowIso: string): Promise<boolean> =>
-  PaymentEntity.update(
-    { id: payment.id },
-    { set: { status: 'expired', expired_at: nowIso }, read: payment },
-    stillPending,
-  );
-
-/**
- * Takes back what a completed payment gave, once its gateway refunded it (in full or in part: a
- * partial refund is not a paid forfait): completed -> refunded, its access code and entitlement
- * ended now (RADIUS refuses a code past its `expires_at`), the sale taken off the reseller's
- * month, with the delivery's record when one told it. `unchanged`: not completed (refunded
- * already, or never paid).
- */
-// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status = completed -> refunded, Update CODE#<code> SET expires_at, revoked_at, Update SUB#<sub>/ENT#<id> SET expires_at, Update REVENUE#<reseller>/MONTH#<month> ADD -amount].
-export async function refundPayment(input: {
-  payment: Payment;
-  eventId?: string;
-  /** The month the refund counts in (the sale is taken off it). */
-  month: string;
-  nowIso: string;
-}): Promise<SettleOutcome> {
-  const { payment, nowIso } = input;
-  const ended = { expression: 'SET expires_at = :now', values: { ':now': nowIso } };
-  const items: Record<string, TxItem> = {
-    ...seen(payment.id, input.eventId, 'refunded', nowIso),
-    payment: PaymentEntity.tx.update(
-      { id: payment.id },
-      { set: { status: 'refunded', refunded_at: nowIso }, read: payment },
-      {
-        expression: '#status = :completed',
-        names: { '#status': 'status' },
-        values: { ':completed': 'completed' },
-      },
-    ),
-    ...(payment.access_code
-      ? {
-          code: Access.tx.update(
-            { code: payment.access_code },
-            { expression: 'SET expires_at = :now, revoked_at = :now', values: { ':now': nowIso } },
-            exists,
-          ),
-        }
-      : {}),
-    entitlement: EntitlementEntity.tx.update(
-      { subscriber_id: payment.subscriber_id, id: payment.id },
-      ended,
-      exists,
-    ),
-    revenue: revenueIncrement(payment.reseller_id, input.month, -payment.amount_fcfa),
-  };
-  try {
-    await transact(items);
-    return 'applied';
-  } catch (error) {
-    return settleOutcome(error);
-  }
 }
 
 /** The ids of a subscriber's payments (gsi4 holds only the id). */

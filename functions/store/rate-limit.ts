@@ -1,4 +1,4 @@
-import { entity, type TxItem } from './entity.js';
+import { entity, exists, type TxItem } from './entity.js';
 
 /**
  * Sliding-window limiter: at most `limit` events in any `windowMs`. The item holds one slot per
@@ -27,7 +27,7 @@ export const RateLimiter = entity<RateSlots>('rate_limit')({
 /** Drops a limiter (its subject erased: a subscriber's number). False when there was none. */
 // Access: DeleteItem pk=RATE#<scope>#<subject> (condition attribute_exists(pk)).
 export const deleteLimiter = (scope: string, subject: string): Promise<boolean> =>
-  RateLimiter.delete({ scope, subject }, { expression: 'attribute_exists(pk)' });
+  RateLimiter.delete({ scope, subject }, exists);
 
 /**
  * Which slot an event would take, given the limiter as read: one of the slots that is free or
@@ -62,14 +62,13 @@ export function takeSlotTx(
   nowMs: number,
 ): TxItem {
   const slot = { '#slot': `s${plan.slot}` };
-  return RateLimiter.tx.update(
+  return RateLimiter.tx.upsert(
     { scope: w.scope, subject },
     {
-      expression: 'SET #slot = :now, entity = :entity, #ttl = :ttl',
+      expression: 'SET #slot = :now, #ttl = :ttl',
       names: { ...slot, '#ttl': 'ttl' },
       values: {
         ':now': nowMs,
-        ':entity': RateLimiter.name,
         ':ttl': Math.ceil((nowMs + w.windowMs) / 1000) + 60,
       },
     },
@@ -125,14 +124,13 @@ export function planBudget(counter: BudgetCount | undefined, b: BudgetWindow, no
  * holds `limit` events. The item expires an hour after its window ends.
  */
 export function takeBudgetTx(b: BudgetWindow, subject: string, windowStart: number): TxItem {
-  return RateBudget.tx.update(
+  return RateBudget.tx.upsert(
     { scope: b.scope, subject, windowStart },
     {
-      expression: 'ADD #n :one SET entity = :entity, #ttl = :ttl',
+      expression: 'ADD #n :one SET #ttl = :ttl',
       names: { '#n': 'n', '#ttl': 'ttl' },
       values: {
         ':one': 1,
-        ':entity': RateBudget.name,
         ':ttl': Math.ceil((windowStart + b.windowMs) / 1000) + 3600,
       },
     },

@@ -31,11 +31,11 @@ export const getReseller = (resellerId: string): Promise<ResellerProfile | undef
 /** Records a reseller's name (operator CLI), unless it already has one. */
 // Access: UpdateItem pk=RESELLER#<id>, sk=PROFILE SET reseller_name = if_not_exists(...).
 export async function recordResellerName(resellerId: string, name: string): Promise<void> {
-  await Reseller.update(
+  await Reseller.upsert(
     { reseller_id: resellerId },
     {
-      expression: 'SET reseller_id = :id, reseller_name = if_not_exists(reseller_name, :n), entity = :e',
-      values: { ':id': resellerId, ':n': name, ':e': Reseller.name },
+      expression: 'SET reseller_id = :id, reseller_name = if_not_exists(reseller_name, :n)',
+      values: { ':id': resellerId, ':n': name },
     },
   );
 }
@@ -71,15 +71,15 @@ export async function recordReseller(input: {
   /** The countries of the same currency as `country` (currency.ts knows them). */
   sameZone?: readonly Country[];
 }): Promise<'recorded' | 'zone_change'> {
-  const sets = ['reseller_id = :id', 'entity = :e'];
-  const values: Record<string, unknown> = { ':id': input.resellerId, ':e': Reseller.name };
+  const sets = ['reseller_id = :id'];
+  const values: Record<string, unknown> = { ':id': input.resellerId };
   if (input.name) {
     sets.push('reseller_name = if_not_exists(reseller_name, :n)');
     values[':n'] = input.name;
   }
   // Registered again: no longer removed.
   if (!input.country) {
-    await Reseller.update(
+    await Reseller.upsert(
       { reseller_id: input.resellerId },
       { expression: `SET ${sets.join(', ')} REMOVE removed_at`, values },
     );
@@ -89,7 +89,7 @@ export async function recordReseller(input: {
   values[':c'] = input.country;
   const zone = input.sameZone ?? [input.country];
   const zoneValues = Object.fromEntries(zone.map((c, i) => [`:z${i}`, c]));
-  const ok = await Reseller.update(
+  const ok = await Reseller.upsert(
     { reseller_id: input.resellerId },
     { expression: `SET ${sets.join(', ')} REMOVE removed_at`, values: { ...values, ...zoneValues } },
     {

@@ -78,12 +78,12 @@ export async function allocateTx(input: {
   const a = input.allocation;
   try {
     await transact({
-      stripe: VlanStripe.tx.update(
+      stripe: VlanStripe.tx.upsert(
         { stripe: stripeOf(a.vlan_id) },
         {
-          expression: 'ADD #taken :id SET entity = :e',
+          expression: 'ADD #taken :id',
           names: { '#taken': 'taken' },
-          values: { ':id': new Set([a.vlan_id]), ':e': VlanStripe.name },
+          values: { ':id': new Set([a.vlan_id]) },
         },
         { expression: 'NOT contains(#taken, :v)', names: { '#taken': 'taken' }, values: { ':v': a.vlan_id } },
       ),
@@ -95,11 +95,11 @@ export async function allocateTx(input: {
         vlan_id: a.vlan_id,
         kind: 'vlan',
       }),
-      reseller: Reseller.tx.update(
+      reseller: Reseller.tx.upsert(
         a,
         {
           expression:
-            'SET reseller_id = :rid, reseller_name = :n, site_count = :sc, vlan_id = :v, nas_id = :nas, slug = :slug, entity = :e',
+            'SET reseller_id = :rid, reseller_name = :n, site_count = :sc, vlan_id = :v, nas_id = :nas, slug = :slug',
           values: {
             ':rid': a.reseller_id,
             ':n': a.reseller_name,
@@ -107,7 +107,6 @@ export async function allocateTx(input: {
             ':v': a.vlan_id,
             ':nas': a.nas_id,
             ':slug': input.slug,
-            ':e': Reseller.name,
           },
         },
         { expression: 'attribute_not_exists(vlan_id)' },

@@ -34,12 +34,9 @@ export const voucherCountsMove = (
   by: { active?: number; redeemed?: number },
   shard?: number,
 ): TxItem =>
-  VoucherCount.tx.update(
+  VoucherCount.tx.upsert(
     { reseller_id: resellerId, ...(shard === undefined ? {} : { shard: shard % COUNT_SHARDS }) },
-    {
-      expression: 'ADD active :a, redeemed :r SET entity = :e, reseller_id = :id',
-      values: { ':a': by.active ?? 0, ':r': by.redeemed ?? 0, ':e': VoucherCount.name, ':id': resellerId },
-    },
+    { set: { reseller_id: resellerId }, add: { active: by.active ?? 0, redeemed: by.redeemed ?? 0 } },
   );
 
 /** A reseller's counts, its items summed (zeros when it never had a voucher). */

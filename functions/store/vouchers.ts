@@ -1,10 +1,13 @@
 import type { Currency } from '../core/currency.js';
-import { Access, type AccessCode, accessCodeActivate, getAccessCode } from './access-codes.js';
+import {
+  Access,
+  type AccessCode,
+  type AccessOffer,
+  accessCodeActivate,
+  getAccessCode,
+} from './access-codes.js';
 import { type Entitlement, EntitlementEntity } from './entitlements.js';
-import { batchGet, cancelled, type Expr, entity, type Item, transact } from './entity.js';
-import type { Offer } from './forfaits.js';
-import { revenueIncrement } from './revenue.js';
-import { salesIncrement } from './sales.js';
+import { batchGet, cancelled, type Expr, entity, type Item, type TxItem, transact } from './entity.js';
 import { voucherCountsMove } from './voucher-counts.js';
 
 export type VoucherStatus = 'active' | 'redeemed' | 'expired';
@@ -12,16 +15,18 @@ export type VoucherStatus = 'active' | 'redeemed' | 'expired';
 export interface Voucher {
   code: string;
   forfait_id: string;
+  /** The forfait's name when the voucher was made (what the CSV and the printed cards say). */
+  forfait_name?: string;
   /** The forfait's price when the voucher was made: what its redemption adds to revenue. */
   price_fcfa: number;
-  /** Its reseller's currency when it was made (absent on older vouchers: XOF). */
-  currency?: Currency;
+  /** Its reseller's currency when it was made. */
+  currency: Currency;
   reseller_id: string;
   batch_id: string;
   /** Stored `active` or `redeemed`; a redeemed voucher whose access has ended reads `expired`. */
   status: VoucherStatus;
   /** What the voucher grants, as the forfait was when the voucher was made (printed and sold). */
-  offer?: Offer;
+  offer: AccessOffer;
   created_at: string;
   redeemed_at?: string;
   redeemed_by?: string;
@@ -43,12 +48,13 @@ export interface Voucher {
 export const voucherOf = (a: AccessCode): Voucher => ({
   code: a.code,
   forfait_id: a.forfait_id,
+  ...(a.forfait_name ? { forfait_name: a.forfait_name } : {}),
   price_fcfa: a.price_fcfa ?? 0,
-  ...(a.currency ? { currency: a.currency } : {}),
+  currency: a.currency ?? 'XOF',
   reseller_id: a.reseller_id,
   batch_id: a.source_id,
   status: a.voucher_status ?? 'active',
-  ...(a.offer ? { offer: a.offer } : {}),
+  offer: a.offer,
   created_at: a.created_at,
   ...(a.redeemed_at ? { redeemed_at: a.redeemed_at } : {}),
   ...(a.redeemed_by ? { redeemed_by: a.redeemed_by } : {}),
@@ -168,40 +174,34 @@ export async function getVoucher(code: string): Promise<Voucher | undefined> {
 
 /**
  * Redeems an active voucher: active -> redeemed and its clock started (one item: the code), the
- * entitlement and the reseller's monthly aggregate in one transaction. `taken` when the voucher
- * is no longer active (another redeem or a first login won), was revoked, or its entitlement
- * exists already.
+ * entitlement, the sale's bookings (functions/billing/ledger.ts) and the reseller's voucher
+ * counts in one transaction. `taken` when the voucher is no longer active (another redeem or a
+ * first login won), was revoked, or its entitlement exists already.
  */
-// Access: TransactWriteItems [Update CODE#<code> voucher_status = active, not revoked (moves in vouchersByStatus; enters bySubscriber), Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Update REVENUE#<reseller>/MONTH#<month> ADD, Update SALES#<reseller>/DAY#<day> ADD, ADD VOUCHERCOUNT#<reseller>].
+// Access: TransactWriteItems [Update CODE#<code> voucher_status = active, not revoked (moves in vouchersByStatus; enters bySubscriber), Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), the ledger's bookings, ADD VOUCHERCOUNT#<reseller>].
 export async function redeemVoucher(input: {
   /** The voucher's code as read. */
   access: AccessCode;
   subscriberId: string;
   entitlement: Entitlement;
-  month: string;
+  /** The sale's entries in its month's and day's books. */
+  bookings: Record<string, TxItem>;
   nowIso: string;
 }): Promise<'redeemed' | 'taken' | 'conflict'> {
-  const v = voucherOf(input.access);
+  const a = input.access;
   try {
     await transact({
-      code: accessCodeActivate(input.access, input.subscriberId, input.nowIso, input.entitlement.expires_at, {
+      code: accessCodeActivate(a, input.subscriberId, input.nowIso, input.entitlement.expires_at, {
         set: { voucher_status: 'redeemed', redeemed_at: input.nowIso, redeemed_by: input.subscriberId },
         condition: redeemable,
       }),
       entitlement: EntitlementEntity.tx.create(input.entitlement),
-      revenue: revenueIncrement(v.reseller_id, input.month, v.price_fcfa),
-      sales: salesIncrement({
-        resellerId: v.reseller_id,
-        at: input.nowIso,
-        nasId: undefined,
-        forfaitId: v.forfait_id,
-        amountFcfa: v.price_fcfa,
-      }),
-      counts: voucherCountsMove(v.reseller_id, { active: -1, redeemed: 1 }),
+      counts: voucherCountsMove(a.reseller_id, { active: -1, redeemed: 1 }),
+      ...input.bookings,
     });
     return 'redeemed';
   } catch (error) {
-    const c = cancelled<'code' | 'entitlement' | 'revenue' | 'sales' | 'counts'>(error);
+    const c = cancelled<'code' | 'entitlement'>(error);
     if (!c) throw error;
     if (c.failed('code') || c.failed('entitlement')) return 'taken';
     if (c.conflict) return 'conflict';

@@ -181,8 +181,16 @@ describe('an agent of a reseller', () => {
       `/api/v1/billing/summary?reseller_id=${reseller.resellerId}&month=${month()}`,
       reseller.token,
     );
+    // Cash: no mobile-money provider took a fee on it.
+    const operator = Math.round(2 * forfait.price_fcfa * 0.3);
     expect(summary.body).toMatchObject({
       total_fcfa: 2 * forfait.price_fcfa,
+      split: {
+        provider_fee_fcfa: 0,
+        operator_fcfa: operator,
+        reseller_fcfa: 2 * forfait.price_fcfa - operator,
+      },
+      by_channel: { cash: 2 * forfait.price_fcfa, mobile_money: 0, voucher: 0 },
       agents: { sold_fcfa: 2 * forfait.price_fcfa, commission_fcfa: 2 * commission },
     });
     const sales = await api(

@@ -133,7 +133,9 @@ describe('the sandbox payment flow end to end', () => {
       total_fcfa: 0,
       split: { reseller_fcfa: 0, operator_fcfa: 0, provider_fee_fcfa: 0 },
       sessions_count: 0,
-      // Beside the spec's fields: the agents' share of the month (docs/agents.md).
+      // Beside the spec's fields: the total by how it was paid, and the agents' share of the
+      // month (docs/agents.md).
+      by_channel: { mobile_money: 0, voucher: 0, cash: 0 },
       agents: { sold_fcfa: 0, commission_fcfa: 0, reseller_after_commission_fcfa: 0 },
     });
   });

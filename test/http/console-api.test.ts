@@ -90,8 +90,13 @@ describe("a reseller's sales by day", () => {
           day: today(),
           total_fcfa: total,
           sales_count: 13,
+          // The one mobile-money sale bears the provider's fee (2 %); the vouchers none.
+          provider_fee_fcfa: Math.round(forfait.price_fcfa * 0.02),
+          commission_fcfa: 0,
           by_hotspot: { '-': 12 * forfait.price_fcfa, [nasId]: forfait.price_fcfa },
           by_forfait: { [forfait.id]: total },
+          by_channel: { voucher: 12 * forfait.price_fcfa, mobile_money: forfait.price_fcfa },
+          by_agent: {},
         },
       ],
     });
@@ -101,6 +106,7 @@ describe("a reseller's sales by day", () => {
       owner,
     );
     expect(summary.body.total_fcfa).toBe(total);
+    expect(summary.body.split).toMatchObject({ provider_fee_fcfa: Math.round(forfait.price_fcfa * 0.02) });
   });
 
   it('answers another reseller 403, and 400 to a span backwards or over 93 days', async () => {

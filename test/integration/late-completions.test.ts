@@ -11,6 +11,7 @@ import { listEntitlements } from '../../functions/store/entitlements.js';
 import { getPayment } from '../../functions/store/payments.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
+import { recordSandboxPayment } from '../../functions/store/sandbox-payments.js';
 import { type FakeCinetPay, fakeCinetPay } from '../support/fake-providers.js';
 import { hotspotOf } from '../support/hotspots.js';
 import { call, tokenFor, useLocalServer } from '../support/http.js';
@@ -184,5 +185,99 @@ describe.each([
     const counts = await later(p.at + 25 * 3600_000, () => reconcilePayments(clock.now()));
     expect((await getPayment(p.id))?.status).not.toBe('completed');
     expect(counts.late_completed).toBe(0);
+  });
+});
+
+/**
+ * Local mode shows the production path: the sandbox aggregator's status API answers what its
+ * page decided, so a payment declined there and then paid there is a late completion the
+ * gateway confirms, credited once with no alert, as a real gateway's would be.
+ */
+describe('the sandbox aggregator', () => {
+  beforeAll(() => {
+    process.env.PAYMENT_GATEWAY = 'sandbox';
+    resetConfig();
+  });
+  afterAll(() => {
+    process.env.PAYMENT_GATEWAY = 'cinetpay';
+    resetConfig();
+  });
+
+  /** Presses a button of the sandbox's page for the payment, as the buyer would. */
+  async function press(id: string, button: 'complete' | 'fail') {
+    const res = await fetch(`${server.url()}/sandbox/pay/${id}/${button}`, {
+      method: 'POST',
+      redirect: 'manual',
+    });
+    // Bought at a hotspot: back to its portal once the webhook took the delivery.
+    expect(res.status).toBe(303);
+  }
+
+  const alertsOf = async (id: string) =>
+    (await listAlertsByStatus('active')).filter((a) => a.site === `payment:${id}`);
+
+  it('credits a payment declined and then paid on its page once, with no alert; its status API says so', async () => {
+    const p = await initiate();
+    expect((await getPayment(p.id))?.gateway).toBe('sandbox');
+    await press(p.id, 'fail');
+    expect((await getPayment(p.id))?.status).toBe('failed');
+    const declined = await call<{ status: string }>(server.url(), 'GET', `/sandbox/api/payments/${p.id}`);
+    expect(declined.body).toMatchObject({ status: 'failed', amount_fcfa: forfait.price_fcfa });
+
+    await press(p.id, 'complete');
+    await creditedOnce(p);
+    expect(await alertsOf(p.id)).toEqual([]);
+    const paid = await call<{ status: string }>(server.url(), 'GET', `/sandbox/api/payments/${p.id}`);
+    expect(paid.body).toEqual({
+      status: 'completed',
+      amount_fcfa: forfait.price_fcfa,
+      currency: 'XOF',
+      provider: 'orange_money',
+    });
+    // Pressing again changes nothing.
+    await press(p.id, 'complete');
+    await creditedOnce(p);
+  });
+
+  it('credits by reconciliation a payment its page paid after it expired, once', async () => {
+    const p = await expired();
+    expect(
+      (await call(server.url(), 'GET', `/sandbox/api/payments/${p.id}`)).status,
+      'nothing decided yet: unknown to the status API',
+    ).toBe(404);
+    // The page's decision is recorded, its delivery lost: reconciliation asks the status API.
+    const stored = await getPayment(p.id);
+    await recordSandboxPayment({
+      reference: p.id,
+      status: 'completed',
+      amount_fcfa: stored?.amount_fcfa ?? 0,
+      currency: 'XOF',
+      provider: 'orange_money',
+      decided_at: clock.iso(),
+    });
+    const counts = await later(p.at + 31 * 60_000, () => reconcilePayments(clock.now()));
+    // At least this one (another test's payment of the table may be credited by the same run).
+    expect(counts.late_completed).toBeGreaterThanOrEqual(1);
+    await creditedOnce(p);
+    expect(await alertsOf(p.id)).toEqual([]);
+  });
+
+  it('does not credit a late completion delivered without its page paying: one alert, nothing credited', async () => {
+    const p = await initiate();
+    await press(p.id, 'fail');
+    const res = await call(server.url(), 'POST', '/api/v1/payments/webhook', {
+      headers: { 'x-provider-secret': process.env.WEBHOOK_SECRET as string },
+      body: {
+        event_id: randomUUID(),
+        transaction_id: p.id,
+        status: 'completed',
+        amount_fcfa: forfait.price_fcfa,
+        provider: 'orange_money',
+      },
+    });
+    expect(res.status).toBe(200);
+    expect((await getPayment(p.id))?.status).toBe('failed');
+    expect(await listEntitlements(p.sub)).toHaveLength(0);
+    expect(await alertsOf(p.id)).toHaveLength(1);
   });
 });

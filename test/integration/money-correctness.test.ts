@@ -61,7 +61,8 @@ describe('the webhook event id, per payment', () => {
     expect((await getPayment(b))?.status).toBe('completed');
   });
 
-  it('keeps a failed payment failed when the provider later says completed, and raises one alert for a human', async () => {
+  it('keeps a failed payment failed when a completion comes that its gateway does not confirm, and raises one alert for a human', async () => {
+    // The sandbox's status API knows only what its page decided: nothing here.
     const id = await newPayment();
     expect(await handleWebhook(delivery(id, 'failed'))).toBe('failed');
     expect(await handleWebhook(delivery(id, 'completed'))).toBe('unchanged');

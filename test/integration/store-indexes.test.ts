@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { bookings, paymentSale } from '../../functions/billing/ledger.js';
 import { ddb, tableName } from '../../functions/core/ddb.js';
 import { defaultRules } from '../../functions/network/default-rules.js';
 import {
@@ -46,11 +47,9 @@ import {
 } from '../../functions/store/mac-bindings.js';
 import { listNasIdsOfReseller } from '../../functions/store/nas.js';
 import { finishNasClose, pendingNasCloses, recordNasClose } from '../../functions/store/nas-closes.js';
+import { completePayment, expirePayment, failPayment } from '../../functions/store/payment-settlements.js';
 import {
-  completePayment,
   createPayment,
-  expirePayment,
-  failPayment,
   forgetPaymentMsisdn,
   listPendingPayments,
   type Payment,
@@ -156,7 +155,9 @@ describe('index keys follow updates', () => {
       subscriber_id: randomUUID(),
       forfait_id: randomUUID(),
       forfait_name: 'Jour',
+      offer: { duration_hours: 24, data_limit_mb: 0, cir_kbps: 512, mir_kbps: 1024, max_devices: 1 },
       amount_fcfa: 500,
+      currency: 'XOF',
       provider: 'orange_money',
       reseller_id: randomUUID(),
       status: 'pending',
@@ -187,7 +188,7 @@ describe('index keys follow updates', () => {
         payment: p,
         entitlement,
         access,
-        month: '2026-11',
+        bookings: bookings(paymentSale(p), now),
         nowIso: now,
       });
       expect(outcome).toBe('applied');

@@ -180,28 +180,6 @@ describe('entity helper: index keys on update', () => {
     expect(sent(Tagged.tx.update({ id: 'a' }, { remove: ['tag'] }))).toBe('REMOVE tag, gsi1pk, gsi1sk');
   });
 
-  it('an index that moved to another GSI takes the item off the old one whenever it writes its keys', () => {
-    const Moved = entity<Task>('moved_task')({
-      key: (t: Pick<Task, 'id'>) => ({ pk: `TASK#${t.id}`, sk: 'TASK' }),
-      indexes: { byOwner: { ...(Task.indexes.byOwner as IndexDef<Task>), gsi: 'gsi4', movedFrom: 'gsi1' } },
-    });
-    expect(sent(Moved.tx.update({ id: 't1' }, { set: { owner: 'bea' }, read: task }))).toBe(
-      'SET owner = "bea", gsi4pk = "OWNER#bea", gsi4sk = "open#t1" REMOVE gsi1pk, gsi1sk',
-    );
-    // An update that writes none of its keys leaves both GSIs alone.
-    expect(sent(Moved.tx.update({ id: 't1' }, { set: { note: 'x' } }))).toBe('SET note = "x"');
-    // The old GSI must be free: another pattern's keys there would be removed.
-    expect(() =>
-      entity<Task>('clash')({
-        key: (t: Pick<Task, 'id'>) => ({ pk: `TASK#${t.id}`, sk: 'TASK' }),
-        indexes: {
-          byOwner: { ...(Task.indexes.byOwner as IndexDef<Task>), gsi: 'gsi4', movedFrom: 'gsi2' },
-          openByDue: Task.indexes.openByDue as IndexDef<Task>,
-        },
-      }),
-    ).toThrow(/moved from gsi2/);
-  });
-
   it('merges its clauses with a raw expression, commas inside functions included', () => {
     const text = sent(
       Task.tx.update(

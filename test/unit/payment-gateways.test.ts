@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { httpAdapter } from '../../functions/billing/gateways/http.js';
-import { sandboxAdapter } from '../../functions/billing/gateways/sandbox.js';
+import { sandbox, sandboxAdapter } from '../../functions/billing/gateways/sandbox.js';
 import { signedGateway, timestampedSettings } from '../../functions/billing/gateways/secret.js';
 
 import { resetConfig } from '../../functions/core/config.js';
@@ -168,8 +168,9 @@ describe('the sandbox gateway', () => {
     });
   });
 
-  it('has no status API: the sandbox is the local server itself', () => {
-    expect(sandboxAdapter('http://localhost:3000').paymentState).toBeUndefined();
+  it('has a status API, and credits a pending delivery as its page decided it (a late one is confirmed)', () => {
+    expect(sandboxAdapter('http://localhost:3000').paymentState).toBeTypeOf('function');
+    expect(sandbox.confirmsPending).toBe(false);
   });
 });
 

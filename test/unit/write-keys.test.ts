@@ -84,36 +84,6 @@ describe('updatedAttributes', () => {
 });
 
 describe('WriteLedger', () => {
-  it('counts a session opened before its NAS index moved to gsi4: its next report leaves gsi1 and enters gsi4', () => {
-    const ledger = new WriteLedger();
-    const s = session('s-0');
-    ledger.paused = true;
-    ledger.record('PutItemCommand', {
-      Item: {
-        pk: 'SESSION#s-0',
-        sk: 'SESSION',
-        gsi1pk: 'NAS#access_one#OPEN',
-        gsi1sk: 's-0',
-        gsi2pk: 'SESSIONS#OPEN',
-        gsi2sk: `${s.last_report_at}#s-0`,
-      },
-    });
-    ledger.paused = false;
-    const items = reportItems(s, {
-      total_bytes: 10,
-      session_time_s: 300,
-      nowIso: '2026-01-01T19:05:00.000Z',
-      lease: 60,
-    });
-    ledger.record('TransactWriteItemsCommand', tx(items));
-    expect(Object.fromEntries(ledger.writes)).toMatchObject({
-      'gsi1 NAS#access_one#OPEN': 1,
-      'gsi4 NAS#access_one#OPEN': 1,
-      'gsi2 SESSIONS#OPEN': 1,
-      [`gsi2 SESSIONS#OPEN#${shardOf('s-0', OPEN_SHARDS)}`]: 1,
-    });
-  });
-
   it('counts a put on its table key and on each index it enters', () => {
     const ledger = new WriteLedger();
     ledger.record('PutItemCommand', { Item: { pk: 'A', sk: 'A', gsi1pk: 'G', gsi1sk: '1', gsi2pk: 'H' } });

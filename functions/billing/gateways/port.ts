@@ -79,9 +79,8 @@ export interface PaymentRef {
 export interface GatewayAdapter {
   createPayment(req: PaymentRequest): Promise<OpenedPayment>;
   /**
-   * The gateway's record of a payment (undefined: it does not know it). Absent from the
-   * sandbox, which is the local server itself. `attempts` bounds a call made while a client
-   * waits (the status read).
+   * The gateway's record of a payment (undefined: it does not know it). `attempts` bounds a
+   * call made while a client waits (the status read).
    */
   paymentState?(ref: PaymentRef, options?: { attempts?: number }): Promise<PaymentState | undefined>;
   /**
@@ -116,6 +115,12 @@ export interface GatewayDeclaration<N extends string = string> {
    * `signed`: it posts its own signed notification to `/api/v1/payments/notify/<name>`.
    */
   readonly notifies: 'spec-webhook' | 'signed';
+  /**
+   * false: a spec-webhook delivery of a pending payment is credited without asking the status
+   * API first (the sandbox, whose page delivers its own decision). A completion of a payment
+   * already `failed` or `expired` is always confirmed there. Absent: AGGREGATOR_CONFIRM_WEBHOOK.
+   */
+  readonly confirmsPending?: false;
   /** The settings (environment names) its adapter reads, documented with it. */
   readonly settings: readonly string[];
   /** Builds its adapter when a payment needs it (settings and secrets are read then). */

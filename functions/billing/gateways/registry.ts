@@ -58,5 +58,13 @@ export function configuredGateway(): Gateway {
 export const adapterFor = (gateway: Gateway): GatewayAdapter =>
   GATEWAYS[gateway as keyof typeof GATEWAYS].adapter();
 
+/**
+ * Whether a delivery of the spec webhook for a pending payment of this gateway is confirmed with
+ * its status API before it is credited (a late completion always is).
+ */
+export const confirmsPending = (gateway: Gateway): boolean =>
+  (GATEWAYS[gateway as keyof typeof GATEWAYS] as GatewayDeclaration).confirmsPending !== false &&
+  billingSettings().AGGREGATOR_CONFIRM_WEBHOOK === 'true';
+
 /** The path a gateway's notifications are posted to (the notify route's `{provider}` is its name). */
 export const notifyPath = (gateway: Gateway) => `/api/v1/payments/notify/${gateway}`;

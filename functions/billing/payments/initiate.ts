@@ -14,10 +14,11 @@ import {
   setPaymentUrl,
 } from '../../store/payments.js';
 import { UNATTRIBUTED, unattributedFor } from '../../store/revenue.js';
+import { resellerCountry } from '../currency.js';
 import type { PaymentRequest } from '../gateways/port.js';
 import { adapterFor, notifyPath } from '../gateways/registry.js';
 import { gatewayFor } from '../gateways/routing.js';
-import { resellerCountry } from '../sale.js';
+import { offerOf } from '../ledger.js';
 import { billingSettings } from '../settings.js';
 import { gatewayOf } from './settlement.js';
 
@@ -32,7 +33,7 @@ function paymentRequest(p: Payment): PaymentRequest {
   return {
     reference: p.id,
     amount_fcfa: p.amount_fcfa,
-    currency: p.currency ?? 'XOF',
+    currency: p.currency,
     provider: p.provider,
     description: `WiFi ${p.forfait_name}`,
     ...(p.msisdn ? { msisdn: p.msisdn } : {}),
@@ -85,7 +86,7 @@ export async function initiatePayment(input: {
     if (!key) return undefined;
     const record = await getIdempotencyRecord(input.subscriberId, key);
     if (!record) return undefined;
-    if (record.request !== undefined && record.request !== request) {
+    if (record.request !== request) {
       throw new AppError('ERR_IDEMPOTENCY_MISMATCH', 'This Idempotency-Key was used for a different request');
     }
     return getPayment(record.payment_id);
@@ -115,13 +116,7 @@ export async function initiatePayment(input: {
       subscriber_id: input.subscriberId,
       forfait_id: forfait.id,
       forfait_name: forfait.name,
-      offer: {
-        duration_hours: forfait.duration_hours,
-        data_limit_mb: forfait.data_limit_mb,
-        cir_kbps: forfait.cir_kbps,
-        mir_kbps: forfait.mir_kbps,
-        max_devices: forfait.max_devices,
-      },
+      offer: offerOf(forfait),
       amount_fcfa: forfait.price_fcfa,
       currency,
       provider: input.provider,

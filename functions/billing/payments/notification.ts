@@ -2,7 +2,7 @@ import { clock } from '../../core/clock.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { countMetric } from '../../core/metrics.js';
-import { getPaymentAndEvent } from '../../store/payments.js';
+import { getPaymentAndEvent } from '../../store/payment-settlements.js';
 import type { GatewayAdapter, VerifiedNotification } from '../gateways/port.js';
 import { adapterFor, type Gateway, gatewayNamed } from '../gateways/registry.js';
 import { answer, NOTIFY_ANSWERS } from './answers.js';
@@ -59,7 +59,7 @@ async function settleNotification(gateway: Gateway, v: VerifiedNotification): Pr
     ? undefined
     : n.amount_fcfa !== undefined && n.amount_fcfa !== p.amount_fcfa
       ? 'amount_mismatch'
-      : n.currency !== undefined && n.currency !== (p.currency ?? 'XOF')
+      : n.currency !== undefined && n.currency !== p.currency
         ? 'currency_mismatch'
         : undefined;
   if (wrong) {

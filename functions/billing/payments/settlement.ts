@@ -1,27 +1,21 @@
-import { clock, monthOf } from '../../core/clock.js';
+import { clock } from '../../core/clock.js';
 import { config } from '../../core/config.js';
 import { AppError } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { countMetric } from '../../core/metrics.js';
 import { sendSms } from '../../core/sms.js';
 import { disconnectCode } from '../../radius/disconnect.js';
-import type { AccessCode } from '../../store/access-codes.js';
 import { raiseAlertOnce } from '../../store/alerts.js';
-import type { Entitlement } from '../../store/entitlements.js';
-import { getForfait, type Offer } from '../../store/forfaits.js';
 import {
   completePayment,
   failPayment,
-  getPayment,
-  type Payment,
-  recordRefusal,
   refundPayment,
   type SettleOutcome,
-} from '../../store/payments.js';
-import { newCode } from '../codes.js';
+} from '../../store/payment-settlements.js';
+import { getPayment, type Payment, recordRefusal } from '../../store/payments.js';
 import type { GatewayAdapter, PaymentState } from '../gateways/port.js';
 import { adapterFor, type Gateway, gatewayNamed } from '../gateways/registry.js';
-import { grant } from '../sale.js';
+import { bookings, grant, newAccessCode, paymentSale } from '../ledger.js';
 import { accessCodeText } from '../sms-texts.js';
 
 /**
@@ -80,33 +74,8 @@ export function askGateway(
   );
 }
 
-/** Whether the payment's gateway has a status API (the sandbox has none). */
+/** Whether the payment's gateway has a status API. */
 export const canAskGateway = (p: Payment): boolean => !!adapterFor(gatewayOf(p)).paymentState;
-
-/** The access code a completed purchase creates: its clock starts with the entitlement. */
-function purchaseCode(
-  p: Payment,
-  offer: Offer & { max_devices?: number },
-  e: Entitlement,
-  nowMs: number,
-): AccessCode {
-  return {
-    code: newCode(),
-    reseller_id: p.reseller_id,
-    source: 'payment',
-    source_id: p.id,
-    subscriber_id: p.subscriber_id,
-    forfait_id: p.forfait_id,
-    forfait_name: p.forfait_name,
-    offer: { ...offer, max_devices: offer.max_devices ?? 1 },
-    created_at: clock.iso(nowMs),
-    started_at: e.starts_at,
-    expires_at: e.expires_at,
-    used_bytes: 0,
-    devices: {},
-    devices_version: 0,
-  };
-}
 
 /**
  * Texts the code to the buyer. The payment is settled already: a failed SMS is logged, not
@@ -130,7 +99,7 @@ const retryable = (o: SettleOutcome | 'code_taken') => o === 'conflict' || o ===
 
 /**
  * THE completion of a payment the gateway confirmed (or, for the sandbox, that its delivery
- * reported): the entitlement, the access code, the revenue and -> completed in one transaction,
+ * reported): the entitlement, the access code, the sale's bookings and -> completed in one transaction,
  * then the code texted. Every path that credits goes through here. The transaction's condition
  * is "not completed yet": a payment `failed` or `expired` is credited too (the buyer's money was
  * taken), and whatever races it (parallel deliveries, a status read, reconciliation) it is
@@ -143,19 +112,34 @@ export async function credit(
   let p = payment;
   for (let i = 0; i < MAX_TRIES; i++) {
     const now = clock.now();
-    // The offer was copied onto the payment when it was sold; older payments read the forfait.
-    const forfait = p.offer ? { id: p.forfait_id, ...p.offer } : await getForfait(p.forfait_id);
-    if (!forfait) throw new Error(`forfait ${p.forfait_id} of payment ${p.id} is gone`);
-    const entitlement = grant(p.subscriber_id, forfait, 'payment', p.id, now);
-    const access = purchaseCode(p, forfait, entitlement, now);
+    const nowIso = clock.iso(now);
+    // What was sold is the offer copied onto the payment at initiation.
+    const entitlement = grant(p.subscriber_id, p.forfait_id, p.offer, 'payment', p.id, now);
+    // The purchase's code: its clock starts with the entitlement.
+    const access = newAccessCode(
+      {
+        reseller_id: p.reseller_id,
+        source: 'payment',
+        source_id: p.id,
+        forfait_id: p.forfait_id,
+        forfait_name: p.forfait_name,
+        offer: p.offer,
+      },
+      nowIso,
+      {
+        subscriber_id: p.subscriber_id,
+        started_at: entitlement.starts_at,
+        expires_at: entitlement.expires_at,
+      },
+    );
     const settled = await completePayment({
       payment: p,
       ...(input.eventId ? { eventId: input.eventId } : {}),
       ...(input.providerReference ? { providerReference: input.providerReference } : {}),
       entitlement,
       access,
-      month: monthOf(now),
-      nowIso: clock.iso(now),
+      bookings: bookings(paymentSale(p), nowIso),
+      nowIso,
     });
     if (settled === 'applied') {
       countMetric('PaymentCompleted');
@@ -219,11 +203,13 @@ export async function takeBack(
   if (p.status !== 'completed') return 'unchanged';
   for (let i = 0; i < MAX_TRIES; i++) {
     const now = clock.now();
+    const nowIso = clock.iso(now);
     const outcome = await refundPayment({
       payment: p,
       ...(eventId ? { eventId } : {}),
-      month: monthOf(now),
-      nowIso: clock.iso(now),
+      // The sale unbooked: the opposite of its bookings, in the refund's month and day.
+      bookings: bookings(paymentSale(p), nowIso, -1),
+      nowIso,
     });
     if (outcome === 'applied') {
       countMetric('PaymentRefunded');
@@ -251,7 +237,7 @@ export async function alertPaymentMismatch(p: Payment, reason: string, detail: s
       severity: 'P2',
       site: `payment:${p.id}`,
       ts: clock.iso(),
-      message: `Payment ${p.id} (${p.amount_fcfa} ${p.currency ?? 'XOF'}, ${gatewayOf(p)}): ${reason}. ${detail}`,
+      message: `Payment ${p.id} (${p.amount_fcfa} ${p.currency}, ${gatewayOf(p)}): ${reason}. ${detail}`,
     });
   } catch (error) {
     // The metric and the log line above already tell operations; the caller's answer stands.
@@ -283,7 +269,7 @@ export async function recordClaim(p: Payment, claim: Claim, reason: string): Pro
 /** How the gateway's answer differs from the payment, if it does. */
 function mismatch(p: Payment, state: PaymentState): Settlement | undefined {
   if (state.amount_fcfa !== p.amount_fcfa) return 'amount_mismatch';
-  if (state.currency !== undefined && state.currency !== (p.currency ?? 'XOF')) return 'currency_mismatch';
+  if (state.currency !== undefined && state.currency !== p.currency) return 'currency_mismatch';
   if (state.provider !== undefined && state.provider !== p.provider) return 'provider_mismatch';
   return undefined;
 }
@@ -334,8 +320,7 @@ export async function settle(
 
 /**
  * A delivery says `completed` for a payment `failed` or `expired` that the gateway's status API
- * does not confirm (or cannot: the sandbox has none): nothing is credited, but the buyer may
- * have paid, so a person decides.
+ * does not confirm: nothing is credited, but the buyer may have paid, so a person decides.
  */
 export async function alertUnconfirmedLateCompletion(p: Payment, source: string): Promise<void> {
   await alertPaymentMismatch(

@@ -75,7 +75,7 @@ export async function paymentStatus(id: string, principal: Principal) {
   return {
     status: visibleStatus(p, now),
     amount_fcfa: p.amount_fcfa,
-    currency: p.currency ?? 'XOF',
+    currency: p.currency,
     provider: p.provider,
     ...(p.status === 'completed' && p.access_code ? { access_code: p.access_code } : {}),
   };

@@ -1,7 +1,7 @@
 import { notFound } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { getPayment, type Payment } from '../../store/payments.js';
-import { billingSettings } from '../settings.js';
+import { confirmsPending } from '../gateways/registry.js';
 import { answer, WEBHOOK_ANSWERS } from './answers.js';
 import {
   alertUnconfirmedLateCompletion,
@@ -10,6 +10,7 @@ import {
   canAskGateway,
   credit,
   fail,
+  gatewayOf,
   recordClaim,
   type Settlement,
   settle,
@@ -25,14 +26,15 @@ export interface WebhookEvent {
 }
 
 /**
- * A completion delivered for a payment: confirmed with the gateway's status API first (every
- * gateway but the sandbox has one; AGGREGATOR_CONFIRM_WEBHOOK=false skips it for a pending
- * payment, never for a late one). Still pending there or unreachable: the gateway delivers
- * again; not completed there: refused and recorded; confirmed: credited, late or not.
+ * A completion delivered for a payment: confirmed with the gateway's status API first (for a
+ * pending payment, unless the gateway declares its delivery its word, as the sandbox does, or
+ * AGGREGATOR_CONFIRM_WEBHOOK=false; for a late one, always). Still pending there or
+ * unreachable: the gateway delivers again; not completed there: refused and recorded (a late
+ * one alerted); confirmed: credited, late or not.
  */
 async function confirmCompletion(p: Payment, e: WebhookEvent, claim: Claim): Promise<Settlement> {
   const late = p.status !== 'pending';
-  const confirm = canAskGateway(p) && (late || billingSettings().AGGREGATOR_CONFIRM_WEBHOOK === 'true');
+  const confirm = canAskGateway(p) && (late || confirmsPending(gatewayOf(p)));
   if (!confirm) {
     if (!late) {
       return credit(p, {

@@ -1,0 +1,137 @@
+import { clock, monthOf } from '../core/clock.js';
+import { config } from '../core/config.js';
+import type { AccessCode, AccessOffer } from '../store/access-codes.js';
+import { NO_HOTSPOT } from '../store/books.js';
+import type { Entitlement } from '../store/entitlements.js';
+import type { TxItem } from '../store/entity.js';
+import type { Offer } from '../store/forfaits.js';
+import type { Payment } from '../store/payments.js';
+import { monthEntry } from '../store/revenue.js';
+import { dayEntry } from '../store/sales.js';
+import { newCode } from './codes.js';
+
+/**
+ * THE ledger: what a sale is, whatever makes it. Four flows sell (a mobile-money payment, a
+ * voucher redeemed through the API, a voucher's first use at a router, an agent's cash sale)
+ * and a refund unmakes a payment's sale; each takes from here the offer it grants, the access
+ * code it makes and the bookings of its sale, and adds only its own items to the transaction.
+ * No other module writes a revenue or daily-sales item (test/unit/ledger.test.ts).
+ */
+
+/** How a sale was paid: through a mobile-money provider, with a voucher, or in cash to an agent. */
+export type Channel = 'mobile_money' | 'voucher' | 'cash';
+
+/** A sale as the books take it. */
+export interface Sale {
+  resellerId: string;
+  forfaitId: string;
+  /** The hotspot it was sold for (none: a voucher redeemed through the API, a payment without one). */
+  nasId?: string;
+  channel: Channel;
+  amountFcfa: number;
+  /** A cash sale's agent and the commission it keeps. */
+  agent?: { id: string; commissionFcfa: number };
+}
+
+/** What a forfait grants, as copied onto what sells it: one device when it says none. */
+export const offerOf = (f: Offer): AccessOffer => ({
+  duration_hours: f.duration_hours,
+  data_limit_mb: f.data_limit_mb,
+  cir_kbps: f.cir_kbps,
+  mir_kbps: f.mir_kbps,
+  max_devices: f.max_devices ?? 1,
+});
+
+/** The entitlement an offer grants from now. */
+export function grant(
+  subscriberId: string,
+  forfaitId: string,
+  offer: Offer,
+  source: Entitlement['source'],
+  sourceId: string,
+  nowMs: number,
+): Entitlement {
+  return {
+    id: source === 'payment' ? sourceId : `V-${sourceId}`,
+    subscriber_id: subscriberId,
+    source,
+    source_id: sourceId,
+    forfait_id: forfaitId,
+    data_limit_mb: offer.data_limit_mb,
+    cir_kbps: offer.cir_kbps,
+    mir_kbps: offer.mir_kbps,
+    starts_at: clock.iso(nowMs),
+    expires_at: clock.iso(nowMs + offer.duration_hours * 3600_000),
+  };
+}
+
+/**
+ * A new access code (a fresh random one: functions/billing/codes.ts) selling a forfait's offer,
+ * nothing used on it yet. `also`: what its flow adds (a purchase's buyer and clock, a voucher's
+ * price and status, a use-by date).
+ */
+export function newAccessCode(
+  of: Pick<AccessCode, 'reseller_id' | 'source' | 'source_id' | 'forfait_id' | 'forfait_name' | 'offer'>,
+  createdAt: string,
+  also: Partial<AccessCode> = {},
+): AccessCode {
+  return {
+    code: newCode(),
+    ...of,
+    ...also,
+    created_at: createdAt,
+    used_bytes: 0,
+    devices: {},
+    devices_version: 0,
+  };
+}
+
+/** The provider's fee on a sale: PROVIDER_FEE_RATE of a mobile-money sale, nothing on cash or a voucher. */
+export const providerFeeOf = (sale: Pick<Sale, 'channel' | 'amountFcfa'>): number =>
+  sale.channel === 'mobile_money' ? Math.round(sale.amountFcfa * config().PROVIDER_FEE_RATE) : 0;
+
+/**
+ * The bookings of a sale made at `atIso`: its entry in the month's and the day's books (UTC),
+ * for the transaction that makes it (named `monthBooks` and `dayBooks` there). `sign` -1: its refund, booked in the month and day of the
+ * refund, every number the opposite of the sale's.
+ */
+export function bookings(
+  sale: Sale,
+  atIso: string,
+  sign: 1 | -1 = 1,
+): { monthBooks: TxItem; dayBooks: TxItem } {
+  // Zero stays 0 (no -0 on the wire).
+  const signed = (n: number) => (n === 0 ? 0 : sign * n);
+  const entry = {
+    amountFcfa: signed(sale.amountFcfa),
+    count: sign,
+    providerFeeFcfa: signed(providerFeeOf(sale)),
+    commissionFcfa: signed(sale.agent?.commissionFcfa ?? 0),
+    nasId: sale.nasId || NO_HOTSPOT,
+    forfaitId: sale.forfaitId,
+    channel: sale.channel,
+    ...(sale.agent ? { agentId: sale.agent.id } : {}),
+  };
+  return {
+    monthBooks: monthEntry(sale.resellerId, monthOf(atIso), entry),
+    dayBooks: dayEntry(sale.resellerId, atIso.slice(0, 10), entry),
+  };
+}
+
+/** A completed payment's sale (and its refund's, with sign -1). */
+export const paymentSale = (p: Payment): Sale => ({
+  resellerId: p.reseller_id,
+  forfaitId: p.forfait_id,
+  ...(p.nas_id ? { nasId: p.nas_id } : {}),
+  channel: 'mobile_money',
+  amountFcfa: p.amount_fcfa,
+});
+
+/** A voucher's sale: redeemed through the API (no hotspot) or first used at a hotspot's router. */
+export const voucherSale = (v: AccessCode, nasId?: string): Sale => ({
+  resellerId: v.reseller_id,
+  forfaitId: v.forfait_id,
+  ...(nasId ? { nasId } : {}),
+  channel: 'voucher',
+  amountFcfa: v.price_fcfa ?? 0,
+});

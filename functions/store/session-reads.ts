@@ -1,0 +1,118 @@
+import { batchGet } from './entity.js';
+import { OPEN_SHARDS, type RadiusSession, Session } from './session-entity.js';
+
+/** The id, code and device of each open session of a NAS: what gsi4 holds, one Query. */
+// Access: Query openByNas (gsi4) gsi4pk=NAS#<nas_id>#OPEN.
+export const openDevicesOfNas = (nasId: string): Promise<Pick<RadiusSession, 'id' | 'code' | 'device'>[]> =>
+  Session.queryIndexAll('openByNas', { nas_id: nasId }, { consistent: false });
+
+/**
+ * The stored sessions of ids read from an index, in their order, still open (one closed since
+ * the index was read is left out): BatchGetItem, 100 keys a call.
+ */
+// Access: BatchGetItem pk=SESSION#<id> (strongly consistent), 100 a call.
+export async function fullSessions(ids: readonly string[]): Promise<RadiusSession[]> {
+  const out: RadiusSession[] = [];
+  for (let i = 0; i < ids.length; i += 100) {
+    const read = await batchGet(
+      ids.slice(i, i + 100).map((id) => [Session, { id }] as const),
+      { consistent: true },
+    );
+    for (const s of read) if (s?.status === 'open') out.push(s);
+  }
+  return out;
+}
+
+// Access: Query openByNas (gsi4) gsi4pk=NAS#<nas_id>#OPEN, then BatchGetItem of those sessions.
+export const openSessionsOfNas = async (nasId: string): Promise<RadiusSession[]> =>
+  fullSessions((await openDevicesOfNas(nasId)).map((s) => s.id));
+
+/**
+ * Open sessions of a code: they can only be at its reseller's hotspots, so one query per NAS
+ * of the reseller (a handful), filtered on the code (projected on gsi4), instead of an index
+ * of its own; then the matching sessions by key.
+ */
+// Access: Query openByNas (gsi4) gsi4pk=NAS#<nas_id>#OPEN FILTER code = :code, once per NAS id given; BatchGetItem of the matches.
+export async function openSessionsOfCode(code: string, nasIds: readonly string[]): Promise<RadiusSession[]> {
+  const perNas = await Promise.all(
+    nasIds.map((nasId) =>
+      Session.queryIndexAll(
+        'openByNas',
+        { nas_id: nasId },
+        { filter: { expression: 'code = :code', values: { ':code': code } } },
+      ),
+    ),
+  );
+  return fullSessions(perNas.flat().map((s) => s.id));
+}
+
+/** Every partition of the open sessions by last report: its shards. */
+const OPEN_PARTITIONS: number[] = Array.from({ length: OPEN_SHARDS }, (_, n) => n);
+
+/**
+ * The last report of the open session that reported least recently (undefined: none open):
+ * the oldest entry of each partition, OPEN_SHARDS Queries of one item. What the sweep's
+ * age metric reads: it grows when the sweep falls behind.
+ */
+// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> Limit 1, for each n < OPEN_SHARDS.
+export async function oldestOpenReport(): Promise<string | undefined> {
+  const pages = await Promise.all(
+    OPEN_PARTITIONS.map((shard) => Session.queryIndex('openByLastReport', { shard }, { limit: 1 })),
+  );
+  const oldest = pages
+    .flatMap((p) => p.items.map((s) => s.last_report_at))
+    .sort()
+    .at(0);
+  return oldest;
+}
+
+/**
+ * Open sessions whose last report is older than `beforeIso`, oldest first, one page of at most
+ * `limit`: the oldest `limit` of each shard, merged. Bounded:
+ * OPEN_SHARDS Queries in parallel, each of at most `limit` items.
+ */
+// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> AND gsi2sk < :before, Limit, for each n < OPEN_SHARDS.
+export async function silentSessions(beforeIso: string, limit: number): Promise<RadiusSession[]> {
+  const pages = await Promise.all(
+    OPEN_PARTITIONS.map((shard) =>
+      Session.queryIndex('openByLastReport', { shard }, { sk: { lt: beforeIso }, limit }),
+    ),
+  );
+  return pages
+    .flatMap((p) => p.items)
+    .sort((a, b) => a.last_report_at.localeCompare(b.last_report_at) || a.id.localeCompare(b.id))
+    .slice(0, limit);
+}
+
+/** One partition of the open sessions by last report: a shard. */
+export type OpenPartition = number;
+
+/** Every partition the sweep reads. */
+export const openPartitions = (): OpenPartition[] => [...OPEN_PARTITIONS];
+
+/**
+ * One page of a partition's open sessions whose last report is older than `beforeIso`, oldest
+ * first, and where the next page starts: the sweep works the partitions side by side.
+ */
+// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> AND gsi2sk < :before, Limit, ExclusiveStartKey.
+export const silentSessionsOf = (
+  shard: OpenPartition,
+  beforeIso: string,
+  limit: number,
+  start?: Record<string, unknown>,
+): Promise<{ items: RadiusSession[]; next?: Record<string, unknown> }> =>
+  Session.queryIndex('openByLastReport', { shard }, { sk: { lt: beforeIso }, limit, start });
+
+/**
+ * How many open sessions last reported before `beforeIso` (the sweep's backlog when it ran out
+ * of time): a COUNT Query per partition, read only then.
+ */
+// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> AND gsi2sk < :before, Select COUNT, each partition.
+export async function countSilentSessions(beforeIso: string): Promise<number> {
+  const counts = await Promise.all(
+    OPEN_PARTITIONS.map((shard) =>
+      Session.countIndex('openByLastReport', { shard }, { sk: { lt: beforeIso } }),
+    ),
+  );
+  return counts.reduce((a, b) => a + b, 0);
+}
