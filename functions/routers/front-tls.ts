@@ -1,5 +1,17 @@
 import { X509Certificate } from 'node:crypto';
-import { AwsError, awsJson, ECS, SECRETS_MANAGER } from '../core/aws-json.js';
+import {
+  ClusterNotFoundException,
+  ECSClient,
+  ServiceNotActiveException,
+  ServiceNotFoundException,
+  UpdateServiceCommand,
+} from '@aws-sdk/client-ecs';
+import {
+  GetSecretValueCommand,
+  PutSecretValueCommand,
+  ResourceNotFoundException,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
 
 /**
  * The RADIUS front's server certificate, renewed by the stack itself.
@@ -103,6 +115,19 @@ export async function rotateFrontTls(
   return { reason, renewed: true, rolled, notAfter: cert.notAfter };
 }
 
+/**
+ * Each call is bounded (1 s to connect, 3 s for an answer, 2 attempts): at a deploy the function
+ * must answer CloudFormation within its 30 s whatever AWS does, or the deploy waits an hour.
+ */
+const CLIENT_BOUNDS = {
+  maxAttempts: 2,
+  requestHandler: { connectionTimeout: 1000, requestTimeout: 3000, throwOnRequestTimeout: true },
+};
+
+/** Created at the first use, then kept for the container's life (region and credentials from Lambda's environment). */
+let secretsManager: SecretsManagerClient | undefined;
+let ecs: ECSClient | undefined;
+
 /** The targets in AWS: the front's TLS secret, and the front's ECS service. */
 export function awsTargets(settings: {
   secretArn: string;
@@ -111,35 +136,39 @@ export function awsTargets(settings: {
 }): RotationTargets {
   return {
     async read() {
+      secretsManager ??= new SecretsManagerClient(CLIENT_BOUNDS);
       try {
-        const answer = await awsJson<{ SecretString?: string }>(SECRETS_MANAGER, 'GetSecretValue', {
-          SecretId: settings.secretArn,
-        });
+        const answer = await secretsManager.send(new GetSecretValueCommand({ SecretId: settings.secretArn }));
         return answer.SecretString;
       } catch (error) {
-        if (error instanceof AwsError && error.code === 'ResourceNotFoundException') return undefined;
+        if (error instanceof ResourceNotFoundException) return undefined;
         throw error;
       }
     },
     async write(value) {
-      await awsJson(SECRETS_MANAGER, 'PutSecretValue', { SecretId: settings.secretArn, SecretString: value });
+      secretsManager ??= new SecretsManagerClient(CLIENT_BOUNDS);
+      await secretsManager.send(
+        new PutSecretValueCommand({ SecretId: settings.secretArn, SecretString: value }),
+      );
     },
     async roll() {
+      ecs ??= new ECSClient(CLIENT_BOUNDS);
       try {
-        await awsJson(ECS, 'UpdateService', {
-          cluster: settings.cluster,
-          service: settings.service,
-          forceNewDeployment: true,
-        });
+        await ecs.send(
+          new UpdateServiceCommand({
+            cluster: settings.cluster,
+            service: settings.service,
+            forceNewDeployment: true,
+          }),
+        );
         return true;
       } catch (error) {
         // At the first deploy the rotation runs before the service exists: its first tasks
         // will read the new certificate anyway.
         if (
-          error instanceof AwsError &&
-          (error.code === 'ServiceNotFoundException' ||
-            error.code === 'ServiceNotActiveException' ||
-            error.code === 'ClusterNotFoundException')
+          error instanceof ServiceNotFoundException ||
+          error instanceof ServiceNotActiveException ||
+          error instanceof ClusterNotFoundException
         )
           return false;
         throw error;

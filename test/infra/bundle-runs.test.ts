@@ -189,6 +189,70 @@ describe('the deployed bundles run', () => {
     }
   });
 
+  it("renews the front's certificate through Secrets Manager and ECS with the bundled clients (the rotation)", async () => {
+    // One local endpoint speaking both services' JSON 1.1 protocol: the secret has no value
+    // yet (ResourceNotFoundException), and the service does not exist yet (the first deploy).
+    const calls: { target: string; body: Record<string, unknown>; authorization: string; token: string }[] =
+      [];
+    const aws = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        const target = String(req.headers['x-amz-target']);
+        calls.push({
+          target,
+          body: JSON.parse(body) as Record<string, unknown>,
+          authorization: String(req.headers.authorization),
+          token: String(req.headers['x-amz-security-token']),
+        });
+        const reply = (status: number, value: unknown) =>
+          res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' }).end(JSON.stringify(value));
+        if (target === 'secretsmanager.GetSecretValue')
+          return reply(400, { __type: 'ResourceNotFoundException', message: 'no value yet' });
+        if (target === 'secretsmanager.PutSecretValue') return reply(200, { ARN: 'arn:front-tls' });
+        if (target === 'AmazonEC2ContainerServiceV20141113.UpdateService')
+          return reply(400, { __type: 'ServiceNotFoundException', message: 'Service not found.' });
+        reply(400, { __type: 'UnknownOperationException' });
+      });
+    });
+    await new Promise<void>((ok) => aws.listen(0, '127.0.0.1', ok));
+    try {
+      const url = `http://127.0.0.1:${(aws.address() as AddressInfo).port}`;
+      const answer = (await invoke(
+        'routers/front-tls-rotation',
+        { source: 'aws.events', 'detail-type': 'Scheduled Event' },
+        {
+          AWS_ENDPOINT_URL_SECRETS_MANAGER: url,
+          AWS_ENDPOINT_URL_ECS: url,
+          ROUTER_CA_KEY: 'bundle-test-router-ca-key-0123456789abcdef',
+          FRONT_TLS_SECRET_ARN: 'arn:aws:secretsmanager:local:1:secret:front-tls',
+          FRONT_CLUSTER: 'hotspot-local-radius',
+          FRONT_SERVICE: 'radius-front',
+        },
+      )) as unknown as Record<string, unknown>;
+      expect(answer).toMatchObject({ reason: 'missing', renewed: true, rolled: false });
+      expect(calls.map((c) => c.target)).toEqual([
+        'secretsmanager.GetSecretValue',
+        'secretsmanager.PutSecretValue',
+        'AmazonEC2ContainerServiceV20141113.UpdateService',
+      ]);
+      expect(JSON.parse(String(calls[1]?.body.SecretString))).toHaveProperty('cert_pem');
+      expect(calls[2]?.body).toEqual({
+        cluster: 'hotspot-local-radius',
+        service: 'radius-front',
+        forceNewDeployment: true,
+      });
+      // Signed with the environment's credentials, for each service.
+      expect(calls[0]?.authorization).toMatch(/Credential=local\/\d{8}\/local\/secretsmanager\/aws4_request/);
+      expect(calls[2]?.authorization).toMatch(/Credential=local\/\d{8}\/local\/ecs\/aws4_request/);
+      expect(calls.every((c) => c.token === 'local-session')).toBe(true);
+    } finally {
+      aws.close();
+    }
+  });
+
   it('counts a new session from a DynamoDB stream record (the SessionCounts consumer)', async () => {
     const session: RadiusSession = {
       id: randomUUID(),

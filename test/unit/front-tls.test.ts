@@ -1,7 +1,15 @@
-import { createHash, createHmac, X509Certificate } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { X509Certificate } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ECSClient, ServiceNotFoundException, UpdateServiceCommand } from '@aws-sdk/client-ecs';
+import {
+  GetSecretValueCommand,
+  PutSecretValueCommand,
+  ResourceNotFoundException,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetSecrets } from '../../functions/core/secrets.js';
 import { caCertificatePem, issueServerCertificate, SERVER_CERT_DAYS } from '../../functions/routers/ca.mjs';
 import {
@@ -123,82 +131,60 @@ describe('a rotation with a short lifetime', () => {
   });
 });
 
-// ---- the handler against AWS's JSON APIs, served locally ----
-
-interface Seen {
-  url: string;
-  method: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-const hex = (data: string) => createHash('sha256').update(data, 'utf8').digest('hex');
-const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data, 'utf8').digest();
-
-/** Whether the request carries the SigV4 signature the specification gives for these credentials. */
-function signedCorrectly(seen: Seen, secret: string, region: string, service: string): boolean {
-  const auth =
-    /^AWS4-HMAC-SHA256 Credential=[^/]+\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
-      String(seen.headers.authorization),
-    );
-  if (!auth) return false;
-  const [, day, scopeRegion, scopeService, signedHeaders, signature] = auth as unknown as string[];
-  if (scopeRegion !== region || scopeService !== service) return false;
-  const names = (signedHeaders as string).split(';');
-  const canonicalHeaders = names.map((n) => `${n}:${String(seen.headers[n]).trim()}\n`).join('');
-  const canonical = ['POST', '/', '', canonicalHeaders, signedHeaders, hex(seen.body)].join('\n');
-  const scope = `${day}/${region}/${service}/aws4_request`;
-  const toSign = ['AWS4-HMAC-SHA256', String(seen.headers['x-amz-date']), scope, hex(canonical)].join('\n');
-  const key = hmac(hmac(hmac(hmac(`AWS4${secret}`, day as string), region), service), 'aws4_request');
-  return createHmac('sha256', key).update(toSign, 'utf8').digest('hex') === signature;
-}
+// ---- the handler, with the SDK's Secrets Manager and ECS clients mocked ----
 
 const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:FrontTls-abc123';
-let server: Server;
-let seen: Seen[] = [];
+const secretsManager = mockClient(SecretsManagerClient);
+const ecs = mockClient(ECSClient);
+/** The secret's value as the mock holds it: undefined until a PutSecretValue (ResourceNotFound). */
 let stored: string | undefined;
-let serviceExists = true;
+
+/** Secrets Manager and ECS as the rotation meets them; `serviceExists` false before the first deploy's service. */
+function mockAws({ serviceExists }: { serviceExists: boolean }) {
+  secretsManager.reset();
+  ecs.reset();
+  secretsManager.on(GetSecretValueCommand, { SecretId: SECRET_ARN }).callsFake(async () => {
+    if (stored === undefined)
+      throw new ResourceNotFoundException({ message: "Secrets Manager can't find the value", $metadata: {} });
+    return { ARN: SECRET_ARN, SecretString: stored };
+  });
+  secretsManager.on(PutSecretValueCommand, { SecretId: SECRET_ARN }).callsFake(async (input) => {
+    stored = (input as { SecretString: string }).SecretString;
+    return { ARN: SECRET_ARN };
+  });
+  if (serviceExists) ecs.on(UpdateServiceCommand).resolves({ service: {} });
+  else
+    ecs
+      .on(UpdateServiceCommand)
+      .rejects(new ServiceNotFoundException({ message: 'Service not found.', $metadata: {} }));
+}
+
+/** Every call the handler made to either client, in the order made (sinon knows which call came first), as command name and input. */
+const sent = () =>
+  [...secretsManager.calls(), ...ecs.calls()]
+    .sort((a, b) => (a.calledBefore(b) ? -1 : 1))
+    .map((call) => ({ command: call.args[0].constructor.name, input: call.args[0].input }));
+
+/** CloudFormation's side of a custom resource: the answers PUT to the presigned ResponseURL. */
+let cloudFormation: Server;
+let answers: { url: string; body: Record<string, string> }[] = [];
+const responseUrl = (query: string) =>
+  `http://127.0.0.1:${(cloudFormation.address() as AddressInfo).port}/cfn-response?${query}`;
 
 const saved = { ...process.env };
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  cloudFormation = createServer((req, res) => {
     let body = '';
     req.on('data', (d: Buffer) => {
       body += d.toString('utf8');
     });
     req.on('end', () => {
-      seen.push({ url: req.url ?? '', method: req.method ?? '', headers: req.headers, body });
-      const target = String(req.headers['x-amz-target'] ?? '');
-      const reply = (status: number, value: unknown) =>
-        res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' }).end(JSON.stringify(value));
-      if (req.method === 'PUT') return void res.writeHead(200).end();
-      if (target === 'secretsmanager.GetSecretValue')
-        return void (stored === undefined
-          ? reply(400, { __type: 'ResourceNotFoundException', message: 'no value' })
-          : reply(200, { ARN: SECRET_ARN, SecretString: stored }));
-      if (target === 'secretsmanager.PutSecretValue') {
-        stored = (JSON.parse(body) as { SecretString: string }).SecretString;
-        return void reply(200, { ARN: SECRET_ARN });
-      }
-      if (target === 'AmazonEC2ContainerServiceV20141113.UpdateService')
-        return void (serviceExists
-          ? reply(200, { service: {} })
-          : reply(400, {
-              __type: 'com.amazonaws.ecs#ServiceNotFoundException',
-              message: 'Service not found.',
-            }));
-      reply(400, { __type: 'UnknownOperationException' });
+      if (req.method === 'PUT') answers.push({ url: req.url ?? '', body: JSON.parse(body) });
+      res.writeHead(200).end();
     });
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  await new Promise<void>((done) => cloudFormation.listen(0, '127.0.0.1', () => done()));
   Object.assign(process.env, {
-    AWS_REGION: 'eu-west-1',
-    AWS_ACCESS_KEY_ID: 'AKIDROTATIONTEST',
-    AWS_SECRET_ACCESS_KEY: 'rotation-test-secret-key',
-    AWS_SESSION_TOKEN: 'rotation-test-session-token',
-    AWS_ENDPOINT_URL_SECRETS_MANAGER: url,
-    AWS_ENDPOINT_URL_ECS: url,
     ROUTER_CA_KEY: CA_KEY,
     FRONT_TLS_SECRET_ARN: SECRET_ARN,
     FRONT_CLUSTER: 'hotspot-ci-radius',
@@ -208,77 +194,80 @@ beforeAll(async () => {
   resetSecrets();
 });
 
-afterEach(() => {
-  seen = [];
+beforeEach(() => {
+  answers = [];
 });
 
 afterAll(async () => {
   for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
   Object.assign(process.env, saved);
   resetSecrets();
-  await new Promise((done) => server.close(done));
+  secretsManager.restore();
+  ecs.restore();
+  await new Promise((done) => cloudFormation.close(done));
 });
 
-const calls = () =>
-  seen
-    .filter((s) => s.method === 'POST')
-    .map((s) => ({ target: s.headers['x-amz-target'], body: JSON.parse(s.body) as Record<string, unknown> }));
-
 describe('the rotation function', () => {
-  it('reads the secret, writes a new certificate and forces a new deployment of the service, each call signed', async () => {
-    // Prepare
+  it('reads the secret, writes a new certificate and forces a new deployment of the service', async () => {
+    // Prepare: the secret has no value yet.
     stored = undefined;
-    serviceExists = true;
+    mockAws({ serviceExists: true });
 
     // Act
     const result = await handler({ source: 'aws.events', 'detail-type': 'Scheduled Event' });
 
     // Assess
     expect(result).toMatchObject({ reason: 'missing', renewed: true, rolled: true });
-    expect(calls().map((c) => c.target)).toEqual([
-      'secretsmanager.GetSecretValue',
-      'secretsmanager.PutSecretValue',
-      'AmazonEC2ContainerServiceV20141113.UpdateService',
+    expect(sent()).toEqual([
+      { command: 'GetSecretValueCommand', input: { SecretId: SECRET_ARN } },
+      { command: 'PutSecretValueCommand', input: { SecretId: SECRET_ARN, SecretString: stored } },
+      {
+        command: 'UpdateServiceCommand',
+        input: { cluster: 'hotspot-ci-radius', service: 'radius-front', forceNewDeployment: true },
+      },
     ]);
-    expect(calls()[0]?.body).toEqual({ SecretId: SECRET_ARN });
-    expect(calls()[1]?.body).toEqual({ SecretId: SECRET_ARN, SecretString: stored });
-    expect(calls()[2]?.body).toEqual({
-      cluster: 'hotspot-ci-radius',
-      service: 'radius-front',
-      forceNewDeployment: true,
-    });
-    for (const s of seen) {
-      expect(s.headers['x-amz-security-token']).toBe('rotation-test-session-token');
-      expect(s.headers['content-type']).toBe('application/x-amz-json-1.1');
-    }
-    expect(signedCorrectly(seen[0] as Seen, 'rotation-test-secret-key', 'eu-west-1', 'secretsmanager')).toBe(
-      true,
-    );
-    expect(signedCorrectly(seen[2] as Seen, 'rotation-test-secret-key', 'eu-west-1', 'ecs')).toBe(true);
-    expect(signedCorrectly(seen[2] as Seen, 'another-secret-key', 'eu-west-1', 'ecs')).toBe(false);
     const files = JSON.parse(String(stored)) as FrontTlsFiles;
     expect(new X509Certificate(files.cert_pem).subject).toBe('CN=radius.ci.example.com');
+    expect(new X509Certificate(files.cert_pem).verify(new X509Certificate(files.ca_pem).publicKey)).toBe(
+      true,
+    );
   });
 
   it('leaves a fresh certificate and the service alone', async () => {
+    // Prepare: the secret holds the certificate the previous run issued.
+    expect(stored).toBeDefined();
+    mockAws({ serviceExists: true });
+
     // Act
     const result = await handler({ source: 'aws.events' });
 
     // Assess
     expect(result).toMatchObject({ reason: 'fresh', renewed: false, rolled: false });
-    expect(calls().map((c) => c.target)).toEqual(['secretsmanager.GetSecretValue']);
+    expect(sent().map((c) => c.command)).toEqual(['GetSecretValueCommand']);
+    expect(secretsManager.commandCalls(PutSecretValueCommand)).toHaveLength(0);
+    expect(ecs.commandCalls(UpdateServiceCommand)).toHaveLength(0);
+  });
+
+  it('lets any other failure of Secrets Manager reach the caller, and writes nothing', async () => {
+    // Prepare
+    mockAws({ serviceExists: true });
+    secretsManager.on(GetSecretValueCommand).rejects(new Error('AccessDeniedException'));
+
+    // Act + Assess: the scheduled run fails (its alarm pages) rather than overwriting the secret.
+    await expect(handler({ source: 'aws.events' })).rejects.toThrow('AccessDeniedException');
+    expect(secretsManager.commandCalls(PutSecretValueCommand)).toHaveLength(0);
+    expect(ecs.commandCalls(UpdateServiceCommand)).toHaveLength(0);
   });
 
   it('at a first deploy, fills the secret before the service exists and answers CloudFormation', async () => {
-    // Prepare
+    // Prepare: the stack's generated placeholder, and no service yet (ECS: ServiceNotFound).
     stored = 'a placeholder the stack generated';
-    serviceExists = false;
-    const responseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cfn-response?signed=1`;
+    mockAws({ serviceExists: false });
 
     // Act
     const result = await handler({
       RequestType: 'Create',
-      ResponseURL: responseUrl,
+      ResponseURL: responseUrl('signed=1'),
       StackId: 'arn:aws:cloudformation:eu-west-1:111122223333:stack/hotspot-ci/1',
       RequestId: 'req-1',
       LogicalResourceId: 'FrontTlsIssued',
@@ -286,9 +275,10 @@ describe('the rotation function', () => {
 
     // Assess
     expect(result).toMatchObject({ reason: 'missing', renewed: true, rolled: false });
-    const answer = seen.find((s) => s.method === 'PUT');
-    expect(answer?.url).toBe('/cfn-response?signed=1');
-    expect(JSON.parse(answer?.body ?? '{}')).toMatchObject({
+    expect(ecs.commandCalls(UpdateServiceCommand, { forceNewDeployment: true })).toHaveLength(1);
+    expect(answers).toHaveLength(1);
+    expect(answers[0]?.url).toBe('/cfn-response?signed=1');
+    expect(answers[0]?.body).toMatchObject({
       Status: 'SUCCESS',
       RequestId: 'req-1',
       LogicalResourceId: 'FrontTlsIssued',
@@ -299,15 +289,15 @@ describe('the rotation function', () => {
 
   it('answers CloudFormation FAILED, with the reason, when the rotation cannot run (a deploy never waits an hour)', async () => {
     // Prepare: the CA key unreadable.
+    mockAws({ serviceExists: true });
     process.env.ROUTER_CA_KEY = '';
     resetSecrets();
-    const responseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cfn-response?signed=2`;
 
     try {
       // Act
       const result = await handler({
         RequestType: 'Update',
-        ResponseURL: responseUrl,
+        ResponseURL: responseUrl('signed=2'),
         StackId: 'arn:aws:cloudformation:eu-west-1:111122223333:stack/hotspot-ci/1',
         RequestId: 'req-2',
         LogicalResourceId: 'FrontTlsIssued',
@@ -316,13 +306,60 @@ describe('the rotation function', () => {
 
       // Assess
       expect(result).toBeUndefined();
-      const answer = JSON.parse(seen.find((s) => s.method === 'PUT')?.body ?? '{}') as Record<string, string>;
-      expect(answer).toMatchObject({ Status: 'FAILED', RequestId: 'req-2', PhysicalResourceId: 'front-tls' });
-      expect(answer.Reason).toContain('ROUTER_CA_KEY');
-      expect(calls()).toEqual([]);
+      expect(answers).toHaveLength(1);
+      expect(answers[0]?.body).toMatchObject({
+        Status: 'FAILED',
+        RequestId: 'req-2',
+        PhysicalResourceId: 'front-tls',
+      });
+      expect(answers[0]?.body.Reason).toContain('ROUTER_CA_KEY');
+      expect(sent()).toEqual([]);
     } finally {
       process.env.ROUTER_CA_KEY = CA_KEY;
       resetSecrets();
     }
+  });
+
+  it('answers CloudFormation FAILED when Secrets Manager refuses the write', async () => {
+    // Prepare
+    stored = undefined;
+    mockAws({ serviceExists: true });
+    secretsManager.on(PutSecretValueCommand).rejects(new Error('AccessDeniedException: not allowed'));
+
+    // Act
+    const result = await handler({
+      RequestType: 'Update',
+      ResponseURL: responseUrl('signed=3'),
+      StackId: 'arn:aws:cloudformation:eu-west-1:111122223333:stack/hotspot-ci/1',
+      RequestId: 'req-3',
+      LogicalResourceId: 'FrontTlsIssued',
+      PhysicalResourceId: 'front-tls',
+    });
+
+    // Assess: nothing rolled, and CloudFormation told why.
+    expect(result).toBeUndefined();
+    expect(ecs.commandCalls(UpdateServiceCommand)).toHaveLength(0);
+    expect(answers[0]?.body).toMatchObject({ Status: 'FAILED', RequestId: 'req-3' });
+    expect(answers[0]?.body.Reason).toContain('AccessDeniedException');
+  });
+
+  it('answers a Delete with SUCCESS and calls nothing', async () => {
+    // Prepare
+    mockAws({ serviceExists: true });
+
+    // Act
+    const result = await handler({
+      RequestType: 'Delete',
+      ResponseURL: responseUrl('signed=4'),
+      StackId: 'arn:aws:cloudformation:eu-west-1:111122223333:stack/hotspot-ci/1',
+      RequestId: 'req-4',
+      LogicalResourceId: 'FrontTlsIssued',
+      PhysicalResourceId: 'front-tls',
+    });
+
+    // Assess
+    expect(result).toBeUndefined();
+    expect(answers.map((a) => a.body.Status)).toEqual(['SUCCESS']);
+    expect(sent()).toEqual([]);
   });
 });
