@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { statementLines } from '../../console/statement.js';
-import { addAgent, allot, salesCsv, sell } from '../../functions/agents/agents.js';
+import { allot, salesCsv, sell } from '../../functions/agents/agents.js';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { initiatePayment } from '../../functions/billing/payments/initiate.js';
 import { takeBack } from '../../functions/billing/payments/settlement.js';
@@ -12,6 +12,7 @@ import { generateVouchers, operatorBatchCsv, redeem } from '../../functions/bill
 import { clock } from '../../functions/core/clock.js';
 import type { AdminPrincipal, AgentPrincipal, ResellerPrincipal } from '../../functions/core/principal.js';
 import { authorizeLogin } from '../../functions/radius/authorize.js';
+import { createAgent, NEW_AGENT_BOOKS } from '../../functions/store/agents.js';
 import type { Books } from '../../functions/store/books.js';
 import { getPayment } from '../../functions/store/payments.js';
 import { recordReseller } from '../../functions/store/resellers.js';
@@ -140,7 +141,24 @@ async function shop(ops: Op[]) {
   const exp = Math.floor(BASE / 1000) + 365 * 86400;
   const reseller: ResellerPrincipal = { role: 'reseller', sub: randomUUID(), ref: 'SUB-1', resellerId, exp };
   const msisdn = `+22507${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-  const agent = await addAgent(reseller, { msisdn, commission_bp: COMMISSION_BP, nas_ids: [nasId] });
+  // An agent whose number accepted its invitation (the store's both-sides creation).
+  const agent = { id: randomUUID() };
+  const nowIso = new Date().toISOString();
+  const made = await createAgent(
+    {
+      id: agent.id,
+      reseller_id: resellerId,
+      msisdn,
+      commission_bp: COMMISSION_BP,
+      nas_ids: [nasId],
+      ...NEW_AGENT_BOOKS,
+      stock: {},
+      created_at: nowIso,
+    },
+    randomUUID(),
+    nowIso,
+  );
+  if (made !== 'created') throw new Error('agent not created');
   await allot(reseller, agent.id, { float_fcfa: 1_000_000 });
   const agentPrincipal: AgentPrincipal = {
     role: 'agent',
