@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runLoad, sharedConflicts } from '../../bench/load-routers.js';
 import { useLocalServer } from '../support/http.js';
+import { runLoad, sharedConflicts } from '../support/load-routers.js';
 
 // `npm run loadtest` in small: the same simulated routers (20 resellers x 10 hotspots) through
 // the real local server for a few seconds, the writes counted from the instrumented client.

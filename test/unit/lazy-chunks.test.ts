@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundle } from '../../bench/bundle.js';
 import { BUNDLING, ESBUILD } from '../../lib/bundling.js';
 import { buildChunks, CHUNK_EXTERNALS, chunksReferenced } from '../../lib/lazy-chunks.js';
+import { bundle } from '../support/bundles.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chunks-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
