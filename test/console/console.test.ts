@@ -445,16 +445,17 @@ describe('the console, for a reseller', () => {
         answers.push(`${r.request().method()} ${url.pathname} ${r.status()}`);
     });
     // The statement's month is held until the logout has begun; a second ask for it (the
-    // dashboard's, opened during the logout) would reach the API half a second after that.
+    // dashboard's, opened during the logout) would reach the API only once the logout answered.
     let release = (): void => undefined;
     const held = new Promise<void>((r) => {
       release = r;
     });
+    const loggedOut = w.page.waitForResponse('**/api/v1/auth/logout');
     let asked = 0;
     await w.page.route('**/api/v1/billing/summary*', async (route) => {
       asked += 1;
       await held;
-      if (asked > 1) await new Promise((r) => setTimeout(r, 500));
+      if (asked > 1) await loggedOut;
       await route.continue();
     });
     const first = w.page.waitForRequest('**/api/v1/billing/summary*');
@@ -631,8 +632,9 @@ describe('the console’s actions on codes, payments and routers', () => {
   });
 });
 
-describe('the console’s weight and speed', () => {
-  it('keeps the login page under 60 KB and the dashboard under 150 KB, usable within 3 s on 3G, and cached after', async () => {
+describe('the console’s weight', () => {
+  // How soon the dashboard is usable on 3G is a bench figure (npm run bench), not a test's.
+  it('keeps the login page under 60 KB and the dashboard under 150 KB, and cached after', async () => {
     const phone = await resellerPhone();
     await logInByApi(phone);
     const figures = await measureConsole(
@@ -642,7 +644,6 @@ describe('the console’s weight and speed', () => {
     );
     expect(figures.loginBytes).toBeLessThanOrEqual(CONSOLE_BUDGET.loginBytes);
     expect(figures.dashboardBytes).toBeLessThanOrEqual(CONSOLE_BUDGET.dashboardBytes);
-    expect(figures.dashboardUsableMs3G).toBeLessThanOrEqual(CONSOLE_BUDGET.dashboardUsableMs3G);
     // The repeat visit revalidates the page (a 304) and asks nothing of the hashed assets.
     expect(figures.repeatFromCache.length).toBeGreaterThanOrEqual(3);
     expect(figures.repeatBytes).toBeLessThan(figures.dashboardBytes / 4);

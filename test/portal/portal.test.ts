@@ -346,7 +346,8 @@ describe('the captive portal page', () => {
       await w.page.evaluate(
         "document.getElementById('connect').hidden = false; document.getElementById('connect').click()",
       );
-      await w.page.waitForTimeout(300);
+      // The handler ends on its refusal (the message shown), the branch that posts nothing.
+      await w.page.locator('#msg').waitFor({ state: 'visible' });
       expect(attacker.logins).toEqual([]);
       expect(w.origins.has(attacker.url)).toBe(false);
       await w.context.close();
