@@ -1,8 +1,10 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { clock } from './clock.js';
 import { config } from './config.js';
-import { publish } from './sns.js';
+
+let sns: SNSClient | undefined;
 
 /**
  * Sends one SMS. In AWS: SNS `Publish` to the phone number, Transactional (delivered ahead of
@@ -17,12 +19,20 @@ export async function sendSms(to: string, message: string): Promise<void> {
     await appendFile(SMS_OUTBOX, `${line}\n`, 'utf8');
     return;
   }
-  await publish({
-    PhoneNumber: to,
-    Message: message,
-    MessageAttributes: {
-      'AWS.SNS.SMS.SMSType': { DataType: 'String', StringValue: 'Transactional' },
-      'AWS.SNS.SMS.SenderID': { DataType: 'String', StringValue: SMS_SENDER_ID },
-    },
-  });
+  sns ??= new SNSClient({});
+  await sns.send(
+    new PublishCommand({
+      PhoneNumber: to,
+      Message: message,
+      MessageAttributes: {
+        'AWS.SNS.SMS.SMSType': { DataType: 'String', StringValue: 'Transactional' },
+        'AWS.SNS.SMS.SenderID': { DataType: 'String', StringValue: SMS_SENDER_ID },
+      },
+    }),
+  );
+}
+
+/** Tests swap the SNS client's mock between cases. */
+export function resetSms(): void {
+  sns = undefined;
 }

@@ -1,9 +1,11 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { clock } from '../core/clock.js';
-import { publish } from '../core/sns.js';
 import type { Alert } from '../store/alerts.js';
 import { monitoringSettings } from './settings.js';
+
+let sns: SNSClient | undefined;
 
 /**
  * Tells operations about a new alert. In AWS: SNS Publish to the operations topic (its
@@ -21,15 +23,23 @@ export async function notifyOps(alert: Alert, context: Record<string, unknown> =
     if (process.env.OPS_ECHO === '1') process.stdout.write(`[ops] ${line}\n`);
     return;
   }
-  await publish({
-    TopicArn: OPS_TOPIC_ARN,
-    // SNS subjects: ASCII, at most 100 characters.
-    Subject: `[${alert.severity}] ${alert.type} ${alert.site}`.slice(0, 100),
-    Message: JSON.stringify(message, null, 2),
-    MessageAttributes: {
-      type: { DataType: 'String', StringValue: alert.type },
-      severity: { DataType: 'String', StringValue: alert.severity },
-      site: { DataType: 'String', StringValue: alert.site },
-    },
-  });
+  sns ??= new SNSClient({});
+  await sns.send(
+    new PublishCommand({
+      TopicArn: OPS_TOPIC_ARN,
+      // SNS subjects: ASCII, at most 100 characters.
+      Subject: `[${alert.severity}] ${alert.type} ${alert.site}`.slice(0, 100),
+      Message: JSON.stringify(message, null, 2),
+      MessageAttributes: {
+        type: { DataType: 'String', StringValue: alert.type },
+        severity: { DataType: 'String', StringValue: alert.severity },
+        site: { DataType: 'String', StringValue: alert.site },
+      },
+    }),
+  );
+}
+
+/** Tests swap the SNS client's mock between cases. */
+export function resetOps(): void {
+  sns = undefined;
 }

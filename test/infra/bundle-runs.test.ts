@@ -107,7 +107,7 @@ describe('the deployed bundles run', () => {
     expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'ERR_OTP_INVALID' } });
   });
 
-  it('texts the code through SNS from the bundle (POST /auth/otp/request)', async () => {
+  it('texts the code through SNS with the bundled client (POST /auth/otp/request)', async () => {
     // A local SNS speaking its Query protocol: a form-encoded Publish in, the XML answer out.
     const published: URLSearchParams[] = [];
     const sns = createServer((req, res) => {

@@ -22,13 +22,11 @@ const DEFINING = ['functions', 'lib'];
 const IMPORTING = [...DEFINING, 'bin', 'portal', 'console'];
 const NOT_PRODUCTION = ['test', 'bench'];
 
-/** Exports kept for tests only, on purpose: each swaps or checks what a test must control. */
+/** Exports kept for tests only, on purpose: each swaps what a test must control. */
 const SEAMS = new Set([
-  // The DynamoDB client's middleware: the tests' and the bench's call counts and write ledger.
   'functions/core/ddb.ts instrumentDdb',
-  // The SNS call's body and signature, held against the SDK's own client (test/unit/sns.test.ts).
-  'functions/core/sns.ts publishBody',
-  'functions/core/sns.ts sigV4Authorization',
+  'functions/core/sms.ts resetSms',
+  'functions/monitoring/ops.ts resetOps',
 ]);
 
 /**

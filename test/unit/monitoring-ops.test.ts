@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../functions/core/config.js';
-import { notifyOps } from '../../functions/monitoring/ops.js';
+import { notifyOps, resetOps } from '../../functions/monitoring/ops.js';
 import type { Alert } from '../../functions/store/alerts.js';
-import { fakeSns } from '../support/fake-sns.js';
 
 const alert: Alert = {
   id: '6f1c2a52-8a9e-4b7e-9d55-0c7c3d7e1a10',
@@ -19,26 +20,11 @@ const alert: Alert = {
   message: '3 canary runs in a row failed (down): radius_auth',
 };
 
-let sns: Awaited<ReturnType<typeof fakeSns>>;
-const saved = { ...process.env };
-beforeAll(async () => {
-  sns = await fakeSns();
-  Object.assign(process.env, {
-    AWS_ENDPOINT_URL_SNS: sns.url,
-    AWS_ACCESS_KEY_ID: 'AKIDTEST',
-    AWS_SECRET_ACCESS_KEY: 'test-secret',
-  });
-});
-afterAll(async () => {
-  for (const k of ['AWS_ENDPOINT_URL_SNS', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'])
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-  await sns.close();
-});
-
 describe('alerts to the operations topic', () => {
+  const sns = mockClient(SNSClient);
   beforeEach(() => {
-    sns.requests.length = 0;
+    sns.reset();
+    resetOps();
     process.env.OPS_TOPIC_ARN = 'arn:aws:sns:eu-west-1:111122223333:ops';
     resetConfig();
   });
@@ -48,34 +34,35 @@ describe('alerts to the operations topic', () => {
   });
 
   it('publishes the alert to the topic with a subject and filterable attributes', async () => {
+    sns.on(PublishCommand).resolves({ MessageId: 'm-1' });
     await notifyOps(alert, { consecutive_fails: 3 });
-    expect(sns.requests).toHaveLength(1);
-    const params = Object.fromEntries(sns.requests[0]?.params ?? []);
-    expect(params).toMatchObject({
-      Action: 'Publish',
+    const calls = sns.commandCalls(PublishCommand);
+    expect(calls).toHaveLength(1);
+    const input = calls[0]?.args[0].input;
+    expect(input).toMatchObject({
       TopicArn: 'arn:aws:sns:eu-west-1:111122223333:ops',
       Subject: '[P1] SLA_DEGRADED access_chez_awa',
-      'MessageAttributes.entry.1.Name': 'type',
-      'MessageAttributes.entry.1.Value.StringValue': 'SLA_DEGRADED',
-      'MessageAttributes.entry.2.Name': 'severity',
-      'MessageAttributes.entry.2.Value.StringValue': 'P1',
-      'MessageAttributes.entry.3.Name': 'site',
-      'MessageAttributes.entry.3.Value.StringValue': 'access_chez_awa',
+      MessageAttributes: {
+        type: { DataType: 'String', StringValue: 'SLA_DEGRADED' },
+        severity: { DataType: 'String', StringValue: 'P1' },
+        site: { DataType: 'String', StringValue: 'access_chez_awa' },
+      },
     });
-    expect(JSON.parse(params.Message as string)).toMatchObject({ id: alert.id, consecutive_fails: 3 });
-    expect(params.PhoneNumber).toBeUndefined();
+    expect(JSON.parse(input?.Message as string)).toMatchObject({ id: alert.id, consecutive_fails: 3 });
+    expect(input?.PhoneNumber).toBeUndefined();
   });
 
-  it('lets an SNS refusal reach the caller, by its code', async () => {
-    sns.fail({ status: 403, code: 'AuthorizationError' });
-    await expect(notifyOps(alert)).rejects.toMatchObject({ name: 'AuthorizationError' });
+  it('lets an SNS failure reach the caller', async () => {
+    sns.on(PublishCommand).rejects(new Error('throttled'));
+    await expect(notifyOps(alert)).rejects.toThrow('throttled');
   });
 });
 
 describe('alerts in local mode', () => {
+  const sns = mockClient(SNSClient);
   const outbox = join(tmpdir(), `ops-outbox-${process.pid}-${Date.now()}.jsonl`);
   beforeEach(() => {
-    sns.requests.length = 0;
+    sns.reset();
     delete process.env.OPS_TOPIC_ARN;
     process.env.OPS_OUTBOX = outbox;
     resetConfig();
@@ -93,6 +80,6 @@ describe('alerts in local mode', () => {
       site: 'access_chez_awa',
       consecutive_fails: 3,
     });
-    expect(sns.requests).toHaveLength(0);
+    expect(sns.commandCalls(PublishCommand)).toHaveLength(0);
   });
 });

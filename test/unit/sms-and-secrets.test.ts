@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetConfig } from '../../functions/core/config.js';
 import { toAppError } from '../../functions/core/errors.js';
@@ -9,55 +11,37 @@ import {
   resetSecrets,
   SecretsUnavailable,
 } from '../../functions/core/secrets.js';
-import { sendSms } from '../../functions/core/sms.js';
-import { fakeSns } from '../support/fake-sns.js';
+import { resetSms, sendSms } from '../../functions/core/sms.js';
 
 describe('SMS through SNS', () => {
-  let sns: Awaited<ReturnType<typeof fakeSns>>;
-  const saved = { ...process.env };
-  beforeAll(async () => {
-    sns = await fakeSns();
-  });
-  afterAll(() => sns.close());
+  const sns = mockClient(SNSClient);
   beforeEach(() => {
-    sns.requests.length = 0;
-    Object.assign(process.env, {
-      SMS_MODE: 'sns',
-      TABLE_NAME: 'unused',
-      AWS_ENDPOINT_URL_SNS: sns.url,
-      AWS_ACCESS_KEY_ID: 'AKIDTEST',
-      AWS_SECRET_ACCESS_KEY: 'test-secret',
-    });
+    sns.reset();
+    resetSms();
+    process.env.SMS_MODE = 'sns';
+    process.env.TABLE_NAME = 'unused';
     resetConfig();
   });
   afterEach(() => {
-    for (const k of ['SMS_MODE', 'AWS_ENDPOINT_URL_SNS', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'])
-      if (saved[k] === undefined) delete process.env[k];
-      else process.env[k] = saved[k];
     process.env.SMS_MODE = 'outbox';
     resetConfig();
   });
 
   it('publishes a Transactional SMS to the phone number', async () => {
+    sns.on(PublishCommand).resolves({ MessageId: 'm-1' });
     await sendSms('+2250712345678', 'Votre code est 123456');
-    expect(sns.requests).toHaveLength(1);
-    const params = Object.fromEntries(sns.requests[0]?.params ?? []);
-    expect(params).toMatchObject({
-      Action: 'Publish',
+    const calls = sns.commandCalls(PublishCommand);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.args[0].input).toMatchObject({
       PhoneNumber: '+2250712345678',
       Message: 'Votre code est 123456',
-      'MessageAttributes.entry.1.Name': 'AWS.SNS.SMS.SMSType',
-      'MessageAttributes.entry.1.Value.DataType': 'String',
-      'MessageAttributes.entry.1.Value.StringValue': 'Transactional',
-      'MessageAttributes.entry.2.Name': 'AWS.SNS.SMS.SenderID',
+      MessageAttributes: { 'AWS.SNS.SMS.SMSType': { DataType: 'String', StringValue: 'Transactional' } },
     });
-    expect(sns.requests[0]?.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDTEST\//);
   });
 
-  it('lets an SNS refusal reach the caller, by its code', async () => {
-    sns.fail({ status: 400, code: 'InvalidParameter' });
-    await expect(sendSms('+2250712345678', 'x')).rejects.toMatchObject({ name: 'InvalidParameter' });
-    expect(sns.requests).toHaveLength(1);
+  it('lets an SNS failure reach the caller', async () => {
+    sns.on(PublishCommand).rejects(new Error('throttled'));
+    await expect(sendSms('+2250712345678', 'x')).rejects.toThrow('throttled');
   });
 });
 
