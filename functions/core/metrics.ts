@@ -1,73 +1,16 @@
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { atInvocationEnd } from './log.js';
 
 /**
- * Business metrics as CloudWatch EMF (the Embedded Metric Format): counts and ages buffered
- * during an invocation and written as one JSON document on stdout when it ends, which CloudWatch
- * Logs turns into metrics of the namespace `HotspotPlatform` with the dimension
- * `service=hotspot-api`. Only the functions that count something load this module. Written here
- * rather than with Powertools Metrics (12 KB of every counting function's bundle): the document
- * is the same, and so is the switch, `POWERTOOLS_METRICS_DISABLED` (else `POWERTOOLS_DEV`),
- * that turns the output off locally and in tests.
+ * Business metrics as CloudWatch EMF (Powertools Metrics), flushed when each invocation ends.
+ * Only the functions that count something load this module (Powertools Metrics and its own
+ * console stay out of the others' bundles and start-up).
  */
-const NAMESPACE = 'HotspotPlatform';
-const SERVICE = 'hotspot-api';
-/** CloudWatch takes at most 100 values of a metric in one document: more are flushed first. */
-const MAX_VALUES = 100;
+export const metrics = new Metrics({ namespace: 'HotspotPlatform', serviceName: 'hotspot-api' });
 
-type Unit = 'Count' | 'Seconds';
-const stored = new Map<string, { unit: Unit; values: number[] }>();
-
-const truthy = (v: string | undefined) =>
-  ['1', 'true', 'yes', 'on', 'y'].includes((v ?? '').trim().toLowerCase());
-
-function disabled(): boolean {
-  const setting = process.env.POWERTOOLS_METRICS_DISABLED;
-  return setting !== undefined && setting.trim() !== ''
-    ? truthy(setting)
-    : truthy(process.env.POWERTOOLS_DEV);
-}
-
-/** The EMF document of what is buffered: one value as a number, several as an array (CloudWatch sums them). */
-function document(nowMs: number): Record<string, unknown> {
-  const values: Record<string, number | number[]> = {};
-  for (const [name, m] of stored)
-    values[name] = m.values.length === 1 ? (m.values[0] as number) : [...m.values];
-  return {
-    _aws: {
-      Timestamp: nowMs,
-      CloudWatchMetrics: [
-        {
-          Namespace: NAMESPACE,
-          Dimensions: [['service']],
-          Metrics: [...stored].map(([name, m]) => ({ Name: name, Unit: m.unit })),
-        },
-      ],
-    },
-    service: SERVICE,
-    ...values,
-  };
-}
-
-/** Writes what is buffered as one EMF line (nothing when nothing is), and empties the buffer. */
-function publish(): void {
-  if (stored.size === 0) return;
-  try {
-    if (!disabled()) process.stdout.write(`${JSON.stringify(document(Date.now()))}\n`);
-  } finally {
-    stored.clear();
-  }
-}
-
-atInvocationEnd(publish);
-
-function add(name: string, unit: Unit, value: number): void {
-  const m = stored.get(name);
-  if (m && m.unit !== unit) throw new Error(`Metric ${name} is counted in ${m.unit}, not ${unit}`);
-  if (m && m.values.length >= MAX_VALUES) publish();
-  const kept = stored.get(name);
-  if (kept) kept.values.push(value);
-  else stored.set(name, { unit, values: [value] });
-}
+atInvocationEnd(() => {
+  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+});
 
 /** The business events operations watch; each is one EMF count. */
 export type BusinessMetric =
@@ -109,7 +52,7 @@ export type BusinessMetric =
 
 /** Counts a business event; flushed as EMF at the end of the invocation. */
 export function countMetric(name: BusinessMetric, value = 1): void {
-  add(name, 'Count', value);
+  metrics.addMetric(name, MetricUnit.Count, value);
 }
 
 /** Ages operations watch (seconds, the maximum over a period is what an alarm reads). */
@@ -121,5 +64,5 @@ export type AgeMetric =
 
 /** Records an age in seconds; flushed as EMF at the end of the invocation. */
 export function ageMetric(name: AgeMetric, seconds: number): void {
-  add(name, 'Seconds', Math.max(0, Math.round(seconds)));
+  metrics.addMetric(name, MetricUnit.Seconds, Math.max(0, Math.round(seconds)));
 }
