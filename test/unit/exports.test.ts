@@ -56,7 +56,6 @@ const PENDING = new Set<string>([
   'functions/core/config.ts Config',
   'functions/core/gsm7.ts isGsm7',
   'functions/core/http.ts PrincipalFor',
-  'functions/core/metrics.ts metrics',
   'functions/core/phone.ts SERVED_COUNTRIES',
   'functions/core/secrets.ts EXTENSION_TIMEOUT_MS',
   'functions/core/secrets.ts SecretsUnavailable',

@@ -61,14 +61,18 @@ describe('the certificate authority ships as a lazy chunk beside the bundles tha
   });
 });
 
-describe("the SDK's SNS client ships as a lazy chunk beside the bundles that send messages", () => {
-  it('leaves the client out of the OTP request bundle, builds it beside it, and the chunk hands out the SDK client', async () => {
+describe("the SDK's SNS client and Powertools Metrics ship as lazy chunks beside the bundles that use them", () => {
+  it('leaves both out of the OTP request bundle, builds them beside it, and the SNS chunk hands out the SDK client', async () => {
     const otp = await bundle(entry('auth/otp-request'), dir, 'otp-request');
     const text = readFileSync(otp.file, 'utf8');
     expect(text).toContain('import("./sns-client.mjs")');
     // SNS's protocol and error classes are not in the bundle: they are compiled at the first SMS.
     expect(text).not.toContain('InvalidParameterException');
     expect(existsSync(join(dir, 'sns-client.mjs'))).toBe(true);
+    // Powertools Metrics likewise, loaded by the first count.
+    expect(text).toContain('import("./metrics-emf.mjs")');
+    expect(text).not.toContain('The number of metrics recorded must be higher than zero');
+    expect(existsSync(join(dir, 'metrics-emf.mjs'))).toBe(true);
     const out = execFileSync(
       process.execPath,
       [
