@@ -6,65 +6,17 @@
  * alone (no DynamoDB Local), writes bench/results/bundles.json and this section of docs/bench.md.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
-import { type BuildOptions, build } from 'esbuild';
-import { ESBUILD } from '../lib/bundling.js';
-import { buildChunks } from '../lib/lazy-chunks.js';
-
-export interface BundleFigure {
-  name: string;
-  minifiedBytes: number;
-  gzipBytes: number;
-  file: string;
-}
-
-/** Bundles `entry` to `<outDir>/<name>.mjs` for Node with `options`, and weighs the file. */
-async function bundleWith(
-  entry: string,
-  outDir: string,
-  name: string,
-  options: Omit<BuildOptions, 'entryPoints' | 'outfile' | 'bundle' | 'platform' | 'logLevel'>,
-): Promise<BundleFigure> {
-  mkdirSync(outDir, { recursive: true });
-  const file = resolve(outDir, `${name}.mjs`);
-  await build({
-    ...options,
-    entryPoints: [entry],
-    outfile: file,
-    bundle: true,
-    platform: 'node',
-    logLevel: 'silent',
-  });
-  return { name, minifiedBytes: statSync(file).size, gzipBytes: gzipSync(readFileSync(file)).length, file };
-}
-
-/** The CDK stack's own esbuild options (lib/bundling.ts) as esbuild's API takes them. */
-export const functionBuildOptions = (external: string[] = []) => ({
-  format: ESBUILD.format,
-  target: ESBUILD.target,
-  minify: ESBUILD.minify,
-  sourcemap: ESBUILD.sourcemap,
-  mainFields: ESBUILD.mainFields,
-  banner: { js: ESBUILD.banner },
-  alias: ESBUILD.alias,
-  external: [...external, ...ESBUILD.external],
-});
-
-/** Bundles one function with the CDK stack's own esbuild options (lib/bundling.ts). */
-export function bundle(
-  entry: string,
-  outDir: string,
-  name: string,
-  external: string[] = [],
-): Promise<BundleFigure> {
-  return bundleWith(entry, outDir, name, functionBuildOptions(external)).then(async (figure) => {
-    await buildChunks(outDir, ESBUILD);
-    return figure;
-  });
-}
+import { writeSection } from '../test/support/bench-doc.js';
+import {
+  BUNDLE_TARGET,
+  type BundleFigure,
+  bundle,
+  bundleWith,
+  functionEntries,
+} from '../test/support/bundles.js';
 
 /**
  * The naive handler's bundle: plain esbuild (bundle, minified ESM for Node), none of the options
@@ -176,35 +128,10 @@ export function importFigure(file: string, reference: string, runs = 21): Import
 
 export const outDirFor = (root: string) => join(root, 'bench', '.out');
 
-/**
- * What every function must stay within (the cold-start budget): its bundle size, and its import
- * time as a share of the naive handler's (median of the alternated rounds).
- */
-export const BUNDLE_TARGET = { maxKb: 350, importRatio: 0.8 };
-
 export interface FunctionFigure extends ImportFigure {
   name: string;
   minifiedBytes: number;
   gzipBytes: number;
-}
-
-/** Every deployed function: one per route-table row, one per scheduled job, one per stream consumer, and the canary. */
-export async function functionEntries(
-  root: string,
-): Promise<{ name: string; entry: string; external: string[] }[]> {
-  const { routes } = await import('../functions/routes.js');
-  const { jobs } = await import('../functions/jobs.js');
-  const { streamConsumers } = await import('../functions/streams.js');
-  const entries = [
-    ...[...routes, ...jobs, ...streamConsumers].map((r) => ({
-      name: r.handler.replace(/\//g, '-'),
-      entry: join(root, 'functions', `${r.handler}.ts`),
-      external: [] as string[],
-    })),
-    // `radius` ships beside the canary's bundle, as lib/canary.ts deploys it.
-    { name: 'monitoring-canary', entry: join(root, 'functions/monitoring/canary.ts'), external: ['radius'] },
-  ].filter((e) => existsSync(e.entry));
-  return [...new Map(entries.map((e) => [e.name, e])).values()];
 }
 
 interface Baseline {
@@ -337,43 +264,6 @@ export async function bundleSection(
     },
     lines,
   };
-}
-
-/**
- * Replaces the docs/bench.md section whose heading is `lines[0]` (up to the next `## `). A
- * heading is matched up to its first parenthesis, so a run with other settings ("300 requests")
- * replaces the section of the last; a section the page lacks goes in before the prose that reads
- * the figures ("## What the figures say").
- */
-export function writeSection(root: string, lines: string[]): void {
-  const file = join(root, 'docs', 'bench.md');
-  const doc = readFileSync(file, 'utf8');
-  const heading = (lines[0] as string).split(' (')[0] as string;
-  const at = doc.search(new RegExp(`^${heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\(|$)`, 'm'));
-  const text = `${lines.join('\n').trimEnd()}\n\n`;
-  if (at < 0) {
-    const prose = doc.indexOf('\n## What the figures say');
-    const cut = prose < 0 ? doc.length : prose + 1;
-    writeFileSync(file, `${doc.slice(0, cut)}${text}${doc.slice(cut)}`);
-    return;
-  }
-  const next = doc.indexOf('\n## ', at + 1);
-  const end = next < 0 ? doc.length : next + 1;
-  writeFileSync(file, `${doc.slice(0, at)}${text}${doc.slice(end)}`);
-}
-
-/** Writes each `## ` section of `lines` into docs/bench.md (`writeSection`). */
-export function writeSections(root: string, lines: string[]): void {
-  let section: string[] = [];
-  const flush = () => {
-    if (section.length) writeSection(root, section);
-    section = [];
-  };
-  for (const line of lines) {
-    if (line.startsWith('## ')) flush();
-    if (section.length || line.startsWith('## ')) section.push(line);
-  }
-  flush();
 }
 
 export async function importOnly(root: string): Promise<void> {

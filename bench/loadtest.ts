@@ -12,7 +12,7 @@ import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { pollForever, type StreamReader, streamReader } from '../bin/local/streams.js';
 import { tableName } from '../functions/core/ddb.js';
 import { streamConsumers } from '../functions/streams.js';
-import { runLoad, sharedConflicts } from './load-routers.js';
+import { runLoad, sharedConflicts } from '../test/support/load-routers.js';
 import { withLocalStack } from './stack.js';
 
 const seconds = Number(process.env.LOADTEST_SECONDS ?? 60);

@@ -9,6 +9,8 @@
  *   `npm run bench -- --only radius`: the RADIUS section alone (the project's exchanges through
  *   FreeRADIUS, the SQL peer, the floors), written into docs/bench.md; BENCH_RADIUS_EXCHANGES
  *   (default 1000) exchanges of each kind; BENCH_API_PROF=<dir> writes a V8 CPU profile of the API.
+ *   `npm run bench -- --only vouchers`: the voucher generation against its floors alone, written
+ *   into docs/bench.md.
  */
 import './preamble.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,13 +22,14 @@ import { DEMO_RESELLER_MSISDN, seedDemo } from '../bin/local/demo.js';
 import { signSession } from '../functions/auth/tokens.js';
 import { ddb, tableName } from '../functions/core/ddb.js';
 import { recordReseller } from '../functions/store/resellers.js';
+import { writeSection, writeSections } from '../test/support/bench-doc.js';
+import { CONSOLE_BUDGET, measureConsole, otpLogin } from '../test/support/console-figures.js';
 import { probeDdb } from '../test/support/ddb-instrument.js';
-import { bundleSection, importOnly, writeSection, writeSections } from './bundle.js';
-import { CONSOLE_BUDGET, measureConsole, otpLogin } from './console.js';
-import { extraFigures } from './extras.js';
+import { measurePortal, measureSmsPerSale } from '../test/support/portal-figures.js';
+import { bundleSection, importOnly } from './bundle.js';
+import { extraFigures, voucherGeneration } from './extras.js';
 import { load } from './load.js';
 import { paymentFigures } from './payments.js';
-import { measurePortal, measureSmsPerSale } from './portal.js';
 import { radiusFigures, radiusSection } from './radius.js';
 import { type BenchContext, scenarios } from './scenarios.js';
 import { withLocalStack } from './stack.js';
@@ -72,6 +75,43 @@ async function radiusOnly(): Promise<void> {
   );
 }
 
+/** `--only vouchers`: the voucher generation against its floors, on a local stack, written into docs/bench.md. */
+async function vouchersOnly(): Promise<void> {
+  const figure = await withLocalStack('bench', async ({ url }) => {
+    const resellerId = '7d3c8a2e-5b1f-4c9a-8e2d-1f0a9b8c7d6e';
+    await recordReseller({ resellerId, name: 'Bench', country: 'CI' });
+    const token = async (role: 'subscriber' | 'reseller' | 'admin') =>
+      (
+        await signSession({
+          sub: crypto.randomUUID(),
+          role,
+          ref: 'SUB-2250700000002',
+          ...(role === 'reseller' ? { resellerId } : {}),
+        } as Parameters<typeof signSession>[0])
+      ).token;
+    const ctx: BenchContext = {
+      baseUrl: url,
+      resellerId,
+      tokens: {
+        subscriber: await token('subscriber'),
+        reseller: await token('reseller'),
+        admin: await token('admin'),
+      },
+    };
+    return voucherGeneration(ctx, probeDdb());
+  });
+  const { lines, ...json } = figure;
+  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+  writeFileSync(
+    join(ROOT, 'bench', 'results', 'vouchers.json'),
+    `${JSON.stringify({ measured_at: new Date().toISOString(), node: process.version, ...json }, null, 2)}\n`,
+  );
+  writeSection(ROOT, lines);
+  process.stdout.write(
+    `${lines.join('\n')}\nJSON: bench/results/vouchers.json; section written to docs/bench.md\n`,
+  );
+}
+
 async function main(): Promise<void> {
   const results: Record<string, unknown> = { measured_at: new Date().toISOString(), node: process.version };
   const lines: string[] = [];
@@ -81,8 +121,9 @@ async function main(): Promise<void> {
   if (only >= 0) {
     const part = process.argv[only + 1];
     if (part === 'radius') return radiusOnly();
+    if (part === 'vouchers') return vouchersOnly();
     if (part !== 'import')
-      throw new Error(`--only ${part}: the parts that run alone are "import" and "radius"`);
+      throw new Error(`--only ${part}: the parts that run alone are "import", "radius" and "vouchers"`);
     await importOnly(ROOT);
     return;
   }

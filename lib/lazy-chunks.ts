@@ -24,6 +24,8 @@ const source = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta
 /** Each chunk, by the name a bundle imports it as, with its source. */
 export const LAZY_CHUNKS: Record<string, string> = {
   'ca.mjs': source('functions/routers/ca.mts'),
+  'sns-client.mjs': source('functions/core/sns-client.mts'),
+  'metrics-emf.mjs': source('functions/core/metrics-emf.mts'),
 };
 
 /** What the bundles leave as an import: each chunk by its relative path. */

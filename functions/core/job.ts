@@ -16,7 +16,7 @@ export function job<T extends Record<string, unknown>>(name: string, fn: () => P
       });
       throw error;
     } finally {
-      endInvocation();
+      await endInvocation();
     }
   };
 }

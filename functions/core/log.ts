@@ -15,19 +15,25 @@ export const log = {
   error: (message: string, fields: Fields = {}) => logger.error(message, fields),
 };
 
-const endHooks: (() => void)[] = [];
+const endHooks: (() => void | Promise<void>)[] = [];
 
 /**
  * Runs `fn` when each invocation ends, answered or failed (the endpoint wrapper and the job
  * wrapper call `endInvocation`). Modules that buffer per-invocation output register here, so a
- * function that never loads them carries none of their code.
+ * function that never loads them carries none of their code. A hook does what it can at once;
+ * the promise `endInvocation` answers settles once any hook's remaining work is done.
  */
-export function atInvocationEnd(fn: () => void): void {
+export function atInvocationEnd(fn: () => void | Promise<void>): void {
   endHooks.push(fn);
 }
 
-export function endInvocation(): void {
-  for (const fn of endHooks) fn();
+export async function endInvocation(): Promise<void> {
+  const later: Promise<void>[] = [];
+  for (const fn of endHooks) {
+    const done = fn();
+    if (done) later.push(done);
+  }
+  await Promise.all(later);
 }
 
 /** `+22507123456` -> `+225*****3456`: enough to tell numbers apart in logs, not to dial them. */

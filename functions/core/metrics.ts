@@ -1,21 +1,44 @@
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { atInvocationEnd } from './log.js';
 
 /**
  * Business metrics as CloudWatch EMF (Powertools Metrics), flushed when each invocation ends.
- * Only the functions that count something load this module (Powertools Metrics and its own
- * console stay out of the others' bundles and start-up).
+ * Only the functions that count something load this module. Powertools Metrics itself is loaded
+ * by the first count (functions/core/metrics-emf.mts, a lazy chunk in the bundles): a count is
+ * kept here until then, and the flush writes it through Powertools, synchronously once loaded
+ * (which the first count's invocation has almost always done by its end), else once the load
+ * completes.
  */
-export const metrics = new Metrics({
-  namespace: 'HotspotPlatform',
-  serviceName: 'hotspot-api',
-  // Cells share an account's namespace: each count carries its cell, and each cell's alarms
-  // read only its own (lib/observability.ts).
-  ...(process.env.CELL_ID ? { defaultDimensions: { cell: process.env.CELL_ID } } : {}),
-});
+type Emf = typeof import('./metrics-emf.mjs');
+/** Powertools' own units (`MetricUnit.Count`, `MetricUnit.Seconds`) are these strings. */
+type Unit = 'Count' | 'Seconds';
+
+const pending: { name: string; unit: Unit; value: number }[] = [];
+let loading: Promise<Emf> | undefined;
+let loaded: Emf | undefined;
+
+const emf = (): Promise<Emf> => {
+  loading ??= import('./metrics-emf.mjs').then((m) => {
+    loaded = m;
+    return m;
+  });
+  return loading;
+};
+
+function record(name: string, unit: Unit, value: number): void {
+  pending.push({ name, unit, value });
+  // Started now, so that it is done by the invocation's end; a failure shows at the flush.
+  emf().catch(() => undefined);
+}
+
+function flush({ metrics }: Emf): void {
+  for (const m of pending.splice(0)) metrics.addMetric(m.name, m.unit, m.value);
+  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+}
 
 atInvocationEnd(() => {
-  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+  if (!pending.length) return;
+  if (loaded) return flush(loaded);
+  return emf().then(flush);
 });
 
 /** The business events operations watch; each is one EMF count. */
@@ -58,7 +81,7 @@ export type BusinessMetric =
 
 /** Counts a business event; flushed as EMF at the end of the invocation. */
 export function countMetric(name: BusinessMetric, value = 1): void {
-  metrics.addMetric(name, MetricUnit.Count, value);
+  record(name, 'Count', value);
 }
 
 /** Ages operations watch (seconds, the maximum over a period is what an alarm reads). */
@@ -70,5 +93,5 @@ export type AgeMetric =
 
 /** Records an age in seconds; flushed as EMF at the end of the invocation. */
 export function ageMetric(name: AgeMetric, seconds: number): void {
-  metrics.addMetric(name, MetricUnit.Seconds, Math.max(0, Math.round(seconds)));
+  record(name, 'Seconds', Math.max(0, Math.round(seconds)));
 }

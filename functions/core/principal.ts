@@ -28,7 +28,6 @@ export type SessionClaims =
 
 /** Who is calling, as proven by a verified session token (`exp`: its expiry, epoch seconds). */
 export type Principal = SessionClaims & { exp: number };
-export type SubscriberPrincipal = Extract<Principal, { role: 'subscriber' }>;
 export type ResellerPrincipal = Extract<Principal, { role: 'reseller' }>;
 export type AdminPrincipal = Extract<Principal, { role: 'admin' }>;
 export type AgentPrincipal = Extract<Principal, { role: 'agent' }>;

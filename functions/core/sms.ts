@@ -1,8 +1,9 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import type { SNSClient } from '@aws-sdk/client-sns';
 import { clock } from './clock.js';
 import { config } from './config.js';
+import { snsModule } from './lazy-sns.js';
 
 let sns: SNSClient | undefined;
 
@@ -19,6 +20,7 @@ export async function sendSms(to: string, message: string): Promise<void> {
     await appendFile(SMS_OUTBOX, `${line}\n`, 'utf8');
     return;
   }
+  const { PublishCommand, SNSClient } = await snsModule();
   sns ??= new SNSClient({});
   await sns.send(
     new PublishCommand({

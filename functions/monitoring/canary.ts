@@ -188,6 +188,6 @@ export const handler = middy<
       const { run, consecutive_fails } = await runCanary();
       return { overall_status: run.overall_status, consecutive_fails };
     } finally {
-      endInvocation();
+      await endInvocation();
     }
   });

@@ -1,7 +1,8 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import type { SNSClient } from '@aws-sdk/client-sns';
 import { clock } from '../core/clock.js';
+import { snsModule } from '../core/lazy-sns.js';
 import type { Alert } from '../store/alerts.js';
 import { monitoringSettings } from './settings.js';
 
@@ -23,6 +24,7 @@ export async function notifyOps(alert: Alert, context: Record<string, unknown> =
     if (process.env.OPS_ECHO === '1') process.stdout.write(`[ops] ${line}\n`);
     return;
   }
+  const { PublishCommand, SNSClient } = await snsModule();
   sns ??= new SNSClient({});
   await sns.send(
     new PublishCommand({

@@ -4,7 +4,6 @@
  * word the answers of the API for a subscriber.
  */
 export type Lang = 'fr' | 'en';
-export const LANGS: readonly Lang[] = ['fr', 'en'];
 
 const fr = {
   title: 'Connexion Wi-Fi',

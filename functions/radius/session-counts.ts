@@ -42,6 +42,6 @@ export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatch
       batchItemFailures: outcome.failed.map((id) => ({ itemIdentifier: latest.get(id)?.first as string })),
     };
   } finally {
-    endInvocation();
+    await endInvocation();
   }
 }

@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM } from '../../bench/browser.js';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { allocateVlan } from '../../functions/network/vlans.js';
 import { upsertOperator } from '../../functions/store/accounts.js';
 import { recordReseller } from '../../functions/store/resellers.js';
+import { CHROMIUM } from '../support/browser.js';
 import { lastOtp, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
 
 /**

@@ -5,8 +5,6 @@ import jsQRModule from 'jsqr';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM } from '../../bench/browser.js';
-import { CONSOLE_BUDGET, measureConsole, otpLogin } from '../../bench/console.js';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
@@ -14,6 +12,8 @@ import { routes } from '../../functions/routes.js';
 import { upsertOperator } from '../../functions/store/accounts.js';
 import { getPayment } from '../../functions/store/payments.js';
 import { recordReseller } from '../../functions/store/resellers.js';
+import { CHROMIUM } from '../support/browser.js';
+import { CONSOLE_BUDGET, measureConsole, otpLogin } from '../support/console-figures.js';
 import { login as apiLogin, lastOtp, newMsisdn, tokenFor } from '../support/http.js';
 import { asRouter, type EdgeContext, edgeStack, givenUdpRouter, type TestRouter } from '../support/radius.js';
 import { eventually } from '../support/streams.js';
@@ -445,16 +445,17 @@ describe('the console, for a reseller', () => {
         answers.push(`${r.request().method()} ${url.pathname} ${r.status()}`);
     });
     // The statement's month is held until the logout has begun; a second ask for it (the
-    // dashboard's, opened during the logout) would reach the API half a second after that.
+    // dashboard's, opened during the logout) would reach the API only once the logout answered.
     let release = (): void => undefined;
     const held = new Promise<void>((r) => {
       release = r;
     });
+    const loggedOut = w.page.waitForResponse('**/api/v1/auth/logout');
     let asked = 0;
     await w.page.route('**/api/v1/billing/summary*', async (route) => {
       asked += 1;
       await held;
-      if (asked > 1) await new Promise((r) => setTimeout(r, 500));
+      if (asked > 1) await loggedOut;
       await route.continue();
     });
     const first = w.page.waitForRequest('**/api/v1/billing/summary*');
@@ -684,8 +685,9 @@ describe('the console’s login over a working day (issue 31, M2)', () => {
   }, 400_000);
 });
 
-describe('the console’s weight and speed', () => {
-  it('keeps the login page under 60 KB and the dashboard under 150 KB, usable within 3 s on 3G, and cached after', async () => {
+describe('the console’s weight', () => {
+  // How soon the dashboard is usable on 3G is a bench figure (npm run bench), not a test's.
+  it('keeps the login page under 60 KB and the dashboard under 150 KB, and cached after', async () => {
     const phone = await resellerPhone();
     await logInByApi(phone);
     const figures = await measureConsole(
@@ -695,7 +697,6 @@ describe('the console’s weight and speed', () => {
     );
     expect(figures.loginBytes).toBeLessThanOrEqual(CONSOLE_BUDGET.loginBytes);
     expect(figures.dashboardBytes).toBeLessThanOrEqual(CONSOLE_BUDGET.dashboardBytes);
-    expect(figures.dashboardUsableMs3G).toBeLessThanOrEqual(CONSOLE_BUDGET.dashboardUsableMs3G);
     // The repeat visit revalidates the page (a 304) and asks nothing of the hashed assets.
     expect(figures.repeatFromCache.length).toBeGreaterThanOrEqual(3);
     expect(figures.repeatBytes).toBeLessThan(figures.dashboardBytes / 4);

@@ -433,9 +433,21 @@ describe("npm start's RadSec demo", () => {
     expect(tryLine).not.toBeNull();
     const [, packet = '', server = '', secret = ''] = tryLine as RegExpExecArray;
 
-    const proxy = spawn(findBinary('radsecproxy') ?? 'radsecproxy', ['-f', '-c', conf], { stdio: 'ignore' });
+    const proxy = spawn(findBinary('radsecproxy') ?? 'radsecproxy', ['-f', '-d', '3', '-c', conf], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
-      await new Promise((r) => setTimeout(r, 500));
+      // Ready once it listens for UDP (it opens the TLS connection at the first request).
+      await new Promise<void>((ready, fail) => {
+        let output = '';
+        const read = (d: Buffer) => {
+          output += d.toString();
+          if (/listening for udp/.test(output)) ready();
+        };
+        proxy.stdout?.on('data', read);
+        proxy.stderr?.on('data', read);
+        proxy.once('exit', (code) => fail(new Error(`radsecproxy exited (${code}):\n${output}`)));
+      });
       const reply = await new Promise<string>((done) => {
         const rc = spawn(findBinary('radclient') ?? 'radclient', [
           '-x',

@@ -39,27 +39,24 @@ afterAll(() => {
 describe('DynamoDB unavailable, through the local server', () => {
   it('answers 503 ERR_UNAVAILABLE with Retry-After when DynamoDB refuses connections', async () => {
     pointDynamoAt(`http://127.0.0.1:${await freePort()}`);
-    const started = Date.now();
     const res = await call<{ error: { code: string } }>(server.url(), 'GET', '/api/v1/forfaits');
     expect(res.status).toBe(503);
     expect(res.body.error.code).toBe('ERR_UNAVAILABLE');
     expect(res.headers.get('retry-after')).toBe('1');
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
-  it('answers 503 within the function budget when DynamoDB accepts the connection and never answers', async () => {
+  // The calls' bounds add up to less than the function's timeout: test/unit/call-deadlines.test.ts.
+  it('answers 503, not a hang, when DynamoDB accepts the connection and never answers', async () => {
     frozen = createServer((socket) => {
       sockets.push(socket); // holds it open, says nothing
     });
     const port = await freePort();
     await new Promise<void>((r) => frozen?.listen(port, '127.0.0.1', () => r()));
     pointDynamoAt(`http://127.0.0.1:${port}`);
-    const started = Date.now();
     const res = await call<{ error: { code: string } }>(server.url(), 'POST', '/api/v1/auth/otp/request', {
       body: { msisdn: '+2250712345670' },
     });
     expect(res.status).toBe(503);
     expect(res.body.error.code).toBe('ERR_UNAVAILABLE');
-    expect(Date.now() - started).toBeLessThan(10_000);
   }, 20_000);
 });

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { bundle } from '../../bench/bundle.js';
 import { signSession } from '../../functions/auth/tokens.js';
 import { countersOf, scopeOf } from '../../functions/store/counters.js';
 import { getSession, type RadiusSession, Session } from '../../functions/store/sessions.js';
+import { bundle } from '../support/bundles.js';
 import { useTestTable } from '../support/db.js';
 
 const table = useTestTable({ seed: true });

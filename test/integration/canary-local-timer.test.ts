@@ -1,8 +1,8 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startLocalJobs } from '../../bin/local/jobs.js';
-import { getCanaryState } from '../../functions/store/canary.js';
+import { type CanaryState, getCanaryState } from '../../functions/store/canary.js';
 import { createTestTable } from '../support/db.js';
 import { useLocalServer } from '../support/http.js';
 
@@ -16,20 +16,28 @@ let stop: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await stop?.();
   stop = undefined;
-  for (const k of ['LOCAL_CANARY', 'LOCAL_CANARY_INTERVAL_MS', 'LOCAL_CANARY_QUIET', 'CANARY_API_URL']) {
+  vi.useRealTimers();
+  for (const k of [
+    'LOCAL_CANARY',
+    'LOCAL_CANARY_INTERVAL_MS',
+    'LOCAL_CANARY_QUIET',
+    'CANARY_API_URL',
+    'LOCAL_JOBS',
+  ]) {
     if (saved[k] === undefined) delete process.env[k];
     else process.env[k] = saved[k];
   }
 });
 
-async function waitForRun(timeoutMs: number) {
+/** Polls the canary's state until `done` holds of it; fails after `timeoutMs`. */
+async function waitForRun(done: (state: CanaryState) => boolean = () => true, timeoutMs = 20_000) {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  for (;;) {
     const state = await getCanaryState();
-    if (state) return state;
+    if (state && done(state)) return state;
+    if (Date.now() > deadline) throw new Error(`the canary did not get there: ${JSON.stringify(state)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return undefined;
 }
 
 describe('the local canary timer', () => {
@@ -38,8 +46,7 @@ describe('the local canary timer', () => {
     Object.assign(process.env, { LOCAL_CANARY_INTERVAL_MS: '60000', LOCAL_CANARY_QUIET: '1' });
     delete process.env.CANARY_API_URL;
     stop = startLocalJobs({ baseUrl: server.url() });
-    const state = await waitForRun(8000);
-    expect(state).toBeDefined();
+    const state = await waitForRun();
     expect(state?.tests.find((t) => t.name === 'api_health')).toMatchObject({ success: true });
     // Nothing else is configured here: those checks fail, honestly, and the run is not healthy.
     expect(state?.tests.find((t) => t.name === 'radius_auth')).toMatchObject({
@@ -53,14 +60,29 @@ describe('the local canary timer', () => {
     await createTestTable();
     Object.assign(process.env, { LOCAL_CANARY_INTERVAL_MS: '1000', LOCAL_CANARY_QUIET: '1' });
     stop = startLocalJobs({ baseUrl: server.url() });
-    await new Promise((r) => setTimeout(r, 3500));
-    expect((await getCanaryState())?.consecutive_fails).toBeGreaterThanOrEqual(2);
+    // A second run after the first: the interval's timer fired.
+    const state = await waitForRun((s) => (s.consecutive_fails ?? 0) >= 2);
+    expect(state.consecutive_fails).toBeGreaterThanOrEqual(2);
   });
 
-  it('does not run with LOCAL_CANARY=0', async () => {
-    await createTestTable();
+  it('does not run with LOCAL_CANARY=0: no timer is set for it', async () => {
+    Object.assign(process.env, {
+      LOCAL_JOBS: '0',
+      LOCAL_CANARY_INTERVAL_MS: '1000',
+      LOCAL_CANARY_QUIET: '1',
+    });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval'] });
+    // Prepare: with the canary on, its first run and its interval are the timers set.
+    const on = startLocalJobs({ baseUrl: server.url() });
+    expect(vi.getTimerCount()).toBe(2);
+    await on();
+    vi.clearAllTimers();
+
+    // Act
     process.env.LOCAL_CANARY = '0';
     stop = startLocalJobs({ baseUrl: server.url() });
-    expect(await waitForRun(2000)).toBeUndefined();
+
+    // Assess
+    expect(vi.getTimerCount()).toBe(0);
   });
 });

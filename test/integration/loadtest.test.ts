@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runLoad, sharedConflicts } from '../../bench/load-routers.js';
 import { useLocalServer } from '../support/http.js';
+import { runLoad, sharedConflicts } from '../support/load-routers.js';
 
 // `npm run loadtest` in small: the same simulated routers (20 resellers x 10 hotspots) through
 // the real local server for a few seconds, the writes counted from the instrumented client.
@@ -43,6 +43,7 @@ describe('npm run loadtest', () => {
     expect(r.requests).toBeGreaterThan(200);
     expect(r.hottest?.share, text).toBeLessThanOrEqual(0.02);
     expect(sharedConflicts(r), text).toBe(0);
-    // About 10 s on an idle machine; the 100 sessions may take up to 30 s more on a loaded one.
-  }, 60_000);
+    // It runs until 100 sessions are through, however long the machine takes (no ceiling but the
+    // runner's own, generous one).
+  }, 300_000);
 });

@@ -115,25 +115,20 @@ const usedBytes = async (codes: readonly string[]): Promise<number> => {
 const openCount = async (net: Network) => (await countersOf(scopeOf.reseller(net.resellerId))).open;
 
 describe('Accounting-On of a NAS with 300 open sessions', () => {
-  it('answers within its budget, and every session ends closed once with its usage as reported', async () => {
+  it('answers with each session closed or left to the sweep, and every session ends closed once with its usage as reported', async () => {
     const net = await givenNetwork(1, 60);
     const live = await givenSessions(net, 300, 1500);
     expect(await openCount(net)).toBe(300);
 
-    const started = Date.now();
+    // Closes start only inside the answer's budget, what is left goes to the sweep (the
+    // fan-out's own test, test/unit/fan-out.test.ts, shows nothing starts past its deadline).
     const outcome = await account(
       { status: 'Accounting-On', nasId: net.nasIds[0] as string, totalBytes: 0, sessionTimeS: 0 },
       Date.now(),
     );
-    const answeredMs = Date.now() - started;
-    // The budget (1,000 ms), then the closes started inside it: inside FreeRADIUS's 2 s wait, the
-    // bound the router sees (a loaded 2-core test run has taken 1.5 s; the fan-out's own test
-    // proves nothing starts after the budget).
-    expect(answeredMs).toBeLessThan(2000);
     expect(outcome).toMatchObject({ closed: expect.any(Number), deferred: expect.any(Number) });
     const { closed, deferred } = outcome as { closed: number; deferred: number };
     expect(closed + deferred).toBe(300);
-    console.log(`Accounting-On: ${closed} of 300 closed in ${answeredMs} ms (${deferred} left to the sweep)`);
 
     // What the answer left, the next sweep finishes (none silent yet: only the restart's).
     const swept = await sweepSilentSessions(Date.now());
@@ -218,21 +213,15 @@ describe('Accounting-On of a NAS with 300 open sessions', () => {
 });
 
 describe('the sweep', () => {
-  it('closes 2,000 silent sessions across the shards in one run within its budget, each once', async () => {
+  it('closes 2,000 silent sessions across the shards in one run, each once', async () => {
     const net = await givenNetwork(20, 200);
     const live = await givenSessions(net, 2000, 500, Date.now() - 3600_000);
     const shards = new Set(live.map((s) => shardOf(s.id, OPEN_SHARDS)));
     expect(shards.size).toBe(OPEN_SHARDS);
     expect(await openCount(net)).toBe(2000);
 
-    const started = Date.now();
     const result = await sweepSilentSessions(Date.now());
-    const ms = Date.now() - started;
-    console.log(
-      `sweep: ${result.closed} silent sessions closed in ${ms} ms (${Math.round((result.closed * 1000) / ms)}/s)`,
-    );
     expect(result).toMatchObject({ closed: 2000, left: 0, errors: 0 });
-    expect(ms).toBeLessThan(100_000);
 
     const after = await sessionsOf(live);
     expect(after.every((s) => s.status === 'closed' && s.close_reason === 'stale')).toBe(true);

@@ -7,8 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM } from '../../bench/browser.js';
-import { measurePortal, measureSmsPerSale } from '../../bench/portal.js';
 import { loginOnPortal, PHONE, photographForfaits } from '../../bin/local/portal-shot.js';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { resetConfig } from '../../functions/core/config.js';
@@ -17,7 +15,9 @@ import { Access } from '../../functions/store/access-codes.js';
 import { getAccount } from '../../functions/store/accounts.js';
 import { bindingsOfMac, bindMac } from '../../functions/store/mac-bindings.js';
 import { paidCode } from '../support/access.js';
+import { CHROMIUM } from '../support/browser.js';
 import { lastOtp, newMsisdn, tokenFor } from '../support/http.js';
+import { measurePortal, measureSmsPerSale } from '../support/portal-figures.js';
 import { type EdgeContext, edgeStack } from '../support/radius.js';
 
 /**
@@ -346,7 +346,8 @@ describe('the captive portal page', () => {
       await w.page.evaluate(
         "document.getElementById('connect').hidden = false; document.getElementById('connect').click()",
       );
-      await w.page.waitForTimeout(300);
+      // The handler ends on its refusal (the message shown), the branch that posts nothing.
+      await w.page.locator('#msg').waitFor({ state: 'visible' });
       expect(attacker.logins).toEqual([]);
       expect(w.origins.has(attacker.url)).toBe(false);
       await w.context.close();

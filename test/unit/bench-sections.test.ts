@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeSections } from '../../bench/bundle.js';
+import { writeSections } from '../support/bench-doc.js';
 
 /** A docs/bench.md in a folder of its own, as the bench finds it. */
 function page(text: string): { root: string; read: () => string } {

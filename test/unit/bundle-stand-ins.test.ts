@@ -4,7 +4,6 @@ import { dirname, join, resolve } from 'node:path';
 import { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { functionEntries } from '../../bench/bundle.js';
 import { ESBUILD } from '../../lib/bundling.js';
 import { defaultProvider } from '../../lib/lambda/credentials.js';
 import { ReadableStream as LazyReadableStream } from '../../lib/lambda/lazy-web-streams.js';
@@ -12,6 +11,7 @@ import LruCache from '../../lib/lambda/lru-cache.js';
 import { parse } from '../../lib/lambda/no-bowser.js';
 import { EventStreamSerde, eventStreamSerdeProvider } from '../../lib/lambda/no-event-streams.js';
 import standInProcess, { env, versions } from '../../lib/lambda/process.js';
+import { functionEntries } from '../support/bundles.js';
 
 const require = createRequire(import.meta.url);
 

@@ -7,19 +7,13 @@ import { describe, expect, it } from 'vitest';
  * read, tested or bundled without the other). Relative imports only (packages cannot close a
  * circle through our files); `import type` counts too: a type-only circle is still a layering
  * one. Dynamic `import()` of a computed path (the local server loading handlers) is not seen.
+ *
+ * The bench and the tests share their helpers one way: what both use (fixtures, fake providers,
+ * the bundling and browser helpers, the load generator, the docs/bench.md writer) lives in
+ * test/support; bench/ imports test/support and nothing else of test/, and nothing under test/
+ * imports bench/.
  */
-const ROOTS = ['functions', 'bin', 'lib'];
-
-/**
- * Circles known and owned by work in flight, each to be removed with that work. A circle listed
- * here that no longer exists does not fail the test; a new circle, or a listed one that grows,
- * does.
- */
-const KNOWN: string[][] = [
-  // The payment port types and the gateway factory share billing/aggregator.ts with the gateways
-  // it builds (issue 18, the gateway registry): remove this entry when that registry lands.
-  ['functions/billing/aggregator.ts', 'functions/billing/cinetpay.ts', 'functions/billing/fedapay.ts'],
-];
+const ROOTS = ['functions', 'bin', 'lib', 'bench', 'test'];
 
 const SPECIFIER =
   /^\s*(?:import|export)\b[^'";]*?\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]|^\s*import\s*['"](\.{1,2}\/[^'"]+)['"]/gm;
@@ -80,7 +74,21 @@ function circles(graph: Map<string, string[]>): string[][] {
   return found.sort((a, b) => (a[0] as string).localeCompare(b[0] as string));
 }
 
-const known = (c: string[]) => KNOWN.some((k) => k.length === c.length && k.every((f, i) => f === c[i]));
+/** Imports that cross between bench/ and test/ the wrong way: `from -> to`. */
+function wrongWay(graph: Map<string, string[]>): string[] {
+  const wrong: string[] = [];
+  for (const [from, targets] of graph)
+    for (const to of targets) {
+      const testImportsBench = from.startsWith('test/') && to.startsWith('bench/');
+      const benchImportsTests =
+        from.startsWith('bench/') && to.startsWith('test/') && !to.startsWith('test/support/');
+      if (testImportsBench || benchImportsTests) wrong.push(`${from} -> ${to}`);
+    }
+  return wrong.sort();
+}
+
+const projectGraph = () =>
+  importGraph(new Map(ROOTS.flatMap(sources).map((f) => [f, readFileSync(f, 'utf8')] as const)));
 
 describe('import circles', () => {
   it('finds a circle, a longer one and a type-only one, and nothing in a chain', () => {
@@ -108,11 +116,31 @@ describe('import circles', () => {
     ).toEqual([]);
   });
 
-  it(`there is none among ${ROOTS.join(', ')} (besides the known ones listed above)`, () => {
-    const files = new Map(ROOTS.flatMap(sources).map((f) => [f, readFileSync(f, 'utf8')] as const));
-    const graph = importGraph(files);
+  it(`there is none among ${ROOTS.join(', ')}`, () => {
+    const graph = projectGraph();
     // The scan does see the code: the route table imports no handler, but the handlers import it.
     expect(graph.get('functions/auth/session-endpoint.ts')).toContain('functions/routes.ts');
-    expect(circles(graph).filter((c) => !known(c))).toEqual([]);
+    expect(circles(graph)).toEqual([]);
+  });
+});
+
+describe('bench/ and test/', () => {
+  it('finds a test importing the bench, and the bench importing a test rather than test/support', () => {
+    expect(
+      wrongWay(
+        new Map([
+          ['test/unit/a.test.ts', ['bench/run.ts', 'test/support/db.ts']],
+          ['bench/run.ts', ['test/support/db.ts', 'test/unit/a.test.ts']],
+          ['test/support/db.ts', ['functions/core/ddb.ts']],
+        ]),
+      ),
+    ).toEqual(['bench/run.ts -> test/unit/a.test.ts', 'test/unit/a.test.ts -> bench/run.ts']);
+  });
+
+  it('share their helpers one way: the bench imports test/support, no test imports the bench', () => {
+    const graph = projectGraph();
+    // The scan sees both: the bench does use test/support.
+    expect(graph.get('bench/run.ts')).toContain('test/support/bench-doc.ts');
+    expect(wrongWay(graph)).toEqual([]);
   });
 });

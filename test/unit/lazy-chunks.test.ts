@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundle } from '../../bench/bundle.js';
 import { BUNDLING, ESBUILD } from '../../lib/bundling.js';
 import { buildChunks, CHUNK_EXTERNALS, chunksReferenced } from '../../lib/lazy-chunks.js';
+import { bundle } from '../support/bundles.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chunks-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -46,6 +46,7 @@ describe('the certificate authority ships as a lazy chunk beside the bundles tha
       await bundle(entry('billing/forfaits-list'), other, 'forfaits-list');
       expect(chunksReferenced(other)).toEqual([]);
       expect(existsSync(join(other, 'ca.mjs'))).toBe(false);
+      expect(existsSync(join(other, 'sns-client.mjs'))).toBe(false);
       expect(await buildChunks(other, ESBUILD)).toEqual([]);
     } finally {
       rmSync(other, { recursive: true, force: true });
@@ -57,5 +58,31 @@ describe('the certificate authority ships as a lazy chunk beside the bundles tha
     const commands = BUNDLING.commandHooks?.afterBundling('/in', '/asset/out') ?? [];
     expect(commands).toHaveLength(1);
     expect(commands[0]).toMatch(/build-chunks\.ts" "\/asset\/out"$/);
+  });
+});
+
+describe("the SDK's SNS client and Powertools Metrics ship as lazy chunks beside the bundles that use them", () => {
+  it('leaves both out of the OTP request bundle, builds them beside it, and the SNS chunk hands out the SDK client', async () => {
+    const otp = await bundle(entry('auth/otp-request'), dir, 'otp-request');
+    const text = readFileSync(otp.file, 'utf8');
+    expect(text).toContain('import("./sns-client.mjs")');
+    // SNS's protocol and error classes are not in the bundle: they are compiled at the first SMS.
+    expect(text).not.toContain('InvalidParameterException');
+    expect(existsSync(join(dir, 'sns-client.mjs'))).toBe(true);
+    // Powertools Metrics likewise, loaded by the first count.
+    expect(text).toContain('import("./metrics-emf.mjs")');
+    expect(text).not.toContain('The number of metrics recorded must be higher than zero');
+    expect(existsSync(join(dir, 'metrics-emf.mjs'))).toBe(true);
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { SNSClient, PublishCommand } = await import(${JSON.stringify(join(dir, 'sns-client.mjs'))});
+         console.log(typeof new SNSClient({ region: 'eu-west-1' }).send, new PublishCommand({ Message: 'x' }).input.Message);`,
+      ],
+      { encoding: 'utf8', env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } },
+    );
+    expect(out.trim()).toBe('function x');
   });
 });

@@ -1,8 +1,9 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { endpoint } from '../../functions/core/http.js';
 import { endInvocation } from '../../functions/core/log.js';
-import { countMetric, metrics } from '../../functions/core/metrics.js';
+import { countMetric } from '../../functions/core/metrics.js';
+import { metrics } from '../../functions/core/metrics-emf.mjs';
 
 const event = {
   version: '2.0',
@@ -15,17 +16,29 @@ const event = {
 } as unknown as APIGatewayProxyEventV2;
 const context = { awsRequestId: 'r-1', functionName: 'f', getRemainingTimeInMillis: () => 5000 } as Context;
 
+/** What each flush published, as EMF documents (nothing is written: the tests turn metrics off). */
+let published: Record<string, unknown>[] = [];
+beforeEach(() => {
+  published = [];
+  vi.spyOn(metrics, 'publishStoredMetrics').mockImplementation(() => {
+    published.push(metrics.serializeMetrics() as unknown as Record<string, unknown>);
+    metrics.clearMetrics();
+    return metrics;
+  });
+});
+
 afterEach(() => {
   vi.restoreAllMocks();
   metrics.clearMetrics();
 });
 
 describe('business metrics', () => {
-  it('are written as one EMF document when the invocation ends', () => {
-    const publish = vi.spyOn(metrics, 'publishStoredMetrics');
+  it('are written as one EMF document when the invocation ends', async () => {
     countMetric('OtpSent');
     countMetric('OtpSent');
-    const emf = metrics.serializeMetrics() as unknown as Record<string, unknown> & {
+    await endInvocation();
+    expect(published).toHaveLength(1);
+    const emf = published[0] as Record<string, unknown> & {
       _aws: { CloudWatchMetrics: { Namespace: string; Metrics: { Name: string; Unit: string }[] }[] };
     };
     expect(emf._aws.CloudWatchMetrics[0]).toMatchObject({
@@ -33,19 +46,18 @@ describe('business metrics', () => {
       Metrics: [{ Name: 'OtpSent', Unit: 'Count' }],
     });
     expect(emf.OtpSent).toEqual([1, 1]); // CloudWatch sums the values of one document
-    endInvocation();
-    expect(publish).toHaveBeenCalledTimes(1);
-    expect(metrics.hasStoredMetrics()).toBe(false);
+    expect(emf.service).toBe('hotspot-api');
+    // Flushed once: the next invocation starts empty.
+    await endInvocation();
+    expect(published).toHaveLength(1);
   });
 
-  it('an invocation that counts nothing publishes nothing', () => {
-    const publish = vi.spyOn(metrics, 'publishStoredMetrics');
-    endInvocation();
-    expect(publish).not.toHaveBeenCalled();
+  it('an invocation that counts nothing publishes nothing', async () => {
+    await endInvocation();
+    expect(published).toEqual([]);
   });
 
   it('the endpoint wrapper flushes them, also when the handler fails', async () => {
-    const publish = vi.spyOn(metrics, 'publishStoredMetrics').mockImplementation(() => metrics);
     const ok = endpoint('GET /api/v1/forfaits', { response: { status: 204 } }, async () => {
       countMetric('VoucherRedeemed');
       return { status: 204 };
@@ -55,9 +67,9 @@ describe('business metrics', () => {
       throw new Error('boom');
     });
     expect((await ok(event, context)).statusCode).toBe(204);
-    expect(publish).toHaveBeenCalledTimes(1);
+    expect(published.map((d) => d.VoucherRedeemed)).toEqual([1]);
     expect((await failing(event, context)).statusCode).toBe(500);
-    expect(publish).toHaveBeenCalledTimes(2);
+    expect(published.map((d) => d.VoucherRedeemed)).toEqual([1, 1]);
   });
 });
 
@@ -69,14 +81,22 @@ describe("a cell's metrics", () => {
     vi.resetModules();
     try {
       const cellMetrics = await import('../../functions/core/metrics.js');
+      const { metrics: cellEmf } = await import('../../functions/core/metrics-emf.mjs');
+      const { endInvocation: endCellInvocation } = await import('../../functions/core/log.js');
       const { ourDimensions } = await import('../../lib/observability.js');
+      let emf:
+        | (Record<string, unknown> & { _aws: { CloudWatchMetrics: { Dimensions: string[][] }[] } })
+        | undefined;
+      vi.spyOn(cellEmf, 'publishStoredMetrics').mockImplementation(() => {
+        emf = cellEmf.serializeMetrics() as unknown as typeof emf;
+        cellEmf.clearMetrics();
+        return cellEmf;
+      });
 
       // Act
       cellMetrics.countMetric('RadiusAccept');
-      const emf = cellMetrics.metrics.serializeMetrics() as unknown as Record<string, unknown> & {
-        _aws: { CloudWatchMetrics: { Dimensions: string[][] }[] };
-      };
-      cellMetrics.metrics.clearMetrics();
+      await endCellInvocation();
+      if (!emf) throw new Error('nothing published');
 
       // Assess
       const dimensions = Object.keys(ourDimensions('ci'));

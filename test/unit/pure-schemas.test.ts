@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { functionBuildOptions } from '../../bench/bundle.js';
+import { functionBuildOptions } from '../support/bundles.js';
 
 /** Every schemas module of the functions (`functions/<area>/*schemas.ts`). */
 function schemaModules(): string[] {

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetConfig } from '../../functions/core/config.js';
 import { toAppError } from '../../functions/core/errors.js';
 import {
@@ -151,6 +151,7 @@ describe('secrets through the Parameters and Secrets extension', () => {
     process.env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT = String(port);
   });
   afterEach(() => {
+    vi.useRealTimers();
     for (const k of [
       'OTP_PEPPER',
       'OTP_PEPPER_ARN',
@@ -199,8 +200,8 @@ describe('secrets through the Parameters and Secrets extension', () => {
       'an answer broken off midway',
       (_: IncomingMessage, res: ServerResponse) => {
         res.writeHead(200, { 'content-length': '1000' });
-        res.write(`{"SecretString":"${VALUE}`);
-        setTimeout(() => res.destroy(), 20);
+        // Broken off once the first part is on its way.
+        res.write(`{"SecretString":"${VALUE}`, () => res.destroy());
       },
     ],
   ])('answers %s with a retryable 503, not cached: the next read succeeds', async (_, script) => {
@@ -236,13 +237,32 @@ describe('secrets through the Parameters and Secrets extension', () => {
   });
 
   it('gives up on an extension that does not answer in time, with a retryable 503, not cached', async () => {
-    extension.next(() => undefined);
-    const started = Date.now();
-    const error = await rejection(getSecret('OTP_PEPPER'));
-    const waited = Date.now() - started;
+    // Prepare: the extension takes the request and says nothing; the read's timer is the test's.
+    let asked = (): void => undefined;
+    const reached = new Promise<void>((r) => {
+      asked = r;
+    });
+    extension.next(() => asked());
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let settled = false;
+
+    // Act
+    const pending = rejection(getSecret('OTP_PEPPER')).finally(() => {
+      settled = true;
+    });
+    await reached;
+    await vi.advanceTimersByTimeAsync(EXTENSION_TIMEOUT_MS - 1);
+    const beforeTimeout = settled;
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await pending;
+    vi.useRealTimers();
+
+    // Assess
+    expect(beforeTimeout).toBe(false);
     expect(toAppError(error)).toMatchObject({ code: 'ERR_UNAVAILABLE', status: 503 });
-    expect(waited).toBeGreaterThanOrEqual(EXTENSION_TIMEOUT_MS - 50);
-    expect(waited).toBeLessThan(EXTENSION_TIMEOUT_MS + 1500);
+    expect((error as Error).message).toBe(
+      `Secret OTP_PEPPER: the secrets extension did not answer within ${EXTENSION_TIMEOUT_MS} ms`,
+    );
 
     expect(await getSecret('OTP_PEPPER')).toBe(VALUE);
     expect(extension.requests).toHaveLength(2);

@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { report } from '../../bench/load-routers.js';
-import { hottestByKind, keyShares, kindOf, updatedAttributes, WriteLedger } from '../../bench/write-keys.js';
 import { COUNTER_SHARDS, countItems, scopeOf } from '../../functions/store/counters.js';
 import {
   OPEN_SHARDS,
@@ -9,6 +7,8 @@ import {
   reportItems,
 } from '../../functions/store/sessions.js';
 import { shardOf } from '../../functions/store/shards.js';
+import { report } from '../support/load-routers.js';
+import { hottestByKind, keyShares, kindOf, updatedAttributes, WriteLedger } from '../support/write-keys.js';
 
 // The key-share computation of `npm run loadtest` (bench/write-keys.ts): what a write costs on
 // the table and on each index, from the requests the store sends.

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { SEED_FORFAITS } from '../functions/billing/catalogue.js';
-import { initiatePayment } from '../functions/billing/payments/initiate.js';
-import { ddb } from '../functions/core/ddb.js';
-import { getSecret } from '../functions/core/secrets.js';
-import { Access } from '../functions/store/access-codes.js';
-import { Nas } from '../functions/store/nas.js';
-import { getPayment } from '../functions/store/payments.js';
-import { recordReseller } from '../functions/store/resellers.js';
-import { Router } from '../functions/store/routers.js';
-import { paidCode } from '../test/support/access.js';
+import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
+import { initiatePayment } from '../../functions/billing/payments/initiate.js';
+import { ddb } from '../../functions/core/ddb.js';
+import { getSecret } from '../../functions/core/secrets.js';
+import { Access } from '../../functions/store/access-codes.js';
+import { Nas } from '../../functions/store/nas.js';
+import { getPayment } from '../../functions/store/payments.js';
+import { recordReseller } from '../../functions/store/resellers.js';
+import { Router } from '../../functions/store/routers.js';
+import { paidCode } from './access.js';
 import { hottestByKind, installWriteLedger, type KeyShare, WriteLedger } from './write-keys.js';
 
 /**

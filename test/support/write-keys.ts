@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { actionsOf, targetOf } from '../functions/store/entity.js';
-import { TABLE } from '../functions/store/table.js';
+import { actionsOf, targetOf } from '../../functions/store/entity.js';
+import { TABLE } from '../../functions/store/table.js';
 
 /**
  * Writes per partition key, on the table and on each GSI, from the requests the functions send

@@ -1,0 +1,44 @@
+/**
+ * docs/bench.md is written by the bench section by section: each run replaces the sections it
+ * measured and leaves the others as their last run wrote them. Shared by the bench (bench/run.ts,
+ * bench/bundle.ts) and its test (test/unit/bench-sections.test.ts).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Replaces the docs/bench.md section whose heading is `lines[0]` (up to the next `## `). A
+ * heading is matched up to its first parenthesis, so a run with other settings ("300 requests")
+ * replaces the section of the last; a section the page lacks goes in before the prose that reads
+ * the figures ("## What the figures say").
+ */
+export function writeSection(root: string, lines: string[]): void {
+  const file = join(root, 'docs', 'bench.md');
+  const doc = readFileSync(file, 'utf8');
+  const heading = (lines[0] as string).split(' (')[0] as string;
+  const at = doc.search(new RegExp(`^${heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\(|$)`, 'm'));
+  const text = `${lines.join('\n').trimEnd()}\n\n`;
+  if (at < 0) {
+    const prose = doc.indexOf('\n## What the figures say');
+    const cut = prose < 0 ? doc.length : prose + 1;
+    writeFileSync(file, `${doc.slice(0, cut)}${text}${doc.slice(cut)}`);
+    return;
+  }
+  const next = doc.indexOf('\n## ', at + 1);
+  const end = next < 0 ? doc.length : next + 1;
+  writeFileSync(file, `${doc.slice(0, at)}${text}${doc.slice(end)}`);
+}
+
+/** Writes each `## ` section of `lines` into docs/bench.md (`writeSection`). */
+export function writeSections(root: string, lines: string[]): void {
+  let section: string[] = [];
+  const flush = () => {
+    if (section.length) writeSection(root, section);
+    section = [];
+  };
+  for (const line of lines) {
+    if (line.startsWith('## ')) flush();
+    if (section.length || line.startsWith('## ')) section.push(line);
+  }
+  flush();
+}

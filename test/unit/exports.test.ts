@@ -1,0 +1,306 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * No export of the production code is dead or there for tests only: an export that only a test
+ * imports is a test's reach into a module's inside (test the behaviour through what production
+ * uses instead), and one nobody imports nor uses is dead. The test seams (the resets and setters
+ * a test swaps a client or a cache with) are the named exception, in SEAMS. (An export used in
+ * its own module only is not listed: its `export` is just unneeded.)
+ *
+ * Production code: the exports of functions/ and lib/, imported by each other and by bin/ (the
+ * CDK app, the local host, the operators' CLI), portal/ and console/; tests and the bench are the
+ * other importers. An
+ * export counts as imported when a file imports it by name (`import type` too), re-exports it,
+ * imports its module as a namespace and reads it, or imports its module dynamically; handler
+ * modules' `handler` (the route table, jobs and stream consumers name them by path), the
+ * operators' CLI commands' `run` (bin/admin.ts loads them by name) and the bundles' stand-ins
+ * (lib/bundling.ts aliases packages to them) are used by construction.
+ */
+const DEFINING = ['functions', 'lib'];
+const IMPORTING = [...DEFINING, 'bin', 'portal', 'console'];
+const NOT_PRODUCTION = ['test', 'bench'];
+
+/** Exports kept for tests only, on purpose: each swaps what a test must control. */
+const SEAMS = new Set([
+  'functions/core/ddb.ts instrumentDdb',
+  'functions/core/sms.ts resetSms',
+  'functions/monitoring/ops.ts resetOps',
+]);
+
+/**
+ * Exports found dead or imported by tests only when this check came in, each to go (the dead),
+ * or to be tested through what production calls, or named a seam (the test-only): many are in
+ * modules other work is reshaping (the sale ledger and the store helper; the security work on
+ * RADIUS, auth, VLANs and agents). An entry no longer dead or test-only fails the test, so the
+ * list only shrinks.
+ */
+const PENDING = new Set<string>([
+  'functions/billing/vouchers.ts VOUCHER_LENGTH',
+  'functions/store/revenue.ts revenueSessionStarted',
+  'functions/store/vlans.ts ResellerProfile',
+  'functions/billing/gateways/cinetpay.ts CINETPAY_SIGNED_FIELDS',
+  'functions/billing/gateways/cinetpay.ts cinetpaySignedString',
+  'functions/billing/gateways/http.ts httpAdapter',
+  'functions/billing/gateways/registry.ts GATEWAYS',
+  'functions/billing/gateways/sandbox.ts sandboxAdapter',
+  'functions/billing/gateways/signatures.ts hmacHex',
+  'functions/billing/gateways/signatures.ts parseTimestampedSignature',
+  'functions/billing/paid-not-connected.ts gsm7',
+  'functions/billing/payments/webhook.ts handleWebhook',
+  'functions/billing/reconcile.ts reconcilePayments',
+  'functions/billing/schemas.ts ForfaitSchema',
+  'functions/billing/schemas.ts PROVIDERS',
+  'functions/billing/vouchers.ts VOUCHER_ALPHABET',
+  'functions/core/config.ts Config',
+  'functions/core/gsm7.ts isGsm7',
+  'functions/core/http.ts PrincipalFor',
+  'functions/core/phone.ts SERVED_COUNTRIES',
+  'functions/core/secrets.ts EXTENSION_TIMEOUT_MS',
+  'functions/core/secrets.ts SecretsUnavailable',
+  'functions/core/session-keys.ts parseSessionKeys',
+  'functions/jobs.ts Job',
+  'functions/monitoring/canary.ts CanaryDeps',
+  'functions/monitoring/canary.ts CanaryTargets',
+  'functions/monitoring/checks/radius.ts replyProblem',
+  'functions/network/dns.ts NEVER',
+  'functions/network/schemas.ts VlanItem',
+  'functions/network/vlans.ts pickFree',
+  'functions/portal/router-login.ts coovaChapResponse',
+  'functions/portal/router-login.ts mikrotikChapPassword',
+  'functions/portal/router-login.ts octalBytes',
+  'functions/portal/strings.ts sizeText',
+  'functions/radius/accounting.ts AccountingReport',
+  'functions/radius/accounting.ts closeSessionsOfNas',
+  'functions/radius/accounting.ts sweepSilentSessions',
+  'functions/radius/count-sessions.ts groupsOf',
+  'functions/routes.ts SessionLevel',
+  'functions/store/access-codes.ts AccessOffer',
+  'functions/store/alerts.ts AlertEntity',
+  'functions/store/alerts.ts isIncidentOpen',
+  'functions/store/alerts.ts listSiteAlerts',
+  'functions/store/counters.ts COUNTER_SHARDS',
+  'functions/store/disconnects.ts Disconnect',
+  'functions/store/entitlements.ts listEntitlements',
+  'functions/store/entity.ts Entity',
+  'functions/store/entity.ts EntityDef',
+  'functions/store/entity.ts GsiName',
+  'functions/store/entity.ts IndexDef',
+  'functions/store/entity.ts IndexOf',
+  'functions/store/entity.ts KeyTemplate',
+  'functions/store/entity.ts PrimaryKey',
+  'functions/store/entity.ts QuerySpec',
+  'functions/store/entity.ts TransactionCancelled',
+  'functions/store/entity.ts Update',
+  'functions/store/entity.ts actionsOf',
+  'functions/store/entity.ts isConditionFailure',
+  'functions/store/entity.ts targetOf',
+  'functions/store/forfaits.ts ForfaitEntity',
+  'functions/store/gateway-rules.ts Rule',
+  'functions/store/payments.ts MAX_REFUSALS_KEPT',
+  'functions/store/payments.ts PaymentStatus',
+  'functions/store/sessions.ts OPEN_SHARDS',
+  'functions/store/sessions.ts countSessionItems',
+  'functions/store/sessions.ts openSessionsOfNas',
+  'functions/store/sessions.ts silentSessions',
+  'functions/store/vlans.ts Vlan',
+  'functions/store/vlans.ts getReseller',
+  'functions/store/vlans.ts recordResellerName',
+  'functions/store/vouchers.ts getVoucher',
+  'lib/hotspot-stack.ts HotspotSettings',
+  'lib/hotspot-stack.ts HotspotStackProps',
+  'lib/hotspot-stack.ts SETTINGS',
+  'lib/hotspot-stack.ts idOf',
+  'lib/hotspot-stack.ts withPaymentSecrets',
+  'lib/lazy-chunks.ts chunksReferenced',
+]);
+
+function sources(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'node_modules' ? [] : sources(path);
+    return /\.(ts|tsx|mts)$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** The names a module exports (its own declarations, `export { ... }` lists and re-exports). */
+function exportedNames(text: string): string[] {
+  const names = new Set<string>();
+  const declared =
+    /^export\s+(?:declare\s+)?(?:default\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\*?|const|let|var|class|interface|type|enum)\s+([A-Za-z_$][\w$]*)/gm;
+  for (const m of text.matchAll(declared)) names.add(m[1] as string);
+  if (/^export\s+default\b/m.test(text)) names.add('default');
+  for (const m of text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}/gm))
+    for (const part of (m[1] as string).split(',')) {
+      const name = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)
+        .pop()
+        ?.trim();
+      if (name) names.add(name);
+    }
+  return [...names];
+}
+
+/** What a module takes from another: names, or everything (a namespace read as a whole, a dynamic import). */
+interface Taken {
+  names: Set<string>;
+  all: boolean;
+}
+
+/** Resolves a relative specifier of `from` to a project file, `.js` read as `.ts` (or `.tsx`), `.mjs` as `.mts`. */
+function resolveSpecifier(from: string, spec: string, files: Set<string>): string | undefined {
+  if (!spec.startsWith('.')) return undefined;
+  const base = relative('.', resolve(dirname(from), spec));
+  const candidates = [
+    base,
+    base.replace(/\.js$/, '.ts'),
+    base.replace(/\.js$/, '.tsx'),
+    base.replace(/\.mjs$/, '.mts'),
+    `${base}.ts`,
+    join(base, 'index.ts'),
+  ];
+  return candidates.find((c) => files.has(c));
+}
+
+/** For each file, what the other files take from it. */
+function takenFrom(texts: Map<string, string>): Map<string, Taken> {
+  const files = new Set(texts.keys());
+  const taken = new Map<string, Taken>();
+  const of = (file: string) => {
+    let t = taken.get(file);
+    if (!t) {
+      t = { names: new Set(), all: false };
+      taken.set(file, t);
+    }
+    return t;
+  };
+  const statement = /^\s*(import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"]([^'"]+)['"]/gms;
+  for (const [file, text] of texts) {
+    for (const m of text.matchAll(statement)) {
+      const target = resolveSpecifier(file, m[4] as string, files);
+      if (!target || target === file) continue;
+      const clause = m[3] as string;
+      const t = of(target);
+      const named = /\{([^}]*)\}/s.exec(clause);
+      if (named)
+        for (const part of (named[1] as string).split(',')) {
+          const name = part
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0]
+            ?.trim();
+          if (name) t.names.add(name);
+        }
+      const namespace = /\*\s+as\s+([A-Za-z_$][\w$]*)/.exec(clause);
+      if (namespace) {
+        const reads = text.matchAll(new RegExp(`\\b${namespace[1]}\\.([A-Za-z_$][\\w$]*)`, 'g'));
+        for (const r of reads) t.names.add(r[1] as string);
+      } else if (clause.trim() === '*') t.all = true;
+      const head = clause.replace(/\{[^}]*\}/s, '').trim();
+      if (m[1] === 'import' && /^[A-Za-z_$][\w$]*\s*(,|$)/.test(head)) t.names.add('default');
+    }
+    for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+      const target = resolveSpecifier(file, m[1] as string, files);
+      if (target && target !== file) of(target).all = true;
+    }
+  }
+  return taken;
+}
+
+/** Files used by construction: handler modules (by their `handler`) and the bundles' stand-ins (whole). */
+function entryPoints(texts: Map<string, string>): { handlers: Set<string>; whole: Set<string> } {
+  const handlers = new Set<string>();
+  for (const table of ['functions/routes.ts', 'functions/jobs.ts', 'functions/streams.ts'])
+    for (const m of (texts.get(table) ?? '').matchAll(/handler:\s*'([^']+)'/g))
+      handlers.add(`functions/${m[1]}.ts`);
+  handlers.add('functions/monitoring/canary.ts');
+  const whole = new Set(
+    [...(texts.get('lib/bundling.ts') ?? '').matchAll(/standIn\('([^']+)'\)/g)].map(
+      (m) => `lib/lambda/${m[1]}`,
+    ),
+  );
+  return { handlers, whole };
+}
+
+/** How often `name` occurs in `text` as a word. */
+const occurrences = (text: string, name: string) =>
+  text.match(new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g'))?.length ?? 0;
+
+/**
+ * Every export of the defining roots that no other production file imports, as `file name`:
+ * `test-only` when a test or the bench imports it, `dead` when nothing does and its own module
+ * does not use it either.
+ */
+function unusedExports(): { testOnly: string[]; dead: string[] } {
+  const production = new Map(IMPORTING.flatMap(sources).map((f) => [f, readFileSync(f, 'utf8')] as const));
+  const everything = new Map([
+    ...production,
+    ...NOT_PRODUCTION.flatMap(sources).map((f) => [f, readFileSync(f, 'utf8')] as const),
+  ]);
+  const byProduction = takenFrom(production);
+  const byAnyone = takenFrom(everything);
+  const { handlers, whole } = entryPoints(production);
+  const testOnly: string[] = [];
+  const dead: string[] = [];
+  for (const [file, text] of production) {
+    if (!DEFINING.some((root) => file.startsWith(`${root}/`)) || whole.has(file)) continue;
+    const prod = byProduction.get(file);
+    if (prod?.all) continue;
+    for (const name of exportedNames(text)) {
+      if (prod?.names.has(name)) continue;
+      if (name === 'handler' && handlers.has(file)) continue;
+      if (name === 'run' && file.startsWith('bin/admin/')) continue;
+      const any = byAnyone.get(file);
+      if (any?.all || any?.names.has(name)) testOnly.push(`${file} ${name}`);
+      else if (name !== 'default' && occurrences(text, name) <= 1) dead.push(`${file} ${name}`);
+    }
+  }
+  return { testOnly: testOnly.sort(), dead: dead.sort() };
+}
+
+describe('exports', () => {
+  it('reads declarations, lists and re-exports, and what importers take', () => {
+    expect(
+      exportedNames(
+        [
+          'export const a = 1;',
+          'export async function b() {}',
+          'export type C = string;',
+          'export { d, e as f };',
+          "export { g } from './g.js';",
+          'const h = 2;',
+          'export default h;',
+        ].join('\n'),
+      ).sort(),
+    ).toEqual(['C', 'a', 'b', 'd', 'default', 'f', 'g']);
+    const taken = takenFrom(
+      new Map([
+        ['functions/x.ts', 'export const a = 1;\nexport const b = 2;\nexport const c = 3;'],
+        ['functions/y.ts', 'export const z = 1;'],
+        [
+          'functions/w.ts',
+          "import {\n  a,\n  type b as bee,\n} from './x.js';\nimport * as why from './y.js';\nwhy.z;\nconst l = () => import('./v.js');",
+        ],
+        ['functions/v.ts', 'export const v = 1;'],
+      ]),
+    );
+    expect([...(taken.get('functions/x.ts')?.names ?? [])].sort()).toEqual(['a', 'b']);
+    expect([...(taken.get('functions/y.ts')?.names ?? [])]).toEqual(['z']);
+    expect(taken.get('functions/v.ts')?.all).toBe(true);
+  });
+
+  it('no export of functions/ or lib/ is dead or imported by tests only (but the test seams)', () => {
+    const { testOnly, dead } = unusedExports();
+    const listed = (e: string) => SEAMS.has(e) || PENDING.has(e);
+    expect({ testOnly: testOnly.filter((e) => !listed(e)), dead: dead.filter((e) => !listed(e)) }).toEqual({
+      testOnly: [],
+      dead: [],
+    });
+    // The lists name only what is still there to name.
+    expect([...SEAMS, ...PENDING].filter((e) => !testOnly.includes(e) && !dead.includes(e))).toEqual([]);
+  });
+});
