@@ -132,6 +132,7 @@ const fr = {
   days_hours: '{d} j {h} h',
   unknown_device: 'adresse inconnue',
   disconnect_q: 'Déconnecter l’appareil {device} (code {code}) ? Le routeur coupe sa connexion.',
+  disconnect_q_code: 'Déconnecter la session du code {code} ? Le routeur coupe sa connexion.',
   disconnect_yes: 'Oui, déconnecter',
   dc_sent: 'Demande envoyée au routeur, en attente de sa réponse…',
   dc_retry_nak: 'Le routeur a refusé ; nouvel essai…',
@@ -334,6 +335,7 @@ const en: Record<Key, string> = {
   days_hours: '{d} d {h} h',
   unknown_device: 'unknown address',
   disconnect_q: 'Disconnect the device {device} (code {code})? The router cuts its connection.',
+  disconnect_q_code: 'Disconnect the session of the code {code}? The router cuts its connection.',
   disconnect_yes: 'Yes, disconnect',
   dc_sent: 'Request sent to the router, waiting for its answer…',
   dc_retry_nak: 'The router refused; trying again…',
@@ -447,5 +449,7 @@ export function durationText(hours: number): string {
 
 export function dataText(mb: number): string {
   if (!mb) return t('unlimited');
-  return mb >= 1024 ? `${Math.round((mb / 1024) * 10) / 10} Go` : `${mb} Mo`;
+  const n = (x: number) =>
+    new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', { maximumFractionDigits: 1 }).format(x);
+  return mb >= 1024 ? `${n(mb / 1024)} Go` : `${n(mb)} Mo`;
 }

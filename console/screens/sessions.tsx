@@ -141,7 +141,11 @@ function SessionRow({ s }: { s: Live }) {
         <Confirm
           label="disconnect"
           name={who}
-          question={t('disconnect_q', { device: who, code: grouped(s.code) })}
+          question={
+            s.mac
+              ? t('disconnect_q', { device: s.mac, code: grouped(s.code) })
+              : t('disconnect_q_code', { code: grouped(s.code) })
+          }
           yes="disconnect_yes"
           onYes={disconnect}
         />
