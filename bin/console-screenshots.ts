@@ -2,7 +2,8 @@
  * `npm run screenshots` (after bin/screenshots.ts): the README's pictures of the console, in chromium
  * at 360 px from a stack of its own (DynamoDB Local, the API, the demo reseller): the dashboard
  * after two weeks of sales (docs/console-dashboard.png) and a printed A4 sheet of cards
- * (docs/console-print.png). Not part of `npm test`, which leaves the tree as it found it.
+ * (docs/console-print.png), and who is online with a disconnect being confirmed
+ * (docs/console-sessions.png). Not part of `npm test`, which leaves the tree as it found it.
  */
 import './local/preamble.js';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { chromium } from 'playwright-core';
 import { SEED_FORFAITS } from '../functions/billing/catalogue.js';
 import { generateVouchers } from '../functions/billing/vouchers.js';
 import { clock } from '../functions/core/clock.js';
+import { account } from '../functions/radius/accounting.js';
 import { authorizeLogin } from '../functions/radius/authorize.js';
 import { CHROMIUM } from '../test/support/browser.js';
 import { otpLogin } from '../test/support/console-figures.js';
@@ -25,8 +27,12 @@ import { createTable, seed } from './local/table.js';
 const ROOT = resolve(import.meta.dirname, '..');
 const DAY = 86_400_000;
 
-/** Sales on each of the last 14 days: vouchers made that day and first used at the hotspot. */
-async function twoWeeksOfSales(nasId: string): Promise<void> {
+/**
+ * Sales on each of the last 14 days: vouchers made that day and first used at the hotspot.
+ * Answers today's codes and the MAC each logged in with.
+ */
+async function twoWeeksOfSales(nasId: string): Promise<{ code: string; mac: string }[]> {
+  const today: { code: string; mac: string }[] = [];
   const forfaits = SEED_FORFAITS.slice(0, 3) as { id: string }[];
   const start = Date.now();
   for (let d = 13; d >= 0; d--) {
@@ -36,11 +42,36 @@ async function twoWeeksOfSales(nasId: string): Promise<void> {
       const n = 1 + ((d * 7 + i * 3) % 5);
       const { items } = await generateVouchers({ forfaitId: f.id, resellerId: DEMO_RESELLER_ID, n });
       for (const [k, v] of items.entries()) {
-        await authorizeLogin({ userName: v.code, nasId, callingStationId: `02:00:00:00:${d}:${i}${k}` }, at);
+        const mac = `02:00:00:00:${String(d).padStart(2, '0')}:${i}${k}`;
+        await authorizeLogin({ userName: v.code, nasId, callingStationId: mac }, at);
+        // Today's longer forfaits (not the hour, long over): still online for the picture.
+        if (d === 0 && i > 0) today.push({ code: v.code, mac });
       }
     }
   }
   clock.reset();
+  return today;
+}
+
+/** Three of today's buyers online now (their router's Accounting Start, with some data used). */
+async function online(nasId: string, today: { code: string; mac: string }[]): Promise<void> {
+  for (const [i, { code, mac }] of today.slice(0, 3).entries()) {
+    await account(
+      {
+        status: 'Start',
+        uniqueId: `shot-${i}-${code}`,
+        userName: code,
+        nasId,
+        callingStationId: mac,
+        acctSessionId: `8000000${i}`,
+        nasIp: '127.0.0.1',
+        totalBytes: (i + 1) * 37_000_000,
+        sessionTimeS: (i + 1) * 900,
+        routerResellerId: DEMO_RESELLER_ID,
+      },
+      Date.now(),
+    );
+  }
 }
 
 async function main(): Promise<void> {
@@ -68,7 +99,7 @@ async function main(): Promise<void> {
     client.destroy();
     await seed();
     const { nasId } = await seedDemo();
-    await twoWeeksOfSales(nasId);
+    await online(nasId, await twoWeeksOfSales(nasId));
     const server = await startServer({ port: 0, pages: localPages() });
     const token = await otpLogin(server.url, DEMO_RESELLER_MSISDN, outbox);
 
@@ -84,6 +115,12 @@ async function main(): Promise<void> {
     await page.getByTestId('summary-total').waitFor();
     await page.screenshot({ path: join(ROOT, 'docs', 'console-dashboard.png'), fullPage: true });
 
+    await page.goto(`${server.url}/console#sessions`);
+    const first = page.locator('[data-session]').first();
+    await first.getByRole('button', { name: /^Déconnecter/ }).click();
+    await first.getByRole('button', { name: 'Oui, déconnecter' }).waitFor();
+    await page.screenshot({ path: join(ROOT, 'docs', 'console-sessions.png'), fullPage: true });
+
     await page.goto(`${server.url}/console#codes`);
     await page.getByLabel('Forfait').selectOption({ index: 1 });
     await page.getByLabel('Nombre de codes').fill('12');
@@ -94,7 +131,7 @@ async function main(): Promise<void> {
     await page.getByTestId('print-sheet').screenshot({ path: join(ROOT, 'docs', 'console-print.png') });
     await context.close();
     await server.close();
-    process.stdout.write('docs/console-dashboard.png, docs/console-print.png\n');
+    process.stdout.write('docs/console-dashboard.png, docs/console-print.png, docs/console-sessions.png\n');
   } finally {
     await browser.close();
     await dynamo.stop();

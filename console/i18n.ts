@@ -131,9 +131,22 @@ const fr = {
   device: 'Appareil',
   started: 'Début',
   time_left: 'Temps restant',
-  data_used: 'Consommé',
   disconnect: 'Déconnecter',
-  disconnected: 'Déconnecté.',
+  data_left: 'Données restantes',
+  not_started: 'pas commencé',
+  days_hours: '{d} j {h} h',
+  unknown_device: 'adresse inconnue',
+  disconnect_q: 'Déconnecter l’appareil {device} (code {code}) ? Le routeur coupe sa connexion.',
+  disconnect_q_code: 'Déconnecter la session du code {code} ? Le routeur coupe sa connexion.',
+  disconnect_yes: 'Oui, déconnecter',
+  dc_sent: 'Demande envoyée au routeur, en attente de sa réponse…',
+  dc_retry_nak: 'Le routeur a refusé ; nouvel essai…',
+  dc_retry_silent: 'Le routeur n’a pas encore répondu ; nouvel essai…',
+  dc_done: 'Déconnecté : le routeur a confirmé.',
+  dc_closed: 'Cette session est déjà fermée.',
+  dc_refused: 'Le routeur a refusé la déconnexion{cause} : la session reste ouverte.',
+  dc_silent:
+    'Le routeur n’a pas répondu : la session est peut-être encore ouverte. Vérifiez qu’il accepte les déconnexions (RADIUS, port 3799).',
   more: 'Voir plus',
   status: 'Statut',
   amount: 'Montant',
@@ -326,9 +339,22 @@ const en: Record<Key, string> = {
   device: 'Device',
   started: 'Started',
   time_left: 'Time left',
-  data_used: 'Used',
   disconnect: 'Disconnect',
-  disconnected: 'Disconnected.',
+  data_left: 'Data left',
+  not_started: 'not started',
+  days_hours: '{d} d {h} h',
+  unknown_device: 'unknown address',
+  disconnect_q: 'Disconnect the device {device} (code {code})? The router cuts its connection.',
+  disconnect_q_code: 'Disconnect the session of the code {code}? The router cuts its connection.',
+  disconnect_yes: 'Yes, disconnect',
+  dc_sent: 'Request sent to the router, waiting for its answer…',
+  dc_retry_nak: 'The router refused; trying again…',
+  dc_retry_silent: 'The router has not answered yet; trying again…',
+  dc_done: 'Disconnected: the router confirmed.',
+  dc_closed: 'This session is closed already.',
+  dc_refused: 'The router refused the disconnect{cause}: the session stays open.',
+  dc_silent:
+    'The router did not answer: the session may still be open. Check that it accepts disconnects (RADIUS, port 3799).',
   more: 'More',
   status: 'Status',
   amount: 'Amount',
@@ -433,5 +459,7 @@ export function durationText(hours: number): string {
 
 export function dataText(mb: number): string {
   if (!mb) return t('unlimited');
-  return mb >= 1024 ? `${Math.round((mb / 1024) * 10) / 10} Go` : `${mb} Mo`;
+  const n = (x: number) =>
+    new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', { maximumFractionDigits: 1 }).format(x);
+  return mb >= 1024 ? `${n(mb / 1024)} Go` : `${n(mb)} Mo`;
 }

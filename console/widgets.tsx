@@ -121,7 +121,14 @@ export function More(props: { onClick: (() => void) | undefined }) {
  * A destructive action behind a confirm step: the button, then the question with "yes" and
  * "cancel". `onYes` resolves once the action is done (the question then goes away).
  */
-export function Confirm(props: { label: Key; name: string; question: string; onYes: () => Promise<void> }) {
+export function Confirm(props: {
+  label: Key;
+  name: string;
+  question: string;
+  /** The confirming button's words (default "Oui, révoquer"). */
+  yes?: Key;
+  onYes: () => Promise<void>;
+}) {
   const [asking, setAsking] = useState(false);
   if (!asking)
     return (
@@ -138,7 +145,7 @@ export function Confirm(props: { label: Key; name: string; question: string; onY
           class="small danger"
           onClick={() => void props.onYes().finally(() => setAsking(false))}
         >
-          {t('revoke_yes')}
+          {t(props.yes ?? 'revoke_yes')}
         </button>
         <button type="button" class="small secondary" onClick={() => setAsking(false)}>
           {t('cancel')}

@@ -103,6 +103,31 @@ const device = {
   },
 };
 
+/**
+ * Which codes this browser remembered this device for (code and MAC, in localStorage): the code
+ * step offers "Oublier cet appareil" only then. A device remembered from another browser is
+ * found after an SMS login, on its code's card ("Retrouver mon code").
+ */
+const remembered = {
+  key: (code: string, mac: string) =>
+    `portal:remembered:${code}:${mac.replace(/[^0-9a-f]/gi, '').toUpperCase()}`,
+  has(code: string, mac: string): boolean {
+    try {
+      return localStorage.getItem(this.key(code, mac)) !== null;
+    } catch {
+      return false;
+    }
+  },
+  set(code: string, mac: string, on: boolean): void {
+    try {
+      if (on) localStorage.setItem(this.key(code, mac), '1');
+      else localStorage.removeItem(this.key(code, mac));
+    } catch {
+      // Storage off: the control is not offered; the SMS login's card still has it.
+    }
+  },
+};
+
 let lang = document.documentElement.lang as Lang;
 let forfaits: Forfait[] = [];
 let message: { key: Key; vars: Record<string, string | number> } | undefined;
@@ -410,6 +435,7 @@ async function forgetMine(code: string): Promise<void> {
   if (!a) return;
   if (a.status !== 200 && a.status !== 404) return say('err_server');
   rememberedFor.delete(code);
+  remembered.set(code, router.mac, false);
   renderMine();
   say('device_forgotten');
 }
@@ -432,11 +458,20 @@ async function showForfaits(): Promise<void> {
   if (a?.status !== 200) return;
   forfaits = (a.body.items as Forfait[] | undefined) ?? [];
   renderForfaits();
+  const provider = store.get('pay-choice')?.split('/')[1];
+  const radio = provider
+    ? el('f-pay').querySelector<HTMLInputElement>(`input[name=provider][value="${CSS.escape(provider)}"]`)
+    : null;
+  if (radio) radio.checked = true;
 }
 
 function renderForfaits(): void {
   const box = el('forfaits');
-  const picked = (box.querySelector('input:checked') as HTMLInputElement | null)?.value;
+  // The forfait on screen, else the one of the last payment tried: back from a refused payment,
+  // the page is new and "Payer" must buy the same forfait again, not the first of the list.
+  const picked =
+    (box.querySelector('input:checked') as HTMLInputElement | null)?.value ??
+    store.get('pay-choice')?.split('/')[0];
   box.replaceChildren(
     ...forfaits.map((f, i) => {
       const label = document.createElement('label');
@@ -445,7 +480,7 @@ function renderForfaits(): void {
       radio.type = 'radio';
       radio.name = 'forfait';
       radio.value = f.id;
-      radio.checked = picked ? picked === f.id : i === 0;
+      radio.checked = picked && forfaits.some((x) => x.id === picked) ? picked === f.id : i === 0;
       const offer = document.createElement('span');
       offer.className = 'offer';
       const name = document.createElement('b');
@@ -557,7 +592,7 @@ function showCode(code: string, seconds?: number): void {
   el('connect').hidden = !router;
   // Remembering needs the device's MAC, which only the router knows (MikroTik's `$(mac)`).
   el('remember-box').hidden = !router?.mac;
-  el('forget').hidden = !router?.mac;
+  el('forget').hidden = !router?.mac || !remembered.has(code, router.mac);
   el('no-router').hidden = !!router;
   el('buy-more').hidden = !store.get('token');
   show('code');
@@ -620,6 +655,7 @@ async function rememberDevice(code: string): Promise<boolean> {
     say('err_remember_limit');
     return false;
   }
+  if (a.status === 200 || a.status === 201) remembered.set(code, router.mac, true);
   // Any other refusal is the code's own: the router says why when it is posted.
   return true;
 }
@@ -648,6 +684,8 @@ el('forget').addEventListener('click', async () => {
     return;
   }
   el<HTMLInputElement>('remember').checked = false;
+  remembered.set(el('code').textContent ?? '', router.mac, false);
+  el('forget').hidden = true;
   say(a.body.forgotten === true ? 'device_forgotten' : 'device_not_remembered');
 });
 
@@ -700,6 +738,8 @@ if (routerError) {
   box.textContent = t(lang, routerError);
   box.hidden = false;
 }
+// Ready: the forms' buttons, disabled in the HTML until now, may submit (through the handlers).
+for (const b of document.querySelectorAll<HTMLButtonElement>('form button[disabled]')) b.disabled = false;
 const payment = here.searchParams.get('payment');
 const keptCode = store.get('code');
 // A printed voucher's QR code opens `?voucher=CODE`: the voucher form, filled, waiting for a tap.

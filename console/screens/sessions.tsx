@@ -1,78 +1,170 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { dateTime, t } from '../i18n.js';
+import { dataText, dateTime, type Key, t } from '../i18n.js';
 import type { Session } from '../session.js';
-import { Loading, Message } from '../ui.js';
-import { More, usePaged } from '../widgets.js';
+import { failure, Loading, Message } from '../ui.js';
+import { Confirm, More, usePaged } from '../widgets.js';
 
 interface Live {
   id: string;
   nas_id: string;
   device: string;
+  mac?: string;
   code: string;
+  forfait_name?: string;
   started_at: string;
   total_bytes: number;
   seconds_left?: number;
   data_left_mb?: number;
 }
 
-const mb = (bytes: number) => `${Math.round(bytes / 104857.6) / 10} Mo`;
+/** What `GET /sessions/{id}` says of the session and of its Disconnect-Request. */
+interface SessionState {
+  status: 'open' | 'closed';
+  disconnect: {
+    status: 'pending' | 'sent' | 'acked' | 'failed';
+    last_outcome?: 'ack' | 'nak' | 'timeout';
+    error_cause?: number;
+  } | null;
+}
+
+/** Where a disconnect stands, as the row says it: under way, or the router's final word. */
+type Outcome =
+  | { kind: 'waiting'; key: Key }
+  | { kind: 'done' | 'refused' | 'silent' | 'error'; text: string };
+
 const left = (s: number | undefined) =>
   s === undefined
-    ? '—'
-    : s >= 3600
-      ? `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`
-      : `${Math.floor(s / 60)} min`;
+    ? t('not_started')
+    : s >= 86_400
+      ? t('days_hours', { d: Math.floor(s / 86_400), h: Math.floor((s % 86_400) / 3600) })
+      : s >= 3600
+        ? `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`
+        : `${Math.floor(s / 60)} min`;
 
-/** Who is online now at the reseller's hotspots, a page at a time, with a button to cut one. */
+const dataLeft = (mb: number | undefined) =>
+  mb === undefined ? t('unlimited') : mb === 0 ? '0 Mo' : dataText(mb);
+
+/** The code in groups of four, as the cards print it. */
+const grouped = (code: string) => code.replace(/(.{4})(?=.)/g, '$1 ');
+
+/** Where the disconnect stands from the session's state: the router's final answer, or still under way. */
+function outcomeOf(s: SessionState): Outcome {
+  const d = s.disconnect;
+  if (d?.status === 'acked') return { kind: 'done', text: t('dc_done') };
+  if (d?.status === 'failed')
+    return d.last_outcome === 'nak'
+      ? {
+          kind: 'refused',
+          text: t('dc_refused', {
+            cause: d.error_cause === undefined ? '' : ` (Error-Cause ${d.error_cause})`,
+          }),
+        }
+      : { kind: 'silent', text: t('dc_silent') };
+  // Closed by the router's own Stop meanwhile: the device is off all the same.
+  if (s.status === 'closed') return { kind: 'done', text: t('dc_closed') };
+  if (d?.last_outcome === 'nak') return { kind: 'waiting', key: 'dc_retry_nak' };
+  if (d?.last_outcome === 'timeout') return { kind: 'waiting', key: 'dc_retry_silent' };
+  return { kind: 'waiting', key: 'dc_sent' };
+}
+
+const POLL_MS = 1500;
+
+/**
+ * One live session: its code, forfait, device, time and data left, and "Déconnecter" behind a
+ * confirm step. The disconnect is a request the RADIUS front sends to the router (RFC 5176); the
+ * row follows it (`GET /sessions/{id}`) and says what the router answered: done, refused, or
+ * nothing. It never says "disconnected" before the router did.
+ */
+function SessionRow({ s }: { s: Live }) {
+  const [outcome, setOutcome] = useState<Outcome>();
+  const waiting = outcome?.kind === 'waiting';
+  useEffect(() => {
+    if (!waiting) return;
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = async () => {
+      try {
+        const a = await api<SessionState>('GET', `/sessions/${encodeURIComponent(s.id)}`);
+        if (!live) return;
+        if (a.status === 200) setOutcome(outcomeOf(a.body));
+        else setOutcome({ kind: 'error', text: a.body.error?.message ?? String(a.status) });
+      } catch (err) {
+        if (live) setOutcome({ kind: 'error', text: failure(err) });
+        return;
+      }
+      if (live) timer = setTimeout(poll, POLL_MS);
+    };
+    timer = setTimeout(poll, POLL_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [waiting, s.id]);
+
+  const disconnect = async () => {
+    setOutcome(undefined);
+    try {
+      const a = await api<SessionState>('POST', `/sessions/${encodeURIComponent(s.id)}/disconnect`, {});
+      if (a.status === 202) setOutcome(outcomeOf(a.body));
+      else if (a.status === 409) setOutcome({ kind: 'done', text: t('dc_closed') });
+      else setOutcome({ kind: 'error', text: a.body.error?.message ?? String(a.status) });
+    } catch (err) {
+      setOutcome({ kind: 'error', text: failure(err) });
+    }
+  };
+  const who = s.mac ?? t('unknown_device');
+  const done = outcome?.kind === 'done';
+  return (
+    <li class="card session" data-session={s.id}>
+      <p class="session-head">
+        <code class="session-code">{grouped(s.code)}</code>
+        <span>{s.forfait_name ?? ''}</span>
+      </p>
+      <p>
+        {t('device')} <code>{who}</code>
+      </p>
+      <p>
+        {t('time_left')} <b>{left(s.seconds_left)}</b> · {t('data_left')} <b>{dataLeft(s.data_left_mb)}</b>
+      </p>
+      <p class="muted">
+        {t('started')} {dateTime(s.started_at)}
+      </p>
+      {outcome?.kind === 'waiting' ? (
+        <p class="pending" role="status">
+          {t(outcome.key)}
+        </p>
+      ) : outcome ? (
+        <Message text={outcome.text} kind={done ? 'ok' : 'error'} />
+      ) : null}
+      {done || waiting ? null : (
+        <Confirm
+          label="disconnect"
+          name={who}
+          question={
+            s.mac
+              ? t('disconnect_q', { device: s.mac, code: grouped(s.code) })
+              : t('disconnect_q_code', { code: grouped(s.code) })
+          }
+          yes="disconnect_yes"
+          onYes={disconnect}
+        />
+      )}
+    </li>
+  );
+}
+
+/** Who is online now at the reseller's hotspots, a page at a time. */
 export function Sessions({ session }: { session: Session }) {
-  const [gone, setGone] = useState<Record<string, boolean>>({});
-  const [noDisconnect, setNoDisconnect] = useState(false);
-  const [message, setMessage] = useState<string>();
   const reseller = session.claims.reseller_id;
   const list = usePaged<Live>(`/sessions?${reseller ? `reseller_id=${reseller}&` : ''}limit=50`);
   if (list.loading) return <Loading error={list.error} />;
-  const rows = list.items.filter((s) => !gone[s.id]);
-  const disconnect = async (id: string) => {
-    const a = await api('POST', `/sessions/${encodeURIComponent(id)}/disconnect`, {});
-    // The route may not exist on this platform yet: the buttons go away rather than fail.
-    const noRoute = !a.body.error?.code || /^No route/.test(a.body.error.message ?? '');
-    if (a.status === 405 || (a.status === 404 && noRoute)) {
-      setNoDisconnect(true);
-      return;
-    }
-    if (a.status >= 200 && a.status < 300) {
-      setGone({ ...gone, [id]: true });
-      setMessage(t('disconnected'));
-    } else setMessage(a.body.error?.message);
-  };
-  // The message stays when the last session was just disconnected (and so left the list).
-  if (!rows.length)
-    return (
-      <div>
-        <Message text={message} kind="ok" />
-        <p>{t('nothing')}</p>
-      </div>
-    );
+  if (!list.items.length) return <p>{t('nothing')}</p>;
   return (
     <div>
-      <Message text={message} kind="ok" />
       <ul class="cards">
-        {rows.map((s) => (
-          <li key={s.id} class="card" data-session={s.id}>
-            <p>
-              <strong>{s.device}</strong> · <code>{s.nas_id}</code>
-            </p>
-            <p>
-              {t('started')} {dateTime(s.started_at)} · {t('time_left')} {left(s.seconds_left)} ·{' '}
-              {t('data_used')} {mb(s.total_bytes)}
-            </p>
-            {noDisconnect ? null : (
-              <button type="button" class="danger" onClick={() => disconnect(s.id)}>
-                {t('disconnect')} {s.device}
-              </button>
-            )}
-          </li>
+        {list.items.map((s) => (
+          <SessionRow key={s.id} s={s} />
         ))}
       </ul>
       <More onClick={list.more} />

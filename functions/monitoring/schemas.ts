@@ -92,7 +92,13 @@ export const LiveSessionsPage = /* @__PURE__ */ schema(() =>
       id: z.string(),
       nas_id: z.string(),
       code: z.string(),
+      /** `<nas_id>/<MAC>`, or `<nas_id>/port:<n>` from a router that sends no MAC. */
       device: z.string(),
+      /** The device's MAC, `AA:BB:CC:DD:EE:FF` (absent when the router sent none). */
+      mac: z.optional(z.string()),
+      forfait_id: z.optional(z.string()),
+      /** The forfait's name as sold (absent for a code no longer stored). */
+      forfait_name: z.optional(z.string()),
       started_at: z.string(),
       last_report_at: z.string(),
       total_bytes: z.number(),

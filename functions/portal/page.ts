@@ -93,6 +93,9 @@ export function renderPortal(input: PortalInput): PortalPage {
   const other: Lang = lang === 'fr' ? 'en' : 'fr';
   const switchQuery = new URLSearchParams(input.query);
   switchQuery.set('lang', other);
+  // The forms' submit buttons come disabled and the script enables them: a tap before the script
+  // arrives (seconds on 2G) would otherwise submit the form as a GET to this page, losing the
+  // router's parameters and putting the phone number in the address.
   const button = (key: Key, attrs = '') => `<button${attrs} data-t="${key}">${tr(key)}</button>`;
   const link = (key: Key, id: string) =>
     `<button type="button" class="link" id="${id}" data-t="${key}">${tr(key)}</button>`;
@@ -132,7 +135,7 @@ ${label('country', 'country')}
 ${label('msisdn', 'phone')}
 <input id="msisdn" name="msisdn" type="tel" inputmode="tel" autocomplete="tel-national" required aria-describedby="msisdn-hint">
 <p id="msisdn-hint" class="hint" data-t="phone_hint">${tr('phone_hint')}</p>
-${button('phone_submit')}
+${button('phone_submit', ' disabled')}
 </form>
 ${link('have_voucher', 'to-voucher')}
 </section>
@@ -141,7 +144,7 @@ ${link('have_voucher', 'to-voucher')}
 <p id="otp-sent"></p>
 ${label('otp', 'otp')}
 <input id="otp" name="otp" inputmode="numeric" autocomplete="one-time-code" maxlength="6" required>
-${button('otp_submit')}
+${button('otp_submit', ' disabled')}
 </form>
 ${link('change_number', 'to-phone')}
 </section>
@@ -157,7 +160,7 @@ ${link('buy_more', 'mine-buy')}
 <form id="f-pay" novalidate>
 <fieldset>${text('legend', 'forfaits')}<div id="forfaits">${text('p', 'loading')}</div></fieldset>
 <fieldset>${text('legend', 'provider')}${providers}</fieldset>
-${button('pay')}
+${button('pay', ' disabled')}
 </form>
 ${link('have_voucher', 'to-voucher-2')}
 </section>
@@ -166,7 +169,7 @@ ${text('h2', 'voucher_title')}
 <form id="f-voucher" novalidate>
 ${label('voucher', 'voucher')}
 <input id="voucher" name="voucher" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="20" required>
-${button('voucher_submit')}
+${button('voucher_submit', ' disabled')}
 </form>
 ${link('back', 'voucher-back')}
 </section>

@@ -552,8 +552,13 @@ describe('getting online with the portal', () => {
     });
     const [code, untouched] = (made.body.items as { code: string }[]).map((i) => i.code) as [string, string];
     const mac = nextMac();
-    const atTheCode = async (c: string, bypassCSP = false, extra: Record<string, string> = {}) => {
-      const w = await open({ bypassCSP });
+    const atTheCode = async (
+      c: string,
+      bypassCSP = false,
+      extra: Record<string, string> = {},
+      same?: Watched,
+    ) => {
+      const w = same ?? (await open({ bypassCSP }));
       await w.page.goto(portalUrl({ mac, ...extra }));
       await w.page.getByRole('button', { name: 'J’ai un ticket' }).first().click();
       await w.page.getByLabel('Code du ticket (10 caractères)').fill(c);
@@ -566,13 +571,17 @@ describe('getting online with the portal', () => {
     // router's refusal of its MAC login (it was not remembered) is no error to show.
     const plain = await atTheCode(untouched, false, { error: 'Appareil non reconnu, saisissez votre code' });
     expect(await plain.page.locator('#router-error').isHidden()).toBe(true);
+    // Nothing remembered for this device: no control to forget it.
+    expect(await plain.page.getByRole('button', { name: 'Oublier cet appareil' }).count()).toBe(0);
     await plain.page.getByRole('button', { name: 'Se connecter' }).click();
     await plain.page.waitForURL(`${nas.url}/orig?from=portal`);
     expect(await bindingsOfMac(resellerId, mac)).toEqual([]);
     await plain.context.close();
 
     // Ticked: remembered for this code at this hotspot's reseller, then the code goes to the router.
-    const w = await atTheCode(code);
+    // (axe is injected later in this browser as a script of its own: its CSP is bypassed.)
+    const w = await atTheCode(code, true);
+    expect(await w.page.getByRole('button', { name: 'Oublier cet appareil' }).count()).toBe(0);
     const box = w.page.getByLabel('Reconnecter cet appareil automatiquement');
     expect(await box.isChecked()).toBe(false);
     await box.check();
@@ -582,11 +591,9 @@ describe('getting online with the portal', () => {
     expect(nas.logins.slice(logins)).toMatchObject([{ username: code }]);
     expect(await bindingsOfMac(resellerId, mac)).toMatchObject([{ code, mac, nas_id: nasId }]);
     expect(w.problems).toEqual([]);
-    await w.context.close();
 
-    // Back on the portal with the code: "Oublier cet appareil", one tap. (axe is injected as a
-    // script of its own: for this visit the page's CSP is bypassed.)
-    const again = await atTheCode(code, true);
+    // Back on the portal with the code, on the same phone: "Oublier cet appareil", one tap.
+    const again = await atTheCode(code, true, {}, w);
     await again.page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core') });
     const axe = (await again.page.evaluate('axe.run()')) as { violations: { id: string; impact: string }[] };
     expect(
@@ -598,6 +605,7 @@ describe('getting online with the portal', () => {
       .filter({ hasText: 'Cet appareil ne se reconnectera plus automatiquement.' })
       .waitFor();
     expect(await bindingsOfMac(resellerId, mac)).toEqual([]);
+    expect(await again.page.getByRole('button', { name: 'Oublier cet appareil' }).count()).toBe(0);
     expect(again.problems).toEqual([]);
     await again.context.close();
   });
@@ -696,4 +704,74 @@ describe('getting online with the portal', () => {
     expect(w.problems).toEqual([]);
     await w.context.close();
   }, 60_000);
+
+  it('keeps Pass Semaine chosen after a refused payment: "Payer" again opens a payment of 1 500 FCFA', async () => {
+    const week = SEED_FORFAITS.find((f) => f.name === 'Pass Semaine');
+    if (!week) throw new Error('no Pass Semaine in the catalogue');
+    const w = await open();
+    await w.page.goto(portalUrl());
+    await loginWithPhone(w.page);
+    await w.page.getByRole('radio', { name: /Pass Semaine/ }).check();
+    await w.page.getByRole('radio', { name: 'Wave' }).check();
+    await w.page.getByRole('button', { name: 'Payer' }).click();
+    await w.page.waitForURL(/\/sandbox\/pay\//);
+    await w.page.getByText('1500 FCFA').waitFor();
+    await w.page.getByRole('button', { name: 'Decline (fail)' }).click();
+    // Back on the portal, a new page: the refusal said, the same forfait and provider chosen.
+    await w.page.waitForURL(/\/portal\/.*link-login-only=/);
+    await w.page
+      .getByRole('alert')
+      .filter({ hasText: /paiement/i })
+      .waitFor();
+    expect(await w.page.getByRole('radio', { name: /Pass Semaine/ }).isChecked()).toBe(true);
+    expect(await w.page.getByRole('radio', { name: 'Wave' }).isChecked()).toBe(true);
+    const initiated = w.page.waitForRequest((r) => r.url().endsWith('/payments/initiate'));
+    await w.page.getByRole('button', { name: 'Payer' }).click();
+    expect((await initiated).postDataJSON()).toMatchObject({ forfait_id: week.id, provider: 'wave' });
+    await w.page.waitForURL(/\/sandbox\/pay\//);
+    // The second payment is the week's price, as the aggregator's page states it.
+    await w.page.getByText(/1500 FCFA .* for Pass Semaine/).waitFor();
+    await w.context.close();
+  }, 60_000);
+
+  it('loses nothing to a tap before its script arrives: no submit, the router’s parameters kept, no number in the address', async () => {
+    const w = await open();
+    let release = () => {};
+    const arrived = new Promise<void>((r) => {
+      release = r;
+    });
+    let held = 0;
+    const asked = new Promise<void>((r) => {
+      void w.page.route('**/assets/*.js', async (route) => {
+        held += 1;
+        r();
+        await arrived;
+        await route.continue();
+      });
+    });
+    const url = portalUrl();
+    // The form is on screen while its script is still on the way (2G).
+    await w.page.goto(url, { waitUntil: 'commit' });
+    await asked;
+    const msisdn = newMsisdn();
+    const field = w.page.getByLabel('Numéro de téléphone');
+    await field.fill(msisdn);
+    const submit = w.page.getByRole('button', { name: 'Recevoir le code' });
+    expect(await submit.isDisabled()).toBe(true);
+    await submit.click({ force: true });
+    await field.press('Enter');
+    release();
+    await expect.poll(() => submit.isEnabled()).toBe(true);
+    // Still the page the router opened: same address (parameters and all), the number typed kept.
+    expect(held).toBe(1);
+    expect(w.page.url()).toBe(url);
+    expect(w.page.url()).not.toContain(msisdn.slice(-6));
+    expect(await field.inputValue()).toBe(msisdn);
+    // And the form now works.
+    await submit.click();
+    await w.page.getByLabel('Code reçu par SMS').waitFor();
+    expect(w.page.url()).toBe(url);
+    expect(w.problems).toEqual([]);
+    await w.context.close();
+  });
 });
