@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningFreeRadius, startFreeRadius } from '../../bin/local/freeradius.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
+import { frontTls } from '../../functions/routers/routers.js';
 import { Access, type AccessCode, getAccessCode } from '../../functions/store/access-codes.js';
 import { Nas } from '../../functions/store/nas.js';
 import { paidCode } from '../support/access.js';
@@ -43,6 +44,8 @@ beforeAll(async () => {
   radius = await startFreeRadius({
     apiUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
     apiSecret: edge.radiusApiSecret,
+    // The RadSec files in run.sh's environment, as the task definition gives them.
+    tls: await frontTls('localhost'),
   });
 });
 
