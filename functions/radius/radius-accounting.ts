@@ -2,7 +2,7 @@ import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
-import { noteHeardQuietly } from '../routers/heard.js';
+import { noteHeard } from '../routers/heard.js';
 import { account, reportOf } from './accounting.js';
 import { requestAttributes } from './attributes.js';
 import { requestRouter, routerOfRequest } from './identity.js';
@@ -30,7 +30,7 @@ export const handler = endpoint(
         countMetric('RadiusRouterRefused');
         return json(204, undefined);
       }
-      await noteHeardQuietly(from.router, clock.now());
+      await noteHeard(from.router, clock.now());
       log.info('radius accounting ignored', {
         status: attrs.get('Acct-Status-Type')?.slice(0, 32),
         nasId: attrs.get('NAS-Identifier')?.slice(0, 64),
@@ -46,7 +46,7 @@ export const handler = endpoint(
       return json(204, undefined);
     }
     // Its report, stored or not: the router is alive (functions/routers/heard.ts).
-    await noteHeardQuietly(router.accepted, now);
+    await noteHeard(router.accepted, now);
     countMetric('RadiusAccounting');
     if (typeof outcome !== 'string')
       log.info('nas restart closed sessions', { nasId: report.nasId, ...outcome });

@@ -2,7 +2,7 @@ import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
-import { noteHeardQuietly } from '../routers/heard.js';
+import { noteHeard } from '../routers/heard.js';
 import { loginRequestOf, rejectReply, requestAttributes } from './attributes.js';
 import { checkLogin, recordLogin } from './authorize.js';
 import { ROUTER_REFUSAL_MESSAGE, routerOfRequest } from './identity.js';
@@ -39,7 +39,7 @@ export const handler = endpoint(
         ? await checkLogin(req, now, router)
         : await recordLogin(req, password, now, router);
     // A login asked by an accepted router is its traffic, whatever the code's answer.
-    await noteHeardQuietly(router.accepted, now);
+    await noteHeard(router.accepted, now);
     if ('routerRefused' in decision) {
       countMetric('RadiusRouterRefused');
       return json(401, { 'reply:Reply-Message': { value: ROUTER_REFUSAL_MESSAGE, do_xlat: false } });

@@ -27,7 +27,7 @@ export const heardRecently = (router: Pick<RouterRecord, 'last_heard_at'>, nowMs
  * write was needed, `raced` when another request wrote first. A router back from silence has its
  * alert resolved and its incident closed, so that its next silence raises a new one.
  */
-export async function noteHeard(router: RouterRecord, nowMs: number): Promise<'written' | 'fresh' | 'raced'> {
+async function noteHeardOnce(router: RouterRecord, nowMs: number): Promise<'written' | 'fresh' | 'raced'> {
   if (heardRecently(router, nowMs)) return 'fresh';
   let read = router;
   // A refusal is another request's write or the silence job's mark: read again, decide again.
@@ -53,15 +53,22 @@ export async function resolveSilence(
   log.info('router heard again', { routerId: router.router_id, alertId: router.silent_alert_id });
 }
 
-/** `noteHeard` for a RADIUS route: never fails the request it rides on (logged instead). */
-export async function noteHeardQuietly(router: RouterRecord | undefined, nowMs: number): Promise<void> {
-  if (!router) return;
+/**
+ * `noteHeardOnce` for a RADIUS route (the router `judge` accepted, or undefined for none): never
+ * fails the request it rides on; a failure is logged and answered undefined.
+ */
+export async function noteHeard(
+  router: RouterRecord | undefined,
+  nowMs: number,
+): Promise<'written' | 'fresh' | 'raced' | undefined> {
+  if (!router) return undefined;
   try {
-    await noteHeard(router, nowMs);
+    return await noteHeardOnce(router, nowMs);
   } catch (error) {
     log.warn('router last-heard not recorded', {
       routerId: router.router_id,
       error: (error as Error).message,
     });
+    return undefined;
   }
 }
