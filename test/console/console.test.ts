@@ -573,7 +573,7 @@ describe('the console’s actions on codes, payments and routers', () => {
     await w.context.close();
   });
 
-  it('registers a UDP router for the hotspot, shows its secret once with its RouterOS script, and revokes it', async () => {
+  it('registers a UDP router, shows its secret once with its script, its state from its traffic (jamais vu, en ligne, silencieux depuis 14:02), downloads its script again, and revokes it', async () => {
     const w = await open();
     await logIn(w.page, await resellerPhone());
     await w.page.getByRole('link', { name: 'Hotspots' }).click();
