@@ -183,7 +183,13 @@ const fr = {
   revoke_router_q: 'Révoquer le routeur {name} ? Il ne pourra plus parler au RADIUS.',
   revoke_yes: 'Oui, révoquer',
   revoked: 'révoqué',
-  router_active: 'actif',
+  router_never_seen: 'jamais vu',
+  router_online: 'en ligne',
+  router_silent: 'silencieux depuis {time}',
+  router_script: 'Télécharger le script',
+  router_script_q:
+    'Télécharger un nouveau script pour {name} ? De nouveaux identifiants sont créés : l’ancien script cesse de fonctionner.',
+  router_script_yes: 'Oui, nouveau script',
   resend_code: 'Renvoyer le code',
   code_resent: 'Code renvoyé par SMS ({n} envoi(s) restant(s)).',
   routers: 'Routeurs',
@@ -391,7 +397,13 @@ const en: Record<Key, string> = {
   revoke_router_q: 'Revoke the router {name}? It will no longer reach RADIUS.',
   revoke_yes: 'Yes, revoke',
   revoked: 'revoked',
-  router_active: 'active',
+  router_never_seen: 'never seen',
+  router_online: 'online',
+  router_silent: 'silent since {time}',
+  router_script: 'Download the script',
+  router_script_q:
+    'Download a new script for {name}? New credentials are issued: the previous script stops working.',
+  router_script_yes: 'Yes, new script',
   resend_code: 'Resend the code',
   code_resent: 'Code sent again by SMS ({n} resend(s) left).',
   routers: 'Routers',
@@ -452,6 +464,14 @@ export const dateTime = (iso: string): string =>
     hour: '2-digit',
     minute: '2-digit',
   });
+
+/** "14:02" for a time today, else "25/11 14:02" (the reader's locale and time zone). */
+export function sinceText(iso: string, nowMs = Date.now()): string {
+  const at = new Date(iso);
+  const locale = lang === 'fr' ? 'fr-FR' : 'en-GB';
+  const time = at.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
+  return at.toDateString() === new Date(nowMs).toDateString() ? time : dateTime(iso);
+}
 
 export function durationText(hours: number): string {
   return hours >= 48 && hours % 24 === 0 ? t('days', { n: hours / 24 }) : t('hours', { n: hours });

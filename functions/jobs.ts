@@ -51,4 +51,13 @@ export const jobs: readonly Job[] = [
     access: { table: 'write' },
     summary: 'Flag completed payments whose access code had no login within 15 minutes (payé, pas connecté)',
   },
+  {
+    name: 'RouterSilence',
+    handler: 'routers/silence-job',
+    everyMinutes: 5,
+    // Texts the reseller of a router that fell silent.
+    access: { table: 'write', sns: 'sms' },
+    summary:
+      'Raise an alert and text the reseller once for a router silent for ROUTER_SILENT_AFTER_MIN (30) minutes',
+  },
 ];

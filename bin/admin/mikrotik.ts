@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { isNasIdShape } from '../../functions/network/naming.js';
 import { radiusSettings } from '../../functions/radius/settings.js';
 import {
   accessOf,
   paymentHosts as hosts,
+  hotspotLoginPage,
   type RouterAccess,
   ScriptError,
   routerOsScript as script,
@@ -30,9 +30,10 @@ export const routerOsScript = asUsage(script);
 /** The payment gateway's page hosts, for the walled garden. */
 export const paymentHosts = asUsage(hosts);
 
-const LOGIN_HTML = new URL('../../deploy/mikrotik/login.html', import.meta.url);
-
-/** deploy/mikrotik/login.html with the portal's base URL written in. */
+/**
+ * The hotspot's login page with the portal's base URL written in (deploy/mikrotik/login.html
+ * without its comment; the RouterOS 7 setup script writes the same page itself).
+ */
 export function loginHtml(portalUrl: string): string {
   let url: URL;
   try {
@@ -42,9 +43,7 @@ export function loginHtml(portalUrl: string): string {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw new UsageError('--portal-url must be http(s)');
-  // An attribute value: the URL parser already percent-encoded quotes and angle brackets.
-  const base = url.href.replace(/\/$/, '').replace(/&/g, '&amp;');
-  return readFileSync(LOGIN_HTML, 'utf8').replaceAll('PORTAL_URL', base);
+  return hotspotLoginPage(url.href);
 }
 
 const USAGE =

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Vlan } from '../answers.js';
 import { api, fieldErrors } from '../api.js';
-import { t } from '../i18n.js';
+import { sinceText, t } from '../i18n.js';
 import { useVlans } from '../lists.js';
 import type { Session } from '../session.js';
 import { Card, Field, failure, Input, Loading, Message, useGet } from '../ui.js';
 import { Confirm, Select, useForm } from '../widgets.js';
-import { Credentials, type Issued, type Router, transportOptions } from './router-credentials.js';
+import { Credentials, type Issued, type Router, save, transportOptions } from './router-credentials.js';
 
 interface Site {
   site_id: string;
@@ -165,8 +165,23 @@ function Sites(props: { sites: Site[] }) {
   );
 }
 
-/** One router: transport, state, address or certificate end, and "Révoquer" behind a confirm step. */
-function RouterRow(props: { router: Router; onChange: () => void }) {
+/** What the router's own traffic says, in words: jamais vu, en ligne, silencieux depuis 14:02. */
+function stateText(r: Router): string {
+  if (r.status !== 'active') return t('revoked');
+  if (r.state === 'online') return t('router_online');
+  if (r.state === 'silent' && r.last_heard_at)
+    return t('router_silent', { time: sinceText(r.last_heard_at) });
+  return t('router_never_seen');
+}
+
+const STATE_BADGE = { online: 'completed', silent: 'failed', never_seen: 'pending' } as const;
+
+/**
+ * One router: transport, state from its traffic, address or certificate end; "Télécharger le
+ * script" (new credentials, after asking: the script holds them and they are never kept in
+ * clear) and "Révoquer", each behind a confirm step.
+ */
+function RouterRow(props: { router: Router; onChange: () => void; onIssued: (i: Issued) => void }) {
   const r = props.router;
   const [error, setError] = useState<string>();
   const revoke = async () => {
@@ -174,6 +189,18 @@ function RouterRow(props: { router: Router; onChange: () => void }) {
       const a = await api('POST', `/routers/${encodeURIComponent(r.router_id)}/revoke`, {});
       if (a.status === 200) props.onChange();
       else setError(a.body.error?.message ?? String(a.status));
+    } catch (err) {
+      setError(failure(err));
+    }
+  };
+  const script = async () => {
+    try {
+      const a = await api<Issued>('POST', `/routers/${encodeURIComponent(r.router_id)}/credentials`, {});
+      if (a.status !== 201) return setError(a.body.error?.message ?? String(a.status));
+      setError(undefined);
+      const text = a.body.routeros_script;
+      if (text) save(`${r.nas_ids[0] ?? r.router_id}.rsc`, text);
+      props.onIssued(a.body);
     } catch (err) {
       setError(failure(err));
     }
@@ -193,16 +220,25 @@ function RouterRow(props: { router: Router; onChange: () => void }) {
           </small>
         ) : null}
       </span>
-      <span class={`badge ${r.status === 'active' ? 'completed' : 'failed'}`}>
-        {t(r.status === 'active' ? 'router_active' : 'revoked')}
+      <span class={`badge ${r.status === 'active' ? STATE_BADGE[r.state] : 'failed'}`} data-state={r.state}>
+        {stateText(r)}
       </span>
       {r.status === 'active' ? (
-        <Confirm
-          label="revoke"
-          name={r.name}
-          question={t('revoke_router_q', { name: r.name })}
-          onYes={revoke}
-        />
+        <span class="buttons">
+          <Confirm
+            label="router_script"
+            name={r.name}
+            question={t('router_script_q', { name: r.name })}
+            yes="router_script_yes"
+            onYes={script}
+          />
+          <Confirm
+            label="revoke"
+            name={r.name}
+            question={t('revoke_router_q', { name: r.name })}
+            onYes={revoke}
+          />
+        </span>
       ) : null}
       <Message text={error} />
     </li>
@@ -281,7 +317,15 @@ function Routers(props: { resellerId: string; nasIds: string[] }) {
       ) : mine.length ? (
         <ul class="rows routers">
           {mine.map((r) => (
-            <RouterRow key={r.router_id} router={r} onChange={list.reload} />
+            <RouterRow
+              key={r.router_id}
+              router={r}
+              onChange={list.reload}
+              onIssued={(i) => {
+                setIssued(i);
+                list.reload();
+              }}
+            />
           ))}
         </ul>
       ) : (

@@ -14,6 +14,9 @@ export interface Router {
   source_ip?: string;
   cert_not_after?: string;
   status: 'active' | 'revoked';
+  /** From its own traffic (the API decides): jamais vu, en ligne, silencieux depuis `last_heard_at`. */
+  state: 'never_seen' | 'online' | 'silent';
+  last_heard_at?: string;
 }
 
 /** The two ways a router reaches RADIUS, as a select offers them (RadSec first: it works behind NAT). */
@@ -32,7 +35,7 @@ export interface Issued {
 }
 
 /** Saves text as a file (built in the page: the script is in the answer that holds the credentials). */
-function save(name: string, text: string): void {
+export function save(name: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
   const link = document.createElement('a');
   link.href = url;

@@ -55,6 +55,11 @@ export interface RouterOfRequest {
     router: RouterRecord | undefined,
     nas: NasRecord | undefined,
   ) => { router: RouterRecord } | { refused: RouterRefusal };
+  /**
+   * The router as read, once `judge` accepted it: the request is its own traffic, which records
+   * when it was last heard (functions/routers/heard.ts) without reading it again.
+   */
+  accepted?: RouterRecord;
 }
 
 export function routerOfRequest(
@@ -63,7 +68,7 @@ export function routerOfRequest(
 ): RouterOfRequest {
   const routerId = attrs.get('Hotspot-Router-Id') ?? '';
   const nasId = attrs.get('NAS-Identifier') ?? '';
-  return {
+  const of: RouterOfRequest = {
     id: /^[a-z0-9_]{1,64}$/.test(routerId) ? routerId : undefined,
     nasId: nasId && nasId.length <= 64 ? nasId : undefined,
     judge: (router, nas) => {
@@ -82,9 +87,11 @@ export function routerOfRequest(
         });
         return { refused };
       }
-      return { router: router as RouterRecord };
+      of.accepted = router as RouterRecord;
+      return { router: of.accepted };
     },
   };
+  return of;
 }
 
 /** Reads the router and the NAS a request names (one BatchGetItem) and judges them. */

@@ -2,6 +2,7 @@ import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
+import { noteHeard } from '../routers/heard.js';
 import { account, reportOf } from './accounting.js';
 import { requestAttributes } from './attributes.js';
 import { requestRouter, routerOfRequest } from './identity.js';
@@ -29,6 +30,7 @@ export const handler = endpoint(
         countMetric('RadiusRouterRefused');
         return json(204, undefined);
       }
+      await noteHeard(from.router, clock.now());
       log.info('radius accounting ignored', {
         status: attrs.get('Acct-Status-Type')?.slice(0, 32),
         nasId: attrs.get('NAS-Identifier')?.slice(0, 64),
@@ -37,11 +39,14 @@ export const handler = endpoint(
       return json(204, undefined);
     }
     // The router is read with the session and its code, and judged first (accounting.ts).
-    const outcome = await account(report, clock.now(), router);
+    const now = clock.now();
+    const outcome = await account(report, now, router);
     if (typeof outcome === 'object' && 'routerRefused' in outcome) {
       countMetric('RadiusRouterRefused');
       return json(204, undefined);
     }
+    // Its report, stored or not: the router is alive (functions/routers/heard.ts).
+    await noteHeard(router.accepted, now);
     countMetric('RadiusAccounting');
     if (typeof outcome !== 'string')
       log.info('nas restart closed sessions', { nasId: report.nasId, ...outcome });

@@ -2,6 +2,7 @@ import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
+import { noteHeard } from '../routers/heard.js';
 import { loginRequestOf, rejectReply, requestAttributes } from './attributes.js';
 import { checkLogin, recordLogin } from './authorize.js';
 import { ROUTER_REFUSAL_MESSAGE, routerOfRequest } from './identity.js';
@@ -32,10 +33,13 @@ export const handler = endpoint(
     const router = routerOfRequest(attrs, 'authorize');
     const req = loginRequestOf(attrs);
     const password = attrs.get('Hotspot-Login-At-Authorize') === '1' ? attrs.get('User-Password') : undefined;
+    const now = clock.now();
     const decision =
       password === undefined
-        ? await checkLogin(req, clock.now(), router)
-        : await recordLogin(req, password, clock.now(), router);
+        ? await checkLogin(req, now, router)
+        : await recordLogin(req, password, now, router);
+    // A login asked by an accepted router is its traffic, whatever the code's answer.
+    await noteHeard(router.accepted, now);
     if ('routerRefused' in decision) {
       countMetric('RadiusRouterRefused');
       return json(401, { 'reply:Reply-Message': { value: ROUTER_REFUSAL_MESSAGE, do_xlat: false } });

@@ -6,7 +6,8 @@ import type { Credentials } from './routers.js';
  * The RouterOS script that makes one MikroTik router a hotspot of the platform, written once
  * and used by the operator CLI (`npm run admin -- mikrotik script`) and by the API, which hands
  * it out with a router's credentials (the only answer that holds them: the secret or the key
- * is not kept in clear, so the script cannot be made again later without new credentials).
+ * is not kept in clear, so a script downloaded again comes with new credentials). On RouterOS 7
+ * it is complete: it writes the hotspot's login page too.
  */
 
 /** A value the script cannot hold; the CLI shows it as a usage error, the API leaves the script out. */
@@ -80,6 +81,54 @@ export function ros(value: string): string {
   if ([...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f))
     throw new ScriptError('values must not contain control characters');
   return `"${value.replace(/[\\"$?]/g, (c) => `\\${c}`)}"`;
+}
+
+/** Text of several lines as one RouterOS string literal: escaped as `ros` does, line breaks as `\n`. */
+function rosLines(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => ros(line).slice(1, -1))
+    .join('\\n')
+    .replace(/^/, '"')
+    .replace(/$/, '"');
+}
+
+/**
+ * The hotspot's login page (deploy/mikrotik/login.html without its comment): it sends the
+ * subscriber to the portal with what the router knows, and the portal posts the code back to
+ * the router's login URL. The setup script writes it, so no file is uploaded by hand.
+ */
+export function hotspotLoginPage(portalUrl: string): string {
+  // An attribute value: the URL parser already percent-encoded quotes and angle brackets.
+  const base = new URL(portalUrl).href.replace(/\/$/, '').replace(/&/g, '&amp;');
+  return [
+    '<!doctype html>',
+    '<html lang="fr">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width,initial-scale=1">',
+    '<meta name="referrer" content="no-referrer">',
+    '<title>Wi-Fi</title>',
+    '</head>',
+    '<body>',
+    `<form name="portal" action="${base}/portal/$(identity)" method="get">`,
+    '<input type="hidden" name="link-login-only" value="$(link-login-only)">',
+    '<input type="hidden" name="link-orig" value="$(link-orig)">',
+    '<input type="hidden" name="mac" value="$(mac)">',
+    '$(if chap-id)',
+    '<input type="hidden" name="chap-id" value="$(chap-id)">',
+    '<input type="hidden" name="chap-challenge" value="$(chap-challenge)">',
+    '$(endif)',
+    '$(if error)',
+    '<input type="hidden" name="error" value="$(error)">',
+    '$(endif)',
+    '<noscript><button type="submit">Continuer / Continue</button></noscript>',
+    '</form>',
+    '<script>document.portal.submit();</script>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
 }
 
 /** A PEM as a RouterOS string literal: its line breaks as `\n`, nothing else but base64 and headers. */
@@ -200,8 +249,17 @@ export function routerOsScript(options: RouterScriptOptions): string {
     '# RFC 8910: DHCP option 114 tells phones where the captive portal is (RFC 8908 API).',
     `/ip dhcp-server option add name="captive-portal" code=114 value=${ros(`'${captiveApi}'`)}`,
     '/ip dhcp-server network set [find] dhcp-option=captive-portal',
-    '# Then upload the login page: npm run --silent admin -- mikrotik login-html --portal-url <url> > login.html',
-    '# and copy it over hotspot/login.html (Files in WinBox, or scp login.html admin@router:hotspot/).',
+    ...(options.routerOs === 7
+      ? [
+          "# The login page, which sends subscribers to the platform's portal (replaces hotspot/login.html).",
+          '/file remove [find name="hotspot/login.html"]',
+          `/file add name="hotspot/login.html" contents=${rosLines(hotspotLoginPage(options.portalUrl))}`,
+        ]
+      : [
+          '# RouterOS 6 cannot write a file from a script: upload the login page,',
+          '# npm run --silent admin -- mikrotik login-html --portal-url <url> > login.html, over',
+          '# hotspot/login.html (Files in WinBox, or scp login.html admin@router:hotspot/).',
+        ]),
     '',
   ].join('\n');
 }

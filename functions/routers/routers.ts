@@ -17,6 +17,7 @@ import {
   routersOfReseller,
 } from '../store/routers.js';
 import { newSecret, seal } from './secret-box.js';
+import { routerSettings } from './settings.js';
 
 /**
  * Routers: each speaks RADIUS with its own credentials, for NAS ids of its reseller only.
@@ -38,9 +39,29 @@ export type Credentials =
   | { transport: 'udp'; secret: string; source_ip: string }
   | { transport: 'radsec'; certificate_pem: string; private_key_pem: string; ca_pem: string; serial: string };
 
-/** A router as the API shows it: never its sealed secret. */
-export type RouterView = Omit<RouterRecord, 'secret_box'>;
-export const routerView = ({ secret_box: _box, ...view }: RouterRecord): RouterView => view;
+/**
+ * What a router's own traffic says of it: `never_seen` before any request of it reached the API
+ * (whatever its status), `online` when heard within ROUTER_SILENT_AFTER_MIN, else `silent`
+ * (since `last_heard_at`).
+ */
+export type RouterState = 'never_seen' | 'online' | 'silent';
+
+export function routerState(r: Pick<RouterRecord, 'last_heard_at'>, nowMs: number): RouterState {
+  if (!r.last_heard_at) return 'never_seen';
+  const silentAfterMs = routerSettings().ROUTER_SILENT_AFTER_MIN * 60_000;
+  return Date.parse(r.last_heard_at) > nowMs - silentAfterMs ? 'online' : 'silent';
+}
+
+/** A router as the API shows it: never its sealed secret; its state from its traffic. */
+export type RouterView = Omit<RouterRecord, 'secret_box' | 'silent_alert_id'> & { state: RouterState };
+export const routerView = ({
+  secret_box: _box,
+  silent_alert_id: _alert,
+  ...view
+}: RouterRecord): RouterView => ({
+  ...view,
+  state: routerState(view, clock.now()),
+});
 
 const caKey = () => getSecret('ROUTER_CA_KEY');
 const sealKey = () => getSecret('ROUTER_SEAL_KEY');

@@ -38,6 +38,15 @@ export const RouterView = /* @__PURE__ */ schema(() =>
     status: z.enum(['active', 'revoked']),
     created_at: z.string(),
     revoked_at: z.optional(z.string()),
+    /** When a request of the router (a login, an accounting report) last reached the platform, to 5 minutes. */
+    last_heard_at: z.optional(z.string()),
+    /** Set while the silence job has it silent (its last-heard time then); cleared when heard again. */
+    silent_since: z.optional(z.string()),
+    /**
+     * From its own traffic: `never_seen` (no request yet), `online` (heard within
+     * ROUTER_SILENT_AFTER_MIN, 30 minutes by default), `silent` (since `last_heard_at`).
+     */
+    state: z.enum(['never_seen', 'online', 'silent']),
   }),
 );
 

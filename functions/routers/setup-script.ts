@@ -8,8 +8,9 @@ import { routerSettings } from './settings.js';
 /**
  * Credentials just issued, with the router's RouterOS setup script (functions/routers/routeros-script.ts,
  * the generator `npm run admin -- mikrotik script` prints too). It goes out in the one answer that
- * holds the secret or the key, since neither is kept in clear: made later, it would need new
- * credentials. RadSec is RouterOS 7; a UDP router's script runs on RouterOS 6 and 7 alike. The
+ * holds the secret or the key, since neither is kept in clear: downloaded again, it comes with new
+ * credentials (the console's "Télécharger le script" renews them, after asking). It is a RouterOS
+ * 7 script, complete with the hotspot's login page (the CLI still writes RouterOS 6 ones). The
  * script is for the router's first NAS id (its identity, sent as NAS-Identifier). Without
  * RADIUS_HOST, or with settings the script cannot hold, the answer has no script: the
  * credentials, once issued, are never lost to a fault of the script.
@@ -22,7 +23,8 @@ export function withScript<T extends IssuedRouter>(issued: T): T & { routeros_sc
   try {
     const routeros_script = routerOsScript({
       nasId: issued.router.nas_ids[0] as string,
-      routerOs: issued.credentials.transport === 'radsec' ? 7 : 6,
+      // RouterOS 7 for both transports: its script writes the login page itself (6 cannot).
+      routerOs: 7,
       radiusHost: RADIUS_HOST,
       disconnectFrom: RADIUS_DISCONNECT_FROM,
       access: accessOf(issued),

@@ -1,4 +1,6 @@
 import { cancelled, entity, type TxItem, transact } from './entity.js';
+import { queryAll } from './query.js';
+import { shardOf } from './shards.js';
 
 /**
  * A router registered to speak RADIUS for some of one reseller's NAS ids, with its own
@@ -24,7 +26,24 @@ export interface RouterRecord {
   status: 'active' | 'revoked';
   created_at: string;
   revoked_at?: string;
+  /**
+   * When a request of the router last reached the API (a login or an accounting report), to
+   * HEARD_REFRESH_MS: written at most once per that interval (functions/routers/heard.ts).
+   * Absent: never heard, whatever its status.
+   */
+  last_heard_at?: string;
+  /** Set when the silence job found it silent (the `last_heard_at` it found); cleared when heard again. */
+  silent_since?: string;
+  /** The alert its silence raised, resolved when it is heard again. */
+  silent_alert_id?: string;
 }
+
+/**
+ * The partitions of the routers-by-last-heard index: every router heard moves its entry, so one
+ * partition for all would be a hot one; a router's shard is a stable hash of its id.
+ */
+export const HEARD_SHARDS = 8;
+const heardPartition = (shard: number) => `ROUTERS#HEARD#${shard}`;
 
 export const ROUTER_TRANSPORTS = ['radsec', 'udp'] as const;
 export type RouterTransport = (typeof ROUTER_TRANSPORTS)[number];
@@ -34,6 +53,20 @@ export const Router = entity<RouterRecord>('router')({
   indexes: {
     /** A reseller's routers, oldest first. */
     byReseller: { gsi: 'gsi1', pk: 'RESELLER#{reseller_id}#ROUTER', sk: '{created_at}#{router_id}' },
+    /**
+     * The routers watched for silence, by when they were last heard (sparse: heard at least once
+     * and not found silent yet), in HEARD_SHARDS partitions. The silence job reads the entries
+     * older than its threshold: those it has marked silent leave the index, so a run reads only
+     * the routers that fell silent since the last one.
+     */
+    byLastHeard: {
+      gsi: 'gsi2',
+      composite: ['router_id', 'last_heard_at', 'silent_since'],
+      pk: (r: Pick<RouterRecord, 'router_id'>) => heardPartition(shardOf(r.router_id, HEARD_SHARDS)),
+      sk: (r: Pick<RouterRecord, 'router_id' | 'last_heard_at'>) => `${r.last_heard_at}#${r.router_id}`,
+      when: (r: Pick<RouterRecord, 'last_heard_at' | 'silent_since'>) =>
+        r.last_heard_at !== undefined && r.silent_since === undefined,
+    },
   },
 });
 
@@ -190,4 +223,60 @@ async function transactOnRouter(items: Parameters<typeof transact>[0]): Promise<
     if (cancelled(error)?.failed('router')) return false;
     throw error;
   }
+}
+
+/**
+ * Records that a router was heard now, only if what is stored is what the caller read (its
+ * `last_heard_at` and `silent_since`): of the requests that race with one stale read, one writes.
+ * Clears the silence mark and its alert id (the caller resolves that alert). False when refused.
+ */
+// Access: UpdateItem pk=ROUTER#<id> SET last_heard_at REMOVE silent_since, silent_alert_id (condition: both as read); moves its byLastHeard (gsi2) entry.
+export const markHeard = (router: RouterRecord, nowIso: string): Promise<boolean> =>
+  Router.update(
+    { router_id: router.router_id },
+    {
+      set: { last_heard_at: nowIso, silent_since: undefined, silent_alert_id: undefined },
+      read: router,
+    },
+    asRead(router),
+  );
+
+/**
+ * Marks a router found silent (its `last_heard_at` as read), with the alert raised for it: it
+ * leaves the byLastHeard index. False when it was heard in between.
+ */
+// Access: UpdateItem pk=ROUTER#<id> SET silent_since, silent_alert_id (condition: last_heard_at as read, not silent); leaves byLastHeard (gsi2).
+export const markSilent = (router: RouterRecord, alertId: string | undefined): Promise<boolean> =>
+  Router.update(
+    { router_id: router.router_id },
+    {
+      set: { silent_since: router.last_heard_at, ...(alertId ? { silent_alert_id: alertId } : {}) },
+      read: router,
+    },
+    asRead({ ...router, silent_since: undefined }),
+  );
+
+/** The condition that the router's heard state is still what was read. */
+function asRead(r: Pick<RouterRecord, 'last_heard_at' | 'silent_since'>) {
+  const heard = r.last_heard_at
+    ? { expression: 'last_heard_at = :heard', values: { ':heard': r.last_heard_at } }
+    : { expression: 'attribute_not_exists(last_heard_at)', values: {} };
+  const silent = r.silent_since
+    ? { expression: 'silent_since = :silent', values: { ':silent': r.silent_since } }
+    : { expression: 'attribute_not_exists(silent_since)', values: {} };
+  return {
+    expression: `attribute_exists(pk) AND ${heard.expression} AND ${silent.expression}`,
+    values: { ...heard.values, ...silent.values },
+  };
+}
+
+/** The watched routers last heard before `beforeIso`, every shard. */
+// Access: Query byLastHeard (gsi2) gsi2pk=ROUTERS#HEARD#<shard> AND gsi2sk < <before>, HEARD_SHARDS queries.
+export async function routersHeardBefore(beforeIso: string): Promise<RouterRecord[]> {
+  const shards = await Promise.all(
+    Array.from({ length: HEARD_SHARDS }, (_, shard) =>
+      queryAll({ index: Router.indexes.byLastHeard.gsi, pk: heardPartition(shard), sk: { lt: beforeIso } }),
+    ),
+  );
+  return shards.flat().map(Router.parse);
 }

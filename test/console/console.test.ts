@@ -573,7 +573,7 @@ describe('the console’s actions on codes, payments and routers', () => {
     await w.context.close();
   });
 
-  it('registers a UDP router for the hotspot, shows its secret once with its RouterOS script, and revokes it', async () => {
+  it('registers a UDP router, shows its secret once with its script, its state from its traffic (jamais vu, en ligne, silencieux depuis 14:02), downloads its script again, and revokes it', async () => {
     const w = await open();
     await logIn(w.page, await resellerPhone());
     await w.page.getByRole('link', { name: 'Hotspots' }).click();
@@ -614,8 +614,55 @@ describe('the console’s actions on codes, payments and routers', () => {
     const row = w.page.locator(`[data-router="${router?.router_id}"]`);
     expect(await row.innerText()).toContain('UDP');
     expect(await row.innerText()).toContain(ip);
-    expect(await row.innerText()).toContain('actif');
+    // Not "actif" before it ever spoke: its state comes from its own traffic.
+    expect(await row.locator('.badge').innerText()).toBe('jamais vu');
     expect(await w.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+
+    // An accounting report through FreeRADIUS: "en ligne" once the list is read again.
+    const acct = await asRouter(edge, { ip, secret }).acct({
+      'Acct-Status-Type': 'Interim-Update',
+      'User-Name': 'NOCODE0000',
+      'NAS-Identifier': reseller.nasId,
+      'NAS-IP-Address': '127.0.0.1',
+      'Acct-Session-Id': `heard-${randomUUID().slice(0, 8)}`,
+      'Calling-Station-Id': '02:00:00:00:00:33',
+      'Acct-Session-Time': 60,
+    });
+    expect(acct.code).toBe('Accounting-Response');
+    await w.page.getByRole('link', { name: 'Tableau de bord' }).click();
+    await w.page.getByRole('link', { name: 'Hotspots' }).click();
+    await row.locator('.badge', { hasText: 'en ligne' }).waitFor();
+
+    // Heard last at 14:02 (local time), long ago: "silencieux depuis 14:02".
+    const { getRouter, markHeard } = await import('../../functions/store/routers.js');
+    const stored = await getRouter(router?.router_id as string);
+    const old = new Date();
+    old.setDate(old.getDate() - (old.getHours() < 15 ? 1 : 0));
+    old.setHours(14, 2, 0, 0);
+    expect(await markHeard(stored as NonNullable<typeof stored>, old.toISOString())).toBe(true);
+    await w.page.getByRole('link', { name: 'Tableau de bord' }).click();
+    await w.page.getByRole('link', { name: 'Hotspots' }).click();
+    await row.locator('.badge', { hasText: 'silencieux depuis' }).waitFor();
+    expect(await row.locator('.badge').innerText()).toMatch(/^silencieux depuis (\d\d\/\d\d )?14:02$/);
+    expect(await w.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+    expect(await audit(w.page)).toEqual([]);
+
+    // The script again, at any time: after a confirm step, with new credentials (the old secret
+    // stops), complete with the login page.
+    await row.getByRole('button', { name: `Télécharger le script ${name}` }).click();
+    expect(await row.getByText('l’ancien script cesse de fonctionner').count()).toBe(1);
+    const [again] = await Promise.all([
+      w.page.waitForEvent('download'),
+      row.getByRole('button', { name: 'Oui, nouveau script' }).click(),
+    ]);
+    const renewed = readFileSync(await again.path(), 'utf8');
+    const newSecret = await w.page.getByTestId('router-secret').innerText();
+    expect(newSecret).not.toBe(secret);
+    expect(renewed).toContain(`secret="${newSecret}"`);
+    expect(renewed).not.toContain(secret);
+    expect(renewed).toContain('/file add name="hotspot/login.html"');
+    expect(await audit(w.page)).toEqual([]);
+    await w.page.getByRole('button', { name: 'J’ai noté, masquer' }).click();
 
     await row.getByRole('button', { name: `Révoquer ${name}` }).click();
     await row.getByRole('button', { name: 'Oui, révoquer' }).click();

@@ -392,6 +392,66 @@ describe('registering routers (POST /api/v1/routers)', () => {
   });
 });
 
+describe('a router reports through its own traffic (issue 33, item 2)', () => {
+  type Shown = { state: string; last_heard_at?: string };
+  const shown = async (token: string, routerId: string) =>
+    call<Shown>(edge.apiUrl, 'GET', `/api/v1/routers/${routerId}`, { token });
+
+  it('is never seen until it speaks; an accounting report through FreeRADIUS marks it online', async () => {
+    const a = await reseller();
+    const owner = await tokenFor('reseller', { resellerId: a.resellerId });
+    const router = await givenUdpRouter(edge, a.resellerId, [a.nasId]);
+    expect((await shown(owner, router.routerId)).body).toMatchObject({ state: 'never_seen' });
+    expect((await shown(owner, router.routerId)).body.last_heard_at).toBeUndefined();
+
+    const reply = await asRouter(edge, router).acct(interim(a.code.code, a.nasId, 'heard-1'));
+    expect(reply.code).toBe('Accounting-Response');
+    const after = await shown(owner, router.routerId);
+    expect(after.body.state).toBe('online');
+    expect(Date.parse(after.body.last_heard_at as string)).not.toBeNaN();
+  });
+
+  it("a refused router's packet marks nothing: another reseller's NAS id leaves it never seen", async () => {
+    const a = await reseller();
+    const b = await reseller();
+    const router = await givenUdpRouter(edge, a.resellerId, [a.nasId]);
+    await asRouter(edge, router).auth(loginOf(b.code.code, b.nasId));
+    const owner = await tokenFor('reseller', { resellerId: a.resellerId });
+    expect((await shown(owner, router.routerId)).body.state).toBe('never_seen');
+    // The same router's own login then counts.
+    expect((await asRouter(edge, router).auth(loginOf(a.code.code, a.nasId))).code).toBe('Access-Accept');
+    expect((await shown(owner, router.routerId)).body.state).toBe('online');
+  });
+
+  it('downloads its complete script again with new credentials (the old secret stops), for its reseller only', async () => {
+    const a = await reseller();
+    const router = await givenUdpRouter(edge, a.resellerId, [a.nasId]);
+    const owner = await tokenFor('reseller', { resellerId: a.resellerId });
+    const other = await tokenFor('reseller', { resellerId: randomUUID() });
+    const path = `/api/v1/routers/${router.routerId}/credentials`;
+    expect((await call(edge.apiUrl, 'POST', path, { token: other })).status).toBe(404);
+    // The other reseller's attempt changed nothing: the router still logs in with its secret.
+    expect((await asRouter(edge, router).auth(loginOf(a.code.code, a.nasId))).code).toBe('Access-Accept');
+
+    const again = await call<{ credentials: { secret: string }; routeros_script: string }>(
+      edge.apiUrl,
+      'POST',
+      path,
+      {
+        token: owner,
+      },
+    );
+    expect(again.status).toBe(201);
+    const script = again.body.routeros_script;
+    expect(script).toContain(`secret="${again.body.credentials.secret}"`);
+    expect(script).not.toContain(router.secret);
+    // Complete: the login page is written by the script, no command line step is left.
+    expect(script).toContain('/file add name="hotspot/login.html" contents="<!doctype html>');
+    expect(script).toContain('/portal/\\$(identity)');
+    expect(script).not.toContain('npm run');
+  });
+});
+
 describe('a router revoked between authorize and post-auth', () => {
   it('is refused at post-auth (an Access-Reject), and the login writes nothing', async () => {
     const a = await reseller();
