@@ -26,6 +26,7 @@ export const LAZY_CHUNKS: Record<string, string> = {
   'ca.mjs': source('functions/routers/ca.mts'),
   'sns-client.mjs': source('functions/core/sns-client.mts'),
   'metrics-emf.mjs': source('functions/core/metrics-emf.mts'),
+  'routeros-script.mjs': source('functions/routers/routeros-script.mts'),
 };
 
 /** What the bundles leave as an import: each chunk by its relative path. */

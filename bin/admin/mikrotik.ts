@@ -7,13 +7,13 @@ import {
   type RouterAccess,
   ScriptError,
   routerOsScript as script,
-} from '../../functions/routers/routeros-script.js';
+} from '../../functions/routers/routeros-script.mjs';
 import { UsageError } from './context.js';
 
-export type { RouterAccess, RouterScriptOptions } from '../../functions/routers/routeros-script.js';
-// The generator is functions/routers/routeros-script.ts, which the API uses too (it answers the
+export type { RouterAccess, RouterScriptOptions } from '../../functions/routers/routeros-script.mjs';
+// The generator is functions/routers/routeros-script.mts, which the API uses too (it answers the
 // script with a router's new credentials); here its refusals are usage errors of the command.
-export { PAYMENT_PAGE_HOSTS, ros } from '../../functions/routers/routeros-script.js';
+export { PAYMENT_PAGE_HOSTS, ros } from '../../functions/routers/routeros-script.mjs';
 
 const asUsage =
   <A extends unknown[], R>(fn: (...args: A) => R) =>
@@ -25,7 +25,7 @@ const asUsage =
     }
   };
 
-/** The RouterOS script of one router (functions/routers/routeros-script.ts), usage errors for the CLI. */
+/** The RouterOS script of one router (functions/routers/routeros-script.mts), usage errors for the CLI. */
 export const routerOsScript = asUsage(script);
 /** The payment gateway's page hosts, for the walled garden. */
 export const paymentHosts = asUsage(hosts);

@@ -64,7 +64,7 @@ export async function onboardReseller(
     : undefined;
   // With its RouterOS setup script, as POST /api/v1/routers answers it (credentials shown once).
   const router = input.first_router
-    ? withScript(
+    ? await withScript(
         await register({
           reseller_id: resellerId,
           name: input.first_router.name,

@@ -8,5 +8,5 @@ export const handler = sessionEndpoint(
   'POST /api/v1/routers/{router_id}/credentials',
   { errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'], params: RouterParams, created: RouterCredentials },
   async ({ params, principal }) =>
-    json(201, withScript(await rotate(await routerFor(principal, params.router_id)))),
+    json(201, await withScript(await rotate(await routerFor(principal, params.router_id)))),
 );

@@ -7,5 +7,5 @@ import { withScript } from './setup-script.js';
 export const handler = sessionEndpoint(
   'POST /api/v1/routers',
   { errors: ['ERR_CONFLICT'], body: RouterBody, created: RouterCredentials },
-  async ({ body, principal }) => json(201, withScript(await registerFor(principal, body))),
+  async ({ body, principal }) => json(201, await withScript(await registerFor(principal, body))),
 );

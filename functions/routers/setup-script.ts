@@ -2,11 +2,18 @@ import { billingSettings } from '../billing/settings.js';
 import { config } from '../core/config.js';
 import { log } from '../core/log.js';
 import { radiusSettings } from '../radius/settings.js';
-import { accessOf, type IssuedRouter, paymentHosts, routerOsScript, ScriptError } from './routeros-script.js';
+import type { IssuedRouter } from './routeros-script.mjs';
 import { routerSettings } from './settings.js';
 
 /**
- * Credentials just issued, with the router's RouterOS setup script (functions/routers/routeros-script.ts,
+ * The script generator, loaded when a script is written: in the deployed bundles it is a file of
+ * its own beside the function (lib/lazy-chunks.ts), so the functions that can issue credentials
+ * (onboarding among them, at the bundle-size limit) do not carry it in their start-up.
+ */
+const generator = () => import('./routeros-script.mjs');
+
+/**
+ * Credentials just issued, with the router's RouterOS setup script (functions/routers/routeros-script.mts,
  * the generator `npm run admin -- mikrotik script` prints too). It goes out in the one answer that
  * holds the secret or the key, since neither is kept in clear: downloaded again, it comes with new
  * credentials (the console's "Télécharger le script" renews them, after asking). It is a RouterOS
@@ -15,9 +22,12 @@ import { routerSettings } from './settings.js';
  * RADIUS_HOST, or with settings the script cannot hold, the answer has no script: the
  * credentials, once issued, are never lost to a fault of the script.
  */
-export function withScript<T extends IssuedRouter>(issued: T): T & { routeros_script?: string } {
+export async function withScript<T extends IssuedRouter>(
+  issued: T,
+): Promise<T & { routeros_script?: string }> {
   const { RADIUS_HOST, RADIUS_DISCONNECT_FROM, HOTSPOT_DNS_NAME } = routerSettings();
   if (!RADIUS_HOST) return issued;
+  const { accessOf, paymentHosts, routerOsScript, ScriptError } = await generator();
   const c = config();
   const b = billingSettings();
   try {

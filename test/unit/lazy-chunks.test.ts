@@ -86,3 +86,26 @@ describe("the SDK's SNS client and Powertools Metrics ship as lazy chunks beside
     expect(out.trim()).toBe('function x');
   });
 });
+
+describe('the RouterOS script generator ships as a lazy chunk beside the bundles that issue credentials', () => {
+  it('leaves the generator out of the onboarding bundle, builds it beside it, and the chunk writes a script', async () => {
+    const onboard = await bundle(entry('network/reseller-onboard'), dir, 'reseller-onboard');
+    const text = readFileSync(onboard.file, 'utf8');
+    expect(text).toContain('import("./routeros-script.mjs")');
+    // The script's RouterOS lines are not in the bundle: they are compiled when a script is written.
+    expect(text).not.toContain('/ip hotspot profile');
+    expect(onboard.minifiedBytes).toBeLessThan(350 * 1024);
+    expect(existsSync(join(dir, 'routeros-script.mjs'))).toBe(true);
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { hotspotLoginPage } = await import(${JSON.stringify(join(dir, 'routeros-script.mjs'))});
+         console.log(hotspotLoginPage('https://portal.example').includes('https://portal.example'));`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(out.trim()).toBe('true');
+  });
+});

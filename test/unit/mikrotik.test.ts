@@ -181,7 +181,7 @@ describe("the script with the stack's addresses (both of the front's, and where 
 describe("the setup script's login page (issue 33: no command line step left)", () => {
   it('is deploy/mikrotik/login.html with the portal filled in, and written by the RouterOS 7 script', async () => {
     const { readFileSync } = await import('node:fs');
-    const { hotspotLoginPage } = await import('../../functions/routers/routeros-script.js');
+    const { hotspotLoginPage } = await import('../../functions/routers/routeros-script.mjs');
     const file = readFileSync(new URL('../../deploy/mikrotik/login.html', import.meta.url), 'utf8')
       .replace(/<!--[\s\S]*?-->\n/, '')
       .replaceAll('PORTAL_URL', 'https://api.example.com');
