@@ -221,7 +221,9 @@ describe("selling a reseller's own forfait", () => {
       });
     const made = await batch(r.token, r.resellerId, mine.id);
     expect(made.status, JSON.stringify(made.body)).toBe(201);
-    expect((made.body as { items: { forfait_id: string }[] }).items[0]).toMatchObject({ forfait_id: mine.id });
+    expect((made.body as { items: { forfait_id: string }[] }).items[0]).toMatchObject({
+      forfait_id: mine.id,
+    });
     expect(code(await batch(other.token, other.resellerId, mine.id))).toBe('ERR_NOT_FOUND');
     // Limited to some hotspots: no vouchers (a voucher carries no hotspot).
     const scoped = await make(r.token, { name: 'Pass Gare', price_fcfa: 250, nas_ids: [r.nasId] });
