@@ -147,6 +147,15 @@ describe('my forfaits, in the console at 360 px', () => {
 
     expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
     expect(await audit(page)).toEqual([]);
+
+    // The Codes screen offers the visible own forfait (first) to make vouchers of, not the hidden one.
+    await page.getByRole('link', { name: 'Codes', exact: true }).click();
+    const options = await page.getByLabel('Forfait', { exact: true }).locator('option').allInnerTexts();
+    expect(options[0]).toContain('Pass Soirée');
+    expect(options.join('|')).not.toContain('Pass Maquis');
+    await page.getByRole('link', { name: 'Forfaits', exact: true }).click();
+    await page.getByRole('region', { name: 'Pass Soirée' }).waitFor();
+
     await page.getByRole('button', { name: 'English' }).click();
     await page.getByRole('region', { name: 'My plans' }).waitFor();
     expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
