@@ -55,3 +55,27 @@ export interface Agent {
   cash_received_fcfa: number;
   owed_fcfa: number;
 }
+
+/** A reseller's own forfait: GET/POST /resellers/me/forfaits, PUT /resellers/me/forfaits/{id}. */
+export interface OwnForfait {
+  id: string;
+  name: string;
+  price_fcfa: number;
+  duration_hours: number;
+  data_limit_mb: number;
+  cir_kbps: number;
+  mir_kbps: number;
+  max_devices: number;
+  time_counts: 'first_login' | 'connected';
+  nas_ids: string[];
+  position: number;
+  hidden: boolean;
+}
+
+/** The operator's bounds on own forfaits (GET /resellers/me/forfaits). */
+export interface OwnForfaitBounds {
+  min_price_fcfa: number;
+  max_price_fcfa: number;
+  max_duration_hours: number;
+  max_count: number;
+}

@@ -1,6 +1,7 @@
 /** The lists several screens read (hotspots, forfaits), and how their selects offer them. */
-import type { Forfait, Vlan } from './answers.js';
+import type { Forfait, OwnForfait, Vlan } from './answers.js';
 import { fcfa } from './i18n.js';
+import type { Session } from './session.js';
 import { useGet } from './ui.js';
 
 /** Every VLAN (an operator) or the reseller's own (the API scopes the list); not asked when `!wanted`. */
@@ -17,7 +18,26 @@ export function useHotspots(resellerId: string | undefined) {
 export const hotspotOptions = (hotspots: { nas_id: string; name: string }[]) =>
   hotspots.map((h) => [h.nas_id, `${h.name} (${h.nas_id})`] as const);
 
-export const useForfaits = () => useGet<{ items: Forfait[] }>('/forfaits?page_size=100');
+/**
+ * The forfaits a screen offers or names: the platform's, and before them a reseller's own
+ * (`own` 'sold': those on sale at all its hotspots, which vouchers may sell; 'all': hidden ones
+ * too, to name past sales); an agent with one hotspot gets what that hotspot sells.
+ */
+export function useForfaits(session?: Session, own: 'sold' | 'all' = 'sold') {
+  const role = session?.claims.role;
+  const agentId = role === 'agent' ? session?.claims.agent_id : undefined;
+  const agent = useGet<{ nas_ids?: string[] }>(agentId ? `/agents/${agentId}` : undefined);
+  const nas = agent.data?.nas_ids?.length === 1 ? agent.data.nas_ids[0] : undefined;
+  const waiting = agentId !== undefined && !agent.data && !agent.error;
+  const platform = useGet<{ items: Forfait[] }>(
+    waiting ? undefined : `/forfaits?page_size=100${nas ? `&nas_id=${encodeURIComponent(nas)}` : ''}`,
+  );
+  const mine = useGet<{ items: OwnForfait[] }>(role === 'reseller' ? '/resellers/me/forfaits' : undefined);
+  if (role !== 'reseller') return { data: platform.data, error: platform.error };
+  if (!platform.data || !mine.data) return { data: undefined, error: platform.error ?? mine.error };
+  const mineShown = mine.data.items.filter((f) => own === 'all' || (!f.hidden && f.nas_ids.length === 0));
+  return { data: { items: [...mineShown, ...platform.data.items] }, error: undefined };
+}
 
 /** The forfaits as a select offers them: "name · price". */
 export const forfaitOptions = (forfaits: Forfait[]) =>

@@ -10,6 +10,7 @@ const RESELLER_TABS: ScreenId[] = [
   'dashboard',
   'hotspots',
   'codes',
+  'forfaits',
   'agents',
   'sessions',
   'payments',

@@ -454,7 +454,8 @@ async function renewForfait(forfaitId: string): Promise<void> {
 async function showForfaits(): Promise<void> {
   show('forfaits');
   if (forfaits.length) return;
-  const a = await api('GET', '/forfaits?page_size=100');
+  // The hotspot's reseller's own forfaits first, then the platform's.
+  const a = await api('GET', `/forfaits?page_size=100${nasId ? `&nas_id=${encodeURIComponent(nasId)}` : ''}`);
   if (a?.status !== 200) return;
   forfaits = (a.body.items as Forfait[] | undefined) ?? [];
   renderForfaits();

@@ -212,7 +212,7 @@ interface Sold {
 /** The agent's till: pick a forfait, sell, the code large on screen, a ticket or an SMS. */
 export function Sell({ session }: { session: Session }) {
   const agentId = session.claims.agent_id ?? '';
-  const forfaits = useForfaits();
+  const forfaits = useForfaits(session);
   const form = useForm('sell', { forfait: '', buyer: '' });
   const [sold, setSold] = useState<Sold>();
   const [printing, setPrinting] = useState(false);

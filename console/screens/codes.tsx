@@ -46,7 +46,7 @@ export function Codes({ session }: { session: Session }) {
   const form = useForm(undefined, { reseller_id: session.claims.reseller_id ?? '', forfait_id: '', n: '20' });
   const { field, errors } = form;
   const reseller = form.values.reseller_id.trim();
-  const forfaits = useForfaits();
+  const forfaits = useForfaits(session);
   const hotspots = useHotspots(reseller || undefined);
   const [done, setDone] = useState<string>();
   const [stock, setStock] = useState<Voucher[]>();

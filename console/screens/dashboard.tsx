@@ -80,7 +80,7 @@ export function Dashboard({ session }: { session: Session }) {
   const sales = useGet<{ days: Day[] }>(`/billing/sales?reseller_id=${reseller}&from=${from}&to=${today}`);
   const summary = useGet<Summary>(`/billing/summary?reseller_id=${reseller}&month=${month}`);
   const live = useGet<{ sessions_active: number }>('/monitoring/overview');
-  const forfaits = useForfaits();
+  const forfaits = useForfaits(session, 'all');
 
   if (!sales.data) return <Loading error={sales.error} />;
   const days = sales.data.days;

@@ -12,6 +12,7 @@ export type ScreenId =
   | 'dashboard'
   | 'hotspots'
   | 'codes'
+  | 'forfaits'
   | 'sessions'
   | 'payments'
   | 'statements'
@@ -28,6 +29,8 @@ export const SCREENS: Record<ScreenId, FunctionComponent<{ session: Session }>> 
   // Routers, branding and the framed portal: their own chunk, loaded when the tab is opened.
   hotspots: lazyScreen(() => import('./hotspots.js').then((m) => m.Hotspots)),
   codes: Codes,
+  // A reseller's own forfaits: opened now and then, so a chunk of its own.
+  forfaits: lazyScreen(() => import('./forfaits.js').then((m) => m.Forfaits)),
   sessions: Sessions,
   payments: Payments,
   statements: Statements,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { normalizeMsisdn, subscriberRef } from '../auth/otp.js';
 import { SESSION_TTL_SECONDS, signSession } from '../auth/tokens.js';
-import { bookings, newAccessCode, offerOf } from '../billing/ledger.js';
+import { bookings, forfaitForSale, newAccessCode, offerOf } from '../billing/ledger.js';
 import { useByFrom } from '../billing/settings.js';
 import { assertIsAgent, assertManagesAgent, assertSeesAgent, resellerInScope } from '../core/access.js';
 import { clock } from '../core/clock.js';
@@ -34,7 +34,6 @@ import {
   recordCash,
   updateAgentTerms,
 } from '../store/agents.js';
-import { getForfait } from '../store/forfaits.js';
 import { getNas } from '../store/nas.js';
 import { getReseller } from '../store/resellers.js';
 import { gsm7Segments, gsm7Text } from './gsm7.js';
@@ -162,9 +161,11 @@ export async function allot(
   id: string,
   body: { float_fcfa?: number; forfait_id?: string; count?: number },
 ): Promise<Agent> {
-  assertManagesAgent(principal, await getAgent(id));
-  if (body.forfait_id !== undefined && (await getForfait(body.forfait_id))?.status !== 'active') {
-    throw notFound('Forfait');
+  const managed = await getAgent(id);
+  assertManagesAgent(principal, managed);
+  // A stock of its reseller's own forfait (or the platform's); the hotspot is checked at each sale.
+  if (body.forfait_id !== undefined) {
+    await forfaitForSale(body.forfait_id, { resellerId: managed.reseller_id, anyHotspot: true });
   }
   const updated = await allotToAgent(
     id,
@@ -206,9 +207,11 @@ export async function sell(
   if ((await getReseller(first.reseller_id))?.removed_at !== undefined)
     throw forbidden('This reseller no longer sells');
   const buyer = input.send_to === undefined ? undefined : msisdnOrThrow(input.send_to, 'body.send_to');
-  const forfait = await getForfait(input.forfait_id);
-  if (forfait?.status !== 'active') throw notFound('Forfait');
   const nasId = await saleHotspot(first, input.nas_id);
+  const forfait = await forfaitForSale(input.forfait_id, {
+    resellerId: first.reseller_id,
+    ...(nasId ? { nasId } : {}),
+  });
   let agent: Agent = first;
   for (let attempt = 0; attempt < SALE_ATTEMPTS; attempt++) {
     const paidFrom = (agent.stock[forfait.id] ?? 0) > 0 ? 'stock' : 'float';

@@ -1,10 +1,11 @@
 import { clock, monthOf } from '../core/clock.js';
 import { config } from '../core/config.js';
+import { notFound } from '../core/errors.js';
 import type { AccessCode, AccessOffer } from '../store/access-codes.js';
 import { NO_HOTSPOT } from '../store/books.js';
 import type { Entitlement } from '../store/entitlements.js';
 import type { TxItem } from '../store/entity.js';
-import type { Offer } from '../store/forfaits.js';
+import { getForfait, type Offer, onSaleAt, type StoredForfait } from '../store/forfaits.js';
 import type { Payment } from '../store/payments.js';
 import { monthEntry } from '../store/revenue.js';
 import { dayEntry } from '../store/sales.js';
@@ -31,6 +32,26 @@ export interface Sale {
   amountFcfa: number;
   /** A cash sale's agent and the commission it keeps. */
   agent?: { id: string; commissionFcfa: number };
+}
+
+/**
+ * The forfait a sale sells, if it may be sold there: the platform's anywhere; a reseller's own
+ * only for that reseller, at one of its hotspots (those it lists, when it lists some), and not
+ * while hidden. `nasId`: the hotspot of the sale; `anyHotspot`: a sale not tied to one yet (a
+ * stock of codes given to an agent, checked again at its sale). Else 404, as an unknown id.
+ */
+export async function forfaitForSale(
+  id: string,
+  at: { resellerId?: string; nasId?: string; anyHotspot?: boolean },
+): Promise<StoredForfait> {
+  const f = await getForfait(id);
+  if (!f) throw notFound('Forfait');
+  const scoped = at.anyHotspot && f.reseller_id !== undefined && f.reseller_id === at.resellerId;
+  const ok = scoped
+    ? onSaleAt({ ...f, nas_ids: [] }, { resellerId: f.reseller_id as string })
+    : onSaleAt(f, { resellerId: at.resellerId ?? '', ...(at.nasId ? { nasId: at.nasId } : {}) });
+  if (!ok) throw notFound('Forfait');
+  return f;
 }
 
 /** What a forfait grants, as copied onto what sells it: one device when it says none. */

@@ -65,6 +65,14 @@ export const billingSettings = defineSettings(
     DEFAULT_COUNTRY: z._default(z.enum(COUNTRIES), 'CI'),
     /** Days a voucher may wait, unused, after it was made; past this it is refused. */
     VOUCHER_VALIDITY_DAYS: z._default(int, 180),
+    /**
+     * The operator's bounds on a reseller's own forfaits: price in FCFA, duration in hours, and
+     * how many one reseller may make (hidden ones count: they are kept).
+     */
+    OWN_FORFAIT_MIN_PRICE_FCFA: z._default(int, 50),
+    OWN_FORFAIT_MAX_PRICE_FCFA: z._default(int, 100_000),
+    OWN_FORFAIT_MAX_DURATION_HOURS: z._default(int, 2160),
+    OWN_FORFAITS_MAX: z._default(int, 50),
     /** Pending payments one reconciliation run re-checks at most (oldest first). */
     RECONCILE_BATCH: z._default(int, 3000),
     /**
@@ -81,6 +89,7 @@ export const billingSettings = defineSettings(
       ? []
       : ['PROVIDER_TIMEOUT_MS']),
     ...(v.PAYMENT_ABANDON_MINUTES >= v.PAYMENT_TTL_MINUTES ? [] : ['PAYMENT_ABANDON_MINUTES']),
+    ...(v.OWN_FORFAIT_MIN_PRICE_FCFA <= v.OWN_FORFAIT_MAX_PRICE_FCFA ? [] : ['OWN_FORFAIT_MIN_PRICE_FCFA']),
   ],
 );
 

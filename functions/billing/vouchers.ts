@@ -10,7 +10,6 @@ import { pick } from '../core/pick.js';
 import type { OperatorPrincipal } from '../core/principal.js';
 import { type AccessCode, getAccessCode } from '../store/access-codes.js';
 import type { Item } from '../store/entity.js';
-import { getForfait } from '../store/forfaits.js';
 import { getReseller } from '../store/resellers.js';
 import { getVoucherCounts } from '../store/voucher-counts.js';
 import {
@@ -27,7 +26,7 @@ import {
   voucherOf,
 } from '../store/vouchers.js';
 import { typedCode } from './codes.js';
-import { bookings, grant, newAccessCode, offerOf, voucherSale } from './ledger.js';
+import { bookings, forfaitForSale, grant, newAccessCode, offerOf, voucherSale } from './ledger.js';
 import { billingSettings, useByFrom } from './settings.js';
 
 export { newCode, VOUCHER_ALPHABET, VOUCHER_LENGTH } from './codes.js';
@@ -48,8 +47,12 @@ const GENERATION_LANES = 4;
  */
 export async function generateVouchers(input: { forfaitId: string; resellerId: string; n: number }) {
   if (!Number.isInteger(input.n) || input.n < 1 || input.n > 1000) throw validation('n must be 1..1000');
-  const [forfait, reseller] = await Promise.all([getForfait(input.forfaitId), getReseller(input.resellerId)]);
-  if (forfait?.status !== 'active') throw notFound('Forfait');
+  // A voucher carries no hotspot: a reseller's own forfait makes vouchers only when it is sold
+  // at all of that reseller's hotspots (docs/billing.md).
+  const [forfait, reseller] = await Promise.all([
+    forfaitForSale(input.forfaitId, { resellerId: input.resellerId }),
+    getReseller(input.resellerId),
+  ]);
   if (!reseller) throw notFound('Reseller');
   const currency = currencyOf(reseller.country ?? billingSettings().DEFAULT_COUNTRY);
   const batchId = randomUUID();

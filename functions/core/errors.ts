@@ -1,6 +1,8 @@
 /** Stable error codes and the one table that maps each to an HTTP status. */
 export const ERROR_STATUS = {
   ERR_VALIDATION: 400,
+  /** A reseller's forfait outside the operator's bounds (price, duration). */
+  ERR_FORFAIT_OUT_OF_BOUNDS: 400,
   ERR_MSISDN_INVALID: 400,
   ERR_UNAUTHENTICATED: 401,
   /** A payment provider's notification whose signature does not verify. */
@@ -31,6 +33,8 @@ export const ERROR_STATUS = {
   ERR_AGENT_CASH_OVER_OWED: 409,
   /** A device remembered beyond the forfait's `max_devices` for one code. */
   ERR_DEVICE_LIMIT: 409,
+  /** A reseller with as many own forfaits as the operator allows (OWN_FORFAITS_MAX). */
+  ERR_FORFAIT_LIMIT: 409,
   ERR_PAYLOAD_TOO_LARGE: 413,
   ERR_UNSUPPORTED_MEDIA_TYPE: 415,
   ERR_RATE_LIMITED: 429,

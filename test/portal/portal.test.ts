@@ -285,6 +285,42 @@ describe('the captive portal page', () => {
     await w.context.close();
   });
 
+  it("offers the hotspot's reseller's own forfait first, at its price, and drops it once hidden", async () => {
+    const owner = await tokenFor('reseller', { resellerId });
+    const made = await api('POST', '/api/v1/resellers/me/forfaits', owner, {
+      name: 'Pass Maquis',
+      price_fcfa: 175,
+      duration_hours: 2,
+      data_limit_mb: 500,
+      cir_kbps: 512,
+      mir_kbps: 2048,
+    });
+    expect(made.status).toBe(201);
+    try {
+      const w = await open();
+      await w.page.goto(portalUrl());
+      await loginWithPhone(w.page);
+      const first = w.page.locator('#forfaits label.choice').first();
+      await first.waitFor();
+      expect(await first.innerText()).toContain('Pass Maquis');
+      expect(await first.innerText()).toContain('175 FCFA');
+      await w.context.close();
+    } finally {
+      // Hidden again: the other journeys see the platform's forfaits first, as before.
+      const hidden = await api('PUT', `/api/v1/resellers/me/forfaits/${made.body.id}`, owner, {
+        hidden: true,
+      });
+      expect(hidden.status).toBe(200);
+    }
+    const w = await open();
+    await w.page.goto(portalUrl());
+    await loginWithPhone(w.page);
+    const first = w.page.locator('#forfaits label.choice').first();
+    await first.waitFor();
+    expect(await first.innerText()).not.toContain('Pass Maquis');
+    await w.context.close();
+  });
+
   it('says a wrong SMS code in words', async () => {
     const w = await open();
     await w.page.goto(portalUrl());

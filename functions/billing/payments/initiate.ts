@@ -3,7 +3,6 @@ import { clock } from '../../core/clock.js';
 import { config } from '../../core/config.js';
 import { currencyOf } from '../../core/currency.js';
 import { AppError, notFound } from '../../core/errors.js';
-import { getForfait } from '../../store/forfaits.js';
 import { getNas } from '../../store/nas.js';
 import {
   createPayment,
@@ -18,7 +17,7 @@ import { resellerCountry } from '../currency.js';
 import type { PaymentRequest } from '../gateways/port.js';
 import { adapterFor, notifyPath } from '../gateways/registry.js';
 import { gatewayFor } from '../gateways/routing.js';
-import { offerOf } from '../ledger.js';
+import { forfaitForSale, offerOf } from '../ledger.js';
 import { billingSettings } from '../settings.js';
 import { gatewayOf } from './settlement.js';
 
@@ -94,14 +93,17 @@ export async function initiatePayment(input: {
   const known = await existing();
   if (known) return withUrl(known);
 
-  const forfait = await getForfait(input.forfaitId);
-  if (forfait?.status !== 'active') throw notFound('Forfait');
   let resellerId: string | undefined;
   if (input.nasId) {
     const nas = await getNas(input.nasId);
     if (!nas) throw notFound('NAS');
     resellerId = nas.reseller_id;
   }
+  // A reseller's own forfait only at its hotspots; the amount is always the forfait's price.
+  const forfait = await forfaitForSale(input.forfaitId, {
+    ...(resellerId ? { resellerId } : {}),
+    ...(input.nasId ? { nasId: input.nasId } : {}),
+  });
   const country = await resellerCountry(resellerId ?? UNATTRIBUTED);
   const currency = currencyOf(country);
   const direct = billingSettings()

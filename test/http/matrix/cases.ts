@@ -8,6 +8,7 @@ import { Access } from '../../../functions/store/access-codes.js';
 import { AccountEntity } from '../../../functions/store/accounts.js';
 import { allotToAgent, inviteAgent, NEW_AGENT_BOOKS } from '../../../functions/store/agents.js';
 import { closeIncident, raiseAlertOnce } from '../../../functions/store/alerts.js';
+import { createOwnForfait } from '../../../functions/store/forfaits.js';
 import { bindMac } from '../../../functions/store/mac-bindings.js';
 import { PaymentEntity } from '../../../functions/store/payments.js';
 import { recordReseller } from '../../../functions/store/resellers.js';
@@ -239,6 +240,46 @@ export const cases: Record<string, MatrixCase> = {
     },
   },
   'GET /api/v1/forfaits': { request: async () => ({ path: '' }), expect: PUBLIC },
+  'GET /api/v1/resellers/me/forfaits': {
+    request: async (cast) => ({ path: `/api/v1/resellers/me/forfaits?reseller_id=${cast.ownerResellerId}` }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'POST /api/v1/resellers/me/forfaits': {
+    request: async (cast) => ({
+      path: `/api/v1/resellers/me/forfaits?reseller_id=${cast.ownerResellerId}`,
+      body: {
+        name: 'Pass Matrix',
+        price_fcfa: 100,
+        duration_hours: 1,
+        data_limit_mb: 0,
+        cir_kbps: 256,
+        mir_kbps: 1024,
+      },
+    }),
+    expect: all(403, { ...DENIED, owner: 201, admin: 201 }),
+  },
+  'PUT /api/v1/resellers/me/forfaits/{id}': {
+    request: async (cast) => {
+      const made = await createOwnForfait(
+        cast.ownerResellerId,
+        {
+          id: randomUUID(),
+          name: 'Pass Matrix',
+          price_fcfa: 100,
+          duration_hours: 1,
+          data_limit_mb: 0,
+          cir_kbps: 256,
+          mir_kbps: 1024,
+        },
+        1000,
+      );
+      return {
+        path: `/api/v1/resellers/me/forfaits/${made?.id}?reseller_id=${cast.ownerResellerId}`,
+        body: { hidden: true },
+      };
+    },
+    expect: OWNER_OR_ADMIN,
+  },
 
   'POST /api/v1/payments/initiate': {
     request: async () => ({

@@ -1,0 +1,16 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
+import { json } from '../core/http.js';
+import { makeOwnForfait } from './own-forfaits.js';
+import { OwnForfaitCreateBody, OwnForfaitQuery, OwnForfaitSchema } from './schemas.js';
+
+/** A reseller makes a forfait of its own, last in its list (an admin names the reseller). */
+export const handler = sessionEndpoint(
+  'POST /api/v1/resellers/me/forfaits',
+  {
+    errors: ['ERR_NOT_FOUND', 'ERR_FORFAIT_OUT_OF_BOUNDS', 'ERR_FORFAIT_LIMIT'],
+    query: OwnForfaitQuery,
+    body: OwnForfaitCreateBody,
+    created: OwnForfaitSchema,
+  },
+  async ({ query, body, principal }) => json(201, await makeOwnForfait(principal, query.reseller_id, body)),
+);

@@ -1,0 +1,11 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
+import { json } from '../core/http.js';
+import { ownForfaits } from './own-forfaits.js';
+import { OwnForfaitQuery, OwnForfaitsList } from './schemas.js';
+
+/** A reseller's own forfaits in its order, hidden ones included, and the operator's bounds. */
+export const handler = sessionEndpoint(
+  'GET /api/v1/resellers/me/forfaits',
+  { query: OwnForfaitQuery, ok: OwnForfaitsList },
+  async ({ query, principal }) => json(200, await ownForfaits(principal, query.reseller_id)),
+);
