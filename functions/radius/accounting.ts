@@ -258,4 +258,3 @@ async function macSessionCode(
 }
 
 // The bulk closes live in ./closing.ts; re-exported for the callers that knew them here.
-export { closeSessionsOfNas, sweepSilentSessions } from './closing.js';

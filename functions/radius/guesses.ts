@@ -1,6 +1,5 @@
 import { log } from '../core/log.js';
 import { raiseAlertOnce } from '../store/alerts.js';
-import { batchGet } from '../store/entity.js';
 import {
   type BudgetCount,
   type BudgetWindow,
@@ -161,7 +160,3 @@ async function alertFlood(c: GuessCounter, nowMs: number): Promise<void> {
     log.error('code guessing alert not stored', { nasId: site, error: (error as Error).name });
   }
 }
-
-/** The counters as read now (alone, for the portal's routes). */
-export const readGuessCounts = async (counters: GuessCounter[], nowMs: number) =>
-  (await batchGet(guessReads(counters, nowMs), { consistent: true })) as (BudgetCount | undefined)[];

@@ -7,7 +7,7 @@ import { revenueSessionsStarted, sessionCountShardOf } from './revenue.js';
 import { type RadiusSession, Session } from './session-entity.js';
 
 // The session's declaration and its reads, for the modules that know sessions by this one.
-export { getSession, OPEN_SHARDS, type RadiusSession, Session } from './session-entity.js';
+export { getSession, type RadiusSession, Session } from './session-entity.js';
 export * from './session-reads.js';
 
 /** The counters a session counts in: the whole platform, its reseller, its subscriber. */

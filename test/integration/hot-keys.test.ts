@@ -2,17 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ddb, instrumentDdb, setDdb, tableName } from '../../functions/core/ddb.js';
-import {
-  type AccountingReport,
-  account,
-  closeSessionsOfNas,
-  sweepSilentSessions,
-} from '../../functions/radius/accounting.js';
+import { type AccountingReport, account } from '../../functions/radius/accounting.js';
+import { closeSessionsOfNas, sweepSilentSessions } from '../../functions/radius/closing.js';
 import { COUNTER_SHARDS, countersOf, scopeOf } from '../../functions/store/counters.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
+import { OPEN_SHARDS } from '../../functions/store/session-entity.js';
 import {
   getSession,
-  OPEN_SHARDS,
   oldestOpenReport,
   openDevicesOfNas,
   openSessionsOfNas,

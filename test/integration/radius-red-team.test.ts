@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  type AccountingReport,
-  account,
-  closeSessionsOfNas,
-  sweepSilentSessions,
-} from '../../functions/radius/accounting.js';
+import { type AccountingReport, account } from '../../functions/radius/accounting.js';
 import { authorizeLogin } from '../../functions/radius/authorize.js';
+import { closeSessionsOfNas, sweepSilentSessions } from '../../functions/radius/closing.js';
 import { Access, type AccessCode, getAccessCode } from '../../functions/store/access-codes.js';
 import { countersOf, scopeOf } from '../../functions/store/counters.js';
 import { Nas } from '../../functions/store/nas.js';

@@ -8,12 +8,8 @@ import { Access } from '../../functions/store/access-codes.js';
 import { countersOf, scopeOf } from '../../functions/store/counters.js';
 import { Nas } from '../../functions/store/nas.js';
 import { finishNasClose, pendingNasCloses } from '../../functions/store/nas-closes.js';
-import {
-  getSession,
-  OPEN_SHARDS,
-  openDevicesOfNas,
-  type RadiusSession,
-} from '../../functions/store/sessions.js';
+import { OPEN_SHARDS } from '../../functions/store/session-entity.js';
+import { getSession, openDevicesOfNas, type RadiusSession } from '../../functions/store/sessions.js';
 import { shardOf } from '../../functions/store/shards.js';
 import { paidCode } from '../support/access.js';
 import { useTestTable } from '../support/db.js';

@@ -29,7 +29,7 @@ import {
   moveDisconnect,
 } from '../../functions/store/disconnects.js';
 import type { Entitlement } from '../../functions/store/entitlements.js';
-import { type PrimaryKey, transact } from '../../functions/store/entity.js';
+import { transact } from '../../functions/store/entity.js';
 import {
   createForfait,
   ForfaitEntity,
@@ -38,6 +38,7 @@ import {
   updateForfait,
 } from '../../functions/store/forfaits.js';
 import { listRules } from '../../functions/store/gateway-rules.js';
+import type { PrimaryKey } from '../../functions/store/keys.js';
 import {
   bindingsAtNas,
   bindingsOfCode,

@@ -10,14 +10,9 @@ import { addSite } from '../../functions/network/sites.js';
 import { allocateVlan, pickFree, releaseVlan } from '../../functions/network/vlans.js';
 import { listRules } from '../../functions/store/gateway-rules.js';
 import { getNas, listNasIdsOfReseller } from '../../functions/store/nas.js';
+import { getReseller, recordResellerName } from '../../functions/store/resellers.js';
 import { listSites } from '../../functions/store/sites.js';
-import {
-  allocateTx,
-  getReseller,
-  listAllocations,
-  readTaken,
-  recordResellerName,
-} from '../../functions/store/vlans.js';
+import { allocateTx, listAllocations, readTaken } from '../../functions/store/vlans.js';
 import { createTestTable } from '../support/db.js';
 import { probeDdb } from '../support/ddb-instrument.js';
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
+import { VOUCHER_ALPHABET } from '../../functions/billing/codes.js';
 import {
   generateVouchers,
   listVouchers,
   operatorBatchCsv,
   redeem,
-  VOUCHER_ALPHABET,
 } from '../../functions/billing/vouchers.js';
 import { clock, monthOf } from '../../functions/core/clock.js';
 import { AppError } from '../../functions/core/errors.js';

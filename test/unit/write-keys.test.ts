@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COUNTER_SHARDS, countItems, scopeOf } from '../../functions/store/counters.js';
-import {
-  OPEN_SHARDS,
-  openSessionItems,
-  type RadiusSession,
-  reportItems,
-} from '../../functions/store/sessions.js';
+import { OPEN_SHARDS } from '../../functions/store/session-entity.js';
+import { openSessionItems, type RadiusSession, reportItems } from '../../functions/store/sessions.js';
 import { shardOf } from '../../functions/store/shards.js';
 import { report } from '../support/load-routers.js';
 import { hottestByKind, keyShares, kindOf, updatedAttributes, WriteLedger } from '../support/write-keys.js';
