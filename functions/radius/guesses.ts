@@ -3,6 +3,7 @@ import { raiseAlertOnce } from '../store/alerts.js';
 import {
   type BudgetCount,
   type BudgetWindow,
+  budgetStep,
   planBudget,
   RateBudget,
   windowStartOf,
@@ -120,23 +121,8 @@ export async function countWrongGuess(counters: GuessCounter[], nowMs: number): 
   await Promise.all(
     counters.map(async (c) => {
       const windowStart = windowStartOf(c.window, nowMs);
-      const after = await RateBudget.upsertReturning(
-        { scope: c.window.scope, subject: c.subject, windowStart },
-        {
-          expression: 'ADD #n :one SET #ttl = :ttl',
-          names: { '#n': 'n', '#ttl': 'ttl' },
-          values: {
-            ':one': 1,
-            ':ttl': Math.ceil((windowStart + c.window.windowMs) / 1000) + 3600,
-          },
-        },
-        // Already at its limit: nothing more to count (undefined).
-        {
-          expression: 'attribute_not_exists(#n) OR #n < :limit',
-          names: { '#n': 'n' },
-          values: { ':limit': c.window.limit },
-        },
-      );
+      // Already at its limit: nothing more to count (undefined).
+      const after = await RateBudget.upsertReturning(...budgetStep(c.window, c.subject, windowStart));
       if (c.alertSite && after?.n === c.window.limit) await alertFlood(c, nowMs);
     }),
   );

@@ -36,6 +36,8 @@ import { wire, wireInput } from './wire.js';
 
 // The store helper's parts, for the store modules: one import.
 export {
+  absentOrBelow,
+  allOf,
   type Expr,
   exists,
   notExists,

@@ -1,5 +1,5 @@
 import type { Country } from '../core/currency.js';
-import { entity } from './entity.js';
+import { entity, exists } from './entity.js';
 
 /**
  * A reseller's network profile: its name (recorded by the operator CLI or at allocation), its
@@ -52,11 +52,7 @@ export const markReleasing = (resellerId: string, vlanId: number): Promise<boole
 /** Marks a reseller removed (its last operator account went): its agents sell no more. */
 // Access: UpdateItem pk=RESELLER#<id>, sk=PROFILE SET removed_at (condition: exists).
 export const markResellerRemoved = (resellerId: string, nowIso: string): Promise<boolean> =>
-  Reseller.update(
-    { reseller_id: resellerId },
-    { expression: 'SET removed_at = :now', values: { ':now': nowIso } },
-    { expression: 'attribute_exists(pk)' },
-  );
+  Reseller.update({ reseller_id: resellerId }, { set: { removed_at: nowIso } }, exists);
 
 /**
  * Records a reseller (operator CLI): creates its profile if absent, and sets its country. A
