@@ -301,12 +301,7 @@ export async function createPayment(
 export async function setPaymentUrl(id: string, url: string, providerReference?: string): Promise<void> {
   const set = await PaymentEntity.update(
     { id },
-    providerReference
-      ? {
-          expression: 'SET payment_url = :u, provider_reference = :r',
-          values: { ':u': url, ':r': providerReference },
-        }
-      : { expression: 'SET payment_url = :u', values: { ':u': url } },
+    { set: { payment_url: url, ...(providerReference ? { provider_reference: providerReference } : {}) } },
     exists,
   );
   // Called with a payment just read or written: one that is gone is a fault, not a case.
