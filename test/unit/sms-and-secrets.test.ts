@@ -5,19 +5,20 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetConfig } from '../../functions/core/config.js';
 import { toAppError } from '../../functions/core/errors.js';
+import { resetSns } from '../../functions/core/lazy-sns.js';
 import {
   EXTENSION_TIMEOUT_MS,
   getSecret,
   resetSecrets,
   SecretsUnavailable,
 } from '../../functions/core/secrets.js';
-import { resetSms, sendSms } from '../../functions/core/sms.js';
+import { sendSms } from '../../functions/core/sms.js';
 
 describe('SMS through SNS', () => {
   const sns = mockClient(SNSClient);
   beforeEach(() => {
     sns.reset();
-    resetSms();
+    resetSns();
     process.env.SMS_MODE = 'sns';
     process.env.TABLE_NAME = 'unused';
     resetConfig();
