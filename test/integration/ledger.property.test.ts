@@ -13,7 +13,7 @@ import { clock } from '../../functions/core/clock.js';
 import type { AdminPrincipal, AgentPrincipal, ResellerPrincipal } from '../../functions/core/principal.js';
 import { authorizeLogin } from '../../functions/radius/authorize.js';
 import { createAgent, NEW_AGENT_BOOKS } from '../../functions/store/agents.js';
-import type { Books } from '../../functions/store/books.js';
+import { type Books, noBooks } from '../../functions/store/books.js';
 import { getPayment } from '../../functions/store/payments.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
@@ -60,16 +60,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 
 /** The books a model of the sequence expects: what was sold, less what was refunded. */
 type Expected = Omit<Books, 'by_agent'> & { by_agent: Record<string, number> };
-const none = (): Expected => ({
-  total_fcfa: 0,
-  sales_count: 0,
-  provider_fee_fcfa: 0,
-  commission_fcfa: 0,
-  by_hotspot: {},
-  by_forfait: {},
-  by_channel: {},
-  by_agent: {},
-});
+const none = (): Expected => noBooks();
 function book(
   into: Expected,
   e: {
