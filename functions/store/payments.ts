@@ -29,7 +29,7 @@ export type PaymentGateway = string & { readonly __brand: 'PaymentGateway' };
  * gateway gave the money back (in full or in part) after it was completed: its code is taken
  * back. Terminal.
  */
-export type PaymentStatus = 'pending' | 'completed' | 'failed' | 'expired' | 'refunded';
+type PaymentStatus = 'pending' | 'completed' | 'failed' | 'expired' | 'refunded';
 
 export interface Payment {
   id: string;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ddb, instrumentDdb, setDdb, tableName } from '../../functions/core/ddb.js';
-import { type AccountingReport, account } from '../../functions/radius/accounting.js';
+import { account } from '../../functions/radius/accounting.js';
 import { closeSessionsOfNas, sweepSilentSessions } from '../../functions/radius/closing.js';
 import { COUNTER_SHARDS, countersOf, scopeOf } from '../../functions/store/counters.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
@@ -19,6 +19,9 @@ import { shardOf } from '../../functions/store/shards.js';
 import { accountingReport, resellerWithCodes } from '../support/access.js';
 import { useTestTable } from '../support/db.js';
 import { drainStreams } from '../support/streams.js';
+
+/** What FreeRADIUS reports, as the accounting takes it. */
+type AccountingReport = Parameters<typeof account>[0];
 
 // No hot key (docs/scale.md): open sessions by last report over OPEN_SHARDS index partitions,
 // the platform's and each reseller's counts over several items, on DynamoDB Local.

@@ -6,11 +6,10 @@ import { allot, salesCsv, sell } from '../../functions/agents/agents.js';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { initiatePayment } from '../../functions/billing/payments/initiate.js';
 import { takeBack } from '../../functions/billing/payments/settlement.js';
-import { handleWebhook } from '../../functions/billing/payments/webhook.js';
 import { billingSummary } from '../../functions/billing/summary.js';
 import { generateVouchers, operatorBatchCsv, redeem } from '../../functions/billing/vouchers.js';
 import { clock } from '../../functions/core/clock.js';
-import type { AdminPrincipal, AgentPrincipal, ResellerPrincipal } from '../../functions/core/principal.js';
+import type { AdminPrincipal, AgentPrincipal, OperatorPrincipal } from '../../functions/core/principal.js';
 import { authorizeLogin } from '../../functions/radius/authorize.js';
 import { createAgent, NEW_AGENT_BOOKS } from '../../functions/store/agents.js';
 import { type Books, noBooks } from '../../functions/store/books.js';
@@ -21,6 +20,9 @@ import { salesBetween } from '../../functions/store/sales.js';
 import { recordSandboxPayment } from '../../functions/store/sandbox-payments.js';
 import { useTestTable } from '../support/db.js';
 import { hotspotOf } from '../support/hotspots.js';
+import { webhookSettlement } from '../support/webhook.js';
+
+type ResellerPrincipal = Extract<OperatorPrincipal, { role: 'reseller' }>;
 
 /**
  * The books, whatever sells: after any sequence of sales of every kind (a mobile-money payment,
@@ -233,7 +235,7 @@ async function run(ops: Op[]) {
       const id = await pay(s.nasId, f.id);
       if (o.kind === 'late') {
         // Declined, then paid after all: the gateway's status API confirms it, and it is credited.
-        expect(await handleWebhook(delivery(id, 'failed', price))).toBe('failed');
+        expect(await webhookSettlement(delivery(id, 'failed', price))).toBe('failed');
         await recordSandboxPayment({
           reference: id,
           status: 'completed',
@@ -243,7 +245,7 @@ async function run(ops: Op[]) {
           decided_at: clock.iso(),
         });
       }
-      expect(await handleWebhook(delivery(id, 'completed', price))).toBe('completed');
+      expect(await webhookSettlement(delivery(id, 'completed', price))).toBe('completed');
       refundable.push({ id, amount: price, forfait: f.id });
       const fee = Math.round(price * FEE_RATE);
       booked(o.day, {

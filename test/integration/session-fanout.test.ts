@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../functions/core/config.js';
 import { fanOut } from '../../functions/core/fan-out.js';
-import { type AccountingReport, account } from '../../functions/radius/accounting.js';
+import { account } from '../../functions/radius/accounting.js';
 import { sweepSilentSessions } from '../../functions/radius/closing.js';
 import { Access } from '../../functions/store/access-codes.js';
 import { countersOf, scopeOf } from '../../functions/store/counters.js';
@@ -13,6 +13,9 @@ import { getSession, openDevicesOfNas, type RadiusSession } from '../../function
 import { shardOf } from '../../functions/store/shards.js';
 import { paidCode } from '../support/access.js';
 import { useTestTable } from '../support/db.js';
+
+/** What FreeRADIUS reports, as the accounting takes it. */
+type AccountingReport = Parameters<typeof account>[0];
 
 // Accounting-On/Off and the sweep close sessions in bulk, fanned out with a time budget
 // (functions/radius/closing.ts), on DynamoDB Local: each session closed once, its usage kept.

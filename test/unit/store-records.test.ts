@@ -17,7 +17,7 @@ import type { SessionViewSchema } from '../../functions/radius/schemas.js';
 import type { Alert } from '../../functions/store/alerts.js';
 import type { Entitlement } from '../../functions/store/entitlements.js';
 import type { Forfait } from '../../functions/store/forfaits.js';
-import type { PaymentGateway, PaymentStatus, Provider } from '../../functions/store/payments.js';
+import type { Payment, PaymentGateway, Provider } from '../../functions/store/payments.js';
 import type { VoucherStatus } from '../../functions/store/vouchers.js';
 
 /**
@@ -46,7 +46,7 @@ describe('API schemas match the records the store declares', () => {
     expectTypeOf<string>().not.toExtend<PaymentGateway>();
     expectTypeOf<'sandbox'>().not.toExtend<PaymentGateway>();
     type Answered = z.infer<typeof PaymentStatusResponse>;
-    expectTypeOf<Answered['status']>().toEqualTypeOf<PaymentStatus>();
+    expectTypeOf<Answered['status']>().toEqualTypeOf<Payment['status']>();
     expectTypeOf<Answered['currency']>().toEqualTypeOf<Currency>();
     expectTypeOf<z.infer<typeof VouchersPage>['items'][number]['status']>().toEqualTypeOf<VoucherStatus>();
   });
