@@ -309,7 +309,7 @@ export async function setPaymentUrl(id: string, url: string, providerReference?:
 }
 
 /** At most this many refusals are kept in full on a payment; beyond, only `refusal_count` grows. */
-export const MAX_REFUSALS_KEPT = 20;
+const MAX_REFUSALS_KEPT = 20;
 
 /**
  * Records a refused webhook delivery on the payment; the payment's status is not touched. The

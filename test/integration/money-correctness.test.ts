@@ -16,10 +16,10 @@ import { getPayment } from '../../functions/store/payments.js';
 import { getReseller, recordReseller } from '../../functions/store/resellers.js';
 import { getMonthlyRevenue, UNATTRIBUTED, unattributedFor } from '../../functions/store/revenue.js';
 import { getVoucherCounts } from '../../functions/store/voucher-counts.js';
-import { getVoucher } from '../../functions/store/vouchers.js';
 import { useTestTable } from '../support/db.js';
 import { probeDdb } from '../support/ddb-instrument.js';
 import { hotspotOf } from '../support/hotspots.js';
+import { getVoucher } from '../support/store-reads.js';
 import { webhookSettlement } from '../support/webhook.js';
 
 useTestTable({ seed: true });

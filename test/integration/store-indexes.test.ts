@@ -59,7 +59,7 @@ import {
 } from '../../functions/store/payments.js';
 import { paymentsOfReseller } from '../../functions/store/reseller-payments.js';
 import {
-  countSessionItems,
+  countSessionsItems,
   openSessionItems,
   openSessionsOfNas,
   type RadiusSession,
@@ -122,7 +122,7 @@ describe('index keys follow updates', () => {
     };
     await transact(openSessionItems(s, 60, {}));
     // Counted right after, as accounting does (functions/radius/accounting.ts).
-    await transact(countSessionItems({ ...s, uncounted: true }));
+    await transact(countSessionsItems([{ ...s, uncounted: true }]));
     const silentIds = async (beforeIso: string) => (await silentSessions(beforeIso, 1000)).map((x) => x.id);
     expect((await openSessionsOfNas(nasId)).map((x) => x.id)).toEqual([s.id]);
     expect(await silentIds(later(-1800))).toContain(s.id);

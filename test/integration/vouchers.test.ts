@@ -11,12 +11,11 @@ import {
 import { clock, monthOf } from '../../functions/core/clock.js';
 import { AppError } from '../../functions/core/errors.js';
 import { getAccessCode } from '../../functions/store/access-codes.js';
-import { listEntitlements } from '../../functions/store/entitlements.js';
 import { createForfait, retireForfait, updateForfait } from '../../functions/store/forfaits.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
-import { getVoucher } from '../../functions/store/vouchers.js';
 import { useTestTable } from '../support/db.js';
+import { getVoucher, listEntitlements } from '../support/store-reads.js';
 
 useTestTable({ seed: true });
 
