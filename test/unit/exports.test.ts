@@ -40,7 +40,6 @@ const PENDING = new Set<string>([
   'functions/billing/gateways/registry.ts GATEWAYS',
   'functions/billing/gateways/signatures.ts hmacHex',
   'functions/billing/gateways/signatures.ts parseTimestampedSignature',
-  'functions/billing/paid-not-connected.ts gsm7',
   'functions/billing/payments/settlement.ts takeBack',
   'functions/billing/reconcile.ts reconcilePayments',
   'functions/billing/schemas.ts ForfaitSchema',
