@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
-import { VOUCHER_ALPHABET } from '../../functions/billing/codes.js';
 import {
   generateVouchers,
   listVouchers,
@@ -28,7 +27,8 @@ async function newReseller(): Promise<string> {
 }
 
 const codeOf = (e: unknown) => (e instanceof AppError ? e.code : String(e));
-const CODE = new RegExp(`^[${VOUCHER_ALPHABET}]{10}$`);
+/** A code: 10 characters, without the look-alikes (I, L, O, 0, 1). */
+const CODE = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{10}$/;
 
 describe('voucher generation', () => {
   it('makes 1000 unique codes of the alphabet, all stored active in one batch', async () => {

@@ -33,7 +33,6 @@ const SEAMS = new Set(['functions/core/ddb.ts instrumentDdb', 'functions/core/la
  * list only shrinks.
  */
 const PENDING = new Set<string>([
-  'functions/billing/codes.ts VOUCHER_ALPHABET',
   'functions/billing/gateways/cinetpay.ts CINETPAY_SIGNED_FIELDS',
   'functions/billing/gateways/cinetpay.ts cinetpaySignedString',
   'functions/billing/gateways/http.ts httpAdapter',
@@ -47,11 +46,8 @@ const PENDING = new Set<string>([
   'functions/core/gsm7.ts isGsm7',
   'functions/core/http.ts PrincipalFor',
   'functions/core/phone.ts SERVED_COUNTRIES',
-  'functions/core/secrets.ts EXTENSION_TIMEOUT_MS',
-  'functions/core/secrets.ts SecretsUnavailable',
   'functions/core/session-keys.ts parseSessionKeys',
   'functions/monitoring/checks/radius.ts replyProblem',
-  'functions/network/dns.ts NEVER',
   'functions/network/schemas.ts VlanItem',
   'functions/network/vlans.ts pickFree',
   'functions/portal/router-login.ts coovaChapResponse',
