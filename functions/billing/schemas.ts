@@ -10,7 +10,7 @@ import {
   withinAQuarter,
 } from '../core/schemas.js';
 
-export const ForfaitSchema = /* @__PURE__ */ schema(() =>
+const ForfaitSchema = /* @__PURE__ */ schema(() =>
   z.object({
     id: z.string(),
     name: z.string(),
@@ -28,7 +28,7 @@ export const ForfaitSchema = /* @__PURE__ */ schema(() =>
 export const ForfaitsQuery = /* @__PURE__ */ schema(() => z.strictObject({ ...pageQuery }));
 export const ForfaitsPage = /* @__PURE__ */ schema(() => pageSchema(ForfaitSchema));
 
-export const PROVIDERS = ['orange_money', 'mtn_momo', 'moov_money', 'wave'] as const;
+const PROVIDERS = ['orange_money', 'mtn_momo', 'moov_money', 'wave'] as const;
 export const Provider = /* @__PURE__ */ schema(() => z.enum(PROVIDERS));
 
 export const PaymentInitiateBody = /* @__PURE__ */ schema(() =>

@@ -5,9 +5,9 @@ import type * as z from 'zod/mini';
 import type { Gateway } from '../../functions/billing/gateways/registry.js';
 import type {
   EntitlementResponse,
-  ForfaitSchema,
+  ForfaitsPage,
   PaymentStatusResponse,
-  PROVIDERS,
+  Provider as ProviderSchema,
   VouchersPage,
 } from '../../functions/billing/schemas.js';
 import type { Currency } from '../../functions/core/currency.js';
@@ -26,7 +26,7 @@ import type { VoucherStatus } from '../../functions/store/vouchers.js';
  */
 describe('API schemas match the records the store declares', () => {
   it('a forfait and an entitlement are answered as stored', () => {
-    expectTypeOf<z.infer<typeof ForfaitSchema>>().toEqualTypeOf<Forfait>();
+    expectTypeOf<z.infer<typeof ForfaitsPage>['items'][number]>().toEqualTypeOf<Forfait>();
     expectTypeOf<z.infer<typeof EntitlementResponse>>().toEqualTypeOf<Entitlement>();
     expectTypeOf<z.infer<typeof AlertSchema>>().toEqualTypeOf<Alert>();
   });
@@ -39,7 +39,7 @@ describe('API schemas match the records the store declares', () => {
   });
 
   it('the value lists the API accepts or answers are the stored ones', () => {
-    expectTypeOf<(typeof PROVIDERS)[number]>().toEqualTypeOf<Provider>();
+    expectTypeOf<z.infer<typeof ProviderSchema>>().toEqualTypeOf<Provider>();
     // The store does not list gateways: every registered name is storable, and only one the
     // registry validated (a plain string is not a PaymentGateway).
     expectTypeOf<Gateway>().toExtend<PaymentGateway>();
