@@ -5,7 +5,7 @@ import { statementLines } from '../../console/statement.js';
 import { allot, salesCsv, sell } from '../../functions/agents/agents.js';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { initiatePayment } from '../../functions/billing/payments/initiate.js';
-import { takeBack } from '../../functions/billing/payments/settlement.js';
+import { settle } from '../../functions/billing/payments/settlement.js';
 import { billingSummary } from '../../functions/billing/summary.js';
 import { generateVouchers, operatorBatchCsv, redeem } from '../../functions/billing/vouchers.js';
 import { clock } from '../../functions/core/clock.js';
@@ -216,7 +216,11 @@ async function run(ops: Op[]) {
       const [p] = refundable.splice(o.pick % Math.max(1, refundable.length), 1);
       if (!p) continue;
       const stored = await getPayment(p.id);
-      expect(await takeBack(stored as NonNullable<typeof stored>)).toBe('refunded');
+      // The gateway's status API shows it refunded: the code is taken back, the sale unbooked.
+      const refunded = { status: 'refunded', amount_fcfa: p.amount } as const;
+      expect(await settle(stored as NonNullable<typeof stored>, refunded, { source: 'gateway' })).toBe(
+        'refunded',
+      );
       const fee = Math.round(p.amount * FEE_RATE);
       booked(o.day, {
         amount: -p.amount,
