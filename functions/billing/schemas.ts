@@ -29,7 +29,7 @@ export const ForfaitsQuery = /* @__PURE__ */ schema(() => z.strictObject({ ...pa
 export const ForfaitsPage = /* @__PURE__ */ schema(() => pageSchema(ForfaitSchema));
 
 const PROVIDERS = ['orange_money', 'mtn_momo', 'moov_money', 'wave'] as const;
-export const Provider = /* @__PURE__ */ schema(() => z.enum(PROVIDERS));
+const Provider = /* @__PURE__ */ schema(() => z.enum(PROVIDERS));
 
 export const PaymentInitiateBody = /* @__PURE__ */ schema(() =>
   z.strictObject({

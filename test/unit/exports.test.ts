@@ -40,7 +40,6 @@ const PENDING = new Set<string>([
   'functions/billing/gateways/signatures.ts hmacHex',
   'functions/billing/gateways/signatures.ts parseTimestampedSignature',
   'functions/billing/reconcile.ts reconcilePayments',
-  'functions/billing/schemas.ts Provider',
   'functions/core/gsm7.ts isGsm7',
   'functions/core/http.ts PrincipalFor',
   'functions/core/phone.ts SERVED_COUNTRIES',

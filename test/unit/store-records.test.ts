@@ -6,8 +6,8 @@ import type { Gateway } from '../../functions/billing/gateways/registry.js';
 import type {
   EntitlementResponse,
   ForfaitsPage,
+  PaymentInitiateBody,
   PaymentStatusResponse,
-  Provider as ProviderSchema,
   VouchersPage,
 } from '../../functions/billing/schemas.js';
 import type { Currency } from '../../functions/core/currency.js';
@@ -39,7 +39,7 @@ describe('API schemas match the records the store declares', () => {
   });
 
   it('the value lists the API accepts or answers are the stored ones', () => {
-    expectTypeOf<z.infer<typeof ProviderSchema>>().toEqualTypeOf<Provider>();
+    expectTypeOf<z.infer<typeof PaymentInitiateBody>['provider']>().toEqualTypeOf<Provider>();
     // The store does not list gateways: every registered name is storable, and only one the
     // registry validated (a plain string is not a PaymentGateway).
     expectTypeOf<Gateway>().toExtend<PaymentGateway>();
