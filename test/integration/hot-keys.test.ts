@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ddb, instrumentDdb, setDdb, tableName } from '../../functions/core/ddb.js';
 import { account } from '../../functions/radius/accounting.js';
 import { closeSessionsOfNas, sweepSilentSessions } from '../../functions/radius/closing.js';
-import { COUNTER_SHARDS, countersOf, scopeOf } from '../../functions/store/counters.js';
+import { countersOf, scopeOf } from '../../functions/store/counters.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import { OPEN_SHARDS } from '../../functions/store/session-entity.js';
 import {
@@ -19,6 +19,9 @@ import { shardOf } from '../../functions/store/shards.js';
 import { accountingReport, resellerWithCodes } from '../support/access.js';
 import { useTestTable } from '../support/db.js';
 import { drainStreams } from '../support/streams.js';
+
+/** The items a counter is spread over, by scope: the platform's 32, a reseller's 8. */
+const COUNTER_SHARDS = { all: 32, reseller: 8 } as const;
 
 /** What FreeRADIUS reports, as the accounting takes it. */
 type AccountingReport = Parameters<typeof account>[0];

@@ -58,7 +58,6 @@ const PENDING = new Set<string>([
   'functions/store/alerts.ts AlertEntity',
   'functions/store/alerts.ts isIncidentOpen',
   'functions/store/alerts.ts listSiteAlerts',
-  'functions/store/counters.ts COUNTER_SHARDS',
   'functions/store/disconnects.ts Disconnect',
   'functions/store/forfaits.ts ForfaitEntity',
   'functions/store/gateway-rules.ts Rule',
