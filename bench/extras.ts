@@ -5,7 +5,6 @@ import { createTable, seed } from '../bin/local/table.js';
 import { SEED_FORFAITS } from '../functions/billing/catalogue.js';
 import { newCode } from '../functions/billing/codes.js';
 import { initiatePayment } from '../functions/billing/payments/initiate.js';
-import { handleWebhook } from '../functions/billing/payments/webhook.js';
 import { resetConfig } from '../functions/core/config.js';
 import { ddb } from '../functions/core/ddb.js';
 import { allocateVlan } from '../functions/network/vlans.js';
@@ -13,6 +12,7 @@ import { Access } from '../functions/store/access-codes.js';
 import type { TxItem } from '../functions/store/entity.js';
 import { recordReseller } from '../functions/store/resellers.js';
 import type { DdbProbe } from '../test/support/ddb-instrument.js';
+import { webhookSettlement } from '../test/support/webhook.js';
 import { load } from './load.js';
 import type { BenchContext } from './scenarios.js';
 
@@ -82,7 +82,7 @@ async function completePayments(nasId: string, count: number): Promise<void> {
           provider: 'wave',
           nasId,
         });
-        await handleWebhook({
+        await webhookSettlement({
           event_id: randomUUID(),
           transaction_id: p.transaction_id,
           status: 'completed',

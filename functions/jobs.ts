@@ -5,7 +5,7 @@ import type { RouteAccess } from './routes.js';
  * CDK stack gives each an EventBridge schedule and exactly the grants its access names, the
  * local server runs each on a timer. (The canary has a construct of its own, lib/canary.ts.)
  */
-export interface Job {
+interface Job {
   /** Construct id in the stack, and the name the local runner prints. */
   name: string;
   /** Module under `functions/` (no extension) that exports `handler`. */

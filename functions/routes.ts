@@ -761,7 +761,7 @@ export type RouteKey = Row extends infer R ? (R extends Row ? `${R['method']} ${
 export type AuthOf<K extends RouteKey> = { [R in Row as `${R['method']} ${R['path']}`]: R['auth'] }[K];
 
 /** The auth levels whose callers hold a session token. */
-export type SessionLevel = 'jwt' | 'reseller' | 'admin' | 'agent';
+type SessionLevel = 'jwt' | 'reseller' | 'admin' | 'agent';
 /** Route keys whose handlers check a session token (`sessionEndpoint`, functions/auth/session-endpoint.ts). */
 export type SessionRouteKey = { [K in RouteKey]: AuthOf<K> extends SessionLevel ? K : never }[RouteKey];
 /** Route keys called without a session token: public, the aggregator's, FreeRADIUS's (`endpoint`). */

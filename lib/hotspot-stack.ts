@@ -116,7 +116,7 @@ import { ALL_SECRETS } from './secret-names.js';
  * Deploy-time settings (CDK context, `-c key=value` or cdk.json). Each one that a function reads
  * maps to one environment variable in SETTINGS below: adding a setting is one line there.
  */
-export interface HotspotSettings {
+interface HotspotSettings {
   stage: string;
   /**
    * The cell this deployment is (a country or a gateway site, at most 400 resellers: one VLAN
@@ -154,7 +154,7 @@ export interface HotspotSettings {
 }
 
 /** Context key -> environment variable read by functions/core/config.ts. */
-export const SETTINGS: Record<string, string> = {
+const SETTINGS: Record<string, string> = {
   providerFeeRate: 'PROVIDER_FEE_RATE',
   operatorShareRate: 'OPERATOR_SHARE_RATE',
   vlanFirstId: 'VLAN_FIRST_ID',
@@ -279,7 +279,7 @@ function parseCanary(raw: unknown): Omit<CanaryTargets, 'apiUrl'> {
 }
 
 /** A route's construct id, stable as long as its method and path are: `GET /api/v1/alerts` -> `GetAlerts`. */
-export const idOf = (r: Pick<Route, 'method' | 'path'>): string =>
+const idOf = (r: Pick<Route, 'method' | 'path'>): string =>
   `${r.method[0]}${r.method.slice(1).toLowerCase()}${r.path
     .replace(/^\/api\/v1/, '')
     .split(/[/_-]/)
@@ -288,7 +288,7 @@ export const idOf = (r: Pick<Route, 'method' | 'path'>): string =>
     .map((p) => (p[0] ?? '').toUpperCase() + p.slice(1))
     .join('')}`;
 
-export interface HotspotStackProps extends StackProps {
+interface HotspotStackProps extends StackProps {
   /** The route table to build; the real one (functions/routes.ts) unless a test gives its own. */
   routes?: readonly Route[];
 }

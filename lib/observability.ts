@@ -10,10 +10,10 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 /** The EMF namespace the functions write business metrics to (functions/core/log.ts). */
-export const METRICS_NAMESPACE = 'HotspotPlatform';
+const METRICS_NAMESPACE = 'HotspotPlatform';
 const SERVICE = 'hotspot-api';
 
-export interface ObservabilityProps {
+interface ObservabilityProps {
   api: HttpApi;
   /** The API's access log group (JSON lines with `status`): 429s are counted from it. */
   accessLogs: ILogGroup;

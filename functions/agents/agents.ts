@@ -7,6 +7,7 @@ import { assertIsAgent, assertManagesAgent, assertSeesAgent, resellerInScope } f
 import { clock } from '../core/clock.js';
 import { config } from '../core/config.js';
 import { AppError, forbidden, notFound, validation } from '../core/errors.js';
+import { gsm7Segments, toGsm7 } from '../core/gsm7.js';
 import { log, maskMsisdn } from '../core/log.js';
 import { pick } from '../core/pick.js';
 import {
@@ -36,7 +37,6 @@ import {
 } from '../store/agents.js';
 import { getNas } from '../store/nas.js';
 import { getReseller } from '../store/resellers.js';
-import { gsm7Segments, gsm7Text } from './gsm7.js';
 
 /** The agent's commission on a price: basis points, rounded to the nearest franc. */
 export const commissionOf = (priceFcfa: number, bp: number): number => Math.round((priceFcfa * bp) / 10_000);
@@ -102,7 +102,7 @@ export async function addAgent(
 /** The invitation, in GSM-7: who invites, and the console link that accepts it. */
 async function textInvitation(to: string, resellerName: string | undefined, agentId: string) {
   const link = `${config().PUBLIC_BASE_URL.replace(/\/$/, '')}/console#accept=${agentId}`;
-  const text = gsm7Text(
+  const text = toGsm7(
     `${resellerName ?? 'Un revendeur WiFi'} vous invite a vendre ses codes WiFi. Pour accepter: ${link}`,
   );
   try {
@@ -298,7 +298,7 @@ export async function sell(
 
 /** The code texted to the buyer, in GSM-7 (one segment: the cheapest SMS, any phone reads it). */
 async function textCode(to: string, code: string, forfaitName: string) {
-  const text = gsm7Text(`Votre code WiFi: ${code} (${forfaitName}). Tapez-le sur la page du hotspot.`);
+  const text = toGsm7(`Votre code WiFi: ${code} (${forfaitName}). Tapez-le sur la page du hotspot.`);
   try {
     await sendSms(to, text);
     return { to: maskMsisdn(to), segments: gsm7Segments(text), sent: true };

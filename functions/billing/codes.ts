@@ -5,7 +5,7 @@ import { randomInt } from 'node:crypto';
  * 1/I/L), since they are read aloud, printed on paper and typed on phones; from the CSPRNG,
  * 31^10 (about 8e14) possibilities, unique by conditional write.
  */
-export const VOUCHER_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+const VOUCHER_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 export const VOUCHER_LENGTH = 10;
 
 export function newCode(): string {

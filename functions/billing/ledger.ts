@@ -23,7 +23,7 @@ import { newCode } from './codes.js';
 export type Channel = 'mobile_money' | 'voucher' | 'cash';
 
 /** A sale as the books take it. */
-export interface Sale {
+interface Sale {
   resellerId: string;
   forfaitId: string;
   /** The hotspot it was sold for (none: a voucher redeemed through the API, a payment without one). */

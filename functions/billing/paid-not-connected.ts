@@ -12,6 +12,7 @@ import {
   uncountCodeResend,
 } from '../store/paid-not-connected.js';
 import { getPayment, listCompletedBetween } from '../store/payments.js';
+import { accessCodeText } from './sms-texts.js';
 
 /**
  * "Payé, pas connecté": a buyer whose money was taken and whose code never reached a router is
@@ -91,13 +92,6 @@ export async function unusedPaymentsOf(principal: OperatorPrincipal, asked: stri
   };
 }
 
-/** GSM-7 only (accents folded, the rest dropped): one SMS part, no UCS-2 surcharge. */
-export const gsm7 = (text: string): string =>
-  text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^A-Za-z0-9 .,:;'!?()+\-/]/g, '');
-
 /**
  * Texts a completed payment's code to its buyer again (owning reseller or admin), at most
  * MAX_CODE_RESENDS times. 404 for a payment not the caller's, 409 for one without a code or
@@ -117,10 +111,7 @@ export async function resendCode(principal: OperatorPrincipal, paymentId: string
   if (!(await countCodeResend(payment.id)))
     throw new AppError('ERR_RATE_LIMITED', `The code was already sent again ${MAX_CODE_RESENDS} times`);
   try {
-    await sendSms(
-      payment.msisdn,
-      gsm7(`Votre code d'acces WiFi est ${payment.access_code}. Forfait: ${payment.forfait_name}.`),
-    );
+    await sendSms(payment.msisdn, accessCodeText(payment.access_code, payment.forfait_name));
   } catch {
     await uncountCodeResend(payment.id);
     throw new AppError('ERR_UNAVAILABLE', 'The SMS could not be sent; try again');

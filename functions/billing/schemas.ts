@@ -11,7 +11,7 @@ import {
 } from '../core/schemas.js';
 import { TIME_COUNTS } from '../store/forfaits.js';
 
-export const ForfaitSchema = /* @__PURE__ */ schema(() =>
+const ForfaitSchema = /* @__PURE__ */ schema(() =>
   z.object({
     id: z.string(),
     name: z.string(),
@@ -37,8 +37,8 @@ export const ForfaitsQuery = /* @__PURE__ */ schema(() =>
 );
 export const ForfaitsPage = /* @__PURE__ */ schema(() => pageSchema(ForfaitSchema));
 
-export const PROVIDERS = ['orange_money', 'mtn_momo', 'moov_money', 'wave'] as const;
-export const Provider = /* @__PURE__ */ schema(() => z.enum(PROVIDERS));
+const PROVIDERS = ['orange_money', 'mtn_momo', 'moov_money', 'wave'] as const;
+const Provider = /* @__PURE__ */ schema(() => z.enum(PROVIDERS));
 
 export const PaymentInitiateBody = /* @__PURE__ */ schema(() =>
   z.strictObject({

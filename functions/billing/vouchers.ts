@@ -29,8 +29,6 @@ import { typedCode } from './codes.js';
 import { bookings, forfaitForSale, grant, newAccessCode, offerOf, voucherSale } from './ledger.js';
 import { billingSettings, useByFrom } from './settings.js';
 
-export { newCode, VOUCHER_ALPHABET, VOUCHER_LENGTH } from './codes.js';
-
 const MAX_COLLISION_ROUNDS = 10;
 /**
  * Transactions of one generation in flight at once (each on its own count shard). Four: the

@@ -35,8 +35,6 @@ const ConfigSchema = z.object({
   AGGREGATOR_TIMEOUT_MS: z._default(int, 2500),
 });
 
-export type Config = z.infer<typeof ConfigSchema>;
-
 /** Every function's timeout in AWS (lib/api-function.ts): outbound calls and their retries fit in it. */
 export const FUNCTION_TIMEOUT_S = 10;
 

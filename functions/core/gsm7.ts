@@ -23,9 +23,14 @@ export function toGsm7(text: string): string {
         .normalize('NFKD')
         .replace(/\p{M}/gu, '')
         .replace(/[‘’‚′]/g, "'")
-        .replace(/[“”„″]/g, '"')
+        .replace(/[“”„″«»]/g, '"')
         .replace(/[‐‑‒–—]/g, '-');
       return [...plain].every((p) => IN_GSM7.has(p)) ? plain : '?';
     })
     .join('');
+}
+
+/** SMS parts a GSM-7 text takes: 160 characters in one, 153 a part when split. */
+export function gsm7Segments(text: string): number {
+  return text.length <= 160 ? 1 : Math.ceil(text.length / 153);
 }

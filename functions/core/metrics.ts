@@ -42,7 +42,7 @@ atInvocationEnd(() => {
 });
 
 /** The business events operations watch; each is one EMF count. */
-export type BusinessMetric =
+type BusinessMetric =
   | 'OtpSent'
   | 'OtpVerified'
   | 'OtpRejected'
@@ -85,7 +85,7 @@ export function countMetric(name: BusinessMetric, value = 1): void {
 }
 
 /** Ages operations watch (seconds, the maximum over a period is what an alarm reads). */
-export type AgeMetric =
+type AgeMetric =
   /** The oldest pending payment reconciliation found: it grows when reconciliation falls behind. */
   | 'OldestPendingPaymentAgeS'
   /** The oldest last report among open sessions the sweep found: it grows when the sweep falls behind. */

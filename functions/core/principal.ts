@@ -28,7 +28,7 @@ export type SessionClaims =
 
 /** Who is calling, as proven by a verified session token (`exp`: its expiry, epoch seconds). */
 export type Principal = SessionClaims & { exp: number };
-export type ResellerPrincipal = Extract<Principal, { role: 'reseller' }>;
+type ResellerPrincipal = Extract<Principal, { role: 'reseller' }>;
 export type AdminPrincipal = Extract<Principal, { role: 'admin' }>;
 export type AgentPrincipal = Extract<Principal, { role: 'agent' }>;
 /** The callers of `reseller` routes: the owning reseller or an admin. */

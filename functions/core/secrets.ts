@@ -76,7 +76,7 @@ export const SERVICE_SECRETS: readonly ServiceSecretName[] = [
 ];
 
 /** How long a read from the extension may take, answer included (it may call Secrets Manager first). */
-export const EXTENSION_TIMEOUT_MS = 2000;
+const EXTENSION_TIMEOUT_MS = 2000;
 /** The extension's port when the function's environment does not say (the layer's own default). */
 const DEFAULT_EXTENSION_PORT = 2773;
 
@@ -84,7 +84,7 @@ const DEFAULT_EXTENSION_PORT = 2773;
  * The extension did not give the secret: unreachable, too slow, or an error status. Its name is
  * one `isUnavailable` (functions/core/errors.ts) counts as a dependency down: a 503, retry later.
  */
-export class SecretsUnavailable extends Error {
+class SecretsUnavailable extends Error {
   override readonly name = 'SecretsUnavailable';
 }
 

@@ -28,7 +28,7 @@ import { overallStatus } from './status.js';
 export const ALERT_TYPE = 'SLA_DEGRADED';
 export const ALERT_SEVERITY = 'P1';
 
-export interface CanaryTargets {
+interface CanaryTargets {
   dns: DnsTarget;
   api: ApiTarget;
   radius: RadiusTarget;
@@ -37,7 +37,7 @@ export interface CanaryTargets {
 }
 
 /** Everything a run depends on; each defaults to the configured, real one. */
-export interface CanaryDeps {
+interface CanaryDeps {
   targets: CanaryTargets;
   radiusSecrets: () => Promise<RadiusSecrets>;
   /** The nas_id the canary stands for: its alerts' `site`. */

@@ -1,12 +1,7 @@
-import { appendFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import type { SNSClient } from '@aws-sdk/client-sns';
 import { clock } from '../core/clock.js';
-import { snsModule } from '../core/lazy-sns.js';
+import { appendToOutbox, publish } from '../core/lazy-sns.js';
 import type { Alert } from '../store/alerts.js';
 import { monitoringSettings } from './settings.js';
-
-let sns: SNSClient | undefined;
 
 /**
  * Tells operations about a new alert. In AWS: SNS Publish to the operations topic (its
@@ -19,29 +14,19 @@ export async function notifyOps(alert: Alert, context: Record<string, unknown> =
   const message = { ...alert, ...context };
   if (!OPS_TOPIC_ARN) {
     const line = JSON.stringify({ ...message, sent_at: clock.iso() });
-    await mkdir(dirname(OPS_OUTBOX), { recursive: true });
-    await appendFile(OPS_OUTBOX, `${line}\n`, 'utf8');
+    await appendToOutbox(OPS_OUTBOX, line);
     if (process.env.OPS_ECHO === '1') process.stdout.write(`[ops] ${line}\n`);
     return;
   }
-  const { PublishCommand, SNSClient } = await snsModule();
-  sns ??= new SNSClient({});
-  await sns.send(
-    new PublishCommand({
-      TopicArn: OPS_TOPIC_ARN,
-      // SNS subjects: ASCII, at most 100 characters.
-      Subject: `[${alert.severity}] ${alert.type} ${alert.site}`.slice(0, 100),
-      Message: JSON.stringify(message, null, 2),
-      MessageAttributes: {
-        type: { DataType: 'String', StringValue: alert.type },
-        severity: { DataType: 'String', StringValue: alert.severity },
-        site: { DataType: 'String', StringValue: alert.site },
-      },
-    }),
-  );
-}
-
-/** Tests swap the SNS client's mock between cases. */
-export function resetOps(): void {
-  sns = undefined;
+  await publish({
+    TopicArn: OPS_TOPIC_ARN,
+    // SNS subjects: ASCII, at most 100 characters.
+    Subject: `[${alert.severity}] ${alert.type} ${alert.site}`.slice(0, 100),
+    Message: JSON.stringify(message, null, 2),
+    MessageAttributes: {
+      type: { DataType: 'String', StringValue: alert.type },
+      severity: { DataType: 'String', StringValue: alert.severity },
+      site: { DataType: 'String', StringValue: alert.site },
+    },
+  });
 }

@@ -4,7 +4,7 @@ import { type DnsStatus, reportDnsStatus } from '../store/dns-status.js';
 import { networkSettings } from './settings.js';
 
 /** The `last_update` of a sinkhole that never reported: the epoch, i.e. never. */
-export const NEVER = '1970-01-01T00:00:00.000Z';
+const NEVER = '1970-01-01T00:00:00.000Z';
 
 /**
  * The status as the API answers it. Before any report: not known healthy, an empty blocklist,

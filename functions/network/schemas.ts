@@ -62,7 +62,7 @@ export const AllocationResponse = /* @__PURE__ */ schema(() =>
   }),
 );
 
-export const VlanItem = /* @__PURE__ */ schema(() =>
+const VlanItem = /* @__PURE__ */ schema(() =>
   z.object({
     vlan_id: z.int(),
     reseller_id: z.string(),

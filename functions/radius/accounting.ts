@@ -23,7 +23,7 @@ import { radiusSettings } from './settings.js';
  * The caller answers 2xx only once this resolved (stored, or nothing to store), so that the
  * NAS resends any report whose write failed.
  */
-export interface AccountingReport {
+interface AccountingReport {
   status: 'Start' | 'Interim-Update' | 'Stop' | 'Accounting-On' | 'Accounting-Off';
   uniqueId?: string;
   userName?: string;
@@ -258,4 +258,3 @@ async function macSessionCode(
 }
 
 // The bulk closes live in ./closing.ts; re-exported for the callers that knew them here.
-export { closeSessionsOfNas, sweepSilentSessions } from './closing.js';

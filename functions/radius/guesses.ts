@@ -1,9 +1,9 @@
 import { log } from '../core/log.js';
 import { raiseAlertOnce } from '../store/alerts.js';
-import { batchGet } from '../store/entity.js';
 import {
   type BudgetCount,
   type BudgetWindow,
+  budgetStep,
   planBudget,
   RateBudget,
   windowStartOf,
@@ -121,23 +121,8 @@ export async function countWrongGuess(counters: GuessCounter[], nowMs: number): 
   await Promise.all(
     counters.map(async (c) => {
       const windowStart = windowStartOf(c.window, nowMs);
-      const after = await RateBudget.upsertReturning(
-        { scope: c.window.scope, subject: c.subject, windowStart },
-        {
-          expression: 'ADD #n :one SET #ttl = :ttl',
-          names: { '#n': 'n', '#ttl': 'ttl' },
-          values: {
-            ':one': 1,
-            ':ttl': Math.ceil((windowStart + c.window.windowMs) / 1000) + 3600,
-          },
-        },
-        // Already at its limit: nothing more to count (undefined).
-        {
-          expression: 'attribute_not_exists(#n) OR #n < :limit',
-          names: { '#n': 'n' },
-          values: { ':limit': c.window.limit },
-        },
-      );
+      // Already at its limit: nothing more to count (undefined).
+      const after = await RateBudget.upsertReturning(...budgetStep(c.window, c.subject, windowStart));
       if (c.alertSite && after?.n === c.window.limit) await alertFlood(c, nowMs);
     }),
   );
@@ -161,7 +146,3 @@ async function alertFlood(c: GuessCounter, nowMs: number): Promise<void> {
     log.error('code guessing alert not stored', { nasId: site, error: (error as Error).name });
   }
 }
-
-/** The counters as read now (alone, for the portal's routes). */
-export const readGuessCounts = async (counters: GuessCounter[], nowMs: number) =>
-  (await batchGet(guessReads(counters, nowMs), { consistent: true })) as (BudgetCount | undefined)[];

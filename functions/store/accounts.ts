@@ -160,8 +160,7 @@ export async function removeOperator(msisdn: string): Promise<Account | undefine
     {
       set: { role: 'subscriber' },
       remove: ['reseller_id', 'agent_id', 'name'],
-      expression: 'ADD token_version :one',
-      values: { ':one': 1 },
+      add: { token_version: 1 },
     },
     {
       expression: `${exists.expression} AND #role <> :subscriber`,
@@ -181,7 +180,7 @@ export async function removeOperator(msisdn: string): Promise<Account | undefine
 export function revokeTokens(msisdn: string, accountId?: string): Promise<boolean> {
   return AccountEntity.update(
     { msisdn },
-    { expression: 'ADD token_version :one', values: { ':one': 1 } },
+    { add: { token_version: 1 } },
     accountId
       ? {
           expression: `${exists.expression} AND #id = :id`,

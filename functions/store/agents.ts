@@ -1,6 +1,6 @@
 import { type AccessCode, accessCodeCreate } from './access-codes.js';
 import { AccountEntity } from './accounts.js';
-import { cancelled, type Expr, entity, exists, type TxItem, transact } from './entity.js';
+import { cancelled, type Expr, entity, exists, notExists, type TxItem, transact } from './entity.js';
 import { TABLE } from './table.js';
 
 /**
@@ -187,7 +187,7 @@ export async function createAgent(
 // Access: PutItem AGENT#<id> attribute_not_exists(pk) (enters byReseller).
 export async function inviteAgent(agent: Agent & { status: 'invited' }): Promise<void> {
   const { stock, ...rest } = agent;
-  await AgentEntity.put({ ...rest }, { expression: 'attribute_not_exists(pk)' });
+  await AgentEntity.put({ ...rest }, notExists);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { entity } from './entity.js';
+import { absentOrBelow, entity } from './entity.js';
 
 /** One check of a stored run, as the canary measured it. */
 export interface StoredCheck {
@@ -108,7 +108,7 @@ export const recordLatest = (run: CanaryRun, failed: boolean): Promise<CanarySta
         ':streak': failed ? 1 : 0,
       },
     },
-    { expression: 'attribute_not_exists(last_run) OR last_run < :at' },
+    absentOrBelow('last_run', run.at),
   );
 
 // Access: GetItem pk=CANARY, sk=STATE.

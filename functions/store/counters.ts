@@ -46,7 +46,7 @@ export const scopeOf = {
  * one (400 hotspots, 4 % of the network) opens and closes about 4 sessions/s, over 8 about 0.5/s
  * each. A subscriber: a handful of sessions, one item.
  */
-export const COUNTER_SHARDS = { all: 32, reseller: 8, subscriber: 1 } as const;
+const COUNTER_SHARDS = { all: 32, reseller: 8, subscriber: 1 } as const;
 
 export function shardsOf(scope: string): number {
   if (scope === scopeOf.all()) return COUNTER_SHARDS.all;

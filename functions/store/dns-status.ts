@@ -1,4 +1,4 @@
-import { entity } from './entity.js';
+import { absentOrBelow, entity } from './entity.js';
 
 /** The DNS sinkhole's status: reported by the DNS host (admin PUT) and by the canary's DNS check. */
 export interface DnsStatus {
@@ -46,7 +46,7 @@ export async function reportDnsStatus(report: {
         ':u': report.last_update,
       },
     },
-    { expression: 'attribute_not_exists(last_update) OR last_update <= :u' },
+    absentOrBelow('last_update', report.last_update, true),
   );
   // Refused: a newer report is stored already, and is the answer.
   return stored ?? (await getDnsStatus()) ?? {};

@@ -34,10 +34,3 @@ export const EntitlementEntity = entity<Entitlement>('entitlement')({
   }),
   ttl: (e) => Math.floor(Date.parse(e.expires_at) / 1000) + KEEP_AFTER_EXPIRY_S,
 });
-
-// Access: Query pk=SUB#<subscriber_id> AND begins_with(sk, 'ENT#').
-export async function listEntitlements(subscriberId: string): Promise<Entitlement[]> {
-  // The key of an empty id is the partition and the sort-key prefix of all of them.
-  const all = EntitlementEntity.key({ subscriber_id: subscriberId, id: '' });
-  return EntitlementEntity.queryAll({ pk: all.pk, sk: { beginsWith: all.sk } });
-}

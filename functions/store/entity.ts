@@ -36,18 +36,16 @@ import { wire, wireInput } from './wire.js';
 
 // The store helper's parts, for the store modules: one import.
 export {
-  actionsOf,
+  absentOrBelow,
+  allOf,
   type Expr,
   exists,
-  isConditionFailure,
   notExists,
   statusIs,
   type TxItem,
-  targetOf,
 } from './expressions.js';
-export type { GsiName, IndexDef, IndexOf, Item, KeyTemplate, PrimaryKey } from './keys.js';
-export type { QuerySpec } from './query.js';
-export { cancelled, TransactionCancelled, transact } from './transact.js';
+export type { Item } from './keys.js';
+export { cancelled, transact } from './transact.js';
 
 /**
  * One declaration per entity: how its keys are built from its attributes, its item type, and
@@ -61,7 +59,7 @@ export { cancelled, TransactionCancelled, transact } from './transact.js';
  */
 
 /** An entity's keys and lifetime; its name (the `entity` attribute of its items) is `entity`'s argument. */
-export interface EntityDef<T, K, I extends Indexes<T> = Indexes<T>> {
+interface EntityDef<T, K, I extends Indexes<T> = Indexes<T>> {
   key: (k: K) => PrimaryKey;
   /** Its indexes by access pattern. */
   indexes?: I;
@@ -75,7 +73,7 @@ type Indexes<T> = Record<string, IndexDef<T> | KeyTemplate<T>>;
 type IndexQuery<T, I, N extends keyof I> =
   IndexOf<I[N], T> extends { pk: (t: infer A) => string } ? A : never;
 
-export interface Entity<T, K, I extends Indexes<T> = Indexes<T>> {
+interface Entity<T, K, I extends Indexes<T> = Indexes<T>> {
   readonly name: string;
   /** The index declarations as key functions, with the narrow attribute types each needs. */
   readonly indexes: { readonly [N in keyof I]: IndexOf<I[N], T> };

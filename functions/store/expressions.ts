@@ -68,6 +68,24 @@ export function isConditionFailure(error: unknown): boolean {
 export const notExists: Expr = { expression: 'attribute_not_exists(pk)' };
 /** `attribute_exists(pk)`: an update or delete of an item that must be there. */
 export const exists: Expr = { expression: 'attribute_exists(pk)' };
+/**
+ * `attr` absent or below `value` (`<=` with `orEqual`): a mark that only moves forward (the
+ * newest report, the last check), or a counter that stops at a limit.
+ */
+export const absentOrBelow = (attr: string, value: unknown, orEqual = false): Expr => ({
+  expression: `attribute_not_exists(#below) OR #below ${orEqual ? '<=' : '<'} :below`,
+  names: { '#below': attr },
+  values: { ':below': value },
+});
+/** All of these conditions (their names and values must not clash). */
+export function allOf(...exprs: Expr[]): Expr {
+  const { ExpressionAttributeNames: names, ExpressionAttributeValues: values } = merged(...exprs);
+  return {
+    expression: exprs.map((e) => `(${e.expression})`).join(' AND '),
+    ...(names && { names }),
+    ...(values && { values }),
+  };
+}
 /** The item's `status` is this one (a transition's condition). */
 export const statusIs = (status: string): Expr => ({
   expression: '#status = :status_is',

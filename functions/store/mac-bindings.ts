@@ -55,7 +55,7 @@ export async function bindMac(b: MacBinding, code: AccessCode): Promise<BindOutc
       binding: MacBindingEntity.tx.create(b),
       code: Access.tx.update(
         { code: code.code },
-        { expression: 'ADD bound_devices :one', values: { ':one': 1 } },
+        { add: { bound_devices: 1 } },
         {
           expression:
             'attribute_exists(pk) AND (attribute_not_exists(bound_devices) OR bound_devices < :max)',
@@ -80,11 +80,7 @@ export async function forgetMac(k: Pick<MacBinding, 'reseller_id' | 'mac' | 'cod
   try {
     await transact({
       binding: MacBindingEntity.tx.delete(k, exists),
-      code: Access.tx.update(
-        { code: k.code },
-        { expression: 'ADD bound_devices :minus', values: { ':minus': -1 } },
-        exists,
-      ),
+      code: Access.tx.update({ code: k.code }, { add: { bound_devices: -1 } }, exists),
     });
     return true;
   } catch (error) {

@@ -1,4 +1,4 @@
-import { entity } from './entity.js';
+import { absentOrBelow, entity } from './entity.js';
 
 /**
  * A NAS restart (Accounting-On/Off) whose sessions were not all closed within its RADIUS
@@ -35,11 +35,7 @@ export const NasCloseEntity = entity<NasClose>('nas_close')({
 /** Records that a NAS's sessions up to `before` are still to close (a later restart's wins). */
 // Access: PutItem pk=NASCLOSE#<nas_id> (condition: none, or an earlier `before`), gsi1pk=NASCLOSES#PENDING.
 export const recordNasClose = (c: NasClose): Promise<boolean> =>
-  NasCloseEntity.put(c, {
-    expression: 'attribute_not_exists(pk) OR #before < :before',
-    names: { '#before': 'before' },
-    values: { ':before': c.before },
-  });
+  NasCloseEntity.put(c, absentOrBelow('before', c.before));
 
 /** The restarts still to finish, oldest first, at most `limit`. */
 // Access: Query pending (gsi1) gsi1pk=NASCLOSES#PENDING, Limit.

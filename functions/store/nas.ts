@@ -52,48 +52,29 @@ export const Nas = entity<NasRecord>('nas')({
 /** Sets which router family a hotspot runs (operator CLI); false for an unknown NAS id. */
 // Access: UpdateItem pk=NAS#<nas_id> SET vendor, condition attribute_exists(pk).
 export const setNasVendor = (nasId: string, vendor: NasVendor): Promise<boolean> =>
-  Nas.update({ nas_id: nasId }, { expression: 'SET vendor = :v', values: { ':v': vendor } }, exists);
+  Nas.update({ nas_id: nasId }, { set: { vendor } }, exists);
 
 /**
  * Where a hotspot's router takes Disconnect-Requests (operator CLI): an address (else the source
  * address of its accounting) and a port (else 3799). False for an unknown NAS id.
  */
 // Access: UpdateItem pk=NAS#<nas_id> SET/REMOVE coa_host, coa_port, condition attribute_exists(pk).
-export function setNasCoa(nasId: string, coa: { host?: string; port?: number }): Promise<boolean> {
-  const sets: string[] = [];
-  const removes: string[] = [];
-  const values: Record<string, unknown> = {};
-  if (coa.host) {
-    sets.push('coa_host = :h');
-    values[':h'] = coa.host;
-  } else removes.push('coa_host');
-  if (coa.port) {
-    sets.push('coa_port = :p');
-    values[':p'] = coa.port;
-  } else removes.push('coa_port');
-  const expression = [
-    sets.length ? `SET ${sets.join(', ')}` : '',
-    removes.length ? `REMOVE ${removes.join(', ')}` : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
-  return Nas.update({ nas_id: nasId }, { expression, ...(sets.length ? { values } : {}) }, exists);
-}
+export const setNasCoa = (nasId: string, coa: { host?: string; port?: number }): Promise<boolean> =>
+  Nas.update(
+    { nas_id: nasId },
+    { set: { coa_host: coa.host || undefined, coa_port: coa.port || undefined } },
+    exists,
+  );
 
 /** Sets (or, undefined, removes) a hotspot's own hourly SMS-code budget; false for an unknown NAS id. */
 // Access: UpdateItem pk=NAS#<nas_id> SET/REMOVE otp_requests_per_hour, condition attribute_exists(pk).
 export const setNasOtpBudget = (nasId: string, perHour: number | undefined): Promise<boolean> =>
-  perHour === undefined
-    ? Nas.update({ nas_id: nasId }, { expression: 'REMOVE otp_requests_per_hour' }, exists)
-    : Nas.update(
-        { nas_id: nasId },
-        { expression: 'SET otp_requests_per_hour = :n', values: { ':n': perHour } },
-        exists,
-      );
+  Nas.update({ nas_id: nasId }, { set: { otp_requests_per_hour: perHour } }, exists);
+
 /** Registers the origin a hotspot's router takes logins on (API, operator CLI); false for an unknown NAS id. */
 // Access: UpdateItem pk=NAS#<nas_id> SET login_origin, condition attribute_exists(pk).
 export const setNasLoginOrigin = (nasId: string, origin: string): Promise<boolean> =>
-  Nas.update({ nas_id: nasId }, { expression: 'SET login_origin = :o', values: { ':o': origin } }, exists);
+  Nas.update({ nas_id: nasId }, { set: { login_origin: origin } }, exists);
 
 // Access: GetItem pk=NAS#<nas_id>, sk=NAS.
 export const getNas = (nasId: string): Promise<NasRecord | undefined> => Nas.get({ nas_id: nasId });

@@ -88,7 +88,7 @@ export async function listUnusedPayments(resellerId: string, limit: number): Pro
 export const countCodeResend = (id: string): Promise<boolean> =>
   PaymentEntity.update(
     { id },
-    { expression: 'ADD code_resends :one', values: { ':one': 1 } },
+    { add: { code_resends: 1 } },
     {
       expression:
         '#status = :completed AND attribute_exists(access_code) AND (attribute_not_exists(code_resends) OR code_resends < :max)',
@@ -100,11 +100,7 @@ export const countCodeResend = (id: string): Promise<boolean> =>
 /** Gives back a counted re-text whose SMS could not be sent. */
 // Access: UpdateItem pk=PAYMENT#<id> ADD code_resends -1, condition attribute_exists(pk).
 export const uncountCodeResend = async (id: string): Promise<void> => {
-  await PaymentEntity.update(
-    { id },
-    { expression: 'ADD code_resends :minus', values: { ':minus': -1 } },
-    exists,
-  );
+  await PaymentEntity.update({ id }, { add: { code_resends: -1 } }, exists);
 };
 
 /** Takes the buyer's number off a payment's flag (an erased subscriber). False when there was none. */

@@ -1,6 +1,16 @@
 import type { Currency } from '../core/currency.js';
 import type { AccessOffer } from './access-codes.js';
-import { cancelled, type Expr, entity, exists, notExists, type TxItem, transact } from './entity.js';
+import {
+  absentOrBelow,
+  allOf,
+  cancelled,
+  type Expr,
+  entity,
+  exists,
+  notExists,
+  type TxItem,
+  transact,
+} from './entity.js';
 
 /**
  * The mobile-money providers (operators) a payment is made with. The API's list is checked
@@ -19,7 +29,7 @@ export type PaymentGateway = string & { readonly __brand: 'PaymentGateway' };
  * gateway gave the money back (in full or in part) after it was completed: its code is taken
  * back. Terminal.
  */
-export type PaymentStatus = 'pending' | 'completed' | 'failed' | 'expired' | 'refunded';
+type PaymentStatus = 'pending' | 'completed' | 'failed' | 'expired' | 'refunded';
 
 export interface Payment {
   id: string;
@@ -187,10 +197,12 @@ export const listClosedPayments = (
   checkedBeforeIso: string,
   limit: number,
 ): Promise<Payment[]> =>
-  listUnsettled('failed', { between: [sinceIso, beforeIso] }, limit, {
-    expression: 'attribute_not_exists(last_checked_at) OR last_checked_at < :checked',
-    values: { ':checked': checkedBeforeIso },
-  });
+  listUnsettled(
+    'failed',
+    { between: [sinceIso, beforeIso] },
+    limit,
+    absentOrBelow('last_checked_at', checkedBeforeIso),
+  );
 
 async function listUnsettled(
   status: 'pending' | 'failed',
@@ -227,13 +239,15 @@ async function listUnsettled(
 export const claimStatusCheck = (id: string, nowIso: string, sinceIso: string): Promise<boolean> =>
   PaymentEntity.update(
     { id },
-    { expression: 'SET last_checked_at = :now', values: { ':now': nowIso } },
-    {
-      expression:
-        'attribute_exists(pk) AND #status <> :completed AND (attribute_not_exists(last_checked_at) OR last_checked_at < :since)',
-      names: { '#status': 'status' },
-      values: { ':completed': 'completed', ':since': sinceIso },
-    },
+    { set: { last_checked_at: nowIso } },
+    allOf(
+      {
+        expression: 'attribute_exists(pk) AND #status <> :completed',
+        names: { '#status': 'status' },
+        values: { ':completed': 'completed' },
+      },
+      absentOrBelow('last_checked_at', sinceIso),
+    ),
   );
 
 // Access: GetItem pk=IDEMP#<subscriber_id>#<key>, sk=IDEMP (ConsistentRead).
@@ -287,12 +301,7 @@ export async function createPayment(
 export async function setPaymentUrl(id: string, url: string, providerReference?: string): Promise<void> {
   const set = await PaymentEntity.update(
     { id },
-    providerReference
-      ? {
-          expression: 'SET payment_url = :u, provider_reference = :r',
-          values: { ':u': url, ':r': providerReference },
-        }
-      : { expression: 'SET payment_url = :u', values: { ':u': url } },
+    { set: { payment_url: url, ...(providerReference ? { provider_reference: providerReference } : {}) } },
     exists,
   );
   // Called with a payment just read or written: one that is gone is a fault, not a case.
@@ -300,7 +309,7 @@ export async function setPaymentUrl(id: string, url: string, providerReference?:
 }
 
 /** At most this many refusals are kept in full on a payment; beyond, only `refusal_count` grows. */
-export const MAX_REFUSALS_KEPT = 20;
+const MAX_REFUSALS_KEPT = 20;
 
 /**
  * Records a refused webhook delivery on the payment; the payment's status is not touched. The
@@ -311,16 +320,14 @@ export async function recordRefusal(id: string, refusal: Refusal): Promise<void>
   const kept = await PaymentEntity.update(
     { id },
     {
-      expression: 'ADD refusal_count :one SET refusals = list_append(if_not_exists(refusals, :empty), :r)',
-      values: { ':one': 1, ':empty': [], ':r': [refusal] },
+      add: { refusal_count: 1 },
+      expression: 'SET refusals = list_append(if_not_exists(refusals, :empty), :r)',
+      values: { ':empty': [], ':r': [refusal] },
     },
-    {
-      expression: 'attribute_exists(pk) AND (attribute_not_exists(refusal_count) OR refusal_count < :max)',
-      values: { ':max': MAX_REFUSALS_KEPT },
-    },
+    allOf(exists, absentOrBelow('refusal_count', MAX_REFUSALS_KEPT)),
   );
   if (kept) return;
-  await PaymentEntity.update({ id }, { expression: 'ADD refusal_count :one', values: { ':one': 1 } }, exists);
+  await PaymentEntity.update({ id }, { add: { refusal_count: 1 } }, exists);
 }
 
 /** The ids of a subscriber's payments (gsi4 holds only the id). */

@@ -1,4 +1,4 @@
-import { entity, exists, type TxItem } from './entity.js';
+import { absentOrBelow, entity, exists, type TxItem } from './entity.js';
 
 /**
  * Sliding-window limiter: at most `limit` events in any `windowMs`. The item holds one slot per
@@ -120,24 +120,26 @@ export function planBudget(counter: BudgetCount | undefined, b: BudgetWindow, no
 }
 
 /**
+ * One more event on a window's counter, as the key, the upsert and its condition: the first
+ * makes the item, which expires an hour after its window ends; refused once the window holds
+ * `limit` events (a counter at its limit stays there).
+ */
+export const budgetStep = (b: BudgetWindow, subject: string, windowStart: number) =>
+  [
+    { scope: b.scope, subject, windowStart },
+    {
+      add: { n: 1 },
+      expression: 'SET #ttl = :ttl',
+      names: { '#ttl': 'ttl' },
+      values: { ':ttl': Math.ceil((windowStart + b.windowMs) / 1000) + 3600 },
+    },
+    absentOrBelow('n', b.limit),
+  ] as const;
+
+/**
  * The transaction item that counts one event in the planned window, refused once the window
  * holds `limit` events. The item expires an hour after its window ends.
  */
 export function takeBudgetTx(b: BudgetWindow, subject: string, windowStart: number): TxItem {
-  return RateBudget.tx.upsert(
-    { scope: b.scope, subject, windowStart },
-    {
-      expression: 'ADD #n :one SET #ttl = :ttl',
-      names: { '#n': 'n', '#ttl': 'ttl' },
-      values: {
-        ':one': 1,
-        ':ttl': Math.ceil((windowStart + b.windowMs) / 1000) + 3600,
-      },
-    },
-    {
-      expression: 'attribute_not_exists(#n) OR #n < :limit',
-      names: { '#n': 'n' },
-      values: { ':limit': b.limit },
-    },
-  );
+  return RateBudget.tx.upsert(...budgetStep(b, subject, windowStart));
 }

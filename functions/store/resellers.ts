@@ -1,5 +1,5 @@
 import type { Country } from '../core/currency.js';
-import { entity } from './entity.js';
+import { entity, exists } from './entity.js';
 
 /**
  * A reseller's network profile: its name (recorded by the operator CLI or at allocation), its
@@ -28,18 +28,6 @@ export const Reseller = entity<ResellerProfile>('reseller')({
 export const getReseller = (resellerId: string): Promise<ResellerProfile | undefined> =>
   Reseller.get({ reseller_id: resellerId }, { consistent: true });
 
-/** Records a reseller's name (operator CLI), unless it already has one. */
-// Access: UpdateItem pk=RESELLER#<id>, sk=PROFILE SET reseller_name = if_not_exists(...).
-export async function recordResellerName(resellerId: string, name: string): Promise<void> {
-  await Reseller.upsert(
-    { reseller_id: resellerId },
-    {
-      expression: 'SET reseller_id = :id, reseller_name = if_not_exists(reseller_name, :n)',
-      values: { ':id': resellerId, ':n': name },
-    },
-  );
-}
-
 /** Marks the reseller's VLAN as being released; false when it does not hold that VLAN. */
 // Access: UpdateItem pk=RESELLER#<id>, sk=PROFILE SET releasing, condition vlan_id = :v.
 export const markReleasing = (resellerId: string, vlanId: number): Promise<boolean> =>
@@ -52,11 +40,7 @@ export const markReleasing = (resellerId: string, vlanId: number): Promise<boole
 /** Marks a reseller removed (its last operator account went): its agents sell no more. */
 // Access: UpdateItem pk=RESELLER#<id>, sk=PROFILE SET removed_at (condition: exists).
 export const markResellerRemoved = (resellerId: string, nowIso: string): Promise<boolean> =>
-  Reseller.update(
-    { reseller_id: resellerId },
-    { expression: 'SET removed_at = :now', values: { ':now': nowIso } },
-    { expression: 'attribute_exists(pk)' },
-  );
+  Reseller.update({ reseller_id: resellerId }, { set: { removed_at: nowIso } }, exists);
 
 /**
  * Records a reseller (operator CLI): creates its profile if absent, and sets its country. A
@@ -71,30 +55,25 @@ export async function recordReseller(input: {
   /** The countries of the same currency as `country` (currency.ts knows them). */
   sameZone?: readonly Country[];
 }): Promise<'recorded' | 'zone_change'> {
-  const sets = ['reseller_id = :id'];
-  const values: Record<string, unknown> = { ':id': input.resellerId };
-  if (input.name) {
-    sets.push('reseller_name = if_not_exists(reseller_name, :n)');
-    values[':n'] = input.name;
-  }
-  // Registered again: no longer removed.
+  const key = { reseller_id: input.resellerId };
+  // Registered again: no longer removed. Its name is the first one given.
+  const update = {
+    set: {
+      reseller_id: input.resellerId,
+      removed_at: undefined,
+      ...(input.country ? { country: input.country } : {}),
+    },
+    ...(input.name ? { ifAbsent: { reseller_name: input.name } } : {}),
+  };
   if (!input.country) {
-    await Reseller.upsert(
-      { reseller_id: input.resellerId },
-      { expression: `SET ${sets.join(', ')} REMOVE removed_at`, values },
-    );
+    await Reseller.upsert(key, update);
     return 'recorded';
   }
-  sets.push('country = :c');
-  values[':c'] = input.country;
   const zone = input.sameZone ?? [input.country];
   const zoneValues = Object.fromEntries(zone.map((c, i) => [`:z${i}`, c]));
-  const ok = await Reseller.upsert(
-    { reseller_id: input.resellerId },
-    { expression: `SET ${sets.join(', ')} REMOVE removed_at`, values: { ...values, ...zoneValues } },
-    {
-      expression: `attribute_not_exists(country) OR country IN (${Object.keys(zoneValues).join(', ')})`,
-    },
-  );
+  const ok = await Reseller.upsert(key, update, {
+    expression: `attribute_not_exists(country) OR country IN (${Object.keys(zoneValues).join(', ')})`,
+    values: zoneValues,
+  });
   return ok ? 'recorded' : 'zone_change';
 }

@@ -7,7 +7,7 @@ import { revenueSessionsStarted, sessionCountShardOf } from './revenue.js';
 import { type RadiusSession, Session } from './session-entity.js';
 
 // The session's declaration and its reads, for the modules that know sessions by this one.
-export { getSession, OPEN_SHARDS, type RadiusSession, Session } from './session-entity.js';
+export { getSession, type RadiusSession, Session } from './session-entity.js';
 export * from './session-reads.js';
 
 /** The counters a session counts in: the whole platform, its reseller, its subscriber. */
@@ -149,10 +149,6 @@ export function countSessionsItems(sessions: readonly RadiusSession[]): Record<s
   return items;
 }
 
-/** `countSessionsItems` of one session (its own item is `session:<id>`). */
-// Access: as countSessionsItems, for one session.
-export const countSessionItems = (s: RadiusSession): Record<string, TxItem> => countSessionsItems([s]);
-
 /** What a later report adds for a session it finds uncounted (see `countSessionsItems`). */
 const countedItems = (s: RadiusSession, open: boolean): Record<string, TxItem> =>
   Object.fromEntries(countedAdds({ ...s, status: open ? 'open' : 'closed' }).map((a) => [a.name, a.item(1)]));
@@ -192,7 +188,7 @@ export function reportItems(
     ...(next.event_time !== undefined ? { event_time: next.event_time } : {}),
     ...(closing ? { status: 'closed', closed_at: next.nowIso, close_reason: next.close } : {}),
     ...(reopening ? { status: 'open', closed_at: undefined, close_reason: undefined } : {}),
-    // Left uncounted by its first report: counted here (see `countSessionItems`).
+    // Left uncounted by its first report: counted here (see `countSessionsItems`).
     ...(read.uncounted ? { uncounted: undefined } : {}),
   };
   const open = reopening || (read.status === 'open' && !closing);

@@ -4,8 +4,6 @@ import { type GatewayRule, rulesCreate, rulesDelete } from './gateway-rules.js';
 import { Nas } from './nas.js';
 import { Reseller } from './resellers.js';
 
-export { getReseller, type ResellerProfile, recordResellerName } from './resellers.js';
-
 /**
  * VLAN allocations. Which ids are taken is kept on a few stripe items (`VLAN#POOL#<s>`, s = id
  * mod `VLAN_STRIPES`), each a number set of the taken ids of its stripe: an allocation adds its id

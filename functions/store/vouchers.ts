@@ -1,11 +1,5 @@
 import type { Currency } from '../core/currency.js';
-import {
-  Access,
-  type AccessCode,
-  type AccessOffer,
-  accessCodeActivate,
-  getAccessCode,
-} from './access-codes.js';
+import { Access, type AccessCode, type AccessOffer, accessCodeActivate } from './access-codes.js';
 import { type Entitlement, EntitlementEntity } from './entitlements.js';
 import { batchGet, cancelled, type Expr, entity, type Item, type TxItem, transact } from './entity.js';
 import { voucherCountsMove } from './voucher-counts.js';
@@ -163,13 +157,6 @@ export async function deleteVouchers(resellerId: string, batchId: string, codes:
     pk: BatchPartEntity.key({ batch_id: batchId, part: 0 }).pk,
   });
   for (const p of parts) await BatchPartEntity.delete(p);
-}
-
-/** A voucher by its code (undefined for a code that is no voucher: a paid code, an agent's). */
-// Access: GetItem pk=CODE#<code>, sk=CODE (ConsistentRead).
-export async function getVoucher(code: string): Promise<Voucher | undefined> {
-  const a = await getAccessCode(code);
-  return a?.source === 'voucher' ? voucherOf(a) : undefined;
 }
 
 /**

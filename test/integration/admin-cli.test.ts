@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { requestOtp, verifyOtp } from '../../functions/auth/service.js';
 import { verifySession } from '../../functions/auth/tokens.js';
 import { getAccount } from '../../functions/store/accounts.js';
-import { getReseller } from '../../functions/store/vlans.js';
+import { getReseller } from '../../functions/store/resellers.js';
 import { addReseller, adminCli } from '../support/admin-cli.js';
 import { useTestTable } from '../support/db.js';
 import { lastOtp, newMsisdn } from '../support/http.js';

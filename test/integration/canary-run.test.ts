@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clock } from '../../functions/core/clock.js';
-import { type CanaryDeps, type CanaryTargets, runCanary } from '../../functions/monitoring/canary.js';
+import { runCanary } from '../../functions/monitoring/canary.js';
 import { CHECK_NAMES } from '../../functions/monitoring/checks/types.js';
 import { canaryStatus } from '../../functions/monitoring/dashboard.js';
 import type { Alert } from '../../functions/store/alerts.js';
@@ -18,6 +18,10 @@ import {
   startWebPeer,
   type WebPeer,
 } from '../support/peers.js';
+
+/** What a test may give the canary in place of its own. */
+type CanaryDeps = NonNullable<Parameters<typeof runCanary>[0]>;
+type CanaryTargets = NonNullable<CanaryDeps['targets']>;
 
 // Whole runs against real peers: Unbound, FreeRADIUS, a web server, and the API's own status
 // route on the real local server, storing into DynamoDB Local.

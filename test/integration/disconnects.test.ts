@@ -6,7 +6,7 @@ import { countersOf, scopeOf } from '../../functions/store/counters.js';
 import { getDisconnect } from '../../functions/store/disconnects.js';
 import { transact } from '../../functions/store/entity.js';
 import {
-  countSessionItems,
+  countSessionsItems,
   getSession,
   openSessionItems,
   type RadiusSession,
@@ -52,7 +52,7 @@ async function openSession(): Promise<RadiusSession> {
   });
   await transact(openSessionItems(session, 0, {}));
   // Counted right after, as accounting does (functions/radius/accounting.ts).
-  await transact(countSessionItems({ ...session, uncounted: true }));
+  await transact(countSessionsItems([{ ...session, uncounted: true }]));
   return session;
 }
 

@@ -2,17 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ddb, instrumentDdb, setDdb, tableName } from '../../functions/core/ddb.js';
-import {
-  type AccountingReport,
-  account,
-  closeSessionsOfNas,
-  sweepSilentSessions,
-} from '../../functions/radius/accounting.js';
-import { COUNTER_SHARDS, countersOf, scopeOf } from '../../functions/store/counters.js';
+import { account } from '../../functions/radius/accounting.js';
+import { closeSessionsOfNas, sweepSilentSessions } from '../../functions/radius/closing.js';
+import { countersOf, scopeOf } from '../../functions/store/counters.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
+import { OPEN_SHARDS } from '../../functions/store/session-entity.js';
 import {
   getSession,
-  OPEN_SHARDS,
   oldestOpenReport,
   openDevicesOfNas,
   openSessionsOfNas,
@@ -23,6 +19,12 @@ import { shardOf } from '../../functions/store/shards.js';
 import { accountingReport, resellerWithCodes } from '../support/access.js';
 import { useTestTable } from '../support/db.js';
 import { drainStreams } from '../support/streams.js';
+
+/** The items a counter is spread over, by scope: the platform's 32, a reseller's 8. */
+const COUNTER_SHARDS = { all: 32, reseller: 8 } as const;
+
+/** What FreeRADIUS reports, as the accounting takes it. */
+type AccountingReport = Parameters<typeof account>[0];
 
 // No hot key (docs/scale.md): open sessions by last report over OPEN_SHARDS index partitions,
 // the platform's and each reseller's counts over several items, on DynamoDB Local.

@@ -7,7 +7,6 @@ import { resetConfig } from '../../functions/core/config.js';
 import { resetSecrets } from '../../functions/core/secrets.js';
 import { listCodesOf } from '../../functions/store/access-codes.js';
 import { listAlertsByStatus } from '../../functions/store/alerts.js';
-import { listEntitlements } from '../../functions/store/entitlements.js';
 import { getPayment } from '../../functions/store/payments.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
@@ -15,6 +14,7 @@ import { recordSandboxPayment } from '../../functions/store/sandbox-payments.js'
 import { type FakeCinetPay, fakeCinetPay } from '../support/fake-providers.js';
 import { hotspotOf } from '../support/hotspots.js';
 import { call, tokenFor, useLocalServer } from '../support/http.js';
+import { listEntitlements } from '../support/store-reads.js';
 
 /**
  * A completion the gateway confirms through its status API, for the payment's amount and

@@ -5,15 +5,14 @@ import { statementLines } from '../../console/statement.js';
 import { allot, salesCsv, sell } from '../../functions/agents/agents.js';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { initiatePayment } from '../../functions/billing/payments/initiate.js';
-import { takeBack } from '../../functions/billing/payments/settlement.js';
-import { handleWebhook } from '../../functions/billing/payments/webhook.js';
+import { settle } from '../../functions/billing/payments/settlement.js';
 import { billingSummary } from '../../functions/billing/summary.js';
 import { generateVouchers, operatorBatchCsv, redeem } from '../../functions/billing/vouchers.js';
 import { clock } from '../../functions/core/clock.js';
-import type { AdminPrincipal, AgentPrincipal, ResellerPrincipal } from '../../functions/core/principal.js';
+import type { AdminPrincipal, AgentPrincipal, OperatorPrincipal } from '../../functions/core/principal.js';
 import { authorizeLogin } from '../../functions/radius/authorize.js';
 import { createAgent, NEW_AGENT_BOOKS } from '../../functions/store/agents.js';
-import type { Books } from '../../functions/store/books.js';
+import { type Books, noBooks } from '../../functions/store/books.js';
 import { getPayment } from '../../functions/store/payments.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
@@ -21,6 +20,9 @@ import { salesBetween } from '../../functions/store/sales.js';
 import { recordSandboxPayment } from '../../functions/store/sandbox-payments.js';
 import { useTestTable } from '../support/db.js';
 import { hotspotOf } from '../support/hotspots.js';
+import { webhookSettlement } from '../support/webhook.js';
+
+type ResellerPrincipal = Extract<OperatorPrincipal, { role: 'reseller' }>;
 
 /**
  * The books, whatever sells: after any sequence of sales of every kind (a mobile-money payment,
@@ -60,16 +62,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 
 /** The books a model of the sequence expects: what was sold, less what was refunded. */
 type Expected = Omit<Books, 'by_agent'> & { by_agent: Record<string, number> };
-const none = (): Expected => ({
-  total_fcfa: 0,
-  sales_count: 0,
-  provider_fee_fcfa: 0,
-  commission_fcfa: 0,
-  by_hotspot: {},
-  by_forfait: {},
-  by_channel: {},
-  by_agent: {},
-});
+const none = (): Expected => noBooks();
 function book(
   into: Expected,
   e: {
@@ -223,7 +216,11 @@ async function run(ops: Op[]) {
       const [p] = refundable.splice(o.pick % Math.max(1, refundable.length), 1);
       if (!p) continue;
       const stored = await getPayment(p.id);
-      expect(await takeBack(stored as NonNullable<typeof stored>)).toBe('refunded');
+      // The gateway's status API shows it refunded: the code is taken back, the sale unbooked.
+      const refunded = { status: 'refunded', amount_fcfa: p.amount } as const;
+      expect(await settle(stored as NonNullable<typeof stored>, refunded, { source: 'gateway' })).toBe(
+        'refunded',
+      );
       const fee = Math.round(p.amount * FEE_RATE);
       booked(o.day, {
         amount: -p.amount,
@@ -242,7 +239,7 @@ async function run(ops: Op[]) {
       const id = await pay(s.nasId, f.id);
       if (o.kind === 'late') {
         // Declined, then paid after all: the gateway's status API confirms it, and it is credited.
-        expect(await handleWebhook(delivery(id, 'failed', price))).toBe('failed');
+        expect(await webhookSettlement(delivery(id, 'failed', price))).toBe('failed');
         await recordSandboxPayment({
           reference: id,
           status: 'completed',
@@ -252,7 +249,7 @@ async function run(ops: Op[]) {
           decided_at: clock.iso(),
         });
       }
-      expect(await handleWebhook(delivery(id, 'completed', price))).toBe('completed');
+      expect(await webhookSettlement(delivery(id, 'completed', price))).toBe('completed');
       refundable.push({ id, amount: price, forfait: f.id });
       const fee = Math.round(price * FEE_RATE);
       booked(o.day, {

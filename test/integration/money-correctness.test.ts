@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { initiatePayment } from '../../functions/billing/payments/initiate.js';
-import { handleWebhook } from '../../functions/billing/payments/webhook.js';
 import {
   generateVouchers,
   listVouchers,
@@ -17,10 +16,11 @@ import { getPayment } from '../../functions/store/payments.js';
 import { getReseller, recordReseller } from '../../functions/store/resellers.js';
 import { getMonthlyRevenue, UNATTRIBUTED, unattributedFor } from '../../functions/store/revenue.js';
 import { getVoucherCounts } from '../../functions/store/voucher-counts.js';
-import { getVoucher } from '../../functions/store/vouchers.js';
 import { useTestTable } from '../support/db.js';
 import { probeDdb } from '../support/ddb-instrument.js';
 import { hotspotOf } from '../support/hotspots.js';
+import { getVoucher } from '../support/store-reads.js';
+import { webhookSettlement } from '../support/webhook.js';
 
 useTestTable({ seed: true });
 
@@ -56,17 +56,17 @@ describe('the webhook event id, per payment', () => {
     const a = await newPayment();
     const b = await newPayment();
     const eventId = `evt-${randomUUID()}`;
-    expect(await handleWebhook(delivery(a, 'completed', eventId))).toBe('completed');
-    expect(await handleWebhook(delivery(b, 'completed', eventId))).toBe('completed');
+    expect(await webhookSettlement(delivery(a, 'completed', eventId))).toBe('completed');
+    expect(await webhookSettlement(delivery(b, 'completed', eventId))).toBe('completed');
     expect((await getPayment(b))?.status).toBe('completed');
   });
 
   it('keeps a failed payment failed when a completion comes that its gateway does not confirm, and raises one alert for a human', async () => {
     // The sandbox's status API knows only what its page decided: nothing here.
     const id = await newPayment();
-    expect(await handleWebhook(delivery(id, 'failed'))).toBe('failed');
-    expect(await handleWebhook(delivery(id, 'completed'))).toBe('unchanged');
-    expect(await handleWebhook(delivery(id, 'completed'))).toBe('unchanged');
+    expect(await webhookSettlement(delivery(id, 'failed'))).toBe('failed');
+    expect(await webhookSettlement(delivery(id, 'completed'))).toBe('unchanged');
+    expect(await webhookSettlement(delivery(id, 'completed'))).toBe('unchanged');
     expect((await getPayment(id))?.status).toBe('failed');
     const mine = (await listAlertsByStatus('active')).filter((a) => a.site === `payment:${id}`);
     expect(mine).toHaveLength(1);
@@ -91,7 +91,7 @@ describe('currencies', () => {
     try {
       const id = await newPayment();
       expect((await getPayment(id))?.reseller_id).toBe(unattributedFor('XAF'));
-      await handleWebhook(delivery(id, 'completed'));
+      await webhookSettlement(delivery(id, 'completed'));
     } finally {
       delete process.env.DEFAULT_COUNTRY;
       resetConfig();

@@ -4,7 +4,7 @@ import { clock } from '../../functions/core/clock.js';
 import { AppError } from '../../functions/core/errors.js';
 import type { Principal } from '../../functions/core/principal.js';
 import { brandingOf, updateBranding } from '../../functions/network/branding.js';
-import { dnsStatusView, NEVER, reportDns } from '../../functions/network/dns.js';
+import { dnsStatusView, reportDns } from '../../functions/network/dns.js';
 import { addSite, sitesOf } from '../../functions/network/sites.js';
 import { allocateVlan, releaseVlan } from '../../functions/network/vlans.js';
 import { readBranding, saveBranding } from '../../functions/store/branding.js';
@@ -172,7 +172,8 @@ describe('DNS status', () => {
       unbound_healthy: false,
       blocklist_count: 0,
       sinkhole_ip: '0.0.0.0',
-      last_update: NEVER,
+      // Never reported: the epoch.
+      last_update: '1970-01-01T00:00:00.000Z',
     });
   });
 

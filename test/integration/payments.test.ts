@@ -3,17 +3,17 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { initiatePayment } from '../../functions/billing/payments/initiate.js';
-import { handleWebhook } from '../../functions/billing/payments/webhook.js';
 import { clock, monthOf } from '../../functions/core/clock.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { ddb, tableName } from '../../functions/core/ddb.js';
 import { AppError } from '../../functions/core/errors.js';
-import { listEntitlements } from '../../functions/store/entitlements.js';
 import { createForfait, updateForfait } from '../../functions/store/forfaits.js';
-import { getPayment, MAX_REFUSALS_KEPT } from '../../functions/store/payments.js';
+import { getPayment } from '../../functions/store/payments.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import { useTestTable } from '../support/db.js';
 import { probeDdb } from '../support/ddb-instrument.js';
+import { listEntitlements } from '../support/store-reads.js';
+import { webhookSettlement } from '../support/webhook.js';
 
 useTestTable({ seed: true });
 
@@ -136,7 +136,7 @@ describe('webhook deliveries', () => {
   it('completes once and counts the aggregate once for 20 parallel deliveries of one event', async () => {
     const { id, subscriberId, resellerId } = await givenPayment();
     const e = event(id);
-    const outcomes = await Promise.all(Array.from({ length: 20 }, () => handleWebhook(e)));
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => webhookSettlement(e)));
     expect(outcomes.filter((o) => o === 'completed')).toHaveLength(1);
     // The others found the payment completed, or this very event applied already.
     expect(outcomes.filter((o) => o === 'unchanged' || o === 'replayed')).toHaveLength(19);
@@ -153,7 +153,7 @@ describe('webhook deliveries', () => {
 
   it('counts a payment once when two different events complete it', async () => {
     const { id, resellerId } = await givenPayment();
-    const outcomes = await Promise.all([handleWebhook(event(id)), handleWebhook(event(id))]);
+    const outcomes = await Promise.all([webhookSettlement(event(id)), webhookSettlement(event(id))]);
     expect(outcomes.sort()).toEqual(['completed', 'unchanged']);
     const revenue = await getMonthlyRevenue(resellerId, monthOf(clock.now()));
     // Sessions are counted by RADIUS accounting (a session's Start), not by a sale.
@@ -162,22 +162,22 @@ describe('webhook deliveries', () => {
 
   it('keeps a completed payment completed when a failure arrives afterwards', async () => {
     const { id } = await givenPayment();
-    await handleWebhook(event(id));
-    expect(await handleWebhook(event(id, 'failed'))).toBe('unchanged');
+    await webhookSettlement(event(id));
+    expect(await webhookSettlement(event(id, 'failed'))).toBe('unchanged');
     expect((await getPayment(id))?.status).toBe('completed');
   });
 
   it('fails a pending payment, and a later completion does not revive it', async () => {
     const { id, resellerId } = await givenPayment();
-    expect(await handleWebhook(event(id, 'failed'))).toBe('failed');
-    expect(await handleWebhook(event(id))).toBe('unchanged');
+    expect(await webhookSettlement(event(id, 'failed'))).toBe('failed');
+    expect(await webhookSettlement(event(id))).toBe('unchanged');
     expect((await getPayment(id))?.status).toBe('failed');
     expect((await getMonthlyRevenue(resellerId, monthOf(clock.now()))).total_fcfa).toBe(0);
   });
 
   it('refuses an amount mismatch with 409, records it and leaves the payment pending', async () => {
     const { id, resellerId } = await givenPayment();
-    const error = await handleWebhook(event(id, 'completed', { amount_fcfa: 1 })).catch(codeOf);
+    const error = await webhookSettlement(event(id, 'completed', { amount_fcfa: 1 })).catch(codeOf);
     expect(error).toBe('ERR_CONFLICT');
     const p = await getPayment(id);
     expect(p?.status).toBe('pending');
@@ -188,27 +188,29 @@ describe('webhook deliveries', () => {
 
   it('refuses a provider mismatch with 409 too', async () => {
     const { id } = await givenPayment();
-    const error = await handleWebhook(event(id, 'completed', { provider: 'wave' })).catch(codeOf);
+    const error = await webhookSettlement(event(id, 'completed', { provider: 'wave' })).catch(codeOf);
     expect(error).toBe('ERR_CONFLICT');
     expect((await getPayment(id))?.refusals?.[0]?.reason).toBe('provider_mismatch');
   });
 
   it('keeps the first refusals in full and only counts the rest, so the payment item stays small', async () => {
     const { id } = await givenPayment();
-    for (let i = 0; i < MAX_REFUSALS_KEPT + 5; i++) {
-      expect(await handleWebhook(event(id, 'completed', { amount_fcfa: 1 })).catch(codeOf)).toBe(
+    // The payment keeps the first 20 refusals and counts them all.
+    const kept = 20;
+    for (let i = 0; i < kept + 5; i++) {
+      expect(await webhookSettlement(event(id, 'completed', { amount_fcfa: 1 })).catch(codeOf)).toBe(
         'ERR_CONFLICT',
       );
     }
     const p = await getPayment(id);
-    expect(p?.refusal_count).toBe(MAX_REFUSALS_KEPT + 5);
-    expect(p?.refusals).toHaveLength(MAX_REFUSALS_KEPT);
+    expect(p?.refusal_count).toBe(kept + 5);
+    expect(p?.refusals).toHaveLength(kept);
     expect(p?.status).toBe('pending');
-    expect(await handleWebhook(event(id))).toBe('completed');
+    expect(await webhookSettlement(event(id))).toBe('completed');
   });
 
   it('answers 404 for an unknown transaction', async () => {
-    expect(await handleWebhook(event(randomUUID())).catch(codeOf)).toBe('ERR_NOT_FOUND');
+    expect(await webhookSettlement(event(randomUUID())).catch(codeOf)).toBe('ERR_NOT_FOUND');
   });
 
   it('honours a completion that arrives after the 30 minutes', async () => {
@@ -216,7 +218,7 @@ describe('webhook deliveries', () => {
     const start = clock.now();
     clock.set(() => start + 45 * 60_000);
     try {
-      expect(await handleWebhook(event(id))).toBe('completed');
+      expect(await webhookSettlement(event(id))).toBe('completed');
     } finally {
       clock.reset();
     }
@@ -241,7 +243,7 @@ describe('what a completed payment grants', () => {
     await updateForfait(id, { duration_hours: 1, data_limit_mb: 10 });
     const probe = probeDdb();
     probe.reset();
-    await handleWebhook({
+    await webhookSettlement({
       event_id: randomUUID(),
       transaction_id,
       status: 'completed',
@@ -307,7 +309,7 @@ describe('completions confirmed with the aggregator (http mode)', () => {
   it('completes a payment the status API shows completed for the same amount and provider', async () => {
     const { id, resellerId } = await givenSandboxPayment();
     const fetchMock = httpMode(answer('completed'));
-    expect(await handleWebhook(event(id))).toBe('completed');
+    expect(await webhookSettlement(event(id))).toBe('completed');
     expect(String(fetchMock.mock.calls[0]?.[0])).toBe(`https://aggregator.example/payments/${id}`);
     expect((await getMonthlyRevenue(resellerId, monthOf(clock.now()))).total_fcfa).toBeGreaterThan(0);
   });
@@ -324,7 +326,7 @@ describe('completions confirmed with the aggregator (http mode)', () => {
   ])('refuses (409, recorded) a completion the status API shows %s', async (_name, reply, reason) => {
     const { id, resellerId } = await givenSandboxPayment();
     httpMode(reply);
-    expect(await handleWebhook(event(id)).catch(codeOf)).toBe('ERR_CONFLICT');
+    expect(await webhookSettlement(event(id)).catch(codeOf)).toBe('ERR_CONFLICT');
     const p = await getPayment(id);
     expect(p?.status).toBe('pending');
     expect(p?.refusals?.[0]?.reason).toBe(reason);
@@ -335,26 +337,26 @@ describe('completions confirmed with the aggregator (http mode)', () => {
     const { id } = await givenSandboxPayment();
     const e = event(id);
     httpMode(answer('pending'));
-    expect(await handleWebhook(e).catch(codeOf)).toBe('ERR_UNAVAILABLE');
+    expect(await webhookSettlement(e).catch(codeOf)).toBe('ERR_UNAVAILABLE');
     httpMode(empty(503));
-    expect(await handleWebhook(e).catch(codeOf)).toBe('ERR_UNAVAILABLE');
+    expect(await webhookSettlement(e).catch(codeOf)).toBe('ERR_UNAVAILABLE');
     expect((await getPayment(id))?.status).toBe('pending');
     httpMode(answer('completed'));
-    expect(await handleWebhook(e)).toBe('completed');
+    expect(await webhookSettlement(e)).toBe('completed');
     expect((await getPayment(id))?.status).toBe('completed');
   });
 
   it('does not ask for a failure', async () => {
     const { id } = await givenSandboxPayment();
     const fetchMock = httpMode(answer('completed'));
-    expect(await handleWebhook(event(id, 'failed'))).toBe('failed');
+    expect(await webhookSettlement(event(id, 'failed'))).toBe('failed');
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it('does not ask when AGGREGATOR_CONFIRM_WEBHOOK=false', async () => {
     const { id } = await givenSandboxPayment();
     const fetchMock = httpMode(answer('failed'), { AGGREGATOR_CONFIRM_WEBHOOK: 'false' });
-    expect(await handleWebhook(event(id))).toBe('completed');
+    expect(await webhookSettlement(event(id))).toBe('completed');
     expect(fetchMock).not.toHaveBeenCalled();
   });
 });

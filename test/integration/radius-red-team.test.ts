@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  type AccountingReport,
-  account,
-  closeSessionsOfNas,
-  sweepSilentSessions,
-} from '../../functions/radius/accounting.js';
+import { account } from '../../functions/radius/accounting.js';
 import { authorizeLogin } from '../../functions/radius/authorize.js';
+import { closeSessionsOfNas, sweepSilentSessions } from '../../functions/radius/closing.js';
 import { Access, type AccessCode, getAccessCode } from '../../functions/store/access-codes.js';
 import { countersOf, scopeOf } from '../../functions/store/counters.js';
 import { Nas } from '../../functions/store/nas.js';
 import { getSession, Session } from '../../functions/store/sessions.js';
 import { paidCode } from '../support/access.js';
 import { useTestTable } from '../support/db.js';
+
+/** What FreeRADIUS reports, as the accounting takes it. */
+type AccountingReport = Parameters<typeof account>[0];
 
 // The red-team findings of accounting, replayed on DynamoDB Local through account() (the
 // logic behind POST /api/v1/radius/accounting; the wire side is in test/edge/red-team.test.ts).

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { liveSessions } from '../../functions/monitoring/live-sessions.js';
-import { account, sweepSilentSessions } from '../../functions/radius/accounting.js';
+import { account } from '../../functions/radius/accounting.js';
 import { checkLogin } from '../../functions/radius/authorize.js';
+import { sweepSilentSessions } from '../../functions/radius/closing.js';
 import { routerOfRequest } from '../../functions/radius/identity.js';
 import { Access } from '../../functions/store/access-codes.js';
 import { Nas } from '../../functions/store/nas.js';

@@ -2,21 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../functions/core/config.js';
 import { fanOut } from '../../functions/core/fan-out.js';
-import { type AccountingReport, account } from '../../functions/radius/accounting.js';
+import { account } from '../../functions/radius/accounting.js';
 import { sweepSilentSessions } from '../../functions/radius/closing.js';
 import { Access } from '../../functions/store/access-codes.js';
 import { countersOf, scopeOf } from '../../functions/store/counters.js';
 import { Nas } from '../../functions/store/nas.js';
 import { finishNasClose, pendingNasCloses } from '../../functions/store/nas-closes.js';
-import {
-  getSession,
-  OPEN_SHARDS,
-  openDevicesOfNas,
-  type RadiusSession,
-} from '../../functions/store/sessions.js';
+import { OPEN_SHARDS } from '../../functions/store/session-entity.js';
+import { getSession, openDevicesOfNas, type RadiusSession } from '../../functions/store/sessions.js';
 import { shardOf } from '../../functions/store/shards.js';
 import { paidCode } from '../support/access.js';
 import { useTestTable } from '../support/db.js';
+
+/** What FreeRADIUS reports, as the accounting takes it. */
+type AccountingReport = Parameters<typeof account>[0];
 
 // Accounting-On/Off and the sweep close sessions in bulk, fanned out with a time budget
 // (functions/radius/closing.ts), on DynamoDB Local: each session closed once, its usage kept.

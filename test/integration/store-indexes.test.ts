@@ -29,7 +29,7 @@ import {
   moveDisconnect,
 } from '../../functions/store/disconnects.js';
 import type { Entitlement } from '../../functions/store/entitlements.js';
-import { type PrimaryKey, transact } from '../../functions/store/entity.js';
+import { transact } from '../../functions/store/entity.js';
 import {
   createForfait,
   ForfaitEntity,
@@ -38,6 +38,7 @@ import {
   updateForfait,
 } from '../../functions/store/forfaits.js';
 import { listRules } from '../../functions/store/gateway-rules.js';
+import type { PrimaryKey } from '../../functions/store/keys.js';
 import {
   bindingsAtNas,
   bindingsOfCode,
@@ -58,7 +59,7 @@ import {
 } from '../../functions/store/payments.js';
 import { paymentsOfReseller } from '../../functions/store/reseller-payments.js';
 import {
-  countSessionItems,
+  countSessionsItems,
   openSessionItems,
   openSessionsOfNas,
   type RadiusSession,
@@ -121,7 +122,7 @@ describe('index keys follow updates', () => {
     };
     await transact(openSessionItems(s, 60, {}));
     // Counted right after, as accounting does (functions/radius/accounting.ts).
-    await transact(countSessionItems({ ...s, uncounted: true }));
+    await transact(countSessionsItems([{ ...s, uncounted: true }]));
     const silentIds = async (beforeIso: string) => (await silentSessions(beforeIso, 1000)).map((x) => x.id);
     expect((await openSessionsOfNas(nasId)).map((x) => x.id)).toEqual([s.id]);
     expect(await silentIds(later(-1800))).toContain(s.id);

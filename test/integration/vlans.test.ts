@@ -10,14 +10,9 @@ import { addSite } from '../../functions/network/sites.js';
 import { allocateVlan, pickFree, releaseVlan } from '../../functions/network/vlans.js';
 import { listRules } from '../../functions/store/gateway-rules.js';
 import { getNas, listNasIdsOfReseller } from '../../functions/store/nas.js';
+import { getReseller, recordReseller } from '../../functions/store/resellers.js';
 import { listSites } from '../../functions/store/sites.js';
-import {
-  allocateTx,
-  getReseller,
-  listAllocations,
-  readTaken,
-  recordResellerName,
-} from '../../functions/store/vlans.js';
+import { allocateTx, listAllocations, readTaken } from '../../functions/store/vlans.js';
 import { createTestTable } from '../support/db.js';
 import { probeDdb } from '../support/ddb-instrument.js';
 
@@ -189,7 +184,7 @@ describe('VLAN allocation', () => {
   it('uses the name and site count on record when given only the reseller id, and 404 without a name', async () => {
     await createTestTable();
     const known = randomUUID();
-    await recordResellerName(known, 'Wifi Plateau');
+    await recordReseller({ resellerId: known, name: 'Wifi Plateau' });
     expect(await allocateVlan({ resellerId: known })).toMatchObject({
       nas_id: 'access_wifi_plateau',
       ssid: 'ACCESS Wifi Plateau',

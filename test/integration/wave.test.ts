@@ -8,7 +8,6 @@ import { resetConfig } from '../../functions/core/config.js';
 import { resetSecrets } from '../../functions/core/secrets.js';
 import { getAccessCode, listCodesOf } from '../../functions/store/access-codes.js';
 import { getDisconnect } from '../../functions/store/disconnects.js';
-import { listEntitlements } from '../../functions/store/entitlements.js';
 import { transact } from '../../functions/store/entity.js';
 import { getPayment } from '../../functions/store/payments.js';
 import { recordReseller } from '../../functions/store/resellers.js';
@@ -17,6 +16,7 @@ import { openSessionItems, type RadiusSession } from '../../functions/store/sess
 import { type FakeWave, fakeWave } from '../support/fake-providers.js';
 import { hotspotOf } from '../support/hotspots.js';
 import { call, tokenFor, useLocalServer } from '../support/http.js';
+import { listEntitlements } from '../support/store-reads.js';
 
 /**
  * Wave Checkout, direct, against a local fake of Wave's API speaking its documented wire format

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountingReport } from '../../functions/radius/accounting.js';
+import type { account } from '../../functions/radius/accounting.js';
 import { Access, type AccessCode, type AccessOffer } from '../../functions/store/access-codes.js';
 import { Nas } from '../../functions/store/nas.js';
+
+/** What FreeRADIUS reports, as the accounting takes it. */
+type AccountingReport = Parameters<typeof account>[0];
 
 /**
  * An unused access code of `resellerId` as a paid purchase leaves it (a day, 1 GB, one device at

@@ -20,6 +20,7 @@ import {
   freeUdpPort,
 } from '../../bin/local/freeradius.js';
 import { type EdgeContext, radclient } from './radius.js';
+import { TEST_SECRETS } from './secrets.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,19 +28,6 @@ declare module 'vitest' {
     edge: EdgeContext;
   }
 }
-
-/**
- * The secrets every test process runs with (test/support/setup.ts sets the same values), so a
- * token minted in a test is valid for the edge stack too.
- */
-export const TEST_SECRETS = {
-  JWT_SECRET: 'test-jwt-secret-0123456789abcdef0123456789abcdef',
-  OTP_PEPPER: 'test-otp-pepper-0123456789abcdef',
-  WEBHOOK_SECRET: 'test-webhook-secret-0123456789',
-  RADIUS_API_SECRET: 'test-radius-api-secret-0123456789abcdef',
-  ROUTER_CA_KEY: 'test-router-ca-key-0123456789abcdef0123456',
-  ROUTER_SEAL_KEY: 'test-router-seal-key-0123456789abcdef01234',
-} as const;
 
 const RADIUS_SECRET = 'test-radius-secret';
 const TSX = join('node_modules', 'tsx', 'dist', 'cli.mjs');

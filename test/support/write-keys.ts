@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { actionsOf, targetOf } from '../../functions/store/entity.js';
+import { actionsOf, targetOf } from '../../functions/store/expressions.js';
 import { TABLE } from '../../functions/store/table.js';
 
 /**

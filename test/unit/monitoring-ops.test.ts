@@ -5,7 +5,8 @@ import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../functions/core/config.js';
-import { notifyOps, resetOps } from '../../functions/monitoring/ops.js';
+import { resetSns } from '../../functions/core/lazy-sns.js';
+import { notifyOps } from '../../functions/monitoring/ops.js';
 import type { Alert } from '../../functions/store/alerts.js';
 
 const alert: Alert = {
@@ -24,7 +25,7 @@ describe('alerts to the operations topic', () => {
   const sns = mockClient(SNSClient);
   beforeEach(() => {
     sns.reset();
-    resetOps();
+    resetSns();
     process.env.OPS_TOPIC_ARN = 'arn:aws:sns:eu-west-1:111122223333:ops';
     resetConfig();
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { smsText } from '../../functions/auth/otp.js';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { accessCodeText } from '../../functions/billing/sms-texts.js';
-import { isGsm7, toGsm7 } from '../../functions/core/gsm7.js';
+import { gsm7Segments, isGsm7, toGsm7 } from '../../functions/core/gsm7.js';
 
 const NAMES = [
   ...SEED_FORFAITS.map((f) => f.name),
@@ -23,6 +23,13 @@ describe('the SMS texts', () => {
     expect(toGsm7('Illimité Nuit')).toBe('Illimité Nuit');
     expect(toGsm7('Maïs Côte d’Ivoire — ç')).toBe("Mais Cote d'Ivoire - c");
     expect(toGsm7('Pass 🚀')).toBe('Pass ?');
+    expect(toGsm7('« Journée » ✓')).toBe('" Journée " ?');
     expect(isGsm7('Côte')).toBe(false);
+  });
+
+  it('count 160 characters in one part and 153 a part beyond', () => {
+    expect(gsm7Segments('a'.repeat(160))).toBe(1);
+    expect(gsm7Segments('a'.repeat(161))).toBe(2);
+    expect(gsm7Segments('a'.repeat(307))).toBe(3);
   });
 });

@@ -5,9 +5,9 @@ import type * as z from 'zod/mini';
 import type { Gateway } from '../../functions/billing/gateways/registry.js';
 import type {
   EntitlementResponse,
-  ForfaitSchema,
+  ForfaitsPage,
+  PaymentInitiateBody,
   PaymentStatusResponse,
-  PROVIDERS,
   VouchersPage,
 } from '../../functions/billing/schemas.js';
 import type { Currency } from '../../functions/core/currency.js';
@@ -17,7 +17,7 @@ import type { SessionViewSchema } from '../../functions/radius/schemas.js';
 import type { Alert } from '../../functions/store/alerts.js';
 import type { Entitlement } from '../../functions/store/entitlements.js';
 import type { Forfait } from '../../functions/store/forfaits.js';
-import type { PaymentGateway, PaymentStatus, Provider } from '../../functions/store/payments.js';
+import type { Payment, PaymentGateway, Provider } from '../../functions/store/payments.js';
 import type { VoucherStatus } from '../../functions/store/vouchers.js';
 
 /**
@@ -26,7 +26,7 @@ import type { VoucherStatus } from '../../functions/store/vouchers.js';
  */
 describe('API schemas match the records the store declares', () => {
   it('a forfait and an entitlement are answered as stored', () => {
-    expectTypeOf<z.infer<typeof ForfaitSchema>>().toEqualTypeOf<Forfait>();
+    expectTypeOf<z.infer<typeof ForfaitsPage>['items'][number]>().toEqualTypeOf<Forfait>();
     expectTypeOf<z.infer<typeof EntitlementResponse>>().toEqualTypeOf<Entitlement>();
     expectTypeOf<z.infer<typeof AlertSchema>>().toEqualTypeOf<Alert>();
   });
@@ -39,14 +39,14 @@ describe('API schemas match the records the store declares', () => {
   });
 
   it('the value lists the API accepts or answers are the stored ones', () => {
-    expectTypeOf<(typeof PROVIDERS)[number]>().toEqualTypeOf<Provider>();
+    expectTypeOf<z.infer<typeof PaymentInitiateBody>['provider']>().toEqualTypeOf<Provider>();
     // The store does not list gateways: every registered name is storable, and only one the
     // registry validated (a plain string is not a PaymentGateway).
     expectTypeOf<Gateway>().toExtend<PaymentGateway>();
     expectTypeOf<string>().not.toExtend<PaymentGateway>();
     expectTypeOf<'sandbox'>().not.toExtend<PaymentGateway>();
     type Answered = z.infer<typeof PaymentStatusResponse>;
-    expectTypeOf<Answered['status']>().toEqualTypeOf<PaymentStatus>();
+    expectTypeOf<Answered['status']>().toEqualTypeOf<Payment['status']>();
     expectTypeOf<Answered['currency']>().toEqualTypeOf<Currency>();
     expectTypeOf<z.infer<typeof VouchersPage>['items'][number]['status']>().toEqualTypeOf<VoucherStatus>();
   });

@@ -195,7 +195,7 @@ async function cutSessions(code: string, resellerId: string, nowMs: number): Pro
  * races it. A payment still pending that the gateway shows refunded was never paid for us: it
  * fails. Anything else (refunded already, failed, expired) changes nothing.
  */
-export async function takeBack(
+async function takeBack(
   p: Payment,
   eventId?: string,
 ): Promise<'refunded' | 'failed' | 'unchanged' | 'replayed'> {

@@ -96,7 +96,3 @@ export async function webhookAnswer(e: WebhookEvent) {
   const settlement = await settleWebhook(e);
   return { settlement, body: answer(WEBHOOK_ANSWERS, settlement, 'WebhookRefused') };
 }
-
-/** The settlement of one webhook delivery (its error thrown, as the route answers it). */
-export const handleWebhook = async (e: WebhookEvent): Promise<Settlement> =>
-  (await webhookAnswer(e)).settlement;
