@@ -150,7 +150,10 @@ describe('my forfaits, in the console at 360 px', () => {
 
     // The Codes screen offers the visible own forfait (first) to make vouchers of, not the hidden one.
     await page.getByRole('link', { name: 'Codes', exact: true }).click();
-    const options = await page.getByLabel('Forfait', { exact: true }).locator('option').allInnerTexts();
+    const select = page.getByLabel('Forfait', { exact: true });
+    // The screen loads its lists first: wait for its options, not a moment.
+    await select.locator('option').first().waitFor({ state: 'attached' });
+    const options = await select.locator('option').allInnerTexts();
     expect(options[0]).toContain('Pass Soirée');
     expect(options.join('|')).not.toContain('Pass Maquis');
     await page.getByRole('link', { name: 'Forfaits', exact: true }).click();
