@@ -1,6 +1,6 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
-import { statement } from './agents.js';
+import { statement } from './agent-reports.js';
 import { AgentIdParams, AgentStatementResponse } from './schemas.js';
 
 /** An agent's balance, day and month: the agent's "Mon solde", its reseller's view of it. */

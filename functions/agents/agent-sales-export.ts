@@ -1,5 +1,5 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
-import { salesCsv } from './agents.js';
+import { salesCsv } from './agent-reports.js';
 import { AgentExportQuery, AgentIdParams } from './schemas.js';
 
 /** An agent's sales of a span as CSV (price, commission and what each sale owes the reseller). */

@@ -1,6 +1,6 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
-import { salesOf } from './agents.js';
+import { salesOf } from './agent-reports.js';
 import { AgentIdParams, AgentSalesQuery, AgentSalesResponse } from './schemas.js';
 
 /** An agent's sales between two days (UTC), newest first. */

@@ -9,7 +9,6 @@ import { config } from '../core/config.js';
 import { AppError, forbidden, notFound, validation } from '../core/errors.js';
 import { gsm7Segments, toGsm7 } from '../core/gsm7.js';
 import { log, maskMsisdn } from '../core/log.js';
-import { pick } from '../core/pick.js';
 import {
   type AgentScopePrincipal,
   msisdnOfRef,
@@ -19,16 +18,12 @@ import {
 } from '../core/principal.js';
 import { sendSms } from '../core/sms.js';
 import { getAccount, sessionStateOf } from '../store/accounts.js';
+import { acceptAgent, inviteAgent } from '../store/agent-accounts.js';
 import {
   type Agent,
   type AgentSale,
-  acceptAgent,
-  agentCash,
-  agentPeriod,
-  agentSales,
   allotToAgent,
   getAgent,
-  inviteAgent,
   listAgents,
   NEW_AGENT_BOOKS,
   recordAgentSale,
@@ -37,6 +32,7 @@ import {
 } from '../store/agents.js';
 import { getNas } from '../store/nas.js';
 import { getReseller } from '../store/resellers.js';
+import { shownSale } from './agent-reports.js';
 
 /** The agent's commission on a price: basis points, rounded to the nearest franc. */
 export const commissionOf = (priceFcfa: number, bp: number): number => Math.round((priceFcfa * bp) / 10_000);
@@ -307,91 +303,6 @@ async function textCode(to: string, code: string, forfaitName: string) {
     log.error('agent sale sms not sent', { error: error instanceof Error ? error.name : 'unknown' });
     return { to: maskMsisdn(to), segments: gsm7Segments(text), sent: false };
   }
-}
-
-const shownSale = (s: AgentSale) => ({
-  ...pick(
-    s,
-    'at',
-    'code',
-    'forfait_id',
-    'forfait_name',
-    'price_fcfa',
-    'commission_fcfa',
-    'paid_from',
-    'nas_id',
-  ),
-  ...(s.buyer_msisdn ? { buyer_msisdn: maskMsisdn(s.buyer_msisdn) } : {}),
-});
-
-const periodView = (p: {
-  period: string;
-  sold_fcfa: number;
-  commission_fcfa: number;
-  sales_count: number;
-}) => ({
-  ...pick(p, 'period', 'sold_fcfa', 'commission_fcfa', 'sales_count'),
-  due_fcfa: p.sold_fcfa - p.commission_fcfa,
-});
-
-/** The agent's day and month (UTC), balance and the cash it handed over. */
-export async function statement(principal: AgentScopePrincipal, id: string) {
-  const agent = await getAgent(id);
-  assertSeesAgent(principal, agent);
-  const now = clock.iso();
-  const [today, month, cash] = await Promise.all([
-    agentPeriod(id, now.slice(0, 10)),
-    agentPeriod(id, now.slice(0, 7)),
-    agentCash(id, 20),
-  ]);
-  return {
-    agent,
-    today: periodView(today),
-    month: periodView(month),
-    cash: cash.map((c) => ({ at: c.at, amount_fcfa: c.amount_fcfa })),
-  };
-}
-
-const dayRange = (from: string, to: string): [string, string] => [
-  `${from}T00:00:00.000Z`,
-  `${to}T23:59:59.999Z`,
-];
-
-export async function salesOf(
-  principal: AgentScopePrincipal,
-  id: string,
-  from: string,
-  to: string,
-  limit: number,
-) {
-  assertSeesAgent(principal, await getAgent(id));
-  const items = await agentSales(id, ...dayRange(from, to), limit);
-  return { items: items.map(shownSale) };
-}
-
-const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-
-/** An agent's sales of a span as CSV: one line a sale, the amount owed to the reseller included. */
-export async function salesCsv(principal: AgentScopePrincipal, id: string, from: string, to: string) {
-  assertSeesAgent(principal, await getAgent(id));
-  const items = await agentSales(id, ...dayRange(from, to));
-  const header = 'at,code,forfait_id,forfait_name,price_fcfa,commission_fcfa,due_fcfa,paid_from,nas_id';
-  const rows = items.map((s) =>
-    [
-      s.at,
-      s.code,
-      s.forfait_id,
-      s.forfait_name,
-      String(s.price_fcfa),
-      String(s.commission_fcfa),
-      String(s.price_fcfa - s.commission_fcfa),
-      s.paid_from,
-      s.nas_id ?? '',
-    ]
-      .map(csvCell)
-      .join(','),
-  );
-  return `${[header, ...rows].join('\n')}\n`;
 }
 
 /** The reseller records cash its agent handed over: the agent owes that much less. */

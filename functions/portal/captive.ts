@@ -1,7 +1,7 @@
 import { config } from '../core/config.js';
 import { canonicalIp } from '../core/ip.js';
 import { normalizeMac } from '../radius/attributes.js';
-import { standing } from '../radius/authorize.js';
+import { standing } from '../radius/standing.js';
 import { getAccessCode } from '../store/access-codes.js';
 import { getNas } from '../store/nas.js';
 import { fullSessions, openDevicesOfNas } from '../store/sessions.js';

@@ -5,8 +5,8 @@ import { batchGet } from '../store/entity.js';
 import { getNas, Nas, type NasRecord } from '../store/nas.js';
 import type { BudgetCount } from '../store/rate-limit.js';
 import { normalizeCode, type Refusal } from './attributes.js';
-import { standing } from './authorize.js';
 import { countWrongGuess, guessReads, judgeWrong, portalCounters } from './guesses.js';
+import { standing } from './standing.js';
 
 /**
  * What the captive portal asks before posting a code to the router: the same rules as a

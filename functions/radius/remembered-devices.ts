@@ -6,8 +6,8 @@ import { type AccessCode, getAccessCode, listCodesOf } from '../store/access-cod
 import { bindingsOfCode, bindMac, forgetMac, type MacBinding } from '../store/mac-bindings.js';
 import { typedCodeAt } from './access.js';
 import { normalizeCode, normalizeMac } from './attributes.js';
-import { standing } from './authorize.js';
 import { disconnectDevice } from './disconnect.js';
+import { standing } from './standing.js';
 
 /**
  * Devices that reconnect without typing their code (issue: returning devices): with the

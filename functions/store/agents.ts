@@ -1,7 +1,5 @@
 import { type AccessCode, accessCodeCreate } from './access-codes.js';
-import { AccountEntity } from './accounts.js';
-import { cancelled, type Expr, entity, exists, notExists, type TxItem, transact } from './entity.js';
-import { TABLE } from './table.js';
+import { cancelled, type Expr, entity, exists, type TxItem, transact } from './entity.js';
 
 /**
  * A reseller's agent: a phone number (a shop, a cashier) that sells the reseller's codes for
@@ -46,7 +44,7 @@ type StoredAgent = Omit<Agent, 'stock'> & Record<string, unknown>;
 
 const STOCK = 's:';
 
-const AgentEntity = entity<StoredAgent>('agent')({
+export const AgentEntity = entity<StoredAgent>('agent')({
   key: (a: Pick<Agent, 'id'>) => ({ pk: `AGENT#${a.id}`, sk: 'AGENT' }),
   indexes: {
     /** A reseller's agents, by id. */
@@ -131,104 +129,6 @@ export const NEW_AGENT_BOOKS = {
   owed_fcfa: 0,
   cash_received_fcfa: 0,
 } as const satisfies Partial<Agent>;
-
-/** The account update that makes a number an agent's (a subscriber keeps its id). */
-function agentAccountItem(agent: Agent, accountId: string, nowIso: string, condition: Expr): TxItem {
-  return AccountEntity.tx.upsert(
-    { msisdn: agent.msisdn },
-    {
-      set: {
-        msisdn: agent.msisdn,
-        role: 'agent',
-        reseller_id: agent.reseller_id,
-        agent_id: agent.id,
-      },
-      // An agent is kept until removed: no TTL, even on a subscriber it was before.
-      expression:
-        'SET #id = if_not_exists(#id, :id), created_at = if_not_exists(created_at, :now) REMOVE #ttl',
-      names: { '#id': 'id', '#ttl': TABLE.ttlAttribute },
-      values: { ':id': accountId, ':now': nowIso },
-    },
-    condition,
-  );
-}
-
-/**
- * Creates an agent and turns its phone number's account into an agent's at once (a subscriber
- * keeps its id; a number that is already an operator or another agent is refused: `taken`).
- * For tools and tests that stand for both sides; the API invites (`inviteAgent`) and the
- * number's holder accepts (`acceptAgent`).
- */
-// Access: TransactWriteItems [Put AGENT#<id> attribute_not_exists(pk) (enters byReseller), Update ACCOUNT#<msisdn> condition: absent or a subscriber (enters operators)].
-export async function createAgent(
-  agent: Agent,
-  accountId: string,
-  nowIso: string,
-): Promise<'created' | 'taken'> {
-  const { stock, ...rest } = agent;
-  try {
-    await transact({
-      agent: AgentEntity.tx.create({ ...rest }),
-      account: agentAccountItem(agent, accountId, nowIso, {
-        expression: 'attribute_not_exists(pk) OR #role = :subscriber',
-        names: { '#role': 'role' },
-        values: { ':subscriber': 'subscriber' },
-      }),
-    });
-    return 'created';
-  } catch (error) {
-    const c = cancelled<'agent' | 'account'>(error);
-    if (c?.failed('account') || c?.failed('agent')) return 'taken';
-    throw error;
-  }
-}
-
-/** Records an invitation: the agent, `invited`; its number's account is not touched. */
-// Access: PutItem AGENT#<id> attribute_not_exists(pk) (enters byReseller).
-export async function inviteAgent(agent: Agent & { status: 'invited' }): Promise<void> {
-  const { stock, ...rest } = agent;
-  await AgentEntity.put({ ...rest }, notExists);
-}
-
-/**
- * The number's holder accepts an invitation: the agent leaves `invited` and the account (the
- * caller's own, `accountId`, still a subscriber's) becomes the agent's, together. `gone` when
- * the invitation was accepted or withdrawn meanwhile, or the account changed role.
- */
-// Access: TransactWriteItems [Update AGENT#<id> REMOVE status SET accepted_at (condition status = invited), Update ACCOUNT#<msisdn> (condition role = subscriber AND id = accountId)].
-export async function acceptAgent(
-  agent: Agent,
-  accountId: string,
-  nowIso: string,
-): Promise<'accepted' | 'gone'> {
-  try {
-    await transact({
-      agent: AgentEntity.tx.update(
-        { id: agent.id },
-        {
-          expression: 'REMOVE #status SET accepted_at = :now',
-          names: { '#status': 'status' },
-          values: { ':now': nowIso },
-        },
-        {
-          expression: '#status = :invited',
-          names: { '#status': 'status' },
-          values: { ':invited': 'invited' },
-        },
-      ),
-      account: agentAccountItem(agent, accountId, nowIso, {
-        expression: '#role = :subscriber AND #id = :id',
-        names: { '#role': 'role', '#id': 'id' },
-        values: { ':subscriber': 'subscriber', ':id': accountId },
-      }),
-    });
-    return 'accepted';
-  } catch (error) {
-    const c = cancelled<'agent' | 'account'>(error);
-    if (c?.failed('account') || c?.failed('agent')) return 'gone';
-    throw error;
-  }
-}
 
 // Access: GetItem pk=AGENT#<id>, sk=AGENT (strongly consistent: a sale or a statement reads it).
 export async function getAgent(id: string): Promise<Agent | undefined> {

@@ -54,7 +54,7 @@ const PENDING = new Set<string>([
   'functions/routers/front-tls.ts FrontTlsFiles',
   'functions/routers/front-tls.ts RENEW_WHEN_LEFT',
   'functions/routers/front-tls.ts renewalReason',
-  'functions/store/agents.ts createAgent',
+  'functions/store/agent-accounts.ts createAgent',
   'functions/store/alerts.ts AlertEntity',
   'functions/store/alerts.ts isIncidentOpen',
   'functions/store/alerts.ts listSiteAlerts',

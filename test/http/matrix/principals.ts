@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { createAgent, NEW_AGENT_BOOKS } from '../../../functions/store/agents.js';
+import { createAgent } from '../../../functions/store/agent-accounts.js';
+import { NEW_AGENT_BOOKS } from '../../../functions/store/agents.js';
 import { recordReseller } from '../../../functions/store/resellers.js';
 import { newMsisdn, tokenFor } from '../../support/http.js';
 
