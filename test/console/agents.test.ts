@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { allocateVlan } from '../../functions/network/vlans.js';
 import { upsertOperator } from '../../functions/store/accounts.js';
 import { recordReseller } from '../../functions/store/resellers.js';
+import { audit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
 import { lastOtp, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
 
@@ -18,7 +18,6 @@ import { lastOtp, newMsisdn, tokenFor, useLocalServer } from '../support/http.js
  */
 const server = useLocalServer();
 const forfait = SEED_FORFAITS[0] as { id: string; price_fcfa: number; name: string };
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core'), 'utf8');
 let browser: Browser;
 const resellerId = randomUUID();
 const resellerPhone = newMsisdn();
@@ -41,16 +40,6 @@ async function open() {
     "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective));",
   );
   return { context, page, problems };
-}
-
-async function audit(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const result = (await page.evaluate('axe.run()')) as {
-    violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
-  };
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 async function logIn(page: Page, msisdn: string, hash = ''): Promise<void> {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import jsQRModule from 'jsqr';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
@@ -11,6 +10,7 @@ import { setDdb } from '../../functions/core/ddb.js';
 import { upsertOperator } from '../../functions/store/accounts.js';
 import { getPayment } from '../../functions/store/payments.js';
 import { recordReseller } from '../../functions/store/resellers.js';
+import { audit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
 import { CONSOLE_BUDGET, measureConsole, otpLogin } from '../support/console-figures.js';
 import { login as apiLogin, lastOtp, newMsisdn, tokenFor } from '../support/http.js';
@@ -36,7 +36,6 @@ const PIXEL = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core'), 'utf8');
 
 const api = async (method: string, path: string, token: string, body?: unknown) => {
   const res = await fetch(`${edge.apiUrl}${path}`, {
@@ -82,17 +81,6 @@ async function open(): Promise<Watched> {
     "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));",
   );
   return { context, page, problems, origins };
-}
-
-/** Serious and critical axe-core violations of the page as it is (axe evaluated over CDP, the CSP kept). */
-async function audit(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const result = (await page.evaluate('axe.run()')) as {
-    violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
-  };
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /**

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../functions/core/config.js';
@@ -8,6 +6,7 @@ import { setDdb } from '../../functions/core/ddb.js';
 import { upsertOperator } from '../../functions/store/accounts.js';
 import { Nas } from '../../functions/store/nas.js';
 import { recordReseller } from '../../functions/store/resellers.js';
+import { audit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
 import { call, lastOtp, newMsisdn, tokenFor } from '../support/http.js';
 import { type EdgeContext, edgeStack } from '../support/radius.js';
@@ -20,7 +19,6 @@ import { type EdgeContext, edgeStack } from '../support/radius.js';
 let edge: EdgeContext;
 let browser: Browser;
 const reseller = { id: randomUUID(), nasId: '' };
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core'), 'utf8');
 
 beforeAll(async () => {
   edge = await edgeStack();
@@ -58,16 +56,6 @@ async function logIn(page: Page): Promise<void> {
   await page.getByLabel('Code reçu par SMS (6 chiffres)').fill(lastOtp(msisdn));
   await page.getByRole('button', { name: 'Valider' }).click();
   await page.getByRole('navigation', { name: 'Menu' }).waitFor();
-}
-
-async function audit(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const result = (await page.evaluate('axe.run()')) as {
-    violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
-  };
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 type Doc = { document: { documentElement: { scrollWidth: number } } };

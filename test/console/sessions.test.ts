@@ -1,6 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
@@ -11,6 +9,7 @@ import { upsertOperator } from '../../functions/store/accounts.js';
 import { Nas } from '../../functions/store/nas.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { paidCode } from '../support/access.js';
+import { audit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
 import { type FakeNas, startFakeNas } from '../support/fake-nas.js';
 import { call, lastOtp, newMsisdn, tokenFor } from '../support/http.js';
@@ -27,7 +26,6 @@ let browser: Browser;
 let router: TestRouter;
 let nas: FakeNas;
 const reseller = { id: randomUUID(), nasId: '' };
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core'), 'utf8');
 const day = SEED_FORFAITS.find((f) => f.name === 'Pass Jour');
 const week = SEED_FORFAITS.find((f) => f.name === 'Pass Semaine');
 
@@ -136,17 +134,6 @@ async function logIn(page: Page): Promise<void> {
   await page.getByLabel('Code reçu par SMS (6 chiffres)').fill(lastOtp(msisdn));
   await page.getByRole('button', { name: 'Valider' }).click();
   await page.getByRole('navigation', { name: 'Menu' }).waitFor();
-}
-
-/** Serious and critical axe-core violations of the page as it is (axe evaluated over CDP, the CSP kept). */
-async function audit(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const result = (await page.evaluate('axe.run()')) as {
-    violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
-  };
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 type Doc = { document: { documentElement: { scrollWidth: number } } };
