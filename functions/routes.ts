@@ -445,6 +445,22 @@ const table = [
   },
   {
     method: 'PUT',
+    path: '/api/v1/branding/{nas_id}/logo',
+    handler: 'network/logo-put',
+    auth: 'reseller',
+    access: { table: 'write' },
+    summary: "Upload a hotspot's logo (PNG, JPEG or WebP, 40 KB at most), served from the platform's origin",
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/branding/{nas_id}/logo/{hash}',
+    handler: 'network/logo-get',
+    auth: 'none',
+    access: { table: 'read' },
+    summary: "A hotspot's uploaded logo (immutable: a new upload has a new hash)",
+  },
+  {
+    method: 'PUT',
     path: '/api/v1/network/nas/{nas_id}/login-origin',
     handler: 'network/login-origin-put',
     auth: 'reseller',

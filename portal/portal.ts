@@ -725,9 +725,14 @@ el('lang').addEventListener('click', (e) => {
   url.searchParams.set('lang', to);
   history.replaceState(null, '', url.href);
 });
-el('logo').addEventListener('error', () => {
-  el('logo').hidden = true;
+// A logo that does not load is never shown broken: the reseller's name beside it stays (the
+// image's alt is empty, the name being written next to it). It may have failed before this
+// deferred script ran (2G): then its error event is gone, and it is complete with no pixels.
+const logo = el('logo') as HTMLImageElement;
+logo.addEventListener('error', () => {
+  logo.hidden = true;
 });
+if (logo.complete && logo.naturalWidth === 0) logo.hidden = true;
 
 // ---- where the subscriber is in the flow ----
 const keptLang = store.get('lang');

@@ -56,6 +56,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Raw body (text/html, text/csv); `body` is ignored when set. */
   raw?: string;
+  /** `raw` is binary, in base64 (an image): API Gateway decodes it for the client. */
+  base64?: boolean;
 }
 
 /** An answer other than the success and the errors: a 304, a refusal with its own body, a page. */
@@ -179,6 +181,7 @@ function toResponse(reply: Reply): APIGatewayProxyStructuredResultV2 {
       ...reply.headers,
     },
     body: raw ? reply.raw : reply.body === undefined ? '' : JSON.stringify(reply.body),
+    ...(reply.base64 ? { isBase64Encoded: true } : {}),
   };
 }
 
