@@ -133,6 +133,7 @@ export const ActivityPage = /* @__PURE__ */ schema(() =>
       target: z.string(),
       status: z.int(),
       ip: z.string(),
+      facts: z.optional(z.record(z.string(), z.union([z.string(), z.number()]))),
     }),
   ),
 );
