@@ -1,3 +1,5 @@
+import { ERROR_TEXT, FIELD_REFUSED, FIELD_TEXT } from './errors.js';
+import { lang } from './i18n.js';
 import { clearSession, loadSession } from './session.js';
 
 export interface Answer<T> {
@@ -100,10 +102,26 @@ export async function api<T = Record<string, unknown>>(
   };
 }
 
-/** The server's validation messages by field (`body.primary_color` -> `primary_color`). */
+/**
+ * What a refusal says to the reader, from its stable code in the reader's language (never the
+ * API's English message); an unknown code reads as its status's kind.
+ */
+export function errorText(err: ApiError, status?: number): string {
+  const code = err.error?.code ?? (status === 404 ? 'ERR_NOT_FOUND' : status === 403 ? 'ERR_FORBIDDEN' : '');
+  return (ERROR_TEXT[code] ?? ERROR_TEXT.ERR_VALIDATION)?.[lang] ?? '';
+}
+
+/**
+ * A refusal's words by field (`body.primary_color` -> `primary_color`), each saying what the
+ * field needs in the reader's language; `_` holds the refusal's own when no field is named.
+ */
 export function fieldErrors(err: ApiError): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const d of err.error?.details ?? []) out[d.path.replace(/^body\.?/, '') || '_'] = d.message;
-  if (!err.error?.details?.length && err.error?.message) out._ = err.error.message;
+  for (const d of err.error?.details ?? []) {
+    const path = d.path.replace(/^(body|query)\.?/, '');
+    const name = path.split('.').pop() ?? '';
+    out[path || '_'] = (FIELD_TEXT[name] ?? FIELD_REFUSED)[lang];
+  }
+  if (err.error && !out._) out._ = errorText(err);
   return out;
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Forfait } from '../answers.js';
-import { api } from '../api.js';
+import { api, errorText } from '../api.js';
 import { type Key, t } from '../i18n.js';
 import { forfaitOptions, hotspotOptions, useForfaits, useHotspots } from '../lists.js';
 import type { Session } from '../session.js';
@@ -214,7 +214,7 @@ function CodeRow(props: { voucher: Voucher; onRevoked: (code: string, at: string
     try {
       const a = await api<{ revoked_at: string }>('POST', `/access/${encodeURIComponent(v.code)}/revoke`, {});
       if (a.status === 200) props.onRevoked(v.code, a.body.revoked_at);
-      else setError(a.body.error?.message ?? String(a.status));
+      else setError(errorText(a.body, a.status));
     } catch (err) {
       setError(failure(err));
     }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Vlan } from '../answers.js';
-import { api, fieldErrors } from '../api.js';
+import { api, errorText, fieldErrors } from '../api.js';
 import { sinceText, t } from '../i18n.js';
 import { useVlans } from '../lists.js';
 import type { Session } from '../session.js';
@@ -188,7 +188,7 @@ function RouterRow(props: { router: Router; onChange: () => void; onIssued: (i: 
     try {
       const a = await api('POST', `/routers/${encodeURIComponent(r.router_id)}/revoke`, {});
       if (a.status === 200) props.onChange();
-      else setError(a.body.error?.message ?? String(a.status));
+      else setError(errorText(a.body, a.status));
     } catch (err) {
       setError(failure(err));
     }
@@ -196,7 +196,7 @@ function RouterRow(props: { router: Router; onChange: () => void; onIssued: (i: 
   const script = async () => {
     try {
       const a = await api<Issued>('POST', `/routers/${encodeURIComponent(r.router_id)}/credentials`, {});
-      if (a.status !== 201) return setError(a.body.error?.message ?? String(a.status));
+      if (a.status !== 201) return setError(errorText(a.body, a.status));
       setError(undefined);
       const text = a.body.routeros_script;
       if (text) save(`${r.nas_ids[0] ?? r.router_id}.rsc`, text);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../api.js';
+import { api, errorText } from '../api.js';
 import { dataText, dateTime, type Key, t } from '../i18n.js';
 import type { Session } from '../session.js';
 import { failure, Loading, Message } from '../ui.js';
@@ -88,7 +88,7 @@ function SessionRow({ s }: { s: Live }) {
         const a = await api<SessionState>('GET', `/sessions/${encodeURIComponent(s.id)}`);
         if (!live) return;
         if (a.status === 200) setOutcome(outcomeOf(a.body));
-        else setOutcome({ kind: 'error', text: a.body.error?.message ?? String(a.status) });
+        else setOutcome({ kind: 'error', text: errorText(a.body, a.status) });
       } catch (err) {
         if (live) setOutcome({ kind: 'error', text: failure(err) });
         return;
@@ -108,7 +108,7 @@ function SessionRow({ s }: { s: Live }) {
       const a = await api<SessionState>('POST', `/sessions/${encodeURIComponent(s.id)}/disconnect`, {});
       if (a.status === 202) setOutcome(outcomeOf(a.body));
       else if (a.status === 409) setOutcome({ kind: 'done', text: t('dc_closed') });
-      else setOutcome({ kind: 'error', text: a.body.error?.message ?? String(a.status) });
+      else setOutcome({ kind: 'error', text: errorText(a.body, a.status) });
     } catch (err) {
       setOutcome({ kind: 'error', text: failure(err) });
     }
