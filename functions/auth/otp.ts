@@ -1,6 +1,6 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../core/errors.js';
-import { servedE164 } from '../core/phone.js';
+import { nationalE164, servedE164 } from '../core/phone.js';
 
 /** Limits of the OTP flow (docs/decisions.md, "OTP" and "Hardening"). */
 export const OTP = {
@@ -39,9 +39,11 @@ export function compactMsisdn(input: string): string | undefined {
  * An E.164 number that is also valid in its country's numbering plan, that country being one the
  * platform serves (functions/core/phone.ts), or undefined.
  */
-export function normalizeMsisdn(input: string): string | undefined {
+export function normalizeMsisdn(input: string, country?: string): string | undefined {
   const compact = compactMsisdn(input);
-  return compact ? servedE164(compact) : undefined;
+  if (compact) return servedE164(compact);
+  // A number written the national way, in the country of the reseller it is typed for.
+  return country && !input.trim().startsWith('+') ? nationalE164(input, country) : undefined;
 }
 
 /** `SUB-` and the MSISDN's digits. */
@@ -76,8 +78,8 @@ export const smsText = (code: string): string =>
  * service: onboarding and the erase command check a number without carrying the service (its
  * SMS client, devices and limits) into their bundles.
  */
-export function requireMsisdn(input: string): string {
-  const msisdn = normalizeMsisdn(input);
+export function requireMsisdn(input: string, country?: string): string {
+  const msisdn = normalizeMsisdn(input, country);
   if (!msisdn) {
     throw new AppError('ERR_MSISDN_INVALID', 'msisdn must be an international number: + and 8 to 15 digits');
   }
