@@ -13,7 +13,7 @@ const COUNTRIES = ['CI', 'SN', 'BJ', 'BF', 'ML', 'NE', 'TG', 'CM', 'GA', 'CG', '
 /** Onboarding in one flow: the account, its VLAN and NAS id, its first site and first router. */
 function Onboard(props: { onDone: () => void }) {
   const form = useForm('ob', {
-    msisdn: '+225',
+    msisdn: '',
     name: '',
     country: 'CI',
     city: '',
@@ -41,7 +41,8 @@ function Onboard(props: { onDone: () => void }) {
       'POST',
       '/resellers',
       {
-        msisdn: f.msisdn.replace(/[\s.()-]/g, ''),
+        // As typed: the API reads it in the reseller's country ("07 12 34 56 78" for CI).
+        msisdn: f.msisdn.trim(),
         name: f.name,
         country: f.country,
         first_site: { city: f.city, latitude: Number(f.latitude), longitude: Number(f.longitude) },

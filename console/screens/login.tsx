@@ -134,7 +134,8 @@ function CodeForm(props: { msisdn: string; token: string | undefined; onDone: (s
 }
 
 export function Login(props: { onDone: (s: Session) => void }) {
-  const [msisdn, setMsisdn] = useState(sessionStorage.getItem('msisdn') ?? '+225');
+  const [msisdn, setMsisdn] = useState(sessionStorage.getItem('msisdn') ?? '');
+  const [shown, setShown] = useState(msisdn);
   const [sent, setSent] = useState(false);
   const [token, setToken] = useState<string>();
   return (
@@ -151,9 +152,19 @@ export function Login(props: { onDone: (s: Session) => void }) {
           button="send_code"
           intro={<p>{t('login_intro')}</p>}
           send={async (typed) => {
-            const number = typed.replace(/[\s.()-]/g, '');
+            // Typed as people write it ("07 12 34 56 78"), sent in E.164 as the API wants.
+            let phone: typeof import('../phone.js');
+            try {
+              phone = await import('../phone.js');
+            } catch (e) {
+              return { message: failure(e) };
+            }
+            const number = phone.toE164(typed, phone.homeCountry());
+            if (!number) return { message: t('err_phone') };
             const r = await requestCode(number);
             if (r && 'token' in r) {
+              phone.keepCountry(number);
+              setShown(phone.readable(number));
               setMsisdn(number);
               setToken(r.token);
               setSent(true);
@@ -164,7 +175,7 @@ export function Login(props: { onDone: (s: Session) => void }) {
         />
       ) : (
         <>
-          <p role="status">{t('code_sent', { msisdn })}</p>
+          <p role="status">{t('code_sent', { msisdn: shown })}</p>
           <CodeForm msisdn={msisdn} token={token} onDone={props.onDone} />
           <button type="button" class="link" onClick={() => setSent(false)}>
             {t('other_number')}

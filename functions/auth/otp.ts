@@ -81,7 +81,9 @@ export const smsText = (code: string): string =>
 export function requireMsisdn(input: string, country?: string): string {
   const msisdn = normalizeMsisdn(input, country);
   if (!msisdn) {
-    throw new AppError('ERR_MSISDN_INVALID', 'msisdn must be an international number: + and 8 to 15 digits');
+    throw new AppError('ERR_MSISDN_INVALID', 'msisdn must be an international number: + and 8 to 15 digits', {
+      details: [{ path: 'body.msisdn', message: 'not a number of a served country' }],
+    });
   }
   return msisdn;
 }
