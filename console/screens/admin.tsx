@@ -1,10 +1,12 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { dateTime, t } from '../i18n.js';
-import { useVlans } from '../lists.js';
+import { dateTime, type Key, num, t } from '../i18n.js';
+import { resellerOptions, useForfaits, useVlans } from '../lists.js';
 import type { Session } from '../session.js';
 import { Card, Field, Input, Loading, Message, useGet } from '../ui.js';
 import { More, Select, Table, useForm, usePaged } from '../widgets.js';
+import type { Entry } from './activity-words.js';
+import { describe, KINDS, kindOf } from './activity-words.js';
 import { Alerts } from './alerts.js';
 import { Credentials, type Issued, transportOptions } from './router-credentials.js';
 
@@ -159,15 +161,17 @@ export function Status(_: { session: Session }) {
         ) : (
           <>
             <p>
-              <span class={`badge ${canary.data.overall_status}`}>{canary.data.overall_status}</span>{' '}
+              <span class={`badge ${canary.data.overall_status}`}>
+                {t(`st_${canary.data.overall_status}` as Key)}
+              </span>{' '}
               {t('last_run')}: {canary.data.last_run ? dateTime(canary.data.last_run) : '—'}
             </p>
             <ul class="rows">
               {canary.data.tests.map((c) => (
                 <li key={c.name}>
-                  <span>{c.name}</span>
+                  <span>{t(`ck_${c.name}` as Key)}</span>
                   <span>
-                    {c.success ? '✔' : '✘'} {c.latency_ms} ms
+                    {c.success ? '✔' : '✘'} {num(c.latency_ms)} ms
                   </span>
                 </li>
               ))}
@@ -182,47 +186,60 @@ export function Status(_: { session: Session }) {
   );
 }
 
-interface Entry {
-  at: string;
-  actor_ref: string;
-  role: string;
-  action: string;
-  status: number;
-  ip: string;
-}
-
 export function Activity(_: { session: Session }) {
   const [day, setDay] = useState(new Date().toISOString().slice(0, 10));
-  const [actor, setActor] = useState('');
+  const [reseller, setReseller] = useState('');
+  const [kind, setKind] = useState('');
+  const vlans = useVlans().data?.items ?? [];
+  const forfaits = useForfaits();
   const list = usePaged<Entry>(`/activity?day=${day}`);
-  const rows = list.items.filter((e) => !actor || e.actor_ref.includes(actor) || e.action.includes(actor));
+  const rows = list.items.filter(
+    (e) =>
+      (!reseller || e.reseller_id === reseller || e.facts?.reseller_id === reseller) &&
+      (!kind || kindOf(e.action) === kind),
+  );
+  const names = { vlans, forfaits: forfaits.data?.items ?? [] };
   return (
     <div>
-      <div class="pair no-print">
+      <div class="filters no-print">
         <Field id="act-day" label="date">
           <input id="act-day" type="date" value={day} onChange={(e) => setDay(e.currentTarget.value)} />
         </Field>
-        <Input id="act-filter" label="filter" value={actor} onValue={setActor} />
+        <Select
+          id="act-reseller"
+          label="reseller"
+          value={reseller}
+          onValue={setReseller}
+          first={<option value="">{t('all_resellers')}</option>}
+          options={resellerOptions(vlans)}
+        />
+        <Select
+          id="act-kind"
+          label="kind"
+          value={kind}
+          onValue={setKind}
+          first={<option value="">{t('all_kinds')}</option>}
+          options={KINDS.map((k) => [k, t(`k_${k}`)] as const)}
+        />
       </div>
       {list.loading ? (
         <Loading error={list.error} />
+      ) : rows.length ? (
+        <ul class="rows activity">
+          {rows.map((e) => (
+            <li key={`${e.at}${e.id}`} class={e.status >= 400 ? 'refused' : undefined}>
+              <span>
+                {describe(e, names)}
+                {e.status >= 400 ? <strong> ({t('act_refused')})</strong> : null}
+              </span>
+              <small>
+                <time dateTime={e.at}>{dateTime(e.at)}</time> · {e.ip}
+              </small>
+            </li>
+          ))}
+        </ul>
       ) : (
-        <Table class="list" head={['when', 'who', 'what', 'from']}>
-          <tbody>
-            {rows.map((e) => (
-              <tr key={`${e.at}${e.action}`}>
-                <td>{dateTime(e.at)}</td>
-                <td>
-                  {e.actor_ref} <small>({e.role})</small>
-                </td>
-                <td>
-                  <code>{e.action}</code> → {e.status}
-                </td>
-                <td>{e.ip}</td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <p>{t('nothing')}</p>
       )}
       <More onClick={list.more} />
     </div>

@@ -2,7 +2,14 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Forfait } from '../answers.js';
 import { api, errorText } from '../api.js';
 import { type Key, t } from '../i18n.js';
-import { forfaitOptions, hotspotOptions, useForfaits, useHotspots } from '../lists.js';
+import {
+  forfaitOptions,
+  hotspotOptions,
+  resellerOptions,
+  useForfaits,
+  useHotspots,
+  useVlans,
+} from '../lists.js';
 import type { Session } from '../session.js';
 import { Card, failure, Input, Loading, Message } from '../ui.js';
 import { Confirm, Select, useForm } from '../widgets.js';
@@ -48,6 +55,8 @@ export function Codes({ session }: { session: Session }) {
   const reseller = form.values.reseller_id.trim();
   const forfaits = useForfaits(session);
   const hotspots = useHotspots(reseller || undefined);
+  // An operator picks the reseller by its name.
+  const vlans = useVlans(isAdmin);
   const [done, setDone] = useState<string>();
   const [stock, setStock] = useState<Voucher[]>();
   const [printing, setPrinting] = useState<{ format: Format; items: Printable[] }>();
@@ -111,7 +120,14 @@ export function Codes({ session }: { session: Session }) {
     <div class="grid">
       <Card title={t('generate')}>
         <form onSubmit={generate} novalidate>
-          {isAdmin ? <Input label="reseller" {...field('reseller_id', { id: 'reseller' })} /> : null}
+          {isAdmin ? (
+            <Select
+              label="reseller"
+              options={resellerOptions(vlans.data?.items ?? [])}
+              first={<option value="">{t('pick_reseller')}</option>}
+              {...field('reseller_id', { id: 'reseller' })}
+            />
+          ) : null}
           <Select
             label="forfait"
             options={forfaitOptions(forfaits.data.items)}

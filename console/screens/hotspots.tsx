@@ -6,6 +6,7 @@ import { useVlans } from '../lists.js';
 import type { Session } from '../session.js';
 import { Card, Field, failure, Input, Loading, Message, useGet } from '../ui.js';
 import { Confirm, Select, useForm } from '../widgets.js';
+import { LogoUpload } from './logo.js';
 import { Credentials, type Issued, type Router, save, transportOptions } from './router-credentials.js';
 
 interface Site {
@@ -47,9 +48,10 @@ function BrandingEditor(props: { vlan: Vlan }) {
     setSaved(undefined);
     const body: Record<string, unknown> = {
       primary_color: form.primary_color,
-      logo_url: form.logo_url,
       custom_css: form.custom_css ?? '',
     };
+    // A logo of the platform's own origin is an uploaded one, set by its upload: not sent again.
+    if (!form.logo_url.startsWith(`${location.origin}/`)) body.logo_url = form.logo_url;
     if (form.secondary_color) body.secondary_color = form.secondary_color;
     if (form.banner_rotation_seconds) body.banner_rotation_seconds = Number(form.banner_rotation_seconds);
     try {
@@ -94,12 +96,20 @@ function BrandingEditor(props: { vlan: Vlan }) {
       </div>
       {colour('primary_color', 'primary_color')}
       {colour('secondary_color', 'secondary_color')}
+      <LogoUpload
+        nasId={nas}
+        logoUrl={form.logo_url}
+        onDone={(url) => {
+          setForm((f) => f && { ...f, logo_url: url });
+          setVersion((v) => v + 1);
+        }}
+      />
       <Input
         id={`${nas}-logo`}
         label="logo_url"
         error={errors.logo_url}
         type="url"
-        value={form.logo_url}
+        value={form.logo_url.startsWith(`${location.origin}/`) ? '' : form.logo_url}
         onValue={set('logo_url')}
       />
       <Input
