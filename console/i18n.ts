@@ -70,7 +70,7 @@ const fr = {
   sales: 'Ventes',
   by_hotspot: 'Par hotspot',
   by_forfait: 'Par forfait',
-  cash_no_hotspot: 'Ventes des agents en espèces',
+  cash_no_hotspot: 'Hors hotspot (ventes des agents, tickets)',
   site_n: 'site {n}',
   chart_title: 'Ventes des 30 derniers jours (FCFA)',
   live_sessions: 'Connectés maintenant',
@@ -377,7 +377,7 @@ const en: Record<Key, string> = {
   sales: 'Sales',
   by_hotspot: 'By hotspot',
   by_forfait: 'By forfait',
-  cash_no_hotspot: 'Agents’ cash sales',
+  cash_no_hotspot: 'No hotspot (agents’ sales, vouchers)',
   site_n: 'site {n}',
   chart_title: 'Sales over the last 30 days (FCFA)',
   live_sessions: 'Online now',
@@ -656,6 +656,10 @@ export const dayText = (day: string): string =>
     month: '2-digit',
     timeZone: 'UTC',
   });
+
+/** A date with its year (`26/11/2027`), from any ISO text. */
+export const dateText = (iso: string): string =>
+  new Date(iso).toLocaleDateString(locale(), { day: '2-digit', month: '2-digit', year: 'numeric' });
 
 /** A month (`2026-11`) as `novembre 2026`. */
 export const monthText = (month: string): string =>

@@ -1,9 +1,9 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { dateTime, type Key, num, t } from '../i18n.js';
+import { dateTime, dayText, type Key, num, t } from '../i18n.js';
 import { resellerOptions, useForfaits, useVlans } from '../lists.js';
 import type { Session } from '../session.js';
-import { Card, Field, Input, Loading, Message, useGet } from '../ui.js';
+import { Card, Input, Loading, Message, useGet } from '../ui.js';
 import { More, Select, Table, useForm, usePaged } from '../widgets.js';
 import type { Entry } from './activity-words.js';
 import { describe, KINDS, kindOf } from './activity-words.js';
@@ -186,25 +186,40 @@ export function Status(_: { session: Session }) {
   );
 }
 
+/** The last `n` UTC days, today first: the Journal's days, written the reader's way (a native
+ * date field writes the browser's, 11/26/2026 on an English phone). */
+const lastDays = (n: number): string[] =>
+  Array.from({ length: n }, (_, i) => new Date(Date.now() - i * 86_400_000).toISOString().slice(0, 10));
+
 export function Activity(_: { session: Session }) {
   const [day, setDay] = useState(new Date().toISOString().slice(0, 10));
   const [reseller, setReseller] = useState('');
   const [kind, setKind] = useState('');
   const vlans = useVlans().data?.items ?? [];
   const forfaits = useForfaits();
-  const list = usePaged<Entry>(`/activity?day=${day}`);
+  const list = usePaged<Entry>(`/activity?day=${day}&limit=100`);
   const rows = list.items.filter(
     (e) =>
       (!reseller || e.reseller_id === reseller || e.facts?.reseller_id === reseller) &&
       (!kind || kindOf(e.action) === kind),
   );
+  // A filter reads on through the day (10 pages at most) until it has a screenful to show.
+  const more = list.more;
+  const filtering = reseller !== '' || kind !== '';
+  useEffect(() => {
+    if (filtering && more && rows.length < 20 && list.items.length < 1000) more();
+  }, [filtering, more, rows.length, list.items.length]);
   const names = { vlans, forfaits: forfaits.data?.items ?? [] };
   return (
     <div>
       <div class="filters no-print">
-        <Field id="act-day" label="date">
-          <input id="act-day" type="date" value={day} onChange={(e) => setDay(e.currentTarget.value)} />
-        </Field>
+        <Select
+          id="act-day"
+          label="date"
+          value={day}
+          onValue={setDay}
+          options={lastDays(60).map((d, i) => [d, i === 0 ? t('today') : dayText(d)] as const)}
+        />
         <Select
           id="act-reseller"
           label="reseller"

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Forfait } from '../answers.js';
 import { api, errorText } from '../api.js';
-import { type Key, t } from '../i18n.js';
+import { dateTime, type Key, t } from '../i18n.js';
 import {
   forfaitOptions,
   hotspotOptions,
@@ -179,7 +179,7 @@ export function Codes({ session }: { session: Session }) {
                 <li key={id} class={id === lastBatch ? 'new' : ''}>
                   <span>
                     {byId[items[0]?.forfait_id ?? '']?.name} · {items.filter((v) => !v.revoked_at).length} ·{' '}
-                    {items[0]?.created_at.slice(0, 10)}
+                    {items[0] ? dateTime(items[0].created_at) : ''}
                   </span>
                   <span class="buttons">
                     {PRINTS.map(([format, label]) => (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Vlan } from '../answers.js';
 import { api, errorText, fieldErrors } from '../api.js';
-import { sinceText, t } from '../i18n.js';
+import { dateText, sinceText, t } from '../i18n.js';
 import { useVlans } from '../lists.js';
 import type { Session } from '../session.js';
 import { Card, Field, failure, Input, Loading, Message, useGet } from '../ui.js';
@@ -226,7 +226,7 @@ function RouterRow(props: { router: Router; onChange: () => void; onIssued: (i: 
           </small>
         ) : r.cert_not_after ? (
           <small>
-            {t('cert_until')} {r.cert_not_after.slice(0, 10)}
+            {t('cert_until')} {dateText(r.cert_not_after)}
           </small>
         ) : null}
       </span>

@@ -231,8 +231,11 @@ describe('the console, for a reseller', () => {
       .toBe(amount(summary.body.total_fcfa));
     expect(await w.page.getByTestId('summary-total').innerText()).toBe(amount(summary.body.total_fcfa));
     expect(await w.page.getByTestId('live-now').innerText()).toBe('1');
-    // By hotspot: the RADIUS sale under the NAS id, the API redemptions under none.
-    await expect.poll(() => w.page.getByText(reseller.nasId).count()).toBe(1);
+    // By hotspot, by name: the RADIUS sale under the hotspot's name, the API redemptions under
+    // no hotspot, said as such; never a NAS id.
+    await expect.poll(() => w.page.locator('.rows li', { hasText: reseller.name }).count()).toBe(1);
+    expect(await w.page.getByText('Hors hotspot (ventes des agents, tickets)').count()).toBe(1);
+    expect(await w.page.getByText(reseller.nasId).count()).toBe(0);
     await w.page.locator('.chart canvas').first().waitFor();
     expect(await audit(w.page)).toEqual([]);
     expectClean(w);
