@@ -1,5 +1,4 @@
-import { ERROR_TEXT, FIELD_REFUSED, FIELD_TEXT } from './errors.js';
-import { lang } from './i18n.js';
+import { lang, t } from './i18n.js';
 import { clearSession, loadSession } from './session.js';
 
 export interface Answer<T> {
@@ -92,6 +91,9 @@ export async function api<T = Record<string, unknown>>(
     if (await pending) res = await send(method, path, body, loadSession()?.token);
   }
   if (res.status >= 500) throw new Offline(String(res.status));
+  // A refusal is said from its code: the words for them come with the first one (a chunk of
+  // their own, out of what every page loads), before the screen reads them.
+  if (res.status >= 400) await refusalWords();
   const type = res.headers.get('content-type') ?? '';
   const parsed = type.includes('json') ? await res.json() : await res.text();
   const wait = Number(res.headers.get('retry-after'));
@@ -102,26 +104,18 @@ export async function api<T = Record<string, unknown>>(
   };
 }
 
-/**
- * What a refusal says to the reader, from its stable code in the reader's language (never the
- * API's English message); an unknown code reads as its status's kind.
- */
-export function errorText(err: ApiError, status?: number): string {
-  const code = err.error?.code ?? (status === 404 ? 'ERR_NOT_FOUND' : status === 403 ? 'ERR_FORBIDDEN' : '');
-  return (ERROR_TEXT[code] ?? ERROR_TEXT.ERR_VALIDATION)?.[lang] ?? '';
+let words: typeof import('./errors.js') | undefined;
+async function refusalWords(): Promise<void> {
+  words ??= await import('./errors.js').catch(() => undefined);
 }
 
 /**
- * A refusal's words by field (`body.primary_color` -> `primary_color`), each saying what the
- * field needs in the reader's language; `_` holds the refusal's own when no field is named.
+ * What a refusal says to the reader, from its stable code in the reader's language (never the
+ * API's English message). Without its words (their chunk could not load), the screen says so.
  */
-export function fieldErrors(err: ApiError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const d of err.error?.details ?? []) {
-    const path = d.path.replace(/^(body|query)\.?/, '');
-    const name = path.split('.').pop() ?? '';
-    out[path || '_'] = (FIELD_TEXT[name] ?? FIELD_REFUSED)[lang];
-  }
-  if (err.error && !out._) out._ = errorText(err);
-  return out;
-}
+export const errorText = (err: ApiError, status?: number): string =>
+  words ? words.refusalText(err, status, lang) : t('err_network');
+
+/** What each refused field needs, in the reader's language; `_` holds the refusal's own. */
+export const fieldErrors = (err: ApiError): Record<string, string> =>
+  words ? words.refusedFields(err, lang) : { _: t('err_network') };

@@ -168,3 +168,25 @@ export const FIELD_REFUSED: Words = {
   fr: 'Valeur refusée : vérifiez ce champ.',
   en: 'Value refused: check this field.',
 };
+
+/** The API's error body, as far as its words are concerned. */
+interface Refusal {
+  error?: { code?: string; details?: { path: string }[] };
+}
+
+/** What a refusal says, from its code (an unknown one reads as a refused form). */
+export function refusalText(err: Refusal, status: number | undefined, lang: 'fr' | 'en'): string {
+  const code = err.error?.code ?? (status === 404 ? 'ERR_NOT_FOUND' : status === 403 ? 'ERR_FORBIDDEN' : '');
+  return (ERROR_TEXT[code] ?? (ERROR_TEXT.ERR_VALIDATION as Words))[lang];
+}
+
+/** What each refused field needs, by its path (`body.primary_color` -> `primary_color`); `_` the refusal's own. */
+export function refusedFields(err: Refusal, lang: 'fr' | 'en'): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const d of err.error?.details ?? []) {
+    const path = d.path.replace(/^(body|query)\.?/, '');
+    out[path || '_'] = (FIELD_TEXT[path.split('.').pop() ?? ''] ?? FIELD_REFUSED)[lang];
+  }
+  if (err.error && !out._) out._ = refusalText(err, undefined, lang);
+  return out;
+}

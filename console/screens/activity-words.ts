@@ -4,8 +4,11 @@
  * fill it in, and ids become names (resellers, hotspots, forfaits).
  */
 import type { Forfait, Vlan } from '../answers.js';
-import { fcfa, type Key, num, t } from '../i18n.js';
+import { fcfa, num, t } from '../i18n.js';
 import { hotspotName } from '../lists.js';
+import { w } from './admin-words.js';
+
+type Words = Parameters<typeof w>[0];
 
 /** An entry of GET /activity, as the Journal reads it. */
 export interface Entry {
@@ -44,7 +47,7 @@ const KIND_OF: [(typeof KINDS)[number], RegExp][] = [
 export const kindOf = (action: string): string => KIND_OF.find(([, re]) => re.test(action))?.[0] ?? 'other';
 
 /** The sentence of each route (its key in the words); a route not listed reads `act_other`. */
-const SENTENCE: Record<string, Key> = {
+const SENTENCE: Record<string, Words> = {
   'POST /api/v1/vouchers/batches': 'act_codes',
   'POST /api/v1/vouchers/generate': 'act_codes',
   'POST /api/v1/resellers/me/forfaits': 'act_forfait_new',
@@ -82,7 +85,7 @@ export function describe(e: Entry, names: { vlans: readonly Vlan[]; forfaits: re
   const f = e.facts ?? {};
   const own = resellerName(names.vlans, e.reseller_id) ?? t('reseller');
   const who =
-    e.role === 'admin' ? t('act_operator') : e.role === 'agent' ? t('act_agent_of', { name: own }) : own;
+    e.role === 'admin' ? w('act_operator') : e.role === 'agent' ? w('act_agent_of', { name: own }) : own;
   const forfait =
     names.forfaits.find((x) => x.id === f.forfait_id)?.name ?? (f.forfait_id ? t('forfait') : '');
   // The hotspot a route's path names (branding, logo, login origin), by its name.
@@ -92,14 +95,14 @@ export function describe(e: Entry, names: { vlans: readonly Vlan[]; forfaits: re
   if (e.action === 'POST /api/v1/agents/{id}/allot')
     key = f.float_fcfa !== undefined ? 'act_float' : 'act_stock';
   const amount = f.float_fcfa ?? f.amount_fcfa;
-  return t(key, {
+  return w(key, {
     who,
     n: num(Number(f.n ?? f.count ?? 0)),
     forfait,
     amount: typeof amount === 'number' ? fcfa(amount) : '',
     name: f.name !== undefined ? String(f.name) : '',
     hotspot: nas ? hotspotName(names.vlans, decodeURIComponent(nas)) : '',
-    for: forWhom ? t('act_for', { name: forWhom }) : '',
+    for: forWhom ? w('act_for', { name: forWhom }) : '',
   })
     .replace(/\s+/g, ' ')
     .trim();

@@ -1,12 +1,16 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { dateTime, dayText, type Key, num, t } from '../i18n.js';
+import { dateTime, dayText, num, t } from '../i18n.js';
 import { resellerOptions, useForfaits, useVlans } from '../lists.js';
 import type { Session } from '../session.js';
 import { Card, Input, Loading, Message, useGet } from '../ui.js';
 import { More, Select, Table, useForm, usePaged } from '../widgets.js';
 import type { Entry } from './activity-words.js';
 import { describe, KINDS, kindOf } from './activity-words.js';
+import { w } from './admin-words.js';
+
+type Words = Parameters<typeof w>[0];
+
 import { Alerts } from './alerts.js';
 import { Credentials, type Issued, transportOptions } from './router-credentials.js';
 
@@ -162,14 +166,14 @@ export function Status(_: { session: Session }) {
           <>
             <p>
               <span class={`badge ${canary.data.overall_status}`}>
-                {t(`st_${canary.data.overall_status}` as Key)}
+                {w(`st_${canary.data.overall_status}` as Words)}
               </span>{' '}
               {t('last_run')}: {canary.data.last_run ? dateTime(canary.data.last_run) : '—'}
             </p>
             <ul class="rows">
               {canary.data.tests.map((c) => (
                 <li key={c.name}>
-                  <span>{t(`ck_${c.name}` as Key)}</span>
+                  <span>{w(`ck_${c.name}` as Words)}</span>
                   <span>
                     {c.success ? '✔' : '✘'} {num(c.latency_ms)} ms
                   </span>
@@ -225,7 +229,7 @@ export function Activity(_: { session: Session }) {
           label="reseller"
           value={reseller}
           onValue={setReseller}
-          first={<option value="">{t('all_resellers')}</option>}
+          first={<option value="">{w('all_resellers')}</option>}
           options={resellerOptions(vlans)}
         />
         <Select
@@ -233,8 +237,8 @@ export function Activity(_: { session: Session }) {
           label="kind"
           value={kind}
           onValue={setKind}
-          first={<option value="">{t('all_kinds')}</option>}
-          options={KINDS.map((k) => [k, t(`k_${k}`)] as const)}
+          first={<option value="">{w('all_kinds')}</option>}
+          options={KINDS.map((k) => [k, w(`k_${k}`)] as const)}
         />
       </div>
       {list.loading ? (
@@ -245,7 +249,7 @@ export function Activity(_: { session: Session }) {
             <li key={`${e.at}${e.id}`} class={e.status >= 400 ? 'refused' : undefined}>
               <span>
                 {describe(e, names)}
-                {e.status >= 400 ? <strong> ({t('act_refused')})</strong> : null}
+                {e.status >= 400 ? <strong> ({w('act_refused')})</strong> : null}
               </span>
               <small>
                 <time dateTime={e.at}>{dateTime(e.at)}</time> · {e.ip}

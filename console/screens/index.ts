@@ -6,7 +6,6 @@ import { Dashboard } from './dashboard.js';
 import { lazyScreen } from './lazy.js';
 import { Payments } from './payments.js';
 import { Sessions } from './sessions.js';
-import { Statements } from './statements.js';
 
 export type ScreenId =
   | 'dashboard'
@@ -33,7 +32,8 @@ export const SCREENS: Record<ScreenId, FunctionComponent<{ session: Session }>> 
   forfaits: lazyScreen(() => import('./forfaits.js').then((m) => m.Forfaits)),
   sessions: Sessions,
   payments: Payments,
-  statements: Statements,
+  // A month's statement: printed now and then, out of the dashboard's weight.
+  statements: lazyScreen(() => import('./statements.js').then((m) => m.Statements)),
   // The operator's screens: a chunk of their own, out of the resellers' dashboard weight.
   resellers: lazyScreen(() => import('./admin.js').then((m) => m.Resellers)),
   network: lazyScreen(() => import('./admin.js').then((m) => m.Network)),

@@ -1,7 +1,25 @@
 import { useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
-import { t } from '../i18n.js';
+import { localWords } from '../i18n.js';
 import { Field, failure, Message } from '../ui.js';
+
+const fr = {
+  logo_current: 'Logo actuel',
+  logo_sent: 'Logo enregistré : vos clients le voient sur le portail.',
+  logo_not_image: 'Ce fichier n’est pas une image PNG, JPEG ou WebP.',
+  logo_too_big: 'Image trop lourde même réduite : choisissez une image plus simple.',
+  logo_sending: 'Envoi du logo…',
+} as const;
+const t = localWords<keyof typeof fr>({
+  fr,
+  en: {
+    logo_current: 'Current logo',
+    logo_sent: 'Logo saved: your customers see it on the portal.',
+    logo_not_image: 'This file is not a PNG, JPEG or WebP image.',
+    logo_too_big: 'Image too heavy even shrunk: choose a simpler one.',
+    logo_sending: 'Sending the logo…',
+  },
+});
 
 /** The API's limits (functions/network/logo.ts): bytes of the file sent, pixels a side. */
 const MAX_BYTES = 40 * 1024;

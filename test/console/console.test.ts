@@ -782,7 +782,7 @@ describe('the console, for an operator', () => {
     expect(JSON.stringify(routers.body)).not.toContain(secret);
 
     await w.page.getByRole('link', { name: 'Journal' }).click();
-    await w.page.getByText('POST /api/v1/resellers').first().waitFor();
+    await w.page.getByText(`L’opérateur a créé le revendeur ${name}`).first().waitFor();
     expect(await audit(w.page)).toEqual([]);
     expectClean(w);
     await w.context.close();
