@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { SERVED } from '../../console/countries.js';
 import { ERROR_TEXT, FIELD_REFUSED, FIELD_TEXT } from '../../console/errors.js';
 import { ERROR_STATUS } from '../../functions/core/errors.js';
+import { SERVED_COUNTRIES } from '../../functions/core/phone.js';
 
 /** Every error code the OpenAPI document says a route may answer. */
 function documentedCodes(): Set<string> {
@@ -31,5 +33,11 @@ describe("the console's words for the API's refusals", () => {
 
   it('names no code that the API cannot answer', () => {
     expect(Object.keys(ERROR_TEXT).filter((c) => !codes.has(c))).toEqual([]);
+  });
+});
+
+describe("the console's served countries", () => {
+  it('are the countries of the API numbering plans', () => {
+    expect([...SERVED].sort()).toEqual([...SERVED_COUNTRIES].sort());
   });
 });
