@@ -4,7 +4,6 @@ import { AgentBalance, Agents, Sell } from './agents.js';
 import { Codes } from './codes.js';
 import { Dashboard } from './dashboard.js';
 import { lazyScreen } from './lazy.js';
-import { Payments } from './payments.js';
 import { Sessions } from './sessions.js';
 
 export type ScreenId =
@@ -31,7 +30,8 @@ export const SCREENS: Record<ScreenId, FunctionComponent<{ session: Session }>> 
   // A reseller's own forfaits: opened now and then, so a chunk of its own.
   forfaits: lazyScreen(() => import('./forfaits.js').then((m) => m.Forfaits)),
   sessions: Sessions,
-  payments: Payments,
+  // Payments: looked at now and then, out of the dashboard's weight.
+  payments: lazyScreen(() => import('./payments.js').then((m) => m.Payments)),
   // A month's statement: printed now and then, out of the dashboard's weight.
   statements: lazyScreen(() => import('./statements.js').then((m) => m.Statements)),
   // The operator's screens: a chunk of their own, out of the resellers' dashboard weight.
