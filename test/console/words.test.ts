@@ -201,6 +201,8 @@ describe('words and formats, for a reseller at 360 px', () => {
     expect(text).toContain('Ventes');
     expect(text).toContain('Connexions Wi-Fi ouvertes');
     expect(await audit(w.page)).toEqual([]);
+    expect(await scrollWidth(w.page)).toBeLessThanOrEqual(360);
+    await shot(w.page, 'statement');
     await w.context.close();
   });
 });
