@@ -192,7 +192,9 @@ describe('words and formats, for a reseller at 360 px', () => {
     await logIn(w.page, await resellerPhone());
     await w.page.getByRole('link', { name: 'Relevés' }).click();
     const statement = w.page.locator('section.statement');
-    await statement.waitFor();
+    // The name and the month's sales arrive with their own answers.
+    await statement.getByText(reseller.name, { exact: false }).waitFor();
+    await expect.poll(() => statement.locator('[data-field="sales_count"]').innerText()).not.toBe('…');
     const text = await statement.innerText();
     expect(text).toContain(reseller.name);
     expect(text).not.toContain(reseller.id);
