@@ -2,6 +2,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from 'zod/mini';
+import { edgeOfBearer } from '../edge/edge-auth.js';
 import {
   type AuthLevel,
   type AuthOf,
@@ -229,8 +230,13 @@ async function authenticate(
       return undefined;
     }
     case 'radius':
-      // Not a 401: FreeRADIUS reads 401 as "reject this user" and would blame the subscriber.
-      if (!(await radiusTokenMatches(headers.authorization))) {
+      // A RADIUS server: the region's front (the secret's tokens) or an in-country edge (its own
+      // token, refused once revoked: functions/edge/edge-auth.ts). Not a 401: FreeRADIUS reads
+      // 401 as "reject this user" and would blame the subscriber.
+      if (
+        !(await radiusTokenMatches(headers.authorization)) &&
+        !(await edgeOfBearer(headers.authorization))
+      ) {
         throw new AppError('ERR_RADIUS_CREDENTIALS', 'Invalid RADIUS server credentials');
       }
       return undefined;
