@@ -63,10 +63,14 @@ export async function replicaOf(edge: EdgeRecord, named: readonly string[], nowM
   const nasIds = [...new Set(routers.flatMap((r) => r.nas_ids))];
   const nas = await readAll(nasIds, (chunk) => batchGet(chunk.map((nas_id) => [Nas, { nas_id }] as const)));
   const vouchers = (
-    await Promise.all(edge.reseller_ids.map((r) => Access.queryIndexAll('vouchersByStatus', { reseller_id: r })))
+    await Promise.all(
+      edge.reseller_ids.map((r) => Access.queryIndexAll('vouchersByStatus', { reseller_id: r })),
+    )
   ).flat();
   const codeKeys = [...new Set([...vouchers.map((v) => v.code), ...named])];
-  const codes = await readAll(codeKeys, (chunk) => batchGet(chunk.map((code) => [Access, { code }] as const)));
+  const codes = await readAll(codeKeys, (chunk) =>
+    batchGet(chunk.map((code) => [Access, { code }] as const)),
+  );
   return {
     edge_id: edge.edge_id,
     generated_at: new Date(nowMs).toISOString(),

@@ -32,7 +32,11 @@ export const ReplicaSchema = /* @__PURE__ */ schema(() =>
       }),
     ),
     nas: z.array(
-      z.object({ nas_id: z.string(), reseller_id: z.string(), vendor: z.enum(['mikrotik', 'coova', 'wispr']) }),
+      z.object({
+        nas_id: z.string(),
+        reseller_id: z.string(),
+        vendor: z.enum(['mikrotik', 'coova', 'wispr']),
+      }),
     ),
     codes: z.array(
       z.object({
