@@ -26,6 +26,7 @@ export async function edgeOfBearer(authorization: string | undefined): Promise<E
 export async function registerEdge(input: {
   name: string;
   reseller_ids: string[];
+  addresses: string[];
   nowIso: string;
 }): Promise<{ edge: EdgeRecord; token: string }> {
   const edgeId = randomUUID();
@@ -34,6 +35,7 @@ export async function registerEdge(input: {
     edge_id: edgeId,
     name: input.name,
     reseller_ids: [...new Set(input.reseller_ids)],
+    addresses: [...new Set(input.addresses)],
     token_digest: digestOf(secret),
     status: 'active',
     created_at: input.nowIso,

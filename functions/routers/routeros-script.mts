@@ -59,6 +59,13 @@ export interface RouterScriptOptions {
    * so a UDP router lists these too. Empty: the front's own addresses only.
    */
   disconnectFrom?: string;
+  /**
+   * The reseller's in-country edges (docs/outage.md), comma-separated: listed after the front's
+   * addresses, so the router asks an edge when the region does not answer (a cut cable). UDP
+   * routers only: the edge knows a UDP router by its secret from its replica; a RadSec router
+   * would need the edge to hold a server certificate of the router CA, which it does not.
+   */
+  edgeHost?: string;
   access: RouterAccess;
   /** The platform's public base URL: its host is let through the walled garden, and DHCP option 114 names its captive API. */
   portalUrl: string;
@@ -185,6 +192,8 @@ function check(options: RouterScriptOptions): { portalHost: string; portal: URL 
     throw new ScriptError('--radius-host must be IP addresses, comma-separated');
   if (!addresses(options.disconnectFrom).every((a) => isIP(a)))
     throw new ScriptError('--disconnect-from must be IP addresses, comma-separated');
+  if (!addresses(options.edgeHost).every((a) => isIP(a)))
+    throw new ScriptError('--edge-host must be IP addresses, comma-separated');
   if (options.routerOs !== 6 && options.routerOs !== 7) throw new ScriptError('--routeros must be 6 or 7');
   if (options.routerOs === 6 && options.access.transport === 'radsec')
     throw new ScriptError('RouterOS 6 has no RadSec: register a UDP router (--source-ip) for it');
@@ -226,12 +235,20 @@ function radiusLines(o: RouterScriptOptions, tag: string): string[] {
   if (a.transport === 'udp') {
     const udp = (host: string) =>
       `/radius add service=hotspot address=${ros(host)} secret=${ros(a.secret)} authentication-port=1812 accounting-port=1813 timeout=3s comment=${tag}`;
-    const sources = addresses(o.disconnectFrom).filter((e) => !hosts.includes(e));
+    const edges = addresses(o.edgeHost).filter((e) => !hosts.includes(e));
+    const sources = addresses(o.disconnectFrom).filter((e) => !hosts.includes(e) && !edges.includes(e));
     return [
       `# RADIUS over UDP with this router's own secret (router ${a.routerId}). The platform knows the`,
       '# router by the public address its packets come from: the one it was registered with.',
       "# Both of the front's addresses (one per zone): the second is asked when the first does not answer.",
       ...hosts.map(udp),
+      ...(edges.length
+        ? [
+            "# The reseller's in-country edge: asked when the region does not answer (a cut international",
+            '# link); it lets in the codes sold before the cut and keeps the accounting until the link is back.',
+            ...edges.map(udp),
+          ]
+        : []),
       ...(sources.length
         ? [
             "# The addresses the platform's Disconnect/CoA requests leave from: RouterOS accepts them only",
@@ -306,7 +323,7 @@ export function routerOsScript(options: RouterScriptOptions): string {
 
 /** What the script needs of a router's new credentials (as `register` and `rotate` answer them). */
 export interface IssuedRouter {
-  router: { router_id: string; nas_ids: string[] };
+  router: { router_id: string; nas_ids: string[]; reseller_id?: string };
   credentials: Credentials;
 }
 

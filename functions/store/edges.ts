@@ -1,4 +1,4 @@
-import { entity, exists, notExists } from './entity.js';
+import { entity, exists, transact } from './entity.js';
 
 /**
  * An in-country edge: a RADIUS front run on a machine in a country (docs/outage.md), which
@@ -11,6 +11,8 @@ export interface EdgeRecord {
   edge_id: string;
   name: string;
   reseller_ids: string[];
+  /** The addresses its routers reach it at: the router scripts list them after the front's. */
+  addresses: string[];
   /** SHA-256 (hex) of the token's secret part. */
   token_digest: string;
   status: 'active' | 'revoked';
@@ -22,14 +24,59 @@ const Edge = entity<EdgeRecord>('edge')({
   key: (e: Pick<EdgeRecord, 'edge_id'>) => ({ pk: `EDGE#${e.edge_id}`, sk: 'EDGE' }),
 });
 
+/** A reseller's active edge, for its router scripts (one item per reseller the edge serves). */
+interface EdgeLink {
+  reseller_id: string;
+  edge_id: string;
+  addresses: string[];
+}
+
+const Link = entity<EdgeLink>('edge_link')({
+  key: (l: Pick<EdgeLink, 'reseller_id' | 'edge_id'>) => ({
+    pk: `RESELLER#${l.reseller_id}#EDGES`,
+    sk: `EDGE#${l.edge_id}`,
+  }),
+});
+
 // Access: GetItem pk=EDGE#<id>, sk=EDGE (strongly consistent: a revocation counts at once).
 export const getEdge = (edgeId: string): Promise<EdgeRecord | undefined> =>
   Edge.get({ edge_id: edgeId }, { consistent: true });
 
-// Access: PutItem pk=EDGE#<id> attribute_not_exists(pk).
-export const createEdge = (edge: EdgeRecord): Promise<boolean> => Edge.put(edge, notExists);
+/** Records a new edge and its link to each of its resellers, together. */
+// Access: TransactWriteItems [Put EDGE#<id> attribute_not_exists(pk), Put RESELLER#<r>#EDGES/EDGE#<id> per reseller].
+export async function createEdge(edge: EdgeRecord): Promise<void> {
+  await transact({
+    edge: Edge.tx.create(edge),
+    ...Object.fromEntries(
+      edge.reseller_ids.map((reseller_id, i) => [
+        `link${i}`,
+        Link.tx.put({ reseller_id, edge_id: edge.edge_id, addresses: edge.addresses }),
+      ]),
+    ),
+  });
+}
 
-/** Revokes an edge; false when there is none. */
-// Access: UpdateItem pk=EDGE#<id> SET status = revoked, revoked_at (condition: it exists).
-export const revokeEdge = (edgeId: string, nowIso: string): Promise<boolean> =>
-  Edge.update({ edge_id: edgeId }, { set: { status: 'revoked', revoked_at: nowIso } }, exists);
+/** Revokes an edge and drops its links (its routers' next scripts name it no more); false when there is none. */
+// Access: TransactWriteItems [Update EDGE#<id> SET status = revoked, revoked_at (condition: it exists), Delete each link].
+export async function revokeEdge(edgeId: string, nowIso: string): Promise<boolean> {
+  const edge = await getEdge(edgeId);
+  if (!edge) return false;
+  await transact({
+    edge: Edge.tx.update({ edge_id: edgeId }, { set: { status: 'revoked', revoked_at: nowIso } }, exists),
+    ...Object.fromEntries(
+      edge.reseller_ids.map((reseller_id, i) => [
+        `link${i}`,
+        Link.tx.delete({ reseller_id, edge_id: edgeId }),
+      ]),
+    ),
+  });
+  return true;
+}
+
+/** The addresses of a reseller's active edges, in the order they were registered. */
+// Access: Query pk=RESELLER#<id>#EDGES, begins_with(sk, EDGE#).
+export async function edgeAddressesOf(resellerId: string): Promise<string[]> {
+  const { pk } = Link.key({ reseller_id: resellerId, edge_id: '' });
+  const links = await Link.queryAll({ pk, sk: { beginsWith: 'EDGE#' } });
+  return [...new Set(links.flatMap((l) => l.addresses))];
+}

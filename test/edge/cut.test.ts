@@ -17,7 +17,7 @@ import { handler as sweep } from '../../functions/radius/sweep.js';
 import { frontTls, register } from '../../functions/routers/routers.js';
 import { Access, type AccessCode, getAccessCode } from '../../functions/store/access-codes.js';
 import { listSiteAlerts } from '../../functions/store/alerts.js';
-import { revokeEdge } from '../../functions/store/edges.js';
+import { edgeAddressesOf, revokeEdge } from '../../functions/store/edges.js';
 import { Nas } from '../../functions/store/nas.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { getSession } from '../../functions/store/sessions.js';
@@ -86,6 +86,7 @@ beforeAll(async () => {
   const { edge, token } = await registerEdge({
     name: 'Abidjan',
     reseller_ids: [resellerId],
+    addresses: ['192.0.2.34'],
     nowIso: clock.iso(),
   });
   edgeId = edge.edge_id;
@@ -286,8 +287,10 @@ describe('a cut of the international link, with an edge in the country', () => {
     }
   });
 
-  it('stops answering from its replica once the region revokes it', async () => {
+  it('stops answering from its replica once the region revokes it, and leaves the router scripts', async () => {
+    expect(await edgeAddressesOf(resellerId)).toEqual(['192.0.2.34']);
     await revokeEdge(edgeId, clock.iso());
+    expect(await edgeAddressesOf(resellerId)).toEqual([]);
     const revoked = once(service.events, 'revoked');
     expect(await service.sync()).toBe(false);
     await revoked;
