@@ -167,10 +167,16 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
   const probe = async () => {
     probing = undefined;
     if (link === 'revoked') return;
-    if ((await sync()) && (await replay())) {
-      await sync();
-      setLink('up');
-      return;
+    if (await sync()) {
+      // Reports journaled while the replay runs join the journal: replayed by the next round.
+      let replayed = true;
+      while (replayed && journal.size > 0) replayed = await replay();
+      if (replayed) {
+        // No await between the empty journal and the link up: no report can slip in between.
+        setLink('up');
+        void sync();
+        return;
+      }
     }
     if (link === 'down') probing = setTimeout(probe, probeMs);
   };
