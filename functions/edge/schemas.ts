@@ -3,7 +3,7 @@ import { schema } from '../core/schemas.js';
 
 /** `POST /edge/replica`: the codes the edge saw at its routers (refreshed with the rest). */
 export const ReplicaBody = /* @__PURE__ */ schema(() =>
-  z.object({
+  z.strictObject({
     codes: z.optional(z.array(z.string().check(z.regex(/^[A-Z0-9]{1,64}$/))).check(z.maxLength(5000))),
   }),
 );
