@@ -44,6 +44,7 @@ const nasId = `access_cut_${randomUUID().slice(0, 8)}`;
 const routerIp = '127.31.0.7';
 let routerSecret = '';
 let edgeId = '';
+let edgeToken = '';
 
 beforeAll(async () => {
   // One hotspot is enough to call a cut in this test's country (the default needs three).
@@ -90,6 +91,7 @@ beforeAll(async () => {
     nowIso: clock.iso(),
   });
   edgeId = edge.edge_id;
+  edgeToken = token;
   service = await startEdge({
     regionUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
     token,
@@ -285,6 +287,35 @@ describe('a cut of the international link, with an edge in the country', () => {
     for (const entry of journaled.filter((e) => e.route === 'accounting')) {
       expect((await getSession(sessionIdOf(entry.body)))?.status).toBe('open');
     }
+  });
+
+  it("learns its own resellers' routers only: another reseller's router is no client of it", async () => {
+    const other = randomUUID();
+    const otherNas = `access_cut_${randomUUID().slice(0, 8)}`;
+    await Nas.put({
+      nas_id: otherNas,
+      reseller_id: other,
+      reseller_name: 'Autre',
+      vlan_id: 11,
+      kind: 'vlan',
+    });
+    await register({
+      reseller_id: other,
+      name: 'Autre',
+      nas_ids: [otherNas],
+      transport: 'udp',
+      source_ip: '127.31.0.8',
+    });
+    const lookup = (ip: string, bearer: string) =>
+      fetch(`${server.url()}/api/v1/radius/client`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
+        body: JSON.stringify({ 'Hotspot-NAS-IP': { type: 'string', value: [ip] } }),
+      });
+    expect((await lookup(routerIp, edgeToken)).status).toBe(200);
+    expect((await lookup('127.31.0.8', edgeToken)).status).toBe(404);
+    // The region's own front knows every router of the cell.
+    expect((await lookup('127.31.0.8', process.env.RADIUS_API_SECRET as string)).status).toBe(200);
   });
 
   it('stops answering from its replica once the region revokes it, and leaves the router scripts', async () => {
