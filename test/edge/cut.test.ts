@@ -299,7 +299,7 @@ describe('a cut of the international link, with an edge in the country', () => {
       vlan_id: 11,
       kind: 'vlan',
     });
-    await register({
+    const { router: otherRouter } = await register({
       reseller_id: other,
       name: 'Autre',
       nas_ids: [otherNas],
@@ -316,6 +316,23 @@ describe('a cut of the international link, with an edge in the country', () => {
     expect((await lookup('127.31.0.8', edgeToken)).status).toBe(404);
     // The region's own front knows every router of the cell.
     expect((await lookup('127.31.0.8', process.env.RADIUS_API_SECRET as string)).status).toBe(200);
+    // Nor does the region take a login the edge forwards for that router.
+    const otherCode = paidCode(other);
+    await Access.put(otherCode);
+    const authorize = (bearer: string) =>
+      fetch(`${server.url()}/api/v1/radius/authorize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
+        body: JSON.stringify({
+          'User-Name': { type: 'string', value: [otherCode.code] },
+          'NAS-Identifier': { type: 'string', value: [otherNas] },
+          'Hotspot-Router-Id': { type: 'string', value: [otherRouter.router_id] },
+        }),
+      });
+    const refused = await authorize(edgeToken);
+    expect(refused.status).toBe(401);
+    expect(JSON.stringify(await refused.json())).toContain('Routeur non autoris');
+    expect((await authorize(process.env.RADIUS_API_SECRET as string)).status).toBe(200);
   });
 
   it('stops answering from its replica once the region revokes it, and leaves the router scripts', async () => {
