@@ -39,6 +39,8 @@ export interface LinkWatch {
   restored: Country[];
   /** Countries cut now. */
   down: number;
+  /** A reseller's country, read once a run. */
+  countryOf: (resellerId: string) => Promise<Country>;
 }
 
 /**
@@ -81,7 +83,7 @@ export async function watchLinks(nowMs: number): Promise<LinkWatch> {
     quiet.set(country, entry);
   }
   const byCountry = new Map(states.map((st) => [st.country, st]));
-  const result: LinkWatch = { paused: new Set(), cut: [], restored: [], down: 0 };
+  const result: LinkWatch = { paused: new Set(), cut: [], restored: [], down: 0, countryOf };
   const judged = new Set<Country>([
     ...quiet.keys(),
     ...states.filter((st) => st.status === 'cut').map((st) => st.country),

@@ -1,6 +1,6 @@
-import { resellerCountry } from '../billing/currency.js';
 import { clock } from '../core/clock.js';
 import { job } from '../core/job.js';
+import { log } from '../core/log.js';
 import { ageMetric, countMetric } from '../core/metrics.js';
 import { oldestOpenReport } from '../store/sessions.js';
 import { sweepSilentSessions } from './closing.js';
@@ -14,11 +14,18 @@ import { watchLinks } from './link-watch.js';
  */
 export const handler = job('session sweep', async () => {
   const now = clock.now();
-  const links = await watchLinks(now);
+  // Judging the countries must not stop the sweep: on a failure it closes as it did without it.
+  const links = await watchLinks(now).catch((error: Error) => {
+    log.warn('sweep: countries not judged', { error: error.name });
+    return undefined;
+  });
   // One of the platform's alarms per cell: a country of the cell cut (lib/observability.ts).
-  countMetric('CountriesCut', links.down);
-  const result = await sweepSilentSessions(now, undefined, async (s) =>
-    links.paused.has(await resellerCountry(s.reseller_id)),
+  countMetric('CountriesCut', links?.down ?? 0);
+  const paused = links?.paused.size ? links : undefined;
+  const result = await sweepSilentSessions(
+    now,
+    undefined,
+    paused && (async (s) => paused.paused.has(await paused.countryOf(s.reseller_id))),
   );
   if (result.closed > 0) countMetric('SessionsClosedStale', result.closed);
   if (result.restart_closed > 0) countMetric('SessionsClosedNasRestart', result.restart_closed);
@@ -27,5 +34,5 @@ export const handler = job('session sweep', async () => {
   // What is left after the sweep: past the lease, the sweep falls behind (alarm OldestOpenSession).
   const oldest = await oldestOpenReport();
   ageMetric('OldestOpenSessionReportAgeS', oldest ? (now - Date.parse(oldest)) / 1000 : 0);
-  return { ...result, countries_cut: links.down };
+  return { ...result, countries_cut: links?.down ?? 0 };
 });

@@ -97,9 +97,13 @@ beforeAll(async () => {
     token,
     localSecret,
     dataDir: mkdtempSync(join(tmpdir(), 'hotspot-edge-data-')),
-    forwardTimeoutMs: 1500,
+    // Longer than the region takes on a busy machine, shorter than FreeRADIUS waits for the edge.
+    forwardTimeoutMs: 4000,
     probeMs: 100,
   });
+  // FreeRADIUS waits 8 s for the edge (run.sh's RADIUS_API_TIMEOUT), which waits 4 s for the region.
+  const timeout = process.env.RADIUS_API_TIMEOUT;
+  process.env.RADIUS_API_TIMEOUT = '8';
   radius = await startFreeRadius({
     apiUrl: service.url,
     apiSecret: localSecret,
@@ -107,6 +111,8 @@ beforeAll(async () => {
     // Forgotten within a second: during the cut, the edge answers FreeRADIUS's client lookups.
     clientLifetimeS: 1,
   });
+  if (timeout === undefined) delete process.env.RADIUS_API_TIMEOUT;
+  else process.env.RADIUS_API_TIMEOUT = timeout;
 });
 
 afterAll(async () => {
@@ -129,13 +135,13 @@ const asRouter = {
         ...attrs,
         'Packet-Src-IP-Address': routerIp,
       },
-      { port: radius.authPort, secret: routerSecret, timeoutS: 5 },
+      { port: radius.authPort, secret: routerSecret, timeoutS: 12 },
     ),
   acct: (attrs: RadiusAttributes) =>
     radclient(
       'acct',
       { 'NAS-Identifier': nasId, ...attrs, 'Packet-Src-IP-Address': routerIp },
-      { port: radius.acctPort, secret: routerSecret, timeoutS: 5 },
+      { port: radius.acctPort, secret: routerSecret, timeoutS: 12 },
     ),
 };
 
@@ -287,7 +293,7 @@ describe('a cut of the international link, with an edge in the country', () => {
     for (const entry of journaled.filter((e) => e.route === 'accounting')) {
       expect((await getSession(sessionIdOf(entry.body)))?.status).toBe('open');
     }
-  });
+  }, 120_000);
 
   it("learns its own resellers' routers only: another reseller's router is no client of it", async () => {
     const other = randomUUID();

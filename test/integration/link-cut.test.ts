@@ -120,7 +120,7 @@ describe('a country whose hotspots fall silent with sessions open', () => {
       // Charged to the code once, replayed twice.
       expect((await Access.get({ code: h.code }))?.used_bytes).toBe(30_000);
     }
-  });
+  }, 120_000);
 
   it('is not a cut on a quiet night: sessions ended with their Stop leave nothing silent', async () => {
     // Two days earlier than the first case: its sessions are not silent then (one table per file).
