@@ -2,7 +2,6 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from 'zod/mini';
-import { edgeOfBearer } from '../edge/edge-auth.js';
 import {
   type AuthLevel,
   type AuthOf,
@@ -194,6 +193,19 @@ async function radiusTokenMatches(header: string | undefined): Promise<boolean> 
   return digestMatches(given, digests);
 }
 
+/**
+ * The in-country edges' token check, given by functions/edge/edge-auth.ts when a function's
+ * bundle holds it: the routes an edge calls (authorize, post-auth, accounting, the client lookup,
+ * its replica) import it; any other function carries neither it nor the store code it reads with,
+ * and refuses an edge's token.
+ */
+let edgeCheck: ((authorization: string | undefined) => Promise<unknown>) | undefined;
+export const acceptEdgeTokens = (check: (authorization: string | undefined) => Promise<unknown>): void => {
+  edgeCheck = check;
+};
+const edgeTokenMatches = async (authorization: string | undefined): Promise<boolean> =>
+  edgeCheck !== undefined && (await edgeCheck(authorization)) !== undefined;
+
 /** The digests of the secret's tokens (`safeEqual`'s), split and hashed once per secret value. */
 let tokenDigests: { secret: string; digests: Buffer[] } | undefined;
 function radiusTokenDigests(secret: string): Buffer[] {
@@ -230,12 +242,12 @@ async function authenticate(
       return undefined;
     }
     case 'radius':
-      // A RADIUS server: the region's front (the secret's tokens) or an in-country edge (its own
-      // token, refused once revoked: functions/edge/edge-auth.ts). Not a 401: FreeRADIUS reads
-      // 401 as "reject this user" and would blame the subscriber.
+      // A RADIUS server: the region's front (the secret's tokens) or, on the routes an edge calls,
+      // an in-country edge (its own token, refused once revoked: functions/edge/edge-auth.ts).
+      // Not a 401: FreeRADIUS reads 401 as "reject this user" and would blame the subscriber.
       if (
         !(await radiusTokenMatches(headers.authorization)) &&
-        !(await edgeOfBearer(headers.authorization))
+        !(await edgeTokenMatches(headers.authorization))
       ) {
         throw new AppError('ERR_RADIUS_CREDENTIALS', 'Invalid RADIUS server credentials');
       }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { safeEqual } from '../core/compare.js';
+import { acceptEdgeTokens } from '../core/http.js';
 import { createEdge, type EdgeRecord, getEdge } from '../store/edges.js';
 
 /**
@@ -43,3 +44,6 @@ export async function registerEdge(input: {
   await createEdge(edge);
   return { edge, token: `edge_${edgeId}.${secret}` };
 }
+
+// The RADIUS routes of the functions that import this module take an edge's token too.
+acceptEdgeTokens(edgeOfBearer);

@@ -43,7 +43,7 @@ export interface PublicStatus {
 }
 
 /** A line of the status page: a country whose link is cut (functions/radius/link-watch.ts). */
-export interface LinkNotice {
+interface LinkNotice {
   country: string;
   kind: 'link_cut';
   since: string;
