@@ -631,6 +631,16 @@ const table = [
     summary:
       "FreeRADIUS's dynamic client lookup: the UDP router registered at a source address, with its secret",
   },
+  {
+    method: 'POST',
+    path: '/api/v1/edge/replica',
+    handler: 'edge/edge-replica',
+    auth: 'radius',
+    // The seed opens the edge's UDP routers' sealed secrets (its FreeRADIUS checks their packets).
+    access: { table: 'read', secrets: ['ROUTER_SEAL_KEY'] },
+    summary:
+      "An in-country edge's replica: its resellers' routers, NAS ids and the codes that can still log in (docs/outage.md)",
+  },
   // ---- routers: each router's own RADIUS credentials ----
   {
     method: 'POST',

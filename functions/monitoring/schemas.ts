@@ -13,6 +13,17 @@ export const PublicStatusSchema = /* @__PURE__ */ schema(() =>
     status: z.enum(PUBLIC_STATUSES),
     components: z.array(z.object({ name: z.string(), status: z.enum(COMPONENT_STATUSES) })),
     updated_at: z.string(),
+    /** Countries whose international link is cut now, each with its line for the page. */
+    notices: z.optional(
+      z.array(
+        z.object({
+          country: z.string(),
+          kind: z.literal('link_cut'),
+          since: z.string(),
+          message: z.string(),
+        }),
+      ),
+    ),
   }),
 );
 

@@ -17,7 +17,13 @@ import { Router, type RouterRecord } from '../store/routers.js';
  * longer speaks for it even if its list still names it (a release revokes such routers too:
  * functions/network/vlans.ts).
  */
-export type RouterRefusal = 'unknown_router' | 'router_revoked' | 'stale_certificate' | 'foreign_nas_id';
+export type RouterRefusal =
+  | 'unknown_router'
+  | 'router_revoked'
+  | 'stale_certificate'
+  | 'foreign_nas_id'
+  /** Forwarded by an in-country edge for a router of a reseller it does not serve. */
+  | 'outside_edge';
 
 /** The text a refused login shows (French, fixed, as the other refusals). */
 export const ROUTER_REFUSAL_MESSAGE = 'Routeur non autorisé pour ce hotspot';
@@ -65,6 +71,8 @@ export interface RouterOfRequest {
 export function routerOfRequest(
   attrs: Map<string, string>,
   route: 'authorize' | 'post-auth' | 'accounting',
+  /** The resellers of the in-country edge that forwarded the request (functions/edge/edge-auth.ts). */
+  edgeResellers?: readonly string[],
 ): RouterOfRequest {
   const routerId = attrs.get('Hotspot-Router-Id') ?? '';
   const nasId = attrs.get('NAS-Identifier') ?? '';
@@ -72,11 +80,9 @@ export function routerOfRequest(
     id: /^[a-z0-9_]{1,64}$/.test(routerId) ? routerId : undefined,
     nasId: nasId && nasId.length <= 64 ? nasId : undefined,
     judge: (router, nas) => {
-      const refused = routerRefusal(
-        router,
-        { certSerial: attrs.get('Hotspot-Router-Cert-Serial'), nasId },
-        nas,
-      );
+      const refused =
+        routerRefusal(router, { certSerial: attrs.get('Hotspot-Router-Cert-Serial'), nasId }, nas) ??
+        (edgeResellers && !edgeResellers.includes(router?.reseller_id ?? '') ? 'outside_edge' : undefined);
       if (refused) {
         log.warn('radius request refused: router', {
           route,
@@ -117,5 +123,6 @@ export async function judgeRouterOf(
 export const requestRouter = (
   attrs: Map<string, string>,
   route: 'authorize' | 'post-auth' | 'accounting',
+  edgeResellers?: readonly string[],
 ): Promise<{ router: RouterRecord } | { refused: RouterRefusal }> =>
-  judgeRouterOf(routerOfRequest(attrs, route));
+  judgeRouterOf(routerOfRequest(attrs, route, edgeResellers));

@@ -2,6 +2,7 @@ import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
+import { edgeOfBearer } from '../edge/edge-auth.js';
 import { noteHeard } from '../routers/heard.js';
 import { loginRequestOf, rejectReply, requestAttributes } from './attributes.js';
 import { checkLogin, recordLogin } from './authorize.js';
@@ -25,12 +26,14 @@ export const handler = endpoint(
     ok: RestReply,
     also: [{ status: 401, schema: RestReply, description: 'Access refused, with the Reply-Message to show' }],
   },
-  async ({ body }) => {
+  async ({ body, headers }) => {
     const attrs = requestAttributes(body);
+    // Forwarded by an in-country edge: a router of its own resellers only.
+    const edge = (await edgeOfBearer(headers.authorization))?.reseller_ids;
     // No NAS id: a request no router may make, refused as invalid before any read.
     if (!attrs.get('NAS-Identifier')) return json(401, rejectReply('invalid_request'));
     // The router is read with the code (one BatchGetItem) and judged first (authorize.ts).
-    const router = routerOfRequest(attrs, 'authorize');
+    const router = routerOfRequest(attrs, 'authorize', edge);
     const req = loginRequestOf(attrs);
     const password = attrs.get('Hotspot-Login-At-Authorize') === '1' ? attrs.get('User-Password') : undefined;
     const now = clock.now();

@@ -280,3 +280,14 @@ export async function routersHeardBefore(beforeIso: string): Promise<RouterRecor
   );
   return shards.flat().map(Router.parse);
 }
+
+/** The watched routers heard at or after `sinceIso`, every shard: the ones alive now. */
+// Access: Query byLastHeard (gsi2) gsi2pk=ROUTERS#HEARD#<shard> AND gsi2sk > <since>, HEARD_SHARDS queries.
+export async function routersHeardSince(sinceIso: string): Promise<RouterRecord[]> {
+  const shards = await Promise.all(
+    Array.from({ length: HEARD_SHARDS }, (_, shard) =>
+      queryAll({ index: Router.indexes.byLastHeard.gsi, pk: heardPartition(shard), sk: { gt: sinceIso } }),
+    ),
+  );
+  return shards.flat().map(Router.parse);
+}

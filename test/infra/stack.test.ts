@@ -509,7 +509,10 @@ describe('operations', () => {
     });
     expect(named('OldestPendingPaymentAgeS')[0]).toMatchObject({ Threshold: (120 + 30) * 60 });
     expect(named('OldestOpenSessionReportAgeS')).toHaveLength(1);
+    // A country's link cut (functions/radius/link-watch.ts): one of the cell's alarms.
+    expect(named('CountriesCut')[0]).toMatchObject({ Threshold: 1 });
     for (const a of [
+      ...named('CountriesCut'),
       ...named('Api429'),
       ...named('TransactionConflict'),
       ...named('ConcurrentExecutions'),

@@ -610,6 +610,10 @@ export const cases: Record<string, MatrixCase> = {
     request: async () => ({ path: '', body: { 'Hotspot-NAS-IP': { type: 'string', value: ['192.0.2.1'] } } }),
     expect: RADIUS_ONLY,
   },
+  'POST /api/v1/edge/replica': {
+    request: async () => ({ path: '', body: { codes: [] } }),
+    expect: RADIUS_ONLY,
+  },
   'POST /api/v1/routers': {
     request: async (cast) => ({
       path: '',
