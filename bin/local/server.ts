@@ -241,7 +241,7 @@ export async function startServer(
         const event = toEvent(req, url, c.takesBody ? body : '', c.route, params, options.trustForwardedFor);
         const result = await c.handler(event, lambdaContext(c.functionName, event.requestContext.requestId));
         res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
-        res.end(result.body ?? '');
+        res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
         return;
       }
       if (allowed.size > 0) {

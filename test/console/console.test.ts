@@ -725,7 +725,7 @@ describe('the console’s weight', () => {
     const figures = await measureConsole(
       edge.apiUrl,
       { token: tokens.get(phone) as string, msisdn: phone },
-      { browser },
+      { browser, links: false },
     );
     expect(figures.loginBytes).toBeLessThanOrEqual(CONSOLE_BUDGET.loginBytes);
     expect(figures.dashboardBytes).toBeLessThanOrEqual(CONSOLE_BUDGET.dashboardBytes);
