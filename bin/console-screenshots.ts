@@ -125,7 +125,7 @@ async function main(): Promise<void> {
     await page.getByLabel('Forfait').selectOption({ index: 1 });
     await page.getByLabel('Nombre de codes').fill('12');
     await page.getByRole('button', { name: 'Générer des codes' }).click();
-    await page.locator('.batches li.new').getByRole('button', { name: 'Imprimer (A4)' }).click();
+    await page.locator('.batches li.new').getByRole('button', { name: 'Imprimer', exact: true }).click();
     await page.emulateMedia({ media: 'print' });
     await page.setViewportSize({ width: 794, height: 600 });
     await page.getByTestId('print-sheet').screenshot({ path: join(ROOT, 'docs', 'console-print.png') });

@@ -17,7 +17,13 @@ export const handler = sessionEndpoint(
     assertActsFor(principal, body.reseller_id);
     return json(
       201,
-      await generateVouchers({ forfaitId: body.forfait_id, resellerId: body.reseller_id, n: body.n }),
+      await generateVouchers({
+        forfaitId: body.forfait_id,
+        resellerId: body.reseller_id,
+        n: body.n,
+        codeLength: body.code_length,
+        prefix: body.prefix,
+      }),
     );
   },
 );

@@ -9,6 +9,12 @@ export const handler = sessionEndpoint(
   async ({ body }) =>
     json(
       201,
-      await generateVouchers({ forfaitId: body.forfait_id, resellerId: body.reseller_id, n: body.n }),
+      await generateVouchers({
+        forfaitId: body.forfait_id,
+        resellerId: body.reseller_id,
+        n: body.n,
+        codeLength: body.code_length,
+        prefix: body.prefix,
+      }),
     ),
 );
