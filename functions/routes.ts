@@ -283,6 +283,22 @@ const table = [
     access: { table: 'read' },
     summary: "A reseller's sales by day, hotspot and forfait (from its daily counters; up to 93 days)",
   },
+  {
+    method: 'GET',
+    path: '/api/v1/billing/report',
+    handler: 'billing/report-get',
+    auth: 'reseller',
+    access: { table: 'read' },
+    summary: "A reseller's sales over up to 366 days, by hotspot, forfait, agent and channel",
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/billing/report/export',
+    handler: 'billing/report-export',
+    auth: 'reseller',
+    access: { table: 'read' },
+    summary: 'The same sales report as CSV',
+  },
   // ---- agents: a reseller's shops and cashiers selling codes for cash ----
   {
     method: 'POST',
