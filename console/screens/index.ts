@@ -11,6 +11,7 @@ export type ScreenId =
   | 'sessions'
   | 'payments'
   | 'statements'
+  | 'reports'
   | 'resellers'
   | 'network'
   | 'status'
@@ -34,6 +35,8 @@ export const SCREENS: Record<ScreenId, FunctionComponent<{ session: Session }>> 
   sessions: lazyScreen(() => import('./sessions.js').then((m) => m.Sessions)),
   payments: lazyScreen(() => import('./payments.js').then((m) => m.Payments)),
   statements: lazyScreen(() => import('./statements.js').then((m) => m.Statements)),
+  // Sales over a range: by hotspot, forfait, agent and channel, CSV, printable.
+  reports: lazyScreen(() => import('./reports.js').then((m) => m.Reports)),
   // The operator's screens: a chunk of their own, out of the resellers' dashboard weight.
   resellers: lazyScreen(() => import('./admin.js').then((m) => m.Resellers)),
   network: lazyScreen(() => import('./admin.js').then((m) => m.Network)),
