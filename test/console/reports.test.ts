@@ -132,7 +132,6 @@ describe('sales reports, at 360 px', () => {
     expect(await page.getByTestId('report-hotspots').innerText()).toContain(reseller.nasId);
     expect(await audit(page)).toEqual([]);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
-    await page.screenshot({ path: '/tmp/shot-report.png', fullPage: true });
 
     await page.getByLabel('Au').fill('2025-11-30');
     await page.getByRole('button', { name: 'Afficher' }).click();
@@ -177,7 +176,6 @@ describe('sales reports, at 360 px', () => {
     await page.getByRole('button', { name: 'Afficher' }).click();
     await page.getByRole('alert').filter({ hasText: 'Une période d’un an au plus' }).waitFor();
     expect(await page.getByTestId('report').count()).toBe(0);
-    await page.screenshot({ path: '/tmp/shot-report-wrong.png' });
     expect(await audit(page)).toEqual([]);
     await context.close();
   }, 60_000);
