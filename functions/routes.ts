@@ -600,6 +600,14 @@ const table = [
   },
   {
     method: 'GET',
+    path: '/api/v1/sessions/ended',
+    handler: 'monitoring/sessions-ended',
+    auth: 'reseller',
+    access: { table: 'read' },
+    summary: "A reseller's sessions ended in the last 30 days, by code or by the buyer's phone",
+  },
+  {
+    method: 'GET',
     path: '/api/v1/sessions/{id}',
     handler: 'radius/session-get',
     auth: 'reseller',

@@ -10,7 +10,6 @@ import {
   withinAQuarter,
 } from '../core/schemas.js';
 import { TIME_COUNTS } from '../store/forfaits.js';
-import { CODE_LENGTHS, MAX_PREFIX, MIN_RANDOM, VOUCHER_LENGTH } from './codes.js';
 
 const ForfaitSchema = /* @__PURE__ */ schema(() =>
   z.object({
@@ -92,34 +91,6 @@ export const PaymentStatusResponse = /* @__PURE__ */ schema(() =>
   }),
 );
 
-export const VoucherGenerateBody = /* @__PURE__ */ schema(() =>
-  z
-    .strictObject({
-      forfait_id: uuid(),
-      reseller_id: uuid(),
-      n: z.int().check(z.gte(1), z.lte(1000)),
-      /** The codes' length, prefix included (default 10). */
-      code_length: z.optional(z.int().check(z.gte(CODE_LENGTHS.min), z.lte(CODE_LENGTHS.max))),
-      /** What every code of the batch begins with: up to 4 characters of the codes' alphabet (case ignored). */
-      prefix: z.optional(
-        z
-          .string()
-          .check(
-            z.maxLength(MAX_PREFIX),
-            z.regex(/^[A-HJKMNP-Za-hjkmnp-z2-9]*$/, 'letters and digits but 0, O, 1, I and L'),
-          ),
-      ),
-    })
-    .check(
-      z.refine<{ code_length?: number; prefix?: string }>(
-        (b) => (b.code_length ?? VOUCHER_LENGTH) - (b.prefix?.length ?? 0) >= MIN_RANDOM,
-        {
-          error: `at least ${MIN_RANDOM} characters of a code are drawn at random: a shorter prefix or a longer code`,
-          path: ['prefix'],
-        },
-      ),
-    ),
-);
 const VoucherStatus = /* @__PURE__ */ schema(() => z.enum(['active', 'redeemed', 'expired']));
 export const VoucherGenerateResponse = /* @__PURE__ */ schema(() =>
   z.object({

@@ -1,7 +1,8 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { assertActsFor } from '../core/access.js';
 import { json } from '../core/http.js';
-import { VoucherGenerateBody, VoucherGenerateResponse } from './schemas.js';
+import { VoucherGenerateResponse } from './schemas.js';
+import { VoucherGenerateBody } from './voucher-schemas.js';
 import { generateVouchers } from './vouchers.js';
 
 /**

@@ -432,6 +432,12 @@ export const cases: Record<string, MatrixCase> = {
     request: async (cast) => ({ path: `/api/v1/sessions?reseller_id=${cast.ownerResellerId}` }),
     expect: OWNER_OR_ADMIN,
   },
+  'GET /api/v1/sessions/ended': {
+    request: async (cast) => ({
+      path: `/api/v1/sessions/ended?reseller_id=${cast.ownerResellerId}&code=ABCD2345EF`,
+    }),
+    expect: OWNER_OR_ADMIN,
+  },
   'GET /api/v1/activity': { request: async () => ({ path: '' }), expect: ADMIN_ONLY },
   'POST /api/v1/resellers': {
     // A fresh number each time: only the admin's call creates a reseller (and takes a VLAN).
