@@ -58,6 +58,15 @@ export function PrintSheet(props: {
           ? '30mm'
           : '26mm';
   const ssid = props.hotspot.ssid;
+  // How to connect, shorter where 40 cards share a page.
+  const hint =
+    props.format === 'a4-40'
+      ? ssid
+        ? 'Rejoignez ce Wi-Fi, puis scannez ou tapez le code.'
+        : 'Scannez ou tapez le code sur la page Wi-Fi.'
+      : ssid
+        ? 'Rejoignez ce Wi-Fi, puis scannez ou saisissez le code sur la page qui s’ouvre.'
+        : 'Scannez ou saisissez le code sur la page qui s’ouvre.';
   // A4: one .page per sheet of paper, so that each holds exactly its layout's count.
   const per = PER_SHEET[props.format] ?? props.items.length;
   const pages = Array.from({ length: Math.ceil(props.items.length / per) }, (_, i) =>
@@ -95,10 +104,7 @@ export function PrintSheet(props: {
                         Wi-Fi : <strong>{ssid}</strong>
                       </li>
                     ) : null}
-                    <li class="hint">
-                      {ssid ? 'Rejoignez ce Wi-Fi, puis scannez' : 'Scannez'} ou saisissez le code sur la page
-                      qui s’ouvre.
-                    </li>
+                    <li class="hint">{hint}</li>
                   </ul>
                 </div>
               </article>
