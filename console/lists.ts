@@ -8,10 +8,13 @@ import { useGet } from './ui.js';
 export const useVlans = (wanted = true) =>
   useGet<{ items: Vlan[]; total: number }>(wanted ? '/network/vlans?page_size=100' : undefined);
 
-/** The reseller's hotspots (its VLAN's NAS id and its sites'): all of them without a reseller. */
+/**
+ * The reseller's hotspots (its VLAN's NAS id and its sites'): all of them without a reseller;
+ * `ssid`, the Wi-Fi network's name, as the printed cards say it.
+ */
 export function useHotspots(resellerId: string | undefined) {
   const own = (useVlans().data?.items ?? []).filter((v) => !resellerId || v.reseller_id === resellerId);
-  return own.map((v) => ({ nas_id: v.nas_id, name: v.reseller_name }));
+  return own.map((v) => ({ nas_id: v.nas_id, name: v.reseller_name, ssid: v.ssid }));
 }
 
 /** The hotspots as a select offers them, by name. */

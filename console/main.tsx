@@ -15,6 +15,7 @@ const RESELLER_TABS: ScreenId[] = [
   'sessions',
   'payments',
   'statements',
+  'reports',
 ];
 const ADMIN_TABS: ScreenId[] = [
   'resellers',

@@ -283,6 +283,22 @@ const table = [
     access: { table: 'read' },
     summary: "A reseller's sales by day, hotspot and forfait (from its daily counters; up to 93 days)",
   },
+  {
+    method: 'GET',
+    path: '/api/v1/billing/report',
+    handler: 'billing/report-get',
+    auth: 'reseller',
+    access: { table: 'read' },
+    summary: "A reseller's sales over up to 366 days, by hotspot, forfait, agent and channel",
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/billing/report/export',
+    handler: 'billing/report-export',
+    auth: 'reseller',
+    access: { table: 'read' },
+    summary: 'The same sales report as CSV',
+  },
   // ---- agents: a reseller's shops and cashiers selling codes for cash ----
   {
     method: 'POST',
@@ -597,6 +613,14 @@ const table = [
     auth: 'radius',
     access: { table: 'write' },
     summary: "A router's answer to a Disconnect-Request: ACK closes the session, NAK or silence is retried",
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/sessions/ended',
+    handler: 'monitoring/sessions-ended',
+    auth: 'reseller',
+    access: { table: 'read' },
+    summary: "A reseller's sessions ended in the last 30 days, by code or by the buyer's phone",
   },
   {
     method: 'GET',

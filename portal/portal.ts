@@ -55,8 +55,8 @@ type Answer = { status: number; body: Record<string, unknown> };
 
 const nasId = document.body.dataset.nas ?? '';
 const API = '../api/v1';
-// A voucher as the platform prints it: 10 of these 31 characters (no 0, O, 1, I, L).
-const VOUCHER = /^[A-HJKMNP-Z2-9]{10}$/;
+// A voucher as the platform prints it: 8 to 12 (10 unless its batch chose) of these 31 characters (no 0, O, 1, I, L).
+const VOUCHER = /^[A-HJKMNP-Z2-9]{8,12}$/;
 
 const el = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
 

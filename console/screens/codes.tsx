@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Forfait } from '../answers.js';
 import { api, errorText } from '../api.js';
-import { dateTime, type Key, t } from '../i18n.js';
+import { dateTime, type Key, lang, t } from '../i18n.js';
 import {
   forfaitOptions,
   hotspotOptions,
@@ -40,17 +40,45 @@ async function activeVouchers(resellerId: string): Promise<Voucher[]> {
   return out;
 }
 
-/** The ways a batch prints: A4 cards, or tickets of a 58 or 80 mm thermal printer. */
+/** The ways a batch prints: A4 sheets of 9, 21 or 40 cards, or tickets of a 58 or 80 mm thermal printer. */
 const PRINTS: [Format, Key][] = [
-  ['a4', 'print_cards'],
+  ['a4', 'print_a4_9'],
+  ['a4-21', 'print_a4_21'],
+  ['a4-40', 'print_a4_40'],
   ['t58', 'print_58'],
   ['t80', 'print_80'],
 ];
 
+/** The characters a code is drawn from (functions/billing/codes.ts): 31, without look-alikes. */
+const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+const LENGTHS = ['8', '9', '10', '11', '12'];
+const MIN_RANDOM = 6;
+
+/**
+ * The odds of a guess: a code of `length` characters, `prefix` fixed, the rest drawn from 31;
+ * one try hits one of the batch's `n` codes with probability n / 31^random.
+ */
+function odds(length: number, prefix: string, n: number): { random: number; text: string } {
+  const random = length - prefix.length;
+  const oneIn = 31 ** random / Math.max(1, n);
+  const text = new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', {
+    notation: 'compact',
+    compactDisplay: 'long',
+    maximumFractionDigits: 1,
+  }).format(oneIn);
+  return { random, text };
+}
+
 export function Codes({ session }: { session: Session }) {
   const isAdmin = session.claims.role === 'admin';
   // Named as the API names them: its errors come back under these names.
-  const form = useForm(undefined, { reseller_id: session.claims.reseller_id ?? '', forfait_id: '', n: '20' });
+  const form = useForm(undefined, {
+    reseller_id: session.claims.reseller_id ?? '',
+    forfait_id: '',
+    n: '20',
+    code_length: '10',
+    prefix: '',
+  });
   const { field, errors } = form;
   const reseller = form.values.reseller_id.trim();
   const forfaits = useForfaits(session);
@@ -61,6 +89,7 @@ export function Codes({ session }: { session: Session }) {
   const [stock, setStock] = useState<Voucher[]>();
   const [printing, setPrinting] = useState<{ format: Format; items: Printable[] }>();
   const [hotspot, setHotspot] = useState('');
+  const [format, setFormat] = useState<Format>('a4');
   const [lastBatch, setLastBatch] = useState<string>();
 
   const loadStock = () => {
@@ -73,12 +102,16 @@ export function Codes({ session }: { session: Session }) {
   const chosen = form.values.forfait_id || forfaits.data.items[0]?.id || '';
   const place = hotspots.find((h) => h.nas_id === hotspot) ?? hotspots[0];
 
+  const prefix = form.values.prefix.trim().toUpperCase();
+  const guess = odds(Number(form.values.code_length), prefix, Number(form.values.n) || 1);
   const generate = form.submit(async () => {
     setDone(undefined);
     const a = await api<{ batch_id: string; total: number }>('POST', '/vouchers/batches', {
       forfait_id: chosen,
       reseller_id: reseller,
       n: Number(form.values.n),
+      code_length: Number(form.values.code_length),
+      ...(prefix ? { prefix } : {}),
     });
     if (form.answered(a, 201)) {
       setDone(t('generated', { n: a.body.total }));
@@ -142,7 +175,21 @@ export function Codes({ session }: { session: Session }) {
             max={1000}
             {...field('n', { id: 'count' })}
           />
-          <button type="submit" disabled={form.busy || !reseller}>
+          <Select label="code_length" options={LENGTHS} {...field('code_length')} />
+          <Input
+            label="code_prefix"
+            maxLength={4}
+            autoCapitalize="characters"
+            autoComplete="off"
+            pattern="[A-HJKMNP-Za-hjkmnp-z2-9]*"
+            {...field('prefix')}
+          />
+          <p class="hint" data-testid="code-odds" aria-live="polite">
+            {guess.random >= MIN_RANDOM && [...prefix].every((c) => ALPHABET.includes(c))
+              ? t('code_odds', { random: guess.random, odds: guess.text })
+              : t('code_odds_short')}
+          </p>
+          <button type="submit" disabled={form.busy || !reseller || guess.random < MIN_RANDOM}>
             {t('generate')}
           </button>
           <Message text={errors._} />
@@ -159,6 +206,13 @@ export function Codes({ session }: { session: Session }) {
             options={hotspotOptions(hotspots)}
           />
         ) : null}
+        <Select
+          id="print-format"
+          label="print_format"
+          value={format}
+          onValue={(f) => setFormat(f as Format)}
+          options={PRINTS.map(([f, label]) => [f, t(label)] as const)}
+        />
         {!stock ? (
           <Loading />
         ) : stock.length === 0 ? (
@@ -182,17 +236,14 @@ export function Codes({ session }: { session: Session }) {
                     {items[0] ? dateTime(items[0].created_at) : ''}
                   </span>
                   <span class="buttons">
-                    {PRINTS.map(([format, label]) => (
-                      <button
-                        key={format}
-                        type="button"
-                        class="small"
-                        disabled={!place}
-                        onClick={() => printBatch(items, format)}
-                      >
-                        {t(label)}
-                      </button>
-                    ))}
+                    <button
+                      type="button"
+                      class="small"
+                      disabled={!place}
+                      onClick={() => printBatch(items, format)}
+                    >
+                      {t('print')}
+                    </button>
                     <button type="button" class="small secondary" onClick={() => download(id)}>
                       {t('csv')}
                     </button>

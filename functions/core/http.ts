@@ -56,8 +56,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Raw body (text/html, text/csv); `body` is ignored when set. */
   raw?: string;
-  /** `raw` is binary, in base64 (an image): API Gateway decodes it for the client. */
-  base64?: boolean;
+  /** Raw bytes (an image, a gzipped asset), sent base64-encoded as API Gateway wants them; `raw` and `body` ignored. */
+  bytes?: Buffer;
 }
 
 /** An answer other than the success and the errors: a 304, a refusal with its own body, a page. */
@@ -172,6 +172,7 @@ export const json = (status: number, body: unknown, headers: Record<string, stri
 
 function toResponse(reply: Reply): APIGatewayProxyStructuredResultV2 {
   const raw = reply.raw !== undefined;
+  const bytes = reply.bytes ? { body: reply.bytes.toString('base64'), isBase64Encoded: true } : {};
   return {
     statusCode: reply.status,
     headers: {
@@ -181,7 +182,7 @@ function toResponse(reply: Reply): APIGatewayProxyStructuredResultV2 {
       ...reply.headers,
     },
     body: raw ? reply.raw : reply.body === undefined ? '' : JSON.stringify(reply.body),
-    ...(reply.base64 ? { isBase64Encoded: true } : {}),
+    ...bytes,
   };
 }
 

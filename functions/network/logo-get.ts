@@ -17,8 +17,7 @@ export const handler = endpoint(
     const logo = await servedLogo(params.nas_id, params.hash);
     return {
       status: 200,
-      raw: Buffer.from(logo.bytes).toString('base64'),
-      base64: true,
+      bytes: Buffer.from(logo.bytes),
       headers: {
         'content-type': logo.type,
         'cache-control': 'public, max-age=31536000, immutable',

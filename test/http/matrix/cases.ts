@@ -423,12 +423,30 @@ export const cases: Record<string, MatrixCase> = {
     }),
     expect: OWNER_OR_ADMIN,
   },
+  'GET /api/v1/billing/report': {
+    request: async (cast) => ({
+      path: `/api/v1/billing/report?reseller_id=${cast.ownerResellerId}&from=2024-01-01&to=2024-12-31`,
+    }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'GET /api/v1/billing/report/export': {
+    request: async (cast) => ({
+      path: `/api/v1/billing/report/export?reseller_id=${cast.ownerResellerId}&from=2024-01-01&to=2024-12-31`,
+    }),
+    expect: OWNER_OR_ADMIN,
+  },
   'GET /api/v1/payments': {
     request: async (cast) => ({ path: `/api/v1/payments?reseller_id=${cast.ownerResellerId}` }),
     expect: OWNER_OR_ADMIN,
   },
   'GET /api/v1/sessions': {
     request: async (cast) => ({ path: `/api/v1/sessions?reseller_id=${cast.ownerResellerId}` }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'GET /api/v1/sessions/ended': {
+    request: async (cast) => ({
+      path: `/api/v1/sessions/ended?reseller_id=${cast.ownerResellerId}&code=ABCD2345EF`,
+    }),
     expect: OWNER_OR_ADMIN,
   },
   'GET /api/v1/activity': { request: async () => ({ path: '' }), expect: ADMIN_ONLY },
