@@ -8,14 +8,6 @@ export const ReplicaBody = /* @__PURE__ */ schema(() =>
   }),
 );
 
-const Offer = z.object({
-  duration_hours: z.number(),
-  data_limit_mb: z.number(),
-  cir_kbps: z.number(),
-  mir_kbps: z.number(),
-  max_devices: z.int(),
-});
-
 /** What an edge answers from while its country is cut (functions/edge/replica.ts). */
 export const ReplicaSchema = /* @__PURE__ */ schema(() =>
   z.object({
@@ -42,7 +34,13 @@ export const ReplicaSchema = /* @__PURE__ */ schema(() =>
       z.object({
         code: z.string(),
         reseller_id: z.string(),
-        offer: Offer,
+        offer: z.object({
+          duration_hours: z.number(),
+          data_limit_mb: z.number(),
+          cir_kbps: z.number(),
+          mir_kbps: z.number(),
+          max_devices: z.int(),
+        }),
         started_at: z.optional(z.string()),
         expires_at: z.optional(z.string()),
         use_by: z.optional(z.string()),
