@@ -5,7 +5,7 @@ import { countMetric } from '../core/metrics.js';
 import { noteHeard } from '../routers/heard.js';
 import { account, reportOf } from './accounting.js';
 import { requestAttributes } from './attributes.js';
-import { requestRouter, routerOfRequest } from './identity.js';
+import { refusedInMemory, requestRouter, routerOfRequest } from './identity.js';
 import { RestRequest } from './schemas.js';
 
 /**
@@ -21,6 +21,11 @@ export const handler = endpoint(
   { body: RestRequest, response: { status: 204 } },
   async ({ body }) => {
     const attrs = requestAttributes(body);
+    // A router the front holds as revoked, or speaking for a NAS id not its own: no read.
+    if (refusedInMemory(attrs, 'accounting')) {
+      countMetric('RadiusRouterRefused');
+      return json(204, undefined);
+    }
     const router = routerOfRequest(attrs, 'accounting');
     const report = reportOf(attrs);
     if (!report) {

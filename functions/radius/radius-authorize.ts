@@ -5,7 +5,7 @@ import { countMetric } from '../core/metrics.js';
 import { noteHeard } from '../routers/heard.js';
 import { loginRequestOf, rejectReply, requestAttributes } from './attributes.js';
 import { checkLogin, recordLogin } from './authorize.js';
-import { ROUTER_REFUSAL_MESSAGE, routerOfRequest } from './identity.js';
+import { ROUTER_REFUSAL_MESSAGE, refusedInMemory, routerOfRequest } from './identity.js';
 import { RestReply, RestRequest } from './schemas.js';
 
 /**
@@ -29,6 +29,11 @@ export const handler = endpoint(
     const attrs = requestAttributes(body);
     // No NAS id: a request no router may make, refused as invalid before any read.
     if (!attrs.get('NAS-Identifier')) return json(401, rejectReply('invalid_request'));
+    // A router the front holds as revoked, or speaking for a NAS id not its own: no read.
+    if (refusedInMemory(attrs, 'authorize')) {
+      countMetric('RadiusRouterRefused');
+      return json(401, { 'reply:Reply-Message': { value: ROUTER_REFUSAL_MESSAGE, do_xlat: false } });
+    }
     // The router is read with the code (one BatchGetItem) and judged first (authorize.ts).
     const router = routerOfRequest(attrs, 'authorize');
     const req = loginRequestOf(attrs);
