@@ -394,7 +394,7 @@ export class HotspotStack extends Stack {
     // above the stage's default for the high-volume ones, below it for the OTP flood limits.
     const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
     for (const r of routes) {
-      if (!r.throttle || r.expose === 'function-url') continue;
+      if (!r.throttle || r.expose === 'function-url' || r.plane === 'front') continue;
       const t = settings.routeThrottles?.[r.throttle.context] ?? r.throttle;
       routeSettings[routeKey(r)] = { ThrottlingRateLimit: t.rate, ThrottlingBurstLimit: t.burst };
     }
@@ -435,8 +435,8 @@ export class HotspotStack extends Stack {
       description: 'Hotspot RADIUS front: FreeRADIUS on ECS Fargate behind an NLB',
     });
     this.radiusFront = new RadiusFront(frontStack, 'Front', {
-      apiUrl,
-      apiSecret: this.secrets.RADIUS_API_SECRET,
+      table: this.table,
+      sealKey: this.secrets.ROUTER_SEAL_KEY,
       caKey: this.secrets.ROUTER_CA_KEY,
       name: `${this.stackName}-radius`,
       tlsName: 'hotspot-radius-front',
@@ -478,6 +478,8 @@ export class HotspotStack extends Stack {
 
     const sharedUrls: { url: string; env: string; with: readonly string[] }[] = [];
     for (const route of routes) {
+      // The RADIUS data plane runs in the front's tasks (its service), not as functions.
+      if (route.plane === 'front') continue;
       const fn = this.routeFunction(route);
       this.functions[routeKey(route)] = fn;
       if (route.expose === 'function-url') {

@@ -372,7 +372,7 @@ describe('registering routers (POST /api/v1/routers)', () => {
     const a = await reseller();
     const router = await givenUdpRouter(edge, a.resellerId, [a.nasId]);
     const lookup = (token: string) =>
-      call(edge.apiUrl, 'POST', '/api/v1/radius/client', {
+      call(edge.serviceUrl, 'POST', '/api/v1/radius/client', {
         token,
         body: { 'Hotspot-NAS-IP': { type: 'string', value: [router.ip] } },
       });
@@ -458,7 +458,7 @@ describe('a router revoked between authorize and post-auth', () => {
     const router = await givenUdpRouter(edge, a.resellerId, [a.nasId]);
     const attr = (value: string) => ({ type: 'string', value: [value] });
     const postAuth = () =>
-      call<Record<string, unknown>>(edge.apiUrl, 'POST', '/api/v1/radius/post-auth', {
+      call<Record<string, unknown>>(edge.serviceUrl, 'POST', '/api/v1/radius/post-auth', {
         token: edge.radiusApiSecret,
         body: {
           'User-Name': attr(a.code.code),
