@@ -83,8 +83,10 @@ export async function call<T = Record<string, unknown>>(
   } catch {
     // not JSON: keep the text
   }
-  // Every response the HTTP tests see is also checked against the OpenAPI document.
-  await checkAgainstContract(method, path, res.status, res.headers.get('content-type'), body);
+  // Every response of the API the HTTP tests see is also checked against the OpenAPI document
+  // (the RADIUS front's service is not the public API: FreeRADIUS's rlm_rest reads its answers).
+  if (!path.startsWith('/api/v1/radius/'))
+    await checkAgainstContract(method, path, res.status, res.headers.get('content-type'), body);
   return { status: res.status, headers: res.headers, body: body as T };
 }
 
