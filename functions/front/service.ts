@@ -36,7 +36,7 @@ const HANDLERS: Record<string, LambdaHandler> = {
   'radius/radius-disconnect-result': disconnectResult,
 };
 
-export interface FrontService extends RouteServer {
+interface FrontService extends RouteServer {
   routers: RouterDirectory;
 }
 

@@ -5,7 +5,7 @@ import { localPages } from '../../bin/local/pages.js';
 import { type LocalServer, startServer } from '../../bin/local/server.js';
 import { signSession } from '../../functions/auth/tokens.js';
 import { type Role, sessionClaims } from '../../functions/core/principal.js';
-import { type FrontService, startFrontService } from '../../functions/front/service.js';
+import { startFrontService } from '../../functions/front/service.js';
 import { upsertOperator } from '../../functions/store/accounts.js';
 import { checkAgainstContract } from './contract.js';
 import { createTestTable } from './db.js';
@@ -22,7 +22,7 @@ export function useLocalServer(
   frontUrl: () => string;
 } {
   let server: LocalServer | undefined;
-  let front: FrontService | undefined;
+  let front: Awaited<ReturnType<typeof startFrontService>> | undefined;
   beforeAll(async () => {
     await createTestTable({ seed: options.seed ?? true });
     server = await startServer({
