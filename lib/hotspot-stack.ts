@@ -66,6 +66,7 @@ import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { CfnEIP } from 'aws-cdk-lib/aws-ec2';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -597,13 +598,31 @@ export class HotspotStack extends Stack {
     smsSpend.addAlarmAction(new SnsAction(this.opsTopic));
 
     // ---- the canary, every 5 minutes ----
+    // Its RADIUS check goes to the front's first address, from the front's first private subnet:
+    // its packets leave from that AZ's NAT gateway address (CanaryRadiusSource), where the
+    // canary's own UDP router is registered (README, "Launch"). A `canary.radius` in context
+    // points it elsewhere.
+    const canarySubnet = this.radiusFront.vpc.privateSubnets[0];
     const canary = new Canary(this, 'Canary', {
       table: this.table,
       opsTopic: this.opsTopic,
       secrets: this.secrets,
-      targets: { ...(settings.canary ?? {}), apiUrl: `${apiUrl}/api/v1/monitoring/status` },
+      targets: {
+        ...(settings.canary ?? {}),
+        apiUrl: `${apiUrl}/api/v1/monitoring/status`,
+        radius: settings.canary?.radius ?? {
+          host: (this.radiusFront.addresses[0] as CfnEIP).attrPublicIp,
+        },
+      },
       environment: { ...this.sharedEnvironment, POWERTOOLS_SERVICE_NAME: 'hotspot-canary' },
       bundling: this.bundling,
+      vpc: this.radiusFront.vpc,
+      ...(canarySubnet ? { vpcSubnets: { subnets: [canarySubnet] } } : {}),
+    });
+    new CfnOutput(this, 'CanaryRadiusSource', {
+      description:
+        "Where the canary's RADIUS check comes from (the front's first NAT address): register the canary's UDP router there",
+      value: (this.radiusFront.egressAddresses[0] as CfnEIP).attrPublicIp,
     });
 
     new Observability(this, 'Observability', {

@@ -3,6 +3,7 @@ import { CfnCustomResource, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { CfnScalingPolicy } from 'aws-cdk-lib/aws-applicationautoscaling';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
@@ -12,10 +13,10 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
+import { TABLE } from '../functions/store/table.js';
 import { ServiceFunction } from './api-function.js';
 import { frontImageContext } from './front-bundle.js';
 import { acknowledge } from './nag.js';
@@ -212,7 +213,25 @@ export class RadiusFront extends Construct {
     });
     // The service's grants, exactly the front rows' (functions/routes.ts: table write); its
     // sealing key comes as an ECS secret (read by the execution role at the task's start).
-    props.table.grantReadWriteData(task.taskRole);
+    // Each index by name (no `index/*`): the item reads and writes the front's rows make.
+    task.taskRole.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: [
+          'dynamodb:GetItem',
+          'dynamodb:BatchGetItem',
+          'dynamodb:Query',
+          'dynamodb:ConditionCheckItem',
+          'dynamodb:PutItem',
+          'dynamodb:UpdateItem',
+          'dynamodb:DeleteItem',
+          'dynamodb:BatchWriteItem',
+        ],
+        resources: [
+          props.table.tableArn,
+          ...TABLE.indexes.map((index) => `${props.table.tableArn}/index/${index.name}`),
+        ],
+      }),
+    );
     // The build context: deploy/freeradius with the service's bundle (service/main.mjs), bundled
     // at synth when the stack is to be deployed; a synth without bundling stages the directory.
     const context = Stack.of(this).bundlingRequired ? frontImageContext(FREERADIUS_DIR) : FREERADIUS_DIR;

@@ -340,6 +340,31 @@ describe('the RADIUS front', () => {
     expect(resolve(env.RADIUS_DISCONNECT_FROM)).toEqual(tagged('"radius-egress-'));
   });
 
+  it("points the canary's RADIUS check at the front, from one subnet of the front whose NAT address the stack outputs", () => {
+    const [canaryId, canary] =
+      parent
+        .ofType('AWS::Lambda::Function')
+        .find(([, f]) => String(f.Properties.Description).startsWith('Canary:')) ?? [];
+    if (!canaryId || !canary) throw new Error('no canary function');
+    const [nestedId] = parent.ofType('AWS::CloudFormation::Stack')[0] ?? [];
+    const nestedOutputs = t.json.Outputs as Record<string, { Value: unknown }>;
+    const fromNested = (ref: unknown) => {
+      const att = (ref as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'];
+      expect(att[0]).toBe(nestedId);
+      return nestedOutputs[att[1].replace(/^Outputs\./, '')]?.Value;
+    };
+    const env = (canary.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(fromNested(env.CANARY_RADIUS_HOST)).toEqual({ 'Fn::GetAtt': [frontAddresses()[0], 'PublicIp'] });
+    const vpc = canary.Properties.VpcConfig as { SubnetIds: unknown[] };
+    expect(vpc.SubnetIds).toHaveLength(1);
+    const outputs = parent.json.Outputs as Record<string, { Value: unknown }>;
+    const source = Object.keys(outputs).find((k) => k.includes('CanaryRadiusSource')) as string;
+    const egress = fromNested(outputs[source]?.Value) as { 'Fn::GetAtt': [string, string] };
+    expect(JSON.stringify(t.resources[egress['Fn::GetAtt'][0]]?.Properties.Tags)).toContain(
+      'radius-egress-1',
+    );
+  });
+
   it('deploys as a nested stack of the main one, which outputs the addresses routers are given', () => {
     const outputs = parent.json.Outputs as Record<string, { Value: unknown }>;
     const key = Object.keys(outputs).find((k) => k.includes('RadiusAddresses')) as string;
