@@ -168,9 +168,10 @@ beforeAll(async () => {
   await eventually(async () => (await as(known).status(0.5)).code !== 'timeout', 15_000);
 }, 60_000);
 
+let stopped = false;
 afterAll(async () => {
   await proxy?.release();
-  await radius?.stop();
+  if (!stopped) await radius?.stop();
   await proxy?.close();
 });
 
@@ -232,4 +233,26 @@ describe('the front while DynamoDB does not answer', () => {
     expect(refused?.attributes['Reply-Message']).toEqual([REFUSED]);
     expect(releasedWhileAnswering).toBe(before);
   }, 60_000);
+});
+
+describe('the service beside FreeRADIUS', () => {
+  it('exits when FreeRADIUS exits (run.sh became FreeRADIUS: the service is its child)', async () => {
+    // Prepare
+    const health = `${radius.serviceUrl}/health`;
+    expect((await fetch(health)).status).toBe(200);
+
+    // Act
+    stopped = true;
+    await radius.stop();
+
+    // Assess: nothing answers on its port any more.
+    await eventually(
+      async () =>
+        fetch(health).then(
+          () => false,
+          () => true,
+        ),
+      10_000,
+    );
+  });
 });
