@@ -54,9 +54,10 @@ export interface RadiusFigure {
   cpu?: Record<string, number>;
 }
 
-/** The API process: where it answers, and its DynamoDB command count. */
+/** The API process: where it answers (the front's service; the API), and its DynamoDB command count. */
 interface ApiProcess {
   url: string;
+  apiUrl: string;
   pid: number;
   reset: () => void;
   calls: () => Promise<number>;
@@ -113,14 +114,15 @@ async function startApi(): Promise<ApiProcess> {
   );
   const kill = () => child.kill('SIGKILL');
   process.once('exit', kill);
-  const url = await new Promise<string>((resolve, reject) => {
+  const { url, apiUrl } = await new Promise<{ url: string; apiUrl: string }>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the API process exited (${code}) before it listened`)));
-    child.on('message', (m: { kind: string; url?: string }) => {
-      if (m.kind === 'ready' && m.url) resolve(m.url);
+    child.on('message', (m: { kind: string; url?: string; apiUrl?: string }) => {
+      if (m.kind === 'ready' && m.url && m.apiUrl) resolve({ url: m.url, apiUrl: m.apiUrl });
     });
   });
   return {
     url,
+    apiUrl,
     pid: child.pid as number,
     reset: () => child.send({ kind: 'reset' }),
     calls: () =>
@@ -473,12 +475,13 @@ export async function radiusFigures(options: {
   // The table's stream consumers in their own process, as `npm start` runs them (each is a Lambda
   // function of its own in AWS): the counting of a Start is their CPU, in a column of its own.
   const consumers = await startStreamConsumers();
-  const apiUrl = api.url;
+  // FreeRADIUS calls the front's service; the operators' routes (a disconnect) are the API's.
+  const apiUrl = api.apiUrl;
   let nasId = '';
   let codes: string[] = [];
   let resellerId = '';
   const edge = await startFreeRadius({
-    apiUrl,
+    apiUrl: api.url,
     apiSecret: await getSecret('RADIUS_API_SECRET'),
     tls,
     secret: SECRET,

@@ -42,6 +42,12 @@ export interface Route {
   /** `function-url`: its own Lambda function URL in AWS instead of an API Gateway route. */
   expose?: 'api' | 'function-url';
   /**
+   * `front`: the RADIUS data plane. Served by the RADIUS front's own service, beside FreeRADIUS
+   * in its task, on loopback (functions/front/service.ts), never by API Gateway: not a public
+   * route, not in the OpenAPI document. The rows without it are the public API.
+   */
+  plane?: 'front';
+  /**
    * The route's own API Gateway throttle (requests per second, burst) instead of the stage's
    * default, sized from the peak of docs/scale.md: about twice the modelled rate for the
    * high-volume routes, a flood limit for the OTP routes. CDK context `<context>Rate` and
@@ -564,15 +570,14 @@ const table = [
     access: { table: 'read' },
     summary: 'The activity log: writes by operators and resellers (who, what, when, from where), by cursor',
   },
-  // ---- radius: the network edge (FreeRADIUS asks, the API decides) ----
+  // ---- radius: the network edge (FreeRADIUS asks its task's service, which decides: plane 'front') ----
   {
     method: 'POST',
     path: '/api/v1/radius/authorize',
     handler: 'radius/radius-authorize',
     auth: 'radius',
+    plane: 'front',
     access: { table: 'write' },
-    // 3,000 logins a minute: 50/s at peak.
-    throttle: { rate: 150, burst: 300, context: 'radiusAuthorizeThrottle' },
     summary: 'May this access code connect at this hotspot? The reply carries time, rate and data limits',
   },
   {
@@ -580,10 +585,10 @@ const table = [
     path: '/api/v1/radius/post-auth',
     handler: 'radius/radius-post-auth',
     auth: 'radius',
+    plane: 'front',
     // Write: the login itself (device lease, data grant, clock, a voucher's redemption: see
     // functions/radius/authorize.ts); read: the router's record (functions/radius/identity.ts).
     access: { table: 'write' },
-    throttle: { rate: 150, burst: 300, context: 'radiusPostAuthThrottle' },
     summary: 'A login FreeRADIUS accepted (counted for operations)',
   },
   {
@@ -591,9 +596,8 @@ const table = [
     path: '/api/v1/radius/accounting',
     handler: 'radius/radius-accounting',
     auth: 'radius',
+    plane: 'front',
     access: { table: 'write' },
-    // 200,000 sessions reporting every 300 s plus Start/Stop: about 770/s at peak.
-    throttle: { rate: 1600, burst: 3200, context: 'radiusAccountingThrottle' },
     summary: 'Accounting Start, Interim-Update, Stop, Accounting-On/Off: usage counted exactly once',
   },
   {
@@ -601,6 +605,7 @@ const table = [
     path: '/api/v1/radius/disconnects/claim',
     handler: 'radius/radius-disconnects-claim',
     auth: 'radius',
+    plane: 'front',
     // The seed opens each router's sealed UDP secret, which its Disconnect-Request is signed with.
     access: { table: 'write', secrets: ['ROUTER_SEAL_KEY'] },
     summary:
@@ -611,6 +616,7 @@ const table = [
     path: '/api/v1/radius/disconnects/{id}/result',
     handler: 'radius/radius-disconnect-result',
     auth: 'radius',
+    plane: 'front',
     access: { table: 'write' },
     summary: "A router's answer to a Disconnect-Request: ACK closes the session, NAK or silence is retried",
   },
@@ -651,6 +657,7 @@ const table = [
     path: '/api/v1/radius/client',
     handler: 'radius/radius-client',
     auth: 'radius',
+    plane: 'front',
     access: { table: 'read', secrets: ['ROUTER_SEAL_KEY'] },
     summary:
       "FreeRADIUS's dynamic client lookup: the UDP router registered at a source address, with its secret",

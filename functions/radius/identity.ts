@@ -1,4 +1,5 @@
 import { log } from '../core/log.js';
+import { routerDirectory } from '../routers/directory.js';
 import { batchGet } from '../store/entity.js';
 import { Nas, type NasRecord } from '../store/nas.js';
 import { Router, type RouterRecord } from '../store/routers.js';
@@ -98,6 +99,39 @@ export function routerOfRequest(
     },
   };
   return of;
+}
+
+/**
+ * A refusal the RADIUS front's router directory already holds, decided without a read (so a
+ * slow DynamoDB does not hold it up): a router it knows revoked (revocation is final), or a NAS
+ * id not among its NAS ids (a router's list only ever shrinks, so a list held from before a
+ * change still holds every NAS id it may speak for). Undefined otherwise, and always outside the
+ * front: the request's own read then judges the router.
+ */
+export function refusedInMemory(
+  attrs: Map<string, string>,
+  route: 'authorize' | 'post-auth' | 'accounting',
+): RouterRefusal | undefined {
+  const routerId = attrs.get('Hotspot-Router-Id') ?? '';
+  const router = routerId ? routerDirectory()?.router(routerId) : undefined;
+  if (!router) return undefined;
+  const nasId = attrs.get('NAS-Identifier') ?? '';
+  const refused: RouterRefusal | undefined =
+    router.status !== 'active'
+      ? 'router_revoked'
+      : nasId && !router.nas_ids.includes(nasId)
+        ? 'foreign_nas_id'
+        : undefined;
+  if (refused)
+    log.warn('radius request refused: router', {
+      route,
+      reason: refused,
+      routerId,
+      nasId,
+      source: attrs.get('Hotspot-NAS-IP'),
+      held: true,
+    });
+  return refused;
 }
 
 /** Reads the router and the NAS a request names (one BatchGetItem) and judges them. */

@@ -6,7 +6,7 @@ import { edgeOfBearer } from '../edge/edge-auth.js';
 import { noteHeard } from '../routers/heard.js';
 import { account, reportOf } from './accounting.js';
 import { requestAttributes } from './attributes.js';
-import { requestRouter, routerOfRequest } from './identity.js';
+import { refusedInMemory, requestRouter, routerOfRequest } from './identity.js';
 import { RestRequest } from './schemas.js';
 
 /**
@@ -22,6 +22,11 @@ export const handler = endpoint(
   { body: RestRequest, response: { status: 204 } },
   async ({ body, headers }) => {
     const attrs = requestAttributes(body);
+    // A router the front holds as revoked, or speaking for a NAS id not its own: no read.
+    if (refusedInMemory(attrs, 'accounting')) {
+      countMetric('RadiusRouterRefused');
+      return json(204, undefined);
+    }
     // Forwarded by an in-country edge: a router of its own resellers only.
     const edge = (await edgeOfBearer(headers.authorization))?.reseller_ids;
     const router = routerOfRequest(attrs, 'accounting', edge);
