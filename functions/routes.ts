@@ -654,6 +654,14 @@ const table = [
   },
   {
     method: 'POST',
+    path: '/api/v1/access/{code}/topups',
+    handler: 'billing/code-topup',
+    auth: 'reseller',
+    access: { table: 'write' },
+    summary: "Top up a live code with a forfait's time and data, paid in cash (its reseller or an admin)",
+  },
+  {
+    method: 'POST',
     path: '/api/v1/radius/client',
     handler: 'radius/radius-client',
     auth: 'radius',

@@ -12,9 +12,9 @@ import { dayEntry } from '../store/sales.js';
 import { newCode } from './codes.js';
 
 /**
- * THE ledger: what a sale is, whatever makes it. Four flows sell (a mobile-money payment, a
- * voucher redeemed through the API, a voucher's first use at a router, an agent's cash sale)
- * and a refund unmakes a payment's sale; each takes from here the offer it grants, the access
+ * THE ledger: what a sale is, whatever makes it. Five flows sell (a mobile-money payment, a
+ * voucher redeemed through the API, a voucher's first use at a router, an agent's cash sale, a
+ * top-up of a live code) and a refund unmakes a payment's sale; each takes from here the offer it grants, the access
  * code it makes and the bookings of its sale, and adds only its own items to the transaction.
  * No other module writes a revenue or daily-sales item (test/unit/ledger.test.ts).
  */
@@ -108,6 +108,45 @@ export function newAccessCode(
     devices_version: 0,
   };
 }
+
+/**
+ * A code's limits once a top-up of `offer` is added at `nowMs` (pure): its time grows by the
+ * offer's duration, from its end, or from now when it has ended (a code never used yet: its
+ * duration grows, counted from its first login); its data cap grows by the offer's data, and a
+ * top-up without a cap lifts the code's (a code without a cap keeps none). Rates and devices
+ * stay the code's own.
+ */
+export function toppedUp(
+  code: AccessCode,
+  offer: Offer,
+  nowMs: number,
+): Pick<AccessCode, 'offer' | 'expires_at'> {
+  const uncapped = code.offer.data_limit_mb <= 0 || offer.data_limit_mb <= 0;
+  const data_limit_mb = uncapped ? 0 : code.offer.data_limit_mb + offer.data_limit_mb;
+  if (!code.expires_at) {
+    const duration_hours = code.offer.duration_hours + offer.duration_hours;
+    return { offer: { ...code.offer, duration_hours, data_limit_mb } };
+  }
+  const from = Math.max(Date.parse(code.expires_at), nowMs);
+  return {
+    offer: { ...code.offer, data_limit_mb },
+    expires_at: clock.iso(from + offer.duration_hours * 3600_000),
+  };
+}
+
+/** A top-up's sale: the forfait added to a code, booked at the code's last hotspot. */
+export const topupSale = (
+  code: AccessCode,
+  forfait: Pick<StoredForfait, 'id' | 'price_fcfa'>,
+  paid: { channel: Channel; agent?: { id: string; commissionFcfa: number } },
+): Sale => ({
+  resellerId: code.reseller_id,
+  forfaitId: forfait.id,
+  ...(code.last_nas_id ? { nasId: code.last_nas_id } : {}),
+  channel: paid.channel,
+  amountFcfa: forfait.price_fcfa,
+  ...(paid.agent ? { agent: paid.agent } : {}),
+});
 
 /** The provider's fee on a sale: PROVIDER_FEE_RATE of a mobile-money sale, nothing on cash or a voucher. */
 export const providerFeeOf = (sale: Pick<Sale, 'channel' | 'amountFcfa'>): number =>

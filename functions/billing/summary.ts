@@ -31,7 +31,8 @@ export async function billingSummary(principal: Principal, resellerId: string, m
     // (docs/agents.md).
     by_channel: { mobile_money: channel('mobile_money'), voucher: channel('voucher'), cash: channel('cash') },
     agents: {
-      sold_fcfa: channel('cash'),
+      // The agents' part of the cash: a reseller's own cash sales (its top-ups) are no agent's.
+      sold_fcfa: Object.values(books.by_agent).reduce((a, b) => a + b, 0),
       commission_fcfa: books.commission_fcfa,
       reseller_after_commission_fcfa: split.reseller_fcfa - books.commission_fcfa,
     },

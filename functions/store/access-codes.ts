@@ -51,8 +51,11 @@ export interface AccessCode {
    * the code's owner out).
    */
   mac_leases?: Record<string, number>;
-  /** Raised by each change of `devices`: the optimistic lock of a login. */
+  /** Raised by each change of `devices` and by each top-up: the optimistic lock of a login. */
   devices_version: number;
+  /** How many top-ups were added to it, and when the last one was (functions/billing/topups.ts). */
+  topups?: number;
+  topped_up_at?: string;
   /** Devices remembered for MAC login with their subscriber's consent (functions/store/mac-bindings.ts). */
   bound_devices?: number;
   last_login_at?: string;
@@ -140,6 +143,40 @@ export function accessCodeActivate(
       values: { ':now': nowIso, ':exp': expiresAt },
     },
     also.condition ?? exists,
+  );
+}
+
+/**
+ * A top-up's new limits (`functions/billing/ledger.ts`, `toppedUp`), for the transaction that
+ * books its sale: written only while the code is as read (`devices_version`: a login or another
+ * top-up since the read refuses it, and the caller reads again) and not revoked. Its lifetime
+ * follows its new end.
+ */
+// Access: UpdateItem pk=CODE#<code> SET offer, expires_at, ttl, topped_up_at, devices_version + 1, ADD topups 1, condition devices_version = as read AND not revoked (in a transaction).
+export function accessCodeExtend(
+  read: AccessCode,
+  next: Pick<AccessCode, 'offer' | 'expires_at'>,
+  nowIso: string,
+): TxItem {
+  const ttl = Access.item({ ...read, ...next }).ttl;
+  return Access.tx.update(
+    read,
+    {
+      set: {
+        offer: next.offer,
+        ...(next.expires_at ? { expires_at: next.expires_at } : {}),
+        topped_up_at: nowIso,
+        devices_version: read.devices_version + 1,
+      },
+      add: { topups: 1 },
+      ...(ttl !== undefined
+        ? { expression: 'SET #ttl = :ttl', names: { '#ttl': 'ttl' }, values: { ':ttl': ttl } }
+        : {}),
+    },
+    {
+      expression: 'devices_version = :read AND attribute_not_exists(revoked_at)',
+      values: { ':read': read.devices_version },
+    },
   );
 }
 

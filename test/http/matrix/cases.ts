@@ -624,6 +624,13 @@ export const cases: Record<string, MatrixCase> = {
     request: async (cast) => ({ path: `/api/v1/access/${await ownerCode(cast)}/revoke` }),
     expect: { ...OWNER_OR_ADMIN, otherReseller: 404 },
   },
+  'POST /api/v1/access/{code}/topups': {
+    request: async (cast) => ({
+      path: `/api/v1/access/${await ownerCode(cast)}/topups`,
+      body: { forfait_id: forfaitId },
+    }),
+    expect: { ...OWNER_OR_ADMIN, otherReseller: 404, owner: 201, admin: 201 },
+  },
   'POST /api/v1/radius/client': {
     request: async () => ({ path: '', body: { 'Hotspot-NAS-IP': { type: 'string', value: ['192.0.2.1'] } } }),
     expect: RADIUS_ONLY,

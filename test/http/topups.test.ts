@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
+import { Access, type AccessCode, bytesOfMb, getAccessCode } from '../../functions/store/access-codes.js';
+import { recordReseller } from '../../functions/store/resellers.js';
+import { hotspotOf } from '../support/hotspots.js';
+import { call, tokenFor, useLocalServer } from '../support/http.js';
+
+/** A reseller tops up a live code, through the real local server: limits grow, a cash sale is booked. */
+const server = useLocalServer();
+const api = (method: string, path: string, token?: string, body?: unknown) =>
+  call(server.url(), method, path, { ...(token ? { token } : {}), ...(body !== undefined ? { body } : {}) });
+const errorOf = (r: { body: unknown }) => (r.body as { error?: { code: string } }).error?.code;
+
+const [hour, , day] = SEED_FORFAITS as [
+  (typeof SEED_FORFAITS)[number],
+  (typeof SEED_FORFAITS)[number],
+  (typeof SEED_FORFAITS)[number],
+];
+
+async function givenReseller() {
+  const resellerId = randomUUID();
+  await recordReseller({ resellerId, name: 'Chez Awa', country: 'CI' });
+  const nasId = await hotspotOf(resellerId, 'access_topup');
+  return { resellerId, nasId, token: await tokenFor('reseller', { resellerId }) };
+}
+
+/** A code of the reseller, logged in at its hotspot, its time and data as given. */
+async function givenCode(r: { resellerId: string; nasId: string }, over: Partial<AccessCode> = {}) {
+  const code = randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase();
+  const now = Date.now();
+  await Access.put({
+    code,
+    reseller_id: r.resellerId,
+    source: 'payment',
+    source_id: randomUUID(),
+    forfait_id: hour.id,
+    forfait_name: hour.name,
+    offer: { duration_hours: 1, data_limit_mb: 300, cir_kbps: 512, mir_kbps: 2048, max_devices: 1 },
+    created_at: new Date(now - 7200_000).toISOString(),
+    started_at: new Date(now - 7200_000).toISOString(),
+    expires_at: new Date(now - 3600_000).toISOString(),
+    last_nas_id: r.nasId,
+    used_bytes: bytesOfMb(300),
+    devices: {},
+    devices_version: 3,
+    ...over,
+  });
+  return code;
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+async function books(r: { resellerId: string; token: string }) {
+  const got = await api('GET', `/api/v1/billing/sales?from=${today()}&to=${today()}`, r.token);
+  expect(got.status).toBe(200);
+  const days = (
+    got.body as {
+      days: {
+        total_fcfa: number;
+        sales_count: number;
+        by_channel: Record<string, number>;
+        by_hotspot: Record<string, number>;
+        by_forfait: Record<string, number>;
+      }[];
+    }
+  ).days;
+  return days[0] ?? { total_fcfa: 0, sales_count: 0, by_channel: {}, by_hotspot: {}, by_forfait: {} };
+}
+
+describe('top-ups by a reseller', () => {
+  it("bring a used-up code back: its time runs again from now, its data cap grows, the sale is booked as cash at the code's hotspot", async () => {
+    const r = await givenReseller();
+    const code = await givenCode(r);
+    const before = Date.now();
+    const got = await api('POST', `/api/v1/access/${code.toLowerCase()}/topups`, r.token, {
+      forfait_id: day.id,
+    });
+    const after = Date.now();
+    expect(got.status, JSON.stringify(got.body)).toBe(201);
+    expect(got.body).toMatchObject({
+      code,
+      forfait_id: day.id,
+      forfait_name: day.name,
+      price_fcfa: day.price_fcfa,
+      data_limit_mb: 300 + day.data_limit_mb,
+      topups: 1,
+    });
+    const end = Date.parse((got.body as { expires_at: string }).expires_at);
+    expect(end).toBeGreaterThanOrEqual(before + day.duration_hours * 3600_000);
+    expect(end).toBeLessThanOrEqual(after + day.duration_hours * 3600_000);
+    const stored = await getAccessCode(code);
+    expect(stored).toMatchObject({ expires_at: new Date(end).toISOString(), topups: 1, devices_version: 4 });
+    expect(stored?.offer).toMatchObject({
+      data_limit_mb: 300 + day.data_limit_mb,
+      cir_kbps: 512,
+      max_devices: 1,
+    });
+    const b = await books(r);
+    expect(b).toMatchObject({ total_fcfa: day.price_fcfa, sales_count: 1 });
+    expect(b.by_channel).toEqual({ cash: day.price_fcfa });
+    expect(b.by_hotspot).toEqual({ [r.nasId]: day.price_fcfa });
+    expect(b.by_forfait).toEqual({ [day.id]: day.price_fcfa });
+  });
+
+  it("add to a live code's end, and to a code never used its duration from the first login", async () => {
+    const r = await givenReseller();
+    const end = new Date(Date.now() + 1800_000).toISOString();
+    const live = await givenCode(r, { expires_at: end, used_bytes: 0 });
+    const got = await api('POST', `/api/v1/access/${live}/topups`, r.token, { forfait_id: hour.id });
+    expect(got.body).toMatchObject({ expires_at: new Date(Date.parse(end) + 3600_000).toISOString() });
+    const unused = await givenCode(r, {
+      started_at: undefined,
+      expires_at: undefined,
+      last_nas_id: undefined,
+      used_bytes: 0,
+    });
+    const fresh = await api('POST', `/api/v1/access/${unused}/topups`, r.token, { forfait_id: day.id });
+    expect(fresh.status).toBe(201);
+    expect(fresh.body).toMatchObject({ duration_hours: 1 + day.duration_hours });
+    expect(fresh.body).not.toHaveProperty('expires_at');
+    // Booked without a hotspot: the code never logged in anywhere.
+    expect((await books(r)).by_hotspot).toEqual({ [r.nasId]: hour.price_fcfa, '-': day.price_fcfa });
+  });
+
+  it('all count when made at once: 12 parallel top-ups of one code add 12 hours and 12 sales', async () => {
+    const r = await givenReseller();
+    const end = Date.now() + 600_000;
+    const code = await givenCode(r, { expires_at: new Date(end).toISOString(), used_bytes: 0 });
+    const all = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        api('POST', `/api/v1/access/${code}/topups`, r.token, { forfait_id: hour.id }),
+      ),
+    );
+    expect(all.map((a) => a.status)).toEqual(Array(12).fill(201));
+    const stored = await getAccessCode(code);
+    expect(stored?.expires_at).toBe(new Date(end + 12 * 3600_000).toISOString());
+    expect(stored?.offer.data_limit_mb).toBe(300 + 12 * hour.data_limit_mb);
+    expect(stored?.topups).toBe(12);
+    expect(new Set(all.map((a) => (a.body as { topups: number }).topups)).size).toBe(12);
+    expect(await books(r)).toMatchObject({ total_fcfa: 12 * hour.price_fcfa, sales_count: 12 });
+  });
+
+  it('are refused, writing nothing, for a code not live, of another reseller, unknown, or a bad body', async () => {
+    const r = await givenReseller();
+    const other = await givenReseller();
+    const revoked = await givenCode(r, { revoked_at: new Date().toISOString() });
+    const voucher = await givenCode(r, {
+      source: 'voucher',
+      voucher_status: 'active',
+      started_at: undefined,
+      expires_at: undefined,
+    });
+    const stale = await givenCode(r, {
+      started_at: undefined,
+      expires_at: undefined,
+      use_by: new Date(Date.now() - 1000).toISOString(),
+    });
+    const mine = await givenCode(r);
+    const body = { forfait_id: hour.id };
+    for (const c of [revoked, voucher, stale]) {
+      const got = await api('POST', `/api/v1/access/${c}/topups`, r.token, body);
+      expect(got.status).toBe(409);
+      expect(errorOf(got)).toBe('ERR_CODE_NOT_LIVE');
+    }
+    expect((await api('POST', `/api/v1/access/${mine}/topups`, other.token, body)).status).toBe(404);
+    expect((await api('POST', '/api/v1/access/NOSUCHCODE/topups', r.token, body)).status).toBe(404);
+    expect(
+      (await api('POST', `/api/v1/access/${mine}/topups`, r.token, { forfait_id: randomUUID() })).status,
+    ).toBe(404);
+    for (const bad of [{}, { forfait_id: 'x' }, { forfait_id: hour.id, hours: 3 }]) {
+      const got = await api('POST', `/api/v1/access/${mine}/topups`, r.token, bad);
+      expect(got.status).toBe(400);
+      expect(errorOf(got)).toBe('ERR_VALIDATION');
+    }
+    expect(await getAccessCode(mine)).toMatchObject({ devices_version: 3 });
+    expect((await getAccessCode(mine))?.topups).toBeUndefined();
+    expect((await books(r)).total_fcfa).toBe(0);
+    expect((await books(other)).total_fcfa).toBe(0);
+  });
+});
