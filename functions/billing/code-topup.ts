@@ -1,7 +1,7 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { CodeParams } from '../radius/schemas.js';
-import { TopupBody, TopupResponse } from './schemas.js';
+import { TopupBody, TopupResponse } from './topup-schemas.js';
 import { topUpCode } from './topups.js';
 
 /** A reseller adds a forfait's time and data to one of its live codes (a cash sale in its books). */

@@ -316,23 +316,6 @@ const { name, price_fcfa, duration_hours, data_limit_mb, cir_kbps, mir_kbps, ...
 const atMostGuaranteed = (f: { cir_kbps?: number; mir_kbps?: number }) =>
   f.cir_kbps === undefined || f.mir_kbps === undefined || f.cir_kbps <= f.mir_kbps;
 
-/** A top-up: the forfait whose time and data are added to the code (its price is the sale's). */
-export const TopupBody = /* @__PURE__ */ schema(() => z.strictObject({ forfait_id: uuid() }));
-export const TopupResponse = /* @__PURE__ */ schema(() =>
-  z.object({
-    code: z.string(),
-    forfait_id: z.string(),
-    forfait_name: z.string(),
-    price_fcfa: z.int(),
-    /** The code's time and data after the top-up (data 0: no cap). */
-    duration_hours: z.number(),
-    data_limit_mb: z.int(),
-    /** Its new end, once its clock has started (before: `duration_hours` from its first login). */
-    expires_at: z.optional(z.string()),
-    topups: z.int(),
-  }),
-);
-
 export const OwnForfaitQuery = /* @__PURE__ */ schema(() =>
   z.strictObject({ reseller_id: z.optional(uuid()) }),
 );
