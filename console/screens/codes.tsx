@@ -14,6 +14,7 @@ import type { Session } from '../session.js';
 import { Card, failure, Input, Loading, Message } from '../ui.js';
 import { Confirm, Select, useForm } from '../widgets.js';
 import { type Format, type Printable, PrintSheet } from './print.js';
+import { TopupCard } from './topup.js';
 
 interface Voucher {
   code: string;
@@ -196,6 +197,7 @@ export function Codes({ session }: { session: Session }) {
           <Message text={done} kind="ok" />
         </form>
       </Card>
+      <TopupCard forfaits={forfaits.data.items} />
       <Card title={t('stock')}>
         {hotspots.length > 1 ? (
           <Select
