@@ -366,6 +366,14 @@ const table = [
     summary: 'An agent sells a code for cash, from its stock or float (the agent itself; optionally texted)',
   },
   {
+    method: 'POST',
+    path: '/api/v1/agents/{id}/topups',
+    handler: 'agents/agent-topup-route',
+    auth: 'agent',
+    access: { table: 'write' },
+    summary: "An agent tops up a guest's live code for cash, from its stock or float (the agent itself)",
+  },
+  {
     method: 'GET',
     path: '/api/v1/agents/{id}/sales',
     handler: 'agents/agent-sales',

@@ -21,6 +21,7 @@ export const shownSale = (s: AgentSale) => ({
     'nas_id',
   ),
   ...(s.buyer_msisdn ? { buyer_msisdn: maskMsisdn(s.buyer_msisdn) } : {}),
+  ...(s.topup ? { topup: true as const } : {}),
 });
 
 const periodView = (p: {

@@ -17,6 +17,7 @@ import {
   sessionClaims,
 } from '../core/principal.js';
 import { sendSms } from '../core/sms.js';
+import { accessCodeCreate } from '../store/access-codes.js';
 import { getAccount, sessionStateOf } from '../store/accounts.js';
 import { acceptAgent, inviteAgent } from '../store/agent-accounts.js';
 import {
@@ -256,7 +257,7 @@ export async function sell(
       },
       at,
     );
-    const outcome = await recordAgentSale(sale, access, booked);
+    const outcome = await recordAgentSale(sale, accessCodeCreate(access), booked);
     if (outcome === 'sold') {
       const sms = buyer ? await textCode(buyer, code, forfait.name) : undefined;
       const after = await getAgent(agent.id);

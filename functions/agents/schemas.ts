@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { TopupResponse } from '../billing/topup-schemas.js';
 import { day, intParam, schema, uuid, withinAQuarter } from '../core/schemas.js';
 
 const msisdn = /* @__PURE__ */ schema(() =>
@@ -82,6 +83,14 @@ export const AgentSaleBody = /* @__PURE__ */ schema(() =>
   }),
 );
 
+/** A top-up: the guest's code and the forfait added to it. */
+export const AgentTopupBody = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    code: z.string().check(z.regex(/^[A-Za-z0-9 -]{4,32}$/, 'must be an access code')),
+    forfait_id: uuid(),
+  }),
+);
+
 export const AgentCashBody = /* @__PURE__ */ schema(() =>
   z.strictObject({
     amount_fcfa: z.int().check(z.gte(1), z.lte(100_000_000)),
@@ -157,6 +166,8 @@ export const AgentSaleSchema = /* @__PURE__ */ schema(() =>
     nas_id: z.optional(z.string()),
     /** The buyer's number, masked. */
     buyer_msisdn: z.optional(z.string()),
+    /** A top-up of the guest's code `code`, not a new code. */
+    topup: z.optional(z.literal(true)),
   }),
 );
 export const AgentSalesResponse = /* @__PURE__ */ schema(() => z.object({ items: z.array(AgentSaleSchema) }));
@@ -169,4 +180,7 @@ export const AgentSaleResponse = /* @__PURE__ */ schema(() =>
     float_fcfa: z.int(),
     stock_left: z.int(),
   }),
+);
+export const AgentTopupResponse = /* @__PURE__ */ schema(() =>
+  z.object({ sale: AgentSaleSchema, topup: TopupResponse, float_fcfa: z.int(), stock_left: z.int() }),
 );

@@ -1,4 +1,3 @@
-import { type AccessCode, accessCodeCreate } from './access-codes.js';
 import { cancelled, type Expr, entity, exists, type TxItem, transact } from './entity.js';
 
 /**
@@ -67,6 +66,8 @@ export interface AgentSale {
   nas_id?: string;
   /** The buyer's number when the code was texted. */
   buyer_msisdn?: string;
+  /** A top-up of the guest's code `code` (functions/agents/agent-topup.ts), not a new code. */
+  topup?: true;
 }
 
 const SaleEntity = entity<AgentSale>('agent_sale')({
@@ -176,14 +177,15 @@ export type SaleOutcome = 'sold' | 'float_exhausted' | 'stock_exhausted' | 'code
 
 /**
  * Records one sale in one transaction: the agent's float (or stock) taken under the condition
- * that it covers the sale, the new access code, the sale, the agent's day and month, and the
+ * that it covers the sale, the new access code (or a top-up's new limits of a guest's code), the sale, the agent's day and month, and the
  * sale's bookings (functions/billing/ledger.ts: the same books a mobile-money sale adds to).
  * Either all of it is written or none.
  */
-// Access: TransactWriteItems [Update AGENT#<id> (float_fcfa >= price | s:<forfait> >= 1) ADD sold/commission/owed, Put CODE#<code> attribute_not_exists(pk), Put AGENT#<id>/SALE#<at>#<code> attribute_not_exists(pk), Update AGENT#<id>/PERIOD#<day> ADD, Update AGENT#<id>/PERIOD#<month> ADD, the ledger's bookings].
+// Access: TransactWriteItems [Update AGENT#<id> (float_fcfa >= price | s:<forfait> >= 1) ADD sold/commission/owed, Put CODE#<code> attribute_not_exists(pk) (a sale) or Update CODE#<code> devices_version = as read (a top-up), Put AGENT#<id>/SALE#<at>#<code> attribute_not_exists(pk), Update AGENT#<id>/PERIOD#<day> ADD, Update AGENT#<id>/PERIOD#<month> ADD, the ledger's bookings].
 export async function recordAgentSale(
   sale: AgentSale,
-  code: AccessCode,
+  /** The code's write: a new code's Put (`accessCodeCreate`), or a top-up's (`accessCodeExtend`). */
+  code: TxItem,
   bookings: Record<string, TxItem>,
 ): Promise<SaleOutcome> {
   const owed = sale.price_fcfa - sale.commission_fcfa;
@@ -228,7 +230,7 @@ export async function recordAgentSale(
         },
         covers,
       ),
-      code: accessCodeCreate(code),
+      code,
       sale: SaleEntity.tx.create(sale),
       day: period(sale.at.slice(0, 10)),
       month: period(sale.at.slice(0, 7)),

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { Access, type AccessCode, bytesOfMb, getAccessCode } from '../../functions/store/access-codes.js';
+import { createAgent } from '../../functions/store/agent-accounts.js';
+import { allotToAgent, NEW_AGENT_BOOKS } from '../../functions/store/agents.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { hotspotOf } from '../support/hotspots.js';
-import { call, tokenFor, useLocalServer } from '../support/http.js';
+import { call, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
 
-/** A reseller tops up a live code, through the real local server: limits grow, a cash sale is booked. */
+/** A reseller or an agent tops up a live code, through the real local server: limits grow, a cash sale is booked. */
 const server = useLocalServer();
 const api = (method: string, path: string, token?: string, body?: unknown) =>
   call(server.url(), method, path, { ...(token ? { token } : {}), ...(body !== undefined ? { body } : {}) });
@@ -173,6 +175,108 @@ describe('top-ups by a reseller', () => {
       expect(errorOf(got)).toBe('ERR_VALIDATION');
     }
     expect(await getAccessCode(mine)).toMatchObject({ devices_version: 3 });
+    expect((await getAccessCode(mine))?.topups).toBeUndefined();
+    expect((await books(r)).total_fcfa).toBe(0);
+    expect((await books(other)).total_fcfa).toBe(0);
+  });
+});
+
+/** An accepted agent of the reseller, with a float and a commission of 10 %. */
+async function givenAgent(r: { resellerId: string; nasId: string }, floatFcfa: number) {
+  const id = randomUUID();
+  const nowIso = new Date().toISOString();
+  const made = await createAgent(
+    {
+      id,
+      reseller_id: r.resellerId,
+      msisdn: newMsisdn(),
+      commission_bp: 1000,
+      ...NEW_AGENT_BOOKS,
+      stock: {},
+      created_at: nowIso,
+    },
+    randomUUID(),
+    nowIso,
+  );
+  expect(made).toBe('created');
+  if (floatFcfa > 0) await allotToAgent(id, { floatFcfa });
+  return { id, token: await tokenFor('agent', { resellerId: r.resellerId, agentId: id }) };
+}
+
+describe('top-ups by an agent', () => {
+  it("are paid from its float with its commission, marked as top-ups in its sales, booked under it at the code's hotspot", async () => {
+    const r = await givenReseller();
+    const agent = await givenAgent(r, 1000);
+    const code = await givenCode(r);
+    const got = await api('POST', `/api/v1/agents/${agent.id}/topups`, agent.token, {
+      code: code.toLowerCase(),
+      forfait_id: day.id,
+    });
+    expect(got.status, JSON.stringify(got.body)).toBe(201);
+    expect(got.body).toMatchObject({
+      sale: {
+        code,
+        forfait_id: day.id,
+        price_fcfa: 300,
+        commission_fcfa: 30,
+        paid_from: 'float',
+        nas_id: r.nasId,
+        topup: true,
+      },
+      topup: { code, data_limit_mb: 300 + day.data_limit_mb, topups: 1 },
+      float_fcfa: 700,
+    });
+    const statement = await api('GET', `/api/v1/agents/${agent.id}`, agent.token);
+    expect(statement.body).toMatchObject({
+      agent: { sold_fcfa: 300, commission_fcfa: 30, owed_fcfa: 270 },
+      today: { sales_count: 1 },
+    });
+    const sales = await api(
+      'GET',
+      `/api/v1/agents/${agent.id}/sales?from=${today()}&to=${today()}`,
+      agent.token,
+    );
+    expect((sales.body as { items: unknown[] }).items).toMatchObject([{ code, topup: true }]);
+    const b = await books(r);
+    expect(b).toMatchObject({ total_fcfa: 300, by_channel: { cash: 300 }, by_hotspot: { [r.nasId]: 300 } });
+    const summary = await api(
+      'GET',
+      `/api/v1/billing/summary?reseller_id=${r.resellerId}&month=${today().slice(0, 7)}`,
+      r.token,
+    );
+    expect(summary.body).toMatchObject({ agents: { sold_fcfa: 300, commission_fcfa: 30 } });
+  });
+
+  it('at once, count exactly what the float covers: 8 top-ups against a float of 5 give 5 hours and 3 refusals', async () => {
+    const r = await givenReseller();
+    const agent = await givenAgent(r, 5 * hour.price_fcfa);
+    const end = Date.now() + 600_000;
+    const code = await givenCode(r, { expires_at: new Date(end).toISOString(), used_bytes: 0 });
+    const all = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        api('POST', `/api/v1/agents/${agent.id}/topups`, agent.token, { code, forfait_id: hour.id }),
+      ),
+    );
+    expect(all.filter((a) => a.status === 201)).toHaveLength(5);
+    expect(all.filter((a) => errorOf(a) === 'ERR_AGENT_FLOAT_EXHAUSTED')).toHaveLength(3);
+    expect((await getAccessCode(code))?.expires_at).toBe(new Date(end + 5 * 3600_000).toISOString());
+    expect(await books(r)).toMatchObject({ total_fcfa: 5 * hour.price_fcfa, sales_count: 5 });
+    const statement = await api('GET', `/api/v1/agents/${agent.id}`, agent.token);
+    expect(statement.body).toMatchObject({ agent: { float_fcfa: 0, sales_count: 5 } });
+  });
+
+  it("refuse another reseller's code (404), a revoked one (409), and its reseller acting for it (403), writing nothing", async () => {
+    const r = await givenReseller();
+    const other = await givenReseller();
+    const agent = await givenAgent(r, 1000);
+    const theirs = await givenCode(other);
+    const revoked = await givenCode(r, { revoked_at: new Date().toISOString() });
+    const mine = await givenCode(r);
+    const topUp = (token: string, c: string) =>
+      api('POST', `/api/v1/agents/${agent.id}/topups`, token, { code: c, forfait_id: hour.id });
+    expect((await topUp(agent.token, theirs)).status).toBe(404);
+    expect(errorOf(await topUp(agent.token, revoked))).toBe('ERR_CODE_NOT_LIVE');
+    expect((await topUp(r.token, mine)).status).toBe(403);
     expect((await getAccessCode(mine))?.topups).toBeUndefined();
     expect((await books(r)).total_fcfa).toBe(0);
     expect((await books(other)).total_fcfa).toBe(0);

@@ -782,6 +782,16 @@ export const cases: Record<string, MatrixCase> = {
     },
     expect: { ...AGENT_SEES, owner: 403, admin: 403, agent: 201 },
   },
+  'POST /api/v1/agents/{id}/topups': {
+    request: async (cast) => {
+      await allotToAgent(cast.ownerAgentId, { floatFcfa: 100_000 });
+      return {
+        path: `/api/v1/agents/${cast.ownerAgentId}/topups`,
+        body: { code: await ownerCode(cast), forfait_id: forfaitId },
+      };
+    },
+    expect: { ...AGENT_SEES, owner: 403, admin: 403, agent: 201 },
+  },
   'GET /api/v1/agents/{id}/sales': {
     request: async (cast) => ({
       path: `/api/v1/agents/${cast.ownerAgentId}/sales?from=2024-01-01&to=2024-01-31`,
