@@ -235,11 +235,12 @@ const fr = {
   topup_intro:
     'Ajoutez le temps et les données d’un forfait au code d’un client, même épuisé : il se reconnecte avec le même code. Payé en espèces.',
   topup_code: 'Code du client',
-  topup_forfait: 'Forfait ajouté',
+  topup_forfait: 'Recharge à ajouter',
   topup_go: 'Recharger',
   topup_q: 'Recharger le code {code} avec {forfait} pour {price} ?',
   topup_yes: 'Oui, recharger',
-  topup_done: 'Code {code} rechargé ({forfait}, {price}) : valable jusqu’au {until}, données au total : {data}.',
+  topup_done:
+    'Code {code} rechargé ({forfait}, {price}) : valable jusqu’au {until}, données au total : {data}.',
   topup_done_unused:
     'Code {code} rechargé ({forfait}, {price}) : {duration} dès la première connexion, données au total : {data}.',
   topup_bad_code: 'Saisissez le code tel qu’il est imprimé ou reçu par SMS.',
@@ -541,7 +542,7 @@ const en: Record<Key, string> = {
   topup_intro:
     'Add a plan’s time and data to a guest’s code, even one used up: the guest reconnects with the same code. Paid in cash.',
   topup_code: 'Guest’s code',
-  topup_forfait: 'Plan added',
+  topup_forfait: 'Top-up to add',
   topup_go: 'Top up',
   topup_q: 'Top up code {code} with {forfait} for {price}?',
   topup_yes: 'Yes, top up',

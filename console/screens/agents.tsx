@@ -7,6 +7,7 @@ import type { Session } from '../session.js';
 import { Card, Input, Loading, Message, useGet } from '../ui.js';
 import { Select, Statement, Table, useForm } from '../widgets.js';
 import { PrintSheet } from './print.js';
+import { TopupCard } from './topup.js';
 
 interface Sale {
   at: string;
@@ -275,6 +276,11 @@ export function Sell({ session }: { session: Session }) {
           </button>
         </Card>
       ) : null}
+      <TopupCard
+        forfaits={forfaits.data.items}
+        path={() => `/agents/${agentId}/topups`}
+        prefix="agent-topup"
+      />
     </div>
   );
 }

@@ -29,7 +29,7 @@ export function TopupCard(props: { forfaits: Forfait[]; path?: (code: string) =>
   const form = useForm(props.prefix ?? 'topup', { code: '', forfait_id: '' });
   const { field, errors } = form;
   const [asking, setAsking] = useState(false);
-  const [done, setDone] = useState<ToppedUp>();
+  const [done, setDone] = useState<ToppedUp & { float_fcfa?: number | undefined }>();
   const code = form.values.code.toUpperCase().replace(/[\s-]/g, '');
   const chosen = props.forfaits.find((f) => f.id === form.values.forfait_id) ?? props.forfaits[0];
 
@@ -44,14 +44,18 @@ export function TopupCard(props: { forfaits: Forfait[]; path?: (code: string) =>
     setAsking(false);
     const path = props.path ? props.path(code) : `/access/${encodeURIComponent(code)}/topups`;
     const body = props.path ? { code, forfait_id: chosen?.id } : { forfait_id: chosen?.id };
-    const a = await api<ToppedUp & { error?: { code: string } }>('POST', path, body);
+    // A reseller's top-up answers the code's limits; an agent's, its sale with them and its float.
+    const a = await api<ToppedUp & { topup?: ToppedUp; float_fcfa?: number }>('POST', path, body);
+    const refused = a.body.error?.code;
     if (a.status === 201) {
       form.setErrors({});
-      setDone(a.body);
+      setDone({ ...(a.body.topup ?? a.body), float_fcfa: a.body.float_fcfa });
       form.setValues((v) => ({ ...v, code: '' }));
-    } else if (a.status === 404 && a.body.error?.message?.startsWith('Code')) {
+    } else if (refused === 'ERR_AGENT_FLOAT_EXHAUSTED') form.setErrors({ _: t('no_float') });
+    else if (refused === 'ERR_AGENT_STOCK_EXHAUSTED') form.setErrors({ _: t('no_stock') });
+    else if (a.status === 404 && a.body.error?.message?.startsWith('Code')) {
       form.setErrors({ code: t('topup_unknown') });
-    } else if (a.body.error?.code === 'ERR_CODE_NOT_LIVE') {
+    } else if (refused === 'ERR_CODE_NOT_LIVE') {
       form.setErrors({ code: t('topup_not_live') });
     } else form.answered(a, 201);
   });
@@ -101,6 +105,7 @@ export function TopupCard(props: { forfaits: Forfait[]; path?: (code: string) =>
             })
           }
         />
+        {done?.float_fcfa !== undefined ? <p>{t('float_left', { amount: fcfa(done.float_fcfa) })}</p> : null}
       </form>
     </Card>
   );

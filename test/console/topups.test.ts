@@ -8,6 +8,8 @@ import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
 import { Access, getAccessCode } from '../../functions/store/access-codes.js';
 import { upsertOperator } from '../../functions/store/accounts.js';
+import { createAgent } from '../../functions/store/agent-accounts.js';
+import { allotToAgent, getAgent, NEW_AGENT_BOOKS } from '../../functions/store/agents.js';
 import { Nas } from '../../functions/store/nas.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { salesBetween } from '../../functions/store/sales.js';
@@ -52,9 +54,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function logIn(page: Page): Promise<void> {
-  const msisdn = newMsisdn();
-  await upsertOperator({ msisdn, role: 'reseller', resellerId: reseller.id });
+async function logIn(page: Page, agentPhone?: string): Promise<void> {
+  const msisdn = agentPhone ?? newMsisdn();
+  if (!agentPhone) await upsertOperator({ msisdn, role: 'reseller', resellerId: reseller.id });
   await page.goto(`${edge.apiUrl}/console`);
   await page.getByLabel('Numéro de téléphone (format +225…)').fill(msisdn);
   await page.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
@@ -104,7 +106,7 @@ describe('a top-up, in the console at 360 px', () => {
     await page.getByRole('link', { name: 'Codes', exact: true }).click();
     const card = page.getByRole('region', { name: 'Recharger un code' });
     await card.waitFor();
-    const select = card.getByLabel('Forfait ajouté');
+    const select = card.getByLabel('Recharge à ajouter');
     await select.locator('option').first().waitFor({ state: 'attached' });
 
     // A code that is not the reseller's: said in French, nothing asked of the books.
@@ -139,6 +141,56 @@ describe('a top-up, in the console at 360 px', () => {
     expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
     // The browser's own line for the unknown code (a 404 the test asked for) is the only one.
     expect(problems.filter((p) => !p.includes('status of 404'))).toEqual([]);
+    await context.close();
+  });
+
+  it("an agent tops up a guest's code from its float, on its Sell screen; its float left is said", async () => {
+    const phone = newMsisdn();
+    const id = randomUUID();
+    const nowIso = new Date().toISOString();
+    const made = await createAgent(
+      {
+        id,
+        reseller_id: reseller.id,
+        msisdn: phone,
+        commission_bp: 1000,
+        ...NEW_AGENT_BOOKS,
+        stock: {},
+        created_at: nowIso,
+      },
+      randomUUID(),
+      nowIso,
+    );
+    expect(made).toBe('created');
+    await allotToAgent(id, { floatFcfa: 500 });
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fr-FR' });
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    await logIn(page, phone);
+    const card = page.getByRole('region', { name: 'Recharger un code' });
+    await card.waitFor();
+    const select = card.getByLabel('Recharge à ajouter');
+    await select.locator('option').first().waitFor({ state: 'attached' });
+    const code = await usedUpCode();
+    await card.getByLabel('Code du client').fill(code);
+    await select.selectOption(day.id);
+    await card.getByRole('button', { name: 'Recharger' }).click();
+    await card.getByRole('button', { name: 'Oui, recharger' }).click();
+    await card.getByRole('status').filter({ hasText: 'rechargé (Pass Jour, 300 FCFA)' }).waitFor();
+    await card.getByText('Crédit restant : 200 FCFA').waitFor();
+    expect((await getAccessCode(code))?.topups).toBe(1);
+    expect(await getAgent(id)).toMatchObject({ float_fcfa: 200, sold_fcfa: 300, commission_fcfa: 30 });
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
+    expect(await audit(page)).toEqual([]);
+    // A second Pass Jour is more than the float left: said in French, nothing taken.
+    await card.getByLabel('Code du client').fill(code);
+    await card.getByRole('button', { name: 'Recharger' }).click();
+    await card.getByRole('button', { name: 'Oui, recharger' }).click();
+    await card.getByText('Crédit épuisé : demandez une recharge à votre revendeur.').waitFor();
+    expect((await getAccessCode(code))?.topups).toBe(1);
+    expect(problems).toEqual([]);
     await context.close();
   });
 });
