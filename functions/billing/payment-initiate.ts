@@ -7,7 +7,14 @@ import { IDEMPOTENCY_KEY, PaymentInitiateBody, PaymentInitiateResponse } from '.
 export const handler = sessionEndpoint(
   'POST /api/v1/payments/initiate',
   {
-    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT', 'ERR_IDEMPOTENCY_MISMATCH', 'ERR_UPSTREAM', 'ERR_UNAVAILABLE'],
+    errors: [
+      'ERR_NOT_FOUND',
+      'ERR_CODE_NOT_LIVE',
+      'ERR_CONFLICT',
+      'ERR_IDEMPOTENCY_MISMATCH',
+      'ERR_UPSTREAM',
+      'ERR_UNAVAILABLE',
+    ],
     body: PaymentInitiateBody,
     created: PaymentInitiateResponse,
   },
@@ -26,6 +33,7 @@ export const handler = sessionEndpoint(
       provider: body.provider,
       ...(body.nas_id ? { nasId: body.nas_id } : {}),
       ...(body.code_delivery === 'screen' ? { codeSms: false } : {}),
+      ...(body.topup_code ? { topupCode: body.topup_code } : {}),
       ...(key ? { idempotencyKey: key } : {}),
     });
     return json(201, out);

@@ -50,6 +50,8 @@ export const PaymentInitiateBody = /* @__PURE__ */ schema(() =>
      * portal, which shows it): no SMS at completion; the code stays in GET /api/v1/access/mine.
      */
     code_delivery: z.optional(z.enum(['sms', 'screen'])),
+    /** Optional: a top-up of this code in use (the hotspot's reseller's, live), not a new code. */
+    topup_code: z.optional(z.string().check(z.regex(/^[A-Za-z0-9 -]{4,32}$/, 'must be an access code'))),
   }),
 );
 export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{1,64}$/;

@@ -106,14 +106,16 @@ const seen = (
  * entitlement, the access code and the sale's bookings (functions/billing/ledger.ts), all or
  * nothing. A seen delivery or a payment completed already cancels it.
  */
-// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status <> completed (leaves both lists), Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Put CODE#<code>, the ledger's bookings].
+// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status <> completed (leaves both lists), Put SUB#<sub>/ENT#<id> attribute_not_exists(pk), Put CODE#<code> (a top-up: Update CODE#<code> devices_version = as read), the ledger's bookings].
 export async function completePayment(input: {
   payment: Payment;
   eventId?: string;
   providerReference?: string;
   entitlement: Entitlement;
-  /** The access code the purchase creates (its clock starts now). */
+  /** The access code the purchase creates (its clock starts now), or the code a top-up grows. */
   access: AccessCode;
+  /** A top-up's write of `access` (`accessCodeExtend`), instead of creating it. */
+  codeItem?: TxItem;
   /** The sale's entries in its month's and day's books. */
   bookings: Record<string, TxItem>;
   nowIso: string;
@@ -129,12 +131,13 @@ export async function completePayment(input: {
         access_code: input.access.code,
       }),
       entitlement: EntitlementEntity.tx.create(input.entitlement),
-      code: Access.tx.create(input.access),
+      code: input.codeItem ?? Access.tx.create(input.access),
       ...input.bookings,
     });
     return 'applied';
   } catch (error) {
-    // The random code exists already (about 1 in 8e14): the caller draws another.
+    // The random code exists already (about 1 in 8e14): the caller draws another; or the code a
+    // top-up grows changed since it was read: the caller reads it again.
     if (cancelled(error)?.failed('code')) return 'code_taken';
     return settleOutcome(error);
   }

@@ -6,7 +6,7 @@ import { createAgent } from '../../functions/store/agent-accounts.js';
 import { allotToAgent, NEW_AGENT_BOOKS } from '../../functions/store/agents.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { hotspotOf } from '../support/hotspots.js';
-import { call, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
+import { call, login, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
 
 /** A reseller or an agent tops up a live code, through the real local server: limits grow, a cash sale is booked. */
 const server = useLocalServer();
@@ -280,5 +280,50 @@ describe('top-ups by an agent', () => {
     expect((await getAccessCode(mine))?.topups).toBeUndefined();
     expect((await books(r)).total_fcfa).toBe(0);
     expect((await books(other)).total_fcfa).toBe(0);
+  });
+});
+
+describe('a top-up bought by the subscriber with mobile money', () => {
+  it("grows the code in use at completion (no new code), booked as a mobile-money sale; another reseller's or a revoked code is refused at initiation", async () => {
+    const r = await givenReseller();
+    const other = await givenReseller();
+    const code = await givenCode(r);
+    const subscriber = await login(server.url(), newMsisdn());
+    const pay = (body: Record<string, unknown>) =>
+      api('POST', '/api/v1/payments/initiate', subscriber, { provider: 'wave', ...body });
+    expect((await pay({ forfait_id: hour.id, nas_id: other.nasId, topup_code: code })).status).toBe(404);
+    const revoked = await givenCode(r, { revoked_at: new Date().toISOString() });
+    expect(errorOf(await pay({ forfait_id: hour.id, nas_id: r.nasId, topup_code: revoked }))).toBe(
+      'ERR_CODE_NOT_LIVE',
+    );
+
+    const initiated = await pay({
+      forfait_id: day.id,
+      nas_id: r.nasId,
+      topup_code: code.toLowerCase(),
+      code_delivery: 'screen',
+    });
+    expect(initiated.status, JSON.stringify(initiated.body)).toBe(201);
+    const { payment_url, transaction_id } = initiated.body as { payment_url: string; transaction_id: string };
+    const html = await (await fetch(payment_url)).text();
+    const action = /action="([^"]+\/complete)"/.exec(html)?.[1];
+    const before = Date.now();
+    expect((await fetch(`${server.url()}${action}`, { method: 'POST', redirect: 'manual' })).status).toBe(
+      303,
+    );
+    const status = await api('GET', `/api/v1/payments/${transaction_id}/status`, subscriber);
+    expect(status.body).toMatchObject({ status: 'completed', access_code: code });
+    const stored = await getAccessCode(code);
+    expect(stored?.topups).toBe(1);
+    expect(stored?.offer.data_limit_mb).toBe(300 + day.data_limit_mb);
+    expect(Date.parse(stored?.expires_at ?? '')).toBeGreaterThanOrEqual(
+      before + day.duration_hours * 3600_000 - 1000,
+    );
+    const b = await books(r);
+    expect(b).toMatchObject({
+      total_fcfa: day.price_fcfa,
+      sales_count: 1,
+      by_channel: { mobile_money: day.price_fcfa },
+    });
   });
 });

@@ -3,6 +3,8 @@ import { clock } from '../../core/clock.js';
 import { config } from '../../core/config.js';
 import { currencyOf } from '../../core/currency.js';
 import { AppError, notFound } from '../../core/errors.js';
+import { normalizeCode } from '../../radius/attributes.js';
+import { getAccessCode } from '../../store/access-codes.js';
 import { getNas } from '../../store/nas.js';
 import {
   createPayment,
@@ -19,9 +21,18 @@ import { adapterFor, notifyPath } from '../gateways/registry.js';
 import { gatewayFor } from '../gateways/routing.js';
 import { forfaitForSale, offerOf } from '../ledger.js';
 import { billingSettings } from '../settings.js';
+import { assertLive } from '../topups.js';
 import { gatewayOf } from './settlement.js';
 
 const MAX_TRIES = 8;
+
+/** The code a payment tops up: one of the hotspot's reseller (none named: no code is), live. */
+async function codeToTopUp(typed: string, resellerId: string | undefined): Promise<string> {
+  const code = await getAccessCode(normalizeCode(typed));
+  if (!code || resellerId === undefined || code.reseller_id !== resellerId) throw notFound('Code');
+  assertLive(code, clock.now());
+  return code.code;
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function paymentRequest(p: Payment): PaymentRequest {
@@ -60,8 +71,13 @@ async function withUrl(p: Payment): Promise<{ payment_url: string; transaction_i
 }
 
 /** What an idempotency key binds to: the same key with another request is a client bug (409). */
-const fingerprint = (input: { forfaitId: string; provider: Provider; nasId?: string }) =>
-  JSON.stringify([input.forfaitId, input.provider, input.nasId ?? null]);
+const fingerprint = (input: { forfaitId: string; provider: Provider; nasId?: string; topupCode?: string }) =>
+  JSON.stringify([
+    input.forfaitId,
+    input.provider,
+    input.nasId ?? null,
+    ...(input.topupCode ? [input.topupCode] : []),
+  ]);
 
 /**
  * Opens a payment for a forfait on sale, in the currency of the hotspot's reseller, with the
@@ -78,6 +94,8 @@ export async function initiatePayment(input: {
   idempotencyKey?: string;
   /** False: the buyer's screen shows the code, no SMS at completion. */
   codeSms?: boolean;
+  /** A top-up of this code (of the hotspot's reseller, live: else 404 or 409), not a new code. */
+  topupCode?: string;
 }): Promise<{ payment_url: string; transaction_id: string }> {
   const key = input.idempotencyKey;
   const request = fingerprint(input);
@@ -104,6 +122,7 @@ export async function initiatePayment(input: {
     ...(resellerId ? { resellerId } : {}),
     ...(input.nasId ? { nasId: input.nasId } : {}),
   });
+  const topupCode = input.topupCode ? await codeToTopUp(input.topupCode, resellerId) : undefined;
   const country = await resellerCountry(resellerId ?? UNATTRIBUTED);
   const currency = currencyOf(country);
   const direct = billingSettings()
@@ -127,6 +146,7 @@ export async function initiatePayment(input: {
       msisdn: input.msisdn,
       ...(input.codeSms === false ? { code_sms: false } : {}),
       ...(input.nasId ? { nas_id: input.nasId } : {}),
+      ...(topupCode ? { topup_code: topupCode } : {}),
       status: 'pending',
       created_at: clock.iso(now),
       expires_at: clock.iso(now + billingSettings().PAYMENT_TTL_MINUTES * 60_000),

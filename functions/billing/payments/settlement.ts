@@ -5,6 +5,7 @@ import { log } from '../../core/log.js';
 import { countMetric } from '../../core/metrics.js';
 import { sendSms } from '../../core/sms.js';
 import { disconnectCode } from '../../radius/disconnect.js';
+import { type AccessCode, accessCodeExtend, getAccessCode } from '../../store/access-codes.js';
 import { raiseAlertOnce } from '../../store/alerts.js';
 import {
   completePayment,
@@ -15,8 +16,9 @@ import {
 import { getPayment, type Payment, recordRefusal } from '../../store/payments.js';
 import type { GatewayAdapter, PaymentState } from '../gateways/port.js';
 import { adapterFor, type Gateway, gatewayNamed } from '../gateways/registry.js';
-import { bookings, grant, newAccessCode, paymentSale } from '../ledger.js';
+import { bookings, grant, newAccessCode, paymentSale, toppedUp } from '../ledger.js';
 import { accessCodeText } from '../sms-texts.js';
+import { assertLive } from '../topups.js';
 
 /**
  * THE outcome of every payment flow (webhook, gateway notification, status read,
@@ -115,25 +117,30 @@ export async function credit(
     const nowIso = clock.iso(now);
     // What was sold is the offer copied onto the payment at initiation.
     const entitlement = grant(p.subscriber_id, p.forfait_id, p.offer, 'payment', p.id, now);
+    // A top-up grows the code in use, while it is live (else the buyer gets a code of its own).
+    const topped = p.topup_code ? await liveCode(p.topup_code, p.reseller_id, now) : undefined;
     // The purchase's code: its clock starts with the entitlement.
-    const access = newAccessCode(
-      {
-        reseller_id: p.reseller_id,
-        source: 'payment',
-        source_id: p.id,
-        forfait_id: p.forfait_id,
-        forfait_name: p.forfait_name,
-        offer: p.offer,
-      },
-      nowIso,
-      {
-        subscriber_id: p.subscriber_id,
-        started_at: entitlement.starts_at,
-        expires_at: entitlement.expires_at,
-      },
-    );
+    const access =
+      topped ??
+      newAccessCode(
+        {
+          reseller_id: p.reseller_id,
+          source: 'payment',
+          source_id: p.id,
+          forfait_id: p.forfait_id,
+          forfait_name: p.forfait_name,
+          offer: p.offer,
+        },
+        nowIso,
+        {
+          subscriber_id: p.subscriber_id,
+          started_at: entitlement.starts_at,
+          expires_at: entitlement.expires_at,
+        },
+      );
     const settled = await completePayment({
       payment: p,
+      ...(topped ? { codeItem: accessCodeExtend(topped, toppedUp(topped, p.offer, now), nowIso) } : {}),
       ...(input.eventId ? { eventId: input.eventId } : {}),
       ...(input.providerReference ? { providerReference: input.providerReference } : {}),
       entitlement,
@@ -155,6 +162,18 @@ export async function credit(
     p = fresh;
   }
   throw busy();
+}
+
+/** The code a paid top-up grows, read now: undefined when it is no longer live (revoked meanwhile). */
+async function liveCode(code: string, resellerId: string, nowMs: number): Promise<AccessCode | undefined> {
+  const read = await getAccessCode(code);
+  if (read?.reseller_id !== resellerId) return undefined;
+  try {
+    assertLive(read, nowMs);
+    return read;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Fails a pending payment, retrying a transaction conflict. */
