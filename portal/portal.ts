@@ -343,6 +343,8 @@ async function deviceLogin(): Promise<boolean> {
 
 // ---- 3: "Retrouver mon code": codes with time left at this hotspot and the purchases, else 4 ----
 let mine: { items: MyCode[]; history: Purchase[] } | undefined;
+/** The code a payment tops up ("Recharger ce code"), instead of buying a new one. */
+let topupFor: string | undefined;
 /** The codes this device is remembered for (MAC login), from the subscriber's remembered devices. */
 let rememberedFor = new Set<string>();
 /** A MAC as 12 upper-case hex digits, however the router and the API write it. */
@@ -396,6 +398,7 @@ function renderMine(): void {
       forget.textContent = t(lang, 'forget_device');
       forget.hidden = !rememberedFor.has(c.code);
       forget.addEventListener('click', () => void forgetMine(c.code));
+      const topup = topupButton(c.code);
       return item(
         line(c.code, 'b'),
         line(c.forfait_name ?? ''),
@@ -404,6 +407,7 @@ function renderMine(): void {
         ...(c.expires_at ? [line(t(lang, 'mine_expires', { date: dateText(c.expires_at) }))] : []),
         ...(c.last_nas_id ? [line(t(lang, 'mine_hotspot', { nas: c.last_nas_id }))] : []),
         connect,
+        topup,
         forget,
       );
     }),
@@ -419,6 +423,7 @@ function renderMine(): void {
         line(p.forfait_name ?? p.code, 'b'),
         line(`${dateText(p.created_at)} · ${t(lang, p.active ? 'history_active' : 'history_ended')}`),
         renew,
+        topupButton(p.code),
       );
     }),
   );
@@ -440,9 +445,25 @@ async function forgetMine(code: string): Promise<void> {
   say('device_forgotten');
 }
 
+/** "Recharger ce code": the forfaits step, whose payment adds the forfait to this code. */
+function topupButton(code: string): HTMLButtonElement {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'secondary';
+  b.textContent = t(lang, 'topup_code');
+  b.addEventListener('click', async () => {
+    quiet();
+    await showForfaits();
+    topupFor = code;
+    say('topup_for', { code });
+  });
+  return b;
+}
+
 /** One tap: the same forfait, chosen on the payment step (the provider is the subscriber's). */
 async function renewForfait(forfaitId: string): Promise<void> {
   quiet();
+  topupFor = undefined;
   await showForfaits();
   const radio = el('forfaits').querySelector<HTMLInputElement>(`input[value="${CSS.escape(forfaitId)}"]`);
   if (radio) {
@@ -511,7 +532,7 @@ el('f-pay').addEventListener('submit', async (e) => {
   const provider = (form.querySelector('input[name=provider]:checked') as HTMLInputElement | null)?.value;
   if (!forfait || !provider) return say('err_choose');
   // One key per choice: a retry after a lost answer opens no second payment.
-  const choice = `${forfait}/${provider}`;
+  const choice = `${forfait}/${provider}${topupFor ? `/${topupFor}` : ''}`;
   let key = store.get('pay-key');
   if (!key || store.get('pay-choice') !== choice) {
     key = randomKey();
@@ -523,11 +544,22 @@ el('f-pay').addEventListener('submit', async (e) => {
     'POST',
     '/payments/initiate',
     // The code is shown on this page (and kept in "time left"): no SMS for it.
-    { forfait_id: forfait, provider, nas_id: nasId, code_delivery: 'screen' },
+    {
+      forfait_id: forfait,
+      provider,
+      nas_id: nasId,
+      code_delivery: 'screen',
+      ...(topupFor ? { topup_code: topupFor } : {}),
+    },
     { 'idempotency-key': key },
   );
   if (a?.status !== 201) {
     busy(form, false);
+    // The code was revoked or refunded since: the next payment buys a code of its own.
+    if (topupFor && (a?.status === 404 || a?.status === 409)) {
+      topupFor = undefined;
+      return say('err_topup');
+    }
     if (a) say('err_server');
     return;
   }

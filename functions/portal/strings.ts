@@ -72,6 +72,10 @@ const fr = {
   history_active: 'en cours',
   history_ended: 'terminé',
   renew: 'Racheter ce forfait',
+  topup_code: 'Recharger ce code',
+  topup_for:
+    'Recharge du code {code} : choisissez un forfait, son temps et ses données s’ajoutent à ce même code.',
+  err_topup: 'Ce code ne peut plus être rechargé. Choisissez un forfait pour un nouveau code.',
   err_router_credentials: 'Le routeur a refusé ce code. Vérifiez-le et réessayez.',
   err_router_retry: 'Le routeur demande de recommencer. Rechargez la page puis reconnectez-vous.',
   err_router_unavailable:
@@ -156,6 +160,9 @@ const en: Record<Key, string> = {
   history_active: 'active',
   history_ended: 'ended',
   renew: 'Buy this plan again',
+  topup_code: 'Top up this code',
+  topup_for: 'Top-up of code {code}: pick a plan, its time and data are added to this same code.',
+  err_topup: 'This code can no longer be topped up. Pick a plan for a new code.',
   err_router_credentials: 'The router refused this code. Check it and try again.',
   err_router_retry: 'The router asks to start again. Reload the page and connect again.',
   err_router_unavailable: 'The router cannot check codes right now. Try again in a moment.',

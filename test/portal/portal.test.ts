@@ -11,10 +11,11 @@ import { loginOnPortal, PHONE, photographForfaits } from '../../bin/local/portal
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
-import { Access } from '../../functions/store/access-codes.js';
+import { Access, getAccessCode } from '../../functions/store/access-codes.js';
 import { getAccount } from '../../functions/store/accounts.js';
 import { bindingsOfMac, bindMac } from '../../functions/store/mac-bindings.js';
 import { paidCode } from '../support/access.js';
+import { audit as axeAudit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
 import { lastOtp, newMsisdn, tokenFor } from '../support/http.js';
 import { measurePortal, measureSmsPerSale } from '../support/portal-figures.js';
@@ -716,6 +717,37 @@ describe('getting online with the portal', () => {
     });
     expect(figures).toEqual({ firstPurchase: 1, returningDevice: 0, afterRevocation: 1 });
   }, 120_000);
+
+  it('tops up the code in use by mobile money: "Recharger ce code", pay in the sandbox, the same code comes back with more time', async () => {
+    const w = await open();
+    await w.page.goto(portalUrl());
+    const msisdn = await loginWithPhone(w.page);
+    await w.page.locator('label.choice').first().waitFor();
+    await w.context.close();
+    const owner = await accountOf(msisdn);
+    await Access.put(boughtEarlier('TOPUPME234', owner, 1));
+    const before = Date.parse((await getAccessCode('TOPUPME234'))?.expires_at ?? '');
+    const again = await open();
+    await again.page.goto(portalUrl());
+    await loginWithPhone(again.page, msisdn);
+    const card = again.page.locator('#mine-list li', { hasText: 'TOPUPME234' });
+    await card.getByRole('button', { name: 'Recharger ce code' }).click();
+    await again.page.getByText(/^Recharge du code TOPUPME234/).waitFor();
+    expect(await axeAudit(again.page)).toEqual([]);
+    const day = SEED_FORFAITS.find((f) => f.name === 'Pass Jour');
+    await again.page.locator(`#forfaits input[value="${day?.id}"]`).check();
+    await again.page.getByRole('radio', { name: 'Wave' }).check();
+    await again.page.getByRole('button', { name: 'Payer' }).click();
+    await again.page.waitForURL(/\/sandbox\/pay\//);
+    await again.page.getByRole('button', { name: 'Pay (complete)' }).click();
+    await again.page.waitForURL(/\/portal\/.*link-login-only=/);
+    await again.page.locator('#code').filter({ hasText: 'TOPUPME234' }).waitFor({ timeout: 15_000 });
+    const after = await getAccessCode('TOPUPME234');
+    expect(after?.topups).toBe(1);
+    expect(Date.parse(after?.expires_at ?? '')).toBe(before + 24 * 3600_000);
+    expect(again.problems).toEqual([]);
+    await again.context.close();
+  }, 60_000);
 
   it('pays by mobile money in the sandbox, comes back, shows the code and logs in', async () => {
     const w = await open();
