@@ -134,6 +134,26 @@ export function toppedUp(
   };
 }
 
+/**
+ * A code's limits once a refunded top-up of `offer` is taken back (pure): its end moves back by
+ * the offer's duration (a code never used: its duration shrinks), its data cap shrinks by the
+ * offer's data, never to nothing (0 reads "no cap"). A cap the top-up lifted stays lifted.
+ */
+export function takenBack(code: AccessCode, offer: Offer): Pick<AccessCode, 'offer' | 'expires_at'> {
+  const capped = code.offer.data_limit_mb > 0 && offer.data_limit_mb > 0;
+  const data_limit_mb = capped
+    ? Math.max(1, code.offer.data_limit_mb - offer.data_limit_mb)
+    : code.offer.data_limit_mb;
+  if (!code.expires_at) {
+    const duration_hours = Math.max(0, code.offer.duration_hours - offer.duration_hours);
+    return { offer: { ...code.offer, duration_hours, data_limit_mb } };
+  }
+  return {
+    offer: { ...code.offer, data_limit_mb },
+    expires_at: clock.iso(Date.parse(code.expires_at) - offer.duration_hours * 3600_000),
+  };
+}
+
 /** A top-up's sale: the forfait added to a code, booked at the code's last hotspot. */
 export const topupSale = (
   code: AccessCode,

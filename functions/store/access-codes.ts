@@ -157,6 +157,8 @@ export function accessCodeExtend(
   read: AccessCode,
   next: Pick<AccessCode, 'offer' | 'expires_at'>,
   nowIso: string,
+  /** -1: a refunded top-up taken back. */
+  count: 1 | -1 = 1,
 ): TxItem {
   const ttl = Access.item({ ...read, ...next }).ttl;
   return Access.tx.update(
@@ -168,7 +170,7 @@ export function accessCodeExtend(
         topped_up_at: nowIso,
         devices_version: read.devices_version + 1,
       },
-      add: { topups: 1 },
+      add: { topups: count },
       ...(ttl !== undefined
         ? { expression: 'SET #ttl = :ttl', names: { '#ttl': 'ttl' }, values: { ':ttl': ttl } }
         : {}),

@@ -177,12 +177,14 @@ export const expirePayment = (payment: Payment, nowIso: string): Promise<boolean
  * ledger's bookings with the opposite sign), with the delivery's record when one told it.
  * `unchanged`: not completed (refunded already, or never paid).
  */
-// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status = completed -> refunded, Update CODE#<code> SET expires_at, revoked_at, Update SUB#<sub>/ENT#<id> SET expires_at, the ledger's bookings of the refund].
+// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status = completed -> refunded, Update CODE#<code> SET expires_at, revoked_at (a top-up: its limits taken back, devices_version = as read), Update SUB#<sub>/ENT#<id> SET expires_at, the ledger's bookings of the refund].
 export async function refundPayment(input: {
   payment: Payment;
   eventId?: string;
   /** The refund's entries in the books of its month and day. */
   bookings: Record<string, TxItem>;
+  /** A refunded top-up's write of its code (what it added taken back), instead of ending the code. */
+  codeItem?: TxItem;
   nowIso: string;
 }): Promise<SettleOutcome> {
   const { payment, nowIso } = input;
@@ -194,15 +196,17 @@ export async function refundPayment(input: {
       { set: { status: 'refunded', refunded_at: nowIso }, read: payment },
       statusIs('completed'),
     ),
-    ...(payment.access_code
-      ? {
-          code: Access.tx.update(
-            { code: payment.access_code },
-            { expression: 'SET expires_at = :now, revoked_at = :now', values: { ':now': nowIso } },
-            exists,
-          ),
-        }
-      : {}),
+    ...(input.codeItem
+      ? { code: input.codeItem }
+      : payment.access_code
+        ? {
+            code: Access.tx.update(
+              { code: payment.access_code },
+              { expression: 'SET expires_at = :now, revoked_at = :now', values: { ':now': nowIso } },
+              exists,
+            ),
+          }
+        : {}),
     entitlement: EntitlementEntity.tx.update(
       { subscriber_id: payment.subscriber_id, id: payment.id },
       ended,
@@ -214,6 +218,8 @@ export async function refundPayment(input: {
     await transact(items);
     return 'applied';
   } catch (error) {
+    // The topped-up code changed since it was read (a login, another top-up): read it again.
+    if (input.codeItem && cancelled(error)?.failed('code')) return 'conflict';
     return settleOutcome(error);
   }
 }

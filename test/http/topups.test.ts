@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
+import { settle } from '../../functions/billing/payments/settlement.js';
 import { Access, type AccessCode, bytesOfMb, getAccessCode } from '../../functions/store/access-codes.js';
 import { createAgent } from '../../functions/store/agent-accounts.js';
 import { allotToAgent, NEW_AGENT_BOOKS } from '../../functions/store/agents.js';
+import { getPayment } from '../../functions/store/payments.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { hotspotOf } from '../support/hotspots.js';
 import { call, login, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
@@ -284,7 +286,7 @@ describe('top-ups by an agent', () => {
 });
 
 describe('a top-up bought by the subscriber with mobile money', () => {
-  it("grows the code in use at completion (no new code), booked as a mobile-money sale; another reseller's or a revoked code is refused at initiation", async () => {
+  it("grows the code in use at completion (no new code), booked as a mobile-money sale, taken back by a refund; another reseller's or a revoked code is refused at initiation", async () => {
     const r = await givenReseller();
     const other = await givenReseller();
     const code = await givenCode(r);
@@ -325,5 +327,23 @@ describe('a top-up bought by the subscriber with mobile money', () => {
       sales_count: 1,
       by_channel: { mobile_money: day.price_fcfa },
     });
+
+    // The gateway refunds it: what the top-up added is taken back, the code and its first hour stay.
+    const payment = await getPayment(transaction_id);
+    expect(
+      await settle(
+        payment as NonNullable<typeof payment>,
+        { status: 'refunded', amount_fcfa: day.price_fcfa },
+        { source: 'gateway' },
+      ),
+    ).toBe('refunded');
+    const back = await getAccessCode(code);
+    expect(back?.revoked_at).toBeUndefined();
+    expect(back?.offer.data_limit_mb).toBe(300);
+    expect(back?.topups).toBe(0);
+    expect(Date.parse(back?.expires_at ?? '')).toBe(
+      Date.parse(stored?.expires_at ?? '') - day.duration_hours * 3600_000,
+    );
+    expect(await books(r)).toMatchObject({ total_fcfa: 0, sales_count: 0 });
   });
 });

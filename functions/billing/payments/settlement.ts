@@ -16,7 +16,7 @@ import {
 import { getPayment, type Payment, recordRefusal } from '../../store/payments.js';
 import type { GatewayAdapter, PaymentState } from '../gateways/port.js';
 import { adapterFor, type Gateway, gatewayNamed } from '../gateways/registry.js';
-import { bookings, grant, newAccessCode, paymentSale, toppedUp } from '../ledger.js';
+import { bookings, grant, newAccessCode, paymentSale, takenBack, toppedUp } from '../ledger.js';
 import { accessCodeText } from '../sms-texts.js';
 import { assertLive } from '../topups.js';
 
@@ -223,9 +223,15 @@ async function takeBack(
   for (let i = 0; i < MAX_TRIES; i++) {
     const now = clock.now();
     const nowIso = clock.iso(now);
+    // A top-up's refund takes back what it added; the code and what was bought before stay.
+    // (Completed as a top-up: its code is the one topped up. A code revoked since needs nothing back.)
+    const grown =
+      p.topup_code && p.access_code === p.topup_code ? await getAccessCode(p.topup_code) : undefined;
+    const topped = grown?.revoked_at ? undefined : grown;
     const outcome = await refundPayment({
       payment: p,
       ...(eventId ? { eventId } : {}),
+      ...(topped ? { codeItem: accessCodeExtend(topped, takenBack(topped, p.offer), nowIso, -1) } : {}),
       // The sale unbooked: the opposite of its bookings, in the refund's month and day.
       bookings: bookings(paymentSale(p), nowIso, -1),
       nowIso,
@@ -233,7 +239,7 @@ async function takeBack(
     if (outcome === 'applied') {
       countMetric('PaymentRefunded');
       log.warn('payment refunded: code taken back', { payment: p.id });
-      if (p.access_code) await cutSessions(p.access_code, p.reseller_id, now);
+      if (p.access_code && !topped) await cutSessions(p.access_code, p.reseller_id, now);
       return 'refunded';
     }
     if (outcome !== 'conflict') return outcome;
