@@ -170,9 +170,12 @@ const routerError: Key | undefined = foreignRouter
     : undefined;
 
 // ---- words ----
+/** Messages that say what happens next, not what went wrong: shown as a note, not an error. */
+const NOTES: ReadonlySet<Key> = new Set<Key>(['topup_for']);
 function say(key: Key, vars: Record<string, string | number> = {}): void {
   message = { key, vars };
   const box = el('msg');
+  box.classList.toggle('note', NOTES.has(key));
   box.textContent = t(lang, key, vars);
   box.hidden = false;
 }

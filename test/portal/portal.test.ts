@@ -734,6 +734,7 @@ describe('getting online with the portal', () => {
     await card.getByRole('button', { name: 'Recharger ce code' }).click();
     await again.page.getByText(/^Recharge du code TOPUPME234/).waitFor();
     expect(await axeAudit(again.page)).toEqual([]);
+    await again.page.screenshot({ path: join(tmpdir(), 'portal-topup.png') });
     const day = SEED_FORFAITS.find((f) => f.name === 'Pass Jour');
     await again.page.locator(`#forfaits input[value="${day?.id}"]`).check();
     await again.page.getByRole('radio', { name: 'Wave' }).check();
