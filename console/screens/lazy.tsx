@@ -4,16 +4,17 @@ import { t } from '../i18n.js';
 import type { Session } from '../session.js';
 import { Loading } from '../ui.js';
 
-type Screen = FunctionComponent<{ session: Session }>;
 
 /**
  * A screen in a chunk of its own, asked for when it is first opened: what the dashboard does
  * not show stays out of its weight (the console's budget, bench/console.ts).
  */
-export function lazyScreen(load: () => Promise<Screen>): Screen {
-  let loaded: Screen | undefined;
-  return function Lazy(props) {
-    const [Component, setComponent] = useState<Screen | undefined>(() => loaded);
+export function lazyScreen<P extends object = { session: Session }>(
+  load: () => Promise<FunctionComponent<P>>,
+): FunctionComponent<P> {
+  let loaded: FunctionComponent<P> | undefined;
+  return function Lazy(props: P) {
+    const [Component, setComponent] = useState<FunctionComponent<P> | undefined>(() => loaded);
     const [failed, setFailed] = useState(false);
     useEffect(() => {
       if (Component) return;
