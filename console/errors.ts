@@ -85,6 +85,10 @@ export const ERROR_TEXT: Record<string, Words> = {
     fr: 'Plus que ce que l’agent doit : vérifiez le montant.',
     en: 'More than the agent owes: check the amount.',
   },
+  ERR_CODE_NOT_LIVE: {
+    fr: 'Ce code ne peut pas être rechargé : révoqué, remboursé, ou jamais vendu.',
+    en: 'This code cannot be topped up: revoked, refunded, or never sold.',
+  },
   ERR_DEVICE_LIMIT: {
     fr: 'Nombre maximal d’appareils atteint pour ce code.',
     en: 'Maximum number of devices reached for this code.',

@@ -6,8 +6,8 @@ import { forfaitOptions, hotspotOptions, useForfaits, useHotspots } from '../lis
 import type { Session } from '../session.js';
 import { Card, Input, Loading, Message, useGet } from '../ui.js';
 import { Select, Statement, Table, useForm } from '../widgets.js';
-import { PrintSheet } from './print.js';
 import { lazyScreen } from './lazy.js';
+import { PrintSheet } from './print.js';
 
 /** "Recharger un code": a chunk of its own, out of the dashboard's weight. */
 const TopupCard = lazyScreen(() => import('./topup.js').then((m) => m.TopupCard));

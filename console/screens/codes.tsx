@@ -13,8 +13,8 @@ import {
 import type { Session } from '../session.js';
 import { Card, failure, Input, Loading, Message } from '../ui.js';
 import { Confirm, Select, useForm } from '../widgets.js';
-import { type Format, type Printable, PrintSheet } from './print.js';
 import { lazyScreen } from './lazy.js';
+import { type Format, type Printable, PrintSheet } from './print.js';
 
 /** "Recharger un code": a chunk of its own, out of the dashboard's weight. */
 const TopupCard = lazyScreen(() => import('./topup.js').then((m) => m.TopupCard));

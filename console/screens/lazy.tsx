@@ -4,7 +4,6 @@ import { t } from '../i18n.js';
 import type { Session } from '../session.js';
 import { Loading } from '../ui.js';
 
-
 /**
  * A screen in a chunk of its own, asked for when it is first opened: what the dashboard does
  * not show stays out of its weight (the console's budget, bench/console.ts).
