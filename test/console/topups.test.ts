@@ -58,7 +58,7 @@ async function logIn(page: Page, agentPhone?: string): Promise<void> {
   const msisdn = agentPhone ?? newMsisdn();
   if (!agentPhone) await upsertOperator({ msisdn, role: 'reseller', resellerId: reseller.id });
   await page.goto(`${edge.apiUrl}/console`);
-  await page.getByLabel('Numéro de téléphone (format +225…)').fill(msisdn);
+  await page.getByLabel('Numéro de téléphone').fill(msisdn);
   await page.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
   await page.getByLabel('Code reçu par SMS (6 chiffres)').waitFor();
   await page.getByLabel('Code reçu par SMS (6 chiffres)').fill(lastOtp(msisdn));
