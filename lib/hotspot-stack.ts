@@ -99,7 +99,7 @@ import {
 import { TABLE } from '../functions/store/table.js';
 import { streamConsumers } from '../functions/streams.js';
 import { ServiceFunction } from './api-function.js';
-import { BUNDLING } from './bundling.js';
+import { BUNDLING, routeDefine } from './bundling.js';
 import { Canary, type CanaryTargets } from './canary.js';
 import { DataLayer, type SecretsByName } from './data-layer.js';
 import {
@@ -721,6 +721,7 @@ export class HotspotStack extends Stack {
     const secrets = withPaymentSecrets(route.access, routeSecrets(route));
     const { fn } = new ServiceFunction(this, idOf(route), {
       handler: route.handler,
+      define: routeDefine(route),
       environment: this.functionEnvironment(route.access, secrets),
       description: `${routeKey(route)}: ${route.summary}`,
       ...this.profileFor(route.access, secrets),
