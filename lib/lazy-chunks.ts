@@ -27,6 +27,7 @@ export const LAZY_CHUNKS: Record<string, string> = {
   'sns-client.mjs': source('functions/core/sns-client.mts'),
   'metrics-emf.mjs': source('functions/core/metrics-emf.mts'),
   'routeros-script.mjs': source('functions/routers/routeros-script.mts'),
+  'phone.mjs': source('functions/core/phone.mts'),
 };
 
 /** What the bundles leave as an import: each chunk by its relative path. */

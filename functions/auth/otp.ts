@@ -1,6 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../core/errors.js';
-import { servedE164 } from '../core/phone.js';
+import { phonePlans } from '../core/lazy-phone.js';
+import { servedE164 } from '../core/phone.mjs';
 
 /** Limits of the OTP flow (docs/decisions.md, "OTP" and "Hardening"). */
 export const OTP = {
@@ -37,7 +38,7 @@ export function compactMsisdn(input: string): string | undefined {
 
 /**
  * An E.164 number that is also valid in its country's numbering plan, that country being one the
- * platform serves (functions/core/phone.ts), or undefined.
+ * platform serves (functions/core/phone.mts), or undefined.
  */
 export function normalizeMsisdn(input: string): string | undefined {
   const compact = compactMsisdn(input);
@@ -77,7 +78,19 @@ export const smsText = (code: string): string =>
  * SMS client, devices and limits) into their bundles.
  */
 export function requireMsisdn(input: string): string {
-  const msisdn = normalizeMsisdn(input);
+  return checked(normalizeMsisdn(input));
+}
+
+/**
+ * `requireMsisdn` for the rare paths (onboarding a reseller, erasing a subscriber): the plans
+ * are loaded by the first check (`phonePlans`), not at the function's start.
+ */
+export async function requireMsisdnLoaded(input: string): Promise<string> {
+  const compact = compactMsisdn(input);
+  return checked(compact ? (await phonePlans()).servedE164(compact) : undefined);
+}
+
+function checked(msisdn: string | undefined): string {
   if (!msisdn) {
     throw new AppError('ERR_MSISDN_INVALID', 'msisdn must be an international number: + and 8 to 15 digits');
   }

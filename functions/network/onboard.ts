@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { requireMsisdn } from '../auth/otp.js';
+import { requireMsisdnLoaded } from '../auth/otp.js';
 import { type Country, sameZone } from '../core/currency.js';
 import { AppError } from '../core/errors.js';
 import type { AdminPrincipal } from '../core/principal.js';
@@ -31,7 +31,7 @@ export async function onboardReseller(
     first_router?: { name: string; transport: RouterTransport; source_ip?: string | undefined } | undefined;
   },
 ) {
-  const msisdn = requireMsisdn(input.msisdn);
+  const msisdn = await requireMsisdnLoaded(input.msisdn);
   // A UDP router's address is checked before anything is created (the address being taken is
   // only known at registration: that failure leaves the reseller without its router, which
   // POST /api/v1/routers completes).

@@ -42,7 +42,6 @@ const PENDING = new Set<string>([
   'functions/billing/reconcile.ts reconcilePayments',
   'functions/core/gsm7.ts isGsm7',
   'functions/core/http.ts PrincipalFor',
-  'functions/core/phone.ts SERVED_COUNTRIES',
   'functions/core/session-keys.ts parseSessionKeys',
   'functions/monitoring/checks/radius.ts replyProblem',
   'functions/network/vlans.ts pickFree',

@@ -92,6 +92,10 @@ describe('the RouterOS script generator ships as a lazy chunk beside the bundles
     const onboard = await bundle(entry('network/reseller-onboard'), dir, 'reseller-onboard');
     const text = readFileSync(onboard.file, 'utf8');
     expect(text).toContain('import("./routeros-script.mjs")');
+    // Nor the numbering plans (libphonenumber): the reseller's number is checked by the chunk.
+    expect(text).toContain('import("./phone.mjs")');
+    expect(text).not.toContain('INVALID_COUNTRY');
+    expect(existsSync(join(dir, 'phone.mjs'))).toBe(true);
     // The script's RouterOS lines are not in the bundle: they are compiled when a script is written.
     expect(text).not.toContain('/ip hotspot profile');
     expect(onboard.minifiedBytes).toBeLessThan(350 * 1024);
@@ -102,10 +106,11 @@ describe('the RouterOS script generator ships as a lazy chunk beside the bundles
         '--input-type=module',
         '-e',
         `const { hotspotLoginPage } = await import(${JSON.stringify(join(dir, 'routeros-script.mjs'))});
-         console.log(hotspotLoginPage('https://portal.example').includes('https://portal.example'));`,
+         const { servedE164 } = await import(${JSON.stringify(join(dir, 'phone.mjs'))});
+         console.log(hotspotLoginPage('https://portal.example').includes('https://portal.example'), servedE164('+2250707123456'), servedE164('+33612345678'));`,
       ],
       { encoding: 'utf8' },
     );
-    expect(out.trim()).toBe('true');
+    expect(out.trim()).toBe('true +2250707123456 undefined');
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { OUTPUT, SERVED_COUNTRIES, sourceMetadata, subset } from '../../bin/phone-metadata.js';
 import { normalizeMsisdn } from '../../functions/auth/otp.js';
 import { handler as otpRequest } from '../../functions/auth/otp-request.js';
-import { SERVED_COUNTRIES as ACCEPTED, servedE164 } from '../../functions/core/phone.js';
+import { servedE164 } from '../../functions/core/phone.mjs';
 
 const require = createRequire(import.meta.url);
 /** libphonenumber's example mobile number of every country, national significant digits. */
@@ -41,8 +41,8 @@ describe('MSISDN numbering plans (the countries served)', () => {
   it('ships the metadata bin/phone-metadata.ts generates from the installed libphonenumber-js', () => {
     const committed = JSON.parse(readFileSync(OUTPUT, 'utf8'));
     expect(committed).toEqual(subset(SOURCE, SERVED_COUNTRIES));
-    expect([...ACCEPTED].sort()).toEqual([...SERVED_COUNTRIES].sort());
-    expect(ACCEPTED).toHaveLength(17);
+    expect(Object.keys(committed.countries).sort()).toEqual([...SERVED_COUNTRIES].sort());
+    expect(Object.keys(committed.countries)).toHaveLength(17);
   });
 
   it.each(SERVED_COUNTRIES)("accepts %s's mobile numbers", (country) => {
