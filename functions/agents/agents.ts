@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { normalizeMsisdn, subscriberRef } from '../auth/otp.js';
+import { normalizeMsisdnLoaded, subscriberRef } from '../auth/otp.js';
 import { SESSION_TTL_SECONDS, signSession } from '../auth/tokens.js';
 import { bookings, forfaitForSale, newAccessCode, offerOf } from '../billing/ledger.js';
 import { useByFrom } from '../billing/settings.js';
@@ -37,8 +37,8 @@ import { shownSale } from './agent-reports.js';
 /** The agent's commission on a price: basis points, rounded to the nearest franc. */
 export const commissionOf = (priceFcfa: number, bp: number): number => Math.round((priceFcfa * bp) / 10_000);
 
-const msisdnOrThrow = (raw: string, path: string): string => {
-  const msisdn = normalizeMsisdn(raw);
+const msisdnOrThrow = async (raw: string, path: string): Promise<string> => {
+  const msisdn = await normalizeMsisdnLoaded(raw);
   if (!msisdn) {
     throw new AppError('ERR_MSISDN_INVALID', 'msisdn must be an international number of a served country', {
       details: [{ path, message: 'not a number of a served country' }],
@@ -69,7 +69,7 @@ export async function addAgent(
   input: { msisdn: string; reseller_id?: string; name?: string; commission_bp: number; nas_ids?: string[] },
 ): Promise<Agent> {
   const resellerId = resellerInScope(principal, input.reseller_id);
-  const msisdn = msisdnOrThrow(input.msisdn, 'body.msisdn');
+  const msisdn = await msisdnOrThrow(input.msisdn, 'body.msisdn');
   const reseller = await getReseller(resellerId);
   if (!reseller) throw notFound('Reseller');
   await checkNasIds(resellerId, input.nas_ids);
@@ -202,7 +202,7 @@ export async function sell(
   // A reseller removed (its last operator account: bin/admin/accounts.ts) has no agents selling for it.
   if ((await getReseller(first.reseller_id))?.removed_at !== undefined)
     throw forbidden('This reseller no longer sells');
-  const buyer = input.send_to === undefined ? undefined : msisdnOrThrow(input.send_to, 'body.send_to');
+  const buyer = input.send_to === undefined ? undefined : await msisdnOrThrow(input.send_to, 'body.send_to');
   const nasId = await saleHotspot(first, input.nas_id);
   const forfait = await forfaitForSale(input.forfait_id, {
     resellerId: first.reseller_id,

@@ -40,7 +40,7 @@ export function compactMsisdn(input: string): string | undefined {
  * An E.164 number that is also valid in its country's numbering plan, that country being one the
  * platform serves (functions/core/phone.mts), or undefined.
  */
-export function normalizeMsisdn(input: string): string | undefined {
+function normalizeMsisdn(input: string): string | undefined {
   const compact = compactMsisdn(input);
   return compact ? servedE164(compact) : undefined;
 }
@@ -82,12 +82,18 @@ export function requireMsisdn(input: string): string {
 }
 
 /**
- * `requireMsisdn` for the rare paths (onboarding a reseller, erasing a subscriber): the plans
- * are loaded by the first check (`phonePlans`), not at the function's start.
+ * `normalizeMsisdn` for the paths that check a number now and then (onboarding a reseller,
+ * erasing a subscriber, an agent's creation and the buyer's number of its sale): the plans are
+ * loaded by the first check (`phonePlans`), not at the function's start.
  */
-export async function requireMsisdnLoaded(input: string): Promise<string> {
+export async function normalizeMsisdnLoaded(input: string): Promise<string | undefined> {
   const compact = compactMsisdn(input);
-  return checked(compact ? (await phonePlans()).servedE164(compact) : undefined);
+  return compact ? (await phonePlans()).servedE164(compact) : undefined;
+}
+
+/** `requireMsisdn` with the plans loaded by the first check (`normalizeMsisdnLoaded`). */
+export async function requireMsisdnLoaded(input: string): Promise<string> {
+  return checked(await normalizeMsisdnLoaded(input));
 }
 
 function checked(msisdn: string | undefined): string {
