@@ -35,10 +35,6 @@ const SEAMS = new Set(['functions/core/ddb.ts instrumentDdb', 'functions/core/la
 const PENDING = new Set<string>([
   'functions/monitoring/checks/radius.ts replyProblem',
   'functions/network/vlans.ts pickFree',
-  'functions/portal/router-login.ts coovaChapResponse',
-  'functions/portal/router-login.ts mikrotikChapPassword',
-  'functions/portal/router-login.ts octalBytes',
-  'functions/portal/strings.ts sizeText',
   'functions/radius/count-sessions.ts groupsOf',
   'functions/routers/front-tls.ts FrontTlsFiles',
   'functions/routers/front-tls.ts RENEW_WHEN_LEFT',
