@@ -34,9 +34,6 @@ const SEAMS = new Set(['functions/core/ddb.ts instrumentDdb', 'functions/core/la
  */
 const PENDING = new Set<string>([
   'functions/network/vlans.ts pickFree',
-  'functions/routers/front-tls.ts FrontTlsFiles',
-  'functions/routers/front-tls.ts RENEW_WHEN_LEFT',
-  'functions/routers/front-tls.ts renewalReason',
   'functions/store/agent-accounts.ts createAgent',
   'functions/store/alerts.ts AlertEntity',
   'functions/store/alerts.ts isIncidentOpen',
