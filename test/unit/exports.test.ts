@@ -36,8 +36,6 @@ const PENDING = new Set<string>([
   'functions/network/vlans.ts pickFree',
   'functions/store/agent-accounts.ts createAgent',
   'functions/store/alerts.ts AlertEntity',
-  'functions/store/alerts.ts isIncidentOpen',
-  'functions/store/alerts.ts listSiteAlerts',
   'functions/store/disconnects.ts Disconnect',
   'functions/store/forfaits.ts ForfaitEntity',
   'functions/store/gateway-rules.ts Rule',
