@@ -34,7 +34,6 @@ const SEAMS = new Set(['functions/core/ddb.ts instrumentDdb', 'functions/core/la
  */
 const PENDING = new Set<string>([
   'functions/network/vlans.ts pickFree',
-  'functions/store/agent-accounts.ts createAgent',
   'functions/store/alerts.ts AlertEntity',
   'functions/store/disconnects.ts Disconnect',
   'functions/store/forfaits.ts ForfaitEntity',
