@@ -186,7 +186,7 @@ const SETTINGS: Record<string, string> = {
 };
 
 /** The function's secrets, with every gateway's when it handles payments (`access.payments`). */
-export const withPaymentSecrets = (access: RouteAccess, secrets: readonly SecretName[]): SecretName[] => [
+const withPaymentSecrets = (access: RouteAccess, secrets: readonly SecretName[]): SecretName[] => [
   ...new Set([...secrets, ...(access.payments ? PAYMENT_SECRETS : [])]),
 ];
 

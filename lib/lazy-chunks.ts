@@ -34,7 +34,7 @@ export const LAZY_CHUNKS: Record<string, string> = {
 export const CHUNK_EXTERNALS = Object.keys(LAZY_CHUNKS).map((name) => `./${name}`);
 
 /** The chunks the bundle files in `dir` import (the `.mjs` files other than the chunks themselves). */
-export function chunksReferenced(dir: string): string[] {
+function chunksReferenced(dir: string): string[] {
   const names = new Set<string>();
   for (const file of readdirSync(dir)) {
     if (!file.endsWith('.mjs') || file in LAZY_CHUNKS) continue;

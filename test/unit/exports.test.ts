@@ -39,8 +39,6 @@ const PENDING = new Set<string>([
   'functions/store/forfaits.ts ForfaitEntity',
   'functions/store/gateway-rules.ts Rule',
   'functions/store/vlans.ts Vlan',
-  'lib/hotspot-stack.ts withPaymentSecrets',
-  'lib/lazy-chunks.ts chunksReferenced',
   'lib/observability.ts ourDimensions',
 ]);
 
