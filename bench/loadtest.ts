@@ -11,6 +11,7 @@ import './preamble.js';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { pollForever, type StreamReader, streamReader } from '../bin/local/streams.js';
 import { tableName } from '../functions/core/ddb.js';
+import { startFrontService } from '../functions/front/service.js';
 import { streamConsumers } from '../functions/streams.js';
 import { runLoad, sharedConflicts } from '../test/support/load-routers.js';
 import { withLocalStack } from './stack.js';
@@ -41,9 +42,13 @@ async function main(): Promise<number> {
         );
       }
       const loops = readers.map((r) => pollForever(r, 200, (line) => console.error(`loadtest: ${line}`)));
+      // The RADIUS data plane's routes are the front's service's (in this process, as the API).
+      const front = await startFrontService({ port: 0 });
+      await front.routers.ready;
       try {
         const r = await runLoad({
           baseUrl: url,
+          frontUrl: front.url,
           seconds,
           workers,
           resellers: 20,
@@ -64,6 +69,7 @@ async function main(): Promise<number> {
         return 0;
       } finally {
         await Promise.all(loops.map((l) => l.stop()));
+        await front.close();
       }
     },
     { stream: true },

@@ -1,12 +1,16 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createSocket } from 'node:dgram';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import radius from 'radius';
+import { startEdge } from '../bin/edge/service.js';
 import { startFakeNas } from '../bin/local/fake-nas.js';
-import { findBinary, startFreeRadius } from '../bin/local/freeradius.js';
+import { findBinary, freePort, startFreeRadius } from '../bin/local/freeradius.js';
 import { startStreamConsumers } from '../bin/local/streams.js';
 import { getSecret } from '../functions/core/secrets.js';
+import { registerEdge } from '../functions/edge/edge-auth.js';
 import { frontTls, register } from '../functions/routers/routers.js';
 import { Access } from '../functions/store/access-codes.js';
 import { setNasCoa } from '../functions/store/nas.js';
@@ -50,9 +54,10 @@ export interface RadiusFigure {
   cpu?: Record<string, number>;
 }
 
-/** The API process: where it answers, and its DynamoDB command count. */
+/** The API process: where it answers (the front's service; the API), and its DynamoDB command count. */
 interface ApiProcess {
   url: string;
+  apiUrl: string;
   pid: number;
   reset: () => void;
   calls: () => Promise<number>;
@@ -109,14 +114,15 @@ async function startApi(): Promise<ApiProcess> {
   );
   const kill = () => child.kill('SIGKILL');
   process.once('exit', kill);
-  const url = await new Promise<string>((resolve, reject) => {
+  const { url, apiUrl } = await new Promise<{ url: string; apiUrl: string }>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the API process exited (${code}) before it listened`)));
-    child.on('message', (m: { kind: string; url?: string }) => {
-      if (m.kind === 'ready' && m.url) resolve(m.url);
+    child.on('message', (m: { kind: string; url?: string; apiUrl?: string }) => {
+      if (m.kind === 'ready' && m.url && m.apiUrl) resolve({ url: m.url, apiUrl: m.apiUrl });
     });
   });
   return {
     url,
+    apiUrl,
     pid: child.pid as number,
     reset: () => child.send({ kind: 'reset' }),
     calls: () =>
@@ -469,16 +475,20 @@ export async function radiusFigures(options: {
   // The table's stream consumers in their own process, as `npm start` runs them (each is a Lambda
   // function of its own in AWS): the counting of a Start is their CPU, in a column of its own.
   const consumers = await startStreamConsumers();
-  const apiUrl = api.url;
+  // FreeRADIUS calls the front's service; the operators' routes (a disconnect) are the API's.
+  const apiUrl = api.apiUrl;
+  let nasId = '';
+  let codes: string[] = [];
+  let resellerId = '';
   const edge = await startFreeRadius({
-    apiUrl,
+    apiUrl: api.url,
     apiSecret: await getSecret('RADIUS_API_SECRET'),
     tls,
     secret: SECRET,
     disconnect: { pollMs: DISCONNECT_POLL_MS, timeoutMs: 3000 },
   });
   try {
-    const { nasId, codes, resellerId } = await seedCodes(2 * total + 40 + DISCONNECTS + WARM);
+    ({ nasId, codes, resellerId } = await seedCodes(2 * total + 40 + DISCONNECTS + WARM));
     // This process is the UDP router at 127.0.0.1 (its own secret); the RadSec router has a certificate.
     await register(
       {
@@ -583,6 +593,8 @@ export async function radiusFigures(options: {
             .map((code, i) => ({ code, acctSessionId: `bench-${i}` })),
         )),
       );
+    // The in-country edge during a cut, beside the same floor (docs/outage.md).
+    out.push(...(await edgeCutFigures({ apiUrl, resellerId, nasId, total, parallel, tls })));
   } finally {
     await edge.stop();
     await consumers.stop();
@@ -699,4 +711,110 @@ export function radiusSection(figures: RadiusFigure[]): string[] {
     lines.push('');
   }
   return lines;
+}
+
+/**
+ * The in-country edge while its region is cut (bin/edge/service.ts): a replica fetched from the
+ * running API, then the edge restarted with the region unreachable (a closed port), and the same
+ * UDP router (127.0.0.1, this process) sending through the edge's own FreeRADIUS, the shipped
+ * configuration: logins decided from the replica, Interims journaled (fsync'd) and answered. The
+ * journal's bytes per report are printed: a busy hotspot's journal per hour follows from them.
+ */
+async function edgeCutFigures(o: {
+  apiUrl: string;
+  resellerId: string;
+  nasId: string;
+  total: number;
+  parallel: number;
+  tls: Awaited<ReturnType<typeof frontTls>>;
+}): Promise<RadiusFigure[]> {
+  const { token } = await registerEdge({
+    name: 'Bench edge',
+    reseller_ids: [o.resellerId],
+    addresses: ['127.0.0.1'],
+    nowIso: new Date().toISOString(),
+  });
+  // Vouchers in stock: the replica carries every one of the reseller's not used up.
+  const vouchers: string[] = [];
+  for (let i = 0; i < o.total + 20; i++) {
+    const code = paidCode(o.resellerId, {}, { code: `E${String(i).padStart(9, '0')}`, source: 'voucher' });
+    await Access.put({ ...code, voucher_status: 'active', currency: 'XOF' });
+    vouchers.push(code.code);
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-edge-'));
+  const localSecret = `bench-edge-${randomUUID()}`;
+  const first = await startEdge({ regionUrl: o.apiUrl, token, localSecret, dataDir });
+  if (!(await first.sync())) throw new Error('the edge got no replica');
+  await first.close();
+  const dead = await freePort();
+  const cut = await startEdge({
+    regionUrl: `http://127.0.0.1:${dead}`,
+    token,
+    localSecret,
+    dataDir,
+    probeMs: 3_600_000,
+  });
+  const front = await startFreeRadius({
+    apiUrl: cut.url,
+    apiSecret: localSecret,
+    tls: o.tls,
+    secret: SECRET,
+  });
+  try {
+    const login = (from: number, total: number) =>
+      blast(
+        front.authPort,
+        SECRET,
+        'Access-Request',
+        (i) => [
+          ['User-Name', vouchers[from + i] as string],
+          ['User-Password', vouchers[from + i] as string],
+          ['NAS-Identifier', o.nasId],
+          [
+            'Calling-Station-Id',
+            `02:00:00:${String(from + i)
+              .padStart(6, '0')
+              .replace(/(..)(..)(..)/, '$1:$2:$3')}`,
+          ],
+        ],
+        { total, parallel: Math.min(o.parallel, 5) },
+      );
+    // The first call finds the region gone (the link goes down), the client is looked up in the replica.
+    await login(o.total, 20);
+    if (cut.link() !== 'down') throw new Error('the edge did not see the cut');
+    const auth = await login(0, o.total);
+    const interim = await blast(
+      front.acctPort,
+      SECRET,
+      'Accounting-Request',
+      (i) => [
+        ['Acct-Status-Type', 'Interim-Update'],
+        ['User-Name', vouchers[i] as string],
+        ['NAS-Identifier', o.nasId],
+        ['NAS-IP-Address', '127.0.0.1'],
+        ['Acct-Session-Id', `edge-${i}`],
+        [
+          'Calling-Station-Id',
+          `02:00:00:${String(i)
+            .padStart(6, '0')
+            .replace(/(..)(..)(..)/, '$1:$2:$3')}`,
+        ],
+        ['Acct-Input-Octets', 1_000_000 + i],
+        ['Acct-Output-Octets', 9_000_000 + i],
+        ['Acct-Session-Time', 600],
+      ],
+      { total: o.total, parallel: o.parallel },
+    );
+    const perReport = cut.journal.bytes / Math.max(1, cut.journal.size);
+    process.stdout.write(
+      `edge journal: ${cut.journal.size} entries, ${cut.journal.bytes} bytes (${perReport.toFixed(0)} bytes a report)\n`,
+    );
+    return [
+      figure('edge during a cut: login from its replica (UDP)', auth),
+      figure(`edge during a cut: Interim journaled, fsync'd (${perReport.toFixed(0)} B each)`, interim),
+    ];
+  } finally {
+    await front.stop();
+    await cut.close();
+  }
 }

@@ -20,6 +20,8 @@ const GROUPS: Record<string, string> = {
   nas: 'nas vendor --nas-id <id> --vendor mikrotik|coova|wispr | nas show --nas-id <id> | nas coa --nas-id <id> [--host <ip>] [--port <n>]',
   routers:
     'routers add --reseller-id <uuid> --nas-id <id>[,<id>] --transport radsec|udp [--source-ip <ip>] [--out <dir>] | routers list --reseller-id <uuid> | routers show|revoke|rotate --router-id <id>',
+  edges:
+    'edges add --reseller-id <uuid>[,<uuid>] --address <ip> [--name <name>] | edges show|revoke --edge-id <uuid>',
   subscribers: 'subscribers erase <E.164>',
   mikrotik:
     'mikrotik script (--nas-id <id> | --router-id <id>) [--routeros 7|6] [--source-ip <ip>] [--radius-host <ip>] [--portal-url <url>] | mikrotik login-html --portal-url <url>',

@@ -36,7 +36,8 @@ async function bundle(): Promise<{ assets: Asset[]; preloads: string[] }> {
     logLevel: 'silent',
   });
   // The entry's static imports (the shared chunks every screen needs), not the screens' own chunks.
-  const entry = Object.values(out.metafile.outputs).find((o) => o.entryPoint);
+  // Every lazily imported module is an entry point of the metafile too: the console's is main.tsx.
+  const entry = Object.values(out.metafile.outputs).find((o) => o.entryPoint?.endsWith('console/main.tsx'));
   const preloads = (entry?.imports ?? [])
     .filter((i) => i.kind === 'import-statement')
     .map((i) => basename(i.path));

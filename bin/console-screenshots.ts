@@ -1,9 +1,10 @@
 /**
  * `npm run screenshots` (after bin/screenshots.ts): the README's pictures of the console, in chromium
  * at 360 px from a stack of its own (DynamoDB Local, the API, the demo reseller): the dashboard
- * after two weeks of sales (docs/console-dashboard.png) and a printed A4 sheet of cards
- * (docs/console-print.png), and who is online with a disconnect being confirmed
- * (docs/console-sessions.png). Not part of `npm test`, which leaves the tree as it found it.
+ * after two weeks of sales (docs/console-dashboard.png), who is online with a disconnect being
+ * confirmed (docs/console-sessions.png), the last 30 days' sales report (docs/console-reports.png),
+ * a batch of codes with its length, prefix and odds (docs/console-codes.png) and an A4 page of 21
+ * printed cards (docs/console-print.png). Not part of `npm test`, which leaves the tree as it found it.
  */
 import './local/preamble.js';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -121,17 +122,34 @@ async function main(): Promise<void> {
     await first.getByRole('button', { name: 'Oui, déconnecter' }).waitFor();
     await page.screenshot({ path: join(ROOT, 'docs', 'console-sessions.png'), fullPage: true });
 
+    // Sales of the last 30 days, by hotspot, forfait, agent, channel and day.
+    await page.goto(`${server.url}/console#reports`);
+    await page.getByRole('button', { name: '30 derniers jours' }).click();
+    await page.getByTestId('report-days').waitFor();
+    await page.screenshot({ path: join(ROOT, 'docs', 'console-reports.png'), fullPage: true });
+
+    // A batch of 21 codes "AW" + 6, printed 21 to an A4 page: the page as paper shows it.
     await page.goto(`${server.url}/console#codes`);
     await page.getByLabel('Forfait').selectOption({ index: 1 });
-    await page.getByLabel('Nombre de codes').fill('12');
+    await page.getByLabel('Nombre de codes').fill('21');
+    await page.getByLabel('Longueur des codes').selectOption('8');
+    await page.getByLabel('Préfixe (facultatif, 4 caractères au plus)').fill('AW');
+    await page.screenshot({ path: join(ROOT, 'docs', 'console-codes.png'), fullPage: true });
     await page.getByRole('button', { name: 'Générer des codes' }).click();
-    await page.locator('.batches li.new').getByRole('button', { name: 'Imprimer (A4)' }).click();
+    await page.getByLabel("Format d'impression").selectOption('a4-21');
+    await page.locator('.batches li.new').getByRole('button', { name: 'Imprimer', exact: true }).click();
     await page.emulateMedia({ media: 'print' });
-    await page.setViewportSize({ width: 794, height: 600 });
-    await page.getByTestId('print-sheet').screenshot({ path: join(ROOT, 'docs', 'console-print.png') });
+    // A4 at 96 dpi, its 8 mm margins around the sheet.
+    await page.setViewportSize({ width: 734, height: 1062 });
+    await page
+      .locator('.sheet .page')
+      .first()
+      .screenshot({ path: join(ROOT, 'docs', 'console-print.png') });
     await context.close();
     await server.close();
-    process.stdout.write('docs/console-dashboard.png, docs/console-print.png, docs/console-sessions.png\n');
+    process.stdout.write(
+      'docs/console-dashboard.png, docs/console-sessions.png, docs/console-reports.png, docs/console-codes.png, docs/console-print.png\n',
+    );
   } finally {
     await browser.close();
     await dynamo.stop();

@@ -5,7 +5,8 @@
  * DYNAMODB_PERSIST=1 (keep data in .local/dynamodb), SMS_OUTBOX, WEBHOOK_SECRET,
  * RADIUS_AUTH_PORT (1812), RADIUS_ACCT_PORT (1813), RADIUS_TLS_PORT (2083, RadSec),
  * RADIUS_SECRET (testing123: the local demo router's own secret), RADIUS_CLIENT_LIFETIME (60),
- * RADSEC_PROXY_PORT (11812, in the printed radsecproxy example), LOCAL_RADIUS=0 (no FreeRADIUS),
+ * RADSEC_PROXY_PORT (11812, in the printed radsecproxy example), RADIUS_SERVICE_PORT (18120: the
+ * RADIUS front's service, which FreeRADIUS calls; 0 picks a free one), LOCAL_RADIUS=0 (no FreeRADIUS),
  * LOCAL_STREAMS=0 (no stream consumers: new sessions then count at their next report),
  * LOCAL_STREAM_POLL_MS (200: how often the stream consumers read the table's stream when idle).
  */
@@ -101,7 +102,7 @@ async function main(): Promise<void> {
   const radsecDemo = await seedDemoRouters(demo, process.env.RADIUS_SECRET);
 
   const api = await startServer({ port, host, pages: localPages() });
-  const radius = await startLocalRadius(api.url, secrets.RADIUS_API_SECRET, radsecDemo);
+  const radius = await startLocalRadius(secrets.RADIUS_API_SECRET, radsecDemo);
   // The demo router takes Disconnect-Requests on 127.0.0.1 (where radclient's accounting comes
   // from) at this port.
   const coaPort = Number(process.env.LOCAL_COA_PORT || 3799);
@@ -200,7 +201,7 @@ function disconnectBanner(
   // The session's id in the API: the Acct-Unique-Session-Id of the shipped acct_unique policy.
   const id = createHash('md5').update(`${code},demo-1,127.0.0.1,${demo.nasId},,`).digest('hex');
   return [
-    `Disconnect (RFC 5176): the relay next to FreeRADIUS asks ${base}/api/v1/radius/disconnects/claim every`,
+    `Disconnect (RFC 5176): the relay next to FreeRADIUS asks ${radius.apiUrl}/api/v1/radius/disconnects/claim every`,
     `  ${process.env.RADIUS_DISCONNECT_POLL_MS || 1000} ms and sends each request to its router; the demo router is expected on udp 127.0.0.1:${coaPort} (LOCAL_COA_PORT).`,
     `  npm run fake-nas -- --port ${coaPort} --secret ${secret}        # a router that answers Disconnect-ACK (--answer nak:506|silence)`,
     `  echo 'Acct-Status-Type=Start,User-Name=${code},Acct-Session-Id=demo-1,NAS-Identifier=${demo.nasId},NAS-IP-Address=127.0.0.1' | radclient 127.0.0.1:${radius.acctPort} acct ${secret}`,
@@ -257,13 +258,14 @@ function noticeSms(outbox: string): () => void {
 }
 
 /**
- * FreeRADIUS on 127.0.0.1 in front of this API, as a router would reach it: UDP for the demo
- * router registered at 127.0.0.1, RadSec (TLS) for the demo RadSec router, whose certificate and
- * key are written to .local/radsec/ with a radsecproxy configuration to try it. Not fatal when
- * it cannot run (not installed, port taken): the API is still useful, and the banner says why.
+ * The RADIUS front as its task runs it: run.sh starts the front's service (the RADIUS data plane,
+ * on the local table) on loopback and then FreeRADIUS on 127.0.0.1, as a router would reach it:
+ * UDP for the demo router registered at 127.0.0.1, RadSec (TLS) for the demo RadSec router, whose
+ * certificate and key are written to .local/radsec/ with a radsecproxy configuration to try it.
+ * Not fatal when it cannot run (not installed, port taken): the API is still useful, and the
+ * banner says why.
  */
 async function startLocalRadius(
-  apiUrl: string,
   apiSecret: string,
   radsecDemo: Credentials | undefined,
 ): Promise<{
@@ -282,8 +284,17 @@ async function startLocalRadius(
   const acctPort = Number(process.env.RADIUS_ACCT_PORT || 1813);
   const tlsPort = Number(process.env.RADIUS_TLS_PORT || 2083);
   try {
+    // The service reads and writes the table as this process does, and opens routers' secrets;
+    // the secrets of the API's other routes stay here.
+    const { JWT_SECRET, OTP_PEPPER, WEBHOOK_SECRET, ROUTER_CA_KEY, ...serviceEnv } = process.env;
+    const servicePort = Number(process.env.RADIUS_SERVICE_PORT ?? 18120);
     const running = await startFreeRadius({
-      apiUrl,
+      service: {
+        env: Object.fromEntries(
+          Object.entries(serviceEnv).filter((e): e is [string, string] => e[1] !== undefined),
+        ),
+        ...(servicePort ? { port: servicePort } : {}),
+      },
       apiSecret,
       authPort,
       acctPort,
@@ -308,7 +319,7 @@ async function startLocalRadius(
       running,
       banner: [
         `RADIUS (FreeRADIUS, config deploy/freeradius): UDP auth 127.0.0.1:${authPort}, accounting 127.0.0.1:${acctPort},`,
-        `  RadSec (RADIUS over TLS, RFC 6614) 127.0.0.1:${tlsPort}; it asks ${apiUrl}/api/v1/radius/*; log ${running.logFile}`,
+        `  RadSec (RADIUS over TLS, RFC 6614) 127.0.0.1:${tlsPort}; it asks its service ${running.apiUrl}/api/v1/radius/*; log ${running.logFile}`,
         '  Every router has its own credentials (npm run admin -- routers ...). Message-Authenticator is required.',
         `  UDP: demo router ${DEMO_UDP_ROUTER} is registered at 127.0.0.1 with the secret ${secret} (LOCAL ONLY):`,
       ],

@@ -1,3 +1,4 @@
+import { lang, t } from './i18n.js';
 import { clearSession, loadSession } from './session.js';
 
 export interface Answer<T> {
@@ -90,6 +91,9 @@ export async function api<T = Record<string, unknown>>(
     if (await pending) res = await send(method, path, body, loadSession()?.token);
   }
   if (res.status >= 500) throw new Offline(String(res.status));
+  // A refusal is said from its code: the words for them come with the first one (a chunk of
+  // their own, out of what every page loads), before the screen reads them.
+  if (res.status >= 400) await refusalWords();
   const type = res.headers.get('content-type') ?? '';
   const parsed = type.includes('json') ? await res.json() : await res.text();
   const wait = Number(res.headers.get('retry-after'));
@@ -100,10 +104,18 @@ export async function api<T = Record<string, unknown>>(
   };
 }
 
-/** The server's validation messages by field (`body.primary_color` -> `primary_color`). */
-export function fieldErrors(err: ApiError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const d of err.error?.details ?? []) out[d.path.replace(/^body\.?/, '') || '_'] = d.message;
-  if (!err.error?.details?.length && err.error?.message) out._ = err.error.message;
-  return out;
+let words: typeof import('./errors.js') | undefined;
+async function refusalWords(): Promise<void> {
+  words ??= await import('./errors.js').catch(() => undefined);
 }
+
+/**
+ * What a refusal says to the reader, from its stable code in the reader's language (never the
+ * API's English message). Without its words (their chunk could not load), the screen says so.
+ */
+export const errorText = (err: ApiError, status?: number): string =>
+  words ? words.refusalText(err, status, lang) : t('err_network');
+
+/** What each refused field needs, in the reader's language; `_` holds the refusal's own. */
+export const fieldErrors = (err: ApiError): Record<string, string> =>
+  words ? words.refusedFields(err, lang) : { _: t('err_network') };

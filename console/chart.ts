@@ -8,6 +8,8 @@ export function drawSales(
   target: HTMLElement,
   days: { day: string; total: number }[],
   label: string,
+  /** The reader's way of writing a day (26/11, never uPlot's US 11/26) and a number (1 500). */
+  format: { day: (day: string) => string; num: (n: number) => string },
 ): { destroy(): void } {
   const xs = days.map((d) => Date.parse(`${d.day}T12:00:00Z`) / 1000);
   const ys = days.map((d) => d.total);
@@ -20,8 +22,18 @@ export function drawSales(
       cursor: { show: true, drag: { x: false, y: false } },
       scales: { x: { time: true } },
       axes: [
-        { stroke: '#333', grid: { stroke: '#e5e5e5' } },
-        { stroke: '#333', grid: { stroke: '#e5e5e5' }, size: 60 },
+        {
+          stroke: '#333',
+          grid: { stroke: '#e5e5e5' },
+          values: (_u, splits) =>
+            splits.map((s) => format.day(new Date(s * 1000).toISOString().slice(0, 10))),
+        },
+        {
+          stroke: '#333',
+          grid: { stroke: '#e5e5e5' },
+          size: 60,
+          values: (_u, splits) => splits.map((n) => format.num(n)),
+        },
       ],
       series: [
         {},

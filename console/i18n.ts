@@ -8,14 +8,15 @@ const fr = {
   skip: 'Aller au contenu',
   login_title: 'Connexion',
   login_intro: 'Entrez le numéro de téléphone de votre compte : un code vous sera envoyé par SMS.',
-  phone: 'Numéro de téléphone (format +225…)',
+  phone: 'Numéro de téléphone',
   send_code: 'Recevoir le code par SMS',
   code: 'Code reçu par SMS (6 chiffres)',
   validate: 'Valider',
   code_sent: 'Code envoyé au {msisdn}.',
   other_number: 'Changer de numéro',
   not_operator: "Ce numéro n'a pas de compte revendeur ni opérateur.",
-  err_phone: 'Numéro invalide : écrivez-le avec son indicatif, par exemple +2250712345678.',
+  err_phone:
+    'Numéro invalide : tapez-le comme vous l’écrivez (07 12 34 56 78), ou avec l’indicatif du pays (+221 77 123 45 67).',
   err_code: 'Code incorrect ou expiré.',
   err_network: 'Pas de réseau : réessayez.',
   err_server: 'Le service ne répond pas : réessayez dans un instant.',
@@ -40,7 +41,7 @@ const fr = {
   t_sell: 'Vendre',
   t_balance: 'Mon solde',
   agent_new: 'Nouvel agent',
-  agent_phone: "Numéro de l'agent (+225…)",
+  agent_phone: "Numéro de l'agent",
   commission_pct: 'Commission (%)',
   agent_added: "Invitation envoyée par SMS : l'agent l'accepte avec le lien reçu.",
   float: 'Crédit',
@@ -69,6 +70,8 @@ const fr = {
   sales: 'Ventes',
   by_hotspot: 'Par hotspot',
   by_forfait: 'Par forfait',
+  cash_no_hotspot: 'Hors hotspot (ventes des agents, tickets)',
+  site_n: 'site {n}',
   chart_title: 'Ventes des 30 derniers jours (FCFA)',
   live_sessions: 'Connectés maintenant',
   split_title: 'Répartition du mois',
@@ -97,6 +100,7 @@ const fr = {
   primary_color: 'Couleur principale',
   secondary_color: 'Couleur secondaire',
   logo_url: 'Adresse du logo (https)',
+  logo_file: 'Logo : une image (PNG, JPEG ou WebP), réduite avant l’envoi',
   banner_seconds: 'Rotation de la bannière (secondes)',
   custom_css: 'CSS personnalisé',
   save: 'Enregistrer',
@@ -107,15 +111,25 @@ const fr = {
   generate: 'Générer des codes',
   forfait: 'Forfait',
   count: 'Nombre de codes',
+  pick_reseller: 'Choisissez un revendeur',
   generated: '{n} codes générés.',
   stock: 'Stock',
   batch: 'Lot',
   active: 'Disponibles',
   redeemed: 'Utilisés',
   expired: 'Expirés',
-  print_cards: 'Imprimer (A4)',
   print_58: 'Ticket 58 mm',
   print_80: 'Ticket 80 mm',
+  print_a4_9: 'A4, 9 cartes par page',
+  print_a4_21: 'A4, 21 cartes par page',
+  print_a4_40: 'A4, 40 cartes par page',
+  print_format: "Format d'impression",
+  print_count: '{n} cartes',
+  code_length: 'Longueur des codes',
+  code_prefix: 'Préfixe (facultatif, 4 caractères au plus)',
+  code_odds:
+    'Chaque code a {random} caractères tirés au hasard : une chance sur {odds} de tomber sur un code de ce lot en un essai.',
+  code_odds_short: 'Au moins 6 caractères tirés au hasard : raccourcissez le préfixe ou allongez le code.',
   csv: 'CSV',
   hotspot: 'Hotspot',
   code_label: 'Code',
@@ -133,6 +147,16 @@ const fr = {
   time_left: 'Temps restant',
   disconnect: 'Déconnecter',
   data_left: 'Données restantes',
+  ended_title: 'Sessions terminées (30 derniers jours)',
+  ended_q: 'Code ou numéro de téléphone',
+  ended_search: 'Chercher',
+  ended_none: 'Aucune session terminée pour ce code ou ce numéro ces 30 derniers jours.',
+  ended_bad: 'Écrivez un code (8 à 12 caractères) ou un numéro de téléphone.',
+  end_stop: 'Terminée par le routeur',
+  end_disconnect: 'Déconnectée depuis la console',
+  end_stale: 'Close : le routeur ne donnait plus de nouvelles',
+  end_nas_restart: 'Close : le routeur a redémarré',
+  end_released: 'Close : le hotspot a été retiré',
   not_started: 'pas commencé',
   days_hours: '{d} j {h} h',
   unknown_device: 'adresse inconnue',
@@ -157,7 +181,30 @@ const fr = {
   st_failed: 'échoué',
   st_expired: 'expiré',
   statement_of: 'Relevé de {month}',
-  sessions_count: 'Sessions',
+  sessions_count: 'Connexions Wi-Fi ouvertes',
+  sales_made: 'Ventes',
+  t_reports: 'Rapports',
+  report_from: 'Du',
+  report_to: 'Au',
+  report_show: 'Afficher',
+  report_this_month: 'Ce mois',
+  report_last_month: 'Mois dernier',
+  report_30_days: '30 derniers jours',
+  report_this_year: 'Cette année',
+  report_range: 'Une période d’un an au plus (366 jours), en jours UTC.',
+  report_of: 'Ventes du {from} au {to}',
+  report_total: 'Total des ventes',
+  report_count: 'Nombre de ventes',
+  report_fees: 'Frais du mobile money',
+  report_commission: 'Commissions des agents',
+  report_csv: 'Télécharger le CSV',
+  report_days: 'Par jour',
+  report_no_hotspot: 'Sans hotspot (tickets saisis en ligne)',
+  by_agent: 'Par agent',
+  by_channel: 'Par canal',
+  ch_mobile_money: 'Mobile money',
+  ch_voucher: 'Tickets',
+  ch_cash: 'Espèces (agents)',
   reseller: 'Revendeur',
   onboard: 'Nouveau revendeur',
   name: 'Nom',
@@ -176,6 +223,7 @@ const fr = {
   when: 'Quand',
   from: 'Depuis',
   filter: 'Filtrer',
+  kind: 'Type',
   mismatches: 'Écarts de paiement',
   show_codes: 'Voir les codes ({n})',
   revoke: 'Révoquer',
@@ -253,14 +301,15 @@ const en: Record<Key, string> = {
   skip: 'Skip to content',
   login_title: 'Log in',
   login_intro: "Enter your account's phone number: a code will be sent to you by SMS.",
-  phone: 'Phone number (format +225…)',
+  phone: 'Phone number',
   send_code: 'Get the code by SMS',
   code: 'Code received by SMS (6 digits)',
   validate: 'Confirm',
   code_sent: 'Code sent to {msisdn}.',
   other_number: 'Use another number',
   not_operator: 'This number has no reseller or operator account.',
-  err_phone: 'Invalid number: write it with its country code, e.g. +2250712345678.',
+  err_phone:
+    'Invalid number: type it as you write it (07 12 34 56 78), or with the country code (+221 77 123 45 67).',
   err_code: 'Wrong or expired code.',
   err_network: 'No network: try again.',
   err_server: 'The service does not answer: try again in a moment.',
@@ -284,7 +333,7 @@ const en: Record<Key, string> = {
   t_sell: 'Sell',
   t_balance: 'My balance',
   agent_new: 'New agent',
-  agent_phone: "Agent's number (+225…)",
+  agent_phone: "Agent's number",
   commission_pct: 'Commission (%)',
   agent_added: 'Invitation texted: the agent accepts it with the link it received.',
   float: 'Float',
@@ -313,6 +362,8 @@ const en: Record<Key, string> = {
   sales: 'Sales',
   by_hotspot: 'By hotspot',
   by_forfait: 'By forfait',
+  cash_no_hotspot: 'No hotspot (agents’ sales, vouchers)',
+  site_n: 'site {n}',
   chart_title: 'Sales over the last 30 days (FCFA)',
   live_sessions: 'Online now',
   split_title: "The month's split",
@@ -341,6 +392,7 @@ const en: Record<Key, string> = {
   primary_color: 'Main colour',
   secondary_color: 'Second colour',
   logo_url: 'Logo address (https)',
+  logo_file: 'Logo: an image (PNG, JPEG or WebP), shrunk before it is sent',
   banner_seconds: 'Banner rotation (seconds)',
   custom_css: 'Custom CSS',
   save: 'Save',
@@ -351,15 +403,25 @@ const en: Record<Key, string> = {
   generate: 'Generate codes',
   forfait: 'Forfait',
   count: 'Number of codes',
+  pick_reseller: 'Choose a reseller',
   generated: '{n} codes generated.',
   stock: 'Stock',
   batch: 'Batch',
   active: 'Available',
   redeemed: 'Used',
   expired: 'Expired',
-  print_cards: 'Print (A4)',
   print_58: '58 mm ticket',
   print_80: '80 mm ticket',
+  print_a4_9: 'A4, 9 cards a page',
+  print_a4_21: 'A4, 21 cards a page',
+  print_a4_40: 'A4, 40 cards a page',
+  print_format: 'Print format',
+  print_count: '{n} cards',
+  code_length: 'Code length',
+  code_prefix: 'Prefix (optional, at most 4 characters)',
+  code_odds:
+    'Each code has {random} characters drawn at random: one chance in {odds} of hitting a code of this batch in one try.',
+  code_odds_short: 'At least 6 characters drawn at random: shorten the prefix or lengthen the code.',
   csv: 'CSV',
   hotspot: 'Hotspot',
   code_label: 'Code',
@@ -377,6 +439,16 @@ const en: Record<Key, string> = {
   time_left: 'Time left',
   disconnect: 'Disconnect',
   data_left: 'Data left',
+  ended_title: 'Ended sessions (last 30 days)',
+  ended_q: 'Code or phone number',
+  ended_search: 'Search',
+  ended_none: 'No ended session for this code or number in the last 30 days.',
+  ended_bad: 'Type a code (8 to 12 characters) or a phone number.',
+  end_stop: 'Ended by the router',
+  end_disconnect: 'Disconnected from the console',
+  end_stale: 'Closed: the router stopped reporting',
+  end_nas_restart: 'Closed: the router restarted',
+  end_released: 'Closed: the hotspot was released',
   not_started: 'not started',
   days_hours: '{d} d {h} h',
   unknown_device: 'unknown address',
@@ -401,7 +473,30 @@ const en: Record<Key, string> = {
   st_failed: 'failed',
   st_expired: 'expired',
   statement_of: 'Statement for {month}',
-  sessions_count: 'Sessions',
+  sessions_count: 'Wi-Fi connections opened',
+  sales_made: 'Sales',
+  t_reports: 'Reports',
+  report_from: 'From',
+  report_to: 'To',
+  report_show: 'Show',
+  report_this_month: 'This month',
+  report_last_month: 'Last month',
+  report_30_days: 'Last 30 days',
+  report_this_year: 'This year',
+  report_range: 'A year at most (366 days), in UTC days.',
+  report_of: 'Sales from {from} to {to}',
+  report_total: 'Total sales',
+  report_count: 'Number of sales',
+  report_fees: 'Mobile-money fees',
+  report_commission: 'Agents’ commissions',
+  report_csv: 'Download the CSV',
+  report_days: 'By day',
+  report_no_hotspot: 'No hotspot (vouchers redeemed online)',
+  by_agent: 'By agent',
+  by_channel: 'By channel',
+  ch_mobile_money: 'Mobile money',
+  ch_voucher: 'Vouchers',
+  ch_cash: 'Cash (agents)',
   reseller: 'Reseller',
   onboard: 'New reseller',
   name: 'Name',
@@ -420,6 +515,7 @@ const en: Record<Key, string> = {
   when: 'When',
   from: 'From',
   filter: 'Filter',
+  kind: 'Kind',
   mismatches: 'Payment mismatches',
   show_codes: 'Show the codes ({n})',
   revoke: 'Revoke',
@@ -509,13 +605,50 @@ export function setLang(to: Lang): void {
   }
 }
 
+const fill = (text: string, vars: Record<string, string | number>) =>
+  text.replace(/\{(\w+)\}/g, (_, name: string) => String(vars[name] ?? ''));
+
 export function t(key: Key, vars: Record<string, string | number> = {}): string {
-  return tables[lang][key].replace(/\{(\w+)\}/g, (_, name: string) => String(vars[name] ?? ''));
+  return fill(tables[lang][key], vars);
+}
+
+/**
+ * The words of one lazily loaded screen (the Journal's sentences, the logo upload), French and
+ * English, kept in that screen's chunk rather than in the words every page loads.
+ */
+export function localWords<K extends string>(words: { fr: Record<K, string>; en: Record<K, string> }) {
+  return (key: K, vars: Record<string, string | number> = {}): string => fill(words[lang][key], vars);
 }
 
 /** Amounts as resellers write them: `12 500 FCFA`. */
-export const fcfa = (n: number): string =>
-  `${new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB').format(n).replace(/\u202f|\u00a0/g, ' ')} FCFA`;
+export const fcfa = (n: number): string => `${num(n)} FCFA`;
+
+/** The reader's locale for Intl: dates, months and numbers as French or English readers write them. */
+export const locale = (): string => (lang === 'fr' ? 'fr-FR' : 'en-GB');
+
+/** A number as the reader writes it: `1 500` in French, `1,500` in English. */
+export const num = (n: number): string =>
+  new Intl.NumberFormat(locale()).format(n).replace(/\u202f|\u00a0/g, ' ');
+
+/** A UTC day (`2026-11-26`) as `26/11`, day first. */
+export const dayText = (day: string): string =>
+  new Date(`${day}T12:00:00Z`).toLocaleDateString(locale(), {
+    day: '2-digit',
+    month: '2-digit',
+    timeZone: 'UTC',
+  });
+
+/** A date with its year (`26/11/2027`), from any ISO text. */
+export const dateText = (iso: string): string =>
+  new Date(iso).toLocaleDateString(locale(), { day: '2-digit', month: '2-digit', year: 'numeric' });
+
+/** A month (`2026-11`) as `novembre 2026`. */
+export const monthText = (month: string): string =>
+  new Date(`${month}-15T12:00:00Z`).toLocaleDateString(locale(), {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 
 export const dateTime = (iso: string): string =>
   new Date(iso).toLocaleString(lang === 'fr' ? 'fr-FR' : 'en-GB', {

@@ -1,6 +1,6 @@
 /** The lists several screens read (hotspots, forfaits), and how their selects offer them. */
 import type { Forfait, OwnForfait, Vlan } from './answers.js';
-import { fcfa } from './i18n.js';
+import { fcfa, t } from './i18n.js';
 import type { Session } from './session.js';
 import { useGet } from './ui.js';
 
@@ -8,15 +8,39 @@ import { useGet } from './ui.js';
 export const useVlans = (wanted = true) =>
   useGet<{ items: Vlan[]; total: number }>(wanted ? '/network/vlans?page_size=100' : undefined);
 
-/** The reseller's hotspots (its VLAN's NAS id and its sites'): all of them without a reseller. */
+/**
+ * The reseller's hotspots (its VLAN's NAS id and its sites'): all of them without a reseller;
+ * `ssid`, the Wi-Fi network's name, as the printed cards say it.
+ */
 export function useHotspots(resellerId: string | undefined) {
   const own = (useVlans().data?.items ?? []).filter((v) => !resellerId || v.reseller_id === resellerId);
-  return own.map((v) => ({ nas_id: v.nas_id, name: v.reseller_name }));
+  return own.map((v) => ({ nas_id: v.nas_id, name: v.reseller_name, ssid: v.ssid }));
 }
 
-/** The hotspots as a select offers them: "name (NAS id)". */
+/** The hotspots as a select offers them, by name. */
 export const hotspotOptions = (hotspots: { nas_id: string; name: string }[]) =>
-  hotspots.map((h) => [h.nas_id, `${h.name} (${h.nas_id})`] as const);
+  hotspots.map((h) => [h.nas_id, h.name] as const);
+
+/**
+ * A hotspot's name for people, from its NAS id: its reseller's name (the SSID is made from it),
+ * and "site n" for a site's own NAS id (`<VLAN NAS id>_s<n>`); the id itself only for one not
+ * in the list.
+ */
+export function hotspotName(vlans: readonly Vlan[], nasId: string): string {
+  for (const v of vlans) {
+    if (nasId === v.nas_id) return v.reseller_name;
+    const site = nasId.startsWith(`${v.nas_id}_s`) ? nasId.slice(v.nas_id.length + 2) : '';
+    if (/^\d+$/.test(site)) return `${v.reseller_name} · ${t('site_n', { n: site })}`;
+  }
+  return nasId;
+}
+
+/** The resellers as a select offers them, by name (an operator picks one, never types an id). */
+export function resellerOptions(vlans: readonly Vlan[]): (readonly [string, string])[] {
+  const names = new Map<string, string>();
+  for (const v of vlans) if (!names.has(v.reseller_id)) names.set(v.reseller_id, v.reseller_name);
+  return [...names].sort((a, b) => a[1].localeCompare(b[1]));
+}
 
 /**
  * The forfaits a screen offers or names: the platform's, and before them a reseller's own

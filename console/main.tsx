@@ -15,6 +15,7 @@ const RESELLER_TABS: ScreenId[] = [
   'sessions',
   'payments',
   'statements',
+  'reports',
 ];
 const ADMIN_TABS: ScreenId[] = [
   'resellers',
@@ -55,7 +56,8 @@ function App() {
   const [leaving, setLeaving] = useState(false);
   const role = session?.claims.role;
   const tabs = tabsOf(role);
-  const [tab, setTab] = useState<ScreenId>(tabOf(tabs));
+  const [asked, setTab] = useState<ScreenId>(tabOf(tabs));
+  const tab = tabs.includes(asked) ? asked : (tabs[0] as ScreenId);
 
   useEffect(() => {
     onExpired(() => new Promise<boolean>((resolve) => setExpired(() => resolve)));
@@ -81,8 +83,12 @@ function App() {
         <Login
           onDone={(s) => {
             setSession(s);
-            location.hash = '';
-            setTab(tabsOf(s.claims.role)[0] as ScreenId);
+            // The screen a link pointed at (/console#activity) is opened once the role is known.
+            const mine = tabsOf(s.claims.role);
+            const linked = location.hash.slice(1) as ScreenId;
+            const to = mine.includes(linked) ? linked : (mine[0] as ScreenId);
+            if (location.hash.slice(1) !== to) location.hash = to === mine[0] ? '' : to;
+            setTab(to);
           }}
         />
       </main>

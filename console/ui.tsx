@@ -1,6 +1,6 @@
 import type { ComponentChildren, JSX, Ref } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { type Answer, type ApiError, api, Offline } from './api.js';
+import { type Answer, type ApiError, api, errorText, Offline } from './api.js';
 import { type Key, t } from './i18n.js';
 
 /** A labelled field: the label is tied to its input, and a server error sits under it. */
@@ -44,7 +44,7 @@ export function useGet<T>(path: string | undefined, deps: unknown[] = []) {
       .then((a: Answer<T & ApiError>) => {
         if (!live) return;
         if (a.status === 200) setState({ data: a.body, status: 200 });
-        else setState({ error: a.body.error?.message ?? String(a.status), status: a.status });
+        else setState({ error: errorText(a.body, a.status), status: a.status });
       })
       .catch((e) => live && setState({ error: failure(e) }));
     return () => {

@@ -42,6 +42,12 @@ export interface Route {
   /** `function-url`: its own Lambda function URL in AWS instead of an API Gateway route. */
   expose?: 'api' | 'function-url';
   /**
+   * `front`: the RADIUS data plane. Served by the RADIUS front's own service, beside FreeRADIUS
+   * in its task, on loopback (functions/front/service.ts), never by API Gateway: not a public
+   * route, not in the OpenAPI document. The rows without it are the public API.
+   */
+  plane?: 'front';
+  /**
    * The route's own API Gateway throttle (requests per second, burst) instead of the stage's
    * default, sized from the peak of docs/scale.md: about twice the modelled rate for the
    * high-volume routes, a flood limit for the OTP routes. CDK context `<context>Rate` and
@@ -283,6 +289,22 @@ const table = [
     access: { table: 'read' },
     summary: "A reseller's sales by day, hotspot and forfait (from its daily counters; up to 93 days)",
   },
+  {
+    method: 'GET',
+    path: '/api/v1/billing/report',
+    handler: 'billing/report-get',
+    auth: 'reseller',
+    access: { table: 'read' },
+    summary: "A reseller's sales over up to 366 days, by hotspot, forfait, agent and channel",
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/billing/report/export',
+    handler: 'billing/report-export',
+    auth: 'reseller',
+    access: { table: 'read' },
+    summary: 'The same sales report as CSV',
+  },
   // ---- agents: a reseller's shops and cashiers selling codes for cash ----
   {
     method: 'POST',
@@ -445,6 +467,22 @@ const table = [
   },
   {
     method: 'PUT',
+    path: '/api/v1/branding/{nas_id}/logo',
+    handler: 'network/logo-put',
+    auth: 'reseller',
+    access: { table: 'write' },
+    summary: "Upload a hotspot's logo (PNG, JPEG or WebP, 40 KB at most), served from the platform's origin",
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/branding/{nas_id}/logo/{hash}',
+    handler: 'network/logo-get',
+    auth: 'none',
+    access: { table: 'read' },
+    summary: "A hotspot's uploaded logo (immutable: a new upload has a new hash)",
+  },
+  {
+    method: 'PUT',
     path: '/api/v1/network/nas/{nas_id}/login-origin',
     handler: 'network/login-origin-put',
     auth: 'reseller',
@@ -532,15 +570,14 @@ const table = [
     access: { table: 'read' },
     summary: 'The activity log: writes by operators and resellers (who, what, when, from where), by cursor',
   },
-  // ---- radius: the network edge (FreeRADIUS asks, the API decides) ----
+  // ---- radius: the network edge (FreeRADIUS asks its task's service, which decides: plane 'front') ----
   {
     method: 'POST',
     path: '/api/v1/radius/authorize',
     handler: 'radius/radius-authorize',
     auth: 'radius',
+    plane: 'front',
     access: { table: 'write' },
-    // 3,000 logins a minute: 50/s at peak.
-    throttle: { rate: 150, burst: 300, context: 'radiusAuthorizeThrottle' },
     summary: 'May this access code connect at this hotspot? The reply carries time, rate and data limits',
   },
   {
@@ -548,10 +585,10 @@ const table = [
     path: '/api/v1/radius/post-auth',
     handler: 'radius/radius-post-auth',
     auth: 'radius',
+    plane: 'front',
     // Write: the login itself (device lease, data grant, clock, a voucher's redemption: see
     // functions/radius/authorize.ts); read: the router's record (functions/radius/identity.ts).
     access: { table: 'write' },
-    throttle: { rate: 150, burst: 300, context: 'radiusPostAuthThrottle' },
     summary: 'A login FreeRADIUS accepted (counted for operations)',
   },
   {
@@ -559,9 +596,8 @@ const table = [
     path: '/api/v1/radius/accounting',
     handler: 'radius/radius-accounting',
     auth: 'radius',
+    plane: 'front',
     access: { table: 'write' },
-    // 200,000 sessions reporting every 300 s plus Start/Stop: about 770/s at peak.
-    throttle: { rate: 1600, burst: 3200, context: 'radiusAccountingThrottle' },
     summary: 'Accounting Start, Interim-Update, Stop, Accounting-On/Off: usage counted exactly once',
   },
   {
@@ -569,6 +605,7 @@ const table = [
     path: '/api/v1/radius/disconnects/claim',
     handler: 'radius/radius-disconnects-claim',
     auth: 'radius',
+    plane: 'front',
     // The seed opens each router's sealed UDP secret, which its Disconnect-Request is signed with.
     access: { table: 'write', secrets: ['ROUTER_SEAL_KEY'] },
     summary:
@@ -579,8 +616,17 @@ const table = [
     path: '/api/v1/radius/disconnects/{id}/result',
     handler: 'radius/radius-disconnect-result',
     auth: 'radius',
+    plane: 'front',
     access: { table: 'write' },
     summary: "A router's answer to a Disconnect-Request: ACK closes the session, NAK or silence is retried",
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/sessions/ended',
+    handler: 'monitoring/sessions-ended',
+    auth: 'reseller',
+    access: { table: 'read' },
+    summary: "A reseller's sessions ended in the last 30 days, by code or by the buyer's phone",
   },
   {
     method: 'GET',
@@ -611,9 +657,20 @@ const table = [
     path: '/api/v1/radius/client',
     handler: 'radius/radius-client',
     auth: 'radius',
+    plane: 'front',
     access: { table: 'read', secrets: ['ROUTER_SEAL_KEY'] },
     summary:
       "FreeRADIUS's dynamic client lookup: the UDP router registered at a source address, with its secret",
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/edge/replica',
+    handler: 'edge/edge-replica',
+    auth: 'radius',
+    // The seed opens the edge's UDP routers' sealed secrets (its FreeRADIUS checks their packets).
+    access: { table: 'read', secrets: ['ROUTER_SEAL_KEY'] },
+    summary:
+      "An in-country edge's replica: its resellers' routers, NAS ids and the codes that can still log in (docs/outage.md)",
   },
   // ---- routers: each router's own RADIUS credentials ----
   {

@@ -66,6 +66,7 @@ import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { CfnEIP } from 'aws-cdk-lib/aws-ec2';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -394,7 +395,7 @@ export class HotspotStack extends Stack {
     // above the stage's default for the high-volume ones, below it for the OTP flood limits.
     const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
     for (const r of routes) {
-      if (!r.throttle || r.expose === 'function-url') continue;
+      if (!r.throttle || r.expose === 'function-url' || r.plane === 'front') continue;
       const t = settings.routeThrottles?.[r.throttle.context] ?? r.throttle;
       routeSettings[routeKey(r)] = { ThrottlingRateLimit: t.rate, ThrottlingBurstLimit: t.burst };
     }
@@ -435,8 +436,8 @@ export class HotspotStack extends Stack {
       description: 'Hotspot RADIUS front: FreeRADIUS on ECS Fargate behind an NLB',
     });
     this.radiusFront = new RadiusFront(frontStack, 'Front', {
-      apiUrl,
-      apiSecret: this.secrets.RADIUS_API_SECRET,
+      table: this.table,
+      sealKey: this.secrets.ROUTER_SEAL_KEY,
       caKey: this.secrets.ROUTER_CA_KEY,
       name: `${this.stackName}-radius`,
       tlsName: 'hotspot-radius-front',
@@ -478,6 +479,8 @@ export class HotspotStack extends Stack {
 
     const sharedUrls: { url: string; env: string; with: readonly string[] }[] = [];
     for (const route of routes) {
+      // The RADIUS data plane runs in the front's tasks (its service), not as functions.
+      if (route.plane === 'front') continue;
       const fn = this.routeFunction(route);
       this.functions[routeKey(route)] = fn;
       if (route.expose === 'function-url') {
@@ -595,13 +598,31 @@ export class HotspotStack extends Stack {
     smsSpend.addAlarmAction(new SnsAction(this.opsTopic));
 
     // ---- the canary, every 5 minutes ----
+    // Its RADIUS check goes to the front's first address, from the front's first private subnet:
+    // its packets leave from that AZ's NAT gateway address (CanaryRadiusSource), where the
+    // canary's own UDP router is registered (README, "Launch"). A `canary.radius` in context
+    // points it elsewhere.
+    const canarySubnet = this.radiusFront.vpc.privateSubnets[0];
     const canary = new Canary(this, 'Canary', {
       table: this.table,
       opsTopic: this.opsTopic,
       secrets: this.secrets,
-      targets: { ...(settings.canary ?? {}), apiUrl: `${apiUrl}/api/v1/monitoring/status` },
+      targets: {
+        ...(settings.canary ?? {}),
+        apiUrl: `${apiUrl}/api/v1/monitoring/status`,
+        radius: settings.canary?.radius ?? {
+          host: (this.radiusFront.addresses[0] as CfnEIP).attrPublicIp,
+        },
+      },
       environment: { ...this.sharedEnvironment, POWERTOOLS_SERVICE_NAME: 'hotspot-canary' },
       bundling: this.bundling,
+      vpc: this.radiusFront.vpc,
+      ...(canarySubnet ? { vpcSubnets: { subnets: [canarySubnet] } } : {}),
+    });
+    new CfnOutput(this, 'CanaryRadiusSource', {
+      description:
+        "Where the canary's RADIUS check comes from (the front's first NAT address): register the canary's UDP router there",
+      value: (this.radiusFront.egressAddresses[0] as CfnEIP).attrPublicIp,
     });
 
     new Observability(this, 'Observability', {

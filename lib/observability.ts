@@ -309,6 +309,16 @@ export class Observability extends Construct {
       alarmDescription: `An open session silent for more than ${Math.round(silentS / 60) + 30} minutes: the sweep falls behind`,
     });
 
+    // A country of the cell whose hotspots fell silent with sessions open (functions/radius/link-watch.ts):
+    // its international link is cut. The sweep leaves its sessions open meanwhile, so the
+    // OldestOpenSession alarm follows it some 30 minutes later.
+    alarm('CountryLinkCut', {
+      metric: ours('CountriesCut', 'Countries cut', 'Maximum', 5),
+      threshold: 1,
+      alarmDescription:
+        "A country's hotspots went silent with sessions open: its international link is cut (docs/outage.md)",
+    });
+
     // A stream consumer that falls behind leaves counts stale (a new session's open count waits
     // for it); one that gives up on a batch parks it in its dead-letter queue.
     for (const c of props.streamConsumers ?? []) {

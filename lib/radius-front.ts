@@ -3,6 +3,7 @@ import { CfnCustomResource, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { CfnScalingPolicy } from 'aws-cdk-lib/aws-applicationautoscaling';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
@@ -15,7 +16,9 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
+import { TABLE } from '../functions/store/table.js';
 import { ServiceFunction } from './api-function.js';
+import { frontImageContext } from './front-bundle.js';
 import { acknowledge } from './nag.js';
 
 /** The configuration directory the image is built from (its Dockerfile on the official image). */
@@ -23,11 +26,14 @@ export const FREERADIUS_DIR = fileURLToPath(new URL('../deploy/freeradius', impo
 
 export const RADIUS_PORTS = { auth: 1812, acct: 1813, radsec: 2083 } as const;
 
+/** The front's service (functions/front/main.ts) in its task: loopback only. */
+export const RADIUS_SERVICE_PORT = 18120;
+
 export interface RadiusFrontProps {
-  /** The API's base URL: FreeRADIUS calls /api/v1/radius/* on it. */
-  apiUrl: string;
-  /** RADIUS_API_SECRET: the bearer FreeRADIUS sends (one token). */
-  apiSecret: ISecret;
+  /** The table the front's service reads and writes (the RADIUS data plane's rows), with the task's role. */
+  table: ITable;
+  /** ROUTER_SEAL_KEY: the service opens UDP routers' secrets with it (client lookup, Disconnect claim). */
+  sealKey: ISecret;
   /** ROUTER_CA_KEY: read by the front's certificate rotation only (nothing else here). */
   caKey: ISecret;
   /**
@@ -37,7 +43,7 @@ export interface RadiusFrontProps {
   name: string;
   /** The server certificate's CN (the front's name as routers know it). */
   tlsName: string;
-  /** The functions' shared environment (STAGE, CELL_ID, ...). */
+  /** The functions' shared environment (STAGE, CELL_ID, ...): the rotation's, and the service's. */
   environment: Record<string, string>;
   opsTopic: ITopic;
   /** Availability zones, one Elastic IP (a fixed router-facing address) each. Default 2. */
@@ -57,7 +63,9 @@ export interface RadiusFrontProps {
 
 /**
  * The RADIUS front in AWS: FreeRADIUS (deploy/freeradius, built on the official image at deploy)
- * on ECS Fargate behind a Network Load Balancer with one Elastic IP per availability zone
+ * and, beside it in each task, the front's service (functions/front: the RADIUS data plane,
+ * which FreeRADIUS calls on loopback; it reads and writes the table with the task's role through
+ * the VPC's DynamoDB gateway endpoint, and holds the routers in memory) on ECS Fargate behind a Network Load Balancer with one Elastic IP per availability zone
  * (RouterOS takes an address, not a name). Listeners: UDP 1812 (auth), UDP 1813 (accounting),
  * TCP 2083 (RadSec, TLS end to end: the NLB passes it through, FreeRADIUS checks the router's
  * certificate).
@@ -67,9 +75,10 @@ export interface RadiusFrontProps {
  * - UDP target groups keep the router's source address (FreeRADIUS finds the router by it) and
  *   terminate connections on deregistration: a router's long-lived UDP flow would otherwise stay
  *   pinned to a replaced task.
- * - Tasks sit in private subnets and reach the API through a NAT gateway per AZ (fixed, retained
+ * - Tasks sit in private subnets; DynamoDB through a gateway endpoint (no NAT data path), the rest
+ *   (ECR, logs, Secrets Manager at start) through a NAT gateway per AZ (fixed, retained
  *   addresses: where Disconnect-Requests come from); their secrets, the RadSec files included,
- *   come from Secrets Manager (ECS secrets), their logs go to CloudWatch.
+ *   come from Secrets Manager (ECS secrets), their logs go to CloudWatch. Nothing public is asked.
  * - The server certificate is issued and renewed by the stack (functions/routers/front-tls.ts):
  *   at each deploy before the service, then daily, with a rolling replacement of the tasks.
  * - Scaling on RADIUS packets per task; alarms on unhealthy targets, CPU, a failed rotation and
@@ -129,6 +138,9 @@ export class RadiusFront extends Construct {
         },
       },
     });
+
+    // The service's DynamoDB traffic stays in the VPC (no NAT gateway data charge, no public path).
+    this.vpc.addGatewayEndpoint('DynamoDb', { service: ec2.GatewayVpcEndpointAwsService.DYNAMODB });
 
     const cluster = new ecs.Cluster(this, 'Cluster', {
       vpc: this.vpc,
@@ -199,15 +211,44 @@ export class RadiusFront extends Construct {
         operatingSystemFamily: ecs.OperatingSystemFamily.LINUX,
       },
     });
+    // The service's grants, exactly the front rows' (functions/routes.ts: table write); its
+    // sealing key comes as an ECS secret (read by the execution role at the task's start).
+    // Each index by name (no `index/*`): the item reads and writes the front's rows make.
+    task.taskRole.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: [
+          'dynamodb:GetItem',
+          'dynamodb:BatchGetItem',
+          'dynamodb:Query',
+          'dynamodb:ConditionCheckItem',
+          'dynamodb:PutItem',
+          'dynamodb:UpdateItem',
+          'dynamodb:DeleteItem',
+          'dynamodb:BatchWriteItem',
+        ],
+        resources: [
+          props.table.tableArn,
+          ...TABLE.indexes.map((index) => `${props.table.tableArn}/index/${index.name}`),
+        ],
+      }),
+    );
+    // The build context: deploy/freeradius with the service's bundle (service/main.mjs), bundled
+    // at synth when the stack is to be deployed; a synth without bundling stages the directory.
+    const context = Stack.of(this).bundlingRequired ? frontImageContext(FREERADIUS_DIR) : FREERADIUS_DIR;
     const container = task.addContainer('freeradius', {
       // Built for the task's architecture (the runtimePlatform above), whatever the deploying host's.
-      image: ecs.ContainerImage.fromAsset(FREERADIUS_DIR, {
+      image: ecs.ContainerImage.fromAsset(context, {
         platform: Platform.LINUX_AMD64,
         exclude: ['blastradius.conf', 'message-authenticator.conf', 'tls'],
       }),
       essential: true,
       environment: {
-        RADIUS_API_URL: props.apiUrl,
+        // The service's: the functions' shared settings, the table, this region.
+        ...props.environment,
+        POWERTOOLS_SERVICE_NAME: 'hotspot-radius-front',
+        TABLE_NAME: props.table.tableName,
+        AWS_REGION: stack.region,
+        RADIUS_SERVICE_PORT: String(RADIUS_SERVICE_PORT),
         // The NLB keeps the router's address on UDP: any address may be a registered router.
         RADIUS_CLIENT_IPADDR: '0.0.0.0/0',
         RADIUS_LISTEN_ADDR: '0.0.0.0',
@@ -218,7 +259,9 @@ export class RadiusFront extends Construct {
         RADIUS_API_TIMEOUT: '2',
       },
       secrets: {
-        RADIUS_API_SECRET: ecs.Secret.fromSecretsManager(props.apiSecret),
+        // The service's alone: run.sh takes it out of FreeRADIUS's environment. (The bearer
+        // between FreeRADIUS and the service is generated by run.sh for each task.)
+        ROUTER_SEAL_KEY: ecs.Secret.fromSecretsManager(props.sealKey),
         // run.sh writes them to files and takes them out of the environment.
         RADIUS_TLS_CA_PEM: ecs.Secret.fromSecretsManager(this.tlsFiles, 'ca_pem'),
         RADIUS_TLS_CERT_PEM: ecs.Secret.fromSecretsManager(this.tlsFiles, 'cert_pem'),
@@ -464,8 +507,8 @@ export class RadiusFront extends Construct {
       {
         id: 'AwsSolutions-ECS2',
         reason:
-          'The environment holds settings only (API URL, ports, timeouts); the bearer secret comes from ' +
-          'Secrets Manager as an ECS secret.',
+          'The environment holds settings only (table name, ports, timeouts); the sealing key comes from ' +
+          'Secrets Manager as an ECS secret, and the loopback bearer is generated in the task.',
       },
     ]);
     // Only on the task's execution role: nowhere else in the front is `*` acknowledged.

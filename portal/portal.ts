@@ -55,8 +55,8 @@ type Answer = { status: number; body: Record<string, unknown> };
 
 const nasId = document.body.dataset.nas ?? '';
 const API = '../api/v1';
-// A voucher as the platform prints it: 10 of these 31 characters (no 0, O, 1, I, L).
-const VOUCHER = /^[A-HJKMNP-Z2-9]{10}$/;
+// A voucher as the platform prints it: 8 to 12 (10 unless its batch chose) of these 31 characters (no 0, O, 1, I, L).
+const VOUCHER = /^[A-HJKMNP-Z2-9]{8,12}$/;
 
 const el = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
 
@@ -725,9 +725,14 @@ el('lang').addEventListener('click', (e) => {
   url.searchParams.set('lang', to);
   history.replaceState(null, '', url.href);
 });
-el('logo').addEventListener('error', () => {
-  el('logo').hidden = true;
+// A logo that does not load is never shown broken: the reseller's name beside it stays (the
+// image's alt is empty, the name being written next to it). It may have failed before this
+// deferred script ran (2G): then its error event is gone, and it is complete with no pixels.
+const logo = el('logo') as HTMLImageElement;
+logo.addEventListener('error', () => {
+  logo.hidden = true;
 });
+if (logo.complete && logo.naturalWidth === 0) logo.hidden = true;
 
 // ---- where the subscriber is in the flow ----
 const keptLang = store.get('lang');

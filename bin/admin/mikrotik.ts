@@ -47,7 +47,7 @@ export function loginHtml(portalUrl: string): string {
 }
 
 const USAGE =
-  'mikrotik script (--nas-id <id> | --router-id <id>) [--routeros 7|6] [--source-ip <ip> (UDP, RouterOS 6)] [--radius-host <ip,ip>] [--disconnect-from <ip,ip>] [--portal-url <url>] [--dns-name <name>] | mikrotik login-html [--portal-url <url>]';
+  'mikrotik script (--nas-id <id> | --router-id <id>) [--routeros 7|6] [--source-ip <ip> (UDP, RouterOS 6)] [--radius-host <ip,ip>] [--disconnect-from <ip,ip>] [--edge-host <ip>] [--portal-url <url>] [--dns-name <name>] | mikrotik login-html [--portal-url <url>]';
 
 /**
  * `mikrotik script`: prints the one-paste RouterOS script of a router, with credentials issued
@@ -86,6 +86,7 @@ export async function run(command: string | undefined, flags: Record<string, str
       routerOs,
       radiusHost,
       disconnectFrom: flag('disconnect-from', 'RADIUS_DISCONNECT_FROM') ?? '',
+      edgeHost: flag('edge-host') ?? '',
       access,
       portalUrl,
       paymentHosts: paymentHosts(gateway, process.env.AGGREGATOR_BASE_URL),

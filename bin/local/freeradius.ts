@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleFrontService } from '../../lib/front-bundle.js';
 import { type LocalProcess, supervise } from './child.js';
 
 /** The FreeRADIUS configuration shipped in the repository (run by operators with its run.sh). */
@@ -70,9 +71,19 @@ export function freePort(): Promise<number> {
 }
 
 export interface FreeRadiusOptions {
-  /** Base URL of the API; the routes /api/v1/radius/{authorize,post-auth,accounting} are appended. */
-  apiUrl: string;
-  /** Bearer secret sent to the API (RADIUS_API_SECRET). */
+  /**
+   * Where FreeRADIUS sends its calls (RADIUS_API_URL; the routes /api/v1/radius/... are
+   * appended) instead of the front's own service: a stand-in, or a proxy in front of a service.
+   * Give this or `service`.
+   */
+  apiUrl?: string;
+  /**
+   * Runs the front's service as the task does: bundled into the run folder
+   * (lib/front-bundle.ts) and started by run.sh before FreeRADIUS, on loopback at `port` (a free
+   * one when omitted), with `env` (the table, the DynamoDB endpoint, ROUTER_SEAL_KEY, ...).
+   */
+  service?: { env: Record<string, string>; port?: number };
+  /** Bearer secret between FreeRADIUS and its service or `apiUrl` (RADIUS_API_SECRET). */
   apiSecret: string;
   /** UDP ports; a free one is picked when omitted. */
   authPort?: number;
@@ -123,6 +134,8 @@ export interface LocalRadiusServer extends LocalProcess {
 
 export interface RunningFreeRadius extends LocalRadiusServer {
   tlsPort: number;
+  /** The front's service, when run.sh started it (`service`). */
+  serviceUrl?: string;
   /** The router CA's certificate file the RadSec listener checks clients against. */
   caFile: string;
   listenAddr: string;
@@ -133,7 +146,8 @@ export interface RunningFreeRadius extends LocalRadiusServer {
 }
 
 const READY = 'Ready to process requests';
-const START_TIMEOUT_MS = 10_000;
+/** FreeRADIUS's own start, and its service's (the routers loaded) first. */
+const START_TIMEOUT_MS = 30_000;
 
 /**
  * Runs the shipped configuration (`deploy/freeradius`) as it runs near the routers: copied into
@@ -150,13 +164,17 @@ export async function startFreeRadius(options: FreeRadiusOptions): Promise<Runni
   const tlsPort = options.tlsPort ?? (await freePort());
   const listenAddr = options.listenAddr ?? '127.0.0.1';
   const clientIpAddr = options.clientIpAddr ?? '127.0.0.0/8';
-  const apiUrl = options.apiUrl.replace(/\/+$/, '');
+  if (!options.apiUrl === !options.service) throw new Error('startFreeRadius: give apiUrl or service');
+  const servicePort = options.service ? (options.service.port ?? (await freePort())) : undefined;
+  const apiUrl = options.apiUrl?.replace(/\/+$/, '') ?? `http://127.0.0.1:${servicePort}`;
 
   const temporary = options.runDir === undefined;
   const runDir = options.runDir ? resolve(options.runDir) : mkdtempSync(join(tmpdir(), 'freeradius-'));
   if (!temporary) rmSync(runDir, { recursive: true, force: true });
   mkdirSync(runDir, { recursive: true });
   cpSync(FREERADIUS_CONFIG_DIR, runDir, { recursive: true });
+  // The service as the image holds it: service/main.mjs beside run.sh.
+  if (options.service) await bundleFrontService(join(runDir, 'service'));
   const tlsDir = join(runDir, 'tls');
   const logFile = options.logFile ?? join(runDir, 'radius.log');
   const log = createWriteStream(logFile, { flags: 'a' });
@@ -168,7 +186,9 @@ export async function startFreeRadius(options: FreeRadiusOptions): Promise<Runni
       PATH: [dirname(process.execPath), process.env.PATH ?? '/usr/bin:/bin'].join(delimiter),
       // The configuration logs timestamps in local time: keep the operator's zone.
       ...(process.env.TZ ? { TZ: process.env.TZ } : {}),
-      RADIUS_API_URL: apiUrl,
+      ...(options.service
+        ? { ...options.service.env, RADIUS_SERVICE_PORT: String(servicePort) }
+        : { RADIUS_API_URL: apiUrl }),
       RADIUS_API_SECRET: options.apiSecret,
       // Seconds to wait for the API (run.sh defaults it to 2): the test run's stack waits longer.
       ...(process.env.RADIUS_API_TIMEOUT ? { RADIUS_API_TIMEOUT: process.env.RADIUS_API_TIMEOUT } : {}),
@@ -221,6 +241,7 @@ export async function startFreeRadius(options: FreeRadiusOptions): Promise<Runni
     listenAddr,
     clientIpAddr,
     apiUrl,
+    ...(options.service ? { serviceUrl: apiUrl } : {}),
     runDir,
     logFile,
     pid: child.pid as number,

@@ -1,10 +1,16 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { dateTime, t } from '../i18n.js';
-import { useVlans } from '../lists.js';
+import { dateTime, dayText, num, t } from '../i18n.js';
+import { resellerOptions, useForfaits, useVlans } from '../lists.js';
 import type { Session } from '../session.js';
-import { Card, Field, Input, Loading, Message, useGet } from '../ui.js';
+import { Card, Input, Loading, Message, useGet } from '../ui.js';
 import { More, Select, Table, useForm, usePaged } from '../widgets.js';
+import type { Entry } from './activity-words.js';
+import { describe, KINDS, kindOf } from './activity-words.js';
+import { w } from './admin-words.js';
+
+type Words = Parameters<typeof w>[0];
+
 import { Alerts } from './alerts.js';
 import { Credentials, type Issued, transportOptions } from './router-credentials.js';
 
@@ -13,7 +19,7 @@ const COUNTRIES = ['CI', 'SN', 'BJ', 'BF', 'ML', 'NE', 'TG', 'CM', 'GA', 'CG', '
 /** Onboarding in one flow: the account, its VLAN and NAS id, its first site and first router. */
 function Onboard(props: { onDone: () => void }) {
   const form = useForm('ob', {
-    msisdn: '+225',
+    msisdn: '',
     name: '',
     country: 'CI',
     city: '',
@@ -41,7 +47,8 @@ function Onboard(props: { onDone: () => void }) {
       'POST',
       '/resellers',
       {
-        msisdn: f.msisdn.replace(/[\s.()-]/g, ''),
+        // As typed: the API reads it in the reseller's country ("07 12 34 56 78" for CI).
+        msisdn: f.msisdn.trim(),
         name: f.name,
         country: f.country,
         first_site: { city: f.city, latitude: Number(f.latitude), longitude: Number(f.longitude) },
@@ -158,15 +165,17 @@ export function Status(_: { session: Session }) {
         ) : (
           <>
             <p>
-              <span class={`badge ${canary.data.overall_status}`}>{canary.data.overall_status}</span>{' '}
+              <span class={`badge ${canary.data.overall_status}`}>
+                {w(`st_${canary.data.overall_status}` as Words)}
+              </span>{' '}
               {t('last_run')}: {canary.data.last_run ? dateTime(canary.data.last_run) : '—'}
             </p>
             <ul class="rows">
               {canary.data.tests.map((c) => (
                 <li key={c.name}>
-                  <span>{c.name}</span>
+                  <span>{w(`ck_${c.name}` as Words)}</span>
                   <span>
-                    {c.success ? '✔' : '✘'} {c.latency_ms} ms
+                    {c.success ? '✔' : '✘'} {num(c.latency_ms)} ms
                   </span>
                 </li>
               ))}
@@ -181,47 +190,75 @@ export function Status(_: { session: Session }) {
   );
 }
 
-interface Entry {
-  at: string;
-  actor_ref: string;
-  role: string;
-  action: string;
-  status: number;
-  ip: string;
-}
+/** The last `n` UTC days, today first: the Journal's days, written the reader's way (a native
+ * date field writes the browser's, 11/26/2026 on an English phone). */
+const lastDays = (n: number): string[] =>
+  Array.from({ length: n }, (_, i) => new Date(Date.now() - i * 86_400_000).toISOString().slice(0, 10));
 
 export function Activity(_: { session: Session }) {
   const [day, setDay] = useState(new Date().toISOString().slice(0, 10));
-  const [actor, setActor] = useState('');
-  const list = usePaged<Entry>(`/activity?day=${day}`);
-  const rows = list.items.filter((e) => !actor || e.actor_ref.includes(actor) || e.action.includes(actor));
+  const [reseller, setReseller] = useState('');
+  const [kind, setKind] = useState('');
+  const vlans = useVlans().data?.items ?? [];
+  const forfaits = useForfaits();
+  const list = usePaged<Entry>(`/activity?day=${day}&limit=100`);
+  const rows = list.items.filter(
+    (e) =>
+      (!reseller || e.reseller_id === reseller || e.facts?.reseller_id === reseller) &&
+      (!kind || kindOf(e.action) === kind),
+  );
+  // A filter reads on through the day (10 pages at most) until it has a screenful to show.
+  const more = list.more;
+  const filtering = reseller !== '' || kind !== '';
+  useEffect(() => {
+    if (filtering && more && rows.length < 20 && list.items.length < 1000) more();
+  }, [filtering, more, rows.length, list.items.length]);
+  const names = { vlans, forfaits: forfaits.data?.items ?? [] };
   return (
     <div>
-      <div class="pair no-print">
-        <Field id="act-day" label="date">
-          <input id="act-day" type="date" value={day} onChange={(e) => setDay(e.currentTarget.value)} />
-        </Field>
-        <Input id="act-filter" label="filter" value={actor} onValue={setActor} />
+      <div class="filters no-print">
+        <Select
+          id="act-day"
+          label="date"
+          value={day}
+          onValue={setDay}
+          options={lastDays(60).map((d, i) => [d, i === 0 ? t('today') : dayText(d)] as const)}
+        />
+        <Select
+          id="act-reseller"
+          label="reseller"
+          value={reseller}
+          onValue={setReseller}
+          first={<option value="">{w('all_resellers')}</option>}
+          options={resellerOptions(vlans)}
+        />
+        <Select
+          id="act-kind"
+          label="kind"
+          value={kind}
+          onValue={setKind}
+          first={<option value="">{w('all_kinds')}</option>}
+          options={KINDS.map((k) => [k, w(`k_${k}`)] as const)}
+        />
       </div>
       {list.loading ? (
         <Loading error={list.error} />
+      ) : rows.length ? (
+        <ul class="rows activity">
+          {rows.map((e) => (
+            <li key={`${e.at}${e.id}`} class={e.status >= 400 ? 'refused' : undefined}>
+              <span>
+                {describe(e, names)}
+                {e.status >= 400 ? <strong> ({w('act_refused')})</strong> : null}
+              </span>
+              <small>
+                <time dateTime={e.at}>{dateTime(e.at)}</time> · {e.ip}
+              </small>
+            </li>
+          ))}
+        </ul>
       ) : (
-        <Table class="list" head={['when', 'who', 'what', 'from']}>
-          <tbody>
-            {rows.map((e) => (
-              <tr key={`${e.at}${e.action}`}>
-                <td>{dateTime(e.at)}</td>
-                <td>
-                  {e.actor_ref} <small>({e.role})</small>
-                </td>
-                <td>
-                  <code>{e.action}</code> → {e.status}
-                </td>
-                <td>{e.ip}</td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <p>{t('nothing')}</p>
       )}
       <More onClick={list.more} />
     </div>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Agent } from '../answers.js';
-import { api, fieldErrors } from '../api.js';
+import { api, errorText, fieldErrors } from '../api.js';
 import { dateTime, fcfa, type Key, t } from '../i18n.js';
 import { forfaitOptions, hotspotOptions, useForfaits, useHotspots } from '../lists.js';
 import type { Session } from '../session.js';
@@ -72,8 +72,7 @@ function AgentRow(props: { agent: Agent; onChange: () => void }) {
     if (r.status === 200) {
       setMsg({ text: t('saved'), kind: 'ok' });
       props.onChange();
-    } else
-      setMsg({ text: fieldErrors(r.body)._ ?? Object.values(fieldErrors(r.body))[0] ?? String(r.status) });
+    } else setMsg({ text: Object.values(fieldErrors(r.body))[0] ?? errorText(r.body, r.status) });
     return r.status === 200;
   };
   return (
@@ -244,7 +243,7 @@ export function Sell({ session }: { session: Session }) {
       form.setValues((v) => ({ ...v, buyer: '' }));
     } else if (refused === 'ERR_AGENT_FLOAT_EXHAUSTED') form.setErrors({ _: t('no_float') });
     else if (refused === 'ERR_AGENT_STOCK_EXHAUSTED') form.setErrors({ _: t('no_stock') });
-    else form.setErrors({ _: fieldErrors(r.body).send_to ?? r.body.error?.message ?? String(r.status) });
+    else form.setErrors({ _: fieldErrors(r.body).send_to ?? errorText(r.body, r.status) });
   });
   return (
     <div>

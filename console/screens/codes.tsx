@@ -1,8 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Forfait } from '../answers.js';
-import { api } from '../api.js';
-import { type Key, t } from '../i18n.js';
-import { forfaitOptions, hotspotOptions, useForfaits, useHotspots } from '../lists.js';
+import { api, errorText } from '../api.js';
+import { dateTime, type Key, lang, t } from '../i18n.js';
+import {
+  forfaitOptions,
+  hotspotOptions,
+  resellerOptions,
+  useForfaits,
+  useHotspots,
+  useVlans,
+} from '../lists.js';
 import type { Session } from '../session.js';
 import { Card, failure, Input, Loading, Message } from '../ui.js';
 import { Confirm, Select, useForm } from '../widgets.js';
@@ -33,25 +40,56 @@ async function activeVouchers(resellerId: string): Promise<Voucher[]> {
   return out;
 }
 
-/** The ways a batch prints: A4 cards, or tickets of a 58 or 80 mm thermal printer. */
+/** The ways a batch prints: A4 sheets of 9, 21 or 40 cards, or tickets of a 58 or 80 mm thermal printer. */
 const PRINTS: [Format, Key][] = [
-  ['a4', 'print_cards'],
+  ['a4', 'print_a4_9'],
+  ['a4-21', 'print_a4_21'],
+  ['a4-40', 'print_a4_40'],
   ['t58', 'print_58'],
   ['t80', 'print_80'],
 ];
 
+/** The characters a code is drawn from (functions/billing/codes.ts): 31, without look-alikes. */
+const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+const LENGTHS = ['8', '9', '10', '11', '12'];
+const MIN_RANDOM = 6;
+
+/**
+ * The odds of a guess: a code of `length` characters, `prefix` fixed, the rest drawn from 31;
+ * one try hits one of the batch's `n` codes with probability n / 31^random.
+ */
+function odds(length: number, prefix: string, n: number): { random: number; text: string } {
+  const random = length - prefix.length;
+  const oneIn = 31 ** random / Math.max(1, n);
+  const text = new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', {
+    notation: 'compact',
+    compactDisplay: 'long',
+    maximumFractionDigits: 1,
+  }).format(oneIn);
+  return { random, text };
+}
+
 export function Codes({ session }: { session: Session }) {
   const isAdmin = session.claims.role === 'admin';
   // Named as the API names them: its errors come back under these names.
-  const form = useForm(undefined, { reseller_id: session.claims.reseller_id ?? '', forfait_id: '', n: '20' });
+  const form = useForm(undefined, {
+    reseller_id: session.claims.reseller_id ?? '',
+    forfait_id: '',
+    n: '20',
+    code_length: '10',
+    prefix: '',
+  });
   const { field, errors } = form;
   const reseller = form.values.reseller_id.trim();
   const forfaits = useForfaits(session);
   const hotspots = useHotspots(reseller || undefined);
+  // An operator picks the reseller by its name.
+  const vlans = useVlans(isAdmin);
   const [done, setDone] = useState<string>();
   const [stock, setStock] = useState<Voucher[]>();
   const [printing, setPrinting] = useState<{ format: Format; items: Printable[] }>();
   const [hotspot, setHotspot] = useState('');
+  const [format, setFormat] = useState<Format>('a4');
   const [lastBatch, setLastBatch] = useState<string>();
 
   const loadStock = () => {
@@ -64,12 +102,16 @@ export function Codes({ session }: { session: Session }) {
   const chosen = form.values.forfait_id || forfaits.data.items[0]?.id || '';
   const place = hotspots.find((h) => h.nas_id === hotspot) ?? hotspots[0];
 
+  const prefix = form.values.prefix.trim().toUpperCase();
+  const guess = odds(Number(form.values.code_length), prefix, Number(form.values.n) || 1);
   const generate = form.submit(async () => {
     setDone(undefined);
     const a = await api<{ batch_id: string; total: number }>('POST', '/vouchers/batches', {
       forfait_id: chosen,
       reseller_id: reseller,
       n: Number(form.values.n),
+      code_length: Number(form.values.code_length),
+      ...(prefix ? { prefix } : {}),
     });
     if (form.answered(a, 201)) {
       setDone(t('generated', { n: a.body.total }));
@@ -111,7 +153,14 @@ export function Codes({ session }: { session: Session }) {
     <div class="grid">
       <Card title={t('generate')}>
         <form onSubmit={generate} novalidate>
-          {isAdmin ? <Input label="reseller" {...field('reseller_id', { id: 'reseller' })} /> : null}
+          {isAdmin ? (
+            <Select
+              label="reseller"
+              options={resellerOptions(vlans.data?.items ?? [])}
+              first={<option value="">{t('pick_reseller')}</option>}
+              {...field('reseller_id', { id: 'reseller' })}
+            />
+          ) : null}
           <Select
             label="forfait"
             options={forfaitOptions(forfaits.data.items)}
@@ -126,7 +175,21 @@ export function Codes({ session }: { session: Session }) {
             max={1000}
             {...field('n', { id: 'count' })}
           />
-          <button type="submit" disabled={form.busy || !reseller}>
+          <Select label="code_length" options={LENGTHS} {...field('code_length')} />
+          <Input
+            label="code_prefix"
+            maxLength={4}
+            autoCapitalize="characters"
+            autoComplete="off"
+            pattern="[A-HJKMNP-Za-hjkmnp-z2-9]*"
+            {...field('prefix')}
+          />
+          <p class="hint" data-testid="code-odds" aria-live="polite">
+            {guess.random >= MIN_RANDOM && [...prefix].every((c) => ALPHABET.includes(c))
+              ? t('code_odds', { random: guess.random, odds: guess.text })
+              : t('code_odds_short')}
+          </p>
+          <button type="submit" disabled={form.busy || !reseller || guess.random < MIN_RANDOM}>
             {t('generate')}
           </button>
           <Message text={errors._} />
@@ -143,6 +206,13 @@ export function Codes({ session }: { session: Session }) {
             options={hotspotOptions(hotspots)}
           />
         ) : null}
+        <Select
+          id="print-format"
+          label="print_format"
+          value={format}
+          onValue={(f) => setFormat(f as Format)}
+          options={PRINTS.map(([f, label]) => [f, t(label)] as const)}
+        />
         {!stock ? (
           <Loading />
         ) : stock.length === 0 ? (
@@ -163,20 +233,17 @@ export function Codes({ session }: { session: Session }) {
                 <li key={id} class={id === lastBatch ? 'new' : ''}>
                   <span>
                     {byId[items[0]?.forfait_id ?? '']?.name} · {items.filter((v) => !v.revoked_at).length} ·{' '}
-                    {items[0]?.created_at.slice(0, 10)}
+                    {items[0] ? dateTime(items[0].created_at) : ''}
                   </span>
                   <span class="buttons">
-                    {PRINTS.map(([format, label]) => (
-                      <button
-                        key={format}
-                        type="button"
-                        class="small"
-                        disabled={!place}
-                        onClick={() => printBatch(items, format)}
-                      >
-                        {t(label)}
-                      </button>
-                    ))}
+                    <button
+                      type="button"
+                      class="small"
+                      disabled={!place}
+                      onClick={() => printBatch(items, format)}
+                    >
+                      {t('print')}
+                    </button>
                     <button type="button" class="small secondary" onClick={() => download(id)}>
                       {t('csv')}
                     </button>
@@ -214,7 +281,7 @@ function CodeRow(props: { voucher: Voucher; onRevoked: (code: string, at: string
     try {
       const a = await api<{ revoked_at: string }>('POST', `/access/${encodeURIComponent(v.code)}/revoke`, {});
       if (a.status === 200) props.onRevoked(v.code, a.body.revoked_at);
-      else setError(a.body.error?.message ?? String(a.status));
+      else setError(errorText(a.body, a.status));
     } catch (err) {
       setError(failure(err));
     }

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { Summary } from '../answers.js';
-import { fcfa, t } from '../i18n.js';
-import { useForfaits } from '../lists.js';
+import { dayText, fcfa, num, t } from '../i18n.js';
+import { hotspotName, useForfaits, useVlans } from '../lists.js';
 import type { Session } from '../session.js';
 import { Card, Loading, useGet } from '../ui.js';
 import { Alerts } from './alerts.js';
@@ -35,7 +35,11 @@ function sum(days: Day[], from: string, pick: (d: Day) => Record<string, number>
   return out;
 }
 
-function Breakdown(props: { title: string; values: Record<string, number>; names?: Record<string, string> }) {
+/**
+ * Sales by hotspot or forfait, each by its name; `-` is what no hotspot sold (an agent's cash
+ * sale), said as such.
+ */
+function Breakdown(props: { title: string; values: Record<string, number>; name: (key: string) => string }) {
   const rows = Object.entries(props.values).sort((a, b) => b[1] - a[1]);
   return (
     <div>
@@ -44,7 +48,7 @@ function Breakdown(props: { title: string; values: Record<string, number>; names
         <ul class="rows">
           {rows.map(([k, v]) => (
             <li key={k}>
-              <span>{props.names?.[k] ?? (k === '-' ? '—' : k)}</span> <strong>{fcfa(v)}</strong>
+              <span>{k === '-' ? t('cash_no_hotspot') : props.name(k)}</span> <strong>{fcfa(v)}</strong>
             </li>
           ))}
         </ul>
@@ -61,7 +65,8 @@ function Chart(props: { series: { day: string; total: number }[] }) {
     let chart: { destroy(): void } | undefined;
     let live = true;
     void import('../chart.js').then(({ drawSales }) => {
-      if (live && ref.current) chart = drawSales(ref.current, props.series, t('sales'));
+      if (live && ref.current)
+        chart = drawSales(ref.current, props.series, t('sales'), { day: dayText, num });
     });
     return () => {
       live = false;
@@ -81,6 +86,7 @@ export function Dashboard({ session }: { session: Session }) {
   const summary = useGet<Summary>(`/billing/summary?reseller_id=${reseller}&month=${month}`);
   const live = useGet<{ sessions_active: number }>('/monitoring/overview');
   const forfaits = useForfaits(session, 'all');
+  const vlans = useVlans();
 
   if (!sales.data) return <Loading error={sales.error} />;
   const days = sales.data.days;
@@ -111,11 +117,15 @@ export function Dashboard({ session }: { session: Session }) {
         <Chart series={lastDays(days, today, 30)} />
       </Card>
       <Card title={t('month')}>
-        <Breakdown title={t('by_hotspot')} values={sum(days, `${month}-01`, (d) => d.by_hotspot)} />
+        <Breakdown
+          title={t('by_hotspot')}
+          values={sum(days, `${month}-01`, (d) => d.by_hotspot)}
+          name={(nas) => hotspotName(vlans.data?.items ?? [], nas)}
+        />
         <Breakdown
           title={t('by_forfait')}
           values={sum(days, `${month}-01`, (d) => d.by_forfait)}
-          names={names}
+          name={(id) => names[id] ?? t('forfait')}
         />
       </Card>
       <Card title={t('split_title')}>

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Vlan } from '../answers.js';
-import { api, fieldErrors } from '../api.js';
-import { sinceText, t } from '../i18n.js';
+import { api, errorText, fieldErrors } from '../api.js';
+import { dateText, sinceText, t } from '../i18n.js';
 import { useVlans } from '../lists.js';
 import type { Session } from '../session.js';
 import { Card, Field, failure, Input, Loading, Message, useGet } from '../ui.js';
 import { Confirm, Select, useForm } from '../widgets.js';
+import { LogoUpload } from './logo.js';
 import { Credentials, type Issued, type Router, save, transportOptions } from './router-credentials.js';
 
 interface Site {
@@ -47,9 +48,10 @@ function BrandingEditor(props: { vlan: Vlan }) {
     setSaved(undefined);
     const body: Record<string, unknown> = {
       primary_color: form.primary_color,
-      logo_url: form.logo_url,
       custom_css: form.custom_css ?? '',
     };
+    // A logo of the platform's own origin is an uploaded one, set by its upload: not sent again.
+    if (!form.logo_url.startsWith(`${location.origin}/`)) body.logo_url = form.logo_url;
     if (form.secondary_color) body.secondary_color = form.secondary_color;
     if (form.banner_rotation_seconds) body.banner_rotation_seconds = Number(form.banner_rotation_seconds);
     try {
@@ -94,12 +96,20 @@ function BrandingEditor(props: { vlan: Vlan }) {
       </div>
       {colour('primary_color', 'primary_color')}
       {colour('secondary_color', 'secondary_color')}
+      <LogoUpload
+        nasId={nas}
+        logoUrl={form.logo_url}
+        onDone={(url) => {
+          setForm((f) => f && { ...f, logo_url: url });
+          setVersion((v) => v + 1);
+        }}
+      />
       <Input
         id={`${nas}-logo`}
         label="logo_url"
         error={errors.logo_url}
         type="url"
-        value={form.logo_url}
+        value={form.logo_url.startsWith(`${location.origin}/`) ? '' : form.logo_url}
         onValue={set('logo_url')}
       />
       <Input
@@ -188,7 +198,7 @@ function RouterRow(props: { router: Router; onChange: () => void; onIssued: (i: 
     try {
       const a = await api('POST', `/routers/${encodeURIComponent(r.router_id)}/revoke`, {});
       if (a.status === 200) props.onChange();
-      else setError(a.body.error?.message ?? String(a.status));
+      else setError(errorText(a.body, a.status));
     } catch (err) {
       setError(failure(err));
     }
@@ -196,7 +206,7 @@ function RouterRow(props: { router: Router; onChange: () => void; onIssued: (i: 
   const script = async () => {
     try {
       const a = await api<Issued>('POST', `/routers/${encodeURIComponent(r.router_id)}/credentials`, {});
-      if (a.status !== 201) return setError(a.body.error?.message ?? String(a.status));
+      if (a.status !== 201) return setError(errorText(a.body, a.status));
       setError(undefined);
       const text = a.body.routeros_script;
       if (text) save(`${r.nas_ids[0] ?? r.router_id}.rsc`, text);
@@ -216,7 +226,7 @@ function RouterRow(props: { router: Router; onChange: () => void; onIssued: (i: 
           </small>
         ) : r.cert_not_after ? (
           <small>
-            {t('cert_until')} {r.cert_not_after.slice(0, 10)}
+            {t('cert_until')} {dateText(r.cert_not_after)}
           </small>
         ) : null}
       </span>

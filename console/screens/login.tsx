@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { SERVED } from '../countries.js';
 import { type Key, t } from '../i18n.js';
 import { type Session, saveSession } from '../session.js';
 import { failure, Input, Message } from '../ui.js';
@@ -18,16 +19,51 @@ const wait = (seconds: number | undefined): Outcome => {
  * Sends the SMS code; answers the request's `otp_token` (verify sends it back: only then do the
  * number's guesses count against this code alone), or what went wrong.
  */
-async function requestCode(msisdn: string): Promise<{ token: string } | Outcome> {
+async function requestCode(
+  msisdn: string,
+  country?: string,
+): Promise<{ token: string; msisdn: string; country?: string } | Outcome> {
   try {
-    const a = await api<{ otp_token?: string }>('POST', '/auth/otp/request', { msisdn });
-    if (a.status === 200 || a.status === 202) return { token: a.body.otp_token ?? '' };
+    const a = await api<{ otp_token?: string; msisdn?: string; country?: string }>(
+      'POST',
+      '/auth/otp/request',
+      { msisdn, ...(country ? { country } : {}) },
+    );
+    if (a.status === 200 || a.status === 202)
+      return {
+        token: a.body.otp_token ?? '',
+        msisdn: a.body.msisdn ?? msisdn,
+        ...(a.body.country ? { country: a.body.country } : {}),
+      };
     if (a.status === 429) return wait(a.retryAfter);
     return { message: t('err_phone') };
   } catch (e) {
     return { message: failure(e) };
   }
 }
+
+/**
+ * Where a number typed without its country code is read: the country of the last number that
+ * logged in on this browser, else the browser's region when served, else Côte d'Ivoire.
+ */
+function homeCountry(): string {
+  let kept: string | null = null;
+  try {
+    kept = localStorage.getItem('country');
+  } catch {
+    // Private mode: nothing kept.
+  }
+  const region = navigator.languages.map((l) => l.split('-')[1]?.toUpperCase() ?? '');
+  return [kept ?? '', ...region].find((c) => SERVED.includes(c)) ?? 'CI';
+}
+
+const keepCountry = (country: string | undefined) => {
+  try {
+    if (country && SERVED.includes(country)) localStorage.setItem('country', country);
+  } catch {
+    // Private mode: not kept.
+  }
+};
 
 /**
  * The invitation link a reseller's new agent was texted (`/console#accept=<agent id>`): the
@@ -134,7 +170,7 @@ function CodeForm(props: { msisdn: string; token: string | undefined; onDone: (s
 }
 
 export function Login(props: { onDone: (s: Session) => void }) {
-  const [msisdn, setMsisdn] = useState(sessionStorage.getItem('msisdn') ?? '+225');
+  const [msisdn, setMsisdn] = useState(sessionStorage.getItem('msisdn') ?? '');
   const [sent, setSent] = useState(false);
   const [token, setToken] = useState<string>();
   return (
@@ -151,10 +187,12 @@ export function Login(props: { onDone: (s: Session) => void }) {
           button="send_code"
           intro={<p>{t('login_intro')}</p>}
           send={async (typed) => {
-            const number = typed.replace(/[\s.()-]/g, '');
-            const r = await requestCode(number);
+            // Typed as people write it ("07 12 34 56 78"): the API reads it in the country of
+            // the last number logged in here (else the browser's) and answers it in E.164.
+            const r = await requestCode(typed.trim(), homeCountry());
             if (r && 'token' in r) {
-              setMsisdn(number);
+              keepCountry(r.country);
+              setMsisdn(r.msisdn);
               setToken(r.token);
               setSent(true);
               return undefined;

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api.js';
+import { api, errorText } from '../api.js';
 import { dateTime, fcfa, type Key, t } from '../i18n.js';
 import { useVlans } from '../lists.js';
 import type { Session } from '../session.js';
@@ -39,7 +39,7 @@ function Resend(props: { id: string }) {
         {},
       );
       if (a.status === 200) setSent(t('code_resent', { n: a.body.resends_left }));
-      else setError(a.body.error?.message ?? String(a.status));
+      else setError(errorText(a.body, a.status));
     } catch (err) {
       setError(failure(err));
     }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../api.js';
+import { api, errorText } from '../api.js';
 import { dataText, dateTime, type Key, t } from '../i18n.js';
 import type { Session } from '../session.js';
 import { failure, Loading, Message } from '../ui.js';
@@ -88,7 +88,7 @@ function SessionRow({ s }: { s: Live }) {
         const a = await api<SessionState>('GET', `/sessions/${encodeURIComponent(s.id)}`);
         if (!live) return;
         if (a.status === 200) setOutcome(outcomeOf(a.body));
-        else setOutcome({ kind: 'error', text: a.body.error?.message ?? String(a.status) });
+        else setOutcome({ kind: 'error', text: errorText(a.body, a.status) });
       } catch (err) {
         if (live) setOutcome({ kind: 'error', text: failure(err) });
         return;
@@ -108,7 +108,7 @@ function SessionRow({ s }: { s: Live }) {
       const a = await api<SessionState>('POST', `/sessions/${encodeURIComponent(s.id)}/disconnect`, {});
       if (a.status === 202) setOutcome(outcomeOf(a.body));
       else if (a.status === 409) setOutcome({ kind: 'done', text: t('dc_closed') });
-      else setOutcome({ kind: 'error', text: a.body.error?.message ?? String(a.status) });
+      else setOutcome({ kind: 'error', text: errorText(a.body, a.status) });
     } catch (err) {
       setOutcome({ kind: 'error', text: failure(err) });
     }
@@ -154,20 +154,126 @@ function SessionRow({ s }: { s: Live }) {
   );
 }
 
-/** Who is online now at the reseller's hotspots, a page at a time. */
+/** Who is online now at the reseller's hotspots, a page at a time; ended sessions found below. */
 export function Sessions({ session }: { session: Session }) {
   const reseller = session.claims.reseller_id;
   const list = usePaged<Live>(`/sessions?${reseller ? `reseller_id=${reseller}&` : ''}limit=50`);
-  if (list.loading) return <Loading error={list.error} />;
-  if (!list.items.length) return <p>{t('nothing')}</p>;
   return (
     <div>
-      <ul class="cards">
-        {list.items.map((s) => (
-          <SessionRow key={s.id} s={s} />
-        ))}
-      </ul>
-      <More onClick={list.more} />
+      {list.loading ? (
+        <Loading error={list.error} />
+      ) : !list.items.length ? (
+        <p>{t('nothing')}</p>
+      ) : (
+        <>
+          <ul class="cards">
+            {list.items.map((s) => (
+              <SessionRow key={s.id} s={s} />
+            ))}
+          </ul>
+          <More onClick={list.more} />
+        </>
+      )}
+      <EndedSearch reseller={reseller} />
     </div>
+  );
+}
+
+/** An ended session as `GET /sessions/ended` answers it. */
+interface Ended {
+  id: string;
+  code: string;
+  mac?: string;
+  forfait_name?: string;
+  started_at: string;
+  closed_at: string;
+  close_reason?: string;
+  total_bytes: number;
+  session_time_s: number;
+}
+
+const REASONS: Record<string, Key> = {
+  stop: 'end_stop',
+  disconnect: 'end_disconnect',
+  stale: 'end_stale',
+  nas_restart: 'end_nas_restart',
+  released: 'end_released',
+};
+
+/** The data a session used: in Mo (Go from 1 024 Mo), "< 1 Mo" below. */
+const used = (bytes: number) => (bytes < 1_048_576 ? '< 1 Mo' : dataText(Math.round(bytes / 1_048_576)));
+
+/** Digits, spaces, +, dots, dashes and brackets only: a phone number; anything else is a code. */
+const isPhone = (q: string) => /^[+\d\s().-]+$/.test(q) && /\d{6}/.test(q.replace(/\D/g, ''));
+
+/**
+ * The sessions of the last 30 days that ended, found by a code (as typed) or by the phone that
+ * bought it: who used a code, when, on which device, how much, and how it ended.
+ */
+function EndedSearch(props: { reseller: string | undefined }) {
+  const [q, setQ] = useState('');
+  const [found, setFound] = useState<Ended[]>();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const search = async (e: Event) => {
+    e.preventDefault();
+    const typed = q.trim();
+    if (!typed) return;
+    setBusy(true);
+    setError(undefined);
+    const by = isPhone(typed) ? `phone=${encodeURIComponent(typed)}` : `code=${encodeURIComponent(typed)}`;
+    try {
+      const a = await api<{ items: Ended[] }>(
+        'GET',
+        `/sessions/ended?${props.reseller ? `reseller_id=${props.reseller}&` : ''}${by}`,
+      );
+      if (a.status === 200) setFound(a.body.items);
+      else {
+        setFound(undefined);
+        setError(t('ended_bad'));
+      }
+    } catch (err) {
+      setError(failure(err));
+    }
+    setBusy(false);
+  };
+  return (
+    <section class="card ended">
+      <h2>{t('ended_title')}</h2>
+      <form onSubmit={search} class="inline">
+        <label for="ended-q">
+          {t('ended_q')}
+          <input id="ended-q" value={q} autoComplete="off" onInput={(e) => setQ(e.currentTarget.value)} />
+        </label>
+        <button type="submit" disabled={busy} aria-busy={busy}>
+          {t('ended_search')}
+        </button>
+      </form>
+      <Message text={error} />
+      {found === undefined ? null : found.length === 0 ? (
+        <p role="status">{t('ended_none')}</p>
+      ) : (
+        <ul class="cards" data-testid="ended">
+          {found.map((s) => (
+            <li key={s.id} class="session" data-code={s.code}>
+              <p class="session-head">
+                <code class="session-code">{grouped(s.code)}</code>
+                <span>{s.forfait_name ?? ''}</span>
+              </p>
+              {s.mac ? (
+                <p>
+                  {t('device')} <code>{s.mac}</code>
+                </p>
+              ) : null}
+              <p>
+                {dateTime(s.started_at)} → {dateTime(s.closed_at)} · {left(s.session_time_s)} ·{' '}
+                {used(s.total_bytes)}
+              </p>
+              <p class="muted">{t(REASONS[s.close_reason ?? 'stop'] ?? 'end_stop')}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }

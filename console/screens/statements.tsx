@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Summary } from '../answers.js';
-import { fcfa, t } from '../i18n.js';
+import { fcfa, monthText, num, t } from '../i18n.js';
+import { useVlans } from '../lists.js';
 import type { Session } from '../session.js';
 import { statementLines } from '../statement.js';
 import { Loading, useGet } from '../ui.js';
@@ -20,10 +21,24 @@ export function Statements({ session }: { session: Session }) {
   const [month, setMonth] = useState(choices[0] as string);
   const reseller = session.claims.reseller_id ?? '';
   const s = useGet<Summary>(`/billing/summary?reseller_id=${reseller}&month=${month}`);
+  // The month's sales, counted from its days (the summary counts Wi-Fi sessions, not sales).
+  const last = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0))
+    .toISOString()
+    .slice(0, 10);
+  const sales = useGet<{ days: { sales_count: number }[] }>(
+    `/billing/sales?reseller_id=${reseller}&from=${month}-01&to=${last}`,
+  );
+  const name = useVlans().data?.items.find((v) => v.reseller_id === reseller)?.reseller_name;
   return (
     <div>
       <div class="no-print actions">
-        <Select id="month" label="date" value={month} onValue={setMonth} options={choices} />
+        <Select
+          id="month"
+          label="date"
+          value={month}
+          onValue={setMonth}
+          options={choices.map((m) => [m, monthText(m)] as const)}
+        />
         <button type="button" onClick={() => print()}>
           {t('print')}
         </button>
@@ -32,10 +47,8 @@ export function Statements({ session }: { session: Session }) {
         <Loading error={s.error} />
       ) : (
         <section class="card statement">
-          <h2>{t('statement_of', { month })}</h2>
-          <p>
-            {session.msisdn} · {reseller}
-          </p>
+          <h2>{t('statement_of', { month: monthText(month) })}</h2>
+          <p>{name ? `${name} · ${session.msisdn}` : session.msisdn}</p>
           <Statement
             lines={[
               ...statementLines(s.data).map((l) => ({
@@ -44,7 +57,12 @@ export function Statements({ session }: { session: Session }) {
                 field: l.key,
                 sum: l.sum,
               })),
-              { label: t('sessions_count'), value: s.data.sessions_count },
+              {
+                label: t('sales_made'),
+                value: sales.data ? num(sales.data.days.reduce((n, d) => n + d.sales_count, 0)) : '…',
+                field: 'sales_count',
+              },
+              { label: t('sessions_count'), value: num(s.data.sessions_count), field: 'sessions_count' },
             ]}
           />
         </section>

@@ -12,7 +12,8 @@
 // FreeRADIUS itself: its originate-coa needs a trigger packet and a home_server per router
 // address, written in its configuration; a router's address is only known at run time.
 //
-// Environment: RADIUS_API_URL, RADIUS_API_SECRET, RADIUS_SECRET (as run.sh checks them),
+// Environment: RADIUS_API_URL, RADIUS_API_SECRET (as run.sh sets them: its task's service),
+// RADIUS_SECRET (optional: for NAS ids only RadSec routers speak for),
 // RADIUS_DISCONNECT_POLL_MS (1000: how often the API is asked when nothing was due),
 // RADIUS_DISCONNECT_TIMEOUT_MS (3000: how long a router has to answer one send).
 // Logs one line per send to stdout, never a secret.
@@ -143,7 +144,8 @@ const env = (name, fallback) => {
 async function main() {
   const api = env('RADIUS_API_URL').replace(/\/+$/, '');
   const bearer = env('RADIUS_API_SECRET');
-  const secret = env('RADIUS_SECRET');
+  // Only for a NAS id no UDP router speaks for (the claim carries the others' own secrets).
+  const secret = env('RADIUS_SECRET', '');
   const pollMs = Number(env('RADIUS_DISCONNECT_POLL_MS', '1000'));
   const timeoutMs = Number(env('RADIUS_DISCONNECT_TIMEOUT_MS', '3000'));
   // run.sh execs FreeRADIUS in its own place: when FreeRADIUS goes, this process is handed to
@@ -183,7 +185,9 @@ async function main() {
 
   const handle = async (d) => {
     // The router's own secret from the claim; never written anywhere.
-    const answer = await send(d, d.secret ?? secret, timeoutMs);
+    const key = d.secret ?? secret;
+    // Nothing to sign with: reported unanswered (the API retries, then marks it failed).
+    const answer = key ? await send(d, key, timeoutMs) : { outcome: 'timeout' };
     process.stdout.write(
       `disconnect-relay: ${d.session_id} attempt ${d.attempt} -> ${d.host}:${d.port} ${answer.outcome}` +
         `${answer.error_cause !== undefined ? ` (Error-Cause ${answer.error_cause})` : ''}\n`,

@@ -1,19 +1,26 @@
 #!/bin/sh
-# Starts FreeRADIUS with the configuration of this directory, in the foreground, logging to
-# stdout. Every setting comes from the environment (see docs/radius.md); FreeRADIUS turns an
-# unset variable into an empty string without a word (an empty API URL, "Bearer " with no
-# token), so this script refuses to start unless each one is set and well formed.
+# Starts the RADIUS front: its service (service/main.mjs, the project's RADIUS data plane:
+# authorize, post-auth, accounting, the client lookup, the Disconnect claim) on loopback, then
+# FreeRADIUS with the configuration of this directory, in the foreground, logging to stdout.
+# Every setting comes from the environment (see docs/radius.md); FreeRADIUS turns an unset
+# variable into an empty string without a word, so this script refuses to start unless each one
+# is set and well formed.
 #
-#   RADIUS_API_URL=https://api.example.com RADIUS_API_SECRET=... \
-#   RADIUS_CLIENT_IPADDR=0.0.0.0/0 RADIUS_LISTEN_ADDR=0.0.0.0 \
+#   TABLE_NAME=... AWS_REGION=... RADIUS_CLIENT_IPADDR=0.0.0.0/0 RADIUS_LISTEN_ADDR=0.0.0.0 \
 #   RADIUS_AUTH_PORT=1812 RADIUS_ACCT_PORT=1813 RADIUS_TLS_PORT=2083 ./run.sh
+#
+# The service listens on 127.0.0.1:RADIUS_SERVICE_PORT (18120) and reads and writes the table
+# with the AWS credentials of its environment (in AWS, the task's role); FreeRADIUS is started
+# only once it answers its health check (routers loaded), and the service exits with FreeRADIUS.
+# FreeRADIUS and the relay call it with a bearer token (RADIUS_API_SECRET, generated here for
+# this run when unset: it never leaves the task). With RADIUS_API_URL set, no service is
+# started and FreeRADIUS calls that URL instead (a stand-in in the configuration's tests).
 #
 # The RadSec listener's certificates (the router CA, this server's certificate and key) come
 # from RADIUS_TLS_CA_PEM, RADIUS_TLS_CERT_PEM and RADIUS_TLS_KEY_PEM when they are set (in AWS,
 # ECS puts them there from the front's certificate secret, which the stack's rotation renews),
 # written into RADIUS_TLS_DIR (default: tls/ here) and taken out of the environment; otherwise
-# ca.pem, server.pem and server.key must already be in RADIUS_TLS_DIR. Nothing is fetched: the
-# front starts without the API's domain answering (a first deploy points DNS afterwards).
+# ca.pem, server.pem and server.key must already be in RADIUS_TLS_DIR. Nothing is fetched.
 #
 # Extra arguments go to freeradius (`./run.sh -X` for a debugging session: single-threaded,
 # and it prints secrets and passwords).
@@ -28,10 +35,27 @@ need() {
   return 0
 }
 
-for name in RADIUS_API_URL RADIUS_API_SECRET RADIUS_CLIENT_IPADDR \
-            RADIUS_LISTEN_ADDR RADIUS_AUTH_PORT RADIUS_ACCT_PORT RADIUS_TLS_PORT; do
+for name in RADIUS_CLIENT_IPADDR RADIUS_LISTEN_ADDR RADIUS_AUTH_PORT RADIUS_ACCT_PORT RADIUS_TLS_PORT; do
   need "$name" || true
 done
+# The service (no RADIUS_API_URL): it needs the table, and Node.
+service=""
+if [ -z "${RADIUS_API_URL:-}" ]; then
+  service="$dir/service/main.mjs"
+  [ -f "$service" ] || problems="$problems\n  RADIUS_API_URL is not set and there is no $service (npm start and the image build it)"
+  need TABLE_NAME || true
+  RADIUS_SERVICE_PORT=${RADIUS_SERVICE_PORT:-18120}
+  case "$RADIUS_SERVICE_PORT" in
+    ''|*[!0-9]*) problems="$problems\n  RADIUS_SERVICE_PORT must be a port number" ;;
+  esac
+  RADIUS_API_URL="http://127.0.0.1:$RADIUS_SERVICE_PORT"
+  # The bearer between FreeRADIUS and its service: this run's own unless given.
+  if [ -z "${RADIUS_API_SECRET:-}" ]; then
+    RADIUS_API_SECRET=$(head -c 32 /dev/urandom | base64 | tr -d '\n')
+  fi
+else
+  need RADIUS_API_SECRET || true
+fi
 
 if [ -n "${RADIUS_API_URL:-}" ]; then
   case "$RADIUS_API_URL" in
@@ -60,17 +84,15 @@ case "$RADIUS_API_TIMEOUT" in
   ''|*[!0-9.]*) problems="$problems\n  RADIUS_API_TIMEOUT must be a number of seconds" ;;
 esac
 # Optional: the Disconnect relay (disconnect-relay.mjs, RFC 5176) runs next to FreeRADIUS unless
-# RADIUS_DISCONNECT=off; it needs Node 18 or later.
+# RADIUS_DISCONNECT=off; it needs Node 18 or later, as the service does.
 RADIUS_DISCONNECT=${RADIUS_DISCONNECT:-on}
-node=""
+node=$(command -v node || true)
 case "$RADIUS_DISCONNECT" in
-  on)
-    node=$(command -v node || true)
-    [ -z "$node" ] && problems="$problems\n  node is needed for the Disconnect relay (RADIUS_DISCONNECT=off runs without it)"
-    ;;
+  on) [ -z "$node" ] && problems="$problems\n  node is needed for the Disconnect relay (RADIUS_DISCONNECT=off runs without it)" ;;
   off) ;;
   *) problems="$problems\n  RADIUS_DISCONNECT must be on or off" ;;
 esac
+[ -n "$service" ] && [ -z "$node" ] && problems="$problems\n  node (22) is needed for the service"
 # Optional: seconds a UDP router's definition (asked of the API) is kept; at most 60, so that a
 # revoked router is dropped within a minute.
 RADIUS_CLIENT_LIFETIME=${RADIUS_CLIENT_LIFETIME:-60}
@@ -141,10 +163,32 @@ fi
 
 export RADIUS_API_URL RADIUS_API_SECRET RADIUS_SECRET RADIUS_CLIENT_IPADDR RADIUS_LISTEN_ADDR \
   RADIUS_AUTH_PORT RADIUS_ACCT_PORT RADIUS_TLS_PORT RADIUS_API_TIMEOUT RADIUS_CLIENT_LIFETIME RADIUS_TLS_DIR
-# The relay is started first and this shell then becomes FreeRADIUS: the relay's parent is
-# FreeRADIUS, and it exits when FreeRADIUS does. Not for a configuration check (-C).
-case " $* " in
-  *" -C "*) ;;
-  *) if [ -n "$node" ]; then "$node" "$dir/disconnect-relay.mjs" & fi ;;
-esac
+checking=0
+case " $* " in *" -C "*) checking=1 ;; esac
+# The service and the relay are started first and this shell then becomes FreeRADIUS: their
+# parent is FreeRADIUS, and they exit when FreeRADIUS does. Not for a configuration check (-C).
+if [ -n "$service" ] && [ "$checking" -eq 0 ]; then
+  export RADIUS_SERVICE_PORT
+  "$node" "$service" &
+  service_pid=$!
+  # FreeRADIUS starts only once its service answers (the routers loaded): RADIUS_SERVICE_START_S.
+  tries=$(( ${RADIUS_SERVICE_START_S:-60} * 5 ))
+  until "$node" -e 'fetch(process.argv[1]).then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))' \
+      "$RADIUS_API_URL/health" 2>/dev/null; do
+    if ! kill -0 "$service_pid" 2>/dev/null; then
+      echo "run.sh: the service exited before it was ready (its output is above)" >&2
+      exit 70
+    fi
+    tries=$((tries - 1))
+    if [ "$tries" -le 0 ]; then
+      echo "run.sh: the service did not answer $RADIUS_API_URL/health in time" >&2
+      kill "$service_pid" 2>/dev/null || true
+      exit 70
+    fi
+    sleep 0.2
+  done
+  # The sealing key is the service's alone.
+  unset ROUTER_SEAL_KEY
+fi
+if [ "$RADIUS_DISCONNECT" = on ] && [ "$checking" -eq 0 ]; then "$node" "$dir/disconnect-relay.mjs" & fi
 exec "$bin" -f -d "$dir" "$@"

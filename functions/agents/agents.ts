@@ -37,10 +37,11 @@ import { shownSale } from './agent-reports.js';
 /** The agent's commission on a price: basis points, rounded to the nearest franc. */
 export const commissionOf = (priceFcfa: number, bp: number): number => Math.round((priceFcfa * bp) / 10_000);
 
-const msisdnOrThrow = async (raw: string, path: string): Promise<string> => {
-  const msisdn = await normalizeMsisdnLoaded(raw);
+/** A number typed for a reseller: international, or national in the reseller's country. */
+const msisdnOrThrow = async (raw: string, path: string, country: string | undefined): Promise<string> => {
+  const msisdn = await normalizeMsisdnLoaded(raw, country);
   if (!msisdn) {
-    throw new AppError('ERR_MSISDN_INVALID', 'msisdn must be an international number of a served country', {
+    throw new AppError('ERR_MSISDN_INVALID', 'msisdn must be a number of a served country', {
       details: [{ path, message: 'not a number of a served country' }],
     });
   }
@@ -69,9 +70,9 @@ export async function addAgent(
   input: { msisdn: string; reseller_id?: string; name?: string; commission_bp: number; nas_ids?: string[] },
 ): Promise<Agent> {
   const resellerId = resellerInScope(principal, input.reseller_id);
-  const msisdn = await msisdnOrThrow(input.msisdn, 'body.msisdn');
   const reseller = await getReseller(resellerId);
   if (!reseller) throw notFound('Reseller');
+  const msisdn = await msisdnOrThrow(input.msisdn, 'body.msisdn', reseller.country);
   await checkNasIds(resellerId, input.nas_ids);
   const existing = await getAccount(msisdn);
   // One number, one role: an operator or an agent already is refused now, not at acceptance.
@@ -200,9 +201,12 @@ export async function sell(
   assertIsAgent(principal, first);
   if (first.status === 'invited') throw forbidden('This invitation is not accepted yet');
   // A reseller removed (its last operator account: bin/admin/accounts.ts) has no agents selling for it.
-  if ((await getReseller(first.reseller_id))?.removed_at !== undefined)
-    throw forbidden('This reseller no longer sells');
-  const buyer = input.send_to === undefined ? undefined : await msisdnOrThrow(input.send_to, 'body.send_to');
+  const reseller = await getReseller(first.reseller_id);
+  if (reseller?.removed_at !== undefined) throw forbidden('This reseller no longer sells');
+  const buyer =
+    input.send_to === undefined
+      ? undefined
+      : await msisdnOrThrow(input.send_to, 'body.send_to', reseller?.country);
   const nasId = await saleHotspot(first, input.nas_id);
   const forfait = await forfaitForSale(input.forfait_id, {
     resellerId: first.reseller_id,

@@ -5,8 +5,9 @@ const msisdn = /* @__PURE__ */ schema(() =>
   z.string().check(
     z.maxLength(32),
     z.meta({
-      description: 'E.164 number in a served country (spaces, dots, dashes and brackets tolerated)',
-      examples: ['+2250712345678'],
+      description:
+        "A number of a served country: international (+225 07 12 34 56 78), or as written in the reseller's country (07 12 34 56 78 in Côte d'Ivoire, 77 123 45 67 in Senegal); answered in E.164",
+      examples: ['+2250712345678', '07 12 34 56 78'],
     }),
   ),
 );

@@ -1,4 +1,6 @@
 import { endpoint, json } from '../core/http.js';
+import { countryOf } from '../core/phone.mjs';
+import { requireMsisdn } from './otp.js';
 import { OtpRequestBody, OtpRequestResponse } from './schemas.js';
 import { requestOtp } from './service.js';
 
@@ -11,13 +13,15 @@ export const handler = endpoint(
   },
   // The client address API Gateway saw (the local server sets it too), and from the portal the
   // hotspot and the device: whom the SMS budgets count the request against.
-  async ({ body, event }) =>
-    json(
-      200,
-      await requestOtp(body.msisdn, {
-        sourceIp: event.requestContext?.http?.sourceIp,
-        nasId: body.nas_id,
-        clientMac: body.client_mac,
-      }),
-    ),
+  // With `country` (the console), a number may be written the national way: read there, and
+  // answered as read, so that the client verifies the same number.
+  async ({ body, event }) => {
+    const msisdn = body.country ? requireMsisdn(body.msisdn, body.country) : body.msisdn;
+    const sent = await requestOtp(msisdn, {
+      sourceIp: event.requestContext?.http?.sourceIp,
+      nasId: body.nas_id,
+      clientMac: body.client_mac,
+    });
+    return json(200, body.country ? { ...sent, msisdn, country: countryOf(msisdn) } : sent);
+  },
 );

@@ -1,7 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../core/errors.js';
 import { phonePlans } from '../core/lazy-phone.js';
-import { servedE164 } from '../core/phone.mjs';
+import { nationalE164, servedE164 } from '../core/phone.mjs';
 
 /** Limits of the OTP flow (docs/decisions.md, "OTP" and "Hardening"). */
 export const OTP = {
@@ -40,9 +40,21 @@ export function compactMsisdn(input: string): string | undefined {
  * An E.164 number that is also valid in its country's numbering plan, that country being one the
  * platform serves (functions/core/phone.mts), or undefined.
  */
-function normalizeMsisdn(input: string): string | undefined {
+function normalizeMsisdn(input: string, country?: string): string | undefined {
+  return normalizeWith({ servedE164, nationalE164 }, input, country);
+}
+
+/** The plans' two readings of a number (functions/core/phone.mts), bundled in or loaded. */
+interface Plans {
+  servedE164(compact: string): string | undefined;
+  nationalE164(typed: string, country: string): string | undefined;
+}
+
+function normalizeWith(plans: Plans, input: string, country?: string): string | undefined {
   const compact = compactMsisdn(input);
-  return compact ? servedE164(compact) : undefined;
+  if (compact) return plans.servedE164(compact);
+  // A number written the national way, in the country of the reseller it is typed for.
+  return country && !input.trim().startsWith('+') ? plans.nationalE164(input, country) : undefined;
 }
 
 /** `SUB-` and the MSISDN's digits. */
@@ -77,8 +89,8 @@ export const smsText = (code: string): string =>
  * service: onboarding and the erase command check a number without carrying the service (its
  * SMS client, devices and limits) into their bundles.
  */
-export function requireMsisdn(input: string): string {
-  return checked(normalizeMsisdn(input));
+export function requireMsisdn(input: string, country?: string): string {
+  return checked(normalizeMsisdn(input, country));
 }
 
 /**
@@ -86,19 +98,20 @@ export function requireMsisdn(input: string): string {
  * erasing a subscriber, an agent's creation and the buyer's number of its sale): the plans are
  * loaded by the first check (`phonePlans`), not at the function's start.
  */
-export async function normalizeMsisdnLoaded(input: string): Promise<string | undefined> {
-  const compact = compactMsisdn(input);
-  return compact ? (await phonePlans()).servedE164(compact) : undefined;
+export async function normalizeMsisdnLoaded(input: string, country?: string): Promise<string | undefined> {
+  return normalizeWith(await phonePlans(), input, country);
 }
 
 /** `requireMsisdn` with the plans loaded by the first check (`normalizeMsisdnLoaded`). */
-export async function requireMsisdnLoaded(input: string): Promise<string> {
-  return checked(await normalizeMsisdnLoaded(input));
+export async function requireMsisdnLoaded(input: string, country?: string): Promise<string> {
+  return checked(await normalizeMsisdnLoaded(input, country));
 }
 
 function checked(msisdn: string | undefined): string {
   if (!msisdn) {
-    throw new AppError('ERR_MSISDN_INVALID', 'msisdn must be an international number: + and 8 to 15 digits');
+    throw new AppError('ERR_MSISDN_INVALID', 'msisdn must be an international number: + and 8 to 15 digits', {
+      details: [{ path: 'body.msisdn', message: 'not a number of a served country' }],
+    });
   }
   return msisdn;
 }

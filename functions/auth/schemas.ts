@@ -14,7 +14,7 @@ const msisdn = /* @__PURE__ */ schema(() =>
     z.meta({
       pattern: MSISDN_SHAPE,
       description:
-        'E.164: + and 8 to 15 digits (spaces, dots, dashes and brackets tolerated), in the numbering plan of a country the platform serves',
+        'E.164: + and 8 to 15 digits (spaces, dots, dashes and brackets tolerated), in the numbering plan of a country the platform serves; on otp/request, with `country`, also the national form of that country',
       examples: ['+2250712345678'],
     }),
   ),
@@ -41,6 +41,19 @@ export const OtpRequestBody = /* @__PURE__ */ schema(() =>
      * Not a MAC (or an unknown hotspot) is not refused: the request is then budgeted per client
      * address, so a router's odd format never stops a login.
      */
+    /**
+     * Optional, sent by the console: the country (ISO 3166-1 alpha-2, a served one) a number
+     * written without its country code is read in ("07 12 34 56 78" with `CI`). The answer then
+     * gives the number as read (`msisdn`, E.164) and its `country`.
+     */
+    country: z.optional(
+      z
+        .string()
+        .check(
+          z.regex(/^[A-Z]{2}$/, 'must be a country code such as CI'),
+          z.meta({ description: 'Where a national number is read', examples: ['CI', 'SN'] }),
+        ),
+    ),
     client_mac: z.optional(
       z.string().check(
         z.minLength(1),
@@ -79,7 +92,14 @@ const deviceToken = /* @__PURE__ */ schema(() =>
 );
 export const DeviceTokenBody = /* @__PURE__ */ schema(() => z.strictObject({ device_token: deviceToken }));
 
-export const OtpRequestResponse = /* @__PURE__ */ schema(() => z.object({ otp_token: z.string() }));
+export const OtpRequestResponse = /* @__PURE__ */ schema(() =>
+  z.object({
+    otp_token: z.string(),
+    /** With `country` in the request: the number as read, in E.164, and its country. */
+    msisdn: z.optional(z.string()),
+    country: z.optional(z.string()),
+  }),
+);
 export const OtpVerifyResponse = /* @__PURE__ */ schema(() =>
   z.object({
     session_token: z.string(),

@@ -7,6 +7,33 @@ import { recordActivity } from '../store/activity.js';
 import { bearerToken, verifySession } from './tokens.js';
 
 /**
+ * The body fields an activity entry keeps, so that the console writes it as a sentence ("Chez
+ * Awa a généré 30 codes Pass Jour"): counts, amounts, a forfait, a hotspot, the reseller an
+ * operator acted for, a name given to what was made. Numbers and short texts only; never a
+ * phone number, a secret or free text beyond a name.
+ */
+const FACTS = [
+  'n',
+  'count',
+  'forfait_id',
+  'float_fcfa',
+  'amount_fcfa',
+  'price_fcfa',
+  'name',
+  'nas_id',
+  'reseller_id',
+];
+function activityFacts(body: unknown): Record<string, string | number> | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const out: Record<string, string | number> = {};
+  for (const key of FACTS) {
+    const v = (body as Record<string, unknown>)[key];
+    if (typeof v === 'number' || (typeof v === 'string' && v.length <= 64)) out[key] = v;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/**
  * Records a write of an operator or a reseller in the activity log (functions/store/activity.ts),
  * whatever its outcome: one PutItem after the handler. Subscribers' writes are the platform's
  * volume and are not logged. A failed record is logged, never the caller's failure.
@@ -18,6 +45,7 @@ async function recordWrite(
 ): Promise<void> {
   const who = req.principal as Principal | undefined;
   if (!who || who.role === 'subscriber') return;
+  const facts = activityFacts(req.body);
   try {
     await recordActivity({
       at: new Date().toISOString(),
@@ -30,6 +58,7 @@ async function recordWrite(
       target: req.event.rawPath ?? '',
       status,
       ip: req.event.requestContext?.http?.sourceIp ?? '',
+      ...(facts ? { facts } : {}),
     });
   } catch (error) {
     log.error('activity not recorded', {

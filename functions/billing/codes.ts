@@ -4,13 +4,20 @@ import { randomInt } from 'node:crypto';
  * Access codes (a voucher's, or a purchase's): 10 characters without look-alikes (no 0/O,
  * 1/I/L), since they are read aloud, printed on paper and typed on phones; from the CSPRNG,
  * 31^10 (about 8e14) possibilities, unique by conditional write.
+ *
+ * A batch of vouchers may choose another length (8 to 12) and a prefix of its own (up to 4 of
+ * the same characters, a shop's initials): the rest, at least MIN_RANDOM characters, is drawn
+ * as above, so a batch's codes stay at least 31^6 (about 8.9e8) possibilities apart.
  */
-const VOUCHER_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+export const VOUCHER_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 export const VOUCHER_LENGTH = 10;
+export const CODE_LENGTHS = { min: 8, max: 12 } as const;
+export const MAX_PREFIX = 4;
+export const MIN_RANDOM = 6;
 
-export function newCode(): string {
-  let code = '';
-  for (let i = 0; i < VOUCHER_LENGTH; i++) code += VOUCHER_ALPHABET[randomInt(VOUCHER_ALPHABET.length)];
+export function newCode(length: number = VOUCHER_LENGTH, prefix = ''): string {
+  let code = prefix;
+  while (code.length < length) code += VOUCHER_ALPHABET[randomInt(VOUCHER_ALPHABET.length)];
   return code;
 }
 

@@ -95,9 +95,11 @@ export function newAccessCode(
   of: Pick<AccessCode, 'reseller_id' | 'source' | 'source_id' | 'forfait_id' | 'forfait_name' | 'offer'>,
   createdAt: string,
   also: Partial<AccessCode> = {},
+  /** A voucher batch's own code length and prefix (functions/billing/codes.ts). */
+  shape: { length?: number; prefix?: string } = {},
 ): AccessCode {
   return {
-    code: newCode(),
+    code: newCode(shape.length, shape.prefix),
     ...of,
     ...also,
     created_at: createdAt,

@@ -91,13 +91,6 @@ export const PaymentStatusResponse = /* @__PURE__ */ schema(() =>
   }),
 );
 
-export const VoucherGenerateBody = /* @__PURE__ */ schema(() =>
-  z.strictObject({
-    forfait_id: uuid(),
-    reseller_id: uuid(),
-    n: z.int().check(z.gte(1), z.lte(1000)),
-  }),
-);
 const VoucherStatus = /* @__PURE__ */ schema(() => z.enum(['active', 'redeemed', 'expired']));
 export const VoucherGenerateResponse = /* @__PURE__ */ schema(() =>
   z.object({
@@ -122,7 +115,7 @@ export const VoucherRedeemBody = /* @__PURE__ */ schema(() =>
       .string()
       .check(
         z.maxLength(40),
-        z.regex(/^[\s-]*(?:[A-Za-z0-9][\s-]*){10}$/, 'must be a 10-character voucher code'),
+        z.regex(/^[\s-]*(?:[A-Za-z0-9][\s-]*){8,12}$/, 'must be a voucher code of 8 to 12 characters'),
       ),
   }),
 );

@@ -1,7 +1,8 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { assertActsFor } from '../core/access.js';
 import { json } from '../core/http.js';
-import { VoucherGenerateBody, VoucherGenerateResponse } from './schemas.js';
+import { VoucherGenerateResponse } from './schemas.js';
+import { VoucherGenerateBody } from './voucher-schemas.js';
 import { generateVouchers } from './vouchers.js';
 
 /**
@@ -17,7 +18,13 @@ export const handler = sessionEndpoint(
     assertActsFor(principal, body.reseller_id);
     return json(
       201,
-      await generateVouchers({ forfaitId: body.forfait_id, resellerId: body.reseller_id, n: body.n }),
+      await generateVouchers({
+        forfaitId: body.forfait_id,
+        resellerId: body.reseller_id,
+        n: body.n,
+        codeLength: body.code_length,
+        prefix: body.prefix,
+      }),
     );
   },
 );

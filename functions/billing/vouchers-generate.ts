@@ -1,6 +1,7 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
-import { VoucherGenerateBody, VoucherGenerateResponse } from './schemas.js';
+import { VoucherGenerateResponse } from './schemas.js';
+import { VoucherGenerateBody } from './voucher-schemas.js';
 import { generateVouchers } from './vouchers.js';
 
 export const handler = sessionEndpoint(
@@ -9,6 +10,12 @@ export const handler = sessionEndpoint(
   async ({ body }) =>
     json(
       201,
-      await generateVouchers({ forfaitId: body.forfait_id, resellerId: body.reseller_id, n: body.n }),
+      await generateVouchers({
+        forfaitId: body.forfait_id,
+        resellerId: body.reseller_id,
+        n: body.n,
+        codeLength: body.code_length,
+        prefix: body.prefix,
+      }),
     ),
 );

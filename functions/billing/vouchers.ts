@@ -43,7 +43,14 @@ const GENERATION_LANES = 4;
  * the operator CLI or a VLAN allocation; else 404, so that no voucher is sold for nobody), in
  * transactions of 98, four in flight; one batch id. Each is valid unused until VOUCHER_VALIDITY_DAYS from now.
  */
-export async function generateVouchers(input: { forfaitId: string; resellerId: string; n: number }) {
+export async function generateVouchers(input: {
+  forfaitId: string;
+  resellerId: string;
+  n: number;
+  /** The codes' length and prefix (functions/billing/codes.ts); 10 and none by default. */
+  codeLength?: number;
+  prefix?: string;
+}) {
   if (!Number.isInteger(input.n) || input.n < 1 || input.n > 1000) throw validation('n must be 1..1000');
   // A voucher carries no hotspot: a reseller's own forfait makes vouchers only when it is sold
   // at all of that reseller's hotspots (docs/billing.md).
@@ -71,6 +78,7 @@ export async function generateVouchers(input: { forfaitId: string; resellerId: s
       },
       createdAt,
       { price_fcfa: forfait.price_fcfa, currency, voucher_status: 'active', use_by: useBy },
+      { length: input.codeLength, prefix: input.prefix?.toUpperCase() },
     );
   // Every code of the batch distinct first (in memory), then unique against the table by the
   // chunks' conditional writes; a chunk whose codes are taken is regenerated and written again.

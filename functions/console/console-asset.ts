@@ -8,5 +8,5 @@ const answer = assetAnswers(CONSOLE_ASSETS);
 export const handler = endpoint(
   'GET /console/assets/{file}',
   { errors: ['ERR_NOT_FOUND'], response: { status: 200, contentType: 'text/javascript' } },
-  async ({ params }) => answer(params.file),
+  async ({ params, headers }) => answer(params.file, headers['accept-encoding']),
 );

@@ -56,6 +56,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Raw body (text/html, text/csv); `body` is ignored when set. */
   raw?: string;
+  /** Raw bytes (an image, a gzipped asset), sent base64-encoded as API Gateway wants them; `raw` and `body` ignored. */
+  bytes?: Buffer;
 }
 
 /** An answer other than the success and the errors: a 304, a refusal with its own body, a page. */
@@ -170,6 +172,7 @@ export const json = (status: number, body: unknown, headers: Record<string, stri
 
 function toResponse(reply: Reply): APIGatewayProxyStructuredResultV2 {
   const raw = reply.raw !== undefined;
+  const bytes = reply.bytes ? { body: reply.bytes.toString('base64'), isBase64Encoded: true } : {};
   return {
     statusCode: reply.status,
     headers: {
@@ -179,6 +182,7 @@ function toResponse(reply: Reply): APIGatewayProxyStructuredResultV2 {
       ...reply.headers,
     },
     body: raw ? reply.raw : reply.body === undefined ? '' : JSON.stringify(reply.body),
+    ...bytes,
   };
 }
 
@@ -192,6 +196,19 @@ async function radiusTokenMatches(header: string | undefined): Promise<boolean> 
   // Every token is compared (no early exit), each in constant time.
   return digestMatches(given, digests);
 }
+
+/**
+ * The in-country edges' token check, given by functions/edge/edge-auth.ts when a function's
+ * bundle holds it: the routes an edge calls (authorize, post-auth, accounting, the client lookup,
+ * its replica) import it; any other function carries neither it nor the store code it reads with,
+ * and refuses an edge's token.
+ */
+let edgeCheck: ((authorization: string | undefined) => Promise<unknown>) | undefined;
+export const acceptEdgeTokens = (check: (authorization: string | undefined) => Promise<unknown>): void => {
+  edgeCheck = check;
+};
+const edgeTokenMatches = async (authorization: string | undefined): Promise<boolean> =>
+  edgeCheck !== undefined && (await edgeCheck(authorization)) !== undefined;
 
 /** The digests of the secret's tokens (`safeEqual`'s), split and hashed once per secret value. */
 let tokenDigests: { secret: string; digests: Buffer[] } | undefined;
@@ -229,8 +246,13 @@ async function authenticate(
       return undefined;
     }
     case 'radius':
+      // A RADIUS server: the region's front (the secret's tokens) or, on the routes an edge calls,
+      // an in-country edge (its own token, refused once revoked: functions/edge/edge-auth.ts).
       // Not a 401: FreeRADIUS reads 401 as "reject this user" and would blame the subscriber.
-      if (!(await radiusTokenMatches(headers.authorization))) {
+      if (
+        !(await radiusTokenMatches(headers.authorization)) &&
+        !(await edgeTokenMatches(headers.authorization))
+      ) {
         throw new AppError('ERR_RADIUS_CREDENTIALS', 'Invalid RADIUS server credentials');
       }
       return undefined;

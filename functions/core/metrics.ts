@@ -74,6 +74,8 @@ type BusinessMetric =
   | 'SessionsClosedNasRestart'
   /** Silent sessions a sweep run had no time for: 0 while the sweep keeps up. */
   | 'SessionSweepBacklog'
+  /** Countries of the cell whose link is cut, each sweep run (functions/radius/link-watch.ts). */
+  | 'CountriesCut'
   /** New sessions the stream consumer counted (functions/radius/session-counts.ts). */
   | 'SessionsCounted'
   /** A completed payment whose code had no login within 15 minutes (the reseller is told). */

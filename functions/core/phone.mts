@@ -1,4 +1,4 @@
-import { type MetadataJson, parsePhoneNumberFromString } from 'libphonenumber-js/core';
+import { type CountryCode, type MetadataJson, parsePhoneNumberFromString } from 'libphonenumber-js/core';
 import metadata from './phone-metadata.json' with { type: 'json' };
 
 /**
@@ -13,12 +13,28 @@ import metadata from './phone-metadata.json' with { type: 'json' };
  */
 const PLANS = metadata as unknown as MetadataJson;
 
+/** ISO 3166-1 alpha-2 codes of the countries whose numbers are accepted. */
+const SERVED_COUNTRIES: readonly string[] = /* @__PURE__ */ Object.keys(metadata.countries);
+
 /**
  * `+` and digits, valid in the numbering plan of a served country: that number in E.164, or
  * undefined (another country's number, a number its plan cannot have, anything else).
  */
 export function servedE164(compact: string): string | undefined {
   const phone = parsePhoneNumberFromString(compact, PLANS);
+  if (!phone?.isValid()) return undefined;
+  return phone.number;
+}
+
+/**
+ * A number as people write it in `country` ("07 12 34 56 78" in Côte d'Ivoire, "77 123 45 67"
+ * in Senegal: the national form, trunk prefix or not), or international (+, or 00): that number
+ * in E.164 when valid in a served country's plan, else undefined.
+ */
+export function nationalE164(typed: string, country: string): string | undefined {
+  const trimmed = typed.trim().replace(/^00/, '+');
+  if (trimmed.length > 32 || !SERVED_COUNTRIES.includes(country)) return undefined;
+  const phone = parsePhoneNumberFromString(trimmed, { defaultCountry: country as CountryCode }, PLANS);
   if (!phone?.isValid()) return undefined;
   return phone.number;
 }

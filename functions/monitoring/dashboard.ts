@@ -2,9 +2,10 @@ import { clock } from '../core/clock.js';
 import type { Principal } from '../core/principal.js';
 import { getCanaryState, listDays } from '../store/canary.js';
 import { countersOf, scopeOf } from '../store/counters.js';
+import { linkStates } from '../store/link-states.js';
 import { CHECK_NAMES } from './checks/types.js';
 import { monitoringSettings } from './settings.js';
-import { type PublicStatus, percentages, publicStatus, windowStart } from './status.js';
+import { linkNotice, type PublicStatus, percentages, publicStatus, windowStart } from './status.js';
 
 export interface Overview {
   sessions_active: number;
@@ -72,7 +73,10 @@ export async function canaryStatus(): Promise<CanaryStatusView> {
   };
 }
 
-/** `GET /monitoring/status` (public). */
+/** `GET /monitoring/status` (public): the canary's verdict, and a line per country cut. */
 export async function currentPublicStatus(): Promise<PublicStatus> {
-  return publicStatus(await getCanaryState(), clock.now(), monitoringSettings().CANARY_STALE_AFTER_MS);
+  const [state, links] = await Promise.all([getCanaryState(), linkStates()]);
+  const status = publicStatus(state, clock.now(), monitoringSettings().CANARY_STALE_AFTER_MS);
+  const cut = links.filter((l) => l.status === 'cut');
+  return cut.length ? { ...status, notices: cut.map(linkNotice) } : status;
 }

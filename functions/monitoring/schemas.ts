@@ -13,6 +13,17 @@ export const PublicStatusSchema = /* @__PURE__ */ schema(() =>
     status: z.enum(PUBLIC_STATUSES),
     components: z.array(z.object({ name: z.string(), status: z.enum(COMPONENT_STATUSES) })),
     updated_at: z.string(),
+    /** Countries whose international link is cut now, each with its line for the page. */
+    notices: z.optional(
+      z.array(
+        z.object({
+          country: z.string(),
+          kind: z.literal('link_cut'),
+          since: z.string(),
+          message: z.string(),
+        }),
+      ),
+    ),
   }),
 );
 
@@ -86,6 +97,41 @@ export const NoQuery = /* @__PURE__ */ schema(() => z.strictObject({}));
 export const LiveSessionsQuery = /* @__PURE__ */ schema(() =>
   z.strictObject({ reseller_id: z.optional(uuid()), ...cursorQuery() }),
 );
+/** Exactly one of `code` (as typed: spaces, dashes, any case) and `phone` (as people write it). */
+export const EndedSessionsQuery = /* @__PURE__ */ schema(() =>
+  z
+    .strictObject({
+      reseller_id: z.optional(uuid()),
+      code: z.optional(z.string().check(z.maxLength(40), z.regex(/^[\s-]*(?:[A-Za-z0-9][\s-]*){4,16}$/))),
+      phone: z.optional(z.string().check(z.maxLength(32))),
+    })
+    .check(
+      z.refine<{ code?: string; phone?: string }>(
+        (q) => (q.code === undefined) !== (q.phone === undefined),
+        'give a code or a phone, not both',
+      ),
+    ),
+);
+export const EndedSessionsResponse = /* @__PURE__ */ schema(() =>
+  z.object({
+    /** Newest end first, at most 50, none older than 30 days. */
+    items: z.array(
+      z.object({
+        id: z.string(),
+        code: z.string(),
+        nas_id: z.string(),
+        mac: z.optional(z.string()),
+        forfait_name: z.optional(z.string()),
+        started_at: z.string(),
+        closed_at: z.string(),
+        /** `stop`, `nas_restart`, `stale`, `disconnect`, `released`. */
+        close_reason: z.optional(z.string()),
+        total_bytes: z.number(),
+        session_time_s: z.int(),
+      }),
+    ),
+  }),
+);
 export const LiveSessionsPage = /* @__PURE__ */ schema(() =>
   cursorPage(
     z.object({
@@ -133,6 +179,7 @@ export const ActivityPage = /* @__PURE__ */ schema(() =>
       target: z.string(),
       status: z.int(),
       ip: z.string(),
+      facts: z.optional(z.record(z.string(), z.union([z.string(), z.number()]))),
     }),
   ),
 );

@@ -1,4 +1,6 @@
+import type { Country } from '../core/currency.js';
 import type { CanaryState, DayCounters, RunStatus } from '../store/canary.js';
+import type { LinkState } from '../store/link-states.js';
 import { CHECK_NAMES, type CheckName, type CheckResult } from './checks/types.js';
 
 /** The checks without which no subscriber gets online: the API (OTP, payments) and RADIUS. */
@@ -37,6 +39,50 @@ export interface PublicStatus {
   status: 'operational' | 'degraded' | 'down';
   components: { name: string; status: 'operational' | 'down' | 'unknown' }[];
   updated_at: string;
+  notices?: LinkNotice[];
+}
+
+/** A line of the status page: a country whose link is cut (functions/radius/link-watch.ts). */
+interface LinkNotice {
+  country: string;
+  kind: 'link_cut';
+  since: string;
+  message: string;
+}
+
+/** Each country's French name and time zone: the line reads in the subscriber's own clock. */
+const COUNTRY_LINES: Record<Country, [string, string]> = {
+  BJ: ['Bénin', 'Africa/Porto-Novo'],
+  BF: ['Burkina Faso', 'Africa/Ouagadougou'],
+  CI: ["Côte d'Ivoire", 'Africa/Abidjan'],
+  GW: ['Guinée-Bissau', 'Africa/Bissau'],
+  ML: ['Mali', 'Africa/Bamako'],
+  NE: ['Niger', 'Africa/Niamey'],
+  SN: ['Sénégal', 'Africa/Dakar'],
+  TG: ['Togo', 'Africa/Lome'],
+  CM: ['Cameroun', 'Africa/Douala'],
+  CF: ['Centrafrique', 'Africa/Bangui'],
+  CG: ['Congo', 'Africa/Brazzaville'],
+  GA: ['Gabon', 'Africa/Libreville'],
+  GQ: ['Guinée équatoriale', 'Africa/Malabo'],
+  TD: ['Tchad', 'Africa/Ndjamena'],
+};
+
+/** "Côte d'Ivoire : liaison internationale coupée depuis 14:02, les codes déjà achetés fonctionnent". */
+export function linkNotice(cut: Pick<LinkState, 'country' | 'since'>): LinkNotice {
+  const [name, timeZone] = COUNTRY_LINES[cut.country];
+  const hhmm = new Intl.DateTimeFormat('fr-FR', {
+    timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(cut.since));
+  return {
+    country: cut.country,
+    kind: 'link_cut',
+    since: cut.since,
+    message: `${name} : liaison internationale coupée depuis ${hhmm}, les codes déjà achetés fonctionnent`,
+  };
 }
 
 /**

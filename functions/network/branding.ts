@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { assertActsFor } from '../core/access.js';
 import { clock } from '../core/clock.js';
+import { config } from '../core/config.js';
 import { notFound } from '../core/errors.js';
 import { pick } from '../core/pick.js';
 import type { Principal } from '../core/principal.js';
-import { type BrandingFields, readBranding, saveBranding } from '../store/branding.js';
+import { type BrandingFields, readBranding, readLogo, saveBranding, saveLogo } from '../store/branding.js';
 import { getNas, loginOriginOf, setNasLoginOrigin } from '../store/nas.js';
+import { checkLogo, logoPath } from './logo.js';
 import { isNasIdShape } from './naming.js';
 import { networkSettings } from './settings.js';
 
@@ -97,4 +99,40 @@ export async function updateBranding(
     throw notFound('Hotspot');
   const after = await hotspot(nasId, true);
   return withDefaults(nasId, after.nas.reseller_name, after.saved);
+}
+
+/** The platform's own origin, as the branding's `logo_url` names an uploaded logo. */
+const ownOrigin = () => config().PUBLIC_BASE_URL.replace(/\/$/, '');
+
+/**
+ * An uploaded logo, checked (functions/network/logo.ts) and stored by the owning reseller or an
+ * admin; the branding's `logo_url` then names it on the platform's own origin.
+ */
+export async function uploadLogo(principal: Principal, nasId: string, base64: string): Promise<Branding> {
+  const { nas } = await hotspot(nasId);
+  assertActsFor(principal, nas.reseller_id);
+  const logo = checkLogo(base64);
+  const url = `${ownOrigin()}${logoPath(nasId, logo.hash)}`;
+  const record = { nas_id: nasId, ...logo, updated_at: clock.iso() };
+  if (!(await saveLogo(nas.reseller_id, record, url))) throw notFound('Hotspot');
+  const after = await hotspot(nasId, true);
+  return withDefaults(nasId, after.nas.reseller_name, after.saved);
+}
+
+/** The uploaded logo by its hash, while the branding names it; 404 otherwise. */
+export async function servedLogo(nasId: string, hash: string) {
+  if (!isNasIdShape(nasId)) throw notFound('Logo');
+  const { logo, logoUrl } = await readLogo(nasId);
+  if (!logo || logo.hash !== hash || logoUrl !== `${ownOrigin()}${logoPath(nasId, hash)}`)
+    throw notFound('Logo');
+  return logo;
+}
+
+/**
+ * The path of a logo served by the platform itself (an uploaded one), for the portal to load
+ * from its own origin; undefined for any other URL.
+ */
+export function ownLogoPath(logoUrl: string): string | undefined {
+  const prefix = `${ownOrigin()}/api/v1/branding/`;
+  return logoUrl.startsWith(prefix) ? logoUrl.slice(ownOrigin().length) : undefined;
 }

@@ -31,7 +31,8 @@ export async function onboardReseller(
     first_router?: { name: string; transport: RouterTransport; source_ip?: string | undefined } | undefined;
   },
 ) {
-  const msisdn = await requireMsisdnLoaded(input.msisdn);
+  // Typed as people write it in the reseller's country, or international.
+  const msisdn = await requireMsisdnLoaded(input.msisdn, input.country);
   // A UDP router's address is checked before anything is created (the address being taken is
   // only known at registration: that failure leaves the reseller without its router, which
   // POST /api/v1/routers completes).

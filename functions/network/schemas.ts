@@ -136,6 +136,21 @@ export const BrandingResponse = /* @__PURE__ */ schema(() =>
     custom_css: z.optional(z.string()),
   }),
 );
+/** An uploaded logo: the file's bytes in base64 (the console resizes it first, see network/logo.ts). */
+export const LogoBody = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    image: z
+      .string()
+      .check(
+        z.base64('must be the image file in base64'),
+        z.meta({ description: 'A PNG, JPEG or WebP file, 40 KB at most, 16 to 512 pixels a side' }),
+      ),
+  }),
+);
+export const LogoParams = /* @__PURE__ */ schema(() =>
+  z.strictObject({ nas_id: nasIdParam, hash: z.string().check(z.regex(/^[A-Za-z0-9_-]{16}$/)) }),
+);
+
 export const BrandingBody = /* @__PURE__ */ schema(() =>
   z
     .strictObject({

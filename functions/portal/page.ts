@@ -86,7 +86,8 @@ export function renderPortal(input: PortalInput): PortalPage {
   // refuse `<`; refused here too, so that nothing could ever end the <style> element early.
   const custom = input.customCss.includes('<') ? '' : input.customCss;
   const style = `:root{--p:${primary};--on-p:${textOn(primary)};--s:${secondary};--on-s:${textOn(secondary)}}${custom}`;
-  const logo = new URL(input.logoUrl);
+  // A path is a logo the platform serves itself (uploaded): the page's own origin, 'self'.
+  const logo = input.logoUrl.startsWith('/') ? { href: input.logoUrl, origin: '' } : new URL(input.logoUrl);
   // A login URL on another origin than the registered one gets no form-action: the browser
   // itself would refuse the post, should the script ever try.
   const formTarget = loginOrigin(trustedRouter(routerParams(input.query), input.loginOrigin));
@@ -122,7 +123,7 @@ export function renderPortal(input: PortalInput): PortalPage {
 <script src="assets/${PORTAL_SCRIPT}" defer></script>
 </head>
 <body data-nas="${escapeHtml(input.nasId)}" data-login-origin="${escapeHtml(input.loginOrigin)}" ${PORTAL_MARKER}>
-<header><img id="logo" src="${escapeHtml(logo.href)}" alt="${escapeHtml(input.resellerName)}" width="40" height="40"><span class="brand">${escapeHtml(input.resellerName)}</span><a id="lang" href="?${escapeHtml(switchQuery.toString())}" hreflang="${other}" lang="${other}" data-t="other_lang">${tr('other_lang')}</a></header>
+<header><img id="logo" src="${escapeHtml(logo.href)}" alt="" width="40" height="40"><span class="brand">${escapeHtml(input.resellerName)}</span><a id="lang" href="?${escapeHtml(switchQuery.toString())}" hreflang="${other}" lang="${other}" data-t="other_lang">${tr('other_lang')}</a></header>
 <main>
 ${welcome}
 <p id="router-error" class="alert" hidden></p>
@@ -200,7 +201,7 @@ ${link('buy_more', 'buy-more')}
     "default-src 'none'",
     "script-src 'self'",
     `style-src 'self' ${sha256(style)}`,
-    `img-src 'self' data: ${logo.origin}`,
+    `img-src 'self' data:${logo.origin ? ` ${logo.origin}` : ''}`,
     "connect-src 'self'",
     `form-action 'self'${formTarget ? ` ${formTarget}` : ''}`,
     // The platform's own console previews the portal in a frame; no other site may frame it.

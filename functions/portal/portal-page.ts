@@ -1,7 +1,7 @@
 import { AppError } from '../core/errors.js';
 import { endpoint, type Reply } from '../core/http.js';
 import { OpenQuery } from '../core/schemas.js';
-import { etagMatches, etagOf, portalOf } from '../network/branding.js';
+import { etagMatches, etagOf, ownLogoPath, portalOf } from '../network/branding.js';
 import { normalizedLogoUrl } from '../network/branding-rules.js';
 import { networkSettings } from '../network/settings.js';
 import { type PortalPage, renderPortal, unknownHotspotPage } from './page.js';
@@ -49,8 +49,12 @@ export const handler = endpoint(
     const p = renderPortal({
       nasId: branding.nas_id,
       resellerName: branding.reseller_name,
-      // A logo saved before the stricter rules, and refused by them now, gives way to the default.
-      logoUrl: normalizedLogoUrl(branding.logo_url) ?? networkSettings().BRANDING_DEFAULT_LOGO_URL,
+      // An uploaded logo from this origin; a logo saved before the stricter rules, and refused
+      // by them now, gives way to the default.
+      logoUrl:
+        ownLogoPath(branding.logo_url) ??
+        normalizedLogoUrl(branding.logo_url) ??
+        networkSettings().BRANDING_DEFAULT_LOGO_URL,
       primaryColor: branding.primary_color,
       secondaryColor: branding.secondary_color,
       customCss: branding.custom_css,

@@ -151,6 +151,8 @@ export interface SweepResult extends Record<string, number> {
   left: number;
   /** Closes that failed (a transaction error): retried next run. */
   errors: number;
+  /** Silent sessions left open: their country's link is cut (functions/radius/link-watch.ts). */
+  paused: number;
 }
 
 type SweepTask =
@@ -164,7 +166,12 @@ type SweepTask =
  * its next page joins the end of the queue, RADIUS_CLOSE_CONCURRENCY in flight; no task starts
  * past RADIUS_SWEEP_BUDGET_MS, and what is left is counted (the backlog).
  */
-export async function sweepSilentSessions(nowMs: number, pageSize = 25): Promise<SweepResult> {
+export async function sweepSilentSessions(
+  nowMs: number,
+  pageSize = 25,
+  /** Silent sessions this run leaves open (a cut country's: they report late). */
+  keepOpen: (s: RadiusSession) => Promise<boolean> = async () => false,
+): Promise<SweepResult> {
   const s = radiusSettings();
   const until = Date.now() + s.RADIUS_SWEEP_BUDGET_MS;
   const cutoff = new Date(nowMs - s.RADIUS_LEASE_S * 1000).toISOString();
@@ -176,6 +183,7 @@ export async function sweepSilentSessions(nowMs: number, pageSize = 25): Promise
     restarts_left: 0,
     left: 0,
     errors: 0,
+    paused: 0,
   };
   const restarts = await pendingNasCloses(NAS_CLOSES_PER_SWEEP);
   const failed = new Set<string>();
@@ -215,6 +223,10 @@ export async function sweepSilentSessions(nowMs: number, pageSize = 25): Promise
         // Out of time mid-page: the shard is left for the next run (counted below).
         if (Date.now() >= until) return [task];
         try {
+          if (await keepOpen(x)) {
+            result.paused += 1;
+            continue;
+          }
           if (await closeAsReported(x, 'stale', nowIso, silent)) result.closed += 1;
         } catch (error) {
           result.errors += 1;

@@ -1,4 +1,5 @@
 import { log } from '../core/log.js';
+import { routerDirectory } from '../routers/directory.js';
 import { batchGet } from '../store/entity.js';
 import { Nas, type NasRecord } from '../store/nas.js';
 import { Router, type RouterRecord } from '../store/routers.js';
@@ -17,7 +18,13 @@ import { Router, type RouterRecord } from '../store/routers.js';
  * longer speaks for it even if its list still names it (a release revokes such routers too:
  * functions/network/vlans.ts).
  */
-export type RouterRefusal = 'unknown_router' | 'router_revoked' | 'stale_certificate' | 'foreign_nas_id';
+export type RouterRefusal =
+  | 'unknown_router'
+  | 'router_revoked'
+  | 'stale_certificate'
+  | 'foreign_nas_id'
+  /** Forwarded by an in-country edge for a router of a reseller it does not serve. */
+  | 'outside_edge';
 
 /** The text a refused login shows (French, fixed, as the other refusals). */
 export const ROUTER_REFUSAL_MESSAGE = 'Routeur non autorisé pour ce hotspot';
@@ -65,6 +72,8 @@ export interface RouterOfRequest {
 export function routerOfRequest(
   attrs: Map<string, string>,
   route: 'authorize' | 'post-auth' | 'accounting',
+  /** The resellers of the in-country edge that forwarded the request (functions/edge/edge-auth.ts). */
+  edgeResellers?: readonly string[],
 ): RouterOfRequest {
   const routerId = attrs.get('Hotspot-Router-Id') ?? '';
   const nasId = attrs.get('NAS-Identifier') ?? '';
@@ -72,11 +81,9 @@ export function routerOfRequest(
     id: /^[a-z0-9_]{1,64}$/.test(routerId) ? routerId : undefined,
     nasId: nasId && nasId.length <= 64 ? nasId : undefined,
     judge: (router, nas) => {
-      const refused = routerRefusal(
-        router,
-        { certSerial: attrs.get('Hotspot-Router-Cert-Serial'), nasId },
-        nas,
-      );
+      const refused =
+        routerRefusal(router, { certSerial: attrs.get('Hotspot-Router-Cert-Serial'), nasId }, nas) ??
+        (edgeResellers && !edgeResellers.includes(router?.reseller_id ?? '') ? 'outside_edge' : undefined);
       if (refused) {
         log.warn('radius request refused: router', {
           route,
@@ -92,6 +99,39 @@ export function routerOfRequest(
     },
   };
   return of;
+}
+
+/**
+ * A refusal the RADIUS front's router directory already holds, decided without a read (so a
+ * slow DynamoDB does not hold it up): a router it knows revoked (revocation is final), or a NAS
+ * id not among its NAS ids (a router's list only ever shrinks, so a list held from before a
+ * change still holds every NAS id it may speak for). Undefined otherwise, and always outside the
+ * front: the request's own read then judges the router.
+ */
+export function refusedInMemory(
+  attrs: Map<string, string>,
+  route: 'authorize' | 'post-auth' | 'accounting',
+): RouterRefusal | undefined {
+  const routerId = attrs.get('Hotspot-Router-Id') ?? '';
+  const router = routerId ? routerDirectory()?.router(routerId) : undefined;
+  if (!router) return undefined;
+  const nasId = attrs.get('NAS-Identifier') ?? '';
+  const refused: RouterRefusal | undefined =
+    router.status !== 'active'
+      ? 'router_revoked'
+      : nasId && !router.nas_ids.includes(nasId)
+        ? 'foreign_nas_id'
+        : undefined;
+  if (refused)
+    log.warn('radius request refused: router', {
+      route,
+      reason: refused,
+      routerId,
+      nasId,
+      source: attrs.get('Hotspot-NAS-IP'),
+      held: true,
+    });
+  return refused;
 }
 
 /** Reads the router and the NAS a request names (one BatchGetItem) and judges them. */
@@ -117,5 +157,6 @@ export async function judgeRouterOf(
 export const requestRouter = (
   attrs: Map<string, string>,
   route: 'authorize' | 'post-auth' | 'accounting',
+  edgeResellers?: readonly string[],
 ): Promise<{ router: RouterRecord } | { refused: RouterRefusal }> =>
-  judgeRouterOf(routerOfRequest(attrs, route));
+  judgeRouterOf(routerOfRequest(attrs, route, edgeResellers));

@@ -2,10 +2,11 @@ import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
+import { edgeOfBearer } from '../edge/edge-auth.js';
 import { noteHeard } from '../routers/heard.js';
 import { account, reportOf } from './accounting.js';
 import { requestAttributes } from './attributes.js';
-import { requestRouter, routerOfRequest } from './identity.js';
+import { refusedInMemory, requestRouter, routerOfRequest } from './identity.js';
 import { RestRequest } from './schemas.js';
 
 /**
@@ -19,13 +20,20 @@ import { RestRequest } from './schemas.js';
 export const handler = endpoint(
   'POST /api/v1/radius/accounting',
   { body: RestRequest, response: { status: 204 } },
-  async ({ body }) => {
+  async ({ body, headers }) => {
     const attrs = requestAttributes(body);
-    const router = routerOfRequest(attrs, 'accounting');
+    // A router the front holds as revoked, or speaking for a NAS id not its own: no read.
+    if (refusedInMemory(attrs, 'accounting')) {
+      countMetric('RadiusRouterRefused');
+      return json(204, undefined);
+    }
+    // Forwarded by an in-country edge: a router of its own resellers only.
+    const edge = (await edgeOfBearer(headers.authorization))?.reseller_ids;
+    const router = routerOfRequest(attrs, 'accounting', edge);
     const report = reportOf(attrs);
     if (!report) {
       // The router first: a refused one's report is counted as such, not as ignored.
-      const from = await requestRouter(attrs, 'accounting');
+      const from = await requestRouter(attrs, 'accounting', edge);
       if ('refused' in from) {
         countMetric('RadiusRouterRefused');
         return json(204, undefined);

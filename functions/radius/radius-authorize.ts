@@ -2,10 +2,11 @@ import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
+import { edgeOfBearer } from '../edge/edge-auth.js';
 import { noteHeard } from '../routers/heard.js';
 import { loginRequestOf, rejectReply, requestAttributes } from './attributes.js';
 import { checkLogin, recordLogin } from './authorize.js';
-import { ROUTER_REFUSAL_MESSAGE, routerOfRequest } from './identity.js';
+import { ROUTER_REFUSAL_MESSAGE, refusedInMemory, routerOfRequest } from './identity.js';
 import { RestReply, RestRequest } from './schemas.js';
 
 /**
@@ -25,12 +26,19 @@ export const handler = endpoint(
     ok: RestReply,
     also: [{ status: 401, schema: RestReply, description: 'Access refused, with the Reply-Message to show' }],
   },
-  async ({ body }) => {
+  async ({ body, headers }) => {
     const attrs = requestAttributes(body);
+    // Forwarded by an in-country edge: a router of its own resellers only.
+    const edge = (await edgeOfBearer(headers.authorization))?.reseller_ids;
     // No NAS id: a request no router may make, refused as invalid before any read.
     if (!attrs.get('NAS-Identifier')) return json(401, rejectReply('invalid_request'));
+    // A router the front holds as revoked, or speaking for a NAS id not its own: no read.
+    if (refusedInMemory(attrs, 'authorize')) {
+      countMetric('RadiusRouterRefused');
+      return json(401, { 'reply:Reply-Message': { value: ROUTER_REFUSAL_MESSAGE, do_xlat: false } });
+    }
     // The router is read with the code (one BatchGetItem) and judged first (authorize.ts).
-    const router = routerOfRequest(attrs, 'authorize');
+    const router = routerOfRequest(attrs, 'authorize', edge);
     const req = loginRequestOf(attrs);
     const password = attrs.get('Hotspot-Login-At-Authorize') === '1' ? attrs.get('User-Password') : undefined;
     const now = clock.now();

@@ -1,4 +1,5 @@
 import { endpoint, json } from '../core/http.js';
+import { edgeOfBearer } from '../edge/edge-auth.js';
 import { clientAt } from '../routers/router-secrets.js';
 import { requestAttributes } from './attributes.js';
 import { RestReply, RestRequest } from './schemas.js';
@@ -22,8 +23,10 @@ export const handler = endpoint(
       },
     ],
   },
-  async ({ body }) => {
-    const client = await clientAt(requestAttributes(body).get('Hotspot-NAS-IP') ?? '');
+  async ({ body, headers }) => {
+    // An in-country edge (functions/edge/edge-auth.ts) learns its own resellers' routers only.
+    const edge = await edgeOfBearer(headers.authorization);
+    const client = await clientAt(requestAttributes(body).get('Hotspot-NAS-IP') ?? '', edge?.reseller_ids);
     return client ? json(200, client) : json(404, {});
   },
 );

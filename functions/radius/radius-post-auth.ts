@@ -2,6 +2,7 @@ import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
+import { edgeOfBearer } from '../edge/edge-auth.js';
 import { loginRequestOf, rejectReply, requestAttributes } from './attributes.js';
 import { authorizeLogin } from './authorize.js';
 import { ROUTER_REFUSAL_MESSAGE, requestRouter } from './identity.js';
@@ -18,10 +19,12 @@ import { RestReply, RestRequest } from './schemas.js';
 export const handler = endpoint(
   'POST /api/v1/radius/post-auth',
   { body: RestRequest, ok: RestReply },
-  async ({ body }) => {
+  async ({ body, headers }) => {
     const attrs = requestAttributes(body);
+    // Forwarded by an in-country edge: a router of its own resellers only.
+    const edge = (await edgeOfBearer(headers.authorization))?.reseller_ids;
     // Authorize refused such a router already; one revoked since is refused here, writing nothing.
-    const from = await requestRouter(attrs, 'post-auth');
+    const from = await requestRouter(attrs, 'post-auth', edge);
     if ('refused' in from) {
       countMetric('RadiusRouterRefused');
       return json(200, {

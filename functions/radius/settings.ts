@@ -26,6 +26,18 @@ export const radiusSettings = defineSettings(
      * (functions/jobs.ts), and the backlog count and metrics still fit after it.
      */
     RADIUS_SWEEP_BUDGET_MS: z._default(intSetting, 100_000),
+    /**
+     * A country's link is cut (functions/radius/link-watch.ts) when at least this many of its
+     * NAS ids fell silent with sessions open, and they are at least RADIUS_LINK_CUT_PCT percent
+     * of its NAS ids with sessions (the silent ones and those heard within a lease).
+     */
+    RADIUS_LINK_CUT_MIN_NAS: z._default(intSetting, 3),
+    RADIUS_LINK_CUT_PCT: z._default(intSetting, 50),
+    /**
+     * Seconds after a cut ends during which the sweep still leaves its country's silent sessions
+     * open: the in-country edge replays its journal, and routers resend, within it.
+     */
+    RADIUS_LINK_GRACE_S: z._default(intSetting, 1800),
     /** Sends of one Disconnect-Request before it is shown failed (a NAK or no answer each). */
     RADIUS_DISCONNECT_TRIES: z._default(intSetting, 3),
     /** Seconds before the second send; doubled before each next one. */

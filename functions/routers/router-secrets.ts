@@ -1,6 +1,7 @@
 import { canonicalIp } from '../core/ip.js';
 import { getSecret } from '../core/secrets.js';
 import { getRouterAddress, routersOfReseller } from '../store/routers.js';
+import { routerDirectory } from './directory.js';
 import { open } from './secret-box.js';
 
 /**
@@ -14,14 +15,23 @@ const seed = () => getSecret('ROUTER_SEAL_KEY');
 
 /**
  * FreeRADIUS's dynamic client lookup: the client definition of the active UDP router at this
- * source address (control attributes for rlm_rest), or undefined.
+ * source address (control attributes for rlm_rest), or undefined. In the RADIUS front's service
+ * a memory read of its router directory (an unknown address is then looked up in the
+ * background: functions/routers/directory.ts); elsewhere one GetItem. An edge is told
+ * of its own resellers' routers only.
  */
-export async function clientAt(sourceIp: string): Promise<Record<string, unknown> | undefined> {
+export async function clientAt(
+  sourceIp: string,
+  /** An in-country edge asks: only its resellers' routers are its clients. */
+  resellers?: readonly string[],
+): Promise<Record<string, unknown> | undefined> {
   const address = canonicalIp(sourceIp);
   if (!address) return undefined;
-  const claim = await getRouterAddress(address);
+  const directory = routerDirectory();
+  const claim = directory ? directory.clientAt(address) : await getRouterAddress(address);
   // An address its reseller keeps with no router there (revoked) defines no client.
   if (!claim?.router_id || !claim.secret_box) return undefined;
+  if (resellers && !resellers.includes(claim.reseller_id ?? '')) return undefined;
   const secret = open(await seed(), claim.router_id, claim.secret_box);
   if (!secret) return undefined;
   const literal = (value: string) => ({ value, do_xlat: false });

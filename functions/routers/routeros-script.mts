@@ -59,6 +59,13 @@ export interface RouterScriptOptions {
    * so a UDP router lists these too. Empty: the front's own addresses only.
    */
   disconnectFrom?: string;
+  /**
+   * The reseller's in-country edges (docs/outage.md), comma-separated: listed after the front's
+   * addresses, so the router asks an edge when the region does not answer (a cut cable). UDP
+   * routers only: the edge knows a UDP router by its secret from its replica; a RadSec router
+   * would need the edge to hold a server certificate of the router CA, which it does not.
+   */
+  edgeHost?: string;
   access: RouterAccess;
   /** The platform's public base URL: its host is let through the walled garden, and DHCP option 114 names its captive API. */
   portalUrl: string;
@@ -99,8 +106,9 @@ function rosLines(text: string): string {
  * the router's login URL. The setup script writes it, so no file is uploaded by hand.
  */
 export function hotspotLoginPage(portalUrl: string): string {
-  // An attribute value: the URL parser already percent-encoded quotes and angle brackets.
-  const base = new URL(portalUrl).href.replace(/\/$/, '').replace(/&/g, '&amp;');
+  // An attribute value and a script string: the URL parser already percent-encoded double quotes
+  // and angle brackets; a single quote is encoded too, so it cannot end the script's string.
+  const base = new URL(portalUrl).href.replace(/\/$/, '').replace(/&/g, '&amp;').replace(/'/g, '%27');
   return [
     '<!doctype html>',
     '<html lang="fr">',
@@ -109,6 +117,7 @@ export function hotspotLoginPage(portalUrl: string): string {
     '<meta name="viewport" content="width=device-width,initial-scale=1">',
     '<meta name="referrer" content="no-referrer">',
     '<title>Wi-Fi</title>',
+    '<style>body{font:16px/1.4 sans-serif;margin:1em auto;max-width:26em;padding:0 1em}input,button{font:inherit;padding:.6em;width:100%;box-sizing:border-box;margin:.3em 0}</style>',
     '</head>',
     '<body>',
     `<form name="portal" action="${base}/portal/$(identity)" method="get">`,
@@ -124,7 +133,61 @@ export function hotspotLoginPage(portalUrl: string): string {
     '$(endif)',
     '<noscript><button type="submit">Continuer / Continue</button></noscript>',
     '</form>',
-    '<script>document.portal.submit();</script>',
+    '<main id="offline" hidden>',
+    '<h1>Wi-Fi</h1>',
+    '<p>Réseau national coupé : seuls les codes déjà achetés fonctionnent.</p>',
+    '<p lang="en">National network cut: only codes already bought work.</p>',
+    '$(if error)',
+    '<p role="alert">$(error)</p>',
+    '$(endif)',
+    '<form name="login" action="$(link-login-only)" method="post">',
+    '<input type="hidden" name="username">',
+    '<input type="hidden" name="password">',
+    '<input type="hidden" name="dst" value="$(link-orig)">',
+    '<input type="hidden" name="popup" value="false">',
+    '<label for="code">Votre code / Your code</label>',
+    '<input id="code" autocomplete="off" autocapitalize="characters" spellcheck="false" required>',
+    '<button type="submit">Se connecter / Log in</button>',
+    '</form>',
+    '</main>',
+    '<script src="/md5.js"></script>',
+    '<script>',
+    "const hotspotCode = (value) => value.toUpperCase().replace(/[\\s-]/g, '');",
+    '// The CHAP id and challenge come as octal escapes (\\ooo): the bytes hexMD5 hashes.',
+    'const hotspotBytes = (text) => text.replace(/\\\\([0-7]{3})/g, (_m, octal) => String.fromCharCode(parseInt(octal, 8)));',
+    'const hotspotPage = () => {',
+    '  const portal = document.portal;',
+    '  const login = document.login;',
+    "  const code = document.getElementById('code');",
+    "  const chapId = portal.elements['chap-id'];",
+    "  const chapChallenge = portal.elements['chap-challenge'];",
+    '  let done = false;',
+    '  const offline = () => {',
+    '    if (done) return;',
+    '    done = true;',
+    "    document.getElementById('offline').hidden = false;",
+    '    code.focus();',
+    '  };',
+    '  const online = () => {',
+    '    if (done) return;',
+    '    done = true;',
+    '    portal.submit();',
+    '  };',
+    '  login.onsubmit = () => {',
+    '    const typed = hotspotCode(code.value);',
+    '    login.username.value = typed;',
+    '    login.password.value = chapId',
+    '      ? hexMD5(hotspotBytes(chapId.value) + typed + hotspotBytes(chapChallenge.value))',
+    '      : typed;',
+    '    code.disabled = true;',
+    '    return true;',
+    '  };',
+    '  if (!window.fetch) return online();',
+    '  setTimeout(offline, 4000);',
+    `  fetch('${base}/api/v1/monitoring/status', { mode: 'no-cors', cache: 'no-store' }).then(online, offline);`,
+    '};',
+    'hotspotPage();',
+    '</script>',
     '</body>',
     '</html>',
     '',
@@ -145,6 +208,8 @@ function check(options: RouterScriptOptions): { portalHost: string; portal: URL 
     throw new ScriptError('--radius-host must be IP addresses, comma-separated');
   if (!addresses(options.disconnectFrom).every((a) => isIP(a)))
     throw new ScriptError('--disconnect-from must be IP addresses, comma-separated');
+  if (!addresses(options.edgeHost).every((a) => isIP(a)))
+    throw new ScriptError('--edge-host must be IP addresses, comma-separated');
   if (options.routerOs !== 6 && options.routerOs !== 7) throw new ScriptError('--routeros must be 6 or 7');
   if (options.routerOs === 6 && options.access.transport === 'radsec')
     throw new ScriptError('RouterOS 6 has no RadSec: register a UDP router (--source-ip) for it');
@@ -186,12 +251,20 @@ function radiusLines(o: RouterScriptOptions, tag: string): string[] {
   if (a.transport === 'udp') {
     const udp = (host: string) =>
       `/radius add service=hotspot address=${ros(host)} secret=${ros(a.secret)} authentication-port=1812 accounting-port=1813 timeout=3s comment=${tag}`;
-    const sources = addresses(o.disconnectFrom).filter((e) => !hosts.includes(e));
+    const edges = addresses(o.edgeHost).filter((e) => !hosts.includes(e));
+    const sources = addresses(o.disconnectFrom).filter((e) => !hosts.includes(e) && !edges.includes(e));
     return [
       `# RADIUS over UDP with this router's own secret (router ${a.routerId}). The platform knows the`,
       '# router by the public address its packets come from: the one it was registered with.',
       "# Both of the front's addresses (one per zone): the second is asked when the first does not answer.",
       ...hosts.map(udp),
+      ...(edges.length
+        ? [
+            "# The reseller's in-country edge: asked when the region does not answer (a cut international",
+            '# link); it lets in the codes sold before the cut and keeps the accounting until the link is back.',
+            ...edges.map(udp),
+          ]
+        : []),
       ...(sources.length
         ? [
             "# The addresses the platform's Disconnect/CoA requests leave from: RouterOS accepts them only",
@@ -266,7 +339,7 @@ export function routerOsScript(options: RouterScriptOptions): string {
 
 /** What the script needs of a router's new credentials (as `register` and `rotate` answer them). */
 export interface IssuedRouter {
-  router: { router_id: string; nas_ids: string[] };
+  router: { router_id: string; nas_ids: string[]; reseller_id?: string };
   credentials: Credentials;
 }
 

@@ -53,10 +53,13 @@ export function routerState(r: Pick<RouterRecord, 'last_heard_at'>, nowMs: numbe
 }
 
 /** A router as the API shows it: never its sealed secret; its state from its traffic. */
-export type RouterView = Omit<RouterRecord, 'secret_box' | 'silent_alert_id'> & { state: RouterState };
+export type RouterView = Omit<RouterRecord, 'secret_box' | 'silent_alert_id' | 'changed_at'> & {
+  state: RouterState;
+};
 export const routerView = ({
   secret_box: _box,
   silent_alert_id: _alert,
+  changed_at: _changed,
   ...view
 }: RouterRecord): RouterView => ({
   ...view,

@@ -23,6 +23,11 @@ export interface ActivityEntry {
   status: number;
   /** The caller's address as API Gateway saw it. */
   ip: string;
+  /**
+   * What the request said, for the log to read as a sentence: a few fields of its body, never a
+   * phone number or a secret (`activityFacts` in auth/session-endpoint.ts names them).
+   */
+  facts?: Record<string, string | number>;
 }
 
 /** Kept 180 days, then DynamoDB's TTL removes them. */

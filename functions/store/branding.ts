@@ -65,3 +65,61 @@ export async function saveBranding(
     throw error;
   }
 }
+
+/**
+ * A hotspot's uploaded logo, beside its branding (one item, replaced by the next upload). Served
+ * only while the branding's `logo_url` names its hash: a hotspot released, or a logo URL set
+ * since, leaves it unreachable.
+ */
+export interface LogoRecord {
+  nas_id: string;
+  hash: string;
+  type: string;
+  width: number;
+  height: number;
+  bytes: Uint8Array;
+  updated_at: string;
+}
+
+export const Logo = entity<LogoRecord>('logo')({
+  key: (l: { nas_id: string }) => ({ pk: `BRANDING#${l.nas_id}`, sk: 'LOGO' }),
+});
+
+/** The logo item and the branding that may name it, in one round trip. */
+// Access: BatchGetItem pk=BRANDING#<nas_id> sk=LOGO and sk=BRANDING.
+export async function readLogo(nasId: string): Promise<{ logo?: LogoRecord; logoUrl?: string }> {
+  const [logo, saved] = await batchGet([
+    [Logo, { nas_id: nasId }],
+    [Branding, { nas_id: nasId }],
+  ]);
+  return { ...(logo ? { logo } : {}), ...(saved?.logo_url ? { logoUrl: saved.logo_url } : {}) };
+}
+
+/**
+ * Stores an uploaded logo and points the branding's `logo_url` at it, while the NAS id still
+ * belongs to the reseller (as `saveBranding`). False when it does not.
+ */
+// Access: TransactWriteItems [ConditionCheck NAS#<nas_id> (reseller_id = :r), Put BRANDING#<nas_id>/LOGO,
+// Update BRANDING#<nas_id> SET logo_url, updated_at].
+export async function saveLogo(resellerId: string, logo: LogoRecord, logoUrl: string): Promise<boolean> {
+  try {
+    await transact({
+      owner: Nas.tx.check(
+        { nas_id: logo.nas_id },
+        { expression: 'reseller_id = :r', values: { ':r': resellerId } },
+      ),
+      logo: Logo.tx.put(logo),
+      branding: Branding.tx.upsert(
+        { nas_id: logo.nas_id },
+        {
+          expression: 'SET logo_url = :u, updated_at = :at',
+          values: { ':u': logoUrl, ':at': logo.updated_at },
+        },
+      ),
+    });
+    return true;
+  } catch (error) {
+    if (cancelled<'owner' | 'logo' | 'branding'>(error)?.failed('owner')) return false;
+    throw error;
+  }
+}

@@ -3,6 +3,12 @@ import { queryAll } from './query.js';
 import { shardOf } from './shards.js';
 
 /**
+ * Now, as a router's `changed_at`: the wall clock (not a test's moved clock), which the front's
+ * directory compares with its own, reading back with a margin (functions/routers/directory.ts).
+ */
+const changedNow = () => new Date().toISOString();
+
+/**
  * A router registered to speak RADIUS for some of one reseller's NAS ids, with its own
  * credentials: a RadSec client certificate (its CN is `router_id`; only the serial of the
  * latest one issued is accepted) or, for a router with a fixed public address, a UDP secret
@@ -36,6 +42,12 @@ export interface RouterRecord {
   silent_since?: string;
   /** The alert its silence raised, resolved when it is heard again. */
   silent_alert_id?: string;
+  /**
+   * When what the RADIUS front holds of it last changed (registered, revoked, new credentials,
+   * NAS ids taken off): the front's router directory reads the routers changed since its last
+   * read (functions/routers/directory.ts). Not moved by `last_heard_at`.
+   */
+  changed_at?: string;
 }
 
 /**
@@ -67,6 +79,17 @@ export const Router = entity<RouterRecord>('router')({
       when: (r: Pick<RouterRecord, 'last_heard_at' | 'silent_since'>) =>
         r.last_heard_at !== undefined && r.silent_since === undefined,
     },
+    /**
+     * Every router by when it last changed for the RADIUS front (one partition: routers change
+     * a few times a day each, never per packet): the front's directory loads them all at start,
+     * then those changed since its last read.
+     */
+    byChange: {
+      gsi: 'gsi3',
+      pk: 'ROUTERS#CHANGED',
+      sk: '{changed_at}#{router_id}',
+      when: (r: Pick<RouterRecord, 'changed_at'>) => r.changed_at !== undefined,
+    },
   },
 });
 
@@ -96,7 +119,9 @@ export const RouterAddressClaim = entity<RouterAddress>('router_address')({
  */
 // Access: TransactWriteItems: Put pk=ROUTER#<id> (attribute_not_exists), Put pk=ROUTERIP#<ip> (attribute_not_exists, or no router there and the same reseller's).
 export async function createRouter(router: RouterRecord): Promise<'created' | 'address_taken'> {
-  const items: Record<string, TxItem> = { router: Router.tx.create(router) };
+  const items: Record<string, TxItem> = {
+    router: Router.tx.create({ ...router, changed_at: router.changed_at ?? changedNow() }),
+  };
   if (router.transport === 'udp' && router.source_ip && router.secret_box)
     items.address = RouterAddressClaim.tx.put(
       {
@@ -146,6 +171,7 @@ export async function revokeRouter(router: RouterRecord, nowIso: string): Promis
         expression: 'SET #s = :revoked, revoked_at = :now',
         names: { '#s': 'status' },
         values: { ':revoked': 'revoked', ':now': nowIso },
+        set: { changed_at: changedNow() },
       },
       { expression: '#s = :active', names: { '#s': 'status' }, values: { ':active': 'active' } },
     ),
@@ -172,7 +198,11 @@ export const detachNasIds = (router: RouterRecord, remaining: string[]): Promise
   transactOnRouter({
     router: Router.tx.update(
       { router_id: router.router_id },
-      { expression: 'SET nas_ids = :rest', values: { ':rest': remaining } },
+      {
+        expression: 'SET nas_ids = :rest',
+        values: { ':rest': remaining },
+        set: { changed_at: changedNow() },
+      },
       { expression: '#s = :active', names: { '#s': 'status' }, values: { ':active': 'active' } },
     ),
   });
@@ -195,13 +225,18 @@ export async function replaceCredentials(
       {
         expression: 'SET cert_serial = :serial, cert_not_after = :until',
         values: { ':serial': next.cert_serial, ':until': next.cert_not_after },
+        set: { changed_at: changedNow() },
       },
       active,
     );
   } else {
     items.router = Router.tx.update(
       { router_id: router.router_id },
-      { expression: 'SET secret_box = :box', values: { ':box': next.secret_box } },
+      {
+        expression: 'SET secret_box = :box',
+        values: { ':box': next.secret_box },
+        set: { changed_at: changedNow() },
+      },
       active,
     );
     if (router.source_ip)
@@ -270,12 +305,31 @@ function asRead(r: Pick<RouterRecord, 'last_heard_at' | 'silent_since'>) {
   };
 }
 
+/**
+ * The routers changed at or after `sinceIso` (every router when undefined), oldest change first,
+ * every page.
+ */
+// Access: Query byChange (gsi3) gsi3pk=ROUTERS#CHANGED [AND gsi3sk > <since>].
+export const routersChangedSince = (sinceIso: string | undefined): Promise<RouterRecord[]> =>
+  Router.queryIndexAll('byChange', {}, sinceIso ? { sk: { gt: sinceIso } } : {});
+
 /** The watched routers last heard before `beforeIso`, every shard. */
 // Access: Query byLastHeard (gsi2) gsi2pk=ROUTERS#HEARD#<shard> AND gsi2sk < <before>, HEARD_SHARDS queries.
 export async function routersHeardBefore(beforeIso: string): Promise<RouterRecord[]> {
   const shards = await Promise.all(
     Array.from({ length: HEARD_SHARDS }, (_, shard) =>
       queryAll({ index: Router.indexes.byLastHeard.gsi, pk: heardPartition(shard), sk: { lt: beforeIso } }),
+    ),
+  );
+  return shards.flat().map(Router.parse);
+}
+
+/** The watched routers heard at or after `sinceIso`, every shard: the ones alive now. */
+// Access: Query byLastHeard (gsi2) gsi2pk=ROUTERS#HEARD#<shard> AND gsi2sk > <since>, HEARD_SHARDS queries.
+export async function routersHeardSince(sinceIso: string): Promise<RouterRecord[]> {
+  const shards = await Promise.all(
+    Array.from({ length: HEARD_SHARDS }, (_, shard) =>
+      queryAll({ index: Router.indexes.byLastHeard.gsi, pk: heardPartition(shard), sk: { gt: sinceIso } }),
     ),
   );
   return shards.flat().map(Router.parse);

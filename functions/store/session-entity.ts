@@ -50,6 +50,9 @@ export interface RadiusSession {
 /** Closed sessions are kept this long (support, disputes), then DynamoDB's TTL removes them. */
 const KEEP_S = 90 * 24 * 3600;
 
+/** How far back the console finds a code's ended sessions (`endedByCode`). */
+export const ENDED_SEARCH_DAYS = 30;
+
 /**
  * Shards of the open sessions' index by last report. The index takes about 40 % of all the
  * writes of the accounting route (a moving key: a delete and a put per interim), so to keep
@@ -93,6 +96,18 @@ export const Session = entity<RadiusSession>('radius_session')({
         openPartition('shard' in s ? s.shard : shardOf(s.id, OPEN_SHARDS)),
       sk: (s: RadiusSession) => `${s.last_report_at}#${s.id}`,
       when: (s: RadiusSession) => s.status === 'open',
+    },
+    /**
+     * A code's ended sessions by end time: what the console's search finds (by code, or by
+     * phone through the phone's codes), 30 days back (ENDED_SEARCH_DAYS, the query's lower
+     * bound). Sparse: an open session has no key here, so an interim writes nothing to it; a
+     * close writes it once (gsi1 projects everything: the search reads no session by key).
+     */
+    endedByCode: {
+      gsi: 'gsi1',
+      pk: 'CODE#{code}#ENDED',
+      sk: '{closed_at}#{id}',
+      sparse: { status: 'closed' },
     },
   },
   ttl: (s) => Math.floor(Date.parse(s.started_at) / 1000) + KEEP_S,

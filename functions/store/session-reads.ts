@@ -1,5 +1,5 @@
 import { batchGet } from './entity.js';
-import { OPEN_SHARDS, type RadiusSession, Session } from './session-entity.js';
+import { ENDED_SEARCH_DAYS, OPEN_SHARDS, type RadiusSession, Session } from './session-entity.js';
 
 /** The id, code and device of each open session of a NAS: what gsi4 holds, one Query. */
 // Access: Query openByNas (gsi4) gsi4pk=NAS#<nas_id>#OPEN.
@@ -115,4 +115,23 @@ export async function countSilentSessions(beforeIso: string): Promise<number> {
     ),
   );
   return counts.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * A code's sessions that ended in the last ENDED_SEARCH_DAYS days, newest first, at most
+ * `limit`. Eventually consistent (an index): a session closed a moment ago may be missing.
+ */
+// Access: Query endedByCode (gsi1) gsi1pk=CODE#<code>#ENDED AND gsi1sk > <now - 30 days>, descending, Limit.
+export async function endedSessionsOfCode(
+  code: string,
+  nowMs: number,
+  limit: number,
+): Promise<RadiusSession[]> {
+  const since = new Date(nowMs - ENDED_SEARCH_DAYS * 86_400_000).toISOString();
+  const page = await Session.queryIndex(
+    'endedByCode',
+    { code },
+    { sk: { gt: since }, limit, forward: false },
+  );
+  return page.items;
 }

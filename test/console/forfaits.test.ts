@@ -50,7 +50,7 @@ async function logIn(page: Page): Promise<void> {
   const msisdn = newMsisdn();
   await upsertOperator({ msisdn, role: 'reseller', resellerId: reseller.id });
   await page.goto(`${edge.apiUrl}/console`);
-  await page.getByLabel('Numéro de téléphone (format +225…)').fill(msisdn);
+  await page.getByLabel('Numéro de téléphone').fill(msisdn);
   await page.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
   await page.getByLabel('Code reçu par SMS (6 chiffres)').waitFor();
   await page.getByLabel('Code reçu par SMS (6 chiffres)').fill(lastOtp(msisdn));

@@ -5,7 +5,7 @@ import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
 import { Access } from '../../functions/store/access-codes.js';
-import { upsertOperator } from '../../functions/store/accounts.js';
+import { getAccount, upsertOperator } from '../../functions/store/accounts.js';
 import { Nas } from '../../functions/store/nas.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { paidCode } from '../support/access.js';
@@ -128,7 +128,7 @@ async function logIn(page: Page): Promise<void> {
   const msisdn = newMsisdn();
   await upsertOperator({ msisdn, role: 'reseller', resellerId: reseller.id });
   await page.goto(`${edge.apiUrl}/console`);
-  await page.getByLabel('Numéro de téléphone (format +225…)').fill(msisdn);
+  await page.getByLabel('Numéro de téléphone').fill(msisdn);
   await page.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
   await page.getByLabel('Code reçu par SMS (6 chiffres)').waitFor();
   await page.getByLabel('Code reçu par SMS (6 chiffres)').fill(lastOtp(msisdn));
@@ -260,4 +260,70 @@ describe('who is online, in the console at 360 px', () => {
     expect(await audit(page)).toEqual([]);
     await context.close();
   }, 90_000);
+
+  it('finds ended sessions by code or by the phone that bought the code, 30 days back', async () => {
+    // A phone buys a code, uses it, and the router's Stop ends the session.
+    const msisdn = newMsisdn();
+    await call(edge.apiUrl, 'POST', '/api/v1/auth/otp/request', { body: { msisdn } });
+    await call(edge.apiUrl, 'POST', '/api/v1/auth/otp/verify', { body: { msisdn, otp: lastOtp(msisdn) } });
+    const buyer = (await getAccount(msisdn))?.id as string;
+    const bought = paidCode(
+      reseller.id,
+      { data_limit_mb: 1024 },
+      { code: newCode(), forfait_id: day?.id as string, forfait_name: 'Pass Jour', subscriber_id: buyer },
+    );
+    await Access.put(bought);
+    const used = await goOnline(bought.code, '02:00:00:00:0B:01');
+    const stop = await asRouter(edge, router).acct({
+      'Acct-Status-Type': 'Stop',
+      'User-Name': bought.code,
+      'NAS-Identifier': reseller.nasId,
+      'NAS-IP-Address': '127.0.0.1',
+      'Acct-Session-Id': used.acctSessionId,
+      'Calling-Station-Id': used.mac,
+      'Acct-Output-Octets': 3 * 1_048_576,
+      'Acct-Session-Time': 600,
+    });
+    expect(stop.code).toBe('Accounting-Response');
+
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fr-FR' });
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    await logIn(page);
+    await page.getByRole('link', { name: 'Sessions' }).click();
+    const box = page.getByLabel('Code ou numéro de téléphone');
+    // The code as a buyer reads it out: lower case, in groups.
+    await box.fill(grouped(bought.code).toLowerCase());
+    await expect
+      .poll(async () => {
+        await page.getByRole('button', { name: 'Chercher' }).click();
+        return page.getByTestId('ended').locator(`[data-code="${bought.code}"]`).count();
+      })
+      .toBe(1);
+    const row = await page.getByTestId('ended').locator(`[data-code="${bought.code}"]`).first().innerText();
+    expect(row).toContain('Pass Jour');
+    expect(row).toContain(used.mac);
+    expect(row).toContain('Terminée par le routeur');
+    expect(row).toContain('3 Mo');
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
+    expect(await audit(page)).toEqual([]);
+
+    // The phone as people write it here (07 12 34 56 78): the same session.
+    await box.fill(msisdn.slice(4).replace(/(\d{2})(?=\d)/g, '$1 '));
+    await page.getByRole('button', { name: 'Chercher' }).click();
+    await expect
+      .poll(() => page.getByTestId('ended').locator(`[data-code="${bought.code}"]`).count())
+      .toBe(1);
+    // A code nobody used: said.
+    await box.fill(newCode());
+    await page.getByRole('button', { name: 'Chercher' }).click();
+    await page
+      .getByText('Aucune session terminée pour ce code ou ce numéro ces 30 derniers jours.')
+      .waitFor();
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('No ended session for this code or number in the last 30 days.').waitFor();
+    expect(await audit(page)).toEqual([]);
+    await context.close();
+  }, 60_000);
 });

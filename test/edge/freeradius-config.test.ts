@@ -846,6 +846,49 @@ describe('run.sh', () => {
     expect(out.stderr).not.toContain('RADIUS_API_URL is not set');
   });
 
+  it('without RADIUS_API_URL, starts its service: refuses without the table or the service bundle, and gives up when the service exits before it is healthy', () => {
+    // Prepare: a copy of the configuration; the service is a stand-in that exits at once.
+    const work = mkdtempSync(join(tmpdir(), 'run-sh-service-'));
+    const base = {
+      PATH: process.env.PATH,
+      RADIUS_CLIENT_IPADDR: '127.0.0.1',
+      RADIUS_LISTEN_ADDR: '127.0.0.1',
+      RADIUS_AUTH_PORT: '1812',
+      RADIUS_ACCT_PORT: '1813',
+      RADIUS_TLS_PORT: '2083',
+      RADIUS_DISCONNECT: 'off',
+      RADIUS_TLS_CA_PEM: tlsFiles.ca_pem,
+      RADIUS_TLS_CERT_PEM: tlsFiles.cert_pem,
+      RADIUS_TLS_KEY_PEM: tlsFiles.key_pem,
+      RADIUS_TLS_DIR: join(work, 'tls'),
+    };
+    try {
+      cpSync(FREERADIUS_CONFIG_DIR, work, { recursive: true });
+      // Act: no bundle, no table.
+      const bare = spawnSync('sh', [join(work, 'run.sh')], { env: base, encoding: 'utf8' });
+      mkdirSync(join(work, 'service'));
+      writeFileSync(
+        join(work, 'service', 'main.mjs'),
+        "console.error('stand-in: failing'); process.exit(3);\n",
+      );
+      const failing = spawnSync('sh', [join(work, 'run.sh')], {
+        env: { ...base, TABLE_NAME: 'hotspot-test', RADIUS_SERVICE_PORT: '1' },
+        encoding: 'utf8',
+      });
+
+      // Assess
+      expect(bare.status).toBe(64);
+      expect(bare.stderr).toContain('TABLE_NAME is not set');
+      expect(bare.stderr).toContain('RADIUS_API_URL is not set and there is no');
+      expect(bare.stderr).not.toContain('RADIUS_API_SECRET is not set');
+      expect(failing.status).toBe(70);
+      expect(failing.stderr).toContain('stand-in: failing');
+      expect(failing.stderr).toContain('the service exited before it was ready');
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a bearer secret that could not travel in an HTTP header untouched', () => {
     // Act
     const out = spawnSync('sh', [join(FREERADIUS_CONFIG_DIR, 'run.sh')], {

@@ -27,7 +27,7 @@ beforeAll(async () => {
   process.env.TABLE_NAME = edge.table;
   resetConfig();
   setDdb(undefined);
-  const api = new URL(edge.apiUrl);
+  const api = new URL(edge.serviceUrl);
   proxy = createServer((req, res) => {
     const route = /^\/api\/v1\/radius\/([a-z-]+)$/.exec(req.url ?? '')?.[1];
     if (route && route !== 'client') routes.push(route);
@@ -152,7 +152,7 @@ describe('a PAP login in one call to the API', () => {
       'Calling-Station-Id': { type: 'string', value: ['02:00:00:00:10:06'] },
       'Hotspot-Router-Id': { type: 'string', value: [router.routerId] },
     };
-    const res = await fetch(`${edge.apiUrl}/api/v1/radius/authorize`, {
+    const res = await fetch(`${edge.serviceUrl}/api/v1/radius/authorize`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${edge.radiusApiSecret}` },
       body: JSON.stringify(body),
@@ -162,7 +162,7 @@ describe('a PAP login in one call to the API', () => {
     expect(Object.keys(reply)).toEqual(['control:Cleartext-Password']);
     expect(await leases(c.code)).toEqual([]);
     // Post-auth, as such a configuration calls it next, records the login.
-    const post = await fetch(`${edge.apiUrl}/api/v1/radius/post-auth`, {
+    const post = await fetch(`${edge.serviceUrl}/api/v1/radius/post-auth`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${edge.radiusApiSecret}` },
       body: JSON.stringify(body),

@@ -411,3 +411,42 @@ describe('red team of issue 31: agents', () => {
     ).toBe(200);
   });
 });
+
+describe('phone numbers typed as people write them', () => {
+  const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join('');
+
+  it("takes an agent's number in the national form of its reseller's country, stored international", async () => {
+    const ci = await givenReseller();
+    const local = `07 ${digits(2)} ${digits(2)} ${digits(2)} ${digits(2)}`;
+    const made = await api('POST', '/api/v1/agents', ci.token, { msisdn: local, commission_bp: 500 });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect((made.body as { msisdn: string }).msisdn).toBe(`+225${local.replace(/\s/g, '')}`);
+
+    const resellerId = randomUUID();
+    await recordReseller({ resellerId, name: 'Chez Fatou', country: 'SN' });
+    const sn = await tokenFor('reseller', { resellerId });
+    const senegal = `77 ${digits(3)} ${digits(2)} ${digits(2)}`;
+    const there = await api('POST', '/api/v1/agents', sn, { msisdn: senegal, commission_bp: 500 });
+    expect(there.status, JSON.stringify(there.body)).toBe(201);
+    expect((there.body as { msisdn: string }).msisdn).toBe(`+221${senegal.replace(/\s/g, '')}`);
+    // International always works; 00 too.
+    const intl = await api('POST', '/api/v1/agents', sn, {
+      msisdn: `00225 07${digits(8)}`,
+      commission_bp: 0,
+    });
+    expect(intl.status).toBe(201);
+  });
+
+  it("refuses a number that is not one of the reseller's country in national form (400, nothing made)", async () => {
+    const ci = await givenReseller();
+    const before = (await api('GET', '/api/v1/agents', ci.token)).body as { items: unknown[] };
+    for (const typed of [`77 ${digits(3)} ${digits(2)} ${digits(2)}`, '12', 'zéro sept']) {
+      const r = await api('POST', '/api/v1/agents', ci.token, { msisdn: typed, commission_bp: 0 });
+      expect(r.status).toBe(400);
+      expect((r.body as { error: { code: string } }).error.code).toBe('ERR_MSISDN_INVALID');
+    }
+    expect(((await api('GET', '/api/v1/agents', ci.token)).body as { items: unknown[] }).items).toEqual(
+      before.items,
+    );
+  });
+});

@@ -197,3 +197,33 @@ describe('GET /api/v1/forfaits', () => {
     expect((r.body as ErrorBody).error.code).toBe('ERR_VALIDATION');
   });
 });
+
+describe('POST /auth/otp/request with a country (the console)', () => {
+  it('reads a national number in that country and answers it as read; the code is verified under it', async () => {
+    const e164 = newMsisdn();
+    const national = e164.slice(4).replace(/(\d\d)(?=\d)/g, '$1 ');
+    const r = await api('POST', '/api/v1/auth/otp/request', { body: { msisdn: national, country: 'CI' } });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ otp_token: expect.any(String), msisdn: e164, country: 'CI' });
+    const v = await api('POST', '/api/v1/auth/otp/verify', {
+      body: { msisdn: e164, otp: lastOtp(e164), otp_token: (r.body as { otp_token: string }).otp_token },
+    });
+    expect(v.status).toBe(200);
+  });
+
+  it('refuses a number that country has not (400), and reads an international one as it is', async () => {
+    const refused = await api('POST', '/api/v1/auth/otp/request', {
+      body: { msisdn: '77 123 45 67', country: 'CI' },
+    });
+    expect(refused.status).toBe(400);
+    expect((refused.body as { error: { code: string } }).error.code).toBe('ERR_MSISDN_INVALID');
+    expect(
+      (await api('POST', '/api/v1/auth/otp/request', { body: { msisdn: '0712345678', country: 'XX' } }))
+        .status,
+    ).toBe(400);
+    // Without a country, a national number stays refused, as the API contract says.
+    expect((await api('POST', '/api/v1/auth/otp/request', { body: { msisdn: '0712345678' } })).status).toBe(
+      400,
+    );
+  });
+});

@@ -264,4 +264,37 @@ describe('the activity log', () => {
     expect(actions).not.toContain('subscriber');
     expect((await api('GET', '/api/v1/activity', reseller.token)).status).toBe(403);
   });
+
+  it('keeps what the write said, for a sentence (how many codes of which forfait, for whom), never a phone number', async () => {
+    const reseller = await loginAs(server.url(), 'reseller');
+    await recordReseller({ resellerId: reseller.resellerId, name: 'Chez Awa', country: 'CI' });
+    await hotspotOf(reseller.resellerId, 'access_facts');
+    const forfait = SEED_FORFAITS[1] as { id: string };
+    const made = await api('POST', '/api/v1/vouchers/batches', reseller.token, {
+      forfait_id: forfait.id,
+      reseller_id: reseller.resellerId,
+      n: 30,
+    });
+    expect(made.status).toBe(201);
+    const invited = await api('POST', '/api/v1/agents', reseller.token, {
+      msisdn: newMsisdn(),
+      name: 'Boutique Koné',
+      commission_bp: 1000,
+    });
+    expect(invited.status, JSON.stringify(invited.body)).toBe(201);
+    const admin = await loginAs(server.url(), 'admin');
+    const sub = JSON.parse(Buffer.from(reseller.token.split('.')[1] as string, 'base64url').toString())
+      .sub as string;
+    const { items } = await allPages<{ action: string; facts?: Record<string, unknown> }>(
+      `/api/v1/activity?actor=${sub}`,
+      admin.token,
+    );
+    expect(items.find((e) => e.action === 'POST /api/v1/vouchers/batches')?.facts).toEqual({
+      n: 30,
+      forfait_id: forfait.id,
+      reseller_id: reseller.resellerId,
+    });
+    expect(items.find((e) => e.action === 'POST /api/v1/agents')?.facts).toEqual({ name: 'Boutique Koné' });
+    expect(JSON.stringify(items)).not.toMatch(/"msisdn"|\+225/);
+  });
 });

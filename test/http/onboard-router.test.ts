@@ -77,3 +77,36 @@ describe('onboarding a reseller with its first router', () => {
     }
   });
 });
+
+describe('onboarding a reseller whose number is written the national way', () => {
+  it("reads it in the reseller's country and stores it international", async () => {
+    const digits = String(Date.now() % 10_000_000).padStart(7, '0');
+    const res = await call<{ msisdn: string }>(server.url(), 'POST', '/api/v1/resellers', {
+      token: await tokenFor('admin'),
+      body: {
+        msisdn: `77 ${digits.slice(0, 3)} ${digits.slice(3, 5)} ${digits.slice(5)}`,
+        name: `Chez Fatou ${digits}`,
+        country: 'SN',
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.msisdn).toBe(`+22177${digits}`);
+    // The same national number in Côte d'Ivoire is no number there.
+    const wrong = await call<{ error: { code: string; details?: { path: string }[] } }>(
+      server.url(),
+      'POST',
+      '/api/v1/resellers',
+      {
+        token: await tokenFor('admin'),
+        body: {
+          msisdn: `77 ${digits.slice(0, 3)} ${digits.slice(3)}`,
+          name: `Chez Faux ${digits}`,
+          country: 'CI',
+        },
+      },
+    );
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.code).toBe('ERR_MSISDN_INVALID');
+    expect(wrong.body.error.details?.[0]?.path).toBe('body.msisdn');
+  });
+});

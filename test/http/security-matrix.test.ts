@@ -4,7 +4,8 @@ import { call, useLocalServer } from '../support/http.js';
 import { cases, expectedOf } from './matrix/cases.js';
 import { type Cast, makeCast, PRINCIPALS } from './matrix/principals.js';
 
-const server = useLocalServer();
+// The RADIUS data plane's rows (plane 'front') on the front's service, the others on the API.
+const server = useLocalServer({ front: true });
 const LEVELS: AuthLevel[] = ['none', 'jwt', 'reseller', 'admin', 'agent', 'webhook', 'radius', 'signature'];
 
 describe('route inventory', () => {
@@ -63,7 +64,7 @@ describe('security matrix: every route x every caller', () => {
         const req = await c.request(theCast, who, server.url());
         const token = theCast.tokens[who];
         const path = req.path.startsWith('/') ? req.path : `${r.path}${req.path}`;
-        const res = await call(server.url(), r.method, path, {
+        const res = await call(r.plane === 'front' ? server.frontUrl() : server.url(), r.method, path, {
           ...(req.body !== undefined ? { body: req.body } : {}),
           ...(token ? { token } : {}),
           ...(req.headers ? { headers: req.headers } : {}),

@@ -86,10 +86,10 @@ describe('the RADIUS front', () => {
     );
   });
 
-  it('runs FreeRADIUS on Fargate in private subnets, with the bearer secret from Secrets Manager and logs in CloudWatch', () => {
-    const secretId = parent
+  it('runs FreeRADIUS and its service on Fargate in private subnets, the sealing key from Secrets Manager, logs in CloudWatch', () => {
+    const sealKey = parent
       .ofType('AWS::SecretsManager::Secret')
-      .find(([, s]) => String(s.Properties.Description).startsWith('RADIUS_API_SECRET:'))?.[0] as string;
+      .find(([, s]) => String(s.Properties.Description).startsWith('ROUTER_SEAL_KEY:'))?.[0] as string;
     template.hasResourceProperties('AWS::ECS::Service', {
       LaunchType: 'FARGATE',
       DesiredCount: 2,
@@ -100,7 +100,7 @@ describe('the RADIUS front', () => {
       ContainerDefinitions: [
         Match.objectLike({
           Secrets: [
-            { Name: 'RADIUS_API_SECRET', ValueFrom: Match.anyValue() },
+            { Name: 'ROUTER_SEAL_KEY', ValueFrom: Match.anyValue() },
             { Name: 'RADIUS_TLS_CA_PEM', ValueFrom: Match.anyValue() },
             { Name: 'RADIUS_TLS_CERT_PEM', ValueFrom: Match.anyValue() },
             { Name: 'RADIUS_TLS_KEY_PEM', ValueFrom: Match.anyValue() },
@@ -112,6 +112,9 @@ describe('the RADIUS front', () => {
             { ContainerPort: 2083, Protocol: 'tcp' },
           ],
           Environment: Match.arrayWith([
+            // The service: on the table, on loopback (run.sh starts it before FreeRADIUS).
+            { Name: 'TABLE_NAME', Value: Match.anyValue() },
+            { Name: 'RADIUS_SERVICE_PORT', Value: '18120' },
             { Name: 'RADIUS_CLIENT_IPADDR', Value: '0.0.0.0/0' },
             { Name: 'RADIUS_CLIENT_LIFETIME', Value: '60' },
           ]),
@@ -120,10 +123,39 @@ describe('the RADIUS front', () => {
     });
     const containers = t.ofType('AWS::ECS::TaskDefinition')[0]?.[1].Properties.ContainerDefinitions as {
       Secrets: { ValueFrom: unknown }[];
+      Environment: { Name: string }[];
     }[];
-    expect(parameterValue(containers[0]?.Secrets[0]?.ValueFrom)).toEqual({ Ref: secretId });
+    expect(parameterValue(containers[0]?.Secrets[0]?.ValueFrom)).toEqual({ Ref: sealKey });
     const env = JSON.stringify(containers);
     expect(env).not.toMatch(/RADIUS_SECRET|testing123/);
+    // Nothing public is asked: no API URL, no bearer secret of the stack (run.sh makes the task's own).
+    expect(containers[0]?.Environment.map((e) => e.Name)).not.toContain('RADIUS_API_URL');
+    expect(env).not.toContain('RADIUS_API_SECRET');
+    expect(
+      parent.ofType('AWS::SecretsManager::Secret').map(([, s]) => String(s.Properties.Description)),
+    ).not.toContainEqual(expect.stringMatching(/^RADIUS_API_SECRET:/));
+  });
+
+  it("reaches DynamoDB through a gateway endpoint, its task role granted the table (the front rows' grants)", () => {
+    template.hasResourceProperties('AWS::EC2::VPCEndpoint', {
+      ServiceName: Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith(['.dynamodb'])]) }),
+      VpcEndpointType: 'Gateway',
+    });
+    const task = t.ofType('AWS::ECS::TaskDefinition')[0]?.[1].Properties as {
+      TaskRoleArn: { 'Fn::GetAtt': string[] };
+    };
+    const role = task.TaskRoleArn['Fn::GetAtt'][0];
+    const policies = t
+      .ofType('AWS::IAM::Policy')
+      .filter(([, p]) => JSON.stringify(p.Properties.Roles).includes(`"${role}"`))
+      .flatMap(
+        ([, p]) => (p.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement,
+      );
+    const actions = policies.flatMap((st) => [st.Action].flat());
+    expect(actions).toEqual(
+      expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:Query']),
+    );
+    expect(actions.filter((a) => !a.startsWith('dynamodb:'))).toEqual([]);
   });
 
   it("scales on RADIUS packets per task (the NLB's over the running tasks), not on CPU", () => {
@@ -276,9 +308,8 @@ describe('the RADIUS front', () => {
       'POST /api/v1/routers',
       'POST /api/v1/routers/{router_id}/credentials',
     ]);
+    // The front's service opens them too (its task's ECS secret, above): no function of the data plane.
     expect(readers('ROUTER_SEAL_KEY')).toEqual([
-      'POST /api/v1/radius/client',
-      'POST /api/v1/radius/disconnects/claim',
       'POST /api/v1/resellers',
       'POST /api/v1/routers',
       'POST /api/v1/routers/{router_id}/credentials',
@@ -307,6 +338,31 @@ describe('the RADIUS front', () => {
         .map(([id]) => ({ 'Fn::GetAtt': [id, 'PublicIp'] }));
     expect(resolve(env.RADIUS_HOST)).toEqual(tagged('"radius-front-'));
     expect(resolve(env.RADIUS_DISCONNECT_FROM)).toEqual(tagged('"radius-egress-'));
+  });
+
+  it("points the canary's RADIUS check at the front, from one subnet of the front whose NAT address the stack outputs", () => {
+    const [canaryId, canary] =
+      parent
+        .ofType('AWS::Lambda::Function')
+        .find(([, f]) => String(f.Properties.Description).startsWith('Canary:')) ?? [];
+    if (!canaryId || !canary) throw new Error('no canary function');
+    const [nestedId] = parent.ofType('AWS::CloudFormation::Stack')[0] ?? [];
+    const nestedOutputs = t.json.Outputs as Record<string, { Value: unknown }>;
+    const fromNested = (ref: unknown) => {
+      const att = (ref as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'];
+      expect(att[0]).toBe(nestedId);
+      return nestedOutputs[att[1].replace(/^Outputs\./, '')]?.Value;
+    };
+    const env = (canary.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(fromNested(env.CANARY_RADIUS_HOST)).toEqual({ 'Fn::GetAtt': [frontAddresses()[0], 'PublicIp'] });
+    const vpc = canary.Properties.VpcConfig as { SubnetIds: unknown[] };
+    expect(vpc.SubnetIds).toHaveLength(1);
+    const outputs = parent.json.Outputs as Record<string, { Value: unknown }>;
+    const source = Object.keys(outputs).find((k) => k.includes('CanaryRadiusSource')) as string;
+    const egress = fromNested(outputs[source]?.Value) as { 'Fn::GetAtt': [string, string] };
+    expect(JSON.stringify(t.resources[egress['Fn::GetAtt'][0]]?.Properties.Tags)).toContain(
+      'radius-egress-1',
+    );
   });
 
   it('deploys as a nested stack of the main one, which outputs the addresses routers are given', () => {

@@ -7,7 +7,13 @@ import { worstCallMs } from '../../functions/core/config.js';
 import { GENERATED_SECRETS, type SecretName } from '../../functions/core/secrets.js';
 import { jobs } from '../../functions/jobs.js';
 import { radiusSettings } from '../../functions/radius/settings.js';
-import { type Route, type RouteAccess, routeKey, routeSecrets, routes } from '../../functions/routes.js';
+import {
+  routes as allRoutes,
+  type Route,
+  type RouteAccess,
+  routeKey,
+  routeSecrets,
+} from '../../functions/routes.js';
 import { TABLE } from '../../functions/store/table.js';
 import { streamConsumers } from '../../functions/streams.js';
 import { HotspotStack, settingsFromContext } from '../../lib/hotspot-stack.js';
@@ -61,6 +67,8 @@ beforeAll(() => {
   t = inspect(template);
 });
 
+/** The rows with a function of their own: all but the RADIUS data plane's (the front's service runs those). */
+const routes = allRoutes.filter((r) => r.plane !== 'front');
 const apiRows = () => routes.filter((r) => r.expose !== 'function-url');
 const urlRows = () => routes.filter((r) => r.expose === 'function-url');
 const ref = (id: string) => ({ Ref: id });
@@ -120,6 +128,16 @@ describe('the HTTP API', () => {
   it('has exactly one route per API row, with its method and path', () => {
     const keys = t.ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey);
     expect([...keys].sort()).toEqual(apiRows().map(routeKey).sort());
+  });
+
+  it("has no route and no function for the RADIUS data plane's rows (the front's service serves them)", () => {
+    const front = allRoutes.filter((r) => r.plane === 'front').map(routeKey);
+    expect(front).toEqual(
+      expect.arrayContaining(['POST /api/v1/radius/authorize', 'POST /api/v1/radius/client']),
+    );
+    const keys = t.ofType('AWS::ApiGatewayV2::Route').map(([, r]) => String(r.Properties.RouteKey));
+    expect(keys.filter((k) => k.includes('/radius/'))).toEqual([]);
+    for (const key of front) expect(() => t.functionOf(key), key).toThrow();
   });
 
   it("sends each route to its own row's function", () => {
@@ -513,7 +531,10 @@ describe('operations', () => {
     });
     expect(named('OldestPendingPaymentAgeS')[0]).toMatchObject({ Threshold: (120 + 30) * 60 });
     expect(named('OldestOpenSessionReportAgeS')).toHaveLength(1);
+    // A country's link cut (functions/radius/link-watch.ts): one of the cell's alarms.
+    expect(named('CountriesCut')[0]).toMatchObject({ Threshold: 1 });
     for (const a of [
+      ...named('CountriesCut'),
       ...named('Api429'),
       ...named('TransactionConflict'),
       ...named('ConcurrentExecutions'),

@@ -5,12 +5,13 @@ import { runLoad, sharedConflicts } from '../support/load-routers.js';
 // `npm run loadtest` in small: the same simulated routers (20 resellers x 10 hotspots) through
 // the real local server for a few seconds, the writes counted from the instrumented client.
 
-const server = useLocalServer();
+const server = useLocalServer({ front: true });
 
 describe('npm run loadtest', () => {
   it('reports requests, latencies per route, conflicts and key shares, and no key above 2 % of writes', async () => {
     const r = await runLoad({
       baseUrl: server.url(),
+      frontUrl: server.frontUrl(),
       seconds: 6,
       workers: 12,
       resellers: 20,

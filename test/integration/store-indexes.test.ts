@@ -103,7 +103,7 @@ function accessCode(over: Partial<AccessCode> = {}): AccessCode {
 }
 
 describe('index keys follow updates', () => {
-  it('Session: a report moves an open session in the sweep index; a close takes it out of both', async () => {
+  it('Session: a report moves an open session in the sweep index; a close takes it out of both and into its code’s ended sessions', async () => {
     const nasId = `nas-${randomUUID()}`;
     const code = accessCode();
     await Access.put(code);
@@ -140,7 +140,11 @@ describe('index keys follow updates', () => {
     );
     expect(await openSessionsOfNas(nasId)).toEqual([]);
     expect(await silentIds(later(60))).not.toContain(s.id);
-    expect(await raw(Session.key(s))).not.toHaveProperty('gsi1pk');
+    // Out of the open indexes; into the code's ended sessions (the console's search), by end time.
+    expect(await raw(Session.key(s))).toMatchObject({
+      gsi1pk: `CODE#${s.code}#ENDED`,
+      gsi1sk: `${now}#${s.id}`,
+    });
     expect(await raw(Session.key(s))).not.toHaveProperty('gsi4pk');
     expect(await raw(Session.key(s))).not.toHaveProperty('gsi2sk');
 

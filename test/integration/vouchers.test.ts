@@ -67,6 +67,28 @@ describe('voucher generation', () => {
   });
 });
 
+describe('a batch with its own code length and prefix', () => {
+  it('makes codes of that length, each beginning with the prefix, redeemable as typed', async () => {
+    const resellerId = await newReseller();
+    const out = await generateVouchers({
+      forfaitId: forfait.id,
+      resellerId,
+      n: 200,
+      codeLength: 8,
+      prefix: 'aw',
+    });
+    const codes = out.items.map((v) => v.code);
+    expect(new Set(codes).size).toBe(200);
+    for (const c of codes) expect(c).toMatch(/^AW[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/);
+    const long = await generateVouchers({ forfaitId: forfait.id, resellerId, n: 5, codeLength: 12 });
+    for (const v of long.items) expect(v.code).toMatch(/^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{12}$/);
+    // Typed with spaces and in lower case, as a buyer reads it off the card.
+    const typed = `${codes[0]?.slice(0, 4)} ${codes[0]?.slice(4)}`.toLowerCase();
+    await redeem(typed, randomUUID());
+    expect((await getVoucher(codes[0] as string))?.status).toBe('redeemed');
+  }, 60_000);
+});
+
 describe('voucher redemption', () => {
   it('lets exactly one of 20 parallel redeems win; the others get 409; revenue counted once', async () => {
     const resellerId = await newReseller();

@@ -372,7 +372,7 @@ describe('the captive portal page', () => {
         'Cette page ne vient pas du routeur de ce hotspot',
       );
       await w.page.getByRole('button', { name: 'J’ai un ticket' }).first().click();
-      await w.page.getByLabel('Code du ticket (10 caractères)').fill(code);
+      await w.page.getByLabel('Code du ticket (8 à 12 caractères)').fill(code);
       await w.page.getByRole('button', { name: 'Valider le ticket' }).click();
       await w.page.locator('#code').filter({ hasText: code }).waitFor();
       // No "connect" to press: the page tells the subscriber to join the hotspot's Wi-Fi.
@@ -497,7 +497,7 @@ describe('getting online with the portal', () => {
     await w.page.getByRole('button', { name: 'J’ai un ticket' }).first().click();
     // Typed with a dash and in lower case, as on a printed ticket.
     await w.page
-      .getByLabel('Code du ticket (10 caractères)')
+      .getByLabel('Code du ticket (8 à 12 caractères)')
       .fill(`${code.slice(0, 5)}-${code.slice(5)}`.toLowerCase());
     await w.page.getByRole('button', { name: 'Valider le ticket' }).click();
     await w.page.locator('#code').filter({ hasText: code }).waitFor();
@@ -530,7 +530,7 @@ describe('getting online with the portal', () => {
     const w = await open();
     await w.page.goto(portalUrl());
     await w.page.getByRole('button', { name: 'J’ai un ticket' }).first().click();
-    await w.page.getByLabel('Code du ticket (10 caractères)').fill(code);
+    await w.page.getByLabel('Code du ticket (8 à 12 caractères)').fill(code);
     await w.page.getByRole('button', { name: 'Valider le ticket' }).click();
     await w.page.getByRole('alert').filter({ hasText: 'Ce ticket ou forfait a expiré.' }).waitFor();
     expect(nas.logins.length).toBe(logins);
@@ -597,7 +597,7 @@ describe('getting online with the portal', () => {
       const w = same ?? (await open({ bypassCSP }));
       await w.page.goto(portalUrl({ mac, ...extra }));
       await w.page.getByRole('button', { name: 'J’ai un ticket' }).first().click();
-      await w.page.getByLabel('Code du ticket (10 caractères)').fill(c);
+      await w.page.getByLabel('Code du ticket (8 à 12 caractères)').fill(c);
       await w.page.getByRole('button', { name: 'Valider le ticket' }).click();
       await w.page.locator('#code').filter({ hasText: c }).waitFor();
       return w;
@@ -696,7 +696,7 @@ describe('getting online with the portal', () => {
     const w = await open();
     await w.page.goto(portalUrl());
     await w.page.getByRole('button', { name: 'J’ai un ticket' }).first().click();
-    await w.page.getByLabel('Code du ticket (10 caractères)').fill('ABCDEFGHJK');
+    await w.page.getByLabel('Code du ticket (8 à 12 caractères)').fill('ABCDEFGHJK');
     await w.page.getByRole('button', { name: 'Valider le ticket' }).click();
     await w.page.getByRole('alert').filter({ hasText: 'Ce ticket n’existe pas' }).waitFor();
     await w.context.close();

@@ -22,6 +22,17 @@ export interface Link {
   uploadThroughput: number;
 }
 
+export type LinkName = '3G' | '2G';
+
+/**
+ * The links as the budgets are quoted: 3G 1.6 Mbit/s down, 750 kbit/s up, 150 ms of round
+ * trip; 2G (EDGE) 250 kbit/s both ways, 300 ms.
+ */
+export const LINKS: Record<LinkName, Link> = {
+  '3G': { offline: false, latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 },
+  '2G': { offline: false, latency: 300, downloadThroughput: 250_000 / 8, uploadThroughput: 250_000 / 8 },
+};
+
 /**
  * Counts the bytes each navigation takes (CDP `Network.loadingFinished` encodedDataLength) and
  * what came from the browser's cache; `blocked` URL patterns are refused (outside the budget).

@@ -62,8 +62,10 @@ async function startEdgeStack(endpoint: string): Promise<EdgeContext> {
   let radiusAcctPort = await freeUdpPort();
   while (radiusAcctPort === radiusAuthPort) radiusAcctPort = await freeUdpPort();
   const radiusTlsPort = await freePort();
+  const servicePort = await freePort();
   const context: EdgeContext = {
     apiUrl: `http://127.0.0.1:${apiPort}`,
+    serviceUrl: `http://127.0.0.1:${servicePort}`,
     table: `edge-${randomUUID()}`,
     radiusAuthPort,
     radiusAcctPort,
@@ -97,6 +99,9 @@ async function startEdgeStack(endpoint: string): Promise<EdgeContext> {
       RADIUS_AUTH_PORT: String(radiusAuthPort),
       RADIUS_ACCT_PORT: String(radiusAcctPort),
       RADIUS_TLS_PORT: String(radiusTlsPort),
+      RADIUS_SERVICE_PORT: String(servicePort),
+      // A router registered or revoked by a test is held by the front within 200 ms.
+      ROUTERS_REFRESH_MS: '200',
       RADSEC_PROXY_PORT: String(await freeUdpPort()),
       LOCAL_CANARY: '0',
       // The run's two workers load this machine: the API may take longer than a router would wait.

@@ -27,6 +27,8 @@ import { hottestByKind, installWriteLedger, type KeyShare, WriteLedger } from '.
  */
 export interface LoadOptions {
   baseUrl: string;
+  /** The RADIUS front's service (the RADIUS data plane's routes). */
+  frontUrl: string;
   seconds: number;
   workers: number;
   resellers: number;
@@ -154,7 +156,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
   let failed = 0;
   const send = async (route: string, path: string, init: RequestInit, ok: (status: number) => boolean) => {
     const t0 = performance.now();
-    const res = await fetch(`${o.baseUrl}${path}`, init);
+    const base = path.startsWith('/api/v1/radius/') ? o.frontUrl : o.baseUrl;
+    const res = await fetch(`${base}${path}`, init);
     const text = await res.text();
     const ms = performance.now() - t0;
     requests += 1;

@@ -146,6 +146,11 @@ export async function radclientBatch(
 export interface EdgeContext {
   /** Base URL of the API (`npm start`'s server), e.g. http://127.0.0.1:PORT. */
   apiUrl: string;
+  /**
+   * Base URL of the RADIUS front's service (functions/front/service.ts), which run.sh starts
+   * beside FreeRADIUS: the RADIUS data plane's routes (/api/v1/radius/...) are there, not on the API.
+   */
+  serviceUrl: string;
   /** DynamoDB table of the stack (in the run's DynamoDB Local), for seeding directly. */
   table: string;
   radiusAuthPort: number;
@@ -154,7 +159,7 @@ export interface EdgeContext {
   radiusTlsPort: number;
   /** Secret of the demo router `npm start` registers at 127.0.0.1 (bin/local/demo.ts). */
   radiusSecret: string;
-  /** Bearer secret FreeRADIUS sends to the API. */
+  /** Bearer secret FreeRADIUS sends to its service. */
   radiusApiSecret: string;
   /** The stack's SMS outbox (JSON lines). */
   smsOutbox: string;

@@ -168,6 +168,23 @@ describe("the script with the stack's addresses (both of the front's, and where 
     for (const line of radiusLines(script)) expect(line).toContain('protocol=radsec');
   });
 
+  it("lists the reseller's in-country edge after the front and before the Disconnect sources (UDP)", () => {
+    // Act
+    const script = routerOsScript({ ...options, ...front, edgeHost: '41.202.1.9', routerOs: 6, access: udp });
+
+    // Assess
+    expect(radiusLines(script).map((l) => /address="([^"]+)"/.exec(l)?.[1])).toEqual([
+      '203.0.113.10',
+      '203.0.113.20',
+      '41.202.1.9',
+      '198.51.100.7',
+      '198.51.100.8',
+    ]);
+    expect(() => routerOsScript({ ...options, edgeHost: 'edge.example.com', access: udp })).toThrow(
+      /edge-host/,
+    );
+  });
+
   it('refuses an address list holding a name', () => {
     expect(() => routerOsScript({ ...options, radiusHost: '203.0.113.10,radius.example.com' })).toThrow(
       /radius-host/,

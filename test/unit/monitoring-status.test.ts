@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CHECK_NAMES, type CheckName } from '../../functions/monitoring/checks/types.js';
-import { overallStatus, percentages, publicStatus, windowStart } from '../../functions/monitoring/status.js';
+import {
+  linkNotice,
+  overallStatus,
+  percentages,
+  publicStatus,
+  windowStart,
+} from '../../functions/monitoring/status.js';
 import type { CanaryState } from '../../functions/store/canary.js';
 
 const results = (failing: CheckName[]) =>
@@ -140,5 +146,18 @@ describe('uptime and SLA percentages', () => {
 
   it('starts the 30-day window 29 days before today (UTC)', () => {
     expect(windowStart(Date.parse('2025-03-30T23:59:00Z'))).toBe('2025-03-01');
+  });
+});
+
+describe("a country's line on the status page while its link is cut", () => {
+  it("reads in French, at the country's own time", () => {
+    const since = '2026-03-14T14:02:00.000Z';
+    expect(linkNotice({ country: 'CI', since }).message).toBe(
+      "Côte d'Ivoire : liaison internationale coupée depuis 14:02, les codes déjà achetés fonctionnent",
+    );
+    // Cameroon is an hour ahead of Abidjan.
+    expect(linkNotice({ country: 'CM', since }).message).toBe(
+      'Cameroun : liaison internationale coupée depuis 15:02, les codes déjà achetés fonctionnent',
+    );
   });
 });

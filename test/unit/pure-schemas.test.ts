@@ -83,7 +83,7 @@ describe('module-level schemas are built only in the functions that use them', (
 
   it('leaves the schemas a function does not use out of its bundle, which the marks alone do', async () => {
     // The voucher redemption's message: a billing schema the payment status never reads.
-    const unused = 'must be a 10-character voucher code';
+    const unused = 'must be a voucher code of 8 to 12 characters';
     const marked = await paymentStatusBundle(false);
     expect(marked).toContain('must be a UUID'); // its own path parameter's schema is there
     expect(marked).not.toContain(unused);

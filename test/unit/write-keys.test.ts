@@ -116,7 +116,7 @@ describe('WriteLedger', () => {
     });
   });
 
-  it('counts a close as the session leaving both indexes, and the counters on their shards', () => {
+  it('counts a close as the session leaving both open indexes and entering the ended one, and the counters on their shards', () => {
     const ledger = new WriteLedger();
     const s = session('s-2');
     ledger.paused = true;
@@ -139,6 +139,8 @@ describe('WriteLedger', () => {
       'table CODE#CODE1': 1,
       'gsi4 NAS#access_one#OPEN': 1,
       [`gsi2 SESSIONS#OPEN#${shardOf('s-2', OPEN_SHARDS)}`]: 1,
+      // The close enters the code's ended sessions (the console's search), once.
+      'gsi1 CODE#CODE1#ENDED': 1,
       [`table STATS#ALL#${shardOf('s-2', COUNTER_SHARDS.all)}`]: 1,
       [`table STATS#RESELLER#r1#${shardOf('s-2', COUNTER_SHARDS.reseller)}`]: 1,
     });

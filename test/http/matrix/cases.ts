@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { PNG } from 'pngjs';
 import { sell } from '../../../functions/agents/agents.js';
 import { SEED_FORFAITS } from '../../../functions/billing/catalogue.js';
 import { initiatePayment } from '../../../functions/billing/payments/initiate.js';
 import { generateVouchers } from '../../../functions/billing/vouchers.js';
+import { config } from '../../../functions/core/config.js';
+import { checkLogo, logoPath } from '../../../functions/network/logo.js';
 import { allocateVlan } from '../../../functions/network/vlans.js';
 import { Access } from '../../../functions/store/access-codes.js';
 import { AccountEntity } from '../../../functions/store/accounts.js';
 import { inviteAgent } from '../../../functions/store/agent-accounts.js';
 import { allotToAgent, NEW_AGENT_BOOKS } from '../../../functions/store/agents.js';
 import { closeIncident, raiseAlertOnce } from '../../../functions/store/alerts.js';
+import { saveLogo } from '../../../functions/store/branding.js';
 import { createOwnForfait } from '../../../functions/store/forfaits.js';
 import { bindMac } from '../../../functions/store/mac-bindings.js';
 import { PaymentEntity } from '../../../functions/store/payments.js';
@@ -180,6 +184,13 @@ async function subscriberDevice(cast: Cast): Promise<{ code: string; mac: string
 }
 
 const OWNER_OR_ADMIN_ELSE_NOT_FOUND = { ...OWNER_OR_ADMIN, otherReseller: 404 };
+
+/** A 32 x 32 PNG, as the console's canvas would send it. */
+const matrixLogo = () => {
+  const image = new PNG({ width: 32, height: 32 });
+  image.data.fill(200);
+  return PNG.sync.write(image);
+};
 
 /** Every route of the route table has a row here; the inventory test fails otherwise. */
 export const cases: Record<string, MatrixCase> = {
@@ -412,12 +423,30 @@ export const cases: Record<string, MatrixCase> = {
     }),
     expect: OWNER_OR_ADMIN,
   },
+  'GET /api/v1/billing/report': {
+    request: async (cast) => ({
+      path: `/api/v1/billing/report?reseller_id=${cast.ownerResellerId}&from=2024-01-01&to=2024-12-31`,
+    }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'GET /api/v1/billing/report/export': {
+    request: async (cast) => ({
+      path: `/api/v1/billing/report/export?reseller_id=${cast.ownerResellerId}&from=2024-01-01&to=2024-12-31`,
+    }),
+    expect: OWNER_OR_ADMIN,
+  },
   'GET /api/v1/payments': {
     request: async (cast) => ({ path: `/api/v1/payments?reseller_id=${cast.ownerResellerId}` }),
     expect: OWNER_OR_ADMIN,
   },
   'GET /api/v1/sessions': {
     request: async (cast) => ({ path: `/api/v1/sessions?reseller_id=${cast.ownerResellerId}` }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'GET /api/v1/sessions/ended': {
+    request: async (cast) => ({
+      path: `/api/v1/sessions/ended?reseller_id=${cast.ownerResellerId}&code=ABCD2345EF`,
+    }),
     expect: OWNER_OR_ADMIN,
   },
   'GET /api/v1/activity': { request: async () => ({ path: '' }), expect: ADMIN_ONLY },
@@ -504,6 +533,23 @@ export const cases: Record<string, MatrixCase> = {
     }),
     expect: OWNER_OR_ADMIN,
   },
+  'PUT /api/v1/branding/{nas_id}/logo': {
+    request: async (cast) => ({
+      path: `/api/v1/branding/${(await ownerVlan(cast)).nas_id}/logo`,
+      body: { image: matrixLogo().toString('base64') },
+    }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'GET /api/v1/branding/{nas_id}/logo/{hash}': {
+    request: async (cast) => {
+      const { nas_id } = await ownerVlan(cast);
+      const logo = checkLogo(matrixLogo().toString('base64'));
+      const url = `${config().PUBLIC_BASE_URL}${logoPath(nas_id, logo.hash)}`;
+      await saveLogo(cast.ownerResellerId, { nas_id, ...logo, updated_at: new Date().toISOString() }, url);
+      return { path: logoPath(nas_id, logo.hash) };
+    },
+    expect: PUBLIC,
+  },
   'PUT /api/v1/network/nas/{nas_id}/login-origin': {
     request: async (cast) => ({
       path: `/api/v1/network/nas/${(await ownerVlan(cast)).nas_id}/login-origin`,
@@ -580,6 +626,10 @@ export const cases: Record<string, MatrixCase> = {
   },
   'POST /api/v1/radius/client': {
     request: async () => ({ path: '', body: { 'Hotspot-NAS-IP': { type: 'string', value: ['192.0.2.1'] } } }),
+    expect: RADIUS_ONLY,
+  },
+  'POST /api/v1/edge/replica': {
+    request: async () => ({ path: '', body: { codes: [] } }),
     expect: RADIUS_ONLY,
   },
   'POST /api/v1/routers': {
