@@ -1,6 +1,6 @@
 /**
  * `npx tsx bin/phone-metadata.ts`: writes functions/core/phone-metadata.json, the numbering-plan
- * metadata that MSISDN validation (functions/core/phone.ts) uses: libphonenumber-js's own "min"
+ * metadata that MSISDN validation (functions/core/phone.mts) uses: libphonenumber-js's own "min"
  * metadata (the flavour `libphonenumber-js/min` bundles) cut down to the countries served. Run it
  * again after adding a country below or upgrading libphonenumber-js (test/unit/phone.test.ts fails
  * until the committed file matches).

@@ -842,10 +842,24 @@ export type OpenRouteKey = Exclude<RouteKey, SessionRouteKey>;
 
 export const routeKey = (r: Pick<Route, 'method' | 'path'>): RouteKey => `${r.method} ${r.path}` as RouteKey;
 
+/**
+ * A deployed function's own row, as JSON: its bundle defines it (`routeDefine`, lib/bundling.ts),
+ * so the route table stays out of the bundle (esbuild drops it as unused). Undefined elsewhere
+ * (the local server, the tests), where the table is read.
+ */
+declare const HOTSPOT_ROUTE: string | undefined;
+
 /** The row of a route; handlers look themselves up so that auth is declared only here. */
 export function findRoute(key: RouteKey): Route {
-  const route = routes.find((r) => routeKey(r) === key);
-  if (!route) throw new Error(`No route ${key} in the route table`);
+  // One expression, so that esbuild drops the branch a bundle does not take (and the table).
+  const route =
+    typeof HOTSPOT_ROUTE === 'string'
+      ? (JSON.parse(HOTSPOT_ROUTE) as Route)
+      : routes.find((r) => routeKey(r) === key);
+  if (!route || routeKey(route) !== key)
+    throw new Error(
+      `No route ${key} in ${route ? `a bundle built for ${routeKey(route)}` : 'the route table'}`,
+    );
   return route;
 }
 

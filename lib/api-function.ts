@@ -23,6 +23,8 @@ export interface ServiceFunctionProps {
   role?: IRole;
   /** The log group to write to, shared like the role (the stack's `profileFor`); else one of its own. */
   logGroup?: ILogGroup;
+  /** esbuild defines of this function's bundle (a route's own row: `routeDefine`, lib/bundling.ts). */
+  define?: Record<string, string>;
 }
 
 /**
@@ -49,7 +51,7 @@ export class ServiceFunction extends Construct {
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 256,
       timeout: props.timeout ?? Duration.seconds(FUNCTION_TIMEOUT_S),
-      bundling: BUNDLING,
+      bundling: props.define ? { ...BUNDLING, define: props.define } : BUNDLING,
       environment: props.environment,
       logGroup,
       description: props.description ?? props.handler,

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { Route } from '../functions/routes.js';
 import { CHUNK_EXTERNALS } from './lazy-chunks.js';
 
 /** A module of lib/lambda that replaces a dependency in the bundles. */
@@ -42,6 +43,16 @@ export const ESBUILD = {
   /** Lazy chunks (lib/lazy-chunks.ts) stay imports: each is built beside the bundle after bundling. */
   external: CHUNK_EXTERNALS,
 };
+
+/**
+ * What a route's function is bundled with besides ESBUILD: its own row of the route table as
+ * `HOTSPOT_ROUTE`, which `findRoute` (functions/routes.ts) returns instead of searching the
+ * table, so no bundle carries the whole table (16 KB minified, in every function's start-up).
+ * A handler that names another row fails at its first import (the bundle tests run every one).
+ */
+export const routeDefine = (route: Route): Record<string, string> => ({
+  HOTSPOT_ROUTE: JSON.stringify(JSON.stringify(route)),
+});
 
 /** The command that builds a bundle's lazy chunks in its output folder (lib/build-chunks.ts). */
 export function chunkCommand(outputDir: string): string {

@@ -100,7 +100,7 @@ import {
 import { TABLE } from '../functions/store/table.js';
 import { streamConsumers } from '../functions/streams.js';
 import { ServiceFunction } from './api-function.js';
-import { BUNDLING } from './bundling.js';
+import { BUNDLING, routeDefine } from './bundling.js';
 import { Canary, type CanaryTargets } from './canary.js';
 import { DataLayer, type SecretsByName } from './data-layer.js';
 import {
@@ -187,7 +187,7 @@ const SETTINGS: Record<string, string> = {
 };
 
 /** The function's secrets, with every gateway's when it handles payments (`access.payments`). */
-export const withPaymentSecrets = (access: RouteAccess, secrets: readonly SecretName[]): SecretName[] => [
+const withPaymentSecrets = (access: RouteAccess, secrets: readonly SecretName[]): SecretName[] => [
   ...new Set([...secrets, ...(access.payments ? PAYMENT_SECRETS : [])]),
 ];
 
@@ -742,6 +742,7 @@ export class HotspotStack extends Stack {
     const secrets = withPaymentSecrets(route.access, routeSecrets(route));
     const { fn } = new ServiceFunction(this, idOf(route), {
       handler: route.handler,
+      define: routeDefine(route),
       environment: this.functionEnvironment(route.access, secrets),
       description: `${routeKey(route)}: ${route.summary}`,
       ...this.profileFor(route.access, secrets),

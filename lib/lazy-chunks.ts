@@ -27,13 +27,14 @@ export const LAZY_CHUNKS: Record<string, string> = {
   'sns-client.mjs': source('functions/core/sns-client.mts'),
   'metrics-emf.mjs': source('functions/core/metrics-emf.mts'),
   'routeros-script.mjs': source('functions/routers/routeros-script.mts'),
+  'phone.mjs': source('functions/core/phone.mts'),
 };
 
 /** What the bundles leave as an import: each chunk by its relative path. */
 export const CHUNK_EXTERNALS = Object.keys(LAZY_CHUNKS).map((name) => `./${name}`);
 
 /** The chunks the bundle files in `dir` import (the `.mjs` files other than the chunks themselves). */
-export function chunksReferenced(dir: string): string[] {
+function chunksReferenced(dir: string): string[] {
   const names = new Set<string>();
   for (const file of readdirSync(dir)) {
     if (!file.endsWith('.mjs') || file in LAZY_CHUNKS) continue;

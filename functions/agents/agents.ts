@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { normalizeMsisdn, subscriberRef } from '../auth/otp.js';
+import { normalizeMsisdnLoaded, subscriberRef } from '../auth/otp.js';
 import { SESSION_TTL_SECONDS, signSession } from '../auth/tokens.js';
 import { bookings, forfaitForSale, newAccessCode, offerOf } from '../billing/ledger.js';
 import { useByFrom } from '../billing/settings.js';
@@ -39,8 +39,8 @@ import { shownSale } from './agent-reports.js';
 export const commissionOf = (priceFcfa: number, bp: number): number => Math.round((priceFcfa * bp) / 10_000);
 
 /** A number typed for a reseller: international, or national in the reseller's country. */
-const msisdnOrThrow = (raw: string, path: string, country: string | undefined): string => {
-  const msisdn = normalizeMsisdn(raw, country);
+const msisdnOrThrow = async (raw: string, path: string, country: string | undefined): Promise<string> => {
+  const msisdn = await normalizeMsisdnLoaded(raw, country);
   if (!msisdn) {
     throw new AppError('ERR_MSISDN_INVALID', 'msisdn must be a number of a served country', {
       details: [{ path, message: 'not a number of a served country' }],
@@ -73,7 +73,7 @@ export async function addAgent(
   const resellerId = resellerInScope(principal, input.reseller_id);
   const reseller = await getReseller(resellerId);
   if (!reseller) throw notFound('Reseller');
-  const msisdn = msisdnOrThrow(input.msisdn, 'body.msisdn', reseller.country);
+  const msisdn = await msisdnOrThrow(input.msisdn, 'body.msisdn', reseller.country);
   await checkNasIds(resellerId, input.nas_ids);
   const existing = await getAccount(msisdn);
   // One number, one role: an operator or an agent already is refused now, not at acceptance.
@@ -205,7 +205,9 @@ export async function sell(
   const reseller = await getReseller(first.reseller_id);
   if (reseller?.removed_at !== undefined) throw forbidden('This reseller no longer sells');
   const buyer =
-    input.send_to === undefined ? undefined : msisdnOrThrow(input.send_to, 'body.send_to', reseller?.country);
+    input.send_to === undefined
+      ? undefined
+      : await msisdnOrThrow(input.send_to, 'body.send_to', reseller?.country);
   const nasId = await saleHotspot(first, input.nas_id);
   const forfait = await forfaitForSale(input.forfait_id, {
     resellerId: first.reseller_id,

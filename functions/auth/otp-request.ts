@@ -1,5 +1,5 @@
 import { endpoint, json } from '../core/http.js';
-import { countryOf } from '../core/phone.js';
+import { countryOf } from '../core/phone.mjs';
 import { requireMsisdn } from './otp.js';
 import { OtpRequestBody, OtpRequestResponse } from './schemas.js';
 import { requestOtp } from './service.js';

@@ -1,6 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../core/errors.js';
-import { nationalE164, servedE164 } from '../core/phone.js';
+import { phonePlans } from '../core/lazy-phone.js';
+import { nationalE164, servedE164 } from '../core/phone.mjs';
 
 /** Limits of the OTP flow (docs/decisions.md, "OTP" and "Hardening"). */
 export const OTP = {
@@ -37,13 +38,23 @@ export function compactMsisdn(input: string): string | undefined {
 
 /**
  * An E.164 number that is also valid in its country's numbering plan, that country being one the
- * platform serves (functions/core/phone.ts), or undefined.
+ * platform serves (functions/core/phone.mts), or undefined.
  */
-export function normalizeMsisdn(input: string, country?: string): string | undefined {
+function normalizeMsisdn(input: string, country?: string): string | undefined {
+  return normalizeWith({ servedE164, nationalE164 }, input, country);
+}
+
+/** The plans' two readings of a number (functions/core/phone.mts), bundled in or loaded. */
+interface Plans {
+  servedE164(compact: string): string | undefined;
+  nationalE164(typed: string, country: string): string | undefined;
+}
+
+function normalizeWith(plans: Plans, input: string, country?: string): string | undefined {
   const compact = compactMsisdn(input);
-  if (compact) return servedE164(compact);
+  if (compact) return plans.servedE164(compact);
   // A number written the national way, in the country of the reseller it is typed for.
-  return country && !input.trim().startsWith('+') ? nationalE164(input, country) : undefined;
+  return country && !input.trim().startsWith('+') ? plans.nationalE164(input, country) : undefined;
 }
 
 /** `SUB-` and the MSISDN's digits. */
@@ -79,7 +90,24 @@ export const smsText = (code: string): string =>
  * SMS client, devices and limits) into their bundles.
  */
 export function requireMsisdn(input: string, country?: string): string {
-  const msisdn = normalizeMsisdn(input, country);
+  return checked(normalizeMsisdn(input, country));
+}
+
+/**
+ * `normalizeMsisdn` for the paths that check a number now and then (onboarding a reseller,
+ * erasing a subscriber, an agent's creation and the buyer's number of its sale): the plans are
+ * loaded by the first check (`phonePlans`), not at the function's start.
+ */
+export async function normalizeMsisdnLoaded(input: string, country?: string): Promise<string | undefined> {
+  return normalizeWith(await phonePlans(), input, country);
+}
+
+/** `requireMsisdn` with the plans loaded by the first check (`normalizeMsisdnLoaded`). */
+export async function requireMsisdnLoaded(input: string, country?: string): Promise<string> {
+  return checked(await normalizeMsisdnLoaded(input, country));
+}
+
+function checked(msisdn: string | undefined): string {
   if (!msisdn) {
     throw new AppError('ERR_MSISDN_INVALID', 'msisdn must be an international number: + and 8 to 15 digits', {
       details: [{ path: 'body.msisdn', message: 'not a number of a served country' }],

@@ -4,7 +4,7 @@ import { AppError } from '../core/errors.js';
 import { canonicalIp } from '../core/ip.js';
 import { log, maskMsisdn } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
-import { countryOf } from '../core/phone.js';
+import { countryOf } from '../core/phone.mjs';
 import { sessionClaims } from '../core/principal.js';
 import { getSecret } from '../core/secrets.js';
 import { sendSms } from '../core/sms.js';

@@ -1,7 +1,7 @@
 import { notFound } from '../core/errors.js';
 import { json } from '../core/http.js';
 import { eraseSubscriber } from './erase.js';
-import { requireMsisdn } from './otp.js';
+import { requireMsisdnLoaded } from './otp.js';
 import { EraseBody, ErasureResponse } from './schemas.js';
 import { sessionEndpoint } from './session-endpoint.js';
 
@@ -14,7 +14,7 @@ export const handler = sessionEndpoint(
     response: { status: 200, schema: ErasureResponse },
   },
   async ({ body }) => {
-    const done = await eraseSubscriber(requireMsisdn(body.msisdn));
+    const done = await eraseSubscriber(await requireMsisdnLoaded(body.msisdn));
     if (!done) throw notFound('Subscriber');
     return json(200, done);
   },

@@ -128,7 +128,7 @@ async function runAll(
  * their gateway; then failed or expired payments of the last PAYMENT_LATE_CHECK_HOURS, for late
  * completions. Counts logged and sent as metrics.
  */
-export async function reconcilePayments(nowMs: number = clock.now()): Promise<ReconciliationCounts> {
+async function reconcilePayments(nowMs: number = clock.now()): Promise<ReconciliationCounts> {
   const s = billingSettings();
   const started = Date.now();
   const before = clock.iso(nowMs - s.PAYMENT_CHECK_AFTER_S * 1000);

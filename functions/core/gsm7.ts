@@ -8,12 +8,10 @@ const GSM7 =
   '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 const IN_GSM7 = new Set(GSM7);
 
-/** True when every character of `text` is in the GSM-7 default alphabet. */
-export const isGsm7 = (text: string): boolean => [...text].every((c) => IN_GSM7.has(c));
-
 /**
- * `text` in GSM-7: accents removed where the letter is not in the alphabet as it is (ï -> i,
- * ô -> o, ç -> c; é, è, à stay), typographic quotes and dashes made plain, anything else `?`.
+ * `text` in GSM-7 (the same text when it is GSM-7 already): accents removed where the letter is
+ * not in the alphabet as it is (ï -> i, ô -> o, ç -> c; é, è, à stay), typographic quotes and
+ * dashes made plain, anything else `?`.
  */
 export function toGsm7(text: string): string {
   return [...text]

@@ -28,7 +28,7 @@ import { getSecret } from './secrets.js';
 export { MAX_BODY_BYTES, type Schema } from './http-request.js';
 
 /** Who a route of each auth level is called by: a token's holder, or nobody in particular. */
-export type PrincipalFor<A extends AuthLevel> = A extends 'jwt'
+type PrincipalFor<A extends AuthLevel> = A extends 'jwt'
   ? Principal
   : A extends 'reseller'
     ? OperatorPrincipal

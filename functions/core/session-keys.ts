@@ -23,7 +23,7 @@ export interface SessionKeys {
 /** Shortest key accepted: 256 bits of a random base64 string. */
 const MIN_KEY_LENGTH = 32;
 
-export function parseSessionKeys(raw: string): SessionKeys {
+function parseSessionKeys(raw: string): SessionKeys {
   if (!raw.trimStart().startsWith('{')) {
     return { current: { kid: LEGACY_KID, secret: raw }, byKid: new Map([[LEGACY_KID, raw]]) };
   }

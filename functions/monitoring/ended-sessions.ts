@@ -1,6 +1,6 @@
 import { typedCode } from '../billing/codes.js';
 import { validation } from '../core/errors.js';
-import { nationalE164 } from '../core/phone.js';
+import { nationalE164 } from '../core/phone.mjs';
 import { Access, listCodesOf } from '../store/access-codes.js';
 import { getAccount } from '../store/accounts.js';
 import { batchGet } from '../store/entity.js';

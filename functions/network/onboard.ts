@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { requireMsisdn } from '../auth/otp.js';
+import { requireMsisdnLoaded } from '../auth/otp.js';
 import { type Country, sameZone } from '../core/currency.js';
 import { AppError } from '../core/errors.js';
 import type { AdminPrincipal } from '../core/principal.js';
@@ -32,7 +32,7 @@ export async function onboardReseller(
   },
 ) {
   // Typed as people write it in the reseller's country, or international.
-  const msisdn = requireMsisdn(input.msisdn, input.country);
+  const msisdn = await requireMsisdnLoaded(input.msisdn, input.country);
   // A UDP router's address is checked before anything is created (the address being taken is
   // only known at registration: that failure leaves the reseller without its router, which
   // POST /api/v1/routers completes).

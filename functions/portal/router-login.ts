@@ -170,7 +170,7 @@ export const trustedRouter = (
  * MikroTik writes `$(chap-id)` and `$(chap-challenge)` as octal escapes (`\357\201...`), for a
  * JavaScript string literal; each escape is one byte. Other characters count as one byte each.
  */
-export function octalBytes(value: string): Uint8Array {
+function octalBytes(value: string): Uint8Array {
   const out: number[] = [];
   for (let i = 0; i < value.length; i++) {
     const escaped = value[i] === '\\' ? /^[0-7]{1,3}/.exec(value.slice(i + 1))?.[0] : undefined;
@@ -196,11 +196,11 @@ const hexBytes = (hex: string): Uint8Array =>
   Uint8Array.from(hex.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16));
 
 /** MikroTik's `hexMD5(chap-id + password + chap-challenge)`. */
-export const mikrotikChapPassword = (chapId: string, code: string, chapChallenge: string): string =>
+const mikrotikChapPassword = (chapId: string, code: string, chapChallenge: string): string =>
   md5Hex(concat(octalBytes(chapId), ascii(code), octalBytes(chapChallenge)));
 
 /** CoovaChilli's CHAP response: MD5(ident 0 + password + challenge bytes). */
-export const coovaChapResponse = (code: string, challengeHex: string): string =>
+const coovaChapResponse = (code: string, challengeHex: string): string =>
   md5Hex(concat(Uint8Array.of(0), ascii(code), hexBytes(challengeHex)));
 
 export type NasLogin =

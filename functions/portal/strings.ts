@@ -227,7 +227,7 @@ export function durationText(lang: Lang, hours: number): string {
 }
 
 /** Megabytes as a subscriber reads them: `300 Mo`, `1,5 Go` (`MB`, `GB` in English). */
-export function sizeText(lang: Lang, mb: number): string {
+function sizeText(lang: Lang, mb: number): string {
   const [m, g] = lang === 'fr' ? ['Mo', 'Go'] : ['MB', 'GB'];
   if (mb < 1024) return `${grouped(lang, mb)} ${m}`;
   return `${grouped(lang, Math.round((mb / 1024) * 10) / 10)} ${g}`;

@@ -24,7 +24,7 @@ export interface CountOutcome {
  * and the counter items of the group (shared by most sessions of a batch: 32 platform shards,
  * 8 per reseller, 8 month shards per reseller and month, one per subscriber).
  */
-export function groupsOf(sessions: readonly RadiusSession[], max = MAX_TX_ITEMS): RadiusSession[][] {
+function groupsOf(sessions: readonly RadiusSession[], max = MAX_TX_ITEMS): RadiusSession[][] {
   const groups: RadiusSession[][] = [];
   let group: RadiusSession[] = [];
   let names = new Set<string>();

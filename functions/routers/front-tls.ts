@@ -31,7 +31,7 @@ import {
  */
 
 /** What the secret holds (JSON); the task definition picks each PEM by its key. */
-export interface FrontTlsFiles {
+interface FrontTlsFiles {
   ca_pem: string;
   cert_pem: string;
   key_pem: string;
@@ -41,13 +41,13 @@ export interface FrontTlsFiles {
 export type RenewalReason = 'missing' | 'other-ca' | 'expiring' | 'fresh';
 
 /** Renew when less than this share of the certificate's lifetime is left. */
-export const RENEW_WHEN_LEFT = 1 / 3;
+const RENEW_WHEN_LEFT = 1 / 3;
 
 /**
  * Whether the front's certificate must be renewed now. `current` is the secret's value as read
  * (anything: a placeholder, a broken JSON, a certificate of another CA all mean "renew").
  */
-export function renewalReason(current: string | undefined, caPem: string, nowMs: number): RenewalReason {
+function renewalReason(current: string | undefined, caPem: string, nowMs: number): RenewalReason {
   let files: Partial<FrontTlsFiles>;
   try {
     files = JSON.parse(current ?? '') as Partial<FrontTlsFiles>;

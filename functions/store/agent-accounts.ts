@@ -30,36 +30,6 @@ function agentAccountItem(agent: Agent, accountId: string, nowIso: string, condi
   );
 }
 
-/**
- * Creates an agent and turns its phone number's account into an agent's at once (a subscriber
- * keeps its id; a number that is already an operator or another agent is refused: `taken`).
- * For tools and tests that stand for both sides; the API invites (`inviteAgent`) and the
- * number's holder accepts (`acceptAgent`).
- */
-// Access: TransactWriteItems [Put AGENT#<id> attribute_not_exists(pk) (enters byReseller), Update ACCOUNT#<msisdn> condition: absent or a subscriber (enters operators)].
-export async function createAgent(
-  agent: Agent,
-  accountId: string,
-  nowIso: string,
-): Promise<'created' | 'taken'> {
-  const { stock, ...rest } = agent;
-  try {
-    await transact({
-      agent: AgentEntity.tx.create({ ...rest }),
-      account: agentAccountItem(agent, accountId, nowIso, {
-        expression: 'attribute_not_exists(pk) OR #role = :subscriber',
-        names: { '#role': 'role' },
-        values: { ':subscriber': 'subscriber' },
-      }),
-    });
-    return 'created';
-  } catch (error) {
-    const c = cancelled<'agent' | 'account'>(error);
-    if (c?.failed('account') || c?.failed('agent')) return 'taken';
-    throw error;
-  }
-}
-
 /** Records an invitation: the agent, `invited`; its number's account is not touched. */
 // Access: PutItem AGENT#<id> attribute_not_exists(pk) (enters byReseller).
 export async function inviteAgent(agent: Agent & { status: 'invited' }): Promise<void> {

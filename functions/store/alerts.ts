@@ -122,11 +122,6 @@ export async function closeIncident(site: string, type: string): Promise<void> {
   await Incident.delete({ site, type });
 }
 
-// Access: GetItem pk=INCIDENT#<site>#<type>, sk=INCIDENT.
-export async function isIncidentOpen(site: string, type: string): Promise<boolean> {
-  return (await Incident.get({ site, type })) !== undefined;
-}
-
 // Access: GetItem pk=ALERT#<id>, sk=ALERT.
 export async function getAlert(id: string): Promise<Alert | undefined> {
   const stored = await AlertEntity.get({ id }, { consistent: true });
@@ -174,17 +169,6 @@ export async function listAlertsByStatus(status: AlertStatus): Promise<Alert[]> 
     'byStatus',
     { acked: status === 'acked' },
     { forward: false },
-  );
-  return items.map(answered);
-}
-
-/** The alerts of one site, of one status or all, newest first within a status. */
-// Access: Query bySite (gsi2) gsi2pk=SITE#<nas_id>#ALERTS [AND begins_with(gsi2sk, <status>#)], ScanIndexForward=false.
-export async function listSiteAlerts(site: string, status?: AlertStatus): Promise<Alert[]> {
-  const items = await AlertEntity.queryIndexAll(
-    'bySite',
-    { site },
-    { forward: false, sk: status && { beginsWith: siteStatusPrefix(status) } },
   );
   return items.map(answered);
 }

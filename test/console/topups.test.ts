@@ -8,11 +8,11 @@ import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
 import { Access, getAccessCode } from '../../functions/store/access-codes.js';
 import { upsertOperator } from '../../functions/store/accounts.js';
-import { createAgent } from '../../functions/store/agent-accounts.js';
 import { allotToAgent, getAgent, NEW_AGENT_BOOKS } from '../../functions/store/agents.js';
 import { Nas } from '../../functions/store/nas.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { salesBetween } from '../../functions/store/sales.js';
+import { acceptedAgent } from '../support/agents.js';
 import { audit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
 import { lastOtp, newMsisdn } from '../support/http.js';
@@ -148,20 +148,15 @@ describe('a top-up, in the console at 360 px', () => {
     const phone = newMsisdn();
     const id = randomUUID();
     const nowIso = new Date().toISOString();
-    const made = await createAgent(
-      {
-        id,
-        reseller_id: reseller.id,
-        msisdn: phone,
-        commission_bp: 1000,
-        ...NEW_AGENT_BOOKS,
-        stock: {},
-        created_at: nowIso,
-      },
-      randomUUID(),
-      nowIso,
-    );
-    expect(made).toBe('created');
+    await acceptedAgent({
+      id,
+      reseller_id: reseller.id,
+      msisdn: phone,
+      commission_bp: 1000,
+      ...NEW_AGENT_BOOKS,
+      stock: {},
+      created_at: nowIso,
+    });
     await allotToAgent(id, { floatFcfa: 500 });
     const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fr-FR' });
     context.setDefaultTimeout(10_000);

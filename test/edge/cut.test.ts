@@ -16,7 +16,7 @@ import { currentPublicStatus } from '../../functions/monitoring/dashboard.js';
 import { handler as sweep } from '../../functions/radius/sweep.js';
 import { frontTls, register } from '../../functions/routers/routers.js';
 import { Access, type AccessCode, getAccessCode } from '../../functions/store/access-codes.js';
-import { listSiteAlerts } from '../../functions/store/alerts.js';
+import { type AlertStatus, listAlertsByStatus } from '../../functions/store/alerts.js';
 import { edgeAddressesOf, revokeEdge } from '../../functions/store/edges.js';
 import { Nas } from '../../functions/store/nas.js';
 import { recordReseller } from '../../functions/store/resellers.js';
@@ -24,6 +24,10 @@ import { getSession } from '../../functions/store/sessions.js';
 import { paidCode } from '../support/access.js';
 import { useLocalServer } from '../support/http.js';
 import { type RadiusAttributes, radclient } from '../support/radius.js';
+
+/** The alerts of a site in one status (the platform's list, as the API reads it). */
+const listSiteAlerts = async (site: string, status: AlertStatus) =>
+  (await listAlertsByStatus(status)).filter((a) => a.site === site);
 
 // Issue 34, item 6: the cut, on loopback. The region (the real local API on its own table) is
 // reached from the edge through a proxy that can drop everything, as a cut cable does; routers

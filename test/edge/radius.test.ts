@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
-import { mikrotikChapPassword } from '../../functions/portal/router-login.js';
+import { nasLogin, routerParams } from '../../functions/portal/router-login.js';
 import { account } from '../../functions/radius/accounting.js';
 import { sweepSilentSessions } from '../../functions/radius/closing.js';
 import { Access, type AccessCode, getAccessCode } from '../../functions/store/access-codes.js';
@@ -159,7 +159,15 @@ describe('RADIUS authorize through FreeRADIUS', () => {
     const challenge = randomBytes(16);
     // As the router hands them to the portal: octal escapes (`$(chap-id)`, `$(chap-challenge)`).
     const octal = (b: Buffer) => [...b].map((x) => `\\${x.toString(8).padStart(3, '0')}`).join('');
-    const answer = mikrotikChapPassword(octal(id), c.code, octal(challenge));
+    const params = routerParams(
+      new URLSearchParams({
+        'link-login-only': 'http://10.5.50.1/login',
+        'chap-id': octal(id),
+        'chap-challenge': octal(challenge),
+      }),
+    );
+    const login = params && nasLogin(params, c.code);
+    const answer = (login && 'fields' in login ? login.fields.password : undefined) ?? '';
     const attrs = (hex: string) => ({
       'User-Name': c.code,
       'CHAP-Password': `0x${id.toString('hex')}${hex}`,

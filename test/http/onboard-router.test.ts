@@ -68,6 +68,14 @@ describe('onboarding a reseller with its first router', () => {
     });
     expect(again.status).toBe(201);
   });
+
+  it("refuses a number outside the served countries' plans (checked by the lazily loaded plans)", async () => {
+    // A French mobile: E.164 in shape, not a served country's number.
+    for (const msisdn of ['+33612345678', '+2250']) {
+      const res = await onboard({ msisdn });
+      expect([res.status, res.body.error?.code]).toEqual([400, 'ERR_MSISDN_INVALID']);
+    }
+  });
 });
 
 describe('onboarding a reseller whose number is written the national way', () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { flagPaidNotConnected } from '../../functions/billing/paid-not-connected.js';
-import { isGsm7 } from '../../functions/core/gsm7.js';
+import { toGsm7 } from '../../functions/core/gsm7.js';
 import { Access } from '../../functions/store/access-codes.js';
 import { getPayment } from '../../functions/store/payments.js';
 import { hotspotOf } from '../support/hotspots.js';
@@ -146,7 +146,7 @@ describe('paid, never connected', () => {
     expect(sent).toHaveLength(3);
     for (const message of sent) {
       expect(message).toContain(paid.code);
-      expect(isGsm7(message)).toBe(true);
+      expect(toGsm7(message)).toBe(message);
     }
     expect((await getPayment(paid.id))?.code_resends).toBe(3);
     const admin = await tokenFor('admin');

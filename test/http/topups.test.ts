@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { settle } from '../../functions/billing/payments/settlement.js';
 import { Access, type AccessCode, bytesOfMb, getAccessCode } from '../../functions/store/access-codes.js';
-import { createAgent } from '../../functions/store/agent-accounts.js';
 import { allotToAgent, NEW_AGENT_BOOKS } from '../../functions/store/agents.js';
 import { getPayment } from '../../functions/store/payments.js';
 import { recordReseller } from '../../functions/store/resellers.js';
+import { acceptedAgent } from '../support/agents.js';
 import { hotspotOf } from '../support/hotspots.js';
 import { call, login, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
 
@@ -187,20 +187,15 @@ describe('top-ups by a reseller', () => {
 async function givenAgent(r: { resellerId: string; nasId: string }, floatFcfa: number) {
   const id = randomUUID();
   const nowIso = new Date().toISOString();
-  const made = await createAgent(
-    {
-      id,
-      reseller_id: r.resellerId,
-      msisdn: newMsisdn(),
-      commission_bp: 1000,
-      ...NEW_AGENT_BOOKS,
-      stock: {},
-      created_at: nowIso,
-    },
-    randomUUID(),
-    nowIso,
-  );
-  expect(made).toBe('created');
+  await acceptedAgent({
+    id,
+    reseller_id: r.resellerId,
+    msisdn: newMsisdn(),
+    commission_bp: 1000,
+    ...NEW_AGENT_BOOKS,
+    stock: {},
+    created_at: nowIso,
+  });
   if (floatFcfa > 0) await allotToAgent(id, { floatFcfa });
   return { id, token: await tokenFor('agent', { resellerId: r.resellerId, agentId: id }) };
 }

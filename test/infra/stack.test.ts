@@ -1,20 +1,30 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PAYMENT_SECRETS } from '../../functions/billing/gateways/registry.js';
 import { billingSettings } from '../../functions/billing/settings.js';
 import { worstCallMs } from '../../functions/core/config.js';
 import { GENERATED_SECRETS, type SecretName } from '../../functions/core/secrets.js';
 import { jobs } from '../../functions/jobs.js';
 import { radiusSettings } from '../../functions/radius/settings.js';
-import { routes as allRoutes, type Route, routeKey, routeSecrets } from '../../functions/routes.js';
+import {
+  routes as allRoutes,
+  type Route,
+  type RouteAccess,
+  routeKey,
+  routeSecrets,
+} from '../../functions/routes.js';
 import { TABLE } from '../../functions/store/table.js';
 import { streamConsumers } from '../../functions/streams.js';
-import { HotspotStack, settingsFromContext, withPaymentSecrets } from '../../lib/hotspot-stack.js';
+import { HotspotStack, settingsFromContext } from '../../lib/hotspot-stack.js';
 
 import { ALL_SECRETS } from '../../lib/secret-names.js';
 import { actionsOf, inspect } from './template.js';
 
-/** The secrets a row's function is given: its own, and every gateway's when it handles payments. */
+/** The secrets a function is given: its own, and every gateway's when it handles payments. */
+const withPaymentSecrets = (access: RouteAccess, secrets: readonly SecretName[]) => [
+  ...new Set([...secrets, ...(access.payments ? PAYMENT_SECRETS : [])]),
+];
 const secretsOf = (r: Route) => withPaymentSecrets(r.access, routeSecrets(r));
 
 /** Generic over the route table: rows added by any area are covered without touching this file. */

@@ -1,10 +1,12 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clock } from '../../functions/core/clock.js';
+import { ddb, tableName } from '../../functions/core/ddb.js';
 import { runCanary } from '../../functions/monitoring/canary.js';
 import { CHECK_NAMES } from '../../functions/monitoring/checks/types.js';
 import { canaryStatus } from '../../functions/monitoring/dashboard.js';
 import type { Alert } from '../../functions/store/alerts.js';
-import { isIncidentOpen, listAlertsByStatus } from '../../functions/store/alerts.js';
+import { listAlertsByStatus } from '../../functions/store/alerts.js';
 import { getCanaryState, listDays, listRecentRuns } from '../../functions/store/canary.js';
 import { getDnsStatus } from '../../functions/store/dns-status.js';
 import { createTestTable } from '../support/db.js';
@@ -195,7 +197,15 @@ describe('the SLA_DEGRADED alert', () => {
     for (let i = 0; i < 3; i++) await run(portalDown());
     const recovered = await run(healthyTargets());
     expect(recovered.consecutive_fails).toBe(0);
-    expect(await isIncidentOpen(SITE, 'SLA_DEGRADED')).toBe(false);
+    // The incident's marker (INCIDENT#<site>#<type>, functions/store/alerts.ts) is gone.
+    const marker = await ddb().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: { pk: `INCIDENT#${SITE}#SLA_DEGRADED`, sk: 'INCIDENT' },
+        ConsistentRead: true,
+      }),
+    );
+    expect(marker.Item).toBeUndefined();
     expect((await getCanaryState())?.consecutive_fails).toBe(0);
 
     const again: Awaited<ReturnType<typeof run>>[] = [];

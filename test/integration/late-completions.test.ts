@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
-import { reconcilePayments } from '../../functions/billing/reconcile.js';
+import { handler as reconcile } from '../../functions/billing/reconcile.js';
 import { clock } from '../../functions/core/clock.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { resetSecrets } from '../../functions/core/secrets.js';
@@ -98,7 +98,7 @@ async function failed() {
 
 async function expired() {
   const p = await initiate();
-  await later(121 * 60_000, () => reconcilePayments(clock.now()));
+  await later(121 * 60_000, () => reconcile());
   expect((await getPayment(p.id))?.status).toBe('expired');
   // The functions' clock stood 121 minutes ahead: what follows happens after that.
   return { ...p, at: 121 * 60_000 };
@@ -123,17 +123,17 @@ describe.each([
     const p = await given();
     cinetpay.pay(p.id);
     const [counts, ...answers] = await later(p.at + 5 * 60_000, () =>
-      Promise.all([reconcilePayments(clock.now()), ...Array.from({ length: 10 }, (_, n) => notify(p.id, n))]),
+      Promise.all([reconcile(), ...Array.from({ length: 10 }, (_, n) => notify(p.id, n))]),
     );
     for (const a of answers as Awaited<ReturnType<typeof notify>>[]) {
       expect(a.status).toBe(200);
       expect(a.body).toEqual({ status: 'processed' });
     }
-    expect((counts as Awaited<ReturnType<typeof reconcilePayments>>).late_completed).toBeLessThanOrEqual(1);
+    expect((counts as Awaited<ReturnType<typeof reconcile>>).late_completed).toBeLessThanOrEqual(1);
     await creditedOnce(p);
     // Later deliveries and runs change nothing.
     expect((await notify(p.id, 30)).body).toEqual({ status: 'processed' });
-    await later(p.at + 40 * 60_000, () => reconcilePayments(clock.now()));
+    await later(p.at + 40 * 60_000, () => reconcile());
     await creditedOnce(p);
   });
 
@@ -141,10 +141,10 @@ describe.each([
     const p = await given();
     cinetpay.pay(p.id);
     // Past PAYMENT_LATE_CHECK_EVERY_MIN (30) after any earlier check: asked again.
-    const counts = await later(p.at + 31 * 60_000, () => reconcilePayments(clock.now()));
+    const counts = await later(p.at + 31 * 60_000, () => reconcile());
     expect(counts.late_completed).toBeGreaterThanOrEqual(1);
     await creditedOnce(p);
-    const again = await later(p.at + 70 * 60_000, () => reconcilePayments(clock.now()));
+    const again = await later(p.at + 70 * 60_000, () => reconcile());
     expect(again.late_completed).toBe(0);
     await creditedOnce(p);
   });
@@ -169,7 +169,7 @@ describe.each([
     const res = await notify(p.id, 1);
     expect(res.status).toBe(409);
     expect(res.body.error?.code).toBe('ERR_AMOUNT_MISMATCH');
-    await later(p.at + 5 * 60_000, () => reconcilePayments(clock.now()));
+    await later(p.at + 5 * 60_000, () => reconcile());
     const stored = await getPayment(p.id);
     expect(stored?.status).toBe(before);
     expect(stored?.refusals?.[0]?.reason).toBe('confirmation_mismatch');
@@ -182,7 +182,7 @@ describe.each([
   it('is not asked about once PAYMENT_LATE_CHECK_HOURS have passed since the payment was made', async () => {
     const p = await given();
     cinetpay.pay(p.id);
-    const counts = await later(p.at + 25 * 3600_000, () => reconcilePayments(clock.now()));
+    const counts = await later(p.at + 25 * 3600_000, () => reconcile());
     expect((await getPayment(p.id))?.status).not.toBe('completed');
     expect(counts.late_completed).toBe(0);
   });
@@ -255,7 +255,7 @@ describe('the sandbox aggregator', () => {
       provider: 'orange_money',
       decided_at: clock.iso(),
     });
-    const counts = await later(p.at + 31 * 60_000, () => reconcilePayments(clock.now()));
+    const counts = await later(p.at + 31 * 60_000, () => reconcile());
     // At least this one (another test's payment of the table may be credited by the same run).
     expect(counts.late_completed).toBeGreaterThanOrEqual(1);
     await creditedOnce(p);

@@ -15,7 +15,6 @@ import { clock } from '../../functions/core/clock.js';
 import type { AdminPrincipal, AgentPrincipal, OperatorPrincipal } from '../../functions/core/principal.js';
 import { authorizeLogin } from '../../functions/radius/authorize.js';
 import { Access } from '../../functions/store/access-codes.js';
-import { createAgent } from '../../functions/store/agent-accounts.js';
 import { NEW_AGENT_BOOKS } from '../../functions/store/agents.js';
 import { type Books, noBooks } from '../../functions/store/books.js';
 import { getPayment } from '../../functions/store/payments.js';
@@ -23,6 +22,7 @@ import { recordReseller } from '../../functions/store/resellers.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import { salesBetween } from '../../functions/store/sales.js';
 import { recordSandboxPayment } from '../../functions/store/sandbox-payments.js';
+import { acceptedAgent } from '../support/agents.js';
 import { useTestTable } from '../support/db.js';
 import { hotspotOf } from '../support/hotspots.js';
 import { webhookSettlement } from '../support/webhook.js';
@@ -152,24 +152,19 @@ async function shop(ops: Op[]) {
   const exp = Math.floor(BASE / 1000) + 365 * 86400;
   const reseller: ResellerPrincipal = { role: 'reseller', sub: randomUUID(), ref: 'SUB-1', resellerId, exp };
   const msisdn = `+22507${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-  // An agent whose number accepted its invitation (the store's both-sides creation).
+  // An agent whose number accepted its invitation.
   const agent = { id: randomUUID() };
   const nowIso = new Date().toISOString();
-  const made = await createAgent(
-    {
-      id: agent.id,
-      reseller_id: resellerId,
-      msisdn,
-      commission_bp: COMMISSION_BP,
-      nas_ids: [nasId],
-      ...NEW_AGENT_BOOKS,
-      stock: {},
-      created_at: nowIso,
-    },
-    randomUUID(),
-    nowIso,
-  );
-  if (made !== 'created') throw new Error('agent not created');
+  await acceptedAgent({
+    id: agent.id,
+    reseller_id: resellerId,
+    msisdn,
+    commission_bp: COMMISSION_BP,
+    nas_ids: [nasId],
+    ...NEW_AGENT_BOOKS,
+    stock: {},
+    created_at: nowIso,
+  });
   await allot(reseller, agent.id, { float_fcfa: 1_000_000 });
   const agentPrincipal: AgentPrincipal = {
     role: 'agent',

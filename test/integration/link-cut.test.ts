@@ -7,7 +7,7 @@ import { handler as sweep } from '../../functions/radius/sweep.js';
 import { noteHeard } from '../../functions/routers/heard.js';
 import { register } from '../../functions/routers/routers.js';
 import { Access } from '../../functions/store/access-codes.js';
-import { listSiteAlerts } from '../../functions/store/alerts.js';
+import { type AlertStatus, listAlertsByStatus } from '../../functions/store/alerts.js';
 import { linkStates } from '../../functions/store/link-states.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { getRouter, type RouterRecord } from '../../functions/store/routers.js';
@@ -15,6 +15,10 @@ import { getSession } from '../../functions/store/sessions.js';
 import { accountingReport, paidCode } from '../support/access.js';
 import { useTestTable } from '../support/db.js';
 import { hotspotOf } from '../support/hotspots.js';
+
+/** The alerts of a site in one status (the platform's list, as the API reads it). */
+const listSiteAlerts = async (site: string, status: AlertStatus) =>
+  (await listAlertsByStatus(status)).filter((a) => a.site === site);
 
 // Issue 34, item 4: a country gone silent is told from a quiet night by its open sessions; the
 // sweep leaves a cut country's sessions open, takes their late reports once, and the status page

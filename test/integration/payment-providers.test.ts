@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
-import { reconcilePayments } from '../../functions/billing/reconcile.js';
+import { handler as reconcile } from '../../functions/billing/reconcile.js';
 import { clock } from '../../functions/core/clock.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { resetSecrets } from '../../functions/core/secrets.js';
@@ -393,12 +393,12 @@ describe.each(drivers)('the $name adapter against its fake', (driver) => {
     const { nasId, resellerId } = await givenHotspot();
     const { body, sub } = await initiate(nasId);
     driver.pay(body.transaction_id);
-    const counts = await later(2 * 60_000, () => reconcilePayments(clock.now()));
+    const counts = await later(2 * 60_000, () => reconcile());
     expect(counts.completed).toBeGreaterThanOrEqual(1);
     expect((await getPayment(body.transaction_id))?.status).toBe('completed');
     expect(await listEntitlements(sub)).toHaveLength(1);
     // Run again: nothing is credited twice.
-    await later(3 * 60_000, () => reconcilePayments(clock.now()));
+    await later(3 * 60_000, () => reconcile());
     expect(await listEntitlements(sub)).toHaveLength(1);
     expect((await getMonthlyRevenue(resellerId, clock.iso().slice(0, 7))).total_fcfa).toBe(price);
   });
@@ -407,9 +407,9 @@ describe.each(drivers)('the $name adapter against its fake', (driver) => {
     const { nasId } = await givenHotspot();
     const { body, token } = await initiate(nasId);
     // Still waiting for the buyer two minutes in: left pending.
-    await later(2 * 60_000, () => reconcilePayments(clock.now()));
+    await later(2 * 60_000, () => reconcile());
     expect((await getPayment(body.transaction_id))?.status).toBe('pending');
-    const counts = await later(121 * 60_000, () => reconcilePayments(clock.now()));
+    const counts = await later(121 * 60_000, () => reconcile());
     expect(counts.expired).toBeGreaterThanOrEqual(1);
     const p = await getPayment(body.transaction_id);
     expect(p).toMatchObject({ status: 'expired', expired_at: expect.any(String) });

@@ -6,7 +6,7 @@ import { noteHeard } from '../../functions/routers/heard.js';
 import { register, routerState } from '../../functions/routers/routers.js';
 import { flagSilentRouters } from '../../functions/routers/silence.js';
 import { upsertOperator } from '../../functions/store/accounts.js';
-import { listSiteAlerts } from '../../functions/store/alerts.js';
+import { listOwnedSiteAlerts } from '../../functions/store/alerts.js';
 import { getRouter, type RouterRecord } from '../../functions/store/routers.js';
 import { useTestTable } from '../support/db.js';
 import { probeDdb } from '../support/ddb-instrument.js';
@@ -86,7 +86,7 @@ describe('the silence job', () => {
 
     clock.set(() => t0 + 29 * MIN);
     await flagSilentRouters(t0 + 29 * MIN);
-    expect(await listSiteAlerts(nasId, 'active')).toHaveLength(0);
+    expect(await listOwnedSiteAlerts(nasId, resellerId, 'active')).toHaveLength(0);
     expect(routerState((await getRouter(router.router_id)) as RouterRecord, t0 + 29 * MIN)).toBe('online');
 
     clock.set(() => t0 + 31 * MIN);
@@ -94,7 +94,7 @@ describe('the silence job', () => {
     // Runs that follow, and two at once, raise nothing more.
     clock.set(() => t0 + 36 * MIN);
     await Promise.all([flagSilentRouters(t0 + 36 * MIN), flagSilentRouters(t0 + 36 * MIN)]);
-    const alerts = await listSiteAlerts(nasId, 'active');
+    const alerts = await listOwnedSiteAlerts(nasId, resellerId, 'active');
     expect(alerts).toMatchObject([{ type: 'router_silent', site: nasId }]);
     expect(alerts[0]?.message).toContain('silencieux depuis 14:02');
     const sms = smsTo(phone);
@@ -108,8 +108,8 @@ describe('the silence job', () => {
     // Its next request: heard, the alert resolved by its return.
     clock.set(() => t0 + 50 * MIN);
     expect(await noteHeard(silent, t0 + 50 * MIN)).toBe('written');
-    expect(await listSiteAlerts(nasId, 'active')).toHaveLength(0);
-    expect(await listSiteAlerts(nasId, 'acked')).toMatchObject([
+    expect(await listOwnedSiteAlerts(nasId, resellerId, 'active')).toHaveLength(0);
+    expect(await listOwnedSiteAlerts(nasId, resellerId, 'acked')).toMatchObject([
       { id: alerts[0]?.id, acked_by: 'retour du routeur' },
     ]);
     const back = (await getRouter(router.router_id)) as RouterRecord;
@@ -118,7 +118,7 @@ describe('the silence job', () => {
     // A second silence is a new alert and a new SMS.
     clock.set(() => t0 + 90 * MIN);
     await flagSilentRouters(t0 + 90 * MIN);
-    expect(await listSiteAlerts(nasId, 'active')).toHaveLength(1);
+    expect(await listOwnedSiteAlerts(nasId, resellerId, 'active')).toHaveLength(1);
     expect(smsTo(phone)).toHaveLength(2);
   });
 });

@@ -17,7 +17,7 @@ import { activityPage, recordActivity } from '../../functions/store/activity.js'
 import {
   ackAlert,
   listAlertsByStatus,
-  listSiteAlerts,
+  listOwnedSiteAlerts,
   raiseAlertOnce,
 } from '../../functions/store/alerts.js';
 import { deleteDevice, devicesOfAccount, putDevice } from '../../functions/store/devices.js';
@@ -46,7 +46,7 @@ import {
   bindMac,
   forgetMac,
 } from '../../functions/store/mac-bindings.js';
-import { listNasIdsOfReseller } from '../../functions/store/nas.js';
+import { listNasIdsOfReseller, Nas } from '../../functions/store/nas.js';
 import { finishNasClose, pendingNasCloses, recordNasClose } from '../../functions/store/nas-closes.js';
 import { completePayment, expirePayment, failPayment } from '../../functions/store/payment-settlements.js';
 import {
@@ -413,12 +413,14 @@ describe('index keys follow updates', () => {
 
   it('Alert: an ack moves it from the active to the acked list, globally and for its site', async () => {
     const site = `site-${randomUUID()}`;
+    const owner = randomUUID();
+    await Nas.put({ nas_id: site, reseller_id: owner, reseller_name: 'Owner', vlan_id: 100, kind: 'vlan' });
     const ts = new Date().toISOString();
     const alert = await raiseAlertOnce({ type: 'down', severity: 'high', site, ts, message: 'down' });
     if (!alert) throw new Error('not raised');
     const ids = async (status: 'active' | 'acked') => (await listAlertsByStatus(status)).map((a) => a.id);
     const siteIds = async (status: 'active' | 'acked') =>
-      (await listSiteAlerts(site, status)).map((a) => a.id);
+      (await listOwnedSiteAlerts(site, owner, status)).map((a) => a.id);
     expect(await ids('active')).toContain(alert.id);
     expect(await siteIds('active')).toEqual([alert.id]);
 

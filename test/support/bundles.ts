@@ -4,10 +4,10 @@
  * sizes, stand-ins, lazy chunks, and the bundles run against local services).
  */
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type BuildOptions, build } from 'esbuild';
-import { ESBUILD } from '../../lib/bundling.js';
+import { ESBUILD, routeDefine } from '../../lib/bundling.js';
 import { buildChunks } from '../../lib/lazy-chunks.js';
 
 export interface BundleFigure {
@@ -37,8 +37,12 @@ export async function bundleWith(
   return { name, minifiedBytes: statSync(file).size, gzipBytes: gzipSync(readFileSync(file)).length, file };
 }
 
-/** The CDK stack's own esbuild options (lib/bundling.ts) as esbuild's API takes them. */
-export const functionBuildOptions = (external: string[] = []) => ({
+/**
+ * The CDK stack's own esbuild options (lib/bundling.ts) as esbuild's API takes them; `define`:
+ * a route's own row (`defineFor`).
+ */
+export const functionBuildOptions = (external: string[] = [], define: Record<string, string> = {}) => ({
+  define,
   format: ESBUILD.format,
   target: ESBUILD.target,
   minify: ESBUILD.minify,
@@ -49,17 +53,35 @@ export const functionBuildOptions = (external: string[] = []) => ({
   external: [...external, ...ESBUILD.external],
 });
 
-/** Bundles one function with the CDK stack's own esbuild options (lib/bundling.ts). */
-export function bundle(
+/**
+ * What the stack defines in the bundle of `entry` (a module under functions/): its row of the
+ * route table when a route's handler is that module (`routeDefine`, lib/bundling.ts), else nothing.
+ */
+export async function defineFor(entry: string): Promise<Record<string, string>> {
+  const { routes } = await import('../../functions/routes.js');
+  const handler = relative(resolve(import.meta.dirname, '../../functions'), resolve(entry)).replace(
+    /\.ts$/,
+    '',
+  );
+  const row = routes.find((r) => r.handler === handler);
+  return row ? routeDefine(row) : {};
+}
+
+/** Bundles one function with the CDK stack's own esbuild options (lib/bundling.ts) and its row. */
+export async function bundle(
   entry: string,
   outDir: string,
   name: string,
   external: string[] = [],
 ): Promise<BundleFigure> {
-  return bundleWith(entry, outDir, name, functionBuildOptions(external)).then(async (figure) => {
-    await buildChunks(outDir, ESBUILD);
-    return figure;
-  });
+  const figure = await bundleWith(
+    entry,
+    outDir,
+    name,
+    functionBuildOptions(external, await defineFor(entry)),
+  );
+  await buildChunks(outDir, ESBUILD);
+  return figure;
 }
 
 /**

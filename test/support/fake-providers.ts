@@ -1,7 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CINETPAY_SIGNED_FIELDS } from '../../functions/billing/gateways/cinetpay.js';
 
 /**
  * Local fakes of the payment providers, speaking their documented wire formats (the shapes
@@ -9,6 +8,35 @@ import { CINETPAY_SIGNED_FIELDS } from '../../functions/billing/gateways/cinetpa
  * adapters are tested against HTTP, not against mocks of themselves. Each fake can be made to
  * fail (5xx) or hang, and records the calls it got.
  */
+
+/**
+ * The fields of a CinetPay notification its x-token signs, concatenated in this order (CinetPay's
+ * documentation), a missing one as empty.
+ */
+export const CINETPAY_SIGNED_FIELDS = [
+  'cpm_site_id',
+  'cpm_trans_id',
+  'cpm_trans_date',
+  'cpm_amount',
+  'cpm_currency',
+  'signature',
+  'payment_method',
+  'cel_phone_num',
+  'cpm_phone_prefixe',
+  'cpm_language',
+  'cpm_version',
+  'cpm_payment_config',
+  'cpm_page_action',
+  'cpm_custom',
+  'cpm_designation',
+  'cpm_error_message',
+] as const;
+
+/** CinetPay's x-token of a notification: the lower-case hex HMAC-SHA256 PHP's hash_hmac answers. */
+export const cinetpayToken = (form: URLSearchParams, key: string) =>
+  createHmac('sha256', key)
+    .update(CINETPAY_SIGNED_FIELDS.map((f) => form.get(f) ?? '').join(''))
+    .digest('hex');
 
 type Handler = (req: IncomingMessage, body: string, url: URL) => { status: number; body: unknown } | 'hang';
 
@@ -184,10 +212,7 @@ export async function fakeCinetPay(): Promise<FakeCinetPay> {
     return { status: 404, body: { code: '404', message: 'NOT_FOUND' } };
   });
   baseUrl = running.url;
-  const sign = (form: URLSearchParams, key = secretKey) =>
-    createHmac('sha256', key)
-      .update(CINETPAY_SIGNED_FIELDS.map((f) => form.get(f) ?? '').join(''))
-      .digest('hex');
+  const sign = (form: URLSearchParams, key = secretKey) => cinetpayToken(form, key);
   return {
     ...running,
     apiKey,

@@ -1,4 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { sessionEndpoint } from '../../functions/auth/session-endpoint.js';
 import {
   assertActsFor,
   assertHoldsCode,
@@ -10,14 +11,14 @@ import {
   assertSeesRouter,
   resellerInScope,
 } from '../../functions/core/access.js';
-import type { PrincipalFor } from '../../functions/core/http.js';
+import type { endpoint } from '../../functions/core/http.js';
 import type {
   AdminPrincipal,
   AgentScopePrincipal,
   OperatorPrincipal,
   Principal,
 } from '../../functions/core/principal.js';
-import type { AuthOf } from '../../functions/routes.js';
+import type { OpenRouteKey, SessionRouteKey } from '../../functions/routes.js';
 
 const exp = 4102444800;
 const admin: Principal = { sub: 'a', ref: 'SUB-1', role: 'admin', exp };
@@ -130,14 +131,18 @@ describe('the access rules', () => {
 });
 
 describe('the principal a handler receives', () => {
+  /** The principal the function given to `sessionEndpoint` (or `endpoint`) for route K receives. */
+  type SessionPrincipal<K extends SessionRouteKey> = Parameters<
+    Parameters<typeof sessionEndpoint<K>>[2]
+  >[0]['principal'];
+  type OpenPrincipal<K extends OpenRouteKey> = Parameters<Parameters<typeof endpoint<K>>[2]>[0]['principal'];
+
   it('is typed by the route auth level, so a handler cannot forget that it is there', () => {
-    expectTypeOf<PrincipalFor<AuthOf<'GET /api/v1/billing/summary'>>>().toEqualTypeOf<OperatorPrincipal>();
-    expectTypeOf<PrincipalFor<AuthOf<'POST /api/v1/vouchers/generate'>>>().toEqualTypeOf<AdminPrincipal>();
-    expectTypeOf<PrincipalFor<AuthOf<'GET /api/v1/auth/session'>>>().toEqualTypeOf<Principal>();
-    expectTypeOf<PrincipalFor<AuthOf<'GET /api/v1/forfaits'>>>().toEqualTypeOf<undefined>();
-    expectTypeOf<
-      PrincipalFor<AuthOf<'POST /api/v1/agents/{id}/sales'>>
-    >().toEqualTypeOf<AgentScopePrincipal>();
-    expectTypeOf<PrincipalFor<AuthOf<'POST /api/v1/payments/webhook'>>>().toEqualTypeOf<undefined>();
+    expectTypeOf<SessionPrincipal<'GET /api/v1/billing/summary'>>().toEqualTypeOf<OperatorPrincipal>();
+    expectTypeOf<SessionPrincipal<'POST /api/v1/vouchers/generate'>>().toEqualTypeOf<AdminPrincipal>();
+    expectTypeOf<SessionPrincipal<'GET /api/v1/auth/session'>>().toEqualTypeOf<Principal>();
+    expectTypeOf<OpenPrincipal<'GET /api/v1/forfaits'>>().toEqualTypeOf<undefined>();
+    expectTypeOf<SessionPrincipal<'POST /api/v1/agents/{id}/sales'>>().toEqualTypeOf<AgentScopePrincipal>();
+    expectTypeOf<OpenPrincipal<'POST /api/v1/payments/webhook'>>().toEqualTypeOf<undefined>();
   });
 });

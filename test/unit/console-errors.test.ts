@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { SERVED_COUNTRIES } from '../../bin/phone-metadata.js';
 import { SERVED } from '../../console/countries.js';
 import { ERROR_TEXT, FIELD_REFUSED, FIELD_TEXT } from '../../console/errors.js';
 import { ERROR_STATUS } from '../../functions/core/errors.js';
-import { SERVED_COUNTRIES } from '../../functions/core/phone.js';
 
 /** Every error code the OpenAPI document says a route may answer. */
 function documentedCodes(): Set<string> {

@@ -11,14 +11,8 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetSecrets } from '../../functions/core/secrets.js';
-import { caCertificatePem, issueServerCertificate, SERVER_CERT_DAYS } from '../../functions/routers/ca.mjs';
-import {
-  type FrontTlsFiles,
-  RENEW_WHEN_LEFT,
-  type RotationTargets,
-  renewalReason,
-  rotateFrontTls,
-} from '../../functions/routers/front-tls.js';
+import { issueServerCertificate, SERVER_CERT_DAYS } from '../../functions/routers/ca.mjs';
+import { type RotationTargets, rotateFrontTls } from '../../functions/routers/front-tls.js';
 import { handler } from '../../functions/routers/front-tls-rotation.js';
 
 /**
@@ -32,6 +26,17 @@ const OTHER_CA_KEY = 'front-tls-test-another-ca-key-0123456789ab';
 const DAY = 86_400_000;
 /** A whole second: X.509 times have no milliseconds. */
 const T0 = Date.UTC(2026, 10, 1, 12, 0, 0);
+
+/** What the secret holds (JSON), each PEM under the key the front's task definition reads. */
+interface FrontTlsFiles {
+  ca_pem: string;
+  cert_pem: string;
+  key_pem: string;
+  not_after: string;
+}
+
+/** The certificate is renewed once less than this share of its lifetime is left (docs/radius.md). */
+const RENEW_WHEN_LEFT = 1 / 3;
 
 const validity = (certPem: string) => {
   const cert = new X509Certificate(certPem);
@@ -55,42 +60,53 @@ function memoryTargets(initial?: string) {
   return { state, targets };
 }
 
+/** Why a rotation at `nowMs` renews the secret's `current` value, or `fresh` when it leaves it. */
+const renewalReason = async (current: string | undefined, nowMs: number) =>
+  (await rotateFrontTls(memoryTargets(current).targets, { caKey: CA_KEY, name: 'front', nowMs })).reason;
+
 describe('when the front certificate is renewed', () => {
   it('renews once less than a third of its lifetime is left, and not a second before', async () => {
     // Prepare
     const cert = await issueServerCertificate(CA_KEY, 'front', T0, 3);
     const current = JSON.stringify({ cert_pem: cert.certPem, key_pem: cert.keyPem });
-    const ca = await caCertificatePem(CA_KEY);
     const { from, to } = validity(cert.certPem);
     const boundary = to - (to - from) * RENEW_WHEN_LEFT;
 
     // Act + Assess
-    expect(renewalReason(current, ca, T0)).toBe('fresh');
-    expect(renewalReason(current, ca, boundary - 1000)).toBe('fresh');
-    expect(renewalReason(current, ca, boundary)).toBe('fresh');
-    expect(renewalReason(current, ca, boundary + 1000)).toBe('expiring');
-    expect(renewalReason(current, ca, to + DAY)).toBe('expiring');
+    expect(await renewalReason(current, T0)).toBe('fresh');
+    expect(await renewalReason(current, boundary - 1000)).toBe('fresh');
+    expect(await renewalReason(current, boundary)).toBe('fresh');
+    expect(await renewalReason(current, boundary + 1000)).toBe('expiring');
+    expect(await renewalReason(current, to + DAY)).toBe('expiring');
   });
 
   it('renews a placeholder, a broken value and a certificate another CA signed', async () => {
     // Prepare
-    const ca = await caCertificatePem(CA_KEY);
     const stranger = await issueServerCertificate(OTHER_CA_KEY, 'front', T0);
 
     // Act + Assess
-    expect(renewalReason(undefined, ca, T0)).toBe('missing');
-    expect(renewalReason('generated-placeholder-48-characters', ca, T0)).toBe('missing');
-    expect(renewalReason(JSON.stringify({ cert_pem: 'not a certificate', key_pem: 'x' }), ca, T0)).toBe(
+    expect(await renewalReason(undefined, T0)).toBe('missing');
+    expect(await renewalReason('generated-placeholder-48-characters', T0)).toBe('missing');
+    expect(await renewalReason(JSON.stringify({ cert_pem: 'not a certificate', key_pem: 'x' }), T0)).toBe(
       'missing',
     );
     expect(
-      renewalReason(JSON.stringify({ cert_pem: stranger.certPem, key_pem: stranger.keyPem }), ca, T0),
+      await renewalReason(JSON.stringify({ cert_pem: stranger.certPem, key_pem: stranger.keyPem }), T0),
     ).toBe('other-ca');
   });
 
-  it('states the lifetimes: the server certificate 90 days, renewed with 30 left', () => {
+  it('states the lifetimes: the server certificate 90 days, renewed with 30 left', async () => {
     expect(SERVER_CERT_DAYS).toBe(90);
     expect(SERVER_CERT_DAYS * RENEW_WHEN_LEFT).toBe(30);
+    // A certificate of the default lifetime, as the rotation issues it: renewed 30 days before its end.
+    const { state, targets } = memoryTargets();
+    await rotateFrontTls(targets, { caKey: CA_KEY, name: 'front', nowMs: T0 });
+    const current = state.value as string;
+    const { from, to } = validity((JSON.parse(current) as FrontTlsFiles).cert_pem);
+    // (Valid from a few minutes before its issue, for clocks a little behind.)
+    expect(Math.round((to - from) / DAY)).toBe(90);
+    expect(await renewalReason(current, to - 30 * DAY - 3_600_000)).toBe('fresh');
+    expect(await renewalReason(current, to - 30 * DAY + 3_600_000)).toBe('expiring');
   });
 });
 

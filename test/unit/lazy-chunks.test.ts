@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUNDLING, ESBUILD } from '../../lib/bundling.js';
-import { buildChunks, CHUNK_EXTERNALS, chunksReferenced } from '../../lib/lazy-chunks.js';
+import { buildChunks, CHUNK_EXTERNALS } from '../../lib/lazy-chunks.js';
 import { bundle } from '../support/bundles.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chunks-'));
@@ -44,7 +44,8 @@ describe('the certificate authority ships as a lazy chunk beside the bundles tha
     const other = mkdtempSync(join(tmpdir(), 'chunks-none-'));
     try {
       await bundle(entry('billing/forfaits-list'), other, 'forfaits-list');
-      expect(chunksReferenced(other)).toEqual([]);
+      // Nothing but the bundle itself: no chunk referenced, none built.
+      expect(readdirSync(other)).toEqual(['forfaits-list.mjs']);
       expect(existsSync(join(other, 'ca.mjs'))).toBe(false);
       expect(existsSync(join(other, 'sns-client.mjs'))).toBe(false);
       expect(await buildChunks(other, ESBUILD)).toEqual([]);
@@ -92,6 +93,10 @@ describe('the RouterOS script generator ships as a lazy chunk beside the bundles
     const onboard = await bundle(entry('network/reseller-onboard'), dir, 'reseller-onboard');
     const text = readFileSync(onboard.file, 'utf8');
     expect(text).toContain('import("./routeros-script.mjs")');
+    // Nor the numbering plans (libphonenumber): the reseller's number is checked by the chunk.
+    expect(text).toContain('import("./phone.mjs")');
+    expect(text).not.toContain('INVALID_COUNTRY');
+    expect(existsSync(join(dir, 'phone.mjs'))).toBe(true);
     // The script's RouterOS lines are not in the bundle: they are compiled when a script is written.
     expect(text).not.toContain('/ip hotspot profile');
     expect(onboard.minifiedBytes).toBeLessThan(350 * 1024);
@@ -102,10 +107,11 @@ describe('the RouterOS script generator ships as a lazy chunk beside the bundles
         '--input-type=module',
         '-e',
         `const { hotspotLoginPage } = await import(${JSON.stringify(join(dir, 'routeros-script.mjs'))});
-         console.log(hotspotLoginPage('https://portal.example').includes('https://portal.example'));`,
+         const { servedE164 } = await import(${JSON.stringify(join(dir, 'phone.mjs'))});
+         console.log(hotspotLoginPage('https://portal.example').includes('https://portal.example'), servedE164('+2250707123456'), servedE164('+33612345678'));`,
       ],
       { encoding: 'utf8' },
     );
-    expect(out.trim()).toBe('true');
+    expect(out.trim()).toBe('true +2250707123456 undefined');
   });
 });

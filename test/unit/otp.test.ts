@@ -3,7 +3,7 @@ import {
   generateCode,
   hashCode,
   hashesMatch,
-  normalizeMsisdn,
+  normalizeMsisdnLoaded,
   subscriberRef,
 } from '../../functions/auth/otp.js';
 
@@ -30,8 +30,8 @@ describe('OTP domain', () => {
     ['+225 07 12 34 56 78', '+2250712345678'],
     ['+221 77 123 45 67', '+221771234567'],
     ['+237677123456', '+237677123456'],
-  ])('accepts %s as %s', (input, expected) => {
-    expect(normalizeMsisdn(input)).toBe(expected);
+  ])('accepts %s as %s', async (input, expected) => {
+    expect(await normalizeMsisdnLoaded(input)).toBe(expected);
   });
 
   it.each([
@@ -43,8 +43,8 @@ describe('OTP domain', () => {
     '+2250712345678901',
     '+225071234567a',
     '',
-  ])('refuses %j', (input) => {
-    expect(normalizeMsisdn(input)).toBeUndefined();
+  ])('refuses %j', async (input) => {
+    expect(await normalizeMsisdnLoaded(input)).toBeUndefined();
   });
 
   it('derives the subscriber reference from the digits', () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { httpAdapter } from '../../functions/billing/gateways/http.js';
+import { http } from '../../functions/billing/gateways/http.js';
 import { sandbox, sandboxAdapter } from '../../functions/billing/gateways/sandbox.js';
 import { signedGateway, timestampedSettings } from '../../functions/billing/gateways/secret.js';
 
@@ -18,12 +18,23 @@ const request = {
 };
 const ok = () => new Response(JSON.stringify({ payment_url: 'https://pay.example/x' }), { status: 200 });
 const status = (s: number) => new Response('{}', { status: s });
-const adapter = (timeoutMs = 1000) =>
-  httpAdapter({ baseUrl: 'https://agg.example/', timeoutMs, apiKey: async () => 'k3y', retryBaseMs: 1 });
+/** The http gateway's adapter as a deployment builds it, from its settings and its key. */
+const adapter = (timeoutMs = 1000) => {
+  vi.stubEnv('AGGREGATOR_BASE_URL', 'https://agg.example/');
+  vi.stubEnv('AGGREGATOR_TIMEOUT_MS', String(timeoutMs));
+  vi.stubEnv('AGGREGATOR_RETRY_BASE_MS', '1');
+  vi.stubEnv('AGGREGATOR_API_KEY', 'k3y');
+  resetConfig();
+  resetSecrets();
+  return http.adapter();
+};
 
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+  resetConfig();
+  resetSecrets();
 });
 
 describe('the http gateway adapter', () => {

@@ -1,18 +1,38 @@
 import { createHmac } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { CINETPAY_SIGNED_FIELDS, cinetpaySignedString } from '../../functions/billing/gateways/cinetpay.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cinetpay } from '../../functions/billing/gateways/cinetpay.js';
 import {
   anySignatureMatches,
-  hmacHex,
-  parseTimestampedSignature,
   type SignedEventScheme,
   secretKeys,
   verifiedEvent,
 } from '../../functions/billing/gateways/signatures.js';
+import { resetConfig } from '../../functions/core/config.js';
 import { currencyOf, isCountry } from '../../functions/core/currency.js';
+import { resetSecrets } from '../../functions/core/secrets.js';
+import { CINETPAY_SIGNED_FIELDS, cinetpayToken } from '../support/fake-providers.js';
+
+/** HMAC-SHA256 of `data` under `key`, lower-case hex (what PHP's hash_hmac answers). */
+const hmacHex = (key: string, data: string) => createHmac('sha256', key).update(data, 'utf8').digest('hex');
 
 describe("CinetPay's x-token", () => {
-  it('signs the 16 documented fields concatenated in their documented order, a missing one as empty', () => {
+  beforeEach(() => {
+    vi.stubEnv('CINETPAY_SITE_ID', '445160');
+    vi.stubEnv('CINETPAY_API_KEY', 'ak');
+    vi.stubEnv('CINETPAY_SECRET_KEY', 'sk');
+    resetConfig();
+    resetSecrets();
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    resetConfig();
+    resetSecrets();
+  });
+  /** The CinetPay adapter, as a deployment builds it, given a notification. */
+  const verify = (form: URLSearchParams, token: string) =>
+    cinetpay.adapter().verifyNotification?.({ 'x-token': token }, form.toString(), Date.now());
+
+  it('signs the 16 documented fields concatenated in their documented order, a missing one as empty', async () => {
     // The documented order, written as CinetPay's docs list it.
     expect(CINETPAY_SIGNED_FIELDS.join(' ')).toBe(
       'cpm_site_id cpm_trans_id cpm_trans_date cpm_amount cpm_currency signature payment_method cel_phone_num ' +
@@ -23,35 +43,32 @@ describe("CinetPay's x-token", () => {
     const form = new URLSearchParams(
       'cpm_trans_id=T1&cpm_site_id=445160&cpm_amount=100&cpm_currency=XOF&cpm_version=V4&cpm_error_message=SUCCES',
     );
-    expect(cinetpaySignedString(form)).toBe('445160T1100XOFV4SUCCES');
-  });
-
-  it('is the lower-case hex HMAC-SHA256 that PHP hash_hmac answers', () => {
-    expect(hmacHex('key', 'data')).toBe(createHmac('sha256', 'key').update('data').digest('hex'));
-    expect(hmacHex('key', 'data')).toMatch(/^[0-9a-f]{64}$/);
-  });
-});
-
-describe("FedaPay's X-FEDAPAY-SIGNATURE", () => {
-  it('reads the timestamp and every s= signature of the header', () => {
-    expect(parseTimestampedSignature('t=1700000000,s=ab12,s=cd34', 's')).toEqual({
-      t: '1700000000',
-      signatures: ['ab12', 'cd34'],
+    await expect(verify(form, hmacHex('sk', '445160T1100XOFV4SUCCES'))).resolves.toMatchObject({
+      kind: 'payment',
+      notification: { payment_id: 'T1', amount_fcfa: 100 },
     });
-    expect(parseTimestampedSignature(' t=1700000000 , s=ab12 ', 's')).toEqual({
-      t: '1700000000',
-      signatures: ['ab12'],
-    });
+    // All 16 given, each different: signed in that order, and each one is signed.
+    const full = new URLSearchParams(
+      CINETPAY_SIGNED_FIELDS.map((f, i): [string, string] => [f, f === 'cpm_site_id' ? '445160' : `v${i}`]),
+    );
+    await expect(verify(full, cinetpayToken(full, 'sk'))).resolves.toMatchObject({ kind: 'payment' });
+    for (const field of CINETPAY_SIGNED_FIELDS) {
+      const changed = new URLSearchParams(full);
+      changed.set(field, 'changed');
+      await expect(verify(changed, cinetpayToken(full, 'sk')), field).rejects.toMatchObject({
+        code: 'ERR_SIGNATURE_INVALID',
+      });
+    }
   });
 
-  it.each([
-    ['no timestamp', 's=ab12'],
-    ['no signature', 't=1700000000'],
-    ['a timestamp that is not a number', 't=soon,s=ab12'],
-    ['another scheme only (v1=)', 't=1700000000,v1=ab12'],
-    ['an empty header', ''],
-  ])('refuses a header with %s', (_name, header) => {
-    expect(parseTimestampedSignature(header, 's')).toBeUndefined();
+  it('is the lower-case hex HMAC-SHA256 that PHP hash_hmac answers', async () => {
+    const form = new URLSearchParams('cpm_site_id=445160&cpm_trans_id=T2&cpm_amount=200');
+    const token = createHmac('sha256', 'sk').update('445160T2200').digest('hex');
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+    await expect(verify(form, token)).resolves.toMatchObject({ kind: 'payment' });
+    await expect(verify(form, hmacHex('another key', '445160T2200'))).rejects.toMatchObject({
+      code: 'ERR_SIGNATURE_INVALID',
+    });
   });
 });
 
@@ -67,6 +84,37 @@ describe('a signed JSON event (FedaPay, Wave)', () => {
     headers: { 'x-demo-signature': `t=1700000000,s=${hmacHex('whsec', `1700000000.${rawBody}`)}` },
     rawBody,
     nowMs,
+  });
+
+  /** A notification whose signature header is `header`, its `{sig}` the body's right signature. */
+  const withHeader = (header: string, rawBody = '{"name":"payment.done","id":"E1"}') => {
+    const t = /t=([^,\s]*)/.exec(header)?.[1] ?? '1700000000';
+    const sig = hmacHex('whsec', `${t}.${rawBody}`);
+    return { headers: { 'x-demo-signature': header.replaceAll('{sig}', sig) }, rawBody, nowMs };
+  };
+
+  it("reads the header's timestamp and every s= signature of it (FedaPay's X-FEDAPAY-SIGNATURE)", async () => {
+    for (const header of [
+      't=1700000000,s=ab12,s={sig}',
+      't=1700000000,s={sig},s=cd34',
+      ' t=1700000000 , s={sig} ',
+    ]) {
+      await expect(verifiedEvent(scheme, withHeader(header), gateway), header).resolves.toMatchObject({
+        claimed: 'completed',
+      });
+    }
+  });
+
+  it.each([
+    ['no timestamp', 's={sig}'],
+    ['no signature', 't=1700000000'],
+    ['a timestamp that is not a number', 't=soon,s={sig}'],
+    ['another scheme only (v1=)', 't=1700000000,v1={sig}'],
+    ['an empty header', ''],
+  ])('refuses a header with %s', async (_name, header) => {
+    await expect(verifiedEvent(scheme, withHeader(header), gateway)).rejects.toMatchObject({
+      code: 'ERR_SIGNATURE_INVALID',
+    });
   });
 
   it('answers the status its type claims and the id its redeliveries keep', async () => {

@@ -6,7 +6,6 @@ import { clock } from '../../functions/core/clock.js';
 import { openCursor, sealCursor } from '../../functions/core/cursor.js';
 import { AppError } from '../../functions/core/errors.js';
 import { resetSecrets } from '../../functions/core/secrets.js';
-import { parseSessionKeys } from '../../functions/core/session-keys.js';
 import { useTestTable } from '../support/db.js';
 
 // An operator's token is checked against its account (revocation): a table to look in.
@@ -166,13 +165,12 @@ describe('session key rotation (JWT_SECRET as a key ring)', () => {
     );
   });
 
-  it('refuses a malformed ring without quoting it', () => {
-    expect(() =>
-      parseSessionKeys('{"current":"k2","keys":{"k1":"0123456789abcdef0123456789abcdef"}}'),
-    ).toThrow(/names no key/);
-    expect(() => parseSessionKeys('{"current":"k1","keys":{"k1":"short"}}')).toThrow(/32\+ characters/);
-    expect(() => parseSessionKeys('{not json SECRETVALUE')).toThrow(
-      /^JWT_SECRET: not JSON, nor a plain key$/,
-    );
+  it('refuses a malformed ring without quoting it', async () => {
+    useSecret('{"current":"k2","keys":{"k1":"0123456789abcdef0123456789abcdef"}}');
+    await expect(signSession(claims)).rejects.toThrow(/names no key/);
+    useSecret('{"current":"k1","keys":{"k1":"short"}}');
+    await expect(signSession(claims)).rejects.toThrow(/32\+ characters/);
+    useSecret('{not json SECRETVALUE');
+    await expect(signSession(claims)).rejects.toThrow(/^JWT_SECRET: not JSON, nor a plain key$/);
   });
 });

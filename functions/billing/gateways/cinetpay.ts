@@ -19,7 +19,7 @@ export const cinetpaySettings = defineSettings(
  * The fields of a CinetPay notification, in the order its x-token HMAC concatenates them
  * (docs/payments.md). A field the notification lacks counts as empty.
  */
-export const CINETPAY_SIGNED_FIELDS = [
+const CINETPAY_SIGNED_FIELDS = [
   'cpm_site_id',
   'cpm_trans_id',
   'cpm_trans_date',
@@ -39,7 +39,7 @@ export const CINETPAY_SIGNED_FIELDS = [
 ] as const;
 
 /** What the x-token of a notification signs: its fields concatenated, in the documented order. */
-export const cinetpaySignedString = (form: URLSearchParams): string =>
+const cinetpaySignedString = (form: URLSearchParams): string =>
   CINETPAY_SIGNED_FIELDS.map((f) => form.get(f) ?? '').join('');
 
 /**

@@ -11,7 +11,7 @@ const STATES = new Set(['pending', 'completed', 'failed']);
  * webhook (`x-provider-secret`): `POST <base>/payments` opens a payment, `GET
  * <base>/payments/<reference>` reads its state.
  */
-export function httpAdapter(options: {
+function httpAdapter(options: {
   baseUrl: string;
   timeoutMs: number;
   apiKey: () => Promise<string>;

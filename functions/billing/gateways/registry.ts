@@ -17,7 +17,7 @@ import { wave } from './wave.js';
  * (the route table names the gateways' secrets by `access.payments`), so no other function's
  * bundle carries the adapters.
  */
-export const GATEWAYS = { sandbox, http, cinetpay, fedapay, wave } as const satisfies Record<
+const GATEWAYS = { sandbox, http, cinetpay, fedapay, wave } as const satisfies Record<
   string,
   GatewayDeclaration
 >;

@@ -4,7 +4,7 @@ import type { GatewayStatus, VerifiedNotification } from './port.js';
 import type { UpstreamPolicy } from './upstream.js';
 
 /** HMAC-SHA256 of `data` under `secret`, lower-case hex (what PHP's hash_hmac answers). */
-export const hmacHex = (secret: string, data: string): string =>
+const hmacHex = (secret: string, data: string): string =>
   createHmac('sha256', secret).update(data, 'utf8').digest('hex');
 
 /**
@@ -43,7 +43,7 @@ export const badSignature = (message = 'Invalid notification signature') =>
  * A `t=<unix seconds>,<scheme>=<hex>[,<scheme>=<hex>...]` header (FedaPay's `s`, Wave's `v1`):
  * its timestamp and every signature given (several while the gateway rolls the secret).
  */
-export function parseTimestampedSignature(
+function parseTimestampedSignature(
   header: string,
   scheme: string,
 ): { t: string; signatures: string[] } | undefined {

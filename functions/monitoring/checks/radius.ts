@@ -30,11 +30,7 @@ const MESSAGE_AUTHENTICATOR = 80;
  * (The `radius` package's verify_response gives up when the request carried a
  * Message-Authenticator, which ours always does, so this is done here.)
  */
-export function replyProblem(
-  reply: Buffer,
-  requestAuthenticator: Buffer,
-  secret: string,
-): string | undefined {
+function replyProblem(reply: Buffer, requestAuthenticator: Buffer, secret: string): string | undefined {
   if (reply.length < 20) return 'malformed';
   const length = reply.readUInt16BE(2);
   if (length < 20 || length > reply.length) return 'malformed';

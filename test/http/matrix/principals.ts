@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { createAgent } from '../../../functions/store/agent-accounts.js';
 import { NEW_AGENT_BOOKS } from '../../../functions/store/agents.js';
 import { recordReseller } from '../../../functions/store/resellers.js';
+import { acceptedAgent } from '../../support/agents.js';
 import { newMsisdn, tokenFor } from '../../support/http.js';
 
 /** An agent of a reseller, as `POST /agents` leaves it (no float, no stock, 10 % commission). */
@@ -10,20 +10,15 @@ async function givenAgent(resellerId: string): Promise<string> {
   await recordReseller({ resellerId });
   const id = randomUUID();
   const now = new Date().toISOString();
-  const made = await createAgent(
-    {
-      id,
-      reseller_id: resellerId,
-      msisdn: newMsisdn(),
-      commission_bp: 1000,
-      ...NEW_AGENT_BOOKS,
-      stock: {},
-      created_at: now,
-    },
-    randomUUID(),
-    now,
-  );
-  if (made !== 'created') throw new Error('matrix agent not created');
+  await acceptedAgent({
+    id,
+    reseller_id: resellerId,
+    msisdn: newMsisdn(),
+    commission_bp: 1000,
+    ...NEW_AGENT_BOOKS,
+    stock: {},
+    created_at: now,
+  });
   return id;
 }
 
