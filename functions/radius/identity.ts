@@ -94,11 +94,32 @@ export function routerOfRequest(
   return of;
 }
 
+/**
+ * Routers a process holds in memory, when it holds them (the front's RADIUS service keeps its
+ * routers and their NAS ids loaded and current): `lookup` answers a router and the NAS it claims
+ * as held, or undefined when this process does not hold them (then they are read). With it, a
+ * request's router is judged without a DynamoDB call (an Interim-Update is then one write).
+ */
+export const heldRouters: {
+  lookup?: (routerId: string, nasId: string) => { router?: RouterRecord; nas?: NasRecord } | undefined;
+} = {};
+
+/** The router and NAS of a request as held in memory (see `heldRouters`), judged; undefined when not held. */
+export function judgeHeld(
+  of: RouterOfRequest,
+): { router: RouterRecord } | { refused: RouterRefusal } | undefined {
+  if (!of.id || !of.nasId || !heldRouters.lookup) return undefined;
+  const held = heldRouters.lookup(of.id, of.nasId);
+  return held && of.judge(held.router, held.nas);
+}
+
 /** Reads the router and the NAS a request names (one BatchGetItem) and judges them. */
 export async function judgeRouterOf(
   of: RouterOfRequest,
 ): Promise<{ router: RouterRecord } | { refused: RouterRefusal }> {
   if (!of.id || !of.nasId) return of.judge(undefined, undefined);
+  const held = judgeHeld(of);
+  if (held) return held;
   const [router, nas] = await batchGet(
     [
       [Router, { router_id: of.id }],
