@@ -15,7 +15,13 @@ import { transactIfCurrent, untilSettled } from '../store/transact.js';
 import { bytesOf, deviceKey, macLoginOf, normalizeCode } from './attributes.js';
 import { closeSessionsOfNas, type NasCloseResult } from './closing.js';
 import { disconnectOthersWhenUsedUp } from './disconnect.js';
-import { judgeHeld, judgeRouterOf, type RouterOfRequest, type RouterRefusal } from './identity.js';
+import {
+  holdRouter,
+  judgeHeld,
+  judgeRouterOf,
+  type RouterOfRequest,
+  type RouterRefusal,
+} from './identity.js';
 import { interimInOneWrite } from './interim.js';
 import { advance, type CounterReport } from './session-counters.js';
 import { radiusSettings } from './settings.js';
@@ -192,6 +198,8 @@ export async function account(
       { consistent: true },
     );
     if (check) {
+      if (judging)
+        holdRouter(check, routerRead as RouterRecord | undefined, nasRead as NasRecord | undefined);
       const judged = check.judge(routerRead as RouterRecord | undefined, nasRead as NasRecord | undefined);
       if ('refused' in judged) return { routerRefused: judged.refused };
       routerResellerId = judged.router.reseller_id;

@@ -2,6 +2,7 @@ import { log } from '../core/log.js';
 import { batchGet } from '../store/entity.js';
 import { Nas, type NasRecord } from '../store/nas.js';
 import { Router, type RouterRecord } from '../store/routers.js';
+import { radiusSettings } from './settings.js';
 
 /**
  * The router a RADIUS request comes from, as FreeRADIUS authenticated it (never as the packet
@@ -95,22 +96,30 @@ export function routerOfRequest(
 }
 
 /**
- * Routers a process holds in memory, when it holds them (the front's RADIUS service keeps its
- * routers and their NAS ids loaded and current): `lookup` answers a router and the NAS it claims
- * as held, or undefined when this process does not hold them (then they are read). With it, a
- * request's router is judged without a DynamoDB call (an Interim-Update is then one write).
+ * Routers and the NAS ids they claim as read, by `<router>/<nas id>`, with when: held for
+ * RADIUS_ROUTER_HOLD_S (0: none held). A held router is judged without a DynamoDB call.
  */
-export const heldRouters: {
-  lookup?: (routerId: string, nasId: string) => { router?: RouterRecord; nas?: NasRecord } | undefined;
-} = {};
+const held = new Map<string, { at: number; router: RouterRecord | undefined; nas: NasRecord | undefined }>();
 
-/** The router and NAS of a request as held in memory (see `heldRouters`), judged; undefined when not held. */
+/** The router and NAS of a request as held (see `held`), judged; undefined when not held. */
 export function judgeHeld(
   of: RouterOfRequest,
 ): { router: RouterRecord } | { refused: RouterRefusal } | undefined {
-  if (!of.id || !of.nasId || !heldRouters.lookup) return undefined;
-  const held = heldRouters.lookup(of.id, of.nasId);
-  return held && of.judge(held.router, held.nas);
+  const holdS = radiusSettings().RADIUS_ROUTER_HOLD_S;
+  if (!of.id || !of.nasId || holdS <= 0) return undefined;
+  const h = held.get(`${of.id}/${of.nasId}`);
+  if (!h || Date.now() - h.at >= holdS * 1000) return undefined;
+  return of.judge(h.router, h.nas);
+}
+
+/** Keeps a router and its claimed NAS as read, when this process holds routers (RADIUS_ROUTER_HOLD_S). */
+export function holdRouter(
+  of: RouterOfRequest,
+  router: RouterRecord | undefined,
+  nas: NasRecord | undefined,
+): void {
+  if (!of.id || !of.nasId || radiusSettings().RADIUS_ROUTER_HOLD_S <= 0) return;
+  held.set(`${of.id}/${of.nasId}`, { at: Date.now(), router, nas });
 }
 
 /** Reads the router and the NAS a request names (one BatchGetItem) and judges them. */
@@ -118,8 +127,8 @@ export async function judgeRouterOf(
   of: RouterOfRequest,
 ): Promise<{ router: RouterRecord } | { refused: RouterRefusal }> {
   if (!of.id || !of.nasId) return of.judge(undefined, undefined);
-  const held = judgeHeld(of);
-  if (held) return held;
+  const known = judgeHeld(of);
+  if (known) return known;
   const [router, nas] = await batchGet(
     [
       [Router, { router_id: of.id }],
@@ -127,6 +136,7 @@ export async function judgeRouterOf(
     ],
     { consistent: true },
   );
+  holdRouter(of, router, nas);
   return of.judge(router, nas);
 }
 

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { resetConfig } from '../../functions/core/config.js';
 import { account } from '../../functions/radius/accounting.js';
-import { heldRouters, routerOfRequest } from '../../functions/radius/identity.js';
+import { routerOfRequest } from '../../functions/radius/identity.js';
 import { Access, type AccessCode, getAccessCode } from '../../functions/store/access-codes.js';
 import { getDisconnect } from '../../functions/store/disconnects.js';
-import { Nas, type NasRecord } from '../../functions/store/nas.js';
-import type { RouterRecord } from '../../functions/store/routers.js';
+import { Nas } from '../../functions/store/nas.js';
+import { Router, type RouterRecord } from '../../functions/store/routers.js';
 import { countedOf, getSession, Session } from '../../functions/store/sessions.js';
 import { paidCode } from '../support/access.js';
 import { useTestTable } from '../support/db.js';
@@ -247,53 +248,55 @@ describe('an Interim-Update is one write', () => {
   });
 });
 
-describe('a router held in memory', () => {
-  it('is judged without a read: the interim stays one call, a revoked one writes nothing', async () => {
+describe('a router held by the process (RADIUS_ROUTER_HOLD_S)', () => {
+  it('is judged without a read: the interim stays one call; revoked, it is refused once the hold ends', async () => {
     const c = await setup();
     const id = randomUUID();
     const router: RouterRecord = {
       router_id: `r_${randomUUID().slice(0, 8)}`,
       reseller_id: c.resellerId,
-      status: 'active',
-      transport: 'udp',
+      name: 'IW',
       nas_ids: [c.nasId],
-    } as unknown as RouterRecord;
-    const nas = { nas_id: c.nasId, reseller_id: c.resellerId } as NasRecord;
-    heldRouters.lookup = (routerId, nasId) =>
-      routerId === router.router_id && nasId === c.nasId ? { router, nas } : undefined;
-    try {
-      const of = () =>
-        routerOfRequest(
-          new Map([
-            ['Hotspot-Router-Id', router.router_id],
-            ['NAS-Identifier', c.nasId],
-          ]),
-          'accounting',
-        );
-      const { routerResellerId: _, ...plain } = report(c, id, 'Start', 0, 1000, 0);
-      await account(plain, Date.now(), of());
-      const cost = await costOf(() =>
-        account(
-          { ...plain, status: 'Interim-Update', totalBytes: 5000, outputBytes: 5000, sessionTimeS: 60 },
-          Date.now(),
-          of(),
-        ),
+      transport: 'udp',
+      status: 'active',
+      created_at: new Date().toISOString(),
+      last_heard_at: new Date().toISOString(),
+    };
+    await Router.put(router);
+    const of = () =>
+      routerOfRequest(
+        new Map([
+          ['Hotspot-Router-Id', router.router_id],
+          ['NAS-Identifier', c.nasId],
+        ]),
+        'accounting',
       );
+    const { routerResellerId: _, ...plain } = report(c, id, 'Start', 0, 1000, 0);
+    const interim = (bytes: number, t: number): Report => ({
+      ...plain,
+      status: 'Interim-Update',
+      totalBytes: bytes,
+      outputBytes: bytes,
+      sessionTimeS: t,
+    });
+    process.env.RADIUS_ROUTER_HOLD_S = '60';
+    resetConfig();
+    try {
+      await account(plain, Date.now(), of());
+      const cost = await costOf(() => account(interim(5000, 60), Date.now(), of()));
       expect(cost.result).toBe('stored');
       expect(cost.calls).toEqual(['UpdateItemCommand']);
-      router.status = 'revoked' as RouterRecord['status'];
-      const refused = await costOf(() =>
-        account(
-          { ...plain, status: 'Interim-Update', totalBytes: 9000, outputBytes: 9000, sessionTimeS: 120 },
-          Date.now(),
-          of(),
-        ),
-      );
+      // Revoked: held as read until the hold ends, then refused, and nothing written.
+      await Router.update({ router_id: router.router_id }, { set: { status: 'revoked' }, read: router });
+      process.env.RADIUS_ROUTER_HOLD_S = '0';
+      resetConfig();
+      const refused = await costOf(() => account(interim(9000, 120), Date.now(), of()));
       expect(refused.result).toEqual({ routerRefused: 'router_revoked' });
-      expect(refused.calls).toEqual([]);
+      expect(refused.calls).toEqual(['BatchGetItemCommand']);
       expect((await getSession(id))?.total_bytes).toBe(5000);
     } finally {
-      heldRouters.lookup = undefined;
+      delete process.env.RADIUS_ROUTER_HOLD_S;
+      resetConfig();
     }
   });
 });
