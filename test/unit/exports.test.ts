@@ -23,7 +23,7 @@ const IMPORTING = [...DEFINING, 'bin', 'portal', 'console'];
 const NOT_PRODUCTION = ['test', 'bench'];
 
 /** Exports kept for tests only, on purpose: each swaps what a test must control. */
-const SEAMS = new Set(['functions/core/ddb.ts instrumentDdb', 'functions/core/lazy-sns.ts resetSns']);
+const SEAMS = new Set(['functions/core/lazy-sns.ts resetSns']);
 
 /**
  * Exports found dead or imported by tests only when this check came in, each to go (the dead),
