@@ -2,6 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { clock } from '../core/clock.js';
+import { fanOut } from '../core/fan-out.js';
 import { endInvocation, log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
 import { Access, type AccessCode } from '../store/access-codes.js';
@@ -73,8 +74,8 @@ function owed(code: AccessCode, s: RadiusSession, nowS: number) {
 
 /**
  * Counts each session's last image on its code: its code read (one BatchGetItem for the batch,
- * strongly consistent), then one conditional UpdateItem per session that owes it something;
- * a refused write reads the code again, up to `attempts` times.
+ * strongly consistent), then one conditional UpdateItem per session that owes it something,
+ * IN_FLIGHT codes at a time; a refused write reads the code again, up to `attempts` times.
  */
 // Access: BatchGetItem CODE#<code> (consistent); UpdateItem CODE#<code> SET counted:<id>, devices.<dev>, grants.<dev> ADD used_bytes (condition counted:<id> as read), ReturnValues ALL_NEW.
 export async function countUsage(
@@ -96,7 +97,7 @@ export async function countUsage(
   };
   await read([...new Set(sessions.map((s) => s.code))]);
   const nowS = Math.floor(nowMs / 1000);
-  for (const s of sessions) {
+  const one = async (s: RadiusSession) => {
     let done = false;
     for (let attempt = 0; attempt < attempts && !done; attempt++) {
       if (attempt > 0) await read([s.code]);
@@ -126,9 +127,24 @@ export async function countUsage(
       }
     }
     if (!done) out.failed.push(s.id);
-  }
+  };
+  // The codes side by side (a DynamoDB call costs less CPU with others in flight), each code's
+  // sessions one after the other (they write the same item).
+  const byCode = new Map<string, RadiusSession[]>();
+  for (const s of sessions) byCode.set(s.code, [...(byCode.get(s.code) ?? []), s]);
+  await fanOut(
+    [...byCode.values()],
+    { concurrency: IN_FLIGHT, until: Number.POSITIVE_INFINITY },
+    async (group) => {
+      for (const s of group) await one(s);
+      return undefined;
+    },
+  );
   return out;
 }
+
+/** Codes written at once by a batch. */
+const IN_FLIGHT = 8;
 
 /** The code's write for one session (undefined: the entry or the device changed since the read). */
 const writeUsage = (
