@@ -47,6 +47,11 @@ export interface RadiusFigure {
   p99: number;
   /** DynamoDB commands per request (undefined for the floor, which has no API). */
   ddb_calls_per_request?: number;
+  /** Write units per request DynamoDB Local reported for the API's commands. */
+  ddb_write_units_per_request?: number;
+  /** The stream consumers' DynamoDB commands and write units per request (what the exchanges left them). */
+  stream_calls_per_request?: number;
+  stream_write_units_per_request?: number;
   answered: number;
   /** Access-Accepts or Accounting-Responses among the answers. */
   accepted?: number;
@@ -60,8 +65,16 @@ interface ApiProcess {
   apiUrl: string;
   pid: number;
   reset: () => void;
-  calls: () => Promise<number>;
+  calls: () => Promise<{ calls: number; writeUnits: number }>;
   stop: () => Promise<void>;
+}
+
+/** DynamoDB use per exchange: the API's and the stream consumers'. */
+interface DdbUse {
+  calls: number;
+  writeUnits: number;
+  streamCalls?: number;
+  streamWriteUnits?: number;
 }
 
 /** Process label -> pid, for the CPU columns. */
@@ -110,7 +123,9 @@ async function startApi(): Promise<ApiProcess> {
       'tsx',
       new URL('./radius-api.ts', import.meta.url).pathname,
     ],
-    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: process.env },
+    // It holds its routers as read (RADIUS_ROUTER_HOLD_S), as the front's RADIUS service holds
+    // them in memory: a request's router is judged without a DynamoDB call.
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, RADIUS_ROUTER_HOLD_S: '600' } },
   );
   const kill = () => child.kill('SIGKILL');
   process.once('exit', kill);
@@ -127,10 +142,10 @@ async function startApi(): Promise<ApiProcess> {
     reset: () => child.send({ kind: 'reset' }),
     calls: () =>
       new Promise((resolve) => {
-        const on = (m: { kind: string; calls?: number }) => {
+        const on = (m: { kind: string; calls?: number; writeUnits?: number }) => {
           if (m.kind !== 'calls') return;
           child.off('message', on);
-          resolve(m.calls ?? 0);
+          resolve({ calls: m.calls ?? 0, writeUnits: m.writeUnits ?? 0 });
         };
         child.on('message', on);
         child.send({ kind: 'calls' });
@@ -227,7 +242,7 @@ function figure(
     accepted?: number;
     cpu?: Record<string, number>;
   },
-  calls?: number,
+  use?: DdbUse,
 ): RadiusFigure {
   return {
     ...(r.accepted === undefined ? {} : { accepted: r.accepted }),
@@ -237,7 +252,18 @@ function figure(
     rps: r.answered / r.elapsedS,
     p50: percentile(r.latencies, 50),
     p99: percentile(r.latencies, 99),
-    ...(calls === undefined ? {} : { ddb_calls_per_request: calls }),
+    ...(use === undefined
+      ? {}
+      : {
+          ddb_calls_per_request: use.calls,
+          ddb_write_units_per_request: use.writeUnits,
+          ...(use.streamCalls === undefined
+            ? {}
+            : {
+                stream_calls_per_request: use.streamCalls,
+                stream_write_units_per_request: use.streamWriteUnits,
+              }),
+        }),
     answered: r.answered,
   };
 }
@@ -270,12 +296,27 @@ async function exchanges(
   parallel: number,
   pids: Pids,
   settle?: () => Promise<void>,
+  streamUsage?: () => Promise<{ calls: number; writeUnits: number }>,
 ): Promise<RadiusFigure[]> {
   const total = codes.length;
   const out: RadiusFigure[] = [];
   const mac = (i: number) =>
     `02:00:00:${((i >> 16) & 255).toString(16).padStart(2, '0')}:${((i >> 8) & 255).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`;
-  const calls = async (answered: number) => (api ? (await api.calls()) / Math.max(1, answered) : undefined);
+  const calls = async (answered: number): Promise<DdbUse | undefined> => {
+    if (!api) return undefined;
+    const n = Math.max(1, answered);
+    const own = await api.calls();
+    const stream = await streamUsage?.();
+    return {
+      calls: own.calls / n,
+      writeUnits: own.writeUnits / n,
+      ...(stream ? { streamCalls: stream.calls / n, streamWriteUnits: stream.writeUnits / n } : {}),
+    };
+  };
+  const reset = async () => {
+    api?.reset();
+    await streamUsage?.();
+  };
   // Every login accepted, every report acknowledged: else the figures would be of failures (the
   // warm-up round, on a cold API, may lose one to FreeRADIUS's API timeout: a router resends).
   const accepted = <T extends { accepted: number }>(kind: string, r: T): T => {
@@ -283,7 +324,7 @@ async function exchanges(
       throw new Error(`${label}: ${kind}: ${r.accepted} of ${total} accepted`);
     return r;
   };
-  api?.reset();
+  await reset();
   const authz = await withCpu(
     pids,
     () =>
@@ -309,7 +350,7 @@ async function exchanges(
     ),
   );
   const session = (i: number) => `bench-${label}-${i}`;
-  api?.reset();
+  await reset();
   // One device's accounting of its session: the Start and the Interim share these.
   const accounting = (status: string, i: number): [string, string | number][] => [
     ['Acct-Status-Type', status],
@@ -329,7 +370,7 @@ async function exchanges(
     settle,
   );
   out.push(figure(`${label}: accounting Start`, accepted('Start', starts), await calls(starts.answered)));
-  api?.reset();
+  await reset();
   const interims = await withCpu(
     pids,
     () =>
@@ -538,6 +579,7 @@ export async function radiusFigures(options: {
         parallel,
         {},
         consumers.drain,
+        consumers.usage,
       );
       const pids: Pids = {
         FreeRADIUS: edge.pid,
@@ -547,7 +589,17 @@ export async function radiusFigures(options: {
         'load generator': process.pid,
       };
       out.push(
-        ...(await exchanges('UDP', udp, nasId, codes.slice(0, total), api, parallel, pids, consumers.drain)),
+        ...(await exchanges(
+          'UDP',
+          udp,
+          nasId,
+          codes.slice(0, total),
+          api,
+          parallel,
+          pids,
+          consumers.drain,
+          consumers.usage,
+        )),
       );
       out.push(
         ...(await exchanges(
@@ -559,6 +611,7 @@ export async function radiusFigures(options: {
           parallel,
           { ...pids, radsecproxy: proxy.pid },
           consumers.drain,
+          consumers.usage,
         )),
       );
       // The live sessions the Disconnect round trips cut: each started by the UDP router.
@@ -666,6 +719,12 @@ const serverCpu = (f: RadiusFigure) =>
     .filter(([k]) => k !== 'load generator')
     .reduce((a, [, v]) => a + v, 0);
 
+/** What our processes spent on an exchange, DynamoDB Local apart (it stands for DynamoDB, which AWS runs). */
+const ownCpu = (f: RadiusFigure) =>
+  Object.entries(f.cpu ?? {})
+    .filter(([k]) => k !== 'load generator' && k !== 'DynamoDB Local')
+    .reduce((a, [, v]) => a + v, 0);
+
 /** The markdown section of the figures. */
 export function radiusSection(figures: RadiusFigure[]): string[] {
   const floor = figures.find((f) => f.name.startsWith('floor: FreeRADIUS'));
@@ -706,6 +765,23 @@ export function radiusSection(figures: RadiusFigure[]): string[] {
         `| ${f.name} | ${f.rps.toFixed(0)} | ${CPU_COLUMNS.map((c) => ms(f.cpu?.[c])).join(' | ')} | ${ms(own)} | ${
           peer && !isPeer ? (own / serverCpu(peer)).toFixed(1) : isPeer ? '1.0' : '–'
         } | ${peer && !isPeer ? (peer.rps / f.rps).toFixed(1) : isPeer ? '1.0' : '–'} | ${ms(f.cpu?.['load generator'])} |`,
+      );
+    }
+    lines.push('');
+    const ours = measured.filter((f) => !f.name.startsWith(`${PEER}:`) && peerOf(f));
+    const n = (v: number | undefined, digits = 2) => (v === undefined ? '–' : v.toFixed(digits));
+    lines.push(
+      '### Our processes against the peer, per exchange',
+      '',
+      "*Our CPU*: FreeRADIUS, the API, the stream consumers (and radsecproxy on the RadSec rows), DynamoDB Local apart (it stands for DynamoDB, which AWS runs); *peer CPU*: the peer's whole stack (FreeRADIUS with SQLite inside it). The API process holds its routers as read (RADIUS_ROUTER_HOLD_S), as the front's RADIUS service holds them in memory. DynamoDB commands and write units as DynamoDB Local reports them (`ReturnConsumedCapacity`), for the API and, apart, for the stream consumers (a Start's counting, an Interim's code usage).",
+      '',
+      '| exchange | our CPU ms | peer CPU ms | × peer | p50 ms | peer p50 ms | API calls | API write units | stream calls | stream write units |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const f of ours) {
+      const peer = peerOf(f) as RadiusFigure;
+      lines.push(
+        `| ${f.name} | ${ms(ownCpu(f))} | ${ms(serverCpu(peer))} | ${(ownCpu(f) / serverCpu(peer)).toFixed(1)} | ${n(f.p50)} | ${n(peer.p50)} | ${n(f.ddb_calls_per_request, 1)} | ${n(f.ddb_write_units_per_request, 1)} | ${n(f.stream_calls_per_request, 1)} | ${n(f.stream_write_units_per_request, 1)} |`,
       );
     }
     lines.push('');

@@ -47,4 +47,22 @@ export const streamConsumers: readonly StreamConsumer[] = [
     retryAttempts: 5,
     timeoutS: 30,
   },
+  {
+    name: 'CodeUsage',
+    handler: 'radius/code-usage',
+    access: { table: 'write' },
+    summary:
+      "Count RADIUS interims on their codes (used bytes, device lease, data limit) from the table's stream: an interim writes its session alone",
+    // Every change of a session the stream counts: its interims (about 1,000 a second at the
+    // modelled peak) and its closes.
+    filter: {
+      eventName: ['MODIFY'],
+      dynamodb: { NewImage: { entity: { S: ['radius_session'] }, by_stream: { BOOL: [true] } } },
+    },
+    // A 1 s window: a code's several reports of a second are one write, the batch's codes one read.
+    batchSize: 500,
+    maxBatchingWindowS: 1,
+    retryAttempts: 5,
+    timeoutS: 60,
+  },
 ];

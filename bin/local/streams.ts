@@ -288,6 +288,8 @@ export function pollForever(
 export interface StreamConsumerProcess extends LocalProcess {
   /** Resolves once every record written before the call has been handed to the consumers. */
   drain: () => Promise<void>;
+  /** The consumers' DynamoDB commands and write units since the last call. */
+  usage: () => Promise<{ calls: number; writeUnits: number }>;
 }
 
 /**
@@ -326,6 +328,17 @@ export async function startStreamConsumers(): Promise<StreamConsumerProcess> {
         };
         child.on('message', on);
         child.send({ kind: 'drain', id });
+      }),
+    usage: () =>
+      new Promise((resolve) => {
+        const id = ++asked;
+        const on = (m: { kind: string; id?: number; calls?: number; writeUnits?: number }) => {
+          if (m.kind !== 'usage' || m.id !== id) return;
+          child.off('message', on);
+          resolve({ calls: m.calls ?? 0, writeUnits: m.writeUnits ?? 0 });
+        };
+        child.on('message', on);
+        child.send({ kind: 'usage', id });
       }),
   };
 }

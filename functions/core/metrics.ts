@@ -78,6 +78,8 @@ type BusinessMetric =
   | 'CountriesCut'
   /** New sessions the stream consumer counted (functions/radius/session-counts.ts). */
   | 'SessionsCounted'
+  /** Interims the stream consumer counted on their codes (functions/radius/code-usage.ts). */
+  | 'InterimsCounted'
   /** A completed payment whose code had no login within 15 minutes (the reseller is told). */
   | 'PaidNotConnected';
 

@@ -4,12 +4,25 @@ import { batchGet } from '../store/entity.js';
 import { bindingsOfMac } from '../store/mac-bindings.js';
 import { Nas, type NasRecord } from '../store/nas.js';
 import { Router, type RouterRecord } from '../store/routers.js';
-import { openSessionItems, type RadiusSession, reportItems, Session } from '../store/sessions.js';
+import {
+  countedEntryOf,
+  openSessionItems,
+  type RadiusSession,
+  reportItems,
+  Session,
+} from '../store/sessions.js';
 import { transactIfCurrent, untilSettled } from '../store/transact.js';
 import { bytesOf, deviceKey, macLoginOf, normalizeCode } from './attributes.js';
 import { closeSessionsOfNas, type NasCloseResult } from './closing.js';
 import { disconnectOthersWhenUsedUp } from './disconnect.js';
-import { judgeRouterOf, type RouterOfRequest, type RouterRefusal } from './identity.js';
+import {
+  holdRouter,
+  judgeHeld,
+  judgeRouterOf,
+  type RouterOfRequest,
+  type RouterRefusal,
+} from './identity.js';
+import { interimInOneWrite } from './interim.js';
 import { advance, type CounterReport } from './session-counters.js';
 import { radiusSettings } from './settings.js';
 
@@ -113,6 +126,12 @@ export async function account(
   router?: RouterOfRequest,
 ): Promise<AccountingOutcome | { routerRefused: RouterRefusal }> {
   const { uniqueId, userName } = report;
+  // A router held in memory is judged here, without a read (identity.ts, `heldRouters`).
+  const held = router && judgeHeld(router);
+  if (held) {
+    if ('refused' in held) return { routerRefused: held.refused };
+    return account({ ...report, routerResellerId: held.router.reseller_id }, nowMs);
+  }
   const mergeable =
     report.status !== 'Accounting-On' &&
     report.status !== 'Accounting-Off' &&
@@ -136,6 +155,26 @@ export async function account(
   const nowIso = new Date(nowMs).toISOString();
   const lease = Math.floor(nowMs / 1000) + settings.RADIUS_LEASE_S;
   const stop = report.status === 'Stop';
+  // An Interim of a session the stream counts: one write, and nothing else when it fits
+  // (interim.ts). What it refused comes back as stored: a report that changes nothing ends there.
+  if (report.status === 'Interim-Update' && !router) {
+    const counters = counterReport(report, false);
+    const one = await interimInOneWrite(
+      {
+        ...counters,
+        uniqueId,
+        ...(report.routerResellerId !== undefined ? { routerResellerId: report.routerResellerId } : {}),
+      },
+      nowIso,
+    );
+    if (one.stored) return 'stored';
+    const read = one.read;
+    if (read && report.routerResellerId !== undefined && read.reseller_id !== report.routerResellerId) {
+      log.warn('accounting ignored: a session of another reseller', { nasId: report.nasId });
+      return 'ignored';
+    }
+    if (read && !advance(read, counters).changed) return 'unchanged';
+  }
   const codeName = (await macSessionCode(report, uniqueId, nowMs)) ?? normalizeCode(userName);
   // Judged on the first read only; later attempts go on with its reseller.
   let pending = router;
@@ -159,6 +198,8 @@ export async function account(
       { consistent: true },
     );
     if (check) {
+      if (judging)
+        holdRouter(check, routerRead as RouterRecord | undefined, nasRead as NasRecord | undefined);
       const judged = check.judge(routerRead as RouterRecord | undefined, nasRead as NasRecord | undefined);
       if ('refused' in judged) return { routerRefused: judged.refused };
       routerResellerId = judged.router.reseller_id;
@@ -223,13 +264,18 @@ export async function account(
       return 'unchanged';
     }
     // Stale: another report of this session was stored since the read; read again.
+    // What the code counted of it (the stream counts its interims): the bytes added go from there.
+    const countedAsRead = code ? countedEntryOf(code, read.id) : undefined;
     const items = reportItems(
       read,
       { ...next, nowIso, lease, ...(stop ? { close: 'stop' as const } : {}), reopen: reopens },
       code?.grants !== undefined,
+      code ? { asRead: countedAsRead } : undefined,
     );
-    if (!(await transactIfCurrent(items, 'session'))) return undefined;
-    if (code) await disconnectOthersWhenUsedUp(code, next.total_bytes - read.total_bytes, read.id, nowMs);
+    // Stale too when the stream counted an interim on the code since the read.
+    if (!(await transactIfCurrent(items, ['session', 'code']))) return undefined;
+    const added = next.total_bytes - (countedAsRead ?? read.total_bytes);
+    if (code) await disconnectOthersWhenUsedUp(code, added, read.id, nowMs);
     return 'stored';
   }, 'accounting: the session kept changing under this report');
 }

@@ -80,7 +80,7 @@ export async function requestDisconnect(
 }
 
 /** A session as its reseller sees it, with the state of its disconnect when one was asked. */
-export interface SessionView extends Omit<RadiusSession, 'uncounted'> {
+export interface SessionView extends Omit<RadiusSession, 'uncounted' | 'by_stream'> {
   disconnect: DisconnectView | null;
 }
 export type DisconnectView = Pick<
@@ -109,7 +109,7 @@ async function ownedSession(principal: OperatorPrincipal, id: string): Promise<R
 }
 
 export async function sessionView(principal: OperatorPrincipal, id: string): Promise<SessionView> {
-  const { uncounted: _, ...session } = await ownedSession(principal, id);
+  const { uncounted: _, by_stream: __, ...session } = await ownedSession(principal, id);
   return { ...session, disconnect: viewOf(await getDisconnect(id)) };
 }
 
@@ -122,7 +122,7 @@ export async function disconnectByOperator(
   const session = await ownedSession(principal, id);
   if (session.status !== 'open') throw new AppError('ERR_CONFLICT', 'The session is closed already');
   const request = await requestDisconnect(session, 'operator', nowMs);
-  const { uncounted: _, ...view } = session;
+  const { uncounted: _, by_stream: __, ...view } = session;
   return { ...view, disconnect: viewOf(request) };
 }
 

@@ -3,6 +3,7 @@ import { routerDirectory } from '../routers/directory.js';
 import { batchGet } from '../store/entity.js';
 import { Nas, type NasRecord } from '../store/nas.js';
 import { Router, type RouterRecord } from '../store/routers.js';
+import { radiusSettings } from './settings.js';
 
 /**
  * The router a RADIUS request comes from, as FreeRADIUS authenticated it (never as the packet
@@ -134,11 +135,40 @@ export function refusedInMemory(
   return refused;
 }
 
+/**
+ * Routers and the NAS ids they claim as read, by `<router>/<nas id>`, with when: held for
+ * RADIUS_ROUTER_HOLD_S (0: none held). A held router is judged without a DynamoDB call.
+ */
+const held = new Map<string, { at: number; router: RouterRecord | undefined; nas: NasRecord | undefined }>();
+
+/** The router and NAS of a request as held (see `held`), judged; undefined when not held. */
+export function judgeHeld(
+  of: RouterOfRequest,
+): { router: RouterRecord } | { refused: RouterRefusal } | undefined {
+  const holdS = radiusSettings().RADIUS_ROUTER_HOLD_S;
+  if (!of.id || !of.nasId || holdS <= 0) return undefined;
+  const h = held.get(`${of.id}/${of.nasId}`);
+  if (!h || Date.now() - h.at >= holdS * 1000) return undefined;
+  return of.judge(h.router, h.nas);
+}
+
+/** Keeps a router and its claimed NAS as read, when this process holds routers (RADIUS_ROUTER_HOLD_S). */
+export function holdRouter(
+  of: RouterOfRequest,
+  router: RouterRecord | undefined,
+  nas: NasRecord | undefined,
+): void {
+  if (!of.id || !of.nasId || radiusSettings().RADIUS_ROUTER_HOLD_S <= 0) return;
+  held.set(`${of.id}/${of.nasId}`, { at: Date.now(), router, nas });
+}
+
 /** Reads the router and the NAS a request names (one BatchGetItem) and judges them. */
 export async function judgeRouterOf(
   of: RouterOfRequest,
 ): Promise<{ router: RouterRecord } | { refused: RouterRefusal }> {
   if (!of.id || !of.nasId) return of.judge(undefined, undefined);
+  const known = judgeHeld(of);
+  if (known) return known;
   const [router, nas] = await batchGet(
     [
       [Router, { router_id: of.id }],
@@ -146,6 +176,7 @@ export async function judgeRouterOf(
     ],
     { consistent: true },
   );
+  holdRouter(of, router, nas);
   return of.judge(router, nas);
 }
 

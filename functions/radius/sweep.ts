@@ -5,6 +5,7 @@ import { ageMetric, countMetric } from '../core/metrics.js';
 import { oldestOpenReport } from '../store/sessions.js';
 import { sweepSilentSessions } from './closing.js';
 import { watchLinks } from './link-watch.js';
+import { radiusSettings } from './settings.js';
 
 /**
  * Every 5 minutes: the countries' links are judged from the silent sessions
@@ -31,8 +32,8 @@ export const handler = job('session sweep', async () => {
   if (result.restart_closed > 0) countMetric('SessionsClosedNasRestart', result.restart_closed);
   // The backlog: silent sessions this run had no time for (0 when it finished).
   countMetric('SessionSweepBacklog', result.left);
-  // What is left after the sweep: past the lease, the sweep falls behind (alarm OldestOpenSession).
-  const oldest = await oldestOpenReport();
+  // What is left after the sweep: silent past the lease, the sweep falls behind (alarm OldestOpenSession).
+  const oldest = await oldestOpenReport(new Date(now - radiusSettings().RADIUS_LEASE_S * 1000).toISOString());
   ageMetric('OldestOpenSessionReportAgeS', oldest ? (now - Date.parse(oldest)) / 1000 : 0);
   return { ...result, countries_cut: links?.down ?? 0 };
 });

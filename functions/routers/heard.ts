@@ -32,7 +32,11 @@ async function noteHeardOnce(router: RouterRecord, nowMs: number): Promise<'writ
   let read = router;
   // A refusal is another request's write or the silence job's mark: read again, decide again.
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (await markHeard(read, new Date(nowMs).toISOString())) {
+    const at = new Date(nowMs).toISOString();
+    if (await markHeard(read, at)) {
+      // A record the process holds in memory (functions/radius/identity.ts, `heldRouters`) is
+      // then fresh for the next HEARD_REFRESH_MS: its next reports write nothing here.
+      router.last_heard_at = at;
       if (read.silent_since) await resolveSilence(read);
       return 'written';
     }

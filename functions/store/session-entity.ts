@@ -45,6 +45,12 @@ export interface RadiusSession {
    * (a session written before counting moved out of the first report counted there).
    */
   uncounted?: true;
+  /**
+   * Its interims are counted on its code by the table's stream (functions/radius/code-usage.ts):
+   * an interim writes this item alone (functions/radius/interim.ts). Set by the first report of
+   * an open session, or by a report that finds it without; absent on sessions written before.
+   */
+  by_stream?: true;
 }
 
 /** Closed sessions are kept this long (support, disputes), then DynamoDB's TTL removes them. */

@@ -50,32 +50,55 @@ export async function openSessionsOfCode(code: string, nasIds: readonly string[]
 const OPEN_PARTITIONS: number[] = Array.from({ length: OPEN_SHARDS }, (_, n) => n);
 
 /**
- * The last report of the open session that reported least recently (undefined: none open):
- * the oldest entry of each partition, OPEN_SHARDS Queries of one item. What the sweep's
- * age metric reads: it grows when the sweep falls behind.
+ * The index's sort key is the session's last report as of its last full write (its first
+ * report, a Stop, a close, an interim that took the long way): an interim written alone
+ * (functions/radius/interim.ts) moves no key, so the key is a lower bound of `last_report_at`
+ * and every read of silent sessions filters on `last_report_at` itself.
  */
-// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> Limit 1, for each n < OPEN_SHARDS.
-export async function oldestOpenReport(): Promise<string | undefined> {
-  const pages = await Promise.all(
-    OPEN_PARTITIONS.map((shard) => Session.queryIndex('openByLastReport', { shard }, { limit: 1 })),
+const silentFilter = (beforeIso: string) => ({
+  expression: 'last_report_at < :before',
+  values: { ':before': beforeIso },
+});
+
+/**
+ * The last report of the open session that reported least recently among those silent since
+ * `beforeIso` (undefined: none): per partition, the first silent one in key order (the key is
+ * the lower bound above), read page by page. What the sweep's age metric reads after a run: it
+ * stays at 0 while the sweep keeps up.
+ */
+// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> AND gsi2sk < :before FILTER last_report_at < :before, pages until one, for each n < OPEN_SHARDS.
+export async function oldestOpenReport(beforeIso: string): Promise<string | undefined> {
+  const firsts = await Promise.all(
+    OPEN_PARTITIONS.map(async (shard) => {
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await silentSessionsOf(shard, beforeIso, 100, start);
+        if (page.items.length) return page.items[0]?.last_report_at;
+        start = page.next;
+      } while (start);
+      return undefined;
+    }),
   );
-  const oldest = pages
-    .flatMap((p) => p.items.map((s) => s.last_report_at))
+  return firsts
+    .filter((x): x is string => x !== undefined)
     .sort()
     .at(0);
-  return oldest;
 }
 
 /**
- * Open sessions whose last report is older than `beforeIso`, oldest first, one page of at most
- * `limit`: the oldest `limit` of each shard, merged. Bounded:
- * OPEN_SHARDS Queries in parallel, each of at most `limit` items.
+ * Open sessions whose last report is older than `beforeIso`, one page of at most `limit` per
+ * partition, merged oldest first. Bounded: OPEN_SHARDS Queries in parallel, each of at most
+ * `limit` items read (fewer answered: the filter).
  */
-// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> AND gsi2sk < :before, Limit, for each n < OPEN_SHARDS.
+// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> AND gsi2sk < :before FILTER last_report_at < :before, Limit, for each n < OPEN_SHARDS.
 export async function silentSessions(beforeIso: string, limit: number): Promise<RadiusSession[]> {
   const pages = await Promise.all(
     OPEN_PARTITIONS.map((shard) =>
-      Session.queryIndex('openByLastReport', { shard }, { sk: { lt: beforeIso }, limit }),
+      Session.queryIndex(
+        'openByLastReport',
+        { shard },
+        { sk: { lt: beforeIso }, limit, filter: silentFilter(beforeIso) },
+      ),
     ),
   );
   return pages
@@ -94,24 +117,32 @@ export const openPartitions = (): OpenPartition[] => [...OPEN_PARTITIONS];
  * One page of a partition's open sessions whose last report is older than `beforeIso`, oldest
  * first, and where the next page starts: the sweep works the partitions side by side.
  */
-// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> AND gsi2sk < :before, Limit, ExclusiveStartKey.
+// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> AND gsi2sk < :before FILTER last_report_at < :before, Limit, ExclusiveStartKey.
 export const silentSessionsOf = (
   shard: OpenPartition,
   beforeIso: string,
   limit: number,
   start?: Record<string, unknown>,
 ): Promise<{ items: RadiusSession[]; next?: Record<string, unknown> }> =>
-  Session.queryIndex('openByLastReport', { shard }, { sk: { lt: beforeIso }, limit, start });
+  Session.queryIndex(
+    'openByLastReport',
+    { shard },
+    { sk: { lt: beforeIso }, limit, start, filter: silentFilter(beforeIso) },
+  );
 
 /**
  * How many open sessions last reported before `beforeIso` (the sweep's backlog when it ran out
  * of time): a COUNT Query per partition, read only then.
  */
-// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> AND gsi2sk < :before, Select COUNT, each partition.
+// Access: Query openByLastReport (gsi2) gsi2pk=SESSIONS#OPEN#<n> AND gsi2sk < :before FILTER last_report_at < :before, Select COUNT, each partition.
 export async function countSilentSessions(beforeIso: string): Promise<number> {
   const counts = await Promise.all(
     OPEN_PARTITIONS.map((shard) =>
-      Session.countIndex('openByLastReport', { shard }, { sk: { lt: beforeIso } }),
+      Session.countIndex(
+        'openByLastReport',
+        { shard },
+        { sk: { lt: beforeIso }, filter: silentFilter(beforeIso) },
+      ),
     ),
   );
   return counts.reduce((a, b) => a + b, 0);

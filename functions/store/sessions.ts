@@ -20,37 +20,81 @@ export const counterScopes = (s: Pick<RadiusSession, 'reseller_id' | 'subscriber
 const countOpen = (s: RadiusSession, by: 1 | -1) => countItems('open', counterScopes(s), by, s.id);
 
 /**
+ * The code's attribute holding what it counted of a session whose later reports the stream
+ * counts (functions/radius/code-usage.ts): a flat attribute per session, as a map entry would
+ * need the map first.
+ */
+export const countedOf = (sessionId: string): string => `counted:${sessionId}`;
+
+/** A code's `countedOf` entry for a session, as read (undefined: none). */
+export const countedEntryOf = (code: object, sessionId: string): number | undefined => {
+  const v = (code as Record<string, unknown>)[countedOf(sessionId)];
+  return typeof v === 'number' ? v : undefined;
+};
+
+/**
+ * What a code counted of a session whose later reports the stream counts (`countedOf`):
+ * `asRead` the entry as read (undefined: none), `next` the session's total to record, `remove`
+ * once its Stop closed it.
+ */
+export interface CountedEntry {
+  asRead: number | undefined;
+  next: number;
+  remove?: boolean;
+}
+
+/**
  * The lease of a device on its code, or its release, for the same transaction; the bytes added
  * to the code's usage and taken off the device's data reservation (`grants`, when the code has
- * that map: a code logged in through the API does).
+ * that map: a code logged in through the API does); and, for a session counted by the stream,
+ * its entry in `counted`, conditioned on the entry as read (the stream consumer writes it too).
  */
 function deviceItem(
   s: RadiusSession,
   lease: number | 'release',
   addBytes: number,
   reserved: boolean,
+  counted?: CountedEntry,
 ): TxItem {
   const sets = [
     ...(lease === 'release' ? [] : ['devices.#dev = :lease']),
     ...(reserved && addBytes > 0 ? ['grants.#dev = if_not_exists(grants.#dev, :zero) - :bytes'] : []),
+    ...(counted && !counted.remove ? ['#counted = :counted'] : []),
+  ];
+  const removes = [
+    ...(lease === 'release' ? ['devices.#dev'] : []),
+    ...(counted?.remove ? ['#counted'] : []),
   ];
   const expression = [
     ...(sets.length ? [`SET ${sets.join(', ')}`] : []),
-    ...(lease === 'release' ? ['REMOVE devices.#dev'] : []),
+    ...(removes.length ? [`REMOVE ${removes.join(', ')}`] : []),
     ...(addBytes > 0 ? ['ADD used_bytes :bytes'] : []),
   ].join(' ');
+  const guard = counted
+    ? counted.asRead === undefined
+      ? 'attribute_not_exists(#counted)'
+      : '#counted = :countedRead'
+    : undefined;
   return Access.tx.update(
     { code: s.code },
     {
       expression,
-      names: { '#dev': s.device },
+      names: { '#dev': s.device, ...(counted ? { '#counted': countedOf(s.id) } : {}) },
       values: {
         ...(lease === 'release' ? {} : { ':lease': lease }),
         ...(addBytes > 0 ? { ':bytes': addBytes } : {}),
         ...(reserved && addBytes > 0 ? { ':zero': 0 } : {}),
+        ...(counted && !counted.remove ? { ':counted': counted.next } : {}),
+        ...(counted?.asRead !== undefined ? { ':countedRead': counted.asRead } : {}),
       },
     },
-    exists,
+    guard
+      ? {
+          expression: `${exists.expression} AND ${guard}`,
+          names: { ...exists.names },
+          values: { ...exists.values },
+        }
+      : exists,
   );
 }
 
@@ -60,7 +104,7 @@ function deviceItem(
  * No shared counter is in it: a Start's transaction conflicts with nothing but its own
  * session's retransmissions. Cancelled on `session` when it exists already.
  */
-// Access: TransactWriteItems [Put SESSION#<id> not exists, Update CODE#<code> ADD used_bytes + device lease].
+// Access: TransactWriteItems [Put SESSION#<id> not exists, Update CODE#<code> ADD used_bytes + device lease + SET counted:<id>].
 export function openSessionItems(
   s: RadiusSession,
   lease: number,
@@ -69,8 +113,19 @@ export function openSessionItems(
   reserved = false,
 ): Record<string, TxItem> {
   return {
-    session: Session.tx.create({ ...s, uncounted: true }),
-    code: deviceItem(s, s.status === 'open' ? lease : 'release', s.total_bytes, reserved),
+    session: Session.tx.create({
+      ...s,
+      uncounted: true,
+      ...(s.status === 'open' ? { by_stream: true } : {}),
+    }),
+    // An open session's later reports are counted on its code by the stream: it starts counted at its first total.
+    code: deviceItem(
+      s,
+      s.status === 'open' ? lease : 'release',
+      s.total_bytes,
+      reserved,
+      s.status === 'open' ? { asRead: undefined, next: s.total_bytes } : undefined,
+    ),
     ...extra,
   };
 }
@@ -173,10 +228,25 @@ export function reportItems(
     reopen?: boolean;
   },
   reserved = false,
+  /**
+   * A report's own write (not a bulk close): the code's `countedOf` entry as read (undefined:
+   * none). The bytes added are then the new total less what the code counted (the stream may
+   * not have counted the last interims yet), and the entry follows: set while the session is
+   * open, removed by its Stop.
+   */
+  counted?: { asRead: number | undefined },
 ): Record<string, TxItem> {
   const closing = next.close !== undefined && read.status === 'open';
   const reopening = next.reopen === true && read.status === 'closed' && next.close === undefined;
-  const added = Math.max(0, next.total_bytes - read.total_bytes);
+  const open = reopening || (read.status === 'open' && !closing);
+  const base = counted?.asRead ?? read.total_bytes;
+  const total = Math.max(next.total_bytes, read.total_bytes);
+  const added = Math.max(0, total - base);
+  const entry: CountedEntry | undefined = counted && {
+    asRead: counted.asRead,
+    next: Math.max(total, base),
+    ...(open ? {} : { remove: true }),
+  };
   // The new last report moves an open session in the sweep's index; a close leaves both.
   const set: Partial<RadiusSession> = {
     total_bytes: Math.max(next.total_bytes, read.total_bytes),
@@ -190,8 +260,9 @@ export function reportItems(
     ...(reopening ? { status: 'open', closed_at: undefined, close_reason: undefined } : {}),
     // Left uncounted by its first report: counted here (see `countSessionsItems`).
     ...(read.uncounted ? { uncounted: undefined } : {}),
+    // Counted by the stream from now on, while open.
+    ...(entry && open ? { by_stream: true } : {}),
   };
-  const open = reopening || (read.status === 'open' && !closing);
   return {
     session: Session.tx.update(
       read,
@@ -212,7 +283,7 @@ export function reportItems(
         },
       },
     ),
-    code: deviceItem(read, open ? next.lease : 'release', added, reserved),
+    code: deviceItem(read, open ? next.lease : 'release', added, reserved, entry),
     // An uncounted session was never counted open: it is counted now as it will be.
     ...(read.uncounted ? countedItems(read, open) : {}),
     ...(!read.uncounted && closing ? countOpen(read, -1) : {}),

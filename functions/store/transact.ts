@@ -73,22 +73,23 @@ export function cancelled<N extends string>(error: unknown): TransactionCancelle
 }
 
 /**
- * Read-then-write against a guard: a transaction built on what was read names the item whose
- * condition says "still as read". When DynamoDB cancels it because that item failed its
+ * Read-then-write against a guard: a transaction built on what was read names the item (or the
+ * items) whose condition says "still as read". When DynamoDB cancels it because that item failed its
  * condition, or because another transaction held one of the items, the read went stale: the
  * answer is `false` (read again), not an error. Any other failure is thrown as it came.
  */
 // Access: whatever the items grant (the caller's store functions built them).
 export async function transactIfCurrent<N extends string>(
   items: Record<N, TxItem>,
-  guard: NoInfer<N>,
+  guard: NoInfer<N> | readonly NoInfer<N>[],
 ): Promise<boolean> {
   try {
     await transact(items);
     return true;
   } catch (error) {
     const c = cancelled<N>(error);
-    if (c && (c.failed(guard) || c.conflict)) return false;
+    const guards: readonly N[] = typeof guard === 'string' ? [guard] : guard;
+    if (c && (guards.some((g) => c.failed(g)) || c.conflict)) return false;
     throw error;
   }
 }

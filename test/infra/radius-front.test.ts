@@ -115,6 +115,7 @@ describe('the RADIUS front', () => {
             // The service: on the table, on loopback (run.sh starts it before FreeRADIUS).
             { Name: 'TABLE_NAME', Value: Match.anyValue() },
             { Name: 'RADIUS_SERVICE_PORT', Value: '18120' },
+            { Name: 'RADIUS_ROUTER_HOLD_S', Value: '5' },
             { Name: 'RADIUS_CLIENT_IPADDR', Value: '0.0.0.0/0' },
             { Name: 'RADIUS_CLIENT_LIFETIME', Value: '60' },
           ]),

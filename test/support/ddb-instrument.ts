@@ -1,9 +1,39 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ddb, instrumentDdb } from '../../functions/core/ddb.js';
 
+/** Capacity DynamoDB (Local) reports for a command: the table's and its indexes', write and read units. */
+export interface Consumed {
+  command: string;
+  writeUnits: number;
+  readUnits: number;
+}
+
+/** Commands that write (their ConsumedCapacity is write units), the rest read. */
+const WRITES = new Set([
+  'PutItemCommand',
+  'UpdateItemCommand',
+  'DeleteItemCommand',
+  'TransactWriteItemsCommand',
+  'BatchWriteItemCommand',
+]);
+
+/**
+ * The capacity units of a response's (or a refused write's) `ConsumedCapacity`, one entry or a
+ * list (transactions, batches): `CapacityUnits`, which is the table's plus its indexes'.
+ */
+function unitsOf(consumed: unknown): number {
+  const list = Array.isArray(consumed) ? consumed : consumed ? [consumed] : [];
+  return list.reduce((n, c: { CapacityUnits?: number }) => n + (c.CapacityUnits ?? 0), 0);
+}
+
 export interface DdbProbe {
   /** Commands sent since the last reset, by name (`GetItemCommand`, ...). */
   calls: string[];
+  /**
+   * The capacity each command consumed, as DynamoDB Local reports it (`ReturnConsumedCapacity:
+   * INDEXES` is added to every command): a refused conditional write consumes its units too.
+   */
+  consumed: Consumed[];
   reset: () => void;
   /**
    * Makes the Nth command from now (1-based) fail with `error` (default: a throttling error),
@@ -32,6 +62,7 @@ export function probeDdb(): DdbProbe {
   const existing = probes.get(client);
   if (existing) return existing;
   const calls: string[] = [];
+  const consumed: Consumed[] = [];
   let fault: { remaining: number; error: Error; only?: string[] } | undefined;
   // On both clients (functions/core/ddb.ts): the store's item commands keep their cached stacks.
   instrumentDdb(
@@ -46,14 +77,33 @@ export function probeDdb(): DdbProbe {
           throw error;
         }
       }
-      return next(args);
+      const input = args.input as { ReturnConsumedCapacity?: string };
+      input.ReturnConsumedCapacity ??= 'INDEXES';
+      const count = (c: unknown) => {
+        const units = unitsOf(c);
+        consumed.push({
+          command: name,
+          writeUnits: WRITES.has(name) ? units : 0,
+          readUnits: WRITES.has(name) ? 0 : units,
+        });
+      };
+      try {
+        const result = await next(args);
+        count((result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity);
+        return result;
+      } catch (error) {
+        count((error as { ConsumedCapacity?: unknown }).ConsumedCapacity);
+        throw error;
+      }
     },
     { step: 'initialize', name: 'ddbProbe' },
   );
   const probe: DdbProbe = {
     calls,
+    consumed,
     reset: () => {
       calls.length = 0;
+      consumed.length = 0;
     },
     failOn: (n, options = {}) => {
       fault = {

@@ -30,7 +30,6 @@ const NOT_PRODUCTION = ['test', 'bench'];
  * entry no longer dead or test-only fails the test, so the list names only what is there.
  */
 const ALLOWED: Record<string, string> = {
-  'functions/core/ddb.ts instrumentDdb': "seam: the tests' and the bench's call counter and fault injector",
   'functions/core/lazy-sns.ts resetSns': "seam: a test swaps the SNS client's mock between cases",
   'functions/network/vlans.ts pickFree':
     "rule: the window under contention (allocations running, races lost, the draw) cannot be set through allocateVlan's callers (test/integration/vlans.test.ts)",

@@ -1,0 +1,181 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { clock } from '../core/clock.js';
+import { fanOut } from '../core/fan-out.js';
+import { endInvocation, log } from '../core/log.js';
+import { countMetric } from '../core/metrics.js';
+import { Access, type AccessCode } from '../store/access-codes.js';
+import { batchGet } from '../store/entity.js';
+import { countedEntryOf, countedOf, type RadiusSession, Session } from '../store/sessions.js';
+import { disconnectOthersWhenUsedUp } from './disconnect.js';
+import { radiusSettings } from './settings.js';
+
+/**
+ * The table's stream consumer that counts interims on their codes (functions/streams.ts). An
+ * Interim-Update writes its session alone (functions/radius/interim.ts); this brings the code in
+ * line: the bytes the session used since what the code counted of it (`counted:<session>`, an
+ * absolute total) added to `used_bytes` and taken off the device's data reservation, the device's
+ * lease extended to the session's last report plus RADIUS_LEASE_S, and, when the code's data is
+ * used up, its other sessions disconnected (as a report's own write does).
+ *
+ * Idempotent: each write is conditioned on the entry as read and sets it to the session's total,
+ * so a record delivered twice, an older image after a newer one, or a session a report's own
+ * transaction counted meanwhile (a Stop, a wrap: functions/radius/accounting.ts) adds nothing.
+ * A session without an entry is not the stream's to count (its Stop counted it and removed the
+ * entry, or it was written before this consumer). Records come at least once and a session may
+ * have several in a batch: its last image is the one counted. What could not be written is
+ * answered as batch item failures: Lambda delivers the batch again from the first of them.
+ */
+export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+  try {
+    const latest = new Map<string, { session: RadiusSession; first: string }>();
+    for (const record of event.Records) {
+      const image = record.dynamodb?.NewImage;
+      const sequence = record.dynamodb?.SequenceNumber;
+      if (!image || !sequence || record.eventName !== 'MODIFY') continue;
+      const item = unmarshall(image as Record<string, AttributeValue>);
+      if (item.entity !== Session.name || item.by_stream !== true) continue;
+      const session = Session.parse(item);
+      latest.set(session.id, { session, first: latest.get(session.id)?.first ?? sequence });
+    }
+    if (latest.size === 0) return { batchItemFailures: [] };
+    const outcome = await countUsage(
+      [...latest.values()].map((l) => l.session),
+      clock.now(),
+    );
+    if (outcome.written) countMetric('InterimsCounted', outcome.written);
+    log.info('code usage', {
+      records: event.Records.length,
+      sessions: latest.size,
+      ...outcome,
+      failed: outcome.failed.length,
+    });
+    return {
+      batchItemFailures: outcome.failed.map((id) => ({ itemIdentifier: latest.get(id)?.first as string })),
+    };
+  } finally {
+    await endInvocation();
+  }
+}
+
+/** What the code must take from a session's image: bytes to add and the lease to extend to (none: nothing to write). */
+function owed(code: AccessCode, s: RadiusSession, nowS: number) {
+  const counted = countedEntryOf(code, s.id);
+  if (counted === undefined) return undefined;
+  const bytes = Math.max(0, s.total_bytes - counted);
+  const lease = Math.floor(Date.parse(s.last_report_at) / 1000) + radiusSettings().RADIUS_LEASE_S;
+  // Only a lease the device still holds is extended: a closed session's device was released.
+  const held = code.devices[s.device];
+  const extend = s.status === 'open' && held !== undefined && held < lease && lease > nowS;
+  if (bytes === 0 && !extend) return undefined;
+  return { counted, bytes, lease: extend ? lease : undefined, total: counted + bytes };
+}
+
+/**
+ * Counts each session's last image on its code: its code read (one BatchGetItem for the batch,
+ * strongly consistent), then one conditional UpdateItem per session that owes it something,
+ * IN_FLIGHT codes at a time; a refused write reads the code again, up to `attempts` times.
+ */
+// Access: BatchGetItem CODE#<code> (consistent); UpdateItem CODE#<code> SET counted:<id>, devices.<dev>, grants.<dev> ADD used_bytes (condition counted:<id> as read), ReturnValues ALL_NEW.
+export async function countUsage(
+  sessions: readonly RadiusSession[],
+  nowMs: number,
+  attempts = 4,
+): Promise<{ written: number; unchanged: number; failed: string[] }> {
+  const out = { written: 0, unchanged: 0, failed: [] as string[] };
+  const codes = new Map<string, AccessCode | undefined>();
+  const read = async (names: readonly string[]) => {
+    for (let i = 0; i < names.length; i += 100) {
+      const chunk = names.slice(i, i + 100);
+      const got = await batchGet(
+        chunk.map((code) => [Access, { code }] as const),
+        { consistent: true },
+      );
+      for (const [j, name] of chunk.entries()) codes.set(name, got[j]);
+    }
+  };
+  await read([...new Set(sessions.map((s) => s.code))]);
+  const nowS = Math.floor(nowMs / 1000);
+  const one = async (s: RadiusSession) => {
+    let done = false;
+    for (let attempt = 0; attempt < attempts && !done; attempt++) {
+      if (attempt > 0) await read([s.code]);
+      const code = codes.get(s.code);
+      const due = code && owed(code, s, nowS);
+      if (!code || !due) {
+        out.unchanged += 1;
+        done = true;
+        break;
+      }
+      try {
+        const after = await writeUsage(code, s, due);
+        if (!after) continue;
+        codes.set(s.code, after);
+        out.written += 1;
+        done = true;
+        if (due.bytes > 0)
+          await disconnectOthersWhenUsedUp(
+            { ...after, used_bytes: after.used_bytes - due.bytes },
+            due.bytes,
+            s.id,
+            nowMs,
+          );
+      } catch (error) {
+        log.warn('code usage: a write failed', { error: (error as Error).name });
+        break;
+      }
+    }
+    if (!done) out.failed.push(s.id);
+  };
+  // The codes side by side (a DynamoDB call costs less CPU with others in flight), each code's
+  // sessions one after the other (they write the same item).
+  const byCode = new Map<string, RadiusSession[]>();
+  for (const s of sessions) byCode.set(s.code, [...(byCode.get(s.code) ?? []), s]);
+  await fanOut(
+    [...byCode.values()],
+    { concurrency: IN_FLIGHT, until: Number.POSITIVE_INFINITY },
+    async (group) => {
+      for (const s of group) await one(s);
+      return undefined;
+    },
+  );
+  return out;
+}
+
+/** Codes written at once by a batch. */
+const IN_FLIGHT = 8;
+
+/** The code's write for one session (undefined: the entry or the device changed since the read). */
+const writeUsage = (
+  code: AccessCode,
+  s: RadiusSession,
+  due: { counted: number; bytes: number; lease: number | undefined; total: number },
+): Promise<AccessCode | undefined> => {
+  const reserved = code.grants !== undefined && due.bytes > 0;
+  const sets = [
+    '#counted = :total',
+    ...(due.lease !== undefined ? ['devices.#dev = :lease'] : []),
+    ...(reserved ? ['grants.#dev = if_not_exists(grants.#dev, :zero) - :bytes'] : []),
+  ];
+  return Access.updateReturning(
+    { code: code.code },
+    {
+      expression: `SET ${sets.join(', ')}${due.bytes > 0 ? ' ADD used_bytes :bytes' : ''}`,
+      names: {
+        '#counted': countedOf(s.id),
+        ...(due.lease !== undefined || reserved ? { '#dev': s.device } : {}),
+      },
+      values: {
+        ':total': due.total,
+        ...(due.lease !== undefined ? { ':lease': due.lease } : {}),
+        ...(due.bytes > 0 ? { ':bytes': due.bytes } : {}),
+        ...(reserved ? { ':zero': 0 } : {}),
+      },
+    },
+    {
+      expression: `#counted = :asRead${due.lease !== undefined ? ' AND attribute_exists(devices.#dev)' : ''}`,
+      values: { ':asRead': due.counted },
+    },
+  );
+};
