@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { Agent } from '../answers.js';
 import { api, fieldErrors } from '../api.js';
 import { dateTime, fcfa, t } from '../i18n.js';
@@ -104,6 +104,10 @@ async function downloadSales(agentId: string): Promise<void> {
 export function Agents({ session }: { session: Session }) {
   const reseller = session.claims.reseller_id ?? '';
   const agents = useGet<{ items: Agent[] }>(`/agents?reseller_id=${reseller}`);
+  // While the list reloads after a handover, the rows stay (with their messages and undo button).
+  const kept = useRef<{ items: Agent[] }>();
+  if (agents.data) kept.current = agents.data;
+  const list = agents.data ?? kept.current;
   const hotspots = useHotspots(reseller);
   const forfaits = useForfaits(session, 'all');
   const forfaitName = (id: string) => forfaits.data?.items.find((f) => f.id === id)?.name ?? id.slice(0, 8);
@@ -147,16 +151,16 @@ export function Agents({ session }: { session: Session }) {
           <Message text={done ? t('agent_added') : undefined} kind="ok" />
         </form>
       </Card>
-      {!agents.data ? (
+      {!list ? (
         <Loading error={agents.error} />
-      ) : agents.data.items.length === 0 ? (
+      ) : list.items.length === 0 ? (
         <p>{t('nothing')}</p>
       ) : (
-        agents.data.items.map((a) => (
+        list.items.map((a) => (
           <AgentRow
             key={a.id}
             agent={a}
-            agents={agents.data?.items ?? []}
+            agents={list.items}
             forfaitName={forfaitName}
             onChange={agents.reload}
           />

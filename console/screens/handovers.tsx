@@ -293,7 +293,6 @@ export function FindSale(props: { agentId: string }) {
   return (
     <form
       class="find-sale"
-      aria-label={t('find_sale')}
       onSubmit={(e) => {
         e.preventDefault();
         void api<{ items: FoundSale[] }>(
