@@ -205,6 +205,7 @@ describe('agents in the console', () => {
     await card.getByLabel('Donner du crédit (FCFA)').fill('5000');
     await card.getByRole('button', { name: 'Donner' }).click();
     await card.getByText(`Donner ${fcfa(5000)} de crédit à Mariam ?`).waitFor();
+    await card.screenshot({ path: join(tmpdir(), 'console-agent-confirm.png') });
     await card.getByRole('button', { name: 'Oui, confirmer' }).click();
     await card.locator('[data-field="float"]').getByText(fcfa(5000)).waitFor();
     await card.getByText('Enregistré. Vous pouvez annuler pendant 5 minutes.').waitFor();
