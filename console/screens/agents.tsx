@@ -6,7 +6,7 @@ import { forfaitOptions, hotspotOptions, useForfaits, useHotspots } from '../lis
 import type { Session } from '../session.js';
 import { Card, Input, Loading, Message, useGet } from '../ui.js';
 import { Select, Statement, Table, useForm } from '../widgets.js';
-import { FindSale, Handovers } from './handovers.js';
+import { FindSale, Handovers, History } from './handovers.js';
 import { PrintSheet } from './print.js';
 
 interface Sale {
@@ -274,6 +274,9 @@ export function AgentBalance({ session }: { session: Session }) {
           {fcfa(s.data.agent.owed_fcfa)}
         </p>
         <p>{t('float_left', { amount: fcfa(s.data.agent.float_fcfa) })}</p>
+      </Card>
+      <Card title={t('handovers')}>
+        <History agentId={agentId} agents={[]} version={s.data.agent} shown />
       </Card>
     </div>
   );

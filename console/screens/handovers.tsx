@@ -245,9 +245,9 @@ function said(h: Handover, nameOf: (id: string) => string): string {
   return `${t('h_back')} · ${what}`;
 }
 
-/** An agent's handovers, newest first (loaded when opened). */
-export function History(props: { agentId: string; agents: Agent[]; version: unknown }) {
-  const [open, setOpen] = useState(false);
+/** An agent's handovers, newest first: loaded when opened, or at once when `shown` (its own screen). */
+export function History(props: { agentId: string; agents: Agent[]; version: unknown; shown?: boolean }) {
+  const [open, setOpen] = useState(props.shown === true);
   const list = useGet<{ items: Handover[] }>(open ? `/agents/${props.agentId}/handovers` : undefined, [
     props.version,
   ]);
@@ -255,23 +255,25 @@ export function History(props: { agentId: string; agents: Agent[]; version: unkn
     const o = props.agents.find((x) => x.id === id);
     return o ? (o.name ?? o.msisdn) : t('another_agent');
   };
+  const body = !open ? null : !list.data ? (
+    <Loading error={list.error} />
+  ) : list.data.items.length === 0 ? (
+    <p>{t('nothing')}</p>
+  ) : (
+    <ul class="history">
+      {list.data.items.map((h) => (
+        <li key={h.id} data-kind={h.kind} class={h.undone_at ? 'undone' : undefined}>
+          <span>{dateTime(h.at)}</span> {said(h, nameOf)}
+          {h.undone_at ? <em> ({t('h_undone')})</em> : null}
+        </li>
+      ))}
+    </ul>
+  );
+  if (props.shown) return body;
   return (
     <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>{t('handovers')}</summary>
-      {!open ? null : !list.data ? (
-        <Loading error={list.error} />
-      ) : list.data.items.length === 0 ? (
-        <p>{t('nothing')}</p>
-      ) : (
-        <ul class="history">
-          {list.data.items.map((h) => (
-            <li key={h.id} data-kind={h.kind} class={h.undone_at ? 'undone' : undefined}>
-              <span>{dateTime(h.at)}</span> {said(h, nameOf)}
-              {h.undone_at ? <em> ({t('h_undone')})</em> : null}
-            </li>
-          ))}
-        </ul>
-      )}
+      {body}
     </details>
   );
 }

@@ -276,6 +276,14 @@ describe('agents in the console', () => {
     expect(await audit(a.page)).toEqual([]);
     expect(await a.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await a.page.screenshot({ path: join(tmpdir(), 'console-agent-find-sale.png'), fullPage: true });
+    // The agent reads its own handovers on Mon solde.
+    await a.page.getByRole('link', { name: 'Mon solde' }).click();
+    await a.page.locator('ul.history li').nth(3).waitFor();
+    expect(await a.page.locator('ul.history li').first().innerText()).toContain(
+      `Repris par le revendeur · ${fcfa(200)}`,
+    );
+    expect(await audit(a.page)).toEqual([]);
+    await a.page.screenshot({ path: join(tmpdir(), 'console-agent-balance.png'), fullPage: true });
     expect(r.problems).toEqual([]);
     expect(a.problems).toEqual([]);
     await r.context.close();
