@@ -1,6 +1,5 @@
 import type { FunctionComponent } from 'preact';
 import type { Session } from '../session.js';
-import { AgentBalance, Agents, Sell } from './agents.js';
 import { Codes } from './codes.js';
 import { Dashboard } from './dashboard.js';
 import { lazyScreen } from './lazy.js';
@@ -39,7 +38,9 @@ export const SCREENS: Record<ScreenId, FunctionComponent<{ session: Session }>> 
   network: lazyScreen(() => import('./admin.js').then((m) => m.Network)),
   status: lazyScreen(() => import('./admin.js').then((m) => m.Status)),
   activity: lazyScreen(() => import('./admin.js').then((m) => m.Activity)),
-  agents: Agents,
-  sell: Sell,
-  balance: AgentBalance,
+  // Agents (the reseller's handovers, the agent's till and balance): a chunk of their own, out of
+  // the resellers' dashboard weight; an agent's phone loads it once, then from its cache.
+  agents: lazyScreen(() => import('./agents.js').then((m) => m.Agents)),
+  sell: lazyScreen(() => import('./agents.js').then((m) => m.Sell)),
+  balance: lazyScreen(() => import('./agents.js').then((m) => m.AgentBalance)),
 };
