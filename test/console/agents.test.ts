@@ -241,12 +241,31 @@ describe('agents in the console', () => {
     await card.getByRole('button', { name: 'Oui, confirmer' }).click();
     await card.locator('[data-field="float"]').getByText(fcfa(500)).waitFor();
 
+    // Codes of a forfait given (by the API), two of them moved to the other agent from the card.
+    await api('POST', `/api/v1/agents/${mariam.id}/allot`, owner, { forfait_id: forfait.id, count: 5 });
+    await r.page.reload();
+    await r.page.getByRole('navigation', { name: 'Menu' }).waitFor();
+    await card.getByText('Déplacer du crédit ou des codes').click();
+    await card.getByLabel('Vers').selectOption({ label: 'Kiosque Gare' });
+    await card.getByLabel('Quoi').selectOption({ label: `${forfait.name} (5 codes)` });
+    await card.getByLabel('Montant (FCFA) ou nombre de codes').fill('2');
+    await card.getByRole('button', { name: 'Déplacer' }).click();
+    await card.getByText('Déplacer 2 codes de Mariam vers : Kiosque Gare ?').waitFor();
+    await card.getByRole('button', { name: 'Oui, confirmer' }).click();
+    await card.getByText('Enregistré. Vous pouvez annuler pendant 5 minutes.').waitFor();
+    await card
+      .getByLabel('Quoi')
+      .locator('option', { hasText: `${forfait.name} (3 codes)` })
+      .waitFor({ state: 'attached' });
+
     // The history, newest first, the undone one marked.
     await card.getByText('Remises et reprises').click();
     const items = card.locator('ul.history li');
-    await items.nth(3).waitFor();
+    await items.nth(5).waitFor();
     const lines = await items.allInnerTexts();
     expect(lines.map((l) => l.replace(/^\S+ \S+ /, ''))).toEqual([
+      'Déplacé vers Kiosque Gare · 2 codes',
+      'Donné · 5 codes',
       `Repris par le revendeur · ${fcfa(200)}`,
       `Déplacé vers Kiosque Gare · ${fcfa(300)}`,
       `Donné · ${fcfa(1000)}`,
@@ -278,9 +297,9 @@ describe('agents in the console', () => {
     await a.page.screenshot({ path: join(tmpdir(), 'console-agent-find-sale.png'), fullPage: true });
     // The agent reads its own handovers on Mon solde.
     await a.page.getByRole('link', { name: 'Mon solde' }).click();
-    await a.page.locator('ul.history li').nth(3).waitFor();
+    await a.page.locator('ul.history li').nth(5).waitFor();
     expect(await a.page.locator('ul.history li').first().innerText()).toContain(
-      `Repris par le revendeur · ${fcfa(200)}`,
+      'Déplacé vers un autre agent · 2 codes',
     );
     expect(await audit(a.page)).toEqual([]);
     await a.page.screenshot({ path: join(tmpdir(), 'console-agent-balance.png'), fullPage: true });
