@@ -230,15 +230,20 @@ export function Handovers(props: {
           {t('undo')}
         </button>
       ) : null}
-      <History agentId={a.id} agents={props.agents} version={a} />
+      <History agentId={a.id} agents={props.agents} version={a} forfaitName={props.forfaitName} />
     </div>
   );
 }
 
 /** One handover in words: what it did to this agent. */
-function said(h: Handover, nameOf: (id: string) => string): string {
+function said(h: Handover, nameOf: (id: string) => string, forfaitName?: (id: string) => string): string {
   if (h.kind === 'cash') return `${t('h_cash')} · ${fcfa(h.cash_fcfa ?? 0)}`;
-  const what = h.float_fcfa ? fcfa(Math.abs(h.float_fcfa)) : t('codes_n', { n: Math.abs(h.count ?? 0) });
+  const codes = t('codes_n', { n: Math.abs(h.count ?? 0) });
+  const what = h.float_fcfa
+    ? fcfa(Math.abs(h.float_fcfa))
+    : forfaitName && h.forfait_id
+      ? `${codes} ${forfaitName(h.forfait_id)}`
+      : codes;
   if (h.kind === 'float' || h.kind === 'stock') return `${t('h_given')} · ${what}`;
   if (h.from_agent_id) return `${t('h_in', { from: nameOf(h.from_agent_id) })} · ${what}`;
   if (h.to_agent_id) return `${t('h_out', { to: nameOf(h.to_agent_id) })} · ${what}`;
@@ -246,7 +251,13 @@ function said(h: Handover, nameOf: (id: string) => string): string {
 }
 
 /** An agent's handovers, newest first: loaded when opened, or at once when `shown` (its own screen). */
-export function History(props: { agentId: string; agents: Agent[]; version: unknown; shown?: boolean }) {
+export function History(props: {
+  agentId: string;
+  agents: Agent[];
+  version: unknown;
+  shown?: boolean;
+  forfaitName?: (id: string) => string;
+}) {
   const [open, setOpen] = useState(props.shown === true);
   const list = useGet<{ items: Handover[] }>(open ? `/agents/${props.agentId}/handovers` : undefined, [
     props.version,
@@ -263,7 +274,7 @@ export function History(props: { agentId: string; agents: Agent[]; version: unkn
     <ul class="history">
       {list.data.items.map((h) => (
         <li key={h.id} data-kind={h.kind} class={h.undone_at ? 'undone' : undefined}>
-          <span>{dateTime(h.at)}</span> {said(h, nameOf)}
+          <span>{dateTime(h.at)}</span> {said(h, nameOf, props.forfaitName)}
           {h.undone_at ? <em> ({t('h_undone')})</em> : null}
         </li>
       ))}

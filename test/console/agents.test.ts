@@ -264,8 +264,8 @@ describe('agents in the console', () => {
     await items.nth(5).waitFor();
     const lines = await items.allInnerTexts();
     expect(lines.map((l) => l.replace(/^\S+ \S+ /, ''))).toEqual([
-      'Déplacé vers Kiosque Gare · 2 codes',
-      'Donné · 5 codes',
+      `Déplacé vers Kiosque Gare · 2 codes ${forfait.name}`,
+      `Donné · 5 codes ${forfait.name}`,
       `Repris par le revendeur · ${fcfa(200)}`,
       `Déplacé vers Kiosque Gare · ${fcfa(300)}`,
       `Donné · ${fcfa(1000)}`,
