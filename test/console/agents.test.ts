@@ -272,7 +272,7 @@ describe('agents in the console', () => {
       `Donné · ${fcfa(5000)} (annulée)`,
     ]);
     expect(await audit(r.page)).toEqual([]);
-    const scroll = await r.page.evaluate(() => document.documentElement.scrollWidth);
+    const scroll = await r.page.evaluate('document.documentElement.scrollWidth');
     expect(scroll).toBeLessThanOrEqual(360);
     await card.screenshot({ path: join(tmpdir(), 'console-agent-handovers.png') });
 
@@ -293,7 +293,7 @@ describe('agents in the console', () => {
     await a.page.getByRole('button', { name: 'Chercher' }).click();
     await a.page.getByText('Aucune vente du jour ne correspond.').waitFor();
     expect(await audit(a.page)).toEqual([]);
-    expect(await a.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await a.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     await a.page.screenshot({ path: join(tmpdir(), 'console-agent-find-sale.png'), fullPage: true });
     // The agent reads its own handovers on Mon solde.
     await a.page.getByRole('link', { name: 'Mon solde' }).click();
