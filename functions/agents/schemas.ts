@@ -53,43 +53,32 @@ export const AgentTermsBody = /* @__PURE__ */ schema(() =>
   }),
 );
 
+/** What a handover carries: float in FCFA, or a number of codes of a forfait, one of the two. */
+const handed = () => ({
+  float_fcfa: z.optional(z.int().check(z.gte(1), z.lte(10_000_000))),
+  forfait_id: z.optional(uuid()),
+  count: z.optional(z.int().check(z.gte(1), z.lte(10_000))),
+});
+type Handed = {
+  float_fcfa?: number | undefined;
+  forfait_id?: string | undefined;
+  count?: number | undefined;
+};
+const floatOrCodes = () =>
+  z.refine<Handed>(
+    (b) =>
+      b.float_fcfa !== undefined
+        ? b.forfait_id === undefined && b.count === undefined
+        : b.forfait_id !== undefined && b.count !== undefined,
+    'give float_fcfa, or forfait_id with count',
+  );
+
 /** Float in FCFA, or a number of codes of a forfait: one of the two. */
-export const AgentAllotBody = /* @__PURE__ */ schema(() =>
-  z
-    .strictObject({
-      float_fcfa: z.optional(z.int().check(z.gte(1), z.lte(10_000_000))),
-      forfait_id: z.optional(uuid()),
-      count: z.optional(z.int().check(z.gte(1), z.lte(10_000))),
-    })
-    .check(
-      z.refine(
-        (b) =>
-          b.float_fcfa !== undefined
-            ? b.forfait_id === undefined && b.count === undefined
-            : b.forfait_id !== undefined && b.count !== undefined,
-        'give float_fcfa, or forfait_id with count',
-      ),
-    ),
-);
+export const AgentAllotBody = /* @__PURE__ */ schema(() => z.strictObject(handed()).check(floatOrCodes()));
 
 /** Float, or codes of a forfait, moved to another agent of the reseller (`to_agent_id`) or back to it. */
 export const AgentMoveBody = /* @__PURE__ */ schema(() =>
-  z
-    .strictObject({
-      to_agent_id: z.optional(uuid()),
-      float_fcfa: z.optional(z.int().check(z.gte(1), z.lte(10_000_000))),
-      forfait_id: z.optional(uuid()),
-      count: z.optional(z.int().check(z.gte(1), z.lte(10_000))),
-    })
-    .check(
-      z.refine(
-        (b) =>
-          b.float_fcfa !== undefined
-            ? b.forfait_id === undefined && b.count === undefined
-            : b.forfait_id !== undefined && b.count !== undefined,
-        'give float_fcfa, or forfait_id with count',
-      ),
-    ),
+  z.strictObject({ to_agent_id: z.optional(uuid()), ...handed() }).check(floatOrCodes()),
 );
 export const HandoverParams = /* @__PURE__ */ schema(() => z.object({ id: uuid(), handover_id: uuid() }));
 
