@@ -54,6 +54,10 @@ export interface Agent {
   commission_fcfa: number;
   cash_received_fcfa: number;
   owed_fcfa: number;
+  /** Codes it may still issue, per forfait id. */
+  stock: Record<string, number>;
+  /** Invited, not yet accepted: it holds and sells nothing yet. */
+  status?: 'invited';
 }
 
 /** A reseller's own forfait: GET/POST /resellers/me/forfaits, PUT /resellers/me/forfaits/{id}. */

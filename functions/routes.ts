@@ -397,6 +397,31 @@ const table = [
     access: { table: 'write' },
     summary: 'Record cash an agent handed to its reseller (its reseller or an admin)',
   },
+  {
+    method: 'POST',
+    path: '/api/v1/agents/{id}/move',
+    handler: 'agents/agent-move',
+    auth: 'reseller',
+    access: { table: 'write' },
+    summary: "Move float or codes from an agent to another of the reseller's agents, or back to the reseller",
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/agents/{id}/handovers',
+    handler: 'agents/agent-handovers',
+    auth: 'agent',
+    access: { table: 'read' },
+    summary:
+      "An agent's handovers: float and codes given or moved, cash received (the agent itself, its reseller or an admin)",
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/agents/{id}/handovers/{handover_id}/undo',
+    handler: 'agents/agent-handover-undo',
+    auth: 'reseller',
+    access: { table: 'write' },
+    summary: 'Undo a handover of the last five minutes (its reseller or an admin)',
+  },
   // ---- network ----
   {
     method: 'GET',

@@ -1,4 +1,5 @@
-import { addAgent, agentsOf, allot, receiveCash } from '../../functions/agents/agents.js';
+import { addAgent, agentsOf } from '../../functions/agents/agents.js';
+import { give as allot, receiveCash } from '../../functions/agents/handovers.js';
 import type { AdminPrincipal } from '../../functions/core/principal.js';
 import { required, UsageError } from './context.js';
 

@@ -1,11 +1,12 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { Agent } from '../answers.js';
 import { api, errorText, fieldErrors } from '../api.js';
-import { dateTime, fcfa, type Key, t } from '../i18n.js';
+import { dateTime, fcfa, t } from '../i18n.js';
 import { forfaitOptions, hotspotOptions, useForfaits, useHotspots } from '../lists.js';
 import type { Session } from '../session.js';
 import { Card, Input, Loading, Message, useGet } from '../ui.js';
 import { Select, Statement, Table, useForm } from '../widgets.js';
+import { FindSale, Handovers, History } from './handovers.js';
 import { lazyScreen } from './lazy.js';
 import { PrintSheet } from './print.js';
 
@@ -31,54 +32,20 @@ interface Period {
 const monthStart = () => `${new Date().toISOString().slice(0, 7)}-01`;
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** A form of one amount and its button (give float, record cash): `send` answers whether it took. */
-function AmountForm(props: {
-  id: string;
-  label: Key;
-  button: Key;
-  send: (amount: number) => Promise<boolean>;
+/** One agent's row: its money, its handovers (float, cash, moves), and its sales of the month. */
+function AgentRow(props: {
+  agent: Agent;
+  agents: Agent[];
+  forfaitName: (id: string) => string;
+  onChange: () => void;
 }) {
-  const [amount, setAmount] = useState('');
-  return (
-    <form
-      class="inline"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void props.send(Number(amount)).then((ok) => ok && setAmount(''));
-      }}
-    >
-      <Input
-        id={props.id}
-        label={props.label}
-        inputMode="numeric"
-        required
-        pattern="[0-9]+"
-        value={amount}
-        onValue={setAmount}
-      />
-      <button type="submit">{t(props.button)}</button>
-    </form>
-  );
-}
-
-/** One agent's row: its money, a float to give, cash to record, and its sales of the month. */
-function AgentRow(props: { agent: Agent; onChange: () => void }) {
   const a = props.agent;
-  const [msg, setMsg] = useState<{ text: string; kind?: 'ok' }>();
   const [open, setOpen] = useState(false);
   const sales = useGet<{ items: Sale[] }>(
     open ? `/agents/${a.id}/sales?from=${monthStart()}&to=${today()}` : undefined,
     [a.sales_count],
   );
   const label = a.name ?? a.msisdn;
-  const post = async (path: string, body: unknown) => {
-    const r = await api('POST', path, body);
-    if (r.status === 200) {
-      setMsg({ text: t('saved'), kind: 'ok' });
-      props.onChange();
-    } else setMsg({ text: Object.values(fieldErrors(r.body))[0] ?? errorText(r.body, r.status) });
-    return r.status === 200;
-  };
   return (
     <Card title={label} class="agent">
       <Statement
@@ -95,19 +62,7 @@ function AgentRow(props: { agent: Agent; onChange: () => void }) {
           { label: t('cash_owed'), value: fcfa(a.owed_fcfa), field: 'owed', sum: true },
         ]}
       />
-      <AmountForm
-        id={`float-${a.id}`}
-        label="give_float"
-        button="give"
-        send={(n) => post(`/agents/${a.id}/allot`, { float_fcfa: n })}
-      />
-      <AmountForm
-        id={`cash-${a.id}`}
-        label="record_cash"
-        button="record"
-        send={(n) => post(`/agents/${a.id}/cash`, { amount_fcfa: n })}
-      />
-      <Message text={msg?.text} kind={msg?.kind} />
+      <Handovers agent={a} agents={props.agents} forfaitName={props.forfaitName} onChange={props.onChange} />
       <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
         <summary>{t('agent_sales', { name: label })}</summary>
         {!open ? null : !sales.data ? (
@@ -153,7 +108,13 @@ async function downloadSales(agentId: string): Promise<void> {
 export function Agents({ session }: { session: Session }) {
   const reseller = session.claims.reseller_id ?? '';
   const agents = useGet<{ items: Agent[] }>(`/agents?reseller_id=${reseller}`);
+  // While the list reloads after a handover, the rows stay (with their messages and undo button).
+  const kept = useRef<{ items: Agent[] }>();
+  if (agents.data) kept.current = agents.data;
+  const list = agents.data ?? kept.current;
   const hotspots = useHotspots(reseller);
+  const forfaits = useForfaits(session, 'all');
+  const forfaitName = (id: string) => forfaits.data?.items.find((f) => f.id === id)?.name ?? id.slice(0, 8);
   const form = useForm('agent', { msisdn: '', name: '', pct: '10', nas: '' });
   const { values: f, field } = form;
   const [done, setDone] = useState(false);
@@ -194,12 +155,20 @@ export function Agents({ session }: { session: Session }) {
           <Message text={done ? t('agent_added') : undefined} kind="ok" />
         </form>
       </Card>
-      {!agents.data ? (
+      {!list ? (
         <Loading error={agents.error} />
-      ) : agents.data.items.length === 0 ? (
+      ) : list.items.length === 0 ? (
         <p>{t('nothing')}</p>
       ) : (
-        agents.data.items.map((a) => <AgentRow key={a.id} agent={a} onChange={agents.reload} />)
+        list.items.map((a) => (
+          <AgentRow
+            key={a.id}
+            agent={a}
+            agents={list.items}
+            forfaitName={forfaitName}
+            onChange={agents.reload}
+          />
+        ))
       )}
     </div>
   );
@@ -264,6 +233,7 @@ export function Sell({ session }: { session: Session }) {
         </button>
         <Message text={form.errors._} />
       </form>
+      <FindSale agentId={agentId} />
       {sold ? (
         <Card title={t('sold_code')} class="sold">
           <p class="big-code" data-testid="sold-code">
@@ -313,6 +283,9 @@ export function AgentBalance({ session }: { session: Session }) {
           {fcfa(s.data.agent.owed_fcfa)}
         </p>
         <p>{t('float_left', { amount: fcfa(s.data.agent.float_fcfa) })}</p>
+      </Card>
+      <Card title={t('handovers')}>
+        <History agentId={agentId} agents={[]} version={s.data.agent} shown />
       </Card>
     </div>
   );

@@ -42,7 +42,8 @@ export const SCREENS: Record<ScreenId, FunctionComponent<{ session: Session }>> 
   network: lazyScreen(() => import('./admin.js').then((m) => m.Network)),
   status: lazyScreen(() => import('./admin.js').then((m) => m.Status)),
   activity: lazyScreen(() => import('./admin.js').then((m) => m.Activity)),
-  // An agent's screens and the reseller's Agents screen.
+  // Agents (the reseller's handovers, the agent's till and balance): a chunk of their own, out of
+  // the resellers' dashboard weight; an agent's phone loads it once, then from its cache.
   agents: lazyScreen(() => import('./agents.js').then((m) => m.Agents)),
   sell: lazyScreen(() => import('./agents.js').then((m) => m.Sell)),
   balance: lazyScreen(() => import('./agents.js').then((m) => m.AgentBalance)),

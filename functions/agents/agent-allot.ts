@@ -1,11 +1,11 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
-import { allot } from './agents.js';
-import { AgentAllotBody, AgentIdParams, AgentSchema } from './schemas.js';
+import { give } from './handovers.js';
+import { AgentAllotBody, AgentIdParams, HandoverAnswer } from './schemas.js';
 
 /** Float in FCFA, or codes of a forfait, given to an agent: added to what it holds. */
 export const handler = sessionEndpoint(
   'POST /api/v1/agents/{id}/allot',
-  { errors: ['ERR_NOT_FOUND'], params: AgentIdParams, body: AgentAllotBody, ok: AgentSchema },
-  async ({ params, body, principal }) => json(200, await allot(principal, params.id, body)),
+  { errors: ['ERR_NOT_FOUND'], params: AgentIdParams, body: AgentAllotBody, ok: HandoverAnswer },
+  async ({ params, body, principal }) => json(200, await give(principal, params.id, body)),
 );

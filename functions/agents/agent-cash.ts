@@ -1,7 +1,7 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
-import { receiveCash } from './agents.js';
-import { AgentCashBody, AgentIdParams, AgentSchema } from './schemas.js';
+import { receiveCash } from './handovers.js';
+import { AgentCashBody, AgentIdParams, HandoverAnswer } from './schemas.js';
 
 /** The reseller records cash its agent handed over; never more than the agent owes. */
 export const handler = sessionEndpoint(
@@ -10,7 +10,7 @@ export const handler = sessionEndpoint(
     errors: ['ERR_NOT_FOUND', 'ERR_AGENT_CASH_OVER_OWED', 'ERR_UNAVAILABLE'],
     params: AgentIdParams,
     body: AgentCashBody,
-    ok: AgentSchema,
+    ok: HandoverAnswer,
   },
   async ({ params, body, principal }) => json(200, await receiveCash(principal, params.id, body.amount_fcfa)),
 );

@@ -63,10 +63,24 @@ export async function salesOf(
   from: string,
   to: string,
   limit: number,
+  q?: string,
 ) {
   assertSeesAgent(principal, await getAgent(id));
-  const items = await agentSales(id, ...dayRange(from, to), limit);
-  return { items: items.map(shownSale) };
+  if (q === undefined) return { items: (await agentSales(id, ...dayRange(from, to), limit)).map(shownSale) };
+  const found = (await agentSales(id, ...dayRange(from, to))).filter(matches(q));
+  return { items: found.slice(0, limit).map(shownSale) };
+}
+
+/**
+ * A cashier's search: a code typed as it is printed (spaces, dashes and case ignored; part of it
+ * is enough), or the buyer's number as people write it (stored masked: its last four digits match).
+ */
+function matches(q: string) {
+  const code = q.toUpperCase().replace(/[\s-]/g, '');
+  const digits = q.replace(/\D/g, '');
+  return (s: AgentSale) =>
+    (code.length >= 3 && s.code.includes(code)) ||
+    (digits.length >= 4 && s.buyer_msisdn !== undefined && s.buyer_msisdn.endsWith(digits.slice(-4)));
 }
 
 const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);

@@ -23,12 +23,10 @@ import { acceptAgent, inviteAgent } from '../store/agent-accounts.js';
 import {
   type Agent,
   type AgentSale,
-  allotToAgent,
   getAgent,
   listAgents,
   NEW_AGENT_BOOKS,
   recordAgentSale,
-  recordCash,
   updateAgentTerms,
 } from '../store/agents.js';
 import { getNas } from '../store/nas.js';
@@ -150,27 +148,6 @@ export async function changeTerms(
   assertManagesAgent(principal, agent);
   await checkNasIds(agent.reseller_id, terms.nas_ids);
   const updated = await updateAgentTerms(id, terms);
-  if (!updated) throw notFound('Agent');
-  return updated;
-}
-
-export async function allot(
-  principal: OperatorPrincipal,
-  id: string,
-  body: { float_fcfa?: number; forfait_id?: string; count?: number },
-): Promise<Agent> {
-  const managed = await getAgent(id);
-  assertManagesAgent(principal, managed);
-  // A stock of its reseller's own forfait (or the platform's); the hotspot is checked at each sale.
-  if (body.forfait_id !== undefined) {
-    await forfaitForSale(body.forfait_id, { resellerId: managed.reseller_id, anyHotspot: true });
-  }
-  const updated = await allotToAgent(
-    id,
-    body.float_fcfa !== undefined
-      ? { floatFcfa: body.float_fcfa }
-      : { forfaitId: body.forfait_id as string, count: body.count as number },
-  );
   if (!updated) throw notFound('Agent');
   return updated;
 }
@@ -308,27 +285,4 @@ async function textCode(to: string, code: string, forfaitName: string) {
     log.error('agent sale sms not sent', { error: error instanceof Error ? error.name : 'unknown' });
     return { to: maskMsisdn(to), segments: gsm7Segments(text), sent: false };
   }
-}
-
-/** The reseller records cash its agent handed over: the agent owes that much less. */
-export async function receiveCash(principal: OperatorPrincipal, id: string, amountFcfa: number) {
-  const before = await getAgent(id);
-  assertManagesAgent(principal, before);
-  const outcome = await recordCash({
-    agent_id: id,
-    reseller_id: before.reseller_id,
-    id: randomUUID(),
-    at: clock.iso(),
-    amount_fcfa: amountFcfa,
-    recorded_by: principal.sub,
-  });
-  if (outcome === 'over') throw new AppError('ERR_AGENT_CASH_OVER_OWED', 'More than the agent owes');
-  if (outcome === 'conflict') {
-    throw new AppError('ERR_UNAVAILABLE', 'The agent is busy selling: try again', {
-      headers: { 'retry-after': '1' },
-    });
-  }
-  const agent = await getAgent(id);
-  if (!agent) throw notFound('Agent');
-  return agent;
 }

@@ -55,24 +55,34 @@ export const AgentTermsBody = /* @__PURE__ */ schema(() =>
   }),
 );
 
+/** What a handover carries: float in FCFA, or a number of codes of a forfait, one of the two. */
+const handed = () => ({
+  float_fcfa: z.optional(z.int().check(z.gte(1), z.lte(10_000_000))),
+  forfait_id: z.optional(uuid()),
+  count: z.optional(z.int().check(z.gte(1), z.lte(10_000))),
+});
+type Handed = {
+  float_fcfa?: number | undefined;
+  forfait_id?: string | undefined;
+  count?: number | undefined;
+};
+const floatOrCodes = () =>
+  z.refine<Handed>(
+    (b) =>
+      b.float_fcfa !== undefined
+        ? b.forfait_id === undefined && b.count === undefined
+        : b.forfait_id !== undefined && b.count !== undefined,
+    'give float_fcfa, or forfait_id with count',
+  );
+
 /** Float in FCFA, or a number of codes of a forfait: one of the two. */
-export const AgentAllotBody = /* @__PURE__ */ schema(() =>
-  z
-    .strictObject({
-      float_fcfa: z.optional(z.int().check(z.gte(1), z.lte(10_000_000))),
-      forfait_id: z.optional(uuid()),
-      count: z.optional(z.int().check(z.gte(1), z.lte(10_000))),
-    })
-    .check(
-      z.refine(
-        (b) =>
-          b.float_fcfa !== undefined
-            ? b.forfait_id === undefined && b.count === undefined
-            : b.forfait_id !== undefined && b.count !== undefined,
-        'give float_fcfa, or forfait_id with count',
-      ),
-    ),
+export const AgentAllotBody = /* @__PURE__ */ schema(() => z.strictObject(handed()).check(floatOrCodes()));
+
+/** Float, or codes of a forfait, moved to another agent of the reseller (`to_agent_id`) or back to it. */
+export const AgentMoveBody = /* @__PURE__ */ schema(() =>
+  z.strictObject({ to_agent_id: z.optional(uuid()), ...handed() }).check(floatOrCodes()),
 );
+export const HandoverParams = /* @__PURE__ */ schema(() => z.object({ id: uuid(), handover_id: uuid() }));
 
 export const AgentSaleBody = /* @__PURE__ */ schema(() =>
   z.strictObject({
@@ -100,7 +110,15 @@ export const AgentCashBody = /* @__PURE__ */ schema(() =>
 export const AgentsQuery = /* @__PURE__ */ schema(() => z.strictObject({ reseller_id: z.optional(uuid()) }));
 
 export const AgentSalesQuery = /* @__PURE__ */ schema(() =>
-  z.strictObject({ from: day(), to: day(), limit: z._default(intParam(1, 500), 100) }).check(withinAQuarter),
+  z
+    .strictObject({
+      from: day(),
+      to: day(),
+      limit: z._default(intParam(1, 500), 100),
+      /** A code (or part of it), or the buyer's number (its last four digits are matched). */
+      q: z.optional(z.string().check(z.minLength(1), z.maxLength(32))),
+    })
+    .check(withinAQuarter),
 );
 export const AgentExportQuery = /* @__PURE__ */ schema(() =>
   z.strictObject({ from: day(), to: day() }).check(withinAQuarter),
@@ -129,6 +147,31 @@ export const AgentSchema = /* @__PURE__ */ schema(() =>
     accepted_at: z.optional(z.string()),
   }),
 );
+/** A handover as its history shows it: what it did to the agent, and until when it may be undone. */
+const HandoverSchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    id: z.string(),
+    at: z.string(),
+    kind: z.enum(['float', 'stock', 'cash', 'move']),
+    /** Float given (positive) or moved away (negative). */
+    float_fcfa: z.optional(z.int()),
+    forfait_id: z.optional(z.string()),
+    /** Codes given (positive) or moved away (negative). */
+    count: z.optional(z.int()),
+    cash_fcfa: z.optional(z.int()),
+    /** A move to this agent; none on a move: back to the reseller. */
+    to_agent_id: z.optional(z.string()),
+    from_agent_id: z.optional(z.string()),
+    by: z.string(),
+    undone_at: z.optional(z.string()),
+    undo_until: z.string(),
+  }),
+);
+/** The agent after a handover, and the handover (to undo it). */
+export const HandoverAnswer = /* @__PURE__ */ schema(() =>
+  z.extend(AgentSchema, { handover: HandoverSchema }),
+);
+export const HandoversResponse = /* @__PURE__ */ schema(() => z.object({ items: z.array(HandoverSchema) }));
 /** An accepted invitation: the agent, and the agent's session token for the number that accepted. */
 export const AgentAcceptResponse = /* @__PURE__ */ schema(() =>
   z.object({ agent: AgentSchema, session_token: z.string(), expires_in: z.int() }),

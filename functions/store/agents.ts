@@ -41,7 +41,7 @@ export interface Agent {
 /** As stored: the stock is flat `s:<forfait_id>` attributes, so that an ADD creates one. */
 type StoredAgent = Omit<Agent, 'stock'> & Record<string, unknown>;
 
-const STOCK = 's:';
+export const STOCK = 's:';
 
 export const AgentEntity = entity<StoredAgent>('agent')({
   key: (a: Pick<Agent, 'id'>) => ({ pk: `AGENT#${a.id}`, sk: 'AGENT' }),
@@ -104,7 +104,7 @@ export interface AgentCash {
   recorded_by: string;
 }
 
-const CashEntity = entity<AgentCash>('agent_cash')({
+export const CashEntity = entity<AgentCash>('agent_cash')({
   key: (c: Pick<AgentCash, 'agent_id' | 'at' | 'id'>) => ({
     pk: `AGENT#${c.agent_id}`,
     sk: `CASH#${c.at}#${c.id}`,
@@ -154,22 +154,6 @@ export async function updateAgentTerms(
   if (terms.name !== undefined) set.name = terms.name;
   if (terms.nas_ids !== undefined) set.nas_ids = terms.nas_ids;
   const a = await AgentEntity.updateReturning({ id }, { set }, exists);
-  return a && parseAgent(a);
-}
-
-/** Float given (positive) to an agent, or codes of a forfait added to its stock. */
-// Access: UpdateItem pk=AGENT#<id> ADD float_fcfa | s:<forfait_id> (condition: exists).
-export async function allotToAgent(
-  id: string,
-  allot: { floatFcfa: number } | { forfaitId: string; count: number },
-): Promise<Agent | undefined> {
-  const [attr, by] =
-    'floatFcfa' in allot ? ['float_fcfa', allot.floatFcfa] : [`${STOCK}${allot.forfaitId}`, allot.count];
-  const a = await AgentEntity.updateReturning(
-    { id },
-    { expression: 'ADD #a :by', names: { '#a': attr }, values: { ':by': by } },
-    exists,
-  );
   return a && parseAgent(a);
 }
 
@@ -242,37 +226,6 @@ export async function recordAgentSale(
     if (!c) throw error;
     if (c.failed('agent')) return sale.paid_from === 'float' ? 'float_exhausted' : 'stock_exhausted';
     if (c.failed('code') || c.failed('sale')) return 'code_taken';
-    if (c.conflict) return 'conflict';
-    throw error;
-  }
-}
-
-/**
- * Cash the reseller received from its agent: what the agent owes goes down by it, never below
- * zero (`over` when the amount is more than is owed).
- */
-// Access: TransactWriteItems [Update AGENT#<id> ADD owed_fcfa -amount, cash_received_fcfa (condition: owed_fcfa >= amount), Put AGENT#<id>/CASH#<at>#<id> attribute_not_exists(pk)].
-export async function recordCash(cash: AgentCash): Promise<'recorded' | 'over' | 'conflict'> {
-  try {
-    await transact({
-      agent: AgentEntity.tx.update(
-        { id: cash.agent_id },
-        {
-          expression: 'ADD owed_fcfa :minus, cash_received_fcfa :amount',
-          values: { ':minus': -cash.amount_fcfa, ':amount': cash.amount_fcfa },
-        },
-        {
-          expression: 'attribute_exists(pk) AND owed_fcfa >= :amount',
-          values: { ':amount': cash.amount_fcfa },
-        },
-      ),
-      cash: CashEntity.tx.create(cash),
-    });
-    return 'recorded';
-  } catch (error) {
-    const c = cancelled<'agent' | 'cash'>(error);
-    if (!c) throw error;
-    if (c.failed('agent')) return 'over';
     if (c.conflict) return 'conflict';
     throw error;
   }

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
@@ -8,7 +10,7 @@ import { upsertOperator } from '../../functions/store/accounts.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { audit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
-import { lastOtp, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
+import { call, lastOtp, login, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
 
 /**
  * Agents in a real browser (Debian's chromium through playwright-core) against the local server:
@@ -85,6 +87,9 @@ describe('agents in the console', () => {
     const card = r.page.getByRole('region', { name: 'Boutique Kone' });
     await card.getByLabel('Donner du crédit (FCFA)').fill(String(2 * forfait.price_fcfa));
     await card.getByRole('button', { name: 'Donner' }).click();
+    // Asked first, in words: how much, to whom.
+    await card.getByText(`Donner ${fcfa(2 * forfait.price_fcfa)} de crédit à Boutique Kone ?`).waitFor();
+    await card.getByRole('button', { name: 'Oui, confirmer' }).click();
     await card
       .locator('[data-field="float"]')
       .getByText(fcfa(2 * forfait.price_fcfa))
@@ -154,6 +159,7 @@ describe('agents in the console', () => {
     await row.locator(`tr[data-code="${second}"]`).waitFor();
     await row.getByLabel('Encaisser (FCFA)').fill(String(owed));
     await row.getByRole('button', { name: 'Enregistrer' }).click();
+    await row.getByRole('button', { name: 'Oui, confirmer' }).click();
     await row.locator('[data-field="owed"]').getByText(fcfa(0), { exact: true }).waitFor();
     expect(await row.locator('[data-field="cash-received"]').innerText()).toBe(fcfa(owed));
     expect(await audit(r.page)).toEqual([]);
@@ -173,6 +179,132 @@ describe('agents in the console', () => {
     expect(a.problems).toEqual([
       'error: Failed to load resource: the server responded with a status of 409 (Conflict)',
     ]);
+    await r.context.close();
+    await a.context.close();
+  }, 120_000);
+
+  it("handovers: asked, undone within minutes, in a history; float moved to another agent and back; a cashier finds today's sale", async () => {
+    const owner = await tokenFor('reseller', { resellerId });
+    const api = (method: string, path: string, token: string, body?: unknown) =>
+      call(server.url(), method, path, { token, ...(body !== undefined ? { body } : {}) });
+    const agent = async (name: string) => {
+      const msisdn = newMsisdn();
+      const made = await api('POST', '/api/v1/agents', owner, { msisdn, name, commission_bp: 1000 });
+      const id = (made.body as { id: string }).id;
+      const ok = await api('POST', `/api/v1/agents/${id}/accept`, await login(server.url(), msisdn));
+      return { id, msisdn, token: (ok.body as { session_token: string }).session_token };
+    };
+    const mariam = await agent('Mariam');
+    await agent('Kiosque Gare');
+
+    const r = await open();
+    await logIn(r.page, resellerPhone);
+    await r.page.getByRole('link', { name: 'Agents' }).click();
+    const card = r.page.getByRole('region', { name: 'Mariam' });
+    // A float given by mistake (5 000 for 500): asked, then undone.
+    await card.getByLabel('Donner du crédit (FCFA)').fill('5000');
+    await card.getByRole('button', { name: 'Donner' }).click();
+    await card.getByText(`Donner ${fcfa(5000)} de crédit à Mariam ?`).waitFor();
+    await card.screenshot({ path: join(tmpdir(), 'console-agent-confirm.png') });
+    await card.getByRole('button', { name: 'Oui, confirmer' }).click();
+    await card.locator('[data-field="float"]').getByText(fcfa(5000)).waitFor();
+    await card.getByText('Enregistré. Vous pouvez annuler pendant 5 minutes.').waitFor();
+    await card.getByRole('button', { name: 'Annuler cette opération' }).click();
+    await card.getByText('Opération annulée : soldes rétablis.').waitFor();
+    await card.locator('[data-field="float"]').getByText(fcfa(0)).waitFor();
+    // Asked, and declined: nothing given.
+    await card.getByLabel('Donner du crédit (FCFA)').fill('500');
+    await card.getByRole('button', { name: 'Donner' }).click();
+    await card.getByRole('button', { name: 'Annuler', exact: true }).click();
+    await card.getByLabel('Donner du crédit (FCFA)').fill('1000');
+    await card.getByRole('button', { name: 'Donner' }).click();
+    await card.getByRole('button', { name: 'Oui, confirmer' }).click();
+    await card.locator('[data-field="float"]').getByText(fcfa(1000)).waitFor();
+
+    // 300 of it moved to the other agent, 200 taken back by the reseller.
+    await card.getByText('Déplacer du crédit ou des codes').click();
+    await card.getByLabel('Vers').selectOption({ label: 'Kiosque Gare' });
+    await card.getByLabel('Montant (FCFA) ou nombre de codes').fill('300');
+    await card.getByRole('button', { name: 'Déplacer' }).click();
+    await card.getByText(`Déplacer ${fcfa(300)} de Mariam vers : Kiosque Gare ?`).waitFor();
+    await card.getByRole('button', { name: 'Oui, confirmer' }).click();
+    await card.locator('[data-field="float"]').getByText(fcfa(700)).waitFor();
+    await r.page
+      .getByRole('region', { name: 'Kiosque Gare' })
+      .locator('[data-field="float"]')
+      .getByText(fcfa(300))
+      .waitFor();
+    await card.getByLabel('Vers').selectOption('');
+    await card.getByLabel('Montant (FCFA) ou nombre de codes').fill('200');
+    await card.getByRole('button', { name: 'Déplacer' }).click();
+    await card.getByText(`Déplacer ${fcfa(200)} de Mariam vers : Le revendeur (reprise) ?`).waitFor();
+    await card.getByRole('button', { name: 'Oui, confirmer' }).click();
+    await card.locator('[data-field="float"]').getByText(fcfa(500)).waitFor();
+
+    // Codes of a forfait given (by the API), two of them moved to the other agent from the card.
+    await api('POST', `/api/v1/agents/${mariam.id}/allot`, owner, { forfait_id: forfait.id, count: 5 });
+    await r.page.reload();
+    await r.page.getByRole('navigation', { name: 'Menu' }).waitFor();
+    await card.getByText('Déplacer du crédit ou des codes').click();
+    await card.getByLabel('Vers').selectOption({ label: 'Kiosque Gare' });
+    await card.getByLabel('Quoi').selectOption({ label: `${forfait.name} (5 codes)` });
+    await card.getByLabel('Montant (FCFA) ou nombre de codes').fill('2');
+    await card.getByRole('button', { name: 'Déplacer' }).click();
+    await card.getByText('Déplacer 2 codes de Mariam vers : Kiosque Gare ?').waitFor();
+    await card.getByRole('button', { name: 'Oui, confirmer' }).click();
+    await card.getByText('Enregistré. Vous pouvez annuler pendant 5 minutes.').waitFor();
+    await card
+      .getByLabel('Quoi')
+      .locator('option', { hasText: `${forfait.name} (3 codes)` })
+      .waitFor({ state: 'attached' });
+
+    // The history, newest first, the undone one marked.
+    await card.getByText('Remises et reprises').click();
+    const items = card.locator('ul.history li');
+    await items.nth(5).waitFor();
+    const lines = await items.allInnerTexts();
+    expect(lines.map((l) => l.replace(/^\S+ \S+ /, ''))).toEqual([
+      `Déplacé vers Kiosque Gare · 2 codes ${forfait.name}`,
+      `Donné · 5 codes ${forfait.name}`,
+      `Repris par le revendeur · ${fcfa(200)}`,
+      `Déplacé vers Kiosque Gare · ${fcfa(300)}`,
+      `Donné · ${fcfa(1000)}`,
+      `Donné · ${fcfa(5000)} (annulée)`,
+    ]);
+    expect(await audit(r.page)).toEqual([]);
+    const scroll = await r.page.evaluate('document.documentElement.scrollWidth');
+    expect(scroll).toBeLessThanOrEqual(360);
+    await card.screenshot({ path: join(tmpdir(), 'console-agent-handovers.png') });
+
+    // The cashier finds a sale of today by the buyer's number as written locally.
+    const buyer = newMsisdn();
+    const sold = await api('POST', `/api/v1/agents/${mariam.id}/sales`, mariam.token, {
+      forfait_id: forfait.id,
+      send_to: buyer,
+    });
+    const code = (sold.body as { sale: { code: string } }).sale.code;
+    const a = await open();
+    await logIn(a.page, mariam.msisdn);
+    const local = `07 ${buyer.slice(-8, -6)} ${buyer.slice(-6, -4)} ${buyer.slice(-4, -2)} ${buyer.slice(-2)}`;
+    await a.page.getByLabel("Retrouver une vente du jour (code ou numéro de l'acheteur)").fill(local);
+    await a.page.getByRole('button', { name: 'Chercher' }).click();
+    await a.page.locator(`li[data-code="${code}"]`).waitFor();
+    await a.page.getByLabel("Retrouver une vente du jour (code ou numéro de l'acheteur)").fill('ZZZZ99');
+    await a.page.getByRole('button', { name: 'Chercher' }).click();
+    await a.page.getByText('Aucune vente du jour ne correspond.').waitFor();
+    expect(await audit(a.page)).toEqual([]);
+    expect(await a.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+    await a.page.screenshot({ path: join(tmpdir(), 'console-agent-find-sale.png'), fullPage: true });
+    // The agent reads its own handovers on Mon solde.
+    await a.page.getByRole('link', { name: 'Mon solde' }).click();
+    await a.page.locator('ul.history li').nth(5).waitFor();
+    expect(await a.page.locator('ul.history li').first().innerText()).toContain(
+      'Déplacé vers un autre agent · 2 codes',
+    );
+    expect(await audit(a.page)).toEqual([]);
+    await a.page.screenshot({ path: join(tmpdir(), 'console-agent-balance.png'), fullPage: true });
+    expect(r.problems).toEqual([]);
+    expect(a.problems).toEqual([]);
     await r.context.close();
     await a.context.close();
   }, 120_000);

@@ -3,16 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { give } from '../../functions/agents/handovers.js';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
 import { Access, getAccessCode } from '../../functions/store/access-codes.js';
 import { upsertOperator } from '../../functions/store/accounts.js';
-import { allotToAgent, getAgent, NEW_AGENT_BOOKS } from '../../functions/store/agents.js';
+import { getAgent, NEW_AGENT_BOOKS } from '../../functions/store/agents.js';
 import { Nas } from '../../functions/store/nas.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { salesBetween } from '../../functions/store/sales.js';
 import { acceptedAgent } from '../support/agents.js';
+
+const TEST_ADMIN = { role: 'admin', sub: 'topups', ref: 'SUB-1', exp: 0 } as const;
+
 import { audit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
 import { lastOtp, newMsisdn } from '../support/http.js';
@@ -157,7 +161,7 @@ describe('a top-up, in the console at 360 px', () => {
       stock: {},
       created_at: nowIso,
     });
-    await allotToAgent(id, { floatFcfa: 500 });
+    await give(TEST_ADMIN, id, { float_fcfa: 500 });
     const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fr-FR' });
     context.setDefaultTimeout(10_000);
     const page = await context.newPage();

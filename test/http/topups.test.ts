@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { give } from '../../functions/agents/handovers.js';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { settle } from '../../functions/billing/payments/settlement.js';
 import { Access, type AccessCode, bytesOfMb, getAccessCode } from '../../functions/store/access-codes.js';
-import { allotToAgent, NEW_AGENT_BOOKS } from '../../functions/store/agents.js';
+import { NEW_AGENT_BOOKS } from '../../functions/store/agents.js';
 import { getPayment } from '../../functions/store/payments.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { acceptedAgent } from '../support/agents.js';
+
+const TEST_ADMIN = { role: 'admin', sub: 'topups', ref: 'SUB-1', exp: 0 } as const;
+
 import { hotspotOf } from '../support/hotspots.js';
 import { call, login, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
 
@@ -196,7 +200,7 @@ async function givenAgent(r: { resellerId: string; nasId: string }, floatFcfa: n
     stock: {},
     created_at: nowIso,
   });
-  if (floatFcfa > 0) await allotToAgent(id, { floatFcfa });
+  if (floatFcfa > 0) await give(TEST_ADMIN, id, { float_fcfa: floatFcfa });
   return { id, token: await tokenFor('agent', { resellerId: r.resellerId, agentId: id }) };
 }
 

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { statementLines } from '../../console/statement.js';
 import { salesCsv } from '../../functions/agents/agent-reports.js';
 import { agentTopUp } from '../../functions/agents/agent-topup.js';
-import { allot, sell } from '../../functions/agents/agents.js';
+import { sell } from '../../functions/agents/agents.js';
+import { give } from '../../functions/agents/handovers.js';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { initiatePayment } from '../../functions/billing/payments/initiate.js';
 import { settle } from '../../functions/billing/payments/settlement.js';
@@ -165,7 +166,7 @@ async function shop(ops: Op[]) {
     stock: {},
     created_at: nowIso,
   });
-  await allot(reseller, agent.id, { float_fcfa: 1_000_000 });
+  await give(reseller, agent.id, { float_fcfa: 1_000_000 });
   const agentPrincipal: AgentPrincipal = {
     role: 'agent',
     sub: randomUUID(),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PNG } from 'pngjs';
 import { sell } from '../../../functions/agents/agents.js';
+import { give } from '../../../functions/agents/handovers.js';
 import { SEED_FORFAITS } from '../../../functions/billing/catalogue.js';
 import { initiatePayment } from '../../../functions/billing/payments/initiate.js';
 import { generateVouchers } from '../../../functions/billing/vouchers.js';
@@ -10,7 +11,7 @@ import { allocateVlan } from '../../../functions/network/vlans.js';
 import { Access } from '../../../functions/store/access-codes.js';
 import { AccountEntity } from '../../../functions/store/accounts.js';
 import { inviteAgent } from '../../../functions/store/agent-accounts.js';
-import { allotToAgent, NEW_AGENT_BOOKS } from '../../../functions/store/agents.js';
+import { NEW_AGENT_BOOKS } from '../../../functions/store/agents.js';
 import { closeIncident, raiseAlertOnce } from '../../../functions/store/alerts.js';
 import { saveLogo } from '../../../functions/store/branding.js';
 import { createOwnForfait } from '../../../functions/store/forfaits.js';
@@ -82,6 +83,8 @@ const agentPrincipal = (cast: Cast) =>
   }) as const;
 
 const forfaitId = (SEED_FORFAITS[0] as { id: string }).id;
+/** The operator giving agents float before a case (no route's caller). */
+const MATRIX_ADMIN = { role: 'admin', sub: 'matrix', ref: 'SUB-1', exp: 0 } as const;
 const OWNER_OR_ADMIN = all(403, { ...DENIED, owner: 200, admin: 200 });
 const ADMIN_ONLY = all(403, { ...DENIED, admin: 200 });
 const ANY_RESELLER = all(200, { ...DENIED, subscriber: 403 });
@@ -777,14 +780,14 @@ export const cases: Record<string, MatrixCase> = {
   'POST /api/v1/agents/{id}/sales': {
     request: async (cast) => {
       // A float for one sale, given before each call: only the agent itself may use it.
-      await allotToAgent(cast.ownerAgentId, { floatFcfa: 100_000 });
+      await give(MATRIX_ADMIN, cast.ownerAgentId, { float_fcfa: 100_000 });
       return { path: `/api/v1/agents/${cast.ownerAgentId}/sales`, body: { forfait_id: forfaitId } };
     },
     expect: { ...AGENT_SEES, owner: 403, admin: 403, agent: 201 },
   },
   'POST /api/v1/agents/{id}/topups': {
     request: async (cast) => {
-      await allotToAgent(cast.ownerAgentId, { floatFcfa: 100_000 });
+      await give(MATRIX_ADMIN, cast.ownerAgentId, { float_fcfa: 100_000 });
       return {
         path: `/api/v1/agents/${cast.ownerAgentId}/topups`,
         body: { code: await ownerCode(cast), forfait_id: forfaitId },
@@ -804,10 +807,32 @@ export const cases: Record<string, MatrixCase> = {
     }),
     expect: AGENT_SEES,
   },
+  'GET /api/v1/agents/{id}/handovers': {
+    request: async (cast) => ({ path: `/api/v1/agents/${cast.ownerAgentId}/handovers` }),
+    expect: AGENT_SEES,
+  },
+  'POST /api/v1/agents/{id}/handovers/{handover_id}/undo': {
+    request: async (cast) => {
+      // A float just given, undone once by whoever may.
+      const given = await give(MATRIX_ADMIN, cast.ownerAgentId, { float_fcfa: 100 });
+      return { path: `/api/v1/agents/${cast.ownerAgentId}/handovers/${given.handover.id}/undo` };
+    },
+    expect: AGENT_MANAGED,
+  },
+  'POST /api/v1/agents/{id}/move': {
+    request: async (cast) => {
+      await give(MATRIX_ADMIN, cast.ownerAgentId, { float_fcfa: 100 });
+      return {
+        path: `/api/v1/agents/${cast.ownerAgentId}/move`,
+        body: { to_agent_id: cast.otherAgentId, float_fcfa: 100 },
+      };
+    },
+    expect: AGENT_MANAGED,
+  },
   'POST /api/v1/agents/{id}/cash': {
     request: async (cast) => {
       // A sale first, so that the agent owes at least the 1 FCFA recorded.
-      await allotToAgent(cast.ownerAgentId, { floatFcfa: 100_000 });
+      await give(MATRIX_ADMIN, cast.ownerAgentId, { float_fcfa: 100_000 });
       await sell(agentPrincipal(cast), cast.ownerAgentId, { forfait_id: forfaitId });
       return { path: `/api/v1/agents/${cast.ownerAgentId}/cash`, body: { amount_fcfa: 1 } };
     },

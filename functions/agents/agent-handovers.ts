@@ -1,0 +1,11 @@
+import { sessionEndpoint } from '../auth/session-endpoint.js';
+import { json } from '../core/http.js';
+import { history } from './handovers.js';
+import { AgentIdParams, HandoversResponse } from './schemas.js';
+
+/** An agent's handovers (float, codes, cash, moves), newest first. */
+export const handler = sessionEndpoint(
+  'GET /api/v1/agents/{id}/handovers',
+  { errors: ['ERR_NOT_FOUND'], params: AgentIdParams, ok: HandoversResponse },
+  async ({ params, principal }) => json(200, await history(principal, params.id)),
+);
