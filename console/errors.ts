@@ -89,6 +89,10 @@ export const ERROR_TEXT: Record<string, Words> = {
     fr: 'Ce code ne peut pas être rechargé : révoqué, remboursé, ou jamais vendu.',
     en: 'This code cannot be topped up: revoked, refunded, or never sold.',
   },
+  ERR_UNDO_TOO_LATE: {
+    fr: 'Trop tard pour annuler : une remise s’annule une seule fois, dans les cinq minutes.',
+    en: 'Too late to undo: a handover is undone once, within five minutes.',
+  },
   ERR_DEVICE_LIMIT: {
     fr: 'Nombre maximal d’appareils atteint pour ce code.',
     en: 'Maximum number of devices reached for this code.',
