@@ -11,12 +11,26 @@ import type { SecretName } from './core/secrets.js';
  *   checks through functions/core/access.ts that the agent is the caller itself (an agent sees
  *   no other agent) or one of the reseller's own.
  * - `webhook`: the payment aggregator, by its shared secret (`x-provider-secret`, constant time).
- * - `radius`: a RADIUS server (FreeRADIUS), by its bearer secret; never a session token.
+ * - `radius`: the FreeRADIUS (and Disconnect relay) of the RADIUS front's own task, by the
+ *   bearer secret of that task (RADIUS_API_SECRET) on loopback; never a session token. Only the
+ *   data plane's rows (`plane: 'front'`) have it.
+ * - `edge`: an in-country edge, by its own token (functions/edge/edge-auth.ts: read on each
+ *   request, refused once revoked); never a session token nor the front's bearer. The handler
+ *   gets the edge's resellers as its principal and speaks for their routers only.
  * - `signature`: a payment gateway, by its signature of the raw body (CinetPay's x-token,
  *   FedaPay's X-FEDAPAY-SIGNATURE), which the handler checks with the gateway's own scheme
  *   (functions/billing/gateways/) before anything is read or written; never a session token.
  */
-export type AuthLevel = 'none' | 'jwt' | 'reseller' | 'admin' | 'agent' | 'webhook' | 'radius' | 'signature';
+export type AuthLevel =
+  | 'none'
+  | 'jwt'
+  | 'reseller'
+  | 'admin'
+  | 'agent'
+  | 'webhook'
+  | 'radius'
+  | 'edge'
+  | 'signature';
 
 /** What a route's function may touch; the CDK stack derives its IAM grants from this. */
 export interface RouteAccess {
@@ -703,15 +717,62 @@ const table = [
     summary:
       "FreeRADIUS's dynamic client lookup: the UDP router registered at a source address, with its secret",
   },
+  // ---- edge: an in-country edge's calls (docs/outage.md). An edge is a machine in a country,
+  // outside AWS: it cannot reach a front's loopback service, so these are public API routes,
+  // answered to an edge's token only, by the same decision code as the front's rows, for the
+  // routers of the edge's own resellers. An edge is the routers' second RADIUS server: these
+  // carry what the routers send it (all of its country's traffic if the front is unreachable)
+  // and its replays after a cut. Throttled at about twice the national peak of docs/scale.md
+  // (accounting 767/s, authorize and post-auth 50/s each, 10,000 UDP routers' client lookups
+  // once a minute: 167/s), so that a whole country failing over to its edge is not refused. ----
   {
     method: 'POST',
     path: '/api/v1/edge/replica',
     handler: 'edge/edge-replica',
-    auth: 'radius',
+    auth: 'edge',
     // The seed opens the edge's UDP routers' sealed secrets (its FreeRADIUS checks their packets).
     access: { table: 'read', secrets: ['ROUTER_SEAL_KEY'] },
+    // Each edge asks once a minute (EDGE_SYNC_S): a hundred edges are under 2/s.
+    throttle: { rate: 20, burst: 40, context: 'edgeReplicaThrottle' },
     summary:
       "An in-country edge's replica: its resellers' routers, NAS ids and the codes that can still log in (docs/outage.md)",
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/edge/radius/authorize',
+    handler: 'edge/edge-radius-authorize',
+    auth: 'edge',
+    access: { table: 'write' },
+    throttle: { rate: 100, burst: 200, context: 'edgeLoginThrottle' },
+    summary:
+      "An edge's authorize, forwarded from its FreeRADIUS: as the front's, for its own resellers' routers",
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/edge/radius/post-auth',
+    handler: 'edge/edge-radius-post-auth',
+    auth: 'edge',
+    access: { table: 'write' },
+    throttle: { rate: 100, burst: 200, context: 'edgeLoginThrottle' },
+    summary: "An edge's post-auth (a login it accepted, or replays after a cut): written as the front's",
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/edge/radius/accounting',
+    handler: 'edge/edge-radius-accounting',
+    auth: 'edge',
+    access: { table: 'write' },
+    throttle: { rate: 1500, burst: 3000, context: 'edgeAccountingThrottle' },
+    summary: "An edge's accounting, forwarded or replayed in order after a cut: usage counted exactly once",
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/edge/radius/client',
+    handler: 'edge/edge-radius-client',
+    auth: 'edge',
+    access: { table: 'read', secrets: ['ROUTER_SEAL_KEY'] },
+    throttle: { rate: 400, burst: 800, context: 'edgeClientThrottle' },
+    summary: "An edge's dynamic client lookup: one of its resellers' UDP routers at a source address",
   },
   // ---- routers: each router's own RADIUS credentials ----
   {

@@ -57,6 +57,8 @@ import {
   DomainName,
   HttpApi,
   HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
   HttpStage,
   LogGroupLogDestination,
 } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -279,6 +281,20 @@ function parseCanary(raw: unknown): Omit<CanaryTargets, 'apiUrl'> {
   return value as Omit<CanaryTargets, 'apiUrl'>;
 }
 
+/**
+ * Areas of the route table deployed as nested stacks of their own (with this one): CloudFormation
+ * takes at most 500 resources a stack and a route costs about five (function, permission,
+ * integration, route, its share of a role and a log group). Their functions still use the main
+ * stack's roles, log groups, table and secrets, and their routes join the same HTTP API.
+ */
+const NESTED_AREAS: readonly { prefix: string; id: string; description: string }[] = [
+  {
+    prefix: '/api/v1/edge/',
+    id: 'EdgeApi',
+    description: "Hotspot API: the in-country edges' routes (replica and forwarded RADIUS calls)",
+  },
+];
+
 /** A route's construct id, stable as long as its method and path are: `GET /api/v1/alerts` -> `GetAlerts`. */
 const idOf = (r: Pick<Route, 'method' | 'path'>): string =>
   `${r.method[0]}${r.method.slice(1).toLowerCase()}${r.path
@@ -478,10 +494,24 @@ export class HotspotStack extends Stack {
     };
 
     const sharedUrls: { url: string; env: string; with: readonly string[] }[] = [];
+    const areas = new Map<string, NestedStack>();
+    const scopeOf = (route: Route): Construct => {
+      const area = NESTED_AREAS.find((a) => route.path.startsWith(a.prefix));
+      if (!area) return this;
+      let nested = areas.get(area.id);
+      if (!nested) {
+        nested = new NestedStack(this, area.id, { description: area.description });
+        // The stage's route throttles name these routes: they exist before it is updated.
+        stage.node.addDependency(nested);
+        areas.set(area.id, nested);
+      }
+      return nested;
+    };
     for (const route of routes) {
       // The RADIUS data plane runs in the front's tasks (its service), not as functions.
       if (route.plane === 'front') continue;
-      const fn = this.routeFunction(route);
+      const scope = scopeOf(route);
+      const fn = this.routeFunction(route, scope);
       this.functions[routeKey(route)] = fn;
       if (route.expose === 'function-url') {
         // No API Gateway throttle covers a function URL: its reserved concurrency caps it, so a
@@ -496,10 +526,17 @@ export class HotspotStack extends Stack {
           value: url.url,
           description: `${routeKey(route)}: ${route.summary} (docs/payments.md)`,
         });
-      } else {
+      } else if (scope === this) {
         this.api.addRoutes({
           path: route.path,
           methods: [HttpMethod[route.method]],
+          integration: new HttpLambdaIntegration(`${idOf(route)}Integration`, fn),
+        });
+      } else {
+        // In its area's nested stack, with its integration and permission.
+        new HttpRoute(scope, `${idOf(route)}Route`, {
+          httpApi: this.api,
+          routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
           integration: new HttpLambdaIntegration(`${idOf(route)}Integration`, fn),
         });
       }
@@ -738,9 +775,9 @@ export class HotspotStack extends Stack {
   }
 
   /** A route's function, with exactly the environment and grants its row declares. */
-  private routeFunction(route: Route): IFunction {
+  private routeFunction(route: Route, scope: Construct): IFunction {
     const secrets = withPaymentSecrets(route.access, routeSecrets(route));
-    const { fn } = new ServiceFunction(this, idOf(route), {
+    const { fn } = new ServiceFunction(scope, idOf(route), {
       handler: route.handler,
       define: routeDefine(route),
       environment: this.functionEnvironment(route.access, secrets),

@@ -11,8 +11,9 @@ import { EdgeState } from './offline.js';
 /**
  * The in-country edge's service (docs/outage.md): its FreeRADIUS (the shipped configuration,
  * RADIUS_API_URL pointing here on loopback) asks it exactly what the region's front asks the API.
- * While the region answers, each call is forwarded to it with the edge's own token, and the
- * edge learns from the answers (sessions, devices); when the region does not answer within
+ * While the region answers, each call is forwarded to the region's edge rows
+ * (`/api/v1/edge/radius/<call>`, the same decision as the front's) with the edge's own token; the
+ * edge learns from the answers (sessions, devices). When the region does not answer within
  * `forwardTimeoutMs` (or answers 5xx), the link is down: logins are decided from the replica,
  * accounting is journaled to disk and answered, and a probe asks the region every `probeMs`.
  * When it answers again, the journal is replayed in order (a login, then its accounting) before
@@ -65,6 +66,16 @@ const readBody = (req: IncomingMessage): Promise<string> =>
     req.on('error', fail);
   });
 
+/** The region's answer says the edge's token is refused (revoked, or never issued). */
+const refusesToken = async (res: Response): Promise<boolean> => {
+  try {
+    const body = (await res.json()) as { error?: { code?: unknown } };
+    return body.error?.code === 'ERR_RADIUS_CREDENTIALS';
+  } catch {
+    return false;
+  }
+};
+
 /** The device a request is about, as the region keys it. */
 const keyOf = (attrs: Map<string, string>) =>
   deviceKey({
@@ -107,8 +118,9 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
         { codes: state.seenCodes() },
         Math.max(forwardTimeoutMs, 10_000),
       );
-      if (res.status === 502 || res.status === 403) {
-        // The region refuses this edge's token: revoked. It forgets its routers and codes.
+      if (res.status === 502 && (await refusesToken(res))) {
+        // The region refuses this edge's token: revoked. It forgets its routers and codes (a 502
+        // of a region in trouble is no refusal: the edge keeps what it has).
         state.wipe();
         setLink('revoked');
         events.emit('revoked');
@@ -154,7 +166,11 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
 
   const send = async (entry: JournalEntry): Promise<boolean> => {
     try {
-      const res = await post(`/api/v1/radius/${entry.route}`, entry.body, Math.max(forwardTimeoutMs, 10_000));
+      const res = await post(
+        `/api/v1/edge/radius/${entry.route}`,
+        entry.body,
+        Math.max(forwardTimeoutMs, 10_000),
+      );
       await res.arrayBuffer();
       // Accounting is taken on 2xx only; a login's answer, whatever it is, is final.
       return entry.route === 'accounting' ? res.status < 300 : res.status < 500;
@@ -242,7 +258,7 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
     const behind = route === 'accounting' && (journal.size > 0 || replaying);
     if (link === 'up' && !behind) {
       try {
-        const answer = await post(`/api/v1/radius/${route}`, text);
+        const answer = await post(`/api/v1/edge/radius/${route}`, text);
         const body = await answer.text();
         if (answer.status < 500) {
           if (route === 'accounting') state.account(attrs, now, false);

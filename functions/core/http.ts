@@ -22,7 +22,13 @@ import {
   unstorableNumber,
 } from './http-request.js';
 import { endInvocation, log, logger } from './log.js';
-import type { AdminPrincipal, AgentScopePrincipal, OperatorPrincipal, Principal } from './principal.js';
+import type {
+  AdminPrincipal,
+  AgentScopePrincipal,
+  EdgePrincipal,
+  OperatorPrincipal,
+  Principal,
+} from './principal.js';
 import { getSecret } from './secrets.js';
 
 export { MAX_BODY_BYTES, type Schema } from './http-request.js';
@@ -36,7 +42,9 @@ type PrincipalFor<A extends AuthLevel> = A extends 'jwt'
       ? AdminPrincipal
       : A extends 'agent'
         ? AgentScopePrincipal
-        : undefined;
+        : A extends 'edge'
+          ? EdgePrincipal
+          : undefined;
 
 export interface Request<B, Q, P, Who = Principal | undefined> {
   body: B;
@@ -136,7 +144,7 @@ export function routeErrors(
     codes.add('ERR_UNAUTHENTICATED');
   if (route.auth === 'reseller' || route.auth === 'admin' || route.auth === 'agent')
     codes.add('ERR_FORBIDDEN');
-  if (route.auth === 'radius') codes.add('ERR_RADIUS_CREDENTIALS');
+  if (route.auth === 'radius' || route.auth === 'edge') codes.add('ERR_RADIUS_CREDENTIALS');
   if (route.auth === 'signature') codes.add('ERR_SIGNATURE_INVALID');
   if (
     route.access.table !== 'none' ||
@@ -157,7 +165,7 @@ export function routeErrors(
 
 /** What the middlewares learnt about a request, handed to the handler on middy's context. */
 interface Parsed {
-  principal: Principal | undefined;
+  principal: Principal | EdgePrincipal | undefined;
   body: unknown;
   query: unknown;
   params: unknown;
@@ -198,17 +206,16 @@ async function radiusTokenMatches(header: string | undefined): Promise<boolean> 
 }
 
 /**
- * The in-country edges' token check, given by functions/edge/edge-auth.ts when a function's
- * bundle holds it: the routes an edge calls (authorize, post-auth, accounting, the client lookup,
- * its replica) import it; any other function carries neither it nor the store code it reads with,
- * and refuses an edge's token.
+ * The in-country edges' token check, given by functions/edge/edge-auth.ts: only the edge rows'
+ * handlers import it, so no other function carries it nor the store code it reads with, and an
+ * edge row's function without it refuses every caller.
  */
-let edgeCheck: ((authorization: string | undefined) => Promise<unknown>) | undefined;
-export const acceptEdgeTokens = (check: (authorization: string | undefined) => Promise<unknown>): void => {
+let edgeCheck: ((authorization: string | undefined) => Promise<EdgePrincipal | undefined>) | undefined;
+export const acceptEdgeTokens = (
+  check: (authorization: string | undefined) => Promise<EdgePrincipal | undefined>,
+): void => {
   edgeCheck = check;
 };
-const edgeTokenMatches = async (authorization: string | undefined): Promise<boolean> =>
-  edgeCheck !== undefined && (await edgeCheck(authorization)) !== undefined;
 
 /** The digests of the secret's tokens (`safeEqual`'s), split and hashed once per secret value. */
 let tokenDigests: { secret: string; digests: Buffer[] } | undefined;
@@ -231,7 +238,7 @@ async function authenticate(
   route: Route,
   headers: Record<string, string>,
   checkSession: SessionCheck | undefined,
-): Promise<Principal | undefined> {
+): Promise<Principal | EdgePrincipal | undefined> {
   switch (route.auth) {
     case 'none':
       return undefined;
@@ -246,16 +253,20 @@ async function authenticate(
       return undefined;
     }
     case 'radius':
-      // A RADIUS server: the region's front (the secret's tokens) or, on the routes an edge calls,
-      // an in-country edge (its own token, refused once revoked: functions/edge/edge-auth.ts).
-      // Not a 401: FreeRADIUS reads 401 as "reject this user" and would blame the subscriber.
-      if (
-        !(await radiusTokenMatches(headers.authorization)) &&
-        !(await edgeTokenMatches(headers.authorization))
-      ) {
+      // The FreeRADIUS of the front's own task, by its bearer. Not a 401: FreeRADIUS reads 401
+      // as "reject this user" and would blame the subscriber.
+      if (!(await radiusTokenMatches(headers.authorization))) {
         throw new AppError('ERR_RADIUS_CREDENTIALS', 'Invalid RADIUS server credentials');
       }
       return undefined;
+    case 'edge': {
+      // An in-country edge, by its own token, while its record is active. Not a 401 either: the
+      // edge hands the region's answers to its FreeRADIUS, and a refused edge must read as a
+      // region it cannot use (it then decides from its replica), not as a rejected subscriber.
+      const edge = edgeCheck ? await edgeCheck(headers.authorization) : undefined;
+      if (!edge) throw new AppError('ERR_RADIUS_CREDENTIALS', 'Invalid edge credentials');
+      return edge;
+    }
     case 'jwt':
     case 'reseller':
     case 'admin':

@@ -36,6 +36,16 @@ export type OperatorPrincipal = ResellerPrincipal | AdminPrincipal;
 /** The callers of `agent` routes: the agent itself, its reseller or an admin. */
 export type AgentScopePrincipal = AgentPrincipal | OperatorPrincipal;
 
+/**
+ * An in-country edge, as its verified token says (functions/edge/edge-auth.ts): it speaks for
+ * the routers of these resellers only.
+ */
+export interface EdgePrincipal {
+  role: 'edge';
+  edgeId: string;
+  resellerIds: readonly string[];
+}
+
 /** The claims of an account as stored (role, and the reseller it acts for when it is one). */
 export function sessionClaims(account: {
   sub: string;

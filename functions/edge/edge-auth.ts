@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { safeEqual } from '../core/compare.js';
 import { acceptEdgeTokens } from '../core/http.js';
+import type { EdgePrincipal } from '../core/principal.js';
 import { createEdge, type EdgeRecord, getEdge } from '../store/edges.js';
 
 /**
@@ -14,13 +15,14 @@ const TOKEN = /^edge_([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/;
 const digestOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 /** The active edge whose token this `Authorization` header carries, else undefined. */
-export async function edgeOfBearer(authorization: string | undefined): Promise<EdgeRecord | undefined> {
+async function edgeOfBearer(authorization: string | undefined): Promise<EdgePrincipal | undefined> {
   const given = /^Bearer (\S+)$/.exec(authorization?.trim() ?? '')?.[1] ?? '';
   const match = TOKEN.exec(given);
   if (!match) return undefined;
   const edge = await getEdge(match[1] as string);
   if (edge?.status !== 'active') return undefined;
-  return safeEqual(digestOf(match[2] as string), edge.token_digest) ? edge : undefined;
+  if (!safeEqual(digestOf(match[2] as string), edge.token_digest)) return undefined;
+  return { role: 'edge', edgeId: edge.edge_id, resellerIds: edge.reseller_ids };
 }
 
 /** Registers an edge for some resellers (operator CLI); its token is shown once. */
@@ -45,5 +47,5 @@ export async function registerEdge(input: {
   return { edge, token: `edge_${edgeId}.${secret}` };
 }
 
-// The RADIUS routes of the functions that import this module take an edge's token too.
+// The `edge` rows' functions import this module: their auth level checks an edge's token with it.
 acceptEdgeTokens(edgeOfBearer);

@@ -1,8 +1,8 @@
+import type { EdgePrincipal } from '../core/principal.js';
 import { getSecret } from '../core/secrets.js';
 import { standing } from '../radius/standing.js';
 import { open } from '../routers/secret-box.js';
 import { Access, type AccessCode } from '../store/access-codes.js';
-import type { EdgeRecord } from '../store/edges.js';
 import { batchGet } from '../store/entity.js';
 import { Nas, type NasVendor } from '../store/nas.js';
 import { routersOfReseller } from '../store/routers.js';
@@ -54,17 +54,21 @@ async function readAll<T>(keys: readonly string[], read: (chunk: string[]) => Pr
 }
 
 /** The replica of `edge` at `nowMs`; `named`: codes the edge saw (any not its resellers' is left out). */
-export async function replicaOf(edge: EdgeRecord, named: readonly string[], nowMs: number): Promise<Replica> {
-  const resellers = new Set(edge.reseller_ids);
+export async function replicaOf(
+  edge: EdgePrincipal,
+  named: readonly string[],
+  nowMs: number,
+): Promise<Replica> {
+  const resellers = new Set(edge.resellerIds);
   const seed = await getSecret('ROUTER_SEAL_KEY');
-  const routers = (await Promise.all(edge.reseller_ids.map((r) => routersOfReseller(r))))
+  const routers = (await Promise.all(edge.resellerIds.map((r) => routersOfReseller(r))))
     .flat()
     .filter((r) => r.status === 'active');
   const nasIds = [...new Set(routers.flatMap((r) => r.nas_ids))];
   const nas = await readAll(nasIds, (chunk) => batchGet(chunk.map((nas_id) => [Nas, { nas_id }] as const)));
   const vouchers = (
     await Promise.all(
-      edge.reseller_ids.map((r) => Access.queryIndexAll('vouchersByStatus', { reseller_id: r })),
+      edge.resellerIds.map((r) => Access.queryIndexAll('vouchersByStatus', { reseller_id: r })),
     )
   ).flat();
   const codeKeys = [...new Set([...vouchers.map((v) => v.code), ...named])];
@@ -72,7 +76,7 @@ export async function replicaOf(edge: EdgeRecord, named: readonly string[], nowM
     batchGet(chunk.map((code) => [Access, { code }] as const)),
   );
   return {
-    edge_id: edge.edge_id,
+    edge_id: edge.edgeId,
     generated_at: new Date(nowMs).toISOString(),
     routers: routers.map((r) => {
       const secret = r.secret_box ? open(seed, r.router_id, r.secret_box) : undefined;

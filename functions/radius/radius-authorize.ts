@@ -1,64 +1,7 @@
-import { clock } from '../core/clock.js';
-import { endpoint, json } from '../core/http.js';
-import { log } from '../core/log.js';
-import { countMetric } from '../core/metrics.js';
-import { edgeOfBearer } from '../edge/edge-auth.js';
-import { noteHeard } from '../routers/heard.js';
-import { loginRequestOf, rejectReply, requestAttributes } from './attributes.js';
-import { checkLogin, recordLogin } from './authorize.js';
-import { ROUTER_REFUSAL_MESSAGE, refusedInMemory, routerOfRequest } from './identity.js';
-import { RestReply, RestRequest } from './schemas.js';
+import { endpoint } from '../core/http.js';
+import { AUTHORIZE_CONTRACT, answerAuthorize } from './answer-authorize.js';
 
-/**
- * FreeRADIUS's authorize call, before the password is checked: it only reads. Accept: 200
- * with the password to check (post-auth then writes the login and sends its attributes).
- * A PAP login from a configuration that takes it (Hotspot-Login-At-Authorize, see
- * deploy/freeradius/dictionary) is checked and recorded here at once: 200 with the accept's
- * attributes and control:Hotspot-Login-Recorded, and post-auth is not called.
- * Refusal: 401 with a Reply-Message, which FreeRADIUS turns into an Access-Reject that carries it
- * to the subscriber. A router that may not speak for the NAS-Identifier it sent
- * (functions/radius/identity.ts) is refused before the code is even read.
- */
-export const handler = endpoint(
-  'POST /api/v1/radius/authorize',
-  {
-    body: RestRequest,
-    ok: RestReply,
-    also: [{ status: 401, schema: RestReply, description: 'Access refused, with the Reply-Message to show' }],
-  },
-  async ({ body, headers }) => {
-    const attrs = requestAttributes(body);
-    // Forwarded by an in-country edge: a router of its own resellers only.
-    const edge = (await edgeOfBearer(headers.authorization))?.reseller_ids;
-    // No NAS id: a request no router may make, refused as invalid before any read.
-    if (!attrs.get('NAS-Identifier')) return json(401, rejectReply('invalid_request'));
-    // A router the front holds as revoked, or speaking for a NAS id not its own: no read.
-    if (refusedInMemory(attrs, 'authorize')) {
-      countMetric('RadiusRouterRefused');
-      return json(401, { 'reply:Reply-Message': { value: ROUTER_REFUSAL_MESSAGE, do_xlat: false } });
-    }
-    // The router is read with the code (one BatchGetItem) and judged first (authorize.ts).
-    const router = routerOfRequest(attrs, 'authorize', edge);
-    const req = loginRequestOf(attrs);
-    const password = attrs.get('Hotspot-Login-At-Authorize') === '1' ? attrs.get('User-Password') : undefined;
-    const now = clock.now();
-    const decision =
-      password === undefined
-        ? await checkLogin(req, now, router)
-        : await recordLogin(req, password, now, router);
-    // A login asked by an accepted router is its traffic, whatever the code's answer.
-    await noteHeard(router.accepted, now);
-    if ('routerRefused' in decision) {
-      countMetric('RadiusRouterRefused');
-      return json(401, { 'reply:Reply-Message': { value: ROUTER_REFUSAL_MESSAGE, do_xlat: false } });
-    }
-    countMetric(decision.accept ? 'RadiusAccept' : 'RadiusReject');
-    if (!decision.accept) {
-      log.info('radius reject', { reason: decision.reason, nasId: attrs.get('NAS-Identifier') });
-      return json(401, rejectReply(decision.reason));
-    }
-    if (!decision.recorded) return json(200, decision.reply);
-    countMetric('RadiusLogin');
-    return json(200, { ...decision.reply, 'control:Hotspot-Login-Recorded': 1 });
-  },
+/** The front's FreeRADIUS asks its task's service (functions/radius/answer-authorize.ts). */
+export const handler = endpoint('POST /api/v1/radius/authorize', AUTHORIZE_CONTRACT, ({ body }) =>
+  answerAuthorize(body),
 );

@@ -1,46 +1,7 @@
-import { clock } from '../core/clock.js';
-import { endpoint, json } from '../core/http.js';
-import { log } from '../core/log.js';
-import { countMetric } from '../core/metrics.js';
-import { edgeOfBearer } from '../edge/edge-auth.js';
-import { loginRequestOf, rejectReply, requestAttributes } from './attributes.js';
-import { authorizeLogin } from './authorize.js';
-import { ROUTER_REFUSAL_MESSAGE, requestRouter } from './identity.js';
-import { RestReply, RestRequest } from './schemas.js';
+import { endpoint } from '../core/http.js';
+import { answerPostAuth, POST_AUTH_CONTRACT } from './answer-post-auth.js';
 
-/**
- * FreeRADIUS's post-auth call, once the PAP or CHAP password matched: the login is decided
- * again and written (device lease, data grant, clock, a voucher's redemption), and the answer
- * carries the attributes of the accept. A refusal here (another device took the last place
- * since authorize) is a 200 with its Reply-Message and `control:Hotspot-Login-Refused` (rlm_rest
- * applies a post-auth body only on 2xx), which the site turns into an Access-Reject; so is any
- * failure, since a login the API did not record must not get in.
- */
-export const handler = endpoint(
-  'POST /api/v1/radius/post-auth',
-  { body: RestRequest, ok: RestReply },
-  async ({ body, headers }) => {
-    const attrs = requestAttributes(body);
-    // Forwarded by an in-country edge: a router of its own resellers only.
-    const edge = (await edgeOfBearer(headers.authorization))?.reseller_ids;
-    // Authorize refused such a router already; one revoked since is refused here, writing nothing.
-    const from = await requestRouter(attrs, 'post-auth', edge);
-    if ('refused' in from) {
-      countMetric('RadiusRouterRefused');
-      return json(200, {
-        'reply:Reply-Message': { value: ROUTER_REFUSAL_MESSAGE, do_xlat: false },
-        'control:Hotspot-Login-Refused': 1,
-      });
-    }
-    const decision = await authorizeLogin(
-      { ...loginRequestOf(attrs), routerResellerId: from.router.reseller_id },
-      clock.now(),
-    );
-    countMetric(decision.accept ? 'RadiusLogin' : 'RadiusReject');
-    if (!decision.accept) {
-      log.info('radius reject at post-auth', { reason: decision.reason, nasId: attrs.get('NAS-Identifier') });
-      return json(200, { ...rejectReply(decision.reason), 'control:Hotspot-Login-Refused': 1 });
-    }
-    return json(200, decision.reply);
-  },
+/** The front's FreeRADIUS asks its task's service (functions/radius/answer-post-auth.ts). */
+export const handler = endpoint('POST /api/v1/radius/post-auth', POST_AUTH_CONTRACT, ({ body }) =>
+  answerPostAuth(body),
 );

@@ -18,7 +18,8 @@ const seed = () => getSecret('ROUTER_SEAL_KEY');
  * source address (control attributes for rlm_rest), or undefined. In the RADIUS front's service
  * a memory read of its router directory (an unknown address is then looked up in the
  * background: functions/routers/directory.ts); elsewhere one GetItem. An edge is told
- * of its own resellers' routers only.
+ * of its own resellers' routers only, always from the table: its calls are the API's (a
+ * function of their own in AWS), never a front's, whose directory holds what that front serves.
  */
 export async function clientAt(
   sourceIp: string,
@@ -27,7 +28,7 @@ export async function clientAt(
 ): Promise<Record<string, unknown> | undefined> {
   const address = canonicalIp(sourceIp);
   if (!address) return undefined;
-  const directory = routerDirectory();
+  const directory = resellers ? undefined : routerDirectory();
   const claim = directory ? directory.clientAt(address) : await getRouterAddress(address);
   // An address its reseller keeps with no router there (revoked) defines no client.
   if (!claim?.router_id || !claim.secret_box) return undefined;

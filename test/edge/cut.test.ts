@@ -35,7 +35,8 @@ const listSiteAlerts = async (site: string, status: AlertStatus) =>
 // edge's service (bin/edge/service.ts). Codes sold before the cut log in, accounting is
 // journaled and replayed once, and the region sees the country go silent and come back.
 
-const server = useLocalServer();
+// The region: its API (the edge's rows) and its front's service (the front's rows).
+const server = useLocalServer({ front: true });
 let proxy: Server;
 /** While true the proxy answers nothing (requests hang, as over a cut cable). */
 let cut = false;
@@ -274,12 +275,9 @@ describe('a cut of the international link, with an edge in the country', () => {
     expect(redeemed?.started_at).toBeDefined();
     // A second replay of the same journal (a crash before its cursor was written) adds nothing.
     for (const entry of journaled.filter((e) => e.route === 'accounting')) {
-      const res = await fetch(`${server.url()}/api/v1/radius/accounting`, {
+      const res = await fetch(`${server.url()}/api/v1/edge/radius/accounting`, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          authorization: `Bearer ${process.env.RADIUS_API_SECRET}`,
-        },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${edgeToken}` },
         body: JSON.stringify(entry.body),
       });
       expect(res.status).toBe(204);
@@ -316,33 +314,53 @@ describe('a cut of the international link, with an edge in the country', () => {
       transport: 'udp',
       source_ip: '127.31.0.8',
     });
+    // The edge asks the region's edge rows with its token; the front asks its own service.
+    const FRONT = process.env.RADIUS_API_SECRET as string;
+    const ask = (call: string, bearer: string, body: unknown) =>
+      fetch(
+        bearer === FRONT
+          ? `${server.frontUrl()}/api/v1/radius/${call}`
+          : `${server.url()}/api/v1/edge/radius/${call}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
+          body: JSON.stringify(body),
+        },
+      );
     const lookup = (ip: string, bearer: string) =>
-      fetch(`${server.url()}/api/v1/radius/client`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
-        body: JSON.stringify({ 'Hotspot-NAS-IP': { type: 'string', value: [ip] } }),
-      });
+      ask('client', bearer, { 'Hotspot-NAS-IP': { type: 'string', value: [ip] } });
     expect((await lookup(routerIp, edgeToken)).status).toBe(200);
     expect((await lookup('127.31.0.8', edgeToken)).status).toBe(404);
-    // The region's own front knows every router of the cell.
-    expect((await lookup('127.31.0.8', process.env.RADIUS_API_SECRET as string)).status).toBe(200);
-    // Nor does the region take a login the edge forwards for that router.
+    // Nor does the region take a login the edge forwards for that router, which the region's own
+    // front takes (every router of the cell is its).
     const otherCode = paidCode(other);
     await Access.put(otherCode);
-    const authorize = (bearer: string) =>
-      fetch(`${server.url()}/api/v1/radius/authorize`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
-        body: JSON.stringify({
-          'User-Name': { type: 'string', value: [otherCode.code] },
-          'NAS-Identifier': { type: 'string', value: [otherNas] },
-          'Hotspot-Router-Id': { type: 'string', value: [otherRouter.router_id] },
-        }),
-      });
-    const refused = await authorize(edgeToken);
+    const login = {
+      'User-Name': { type: 'string', value: [otherCode.code] },
+      'NAS-Identifier': { type: 'string', value: [otherNas] },
+      'Hotspot-Router-Id': { type: 'string', value: [otherRouter.router_id] },
+    };
+    const refused = await ask('authorize', edgeToken, login);
     expect(refused.status).toBe(401);
     expect(JSON.stringify(await refused.json())).toContain('Routeur non autoris');
-    expect((await authorize(process.env.RADIUS_API_SECRET as string)).status).toBe(200);
+    expect((await ask('authorize', FRONT, login)).status).toBe(200);
+
+    // Neither passes for the other: the front's bearer is no edge's token on the public API,
+    // and an edge's token opens nothing on a front's service (a 5xx, never a subscriber's 401).
+    const crossed = async (url: string, bearer: string) => {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
+        body: JSON.stringify(login),
+      });
+      return [res.status, ((await res.json()) as { error?: { code?: string } }).error?.code];
+    };
+    const refusedAs = [502, 'ERR_RADIUS_CREDENTIALS'];
+    expect(await crossed(`${server.url()}/api/v1/edge/radius/authorize`, FRONT)).toEqual(refusedAs);
+    expect(await crossed(`${server.url()}/api/v1/edge/replica`, FRONT)).toEqual(refusedAs);
+    expect(await crossed(`${server.frontUrl()}/api/v1/radius/authorize`, edgeToken)).toEqual(refusedAs);
+    // The region's public API has no front row at all.
+    expect((await fetch(`${server.url()}/api/v1/radius/authorize`, { method: 'POST' })).status).toBe(404);
   });
 
   it('stops answering from its replica once the region revokes it, and leaves the router scripts', async () => {

@@ -217,6 +217,8 @@ describe('query strings', () => {
       webhook: undefined,
       // FreeRADIUS's bearer.
       radius: process.env.RADIUS_API_SECRET,
+      // No edge row is a GET or a DELETE.
+      edge: undefined,
       signature: undefined,
     };
     let checked = 0;

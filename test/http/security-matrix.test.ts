@@ -6,7 +6,17 @@ import { type Cast, makeCast, PRINCIPALS } from './matrix/principals.js';
 
 // The RADIUS data plane's rows (plane 'front') on the front's service, the others on the API.
 const server = useLocalServer({ front: true });
-const LEVELS: AuthLevel[] = ['none', 'jwt', 'reseller', 'admin', 'agent', 'webhook', 'radius', 'signature'];
+const LEVELS: AuthLevel[] = [
+  'none',
+  'jwt',
+  'reseller',
+  'admin',
+  'agent',
+  'webhook',
+  'radius',
+  'edge',
+  'signature',
+];
 
 describe('route inventory', () => {
   it('declares a known auth level on every route', () => {
@@ -21,8 +31,9 @@ describe('route inventory', () => {
     for (const r of routes) {
       const c = cases[routeKey(r)];
       if (!c || r.auth === 'none') continue;
-      // FreeRADIUS reads a 401 as "reject this user": a caller without its secret gets a 5xx.
-      const denied = r.auth === 'radius' ? 502 : 401;
+      // FreeRADIUS reads a 401 as "reject this user": a caller without its secret gets a 5xx
+      // (an edge hands the region's answers to its FreeRADIUS: the same).
+      const denied = r.auth === 'radius' || r.auth === 'edge' ? 502 : 401;
       expect([c.expect.none, c.expect.expired, c.expect.forged], routeKey(r)).toEqual([
         denied,
         denied,

@@ -46,12 +46,18 @@ describe('flood limits in the stack', () => {
   it('sizes the high-volume routes from the peak model (about twice it), above the stage default', () => {
     const [[, stage] = []] = inspect(template).ofType('AWS::ApiGatewayV2::Stage');
     const settings = stage?.Properties.RouteSettings as Record<string, Record<string, number>>;
-    // docs/scale.md: payment status about 450/s at peak. (RADIUS accounting and logins are not
-    // the API's: the front's service answers them in its task, no API Gateway throttle on them.)
+    // docs/scale.md: payment status about 450/s at peak. (The routers' RADIUS accounting and
+    // logins are not the API's: the front's service answers them in its task, no API Gateway
+    // throttle on them. An edge's forwarded calls are: a whole country failing over to its edge
+    // must pass, at the national peak.)
     const peak: Record<string, number> = {
       'GET /api/v1/payments/{id}/status': 450,
       'POST /api/v1/auth/otp/request': 15,
       'POST /api/v1/auth/device/session': 35,
+      'POST /api/v1/edge/radius/accounting': 767,
+      'POST /api/v1/edge/radius/authorize': 50,
+      'POST /api/v1/edge/radius/post-auth': 50,
+      'POST /api/v1/edge/radius/client': 167,
     };
     for (const [key, rate] of Object.entries(peak)) {
       expect(settings[key]?.ThrottlingRateLimit, key).toBeGreaterThanOrEqual(1.5 * rate);
@@ -60,7 +66,7 @@ describe('flood limits in the stack', () => {
       );
     }
     expect(settings['GET /api/v1/payments/{id}/status']?.ThrottlingRateLimit).toBeGreaterThan(50);
-    expect(Object.keys(settings).filter((k) => k.includes('/radius/'))).toEqual([]);
+    expect(Object.keys(settings).filter((k) => k.includes('/api/v1/radius/'))).toEqual([]);
   });
 
   it('resizes a route throttle from context', () => {

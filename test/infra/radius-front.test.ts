@@ -27,10 +27,14 @@ beforeAll(() => {
   parent = inspect(Template.fromStack(stack));
 });
 
+/** The front's nested stack as the parent deploys it (the API's nested areas are others). */
+const frontNested = () =>
+  parent.ofType('AWS::CloudFormation::Stack').filter(([id]) => id.startsWith('RadiusFront'));
+
 /** The parent's value for a parameter of the nested stack given as `{ Ref: name }`. */
 const parameterValue = (ref: unknown): unknown => {
   const name = (ref as { Ref: string }).Ref;
-  const nested = parent.ofType('AWS::CloudFormation::Stack');
+  const nested = frontNested();
   expect(nested).toHaveLength(1);
   return (nested[0]?.[1].Properties.Parameters as Record<string, unknown> | undefined)?.[name];
 };
@@ -325,7 +329,7 @@ describe('the RADIUS front', () => {
 
   it("gives the routers' setup scripts both front addresses and the Disconnect sources from the same deploy", () => {
     const env = parent.envOf('POST /api/v1/routers');
-    const [nestedId] = parent.ofType('AWS::CloudFormation::Stack')[0] ?? [];
+    const [nestedId] = frontNested()[0] ?? [];
     const nestedOutputs = t.json.Outputs as Record<string, { Value: unknown }>;
     const resolve = (joined: unknown) =>
       (joined as { 'Fn::Join': [string, { 'Fn::GetAtt': [string, string] }[]] })['Fn::Join'][1].map((g) => {
@@ -347,7 +351,7 @@ describe('the RADIUS front', () => {
         .ofType('AWS::Lambda::Function')
         .find(([, f]) => String(f.Properties.Description).startsWith('Canary:')) ?? [];
     if (!canaryId || !canary) throw new Error('no canary function');
-    const [nestedId] = parent.ofType('AWS::CloudFormation::Stack')[0] ?? [];
+    const [nestedId] = frontNested()[0] ?? [];
     const nestedOutputs = t.json.Outputs as Record<string, { Value: unknown }>;
     const fromNested = (ref: unknown) => {
       const att = (ref as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'];
@@ -369,7 +373,7 @@ describe('the RADIUS front', () => {
   it('deploys as a nested stack of the main one, which outputs the addresses routers are given', () => {
     const outputs = parent.json.Outputs as Record<string, { Value: unknown }>;
     const key = Object.keys(outputs).find((k) => k.includes('RadiusAddresses')) as string;
-    const [nestedId] = parent.ofType('AWS::CloudFormation::Stack')[0] ?? [];
+    const [nestedId] = frontNested()[0] ?? [];
     const nestedOutputs = t.json.Outputs as Record<string, { Value: unknown }>;
     const value = outputs[key]?.Value as { 'Fn::Join': [string, { 'Fn::GetAtt': [string, string] }[]] };
     const joined = value['Fn::Join'];

@@ -19,7 +19,7 @@ import { streamConsumers } from '../../functions/streams.js';
 import { HotspotStack, settingsFromContext } from '../../lib/hotspot-stack.js';
 
 import { ALL_SECRETS } from '../../lib/secret-names.js';
-import { actionsOf, inspect } from './template.js';
+import { actionsOf, apiTemplate, inspect } from './template.js';
 
 /** The secrets a function is given: its own, and every gateway's when it handles payments. */
 const withPaymentSecrets = (access: RouteAccess, secrets: readonly SecretName[]) => [
@@ -57,7 +57,8 @@ function synthesize(): { stack: HotspotStack; template: Template } {
       'Test',
       settingsFromContext((k) => app.node.tryGetContext(k)),
     );
-    synthesized = { stack, template: Template.fromStack(stack) };
+    // The API's areas in nested stacks of their own are merged in: the whole API.
+    synthesized = { stack, template: apiTemplate(stack) };
   }
   return synthesized;
 }
@@ -130,13 +131,31 @@ describe('the HTTP API', () => {
     expect([...keys].sort()).toEqual(apiRows().map(routeKey).sort());
   });
 
+  it("deploys the edge's routes in a nested stack of their own, which the stage's throttles wait for", () => {
+    const { stack } = synthesize();
+    const main = inspect(Template.fromStack(stack));
+    const nested = main.ofType('AWS::CloudFormation::Stack').map(([id]) => id);
+    const edge = nested.find((id) => id.startsWith('EdgeApi'));
+    expect(edge).toBeDefined();
+    const edgeKeys = allRoutes.filter((r) => r.path.startsWith('/api/v1/edge/')).map(routeKey);
+    expect(edgeKeys).toHaveLength(5);
+    // Not in the main stack's own resources, but in the API (the merged template, `t`).
+    for (const key of edgeKeys) {
+      expect(() => main.functionOf(key), key).toThrow();
+      expect(() => t.functionOf(key), key).not.toThrow();
+    }
+    const [[, stage] = []] = main.ofType('AWS::ApiGatewayV2::Stage') as [string, { DependsOn?: string[] }][];
+    expect(stage?.DependsOn).toContain(edge);
+  });
+
   it("has no route and no function for the RADIUS data plane's rows (the front's service serves them)", () => {
     const front = allRoutes.filter((r) => r.plane === 'front').map(routeKey);
     expect(front).toEqual(
       expect.arrayContaining(['POST /api/v1/radius/authorize', 'POST /api/v1/radius/client']),
     );
     const keys = t.ofType('AWS::ApiGatewayV2::Route').map(([, r]) => String(r.Properties.RouteKey));
-    expect(keys.filter((k) => k.includes('/radius/'))).toEqual([]);
+    // An edge's forwarded calls are public routes of their own (`/api/v1/edge/radius/...`).
+    expect(keys.filter((k) => k.includes('/api/v1/radius/'))).toEqual([]);
     for (const key of front) expect(() => t.functionOf(key), key).toThrow();
   });
 

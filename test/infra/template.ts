@@ -1,4 +1,5 @@
-import type { Template } from 'aws-cdk-lib/assertions';
+import { type CfnElement, NestedStack, type Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 
 /** Queries over a synthesized template, by what a route-table row declares. */
 
@@ -77,4 +78,33 @@ export function inspect(template: Template) {
     envOf,
     layersOfFunction,
   };
+}
+
+/**
+ * The main stack's template with the API's areas that deploy as nested stacks of their own
+ * (`NESTED_AREAS`, lib/hotspot-stack.ts) merged in, their parameters replaced by what the main
+ * stack passes them: the whole API (every route, function and grant) in one template. The
+ * RADIUS front's nested stack is left out (test/infra/radius-front.test.ts reads it).
+ */
+export function apiTemplate(stack: Stack): Template {
+  const main = Template.fromStack(stack).toJSON() as { Resources: Record<string, Resource> };
+  const resources = { ...main.Resources };
+  for (const child of stack.node.children) {
+    if (!(child instanceof NestedStack) || child.node.id === 'RadiusFront') continue;
+    const id = stack.getLogicalId(child.nestedStackResource as CfnElement);
+    const given = (main.Resources[id]?.Properties.Parameters ?? {}) as Record<string, unknown>;
+    const resolve = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(resolve);
+      if (value === null || typeof value !== 'object') return value;
+      const ref = (value as { Ref?: unknown }).Ref;
+      if (typeof ref === 'string' && Object.keys(value).length === 1 && ref in given) return given[ref];
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v)]));
+    };
+    const nested = Template.fromStack(child).toJSON() as { Resources: Record<string, Resource> };
+    for (const [key, resource] of Object.entries(nested.Resources)) {
+      if (key in resources) throw new Error(`${key} is in both the main stack and ${child.node.id}`);
+      resources[key] = resolve(resource) as Resource;
+    }
+  }
+  return Template.fromJSON({ ...main, Resources: resources });
 }

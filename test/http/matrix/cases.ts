@@ -113,6 +113,7 @@ const ANY_TOKEN = all(200, DENIED);
  * only caller is FreeRADIUS with its own bearer secret, and a 401 would mean "reject the user".
  */
 const RADIUS_ONLY = all(502);
+const EDGE_ONLY = all(502);
 const RADIUS_BODY = { 'User-Name': { type: 'string', value: ['ABCDEFGHJK'] } };
 
 /** A live RADIUS session of the owning reseller (fresh for each caller: a disconnect changes it). */
@@ -638,9 +639,27 @@ export const cases: Record<string, MatrixCase> = {
     request: async () => ({ path: '', body: { 'Hotspot-NAS-IP': { type: 'string', value: ['192.0.2.1'] } } }),
     expect: RADIUS_ONLY,
   },
+  // An edge's rows: no session token, nor the front's bearer, is an edge's (test/edge/ holds
+  // the edge's own token, its revocation and its scope).
   'POST /api/v1/edge/replica': {
     request: async () => ({ path: '', body: { codes: [] } }),
-    expect: RADIUS_ONLY,
+    expect: EDGE_ONLY,
+  },
+  'POST /api/v1/edge/radius/authorize': {
+    request: async () => ({ path: '', body: RADIUS_BODY }),
+    expect: EDGE_ONLY,
+  },
+  'POST /api/v1/edge/radius/post-auth': {
+    request: async () => ({ path: '', body: RADIUS_BODY }),
+    expect: EDGE_ONLY,
+  },
+  'POST /api/v1/edge/radius/accounting': {
+    request: async () => ({ path: '', body: RADIUS_BODY }),
+    expect: EDGE_ONLY,
+  },
+  'POST /api/v1/edge/radius/client': {
+    request: async () => ({ path: '', body: { 'Hotspot-NAS-IP': { type: 'string', value: ['192.0.2.1'] } } }),
+    expect: EDGE_ONLY,
   },
   'POST /api/v1/routers': {
     request: async (cast) => ({
