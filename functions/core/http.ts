@@ -260,9 +260,8 @@ async function authenticate(
       }
       return undefined;
     case 'edge': {
-      // An in-country edge, by its own token, while its record is active. Not a 401 either: the
-      // edge hands the region's answers to its FreeRADIUS, and a refused edge must read as a
-      // region it cannot use (it then decides from its replica), not as a rejected subscriber.
+      // An in-country edge, by its own token while active. Not a 401 either: the edge hands the
+      // region's answers to its FreeRADIUS, where a 401 reads as a rejected subscriber.
       const edge = edgeCheck ? await edgeCheck(headers.authorization) : undefined;
       if (!edge) throw new AppError('ERR_RADIUS_CREDENTIALS', 'Invalid edge credentials');
       return edge;
