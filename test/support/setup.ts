@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject } from 'vitest';
+import { afterAll, inject } from 'vitest';
+import { dropTestTables } from './db.js';
 import { TEST_SECRETS } from './secrets.js';
 
 // Every test file runs in its own process: this environment is what a deployed function gets.
@@ -21,3 +22,6 @@ Object.assign(process.env, {
   POWERTOOLS_METRICS_DISABLED: 'true',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 });
+
+// Registered first, so run last: after the file's own servers and stream readers have stopped.
+afterAll(dropTestTables);
