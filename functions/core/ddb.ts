@@ -26,9 +26,19 @@ const extras: Middleware[] = [];
 function bounds() {
   const requestTimeout = Number(process.env.DYNAMODB_REQUEST_TIMEOUT_MS ?? 2000);
   const connectionTimeout = Number(process.env.DYNAMODB_CONNECT_TIMEOUT_MS ?? 1000);
+  // The SDK's agent keeps at most 50 sockets and counts a call's wait for one against its
+  // connection timeout: a process with more calls in flight than sockets (the RADIUS front's
+  // service under a burst, a parallel test) fails the ones that wait. DYNAMODB_MAX_SOCKETS sizes it.
+  const agent = { keepAlive: true, maxSockets: Number(process.env.DYNAMODB_MAX_SOCKETS ?? 50) };
   return {
     maxAttempts: 3,
-    requestHandler: { connectionTimeout, requestTimeout, throwOnRequestTimeout: true },
+    requestHandler: {
+      connectionTimeout,
+      requestTimeout,
+      throwOnRequestTimeout: true,
+      httpAgent: agent,
+      httpsAgent: agent,
+    },
   };
 }
 

@@ -18,6 +18,9 @@ Object.assign(process.env, {
   // DynamoDB Local under a whole run's load is slower than DynamoDB: see functions/core/ddb.ts.
   DYNAMODB_REQUEST_TIMEOUT_MS: '10000',
   DYNAMODB_CONNECT_TIMEOUT_MS: '5000',
+  // Tests fire hundreds of calls at once from one process (the front's service has at most
+  // FreeRADIUS's 32 REST connections in flight): sockets enough that none waits its timeout out.
+  DYNAMODB_MAX_SOCKETS: '256',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'SILENT',
   POWERTOOLS_METRICS_DISABLED: 'true',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
