@@ -58,6 +58,7 @@ export async function agentTopUp(
       paid_from: (agent.stock[forfait.id] ?? 0) > 0 ? 'stock' : 'float',
       ...(code.last_nas_id ? { nas_id: code.last_nas_id } : {}),
       topup: true,
+      topup_n: (code.topups ?? 0) + 1,
     };
     const paid = { channel: 'cash' as const, agent: { id: agent.id, commissionFcfa: sale.commission_fcfa } };
     const booked = bookings(topupSale(code, forfait, paid), at);

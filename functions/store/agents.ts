@@ -68,12 +68,18 @@ export interface AgentSale {
   buyer_msisdn?: string;
   /** A top-up of the guest's code `code` (functions/agents/agent-topup.ts), not a new code. */
   topup?: true;
+  /**
+   * Which top-up of the code it is (1 for its first): a code is sold once but topped up many
+   * times, and its top-ups' numbers are unique (each is written with the code as read), so two
+   * top-ups of one code within a millisecond are two sales, not one refused as taken.
+   */
+  topup_n?: number;
 }
 
 const SaleEntity = entity<AgentSale>('agent_sale')({
-  key: (s: Pick<AgentSale, 'agent_id' | 'at' | 'code'>) => ({
+  key: (s: Pick<AgentSale, 'agent_id' | 'at' | 'code' | 'topup_n'>) => ({
     pk: `AGENT#${s.agent_id}`,
-    sk: `SALE#${s.at}#${s.code}`,
+    sk: `SALE#${s.at}#${s.code}${s.topup_n ? `#${s.topup_n}` : ''}`,
   }),
 });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { give } from '../../functions/agents/handovers.js';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
+import { clock } from '../../functions/core/clock.js';
 import { settle } from '../../functions/billing/payments/settlement.js';
 import { Access, type AccessCode, bytesOfMb, getAccessCode } from '../../functions/store/access-codes.js';
 import { NEW_AGENT_BOOKS } from '../../functions/store/agents.js';
@@ -264,6 +265,29 @@ describe('top-ups by an agent', () => {
     expect(await books(r)).toMatchObject({ total_fcfa: 5 * hour.price_fcfa, sales_count: 5 });
     const statement = await api('GET', `/api/v1/agents/${agent.id}`, agent.token);
     expect(statement.body).toMatchObject({ agent: { float_fcfa: 0, sales_count: 5 } });
+  });
+
+  it('of one code within one millisecond are two sales, each booked (a top-up is not the code sold again)', async () => {
+    const r = await givenReseller();
+    const agent = await givenAgent(r, 5 * hour.price_fcfa);
+    const end = Date.now() + 600_000;
+    const code = await givenCode(r, { expires_at: new Date(end).toISOString(), used_bytes: 0 });
+    const instant = Date.now();
+    clock.set(() => instant);
+    try {
+      for (let n = 0; n < 2; n++) {
+        const res = await api('POST', `/api/v1/agents/${agent.id}/topups`, agent.token, {
+          code,
+          forfait_id: hour.id,
+        });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+      }
+    } finally {
+      clock.reset();
+    }
+    expect((await getAccessCode(code))?.topups).toBe(2);
+    const statement = await api('GET', `/api/v1/agents/${agent.id}`, agent.token);
+    expect(statement.body).toMatchObject({ agent: { sales_count: 2 } });
   });
 
   it("refuse another reseller's code (404), a revoked one (409), and its reseller acting for it (403), writing nothing", async () => {
