@@ -15,7 +15,9 @@ import { sessionEndpoint } from './session-endpoint.js';
 async function whoIs(principal: Principal): Promise<{ name?: string; phone: string }> {
   const msisdn = msisdnOfRef(principal.ref);
   const reseller =
-    principal.role === 'reseller' || principal.role === 'agent' ? await getReseller(principal.resellerId) : undefined;
+    principal.role === 'reseller' || principal.role === 'agent'
+      ? await getReseller(principal.resellerId)
+      : undefined;
   const name =
     principal.role === 'agent' ? (await getAgent(principal.agentId))?.name : reseller?.reseller_name;
   const plans = await phonePlans();
