@@ -22,6 +22,7 @@ const ADMIN_TABS: ScreenId[] = [
   'network',
   'status',
   'payments',
+  'reports',
   'activity',
   'hotspots',
   'codes',
