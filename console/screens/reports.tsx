@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { fcfa, type Key, lang, t } from '../i18n.js';
-import { resellerOptions, useVlans } from '../lists.js';
+import { hotspotName, resellerOptions, useVlans } from '../lists.js';
 import type { Session } from '../session.js';
 import { Loading, useGet } from '../ui.js';
 import { Select, Statement } from '../widgets.js';
@@ -84,7 +84,8 @@ function Breakdown(props: { title: Key; lines: Line[]; testid: string; names?: (
  */
 export function Reports({ session }: { session: Session }) {
   const isAdmin = session.claims.role === 'admin';
-  const vlans = useVlans(isAdmin);
+  // The operator's resellers to pick from; everyone's hotspots named as people know them.
+  const vlans = useVlans();
   const resellers = resellerOptions(vlans.data?.items ?? []);
   const [picked, setPicked] = useState('');
   const reseller = session.claims.reseller_id ?? picked;
@@ -197,7 +198,12 @@ export function Reports({ session }: { session: Session }) {
             title="by_hotspot"
             lines={r.data.by_hotspot}
             testid="report-hotspots"
-            names={(l) => (l.key === '-' ? t('report_no_hotspot') : l.name)}
+            names={(l) => {
+              if (l.key === '-') return t('report_no_hotspot');
+              // The API names a hotspot with its NAS id; the screen by its name alone when known.
+              const known = hotspotName(vlans.data?.items ?? [], l.key);
+              return known === l.key ? l.name : known;
+            }}
           />
           <Breakdown title="by_forfait" lines={r.data.by_forfait} testid="report-forfaits" />
           <Breakdown title="by_agent" lines={r.data.by_agent} testid="report-agents" />

@@ -13,7 +13,6 @@ import { recordReseller } from '../../functions/store/resellers.js';
 import { audit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
 import { logInConsole, openPhone, scrollWidth } from '../support/console.js';
-import { hotspotOf } from '../support/hotspots.js';
 import { call, newMsisdn, tokenFor } from '../support/http.js';
 import { type EdgeContext, edgeStack } from '../support/radius.js';
 
@@ -39,11 +38,12 @@ beforeAll(async () => {
   browser = await chromium.launch(CHROMIUM);
   await recordReseller({ resellerId: reseller.id, name: 'Chez Awa', country: 'CI' });
   // Two resellers with a hotspot each: the operator's picker offers both by name.
-  await allocateVlan({ resellerId: reseller.id, resellerName: 'Chez Awa', siteCount: 1 });
+  reseller.nasId = (
+    await allocateVlan({ resellerId: reseller.id, resellerName: 'Chez Awa', siteCount: 1 })
+  ).nas_id;
   const other = randomUUID();
   await recordReseller({ resellerId: other, name: 'Maquis Bon Coin', country: 'CI' });
   await allocateVlan({ resellerId: other, resellerName: 'Maquis Bon Coin', siteCount: 1 });
-  reseller.nasId = await hotspotOf(reseller.id, 'access_reports');
   const owner = await tokenFor('reseller', { resellerId: reseller.id });
   const agent = await call<{ id: string }>(edge.apiUrl, 'POST', '/api/v1/agents', {
     token: owner,
@@ -118,7 +118,10 @@ describe('sales reports, at 360 px', () => {
     expect(await page.getByTestId('report-agents').innerText()).toContain('Boutique Gare, quai 2');
     expect(await page.getByTestId('report-channels').innerText()).toContain('Espèces (agents)');
     expect(await page.getByTestId('report-forfaits').innerText()).toContain(week.name);
-    expect(await page.getByTestId('report-hotspots').innerText()).toContain(reseller.nasId);
+    // The hotspot by its name, never its NAS id.
+    expect(await cell(page, 'report-hotspots', reseller.nasId)).toBe(amount(1500));
+    expect(await page.getByTestId('report-hotspots').innerText()).toContain('Chez Awa');
+    await expect.poll(() => page.getByTestId('report-hotspots').innerText()).not.toContain(reseller.nasId);
     expect(await audit(page)).toEqual([]);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
 
