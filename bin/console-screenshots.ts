@@ -30,6 +30,8 @@ import { createTable, seed } from './local/table.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DAY = 86_400_000;
+/** Every card has its answer (none still says "Chargement…"): run in the page. */
+const NOTHING_LOADING = '!document.querySelector(\'[aria-busy="true"]\')';
 
 /**
  * Sales on each of the last 14 days: vouchers made that day and first used at the hotspot.
@@ -149,6 +151,7 @@ async function main(): Promise<void> {
     await page.goto(`${server.url}/console`);
     await page.locator('.chart canvas').first().waitFor();
     await page.getByTestId('summary-total').waitFor();
+    await page.waitForFunction(NOTHING_LOADING);
     await page.screenshot({ path: join(ROOT, 'docs', 'console-dashboard.png'), fullPage: true });
 
     await page.goto(`${server.url}/console#sessions`);
