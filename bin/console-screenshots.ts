@@ -3,8 +3,10 @@
  * at 360 px from a stack of its own (DynamoDB Local, the API, the demo reseller): the dashboard
  * after two weeks of sales (docs/console-dashboard.png), who is online with a disconnect being
  * confirmed (docs/console-sessions.png), the last 30 days' sales report (docs/console-reports.png),
- * a batch of codes with its length, prefix and odds (docs/console-codes.png) and an A4 page of 21
- * printed cards (docs/console-print.png). Not part of `npm test`, which leaves the tree as it found it.
+ * a batch of codes with its length, prefix and odds (docs/console-codes.png), an A4 page of 21
+ * printed cards (docs/console-print.png), an agent's card with the cash just recorded and its undo
+ * (docs/console-agents.png), and the operator's report of a reseller picked by name
+ * (docs/console-admin-reports.png). Not part of `npm test`, which leaves the tree as it found it.
  */
 import './local/preamble.js';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -16,6 +18,7 @@ import { generateVouchers } from '../functions/billing/vouchers.js';
 import { clock } from '../functions/core/clock.js';
 import { account } from '../functions/radius/accounting.js';
 import { authorizeLogin } from '../functions/radius/authorize.js';
+import { upsertOperator } from '../functions/store/accounts.js';
 import { CHROMIUM } from '../test/support/browser.js';
 import { otpLogin } from '../test/support/console-figures.js';
 import { DEMO_RESELLER_ID, DEMO_RESELLER_MSISDN, seedDemo } from './local/demo.js';
@@ -27,6 +30,8 @@ import { createTable, seed } from './local/table.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DAY = 86_400_000;
+/** Every card has its answer (none still says "Chargement…"): run in the page. */
+const NOTHING_LOADING = '!document.querySelector(\'[aria-busy="true"]\')';
 
 /**
  * Sales on each of the last 14 days: vouchers made that day and first used at the hotspot.
@@ -75,6 +80,38 @@ async function online(nasId: string, today: { code: string; mac: string }[]): Pr
   }
 }
 
+/** A JSON call to the local API as `token`'s holder; answers the body. */
+async function post<T>(base: string, path: string, token: string, body: unknown): Promise<T> {
+  const res = await fetch(`${base}/api/v1${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** An agent of the demo reseller who sold two codes from its float: it owes the cash for them. */
+async function agentWithSales(base: string, owner: string, outbox: string): Promise<void> {
+  const msisdn = '+2250700000077';
+  const agent = await post<{ id: string }>(base, '/agents', owner, {
+    msisdn,
+    name: 'Boutique Kone',
+    commission_bp: 1000,
+  });
+  const invited = await otpLogin(base, msisdn, outbox);
+  const { session_token } = await post<{ session_token: string }>(
+    base,
+    `/agents/${agent.id}/accept`,
+    invited,
+    {},
+  );
+  const forfait = SEED_FORFAITS[0] as { id: string; price_fcfa: number };
+  await post(base, `/agents/${agent.id}/allot`, owner, { float_fcfa: 2 * forfait.price_fcfa });
+  for (let i = 0; i < 2; i++)
+    await post(base, `/agents/${agent.id}/sales`, session_token, { forfait_id: forfait.id });
+}
+
 async function main(): Promise<void> {
   const dynamo = await startDynamoDbLocal();
   const dir = join(tmpdir(), `console-shots-${process.pid}`);
@@ -114,6 +151,7 @@ async function main(): Promise<void> {
     await page.goto(`${server.url}/console`);
     await page.locator('.chart canvas').first().waitFor();
     await page.getByTestId('summary-total').waitFor();
+    await page.waitForFunction(NOTHING_LOADING);
     await page.screenshot({ path: join(ROOT, 'docs', 'console-dashboard.png'), fullPage: true });
 
     await page.goto(`${server.url}/console#sessions`);
@@ -146,9 +184,44 @@ async function main(): Promise<void> {
       .first()
       .screenshot({ path: join(ROOT, 'docs', 'console-print.png') });
     await context.close();
+
+    // An agent's card: the cash it owed just recorded, said done, with its undo.
+    await agentWithSales(server.url, token, outbox);
+    const agents = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fr-FR' });
+    await agents.addInitScript(
+      `sessionStorage.setItem('token', ${JSON.stringify(token)}); sessionStorage.setItem('msisdn', ${JSON.stringify(DEMO_RESELLER_MSISDN)});`,
+    );
+    const agentsPage = await agents.newPage();
+    await agentsPage.goto(`${server.url}/console#agents`);
+    const card = agentsPage.getByRole('region', { name: 'Boutique Kone' });
+    const owed = await card.locator('[data-field="owed"]').innerText();
+    await card.getByLabel('Encaisser (FCFA)').fill(owed.replace(/\D/g, ''));
+    await card.getByRole('button', { name: 'Enregistrer' }).click();
+    await card.getByRole('button', { name: 'Oui, confirmer' }).click();
+    await card.getByRole('button', { name: 'Annuler cette opération' }).waitFor();
+    await card.getByText('Remises et reprises').click();
+    await card.locator('ul.history li').first().waitFor();
+    await card.screenshot({ path: join(ROOT, 'docs', 'console-agents.png') });
+    await agents.close();
+
+    // The operator's report: the reseller picked by its name, the last 30 days.
+    const operatorMsisdn = '+2250700000099';
+    await upsertOperator({ msisdn: operatorMsisdn, role: 'admin' });
+    const operatorToken = await otpLogin(server.url, operatorMsisdn, outbox);
+    const operator = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fr-FR' });
+    await operator.addInitScript(
+      `sessionStorage.setItem('token', ${JSON.stringify(operatorToken)}); sessionStorage.setItem('msisdn', ${JSON.stringify(operatorMsisdn)});`,
+    );
+    const operatorPage = await operator.newPage();
+    await operatorPage.goto(`${server.url}/console#reports`);
+    await operatorPage.getByLabel('Revendeur').selectOption({ label: 'Demo Hotspot' });
+    await operatorPage.getByRole('button', { name: '30 derniers jours' }).click();
+    await operatorPage.getByTestId('report-days').waitFor();
+    await operatorPage.screenshot({ path: join(ROOT, 'docs', 'console-admin-reports.png'), fullPage: true });
+    await operator.close();
     await server.close();
     process.stdout.write(
-      'docs/console-dashboard.png, docs/console-sessions.png, docs/console-reports.png, docs/console-codes.png, docs/console-print.png\n',
+      'docs/console-dashboard.png, docs/console-sessions.png, docs/console-reports.png, docs/console-codes.png, docs/console-print.png, docs/console-agents.png, docs/console-admin-reports.png\n',
     );
   } finally {
     await browser.close();

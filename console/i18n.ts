@@ -26,6 +26,8 @@ const fr = {
     'Un nouveau code a été envoyé au {msisdn}. Saisissez-le pour continuer là où vous étiez.',
   cancel: 'Annuler',
   logout: 'Déconnexion',
+  /** The header's name for an operator's account. */
+  operator: 'Opérateur',
   menu: 'Menu',
   t_dashboard: 'Tableau de bord',
   t_hotspots: 'Hotspots',
@@ -362,6 +364,7 @@ const en: Record<Key, string> = {
   session_expired_intro: 'A new code was sent to {msisdn}. Enter it to carry on where you were.',
   cancel: 'Cancel',
   logout: 'Log out',
+  operator: 'Operator',
   menu: 'Menu',
   t_dashboard: 'Dashboard',
   t_hotspots: 'Hotspots',

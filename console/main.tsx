@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { logOut, onExpired } from './api.js';
+import { api, logOut, onExpired } from './api.js';
 import { type Key, lang, setLang, t } from './i18n.js';
 import type { ScreenId } from './screens/index.js';
 import { Login, Relogin } from './screens/login.js';
@@ -22,6 +22,7 @@ const ADMIN_TABS: ScreenId[] = [
   'network',
   'status',
   'payments',
+  'reports',
   'activity',
   'hotspots',
   'codes',
@@ -48,16 +49,42 @@ const loadScreens = () => {
   return screens;
 };
 
+/** Whose session it is, as the header names it: a name a person reads, the number as written at home. */
+interface Who {
+  name?: string;
+  phone?: string;
+}
+
+/**
+ * The account's name (the reseller's business, the agent's shop) and its number in the national
+ * form of the reseller's country, as the API writes them; nothing when they cannot be read now.
+ */
+async function whoIs(): Promise<Who> {
+  try {
+    const a = await api<Who>('GET', '/auth/session');
+    return a.status === 200 ? { ...a.body } : {};
+  } catch {
+    return {};
+  }
+}
+
 function App() {
   const [loaded, setLoaded] = useState<Screens>();
   const [session, setSession] = useState<Session | undefined>(loadSession());
   const [, setLangTick] = useState(lang);
   const [expired, setExpired] = useState<((ok: boolean) => void) | undefined>();
   const [leaving, setLeaving] = useState(false);
+  const [who, setWho] = useState<Who>({});
   const role = session?.claims.role;
   const tabs = tabsOf(role);
   const [asked, setTab] = useState<ScreenId>(tabOf(tabs));
   const tab = tabs.includes(asked) ? asked : (tabs[0] as ScreenId);
+
+  const token = session?.token;
+  useEffect(() => {
+    setWho({});
+    if (token) void whoIs().then(setWho);
+  }, [token]);
 
   useEffect(() => {
     onExpired(() => new Promise<boolean>((resolve) => setExpired(() => resolve)));
@@ -115,7 +142,10 @@ function App() {
       </a>
       <header class="bar">
         <strong>{t('app')}</strong>
-        <span class="who">{session.msisdn}</span>
+        <span class="who" data-testid="who">
+          <span class="who-name">{role === 'admin' ? t('operator') : who.name}</span>
+          {who.phone ? <span class="who-phone">{who.phone}</span> : null}
+        </span>
         {langButton}
         <button type="button" class="link" onClick={logout} disabled={leaving} aria-busy={leaving}>
           {t('logout')}

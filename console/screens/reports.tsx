@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { fcfa, type Key, lang, t } from '../i18n.js';
+import { hotspotName, resellerOptions, useVlans } from '../lists.js';
 import type { Session } from '../session.js';
 import { Loading, useGet } from '../ui.js';
-import { Statement } from '../widgets.js';
+import { Select, Statement } from '../widgets.js';
 
 /** A breakdown's line as `GET /billing/report` answers it. */
 interface Line {
@@ -78,15 +79,22 @@ function Breakdown(props: { title: Key; lines: Line[]; testid: string; names?: (
 /**
  * Sales over any range of up to a year (`GET /billing/report`, from the ledger's days): the
  * totals, then by hotspot, forfait, agent and channel, and day by day; as CSV
- * (`GET /billing/report/export`), or printed as it stands (print CSS hides the rest).
+ * (`GET /billing/report/export`), or printed as it stands (print CSS hides the rest). An
+ * operator picks the reseller by its name first (the report, printed, names it).
  */
 export function Reports({ session }: { session: Session }) {
-  const reseller = session.claims.reseller_id ?? '';
+  const isAdmin = session.claims.role === 'admin';
+  // The operator's resellers to pick from; everyone's hotspots named as people know them.
+  const vlans = useVlans();
+  const resellers = resellerOptions(vlans.data?.items ?? []);
+  const [picked, setPicked] = useState('');
+  const reseller = session.claims.reseller_id ?? picked;
   const [first] = presets();
   const [range, setRange] = useState({ from: first?.[1] ?? '', to: first?.[2] ?? '' });
   const [shown, setShown] = useState(range);
   const query = `reseller_id=${reseller}&from=${shown.from}&to=${shown.to}`;
-  const r = useGet<Report>(`/billing/report?${query}`);
+  const r = useGet<Report>(reseller ? `/billing/report?${query}` : undefined);
+  const pickedName = isAdmin ? resellers.find(([id]) => id === reseller)?.[1] : undefined;
   const [wrong, setWrong] = useState(false);
   const show = (e: Event) => {
     e.preventDefault();
@@ -109,6 +117,16 @@ export function Reports({ session }: { session: Session }) {
   return (
     <div>
       <form class="no-print card" onSubmit={show} novalidate>
+        {isAdmin ? (
+          <Select
+            id="report-reseller"
+            label="reseller"
+            value={picked}
+            onValue={setPicked}
+            options={resellers}
+            first={<option value="">{t('pick_reseller')}</option>}
+          />
+        ) : null}
         <div class="buttons presets">
           {presets().map(([key, from, to]) => (
             <button
@@ -157,10 +175,15 @@ export function Reports({ session }: { session: Session }) {
           </button>
         </div>
       </form>
-      {wrong ? null : !r.data ? (
+      {wrong || !reseller ? (
+        vlans.error ? (
+          <Loading error={vlans.error} />
+        ) : null
+      ) : !r.data ? (
         <Loading error={r.error} />
       ) : (
         <section class="card statement report" data-testid="report">
+          {pickedName ? <p class="report-who">{pickedName}</p> : null}
           <h2>{t('report_of', { from: dayText(r.data.from), to: dayText(r.data.to) })}</h2>
           <Statement
             testid="report-totals"
@@ -175,7 +198,12 @@ export function Reports({ session }: { session: Session }) {
             title="by_hotspot"
             lines={r.data.by_hotspot}
             testid="report-hotspots"
-            names={(l) => (l.key === '-' ? t('report_no_hotspot') : l.name)}
+            names={(l) => {
+              if (l.key === '-') return t('report_no_hotspot');
+              // The API names a hotspot with its NAS id; the screen by its name alone when known.
+              const known = hotspotName(vlans.data?.items ?? [], l.key);
+              return known === l.key ? l.name : known;
+            }}
           />
           <Breakdown title="by_forfait" lines={r.data.by_forfait} testid="report-forfaits" />
           <Breakdown title="by_agent" lines={r.data.by_agent} testid="report-agents" />

@@ -122,6 +122,10 @@ export const SessionResponse = /* @__PURE__ */ schema(() =>
     subscriber_ref: z.string(),
     expires_at: z.string(),
     role: z.enum(['subscriber', 'reseller', 'admin', 'agent']),
+    /** A reseller's business name, an agent's name; absent for an operator or a subscriber. */
+    name: z.optional(z.string().check(z.meta({ examples: ['Chez Awa'] }))),
+    /** The account's number as people write it in the reseller's country. */
+    phone: z.string().check(z.meta({ examples: ['07 00 00 00 00'] })),
   }),
 );
 

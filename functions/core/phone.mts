@@ -44,3 +44,14 @@ export function countryOf(e164: string): string {
   const phone = parsePhoneNumberFromString(e164, PLANS);
   return phone?.country ?? phone?.countryCallingCode ?? 'unknown';
 }
+
+/**
+ * A served E.164 number as a person reads it where `country` is: the national form when the
+ * number is of that country ("07 00 00 00 00"), the international one otherwise
+ * ("+221 77 123 45 67"); the number as given when no plan reads it.
+ */
+export function readable(e164: string, country: string): string {
+  const phone = parsePhoneNumberFromString(e164, PLANS);
+  if (!phone?.isValid()) return e164;
+  return phone.country === country ? phone.formatNational() : phone.formatInternational();
+}

@@ -10,13 +10,15 @@ import { upsertOperator } from '../../functions/store/accounts.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { audit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
-import { call, lastOtp, login, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
+import { logInConsole, openPhone, scrollWidth } from '../support/console.js';
+import { call, login, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
 
 /**
  * Agents in a real browser (Debian's chromium through playwright-core) against the local server:
  * a reseller adds an agent and gives it a float; the agent logs in with its SMS code on a 360 px
  * screen and sells two codes, one printed on a 58 mm ticket, one texted; the reseller sees both
- * sales, the commission and the cash owed, and records the cash. No console error, axe clean.
+ * sales, the commission and the cash owed, and records the cash (and undoes a cash record made
+ * by mistake). No console error, axe clean.
  */
 const server = useLocalServer();
 const forfait = SEED_FORFAITS[0] as { id: string; price_fcfa: number; name: string };
@@ -29,30 +31,8 @@ let nasId = '';
 
 const fcfa = (n: number) => `${new Intl.NumberFormat('fr-FR').format(n).replace(/\u202f|\u00a0/g, ' ')} FCFA`;
 
-async function open() {
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fr-FR' });
-  context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  await page.addInitScript(
-    "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective));",
-  );
-  return { context, page, problems };
-}
-
-async function logIn(page: Page, msisdn: string, hash = ''): Promise<void> {
-  await page.goto(`${server.url()}/console${hash}`);
-  await page.getByLabel('Numéro de téléphone').fill(msisdn);
-  await page.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
-  await page.getByLabel('Code reçu par SMS (6 chiffres)').waitFor();
-  await page.getByLabel('Code reçu par SMS (6 chiffres)').fill(lastOtp(msisdn));
-  await page.getByRole('button', { name: 'Valider' }).click();
-  await page.getByRole('navigation', { name: 'Menu' }).waitFor();
-}
+const open = () => openPhone(browser);
+const logIn = (page: Page, msisdn: string, hash = '') => logInConsole(page, server.url(), msisdn, hash);
 
 const smsTo = (msisdn: string) =>
   readFileSync(process.env.SMS_OUTBOX as string, 'utf8')
@@ -307,5 +287,74 @@ describe('agents in the console', () => {
     expect(a.problems).toEqual([]);
     await r.context.close();
     await a.context.close();
+  }, 120_000);
+
+  it('a reseller records cash received from an agent, sees it confirmed, undoes it: the history marks it undone, the balance is restored', async () => {
+    const owner = await tokenFor('reseller', { resellerId });
+    const msisdn = newMsisdn();
+    const made = await call<{ id: string }>(server.url(), 'POST', '/api/v1/agents', {
+      token: owner,
+      body: { msisdn, name: 'Cabine Adjamé', commission_bp: 1000 },
+    });
+    const id = made.body.id;
+    const accepted = await call<{ session_token: string }>(
+      server.url(),
+      'POST',
+      `/api/v1/agents/${id}/accept`,
+      {
+        token: await login(server.url(), msisdn),
+      },
+    );
+    // Two sales on a float of two: the agent owes its reseller the price less its commission.
+    await call(server.url(), 'POST', `/api/v1/agents/${id}/allot`, {
+      token: owner,
+      body: { float_fcfa: 2 * forfait.price_fcfa },
+    });
+    for (let i = 0; i < 2; i++) {
+      const sold = await call(server.url(), 'POST', `/api/v1/agents/${id}/sales`, {
+        token: accepted.body.session_token,
+        body: { forfait_id: forfait.id },
+      });
+      expect(sold.status).toBe(201);
+    }
+    const owed = 2 * forfait.price_fcfa - 2 * Math.round(forfait.price_fcfa / 10);
+
+    const r = await open();
+    await logIn(r.page, resellerPhone, '#agents');
+    const card = r.page.getByRole('region', { name: 'Cabine Adjamé' });
+    await card.locator('[data-field="owed"]').getByText(fcfa(owed), { exact: true }).waitFor();
+    await card.getByText('Remises et reprises').click();
+    await card.getByText('Rien pour le moment.').or(card.locator('ul.history li').first()).waitFor();
+
+    await card.getByLabel('Encaisser (FCFA)').fill(String(owed));
+    await card.getByRole('button', { name: 'Enregistrer' }).click();
+    await card.getByText(`Enregistrer ${fcfa(owed)} reçus de Cabine Adjamé ?`).waitFor();
+    await card.getByRole('button', { name: 'Oui, confirmer' }).click();
+    await card.getByText('Enregistré. Vous pouvez annuler pendant 5 minutes.').waitFor();
+    await card.locator('[data-field="owed"]').getByText(fcfa(0), { exact: true }).waitFor();
+    const cashLine = card.locator('ul.history li[data-kind="cash"]');
+    await cashLine.getByText(`Espèces reçues · ${fcfa(owed)}`).waitFor();
+    expect(await cashLine.innerText()).not.toContain('annulée');
+    expect(await audit(r.page)).toEqual([]);
+
+    await card.getByRole('button', { name: 'Annuler cette opération' }).click();
+    await card.getByText('Opération annulée : soldes rétablis.').waitFor();
+    // The balance as before the record, on the screen and in the API; the record kept, marked undone.
+    await card.locator('[data-field="owed"]').getByText(fcfa(owed), { exact: true }).waitFor();
+    expect(await card.locator('[data-field="cash-received"]').innerText()).toBe(fcfa(0));
+    await expect.poll(() => cashLine.innerText()).toContain('(annulée)');
+    expect(await card.getByRole('button', { name: 'Annuler cette opération' }).count()).toBe(0);
+    const after = await call<{ agent: { owed_fcfa: number; cash_received_fcfa: number } }>(
+      server.url(),
+      'GET',
+      `/api/v1/agents/${id}`,
+      { token: owner },
+    );
+    expect(after.body.agent).toMatchObject({ owed_fcfa: owed, cash_received_fcfa: 0 });
+    expect(await audit(r.page)).toEqual([]);
+    await card.screenshot({ path: join(tmpdir(), 'console-agent-cash-undone.png') });
+    expect(await scrollWidth(r.page)).toBeLessThanOrEqual(360);
+    expect(r.problems).toEqual([]);
+    await r.context.close();
   }, 120_000);
 });

@@ -6,20 +6,22 @@ import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { bookings } from '../../functions/billing/ledger.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
+import { allocateVlan } from '../../functions/network/vlans.js';
 import { upsertOperator } from '../../functions/store/accounts.js';
 import { transact } from '../../functions/store/entity.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { audit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
-import { hotspotOf } from '../support/hotspots.js';
-import { call, lastOtp, newMsisdn, tokenFor } from '../support/http.js';
+import { logInConsole, openPhone, scrollWidth } from '../support/console.js';
+import { call, newMsisdn, tokenFor } from '../support/http.js';
 import { type EdgeContext, edgeStack } from '../support/radius.js';
 
 /**
  * "Rapports" in the console on a 360 px phone, against the run's stack: a reseller's sales of
  * two months (booked by the ledger as every flow books them), read over a range: the totals and
  * each breakdown as the API and the month's statement say, the CSV downloaded, printed without
- * the form; French, then English. Axe clean, no sideways scrolling.
+ * the form; French, then English. The operator reads any reseller's, picked by its name. Axe
+ * clean, no sideways scrolling.
  */
 let edge: EdgeContext;
 let browser: Browser;
@@ -35,7 +37,13 @@ beforeAll(async () => {
   setDdb(undefined);
   browser = await chromium.launch(CHROMIUM);
   await recordReseller({ resellerId: reseller.id, name: 'Chez Awa', country: 'CI' });
-  reseller.nasId = await hotspotOf(reseller.id, 'access_reports');
+  // Two resellers with a hotspot each: the operator's picker offers both by name.
+  reseller.nasId = (
+    await allocateVlan({ resellerId: reseller.id, resellerName: 'Chez Awa', siteCount: 1 })
+  ).nas_id;
+  const other = randomUUID();
+  await recordReseller({ resellerId: other, name: 'Maquis Bon Coin', country: 'CI' });
+  await allocateVlan({ resellerId: other, resellerName: 'Maquis Bon Coin', siteCount: 1 });
   const owner = await tokenFor('reseller', { resellerId: reseller.id });
   const agent = await call<{ id: string }>(edge.apiUrl, 'POST', '/api/v1/agents', {
     token: owner,
@@ -71,21 +79,12 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function logIn(page: Page): Promise<void> {
+/** Logs in on the console as a new account of the reseller, or as an operator. */
+async function logIn(page: Page, role: 'reseller' | 'admin' = 'reseller'): Promise<void> {
   const msisdn = newMsisdn();
-  await upsertOperator({ msisdn, role: 'reseller', resellerId: reseller.id });
-  await page.goto(`${edge.apiUrl}/console`);
-  await page.getByLabel('Numéro de téléphone').fill(msisdn);
-  await page.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
-  await page.getByLabel('Code reçu par SMS (6 chiffres)').waitFor();
-  await page.getByLabel('Code reçu par SMS (6 chiffres)').fill(lastOtp(msisdn));
-  await page.getByRole('button', { name: 'Valider' }).click();
-  await page.getByRole('navigation', { name: 'Menu' }).waitFor();
+  await upsertOperator({ msisdn, role, ...(role === 'reseller' ? { resellerId: reseller.id } : {}) });
+  await logInConsole(page, edge.apiUrl, msisdn);
 }
-
-type Doc = { document: { documentElement: { scrollWidth: number } } };
-const scrollWidth = (page: Page) =>
-  page.evaluate(() => (globalThis as unknown as Doc).document.documentElement.scrollWidth);
 const amount = (n: number) =>
   `${new Intl.NumberFormat('fr-FR').format(n).replace(/\u202f|\u00a0/g, ' ')} FCFA`;
 /** A statement table's cell by its field, as the screen writes it. */
@@ -94,17 +93,7 @@ const cell = (page: Page, table: string, field: string) =>
 
 describe('sales reports, at 360 px', () => {
   it('shows October as its statement, then two months with each breakdown named; CSV; printed alone; in English', async () => {
-    const context = await browser.newContext({
-      viewport: { width: 360, height: 740 },
-      locale: 'fr-FR',
-      acceptDownloads: true,
-    });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
+    const { context, page, problems } = await openPhone(browser, { acceptDownloads: true });
     await logIn(page);
     await page.getByRole('link', { name: 'Rapports' }).click();
     await page.getByTestId('report').waitFor();
@@ -129,7 +118,10 @@ describe('sales reports, at 360 px', () => {
     expect(await page.getByTestId('report-agents').innerText()).toContain('Boutique Gare, quai 2');
     expect(await page.getByTestId('report-channels').innerText()).toContain('Espèces (agents)');
     expect(await page.getByTestId('report-forfaits').innerText()).toContain(week.name);
-    expect(await page.getByTestId('report-hotspots').innerText()).toContain(reseller.nasId);
+    // The hotspot by its name, never its NAS id.
+    expect(await cell(page, 'report-hotspots', reseller.nasId)).toBe(amount(1500));
+    expect(await page.getByTestId('report-hotspots').innerText()).toContain('Chez Awa');
+    await expect.poll(() => page.getByTestId('report-hotspots').innerText()).not.toContain(reseller.nasId);
     expect(await audit(page)).toEqual([]);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
 
@@ -167,8 +159,7 @@ describe('sales reports, at 360 px', () => {
   }, 120_000);
 
   it('says a range over a year is refused, and shows nothing wrong', async () => {
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fr-FR' });
-    const page = await context.newPage();
+    const { context, page } = await openPhone(browser);
     await logIn(page);
     await page.getByRole('link', { name: 'Rapports' }).click();
     await page.getByLabel('Du').fill('2024-01-01');
@@ -179,4 +170,41 @@ describe('sales reports, at 360 px', () => {
     expect(await audit(page)).toEqual([]);
     await context.close();
   }, 60_000);
+
+  it("the operator picks a reseller by its name and reads that reseller's report", async () => {
+    const { context, page, problems } = await openPhone(browser);
+    await logIn(page, 'admin');
+    await page.getByRole('link', { name: 'Rapports' }).click();
+    const picker = page.getByLabel('Revendeur');
+    await picker.waitFor();
+    // Nothing shown before a reseller is picked, and never an id to type.
+    expect(await page.getByTestId('report').count()).toBe(0);
+    await expect
+      .poll(() => picker.locator('option').allInnerTexts())
+      .toEqual(expect.arrayContaining(['Choisissez un revendeur', 'Chez Awa', 'Maquis Bon Coin']));
+    expect(await picker.inputValue()).toBe('');
+    await picker.selectOption({ label: 'Maquis Bon Coin' });
+    await page.getByLabel('Du').fill('2025-10-01');
+    await page.getByLabel('Au').fill('2025-11-30');
+    await page.getByRole('button', { name: 'Afficher' }).click();
+    await expect.poll(() => cell(page, 'report-totals', 'total')).toBe(amount(0));
+
+    await picker.selectOption({ label: 'Chez Awa' });
+    await expect.poll(() => cell(page, 'report-totals', 'total')).toBe(amount(5000));
+    expect(await page.getByTestId('report').innerText()).toContain('Chez Awa');
+    expect(await cell(page, 'report-agents', reseller.agentId)).toBe(amount(500));
+    expect(await page.getByTestId('report-agents').innerText()).toContain('Boutique Gare, quai 2');
+    expect(await audit(page)).toEqual([]);
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Télécharger le CSV' }).click(),
+    ]);
+    expect(readFileSync(await download.path(), 'utf8').split('\r\n')[1]).toBe(
+      'total,2025-10-01..2025-11-30,XOF,5000',
+    );
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
 });

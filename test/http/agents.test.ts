@@ -63,7 +63,13 @@ describe('an agent of a reseller', () => {
 
     const session = await api('GET', '/api/v1/auth/session', agent.token);
     expect(session.status).toBe(200);
-    expect(session.body).toMatchObject({ role: 'agent' });
+    // The header's words: the agent's name, its number as written in its reseller's country.
+    expect(session.body).toMatchObject({ role: 'agent', name: 'Boutique Kone' });
+    const { phone } = session.body as { phone: string };
+    expect(phone).toMatch(/^07 /);
+    expect(phone.replace(/ /g, '')).toBe(agent.msisdn.slice(4));
+    const resellers = await api('GET', '/api/v1/auth/session', reseller.token);
+    expect(resellers.body).toMatchObject({ role: 'reseller', name: 'Chez Awa' });
     const mine = await api('GET', `/api/v1/agents/${agent.id}`, agent.token);
     expect(mine.status).toBe(200);
     expect(mine.body).toMatchObject({

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { OUTPUT, SERVED_COUNTRIES, sourceMetadata, subset } from '../../bin/phone-metadata.js';
 import { normalizeMsisdnLoaded } from '../../functions/auth/otp.js';
 import { handler as otpRequest } from '../../functions/auth/otp-request.js';
-import { servedE164 } from '../../functions/core/phone.mjs';
+import { readable, servedE164 } from '../../functions/core/phone.mjs';
 
 const require = createRequire(import.meta.url);
 /** libphonenumber's example mobile number of every country, national significant digits. */
@@ -98,4 +98,14 @@ describe('MSISDN numbering plans (the countries served)', () => {
       expect(JSON.parse(res.body as string).error.code).toBe('ERR_MSISDN_INVALID');
     },
   );
+});
+
+describe('a number as people read it (the console header)', () => {
+  it("is national in the reseller's country, international in another, as given when no plan reads it", () => {
+    const ci = readable('+2250700000001', 'CI');
+    expect(ci.startsWith('07')).toBe(true);
+    expect(ci.replace(/\D/g, '')).toBe('0700000001');
+    expect(readable(e164('SN'), 'CI')).toMatch(/^\+221 /);
+    expect(readable('+22500000000', 'CI')).toBe('+22500000000');
+  });
 });
