@@ -4,6 +4,8 @@
  */
 const fr = {
   app: 'Console revendeur',
+  app_admin: 'Console opérateur',
+  app_agent: 'Espace agent',
   lang_switch: 'English',
   skip: 'Aller au contenu',
   login_title: 'Connexion',
@@ -343,6 +345,8 @@ export type Lang = 'fr' | 'en';
 
 const en: Record<Key, string> = {
   app: 'Reseller console',
+  app_admin: 'Operator console',
+  app_agent: 'Agent space',
   lang_switch: 'Français',
   skip: 'Skip to content',
   login_title: 'Log in',

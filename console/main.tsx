@@ -141,7 +141,9 @@ function App() {
         {t('skip')}
       </a>
       <header class="bar">
-        <strong>{t('app')}</strong>
+        <strong data-testid="console-title">
+          {t(role === 'admin' ? 'app_admin' : role === 'agent' ? 'app_agent' : 'app')}
+        </strong>
         <span class="who" data-testid="who">
           <span class="who-name">{role === 'admin' ? t('operator') : who.name}</span>
           {who.phone ? <span class="who-phone">{who.phone}</span> : null}

@@ -59,6 +59,7 @@ describe('the console header', () => {
     await logInConsole(page, server.url(), agentPhone, `#accept=${added.body.id}`);
     const who = page.getByTestId('who');
     await expect.poll(() => who.innerText()).toContain('Boutique Kone');
+    expect(await page.getByTestId('console-title').innerText()).toBe('Espace agent');
     expect(digits(await who.innerText())).toBe(national(agentPhone));
     expect(await who.innerText()).not.toContain('+');
     expect(problems).toEqual([]);
@@ -70,6 +71,7 @@ describe('the console header', () => {
     await logInConsole(operator.page, server.url(), adminPhone);
     const header = operator.page.getByTestId('who');
     await expect.poll(() => header.innerText()).toContain('Opérateur');
+    expect(await operator.page.getByTestId('console-title').innerText()).toBe('Console opérateur');
     expect(digits(await header.innerText())).toBe(national(adminPhone));
     expect(await audit(operator.page)).toEqual([]);
     expect(operator.problems).toEqual([]);
