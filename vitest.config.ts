@@ -6,7 +6,9 @@ export default defineConfig({
     // DynamoDB Local is started once per run here, and shared by every test file.
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/setup.ts'],
-    testTimeout: 30_000,
+    // A budget against a hung test, not a measure: a file of hundreds of DynamoDB Local calls
+    // beside another file on two cores takes tens of seconds (performance is the bench's).
+    testTimeout: 90_000,
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,

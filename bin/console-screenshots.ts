@@ -26,6 +26,7 @@ import { localClient, startDynamoDbLocal } from './local/dynamodb-local.js';
 import { applyLocalEnv } from './local/env.js';
 import { localPages } from './local/pages.js';
 import { startServer } from './local/server.js';
+import { startStreamConsumers } from './local/streams.js';
 import { createTable, seed } from './local/table.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -137,7 +138,10 @@ async function main(): Promise<void> {
     client.destroy();
     await seed();
     const { nasId } = await seedDemo();
+    // The sessions' counts are the stream consumers' (as `npm start` runs them): counted before the shot.
+    const consumers = await startStreamConsumers();
     await online(nasId, await twoWeeksOfSales(nasId));
+    await consumers.drain();
     const server = await startServer({ port: 0, pages: localPages() });
     const token = await otpLogin(server.url, DEMO_RESELLER_MSISDN, outbox);
 
@@ -220,6 +224,7 @@ async function main(): Promise<void> {
     await operatorPage.screenshot({ path: join(ROOT, 'docs', 'console-admin-reports.png'), fullPage: true });
     await operator.close();
     await server.close();
+    await consumers.stop();
     process.stdout.write(
       'docs/console-dashboard.png, docs/console-sessions.png, docs/console-reports.png, docs/console-codes.png, docs/console-print.png, docs/console-agents.png, docs/console-admin-reports.png\n',
     );

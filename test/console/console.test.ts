@@ -229,8 +229,11 @@ describe('the console, for a reseller', () => {
     await expect
       .poll(() => w.page.getByTestId('sales-today').innerText())
       .toBe(amount(summary.body.total_fcfa));
-    expect(await w.page.getByTestId('summary-total').innerText()).toBe(amount(summary.body.total_fcfa));
-    expect(await w.page.getByTestId('live-now').innerText()).toBe('1');
+    // Each card loads on its own: awaited until it shows its figure (never a fixed wait).
+    await expect
+      .poll(() => w.page.getByTestId('summary-total').innerText())
+      .toBe(amount(summary.body.total_fcfa));
+    await expect.poll(() => w.page.getByTestId('live-now').innerText()).toBe('1');
     // By hotspot, by name: the RADIUS sale under the hotspot's name, the API redemptions under
     // no hotspot, said as such; never a NAS id.
     await expect.poll(() => w.page.locator('.rows li', { hasText: reseller.name }).count()).toBe(1);
