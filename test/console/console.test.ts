@@ -12,6 +12,7 @@ import { getPayment } from '../../functions/store/payments.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { audit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
+import { logInConsole } from '../support/console.js';
 import { CONSOLE_BUDGET, measureConsole, otpLogin } from '../support/console-figures.js';
 import { login as apiLogin, lastOtp, newMsisdn, tokenFor } from '../support/http.js';
 import { asRouter, type EdgeContext, edgeStack, givenUdpRouter, type TestRouter } from '../support/radius.js';
@@ -112,13 +113,7 @@ async function logInByApi(msisdn: string): Promise<void> {
 
 /** Logs in on the console's first screen with the code the stack texted to `msisdn`. */
 async function logIn(page: Page, msisdn: string): Promise<void> {
-  await page.goto(`${edge.apiUrl}/console`);
-  await page.getByLabel('Numéro de téléphone').fill(msisdn);
-  await page.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
-  await page.getByLabel('Code reçu par SMS (6 chiffres)').waitFor();
-  await page.getByLabel('Code reçu par SMS (6 chiffres)').fill(lastOtp(msisdn));
-  await page.getByRole('button', { name: 'Valider' }).click();
-  await page.getByRole('navigation', { name: 'Menu' }).waitFor();
+  await logInConsole(page, edge.apiUrl, msisdn);
 }
 
 function expectClean(w: Watched): void {

@@ -8,7 +8,8 @@ import { Nas } from '../../functions/store/nas.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { audit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
-import { call, lastOtp, newMsisdn, tokenFor } from '../support/http.js';
+import { logInConsole, scrollWidth } from '../support/console.js';
+import { call, newMsisdn, tokenFor } from '../support/http.js';
 import { type EdgeContext, edgeStack } from '../support/radius.js';
 
 /**
@@ -49,18 +50,8 @@ afterAll(async () => {
 async function logIn(page: Page): Promise<void> {
   const msisdn = newMsisdn();
   await upsertOperator({ msisdn, role: 'reseller', resellerId: reseller.id });
-  await page.goto(`${edge.apiUrl}/console`);
-  await page.getByLabel('Numéro de téléphone').fill(msisdn);
-  await page.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
-  await page.getByLabel('Code reçu par SMS (6 chiffres)').waitFor();
-  await page.getByLabel('Code reçu par SMS (6 chiffres)').fill(lastOtp(msisdn));
-  await page.getByRole('button', { name: 'Valider' }).click();
-  await page.getByRole('navigation', { name: 'Menu' }).waitFor();
+  await logInConsole(page, edge.apiUrl, msisdn);
 }
-
-type Doc = { document: { documentElement: { scrollWidth: number } } };
-const scrollWidth = (page: Page) =>
-  page.evaluate(() => (globalThis as unknown as Doc).document.documentElement.scrollWidth);
 
 async function create(page: Page, name: string, price: string): Promise<void> {
   await page.locator('#new-name').fill(name);

@@ -8,7 +8,8 @@ import { upsertOperator } from '../../functions/store/accounts.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { audit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
-import { call, lastOtp, newMsisdn, tokenFor } from '../support/http.js';
+import { logInConsole, scrollWidth } from '../support/console.js';
+import { call, newMsisdn, tokenFor } from '../support/http.js';
 import { type EdgeContext, edgeStack } from '../support/radius.js';
 
 /**
@@ -54,19 +55,9 @@ afterAll(async () => {
 async function logIn(page: Page): Promise<void> {
   const msisdn = newMsisdn();
   await upsertOperator({ msisdn, role: 'reseller', resellerId: reseller.id });
-  await page.goto(`${edge.apiUrl}/console`);
-  await page.getByLabel('Numéro de téléphone').fill(msisdn);
-  await page.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
-  await page.getByLabel('Code reçu par SMS (6 chiffres)').waitFor();
-  await page.getByLabel('Code reçu par SMS (6 chiffres)').fill(lastOtp(msisdn));
-  await page.getByRole('button', { name: 'Valider' }).click();
-  await page.getByRole('navigation', { name: 'Menu' }).waitFor();
+  await logInConsole(page, edge.apiUrl, msisdn);
   await page.getByRole('link', { name: 'Codes' }).click();
 }
-
-type Doc = { document: { documentElement: { scrollWidth: number } } };
-const scrollWidth = (page: Page) =>
-  page.evaluate(() => (globalThis as unknown as Doc).document.documentElement.scrollWidth);
 
 /** The pages of a PDF and the size of its first (PDF points). */
 function pdfPages(pdf: Buffer): { pages: number; size: number[] } {

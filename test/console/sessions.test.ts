@@ -11,6 +11,7 @@ import { recordReseller } from '../../functions/store/resellers.js';
 import { paidCode } from '../support/access.js';
 import { audit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
+import { logInConsole, scrollWidth } from '../support/console.js';
 import { type FakeNas, startFakeNas } from '../support/fake-nas.js';
 import { call, lastOtp, newMsisdn, tokenFor } from '../support/http.js';
 import { asRouter, type EdgeContext, edgeStack, givenUdpRouter, type TestRouter } from '../support/radius.js';
@@ -127,18 +128,8 @@ afterAll(async () => {
 async function logIn(page: Page): Promise<void> {
   const msisdn = newMsisdn();
   await upsertOperator({ msisdn, role: 'reseller', resellerId: reseller.id });
-  await page.goto(`${edge.apiUrl}/console`);
-  await page.getByLabel('Numéro de téléphone').fill(msisdn);
-  await page.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
-  await page.getByLabel('Code reçu par SMS (6 chiffres)').waitFor();
-  await page.getByLabel('Code reçu par SMS (6 chiffres)').fill(lastOtp(msisdn));
-  await page.getByRole('button', { name: 'Valider' }).click();
-  await page.getByRole('navigation', { name: 'Menu' }).waitFor();
+  await logInConsole(page, edge.apiUrl, msisdn);
 }
-
-type Doc = { document: { documentElement: { scrollWidth: number } } };
-const scrollWidth = (page: Page) =>
-  page.evaluate(() => (globalThis as unknown as Doc).document.documentElement.scrollWidth);
 
 const sessionOf = async (id: string) =>
   (

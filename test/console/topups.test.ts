@@ -19,7 +19,8 @@ const TEST_ADMIN = { role: 'admin', sub: 'topups', ref: 'SUB-1', exp: 0 } as con
 
 import { audit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
-import { lastOtp, newMsisdn } from '../support/http.js';
+import { logInConsole, scrollWidth } from '../support/console.js';
+import { newMsisdn } from '../support/http.js';
 import { type EdgeContext, edgeStack } from '../support/radius.js';
 
 /**
@@ -61,13 +62,7 @@ afterAll(async () => {
 async function logIn(page: Page, agentPhone?: string): Promise<void> {
   const msisdn = agentPhone ?? newMsisdn();
   if (!agentPhone) await upsertOperator({ msisdn, role: 'reseller', resellerId: reseller.id });
-  await page.goto(`${edge.apiUrl}/console`);
-  await page.getByLabel('Numéro de téléphone').fill(msisdn);
-  await page.getByRole('button', { name: 'Recevoir le code par SMS' }).click();
-  await page.getByLabel('Code reçu par SMS (6 chiffres)').waitFor();
-  await page.getByLabel('Code reçu par SMS (6 chiffres)').fill(lastOtp(msisdn));
-  await page.getByRole('button', { name: 'Valider' }).click();
-  await page.getByRole('navigation', { name: 'Menu' }).waitFor();
+  await logInConsole(page, edge.apiUrl, msisdn);
 }
 
 /** A guest's code whose hour ran out an hour ago. */
@@ -91,10 +86,6 @@ async function usedUpCode(): Promise<string> {
   });
   return code;
 }
-
-type Doc = { document: { documentElement: { scrollWidth: number } } };
-const scrollWidth = (page: Page) =>
-  page.evaluate(() => (globalThis as unknown as Doc).document.documentElement.scrollWidth);
 
 describe('a top-up, in the console at 360 px', () => {
   it('tops up a used-up code after a confirm step; the code and the books follow; axe clean; English one tap away', async () => {
