@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { signSession } from '../../functions/auth/tokens.js';
+import { registerEdge } from '../../functions/edge/edge-auth.js';
 import { countersOf, scopeOf } from '../../functions/store/counters.js';
 import { getSession, type RadiusSession, Session } from '../../functions/store/sessions.js';
 import { bundle } from '../support/bundles.js';
@@ -93,6 +94,30 @@ describe('the deployed bundles run', () => {
     const res = await invoke('auth/session', event('GET', '/api/v1/auth/session'));
     expect(res.statusCode).toBe(401);
     expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'ERR_UNAUTHENTICATED' } });
+  });
+
+  it("carries an edge's token check: the edge's own token is answered, another is refused (POST /edge/radius/authorize)", async () => {
+    const { token } = await registerEdge({
+      name: 'Bundle edge',
+      reseller_ids: [randomUUID()],
+      addresses: ['192.0.2.40'],
+      nowIso: new Date().toISOString(),
+    });
+    const login = (bearer: string) =>
+      event('POST', '/api/v1/edge/radius/authorize', {
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
+        body: JSON.stringify({
+          'User-Name': { type: 'string', value: ['ABCDEFGHJK'] },
+          'NAS-Identifier': { type: 'string', value: ['access_nowhere'] },
+        }),
+      });
+    // Its token passes: the login itself is refused (no such router), as the front would refuse it.
+    const answered = await invoke('edge/edge-radius-authorize', login(token));
+    expect(answered.statusCode).toBe(401);
+    expect(answered.body).toContain('Reply-Message');
+    const forged = await invoke('edge/edge-radius-authorize', login(`${token.slice(0, -1)}x`));
+    expect(forged.statusCode).toBe(502);
+    expect(JSON.parse(forged.body)).toMatchObject({ error: { code: 'ERR_RADIUS_CREDENTIALS' } });
   });
 
   it('validates and answers the OTP verify flow (POST /auth/otp/verify)', async () => {
