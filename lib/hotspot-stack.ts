@@ -289,6 +289,11 @@ function parseCanary(raw: unknown): Omit<CanaryTargets, 'apiUrl'> {
  */
 const NESTED_AREAS: readonly { prefix: string; id: string; description: string }[] = [
   {
+    prefix: '/api/v1/agents',
+    id: 'AgentsApi',
+    description: "Hotspot API: resellers' agents (float, stock, sales, handovers, top-ups)",
+  },
+  {
     prefix: '/api/v1/edge/',
     id: 'EdgeApi',
     description: "Hotspot API: the in-country edges' routes (replica and forwarded RADIUS calls)",
