@@ -12,7 +12,7 @@ import { getPayment } from '../../functions/store/payments.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { audit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
-import { logInConsole } from '../support/console.js';
+import { consoleApi, logInConsole } from '../support/console.js';
 import { CONSOLE_BUDGET, measureConsole, otpLogin } from '../support/console-figures.js';
 import { login as apiLogin, lastOtp, newMsisdn, tokenFor } from '../support/http.js';
 import { asRouter, type EdgeContext, edgeStack, givenUdpRouter, type TestRouter } from '../support/radius.js';
@@ -38,15 +38,8 @@ const PIXEL = Buffer.from(
   'base64',
 );
 
-const api = async (method: string, path: string, token: string, body?: unknown) => {
-  const res = await fetch(`${edge.apiUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
-};
+const api = (method: string, path: string, token: string, body?: unknown) =>
+  consoleApi(edge.apiUrl, method, path, token, body);
 
 interface Watched {
   context: BrowserContext;

@@ -8,7 +8,7 @@ import { Nas } from '../../functions/store/nas.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { audit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
-import { logInConsole, scrollWidth } from '../support/console.js';
+import { logInConsole, openPhone, scrollWidth } from '../support/console.js';
 import { call, newMsisdn, tokenFor } from '../support/http.js';
 import { type EdgeContext, edgeStack } from '../support/radius.js';
 
@@ -70,14 +70,7 @@ const portalNames = async () =>
 
 describe('my forfaits, in the console at 360 px', () => {
   it('makes, orders and hides forfaits; the portal follows; axe clean; bounds said in French; English one tap away', async () => {
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fr-FR' });
-    context.setDefaultTimeout(10_000);
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
+    const { context, page, problems } = await openPhone(browser);
     await logIn(page);
     await page.getByRole('link', { name: 'Forfaits', exact: true }).click();
     await page.getByText("Aucun forfait à vous pour l'instant.").waitFor();

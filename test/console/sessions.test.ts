@@ -11,7 +11,7 @@ import { recordReseller } from '../../functions/store/resellers.js';
 import { paidCode } from '../support/access.js';
 import { audit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
-import { logInConsole, scrollWidth } from '../support/console.js';
+import { logInConsole, openPhone, scrollWidth } from '../support/console.js';
 import { type FakeNas, startFakeNas } from '../support/fake-nas.js';
 import { call, lastOtp, newMsisdn, tokenFor } from '../support/http.js';
 import { asRouter, type EdgeContext, edgeStack, givenUdpRouter, type TestRouter } from '../support/radius.js';
@@ -150,14 +150,7 @@ async function disconnect(row: Locator, mac: string): Promise<void> {
 
 describe('who is online, in the console at 360 px', () => {
   it('fits the phone: each row says the code, forfait, device, time and data left; axe clean; English one tap away', async () => {
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fr-FR' });
-    context.setDefaultTimeout(10_000);
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
+    const { context, page, problems } = await openPhone(browser);
     await logIn(page);
     await page.getByRole('link', { name: 'Sessions' }).click();
     await page.locator('[data-session]').nth(2).waitFor();

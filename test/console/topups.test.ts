@@ -19,7 +19,7 @@ const TEST_ADMIN = { role: 'admin', sub: 'topups', ref: 'SUB-1', exp: 0 } as con
 
 import { audit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
-import { logInConsole, scrollWidth } from '../support/console.js';
+import { logInConsole, openPhone, scrollWidth } from '../support/console.js';
 import { newMsisdn } from '../support/http.js';
 import { type EdgeContext, edgeStack } from '../support/radius.js';
 
@@ -89,14 +89,7 @@ async function usedUpCode(): Promise<string> {
 
 describe('a top-up, in the console at 360 px', () => {
   it('tops up a used-up code after a confirm step; the code and the books follow; axe clean; English one tap away', async () => {
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fr-FR' });
-    context.setDefaultTimeout(10_000);
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
+    const { context, page, problems } = await openPhone(browser);
     await logIn(page);
     await page.getByRole('link', { name: 'Codes', exact: true }).click();
     const card = page.getByRole('region', { name: 'Recharger un code' });

@@ -12,6 +12,7 @@ import { upsertOperator } from '../../functions/store/accounts.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { audit } from '../support/axe.js';
 import { CHROMIUM } from '../support/browser.js';
+import { consoleApi } from '../support/console.js';
 import { lastOtp, newMsisdn, tokenFor } from '../support/http.js';
 import { type EdgeContext, edgeStack } from '../support/radius.js';
 
@@ -29,15 +30,8 @@ const reseller = { id: randomUUID(), name: '', nasId: '' };
 const forfait = SEED_FORFAITS[1] as { id: string; name: string };
 const SHOTS = process.env.CONSOLE_SHOTS;
 
-const api = async (method: string, path: string, token: string, body?: unknown) => {
-  const res = await fetch(`${edge.apiUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
-};
+const api = (method: string, path: string, token: string, body?: unknown) =>
+  consoleApi(edge.apiUrl, method, path, token, body);
 
 interface Watched {
   context: BrowserContext;

@@ -39,3 +39,20 @@ type Doc = { document: { documentElement: { scrollWidth: number } } };
 /** How wide the page is drawn: at most the viewport's width when nothing scrolls sideways. */
 export const scrollWidth = (page: Page): Promise<number> =>
   page.evaluate(() => (globalThis as unknown as Doc).document.documentElement.scrollWidth);
+
+/** A call to the API as the console makes it: the JSON body (or `{}`) and the status. */
+export async function consoleApi(
+  baseUrl: string,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+}
