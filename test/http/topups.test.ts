@@ -59,21 +59,34 @@ async function givenCode(r: { resellerId: string; nasId: string }, over: Partial
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
-async function books(r: { resellerId: string; token: string }) {
-  const got = await api('GET', `/api/v1/billing/sales?from=${today()}&to=${today()}`, r.token);
+/** The first day of this file's run: a run across midnight (UTC) books on two days. */
+const firstDay = today();
+type Day = {
+  total_fcfa: number;
+  sales_count: number;
+  by_channel: Record<string, number>;
+  by_hotspot: Record<string, number>;
+  by_forfait: Record<string, number>;
+};
+/** The reseller's books since this file started, its days summed. */
+async function books(r: { resellerId: string; token: string }): Promise<Day> {
+  const got = await api('GET', `/api/v1/billing/sales?from=${firstDay}&to=${today()}`, r.token);
   expect(got.status).toBe(200);
-  const days = (
-    got.body as {
-      days: {
-        total_fcfa: number;
-        sales_count: number;
-        by_channel: Record<string, number>;
-        by_hotspot: Record<string, number>;
-        by_forfait: Record<string, number>;
-      }[];
-    }
-  ).days;
-  return days[0] ?? { total_fcfa: 0, sales_count: 0, by_channel: {}, by_hotspot: {}, by_forfait: {} };
+  const add = (a: Record<string, number>, b: Record<string, number> = {}) => {
+    const out = { ...a };
+    for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v;
+    return out;
+  };
+  return (got.body as { days: Day[] }).days.reduce<Day>(
+    (sum, d) => ({
+      total_fcfa: sum.total_fcfa + d.total_fcfa,
+      sales_count: sum.sales_count + d.sales_count,
+      by_channel: add(sum.by_channel, d.by_channel),
+      by_hotspot: add(sum.by_hotspot, d.by_hotspot),
+      by_forfait: add(sum.by_forfait, d.by_forfait),
+    }),
+    { total_fcfa: 0, sales_count: 0, by_channel: {}, by_hotspot: {}, by_forfait: {} },
+  );
 }
 
 describe('top-ups by a reseller', () => {
@@ -235,7 +248,7 @@ describe('top-ups by an agent', () => {
     });
     const sales = await api(
       'GET',
-      `/api/v1/agents/${agent.id}/sales?from=${today()}&to=${today()}`,
+      `/api/v1/agents/${agent.id}/sales?from=${firstDay}&to=${today()}`,
       agent.token,
     );
     expect((sales.body as { items: unknown[] }).items).toMatchObject([{ code, topup: true }]);
