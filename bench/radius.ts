@@ -5,12 +5,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import radius from 'radius';
-import { startEdge } from '../bin/edge/service.js';
 import { startFakeNas } from '../bin/local/fake-nas.js';
 import { findBinary, freePort, startFreeRadius } from '../bin/local/freeradius.js';
 import { startStreamConsumers } from '../bin/local/streams.js';
 import { getSecret } from '../functions/core/secrets.js';
 import { registerEdge } from '../functions/edge/edge-auth.js';
+import { startEdge } from '../functions/edge-service/service.js';
 import { frontTls, register } from '../functions/routers/routers.js';
 import { Access } from '../functions/store/access-codes.js';
 import { setNasCoa } from '../functions/store/nas.js';
@@ -790,7 +790,7 @@ export function radiusSection(figures: RadiusFigure[]): string[] {
 }
 
 /**
- * The in-country edge while its region is cut (bin/edge/service.ts): a replica fetched from the
+ * The in-country edge while its region is cut (functions/edge-service/service.ts): a replica fetched from the
  * running API, then the edge restarted with the region unreachable (a closed port), and the same
  * UDP router (127.0.0.1, this process) sending through the edge's own FreeRADIUS, the shipped
  * configuration: logins decided from the replica, Interims journaled (fsync'd) and answered. The

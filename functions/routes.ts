@@ -678,7 +678,7 @@ const table = [
   {
     method: 'GET',
     path: '/api/v1/sessions/{id}',
-    handler: 'radius/session-get',
+    handler: 'monitoring/session-get',
     auth: 'reseller',
     access: { table: 'read' },
     summary: 'A RADIUS session and the state of its disconnect (owning reseller or admin)',
@@ -686,7 +686,7 @@ const table = [
   {
     method: 'POST',
     path: '/api/v1/sessions/{id}/disconnect',
-    handler: 'radius/session-disconnect',
+    handler: 'monitoring/session-disconnect',
     auth: 'reseller',
     access: { table: 'write' },
     summary: 'Cut a live session: a Disconnect-Request goes to its router through the RADIUS front',
@@ -694,7 +694,7 @@ const table = [
   {
     method: 'POST',
     path: '/api/v1/access/{code}/revoke',
-    handler: 'radius/access-revoke',
+    handler: 'billing/access-revoke',
     auth: 'reseller',
     access: { table: 'write' },
     summary: 'Revoke an access code: refused from now on, its live sessions disconnected',
@@ -820,7 +820,7 @@ const table = [
   {
     method: 'POST',
     path: '/api/v1/access/check',
-    handler: 'radius/access-check',
+    handler: 'portal/access-check',
     auth: 'none',
     access: { table: 'read' },
     summary: 'What an access code still allows at a hotspot (the captive portal, before logging in)',
@@ -828,7 +828,7 @@ const table = [
   {
     method: 'GET',
     path: '/api/v1/access/mine',
-    handler: 'radius/access-mine',
+    handler: 'portal/access-mine',
     auth: 'jwt',
     access: { table: 'read' },
     summary: "The caller's access codes with time left (at one hotspot with ?nas_id=)",
@@ -836,7 +836,7 @@ const table = [
   {
     method: 'POST',
     path: '/api/v1/access/devices',
-    handler: 'radius/access-device-remember',
+    handler: 'portal/access-device-remember',
     auth: 'none',
     access: { table: 'write' },
     summary:
@@ -845,7 +845,7 @@ const table = [
   {
     method: 'POST',
     path: '/api/v1/access/devices/forget',
-    handler: 'radius/access-device-forget',
+    handler: 'portal/access-device-forget',
     auth: 'none',
     access: { table: 'write' },
     summary: 'Forget a device remembered for a code (the portal, by whoever holds the code)',
@@ -853,7 +853,7 @@ const table = [
   {
     method: 'GET',
     path: '/api/v1/access/devices/mine',
-    handler: 'radius/access-devices-mine',
+    handler: 'portal/access-devices-mine',
     auth: 'jwt',
     access: { table: 'read' },
     summary: "The devices remembered for MAC login on the caller's codes",
@@ -861,7 +861,7 @@ const table = [
   {
     method: 'DELETE',
     path: '/api/v1/access/{code}/devices/{mac}',
-    handler: 'radius/access-device-delete',
+    handler: 'portal/access-device-delete',
     auth: 'jwt',
     access: { table: 'write' },
     summary: "Forget a device of the caller's own code: its next MAC login is refused",

@@ -14,7 +14,7 @@ import { routersOfReseller } from '../store/routers.js';
  * can still log in there: every voucher of its resellers not used up (printed cards in stock and
  * running ones) and the codes the edge names (those it saw at its routers: a code bought by
  * mobile money is named once used there). A full snapshot each time; the edge asks again every
- * EDGE_SYNC_S while the link is up (bin/edge/service.ts), so a code sold elsewhere reaches it
+ * EDGE_SYNC_S while the link is up (functions/edge-service/service.ts), so a code sold elsewhere reaches it
  * within that lag.
  */
 export interface ReplicaCode {

@@ -6,12 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CUT_MESSAGE } from '../../bin/edge/offline.js';
-import { type EdgeService, startEdge } from '../../bin/edge/service.js';
 import { type RunningFreeRadius, startFreeRadius } from '../../bin/local/freeradius.js';
 import { clock } from '../../functions/core/clock.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { registerEdge } from '../../functions/edge/edge-auth.js';
+import { startEdge } from '../../functions/edge-service/service.js';
 import { currentPublicStatus } from '../../functions/monitoring/dashboard.js';
 import { handler as sweep } from '../../functions/radius/sweep.js';
 import { frontTls, register } from '../../functions/routers/routers.js';
@@ -32,7 +31,7 @@ const listSiteAlerts = async (site: string, status: AlertStatus) =>
 // Issue 34, item 6: the cut, on loopback. The region (the real local API on its own table) is
 // reached from the edge through a proxy that can drop everything, as a cut cable does; routers
 // (radclient) keep talking to the edge's FreeRADIUS, the shipped configuration, whose API is the
-// edge's service (bin/edge/service.ts). Codes sold before the cut log in, accounting is
+// edge's service (functions/edge-service/service.ts). Codes sold before the cut log in, accounting is
 // journaled and replayed once, and the region sees the country go silent and come back.
 
 // The region: its API (the edge's rows) and its front's service (the front's rows).
@@ -41,7 +40,7 @@ let proxy: Server;
 /** While true the proxy answers nothing (requests hang, as over a cut cable). */
 let cut = false;
 const held = new Set<import('node:http').ServerResponse>();
-let service: EdgeService;
+let service: Awaited<ReturnType<typeof startEdge>>;
 let radius: RunningFreeRadius;
 const localSecret = `edge-local-${randomUUID()}`;
 const resellerId = randomUUID();
@@ -214,7 +213,9 @@ describe('a cut of the international link, with an edge in the country', () => {
     expect((await login(inUse.code, '02:00:00:00:34:03')).code).toBe('Access-Reject');
     const refused = await login(soldAfter.code, '02:00:00:00:34:04');
     expect(refused.code).toBe('Access-Reject');
-    expect(refused.attributes['Reply-Message']?.[0]).toBe(CUT_MESSAGE);
+    expect(refused.attributes['Reply-Message']?.[0]).toBe(
+      'Réseau national coupé : seuls les codes déjà achetés fonctionnent',
+    );
     // A wrong password is refused from the replica too.
     expect(
       (

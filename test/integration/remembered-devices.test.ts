@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { forgetMyDevice, myDevices } from '../../functions/portal/remembered-devices.js';
 import { revokeCodesOfAccount } from '../../functions/radius/disconnect.js';
-import { forgetMyDevice, myDevices } from '../../functions/radius/remembered-devices.js';
 import { Access, type AccessCode } from '../../functions/store/access-codes.js';
 import { bindingsOfCode, bindMac } from '../../functions/store/mac-bindings.js';
 import { useTestTable } from '../support/db.js';

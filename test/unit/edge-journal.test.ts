@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Journal } from '../../bin/edge/journal.js';
+import { Journal } from '../../functions/edge-service/journal.js';
 
 // The edge's journal (docs/outage.md): what the region is owed survives a restart, in order.
 

@@ -2,10 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EdgeState } from '../../bin/edge/offline.js';
 import type { Replica } from '../../functions/edge/replica.js';
+import { EdgeState } from '../../functions/edge-service/offline.js';
 
-// The edge's decisions during a cut (bin/edge/offline.ts): the region's rules on the replica,
+// The edge's decisions during a cut (functions/edge-service/offline.ts): the region's rules on the replica,
 // with what the edge counted itself.
 
 const NOW = Date.parse('2026-03-14T14:00:00.000Z');

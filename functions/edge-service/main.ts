@@ -1,6 +1,6 @@
 /**
  * The in-country edge's service (docs/outage.md): `node edge.mjs` (built by `npm run edge:build`,
- * installed by deploy/edge/install.sh) or `tsx bin/edge.ts` from a checkout. Every setting comes
+ * installed by deploy/edge/install.sh) or `tsx functions/edge-service/main.ts` from a checkout. Every setting comes
  * from the environment (the installer writes /etc/hotspot-edge/edge.env, mode 600):
  *
  *   EDGE_REGION_URL   the region's API (https://api.example.com)
@@ -12,8 +12,8 @@
  *   EDGE_PROBE_S      seconds between probes of the region while it is cut (default 5)
  *   EDGE_FORWARD_TIMEOUT_MS  how long a forwarded call may take before the edge decides (default 1000)
  */
-import './local/preamble.js';
-import { startEdge } from './edge/service.js';
+import './preamble.js';
+import { startEdge } from './service.js';
 
 const need = (name: string): string => {
   const value = process.env[name];

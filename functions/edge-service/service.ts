@@ -2,9 +2,9 @@ import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { safeEqual } from '../../functions/core/compare.js';
-import type { Replica } from '../../functions/edge/replica.js';
-import { deviceKey, normalizeCode, requestAttributes } from '../../functions/radius/attributes.js';
+import { safeEqual } from '../core/compare.js';
+import type { Replica } from '../edge/replica.js';
+import { deviceKey, normalizeCode, requestAttributes } from '../radius/attributes.js';
 import { Journal, type JournalEntry } from './journal.js';
 import { EdgeState } from './offline.js';
 
@@ -39,7 +39,7 @@ export interface EdgeOptions {
 type Route = 'authorize' | 'post-auth' | 'accounting' | 'client';
 const ROUTES = new Set<Route>(['authorize', 'post-auth', 'accounting', 'client']);
 
-export interface EdgeService {
+interface EdgeService {
   url: string;
   events: EventEmitter;
   link: () => 'up' | 'down' | 'revoked';

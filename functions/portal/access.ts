@@ -1,12 +1,12 @@
 import { addressKey } from '../core/address.js';
 import { AppError } from '../core/errors.js';
+import { normalizeCode, type Refusal } from '../radius/attributes.js';
+import { countWrongGuess, guessReads, judgeWrong, portalCounters } from '../radius/guesses.js';
+import { standing } from '../radius/standing.js';
 import { Access, type AccessCode, listCodesOf } from '../store/access-codes.js';
 import { batchGet } from '../store/entity.js';
 import { getNas, Nas, type NasRecord } from '../store/nas.js';
 import type { BudgetCount } from '../store/rate-limit.js';
-import { normalizeCode, type Refusal } from './attributes.js';
-import { countWrongGuess, guessReads, judgeWrong, portalCounters } from './guesses.js';
-import { standing } from './standing.js';
 
 /**
  * What the captive portal asks before posting a code to the router: the same rules as a

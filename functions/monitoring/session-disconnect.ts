@@ -1,8 +1,8 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { clock } from '../core/clock.js';
 import { json } from '../core/http.js';
-import { disconnectByOperator } from './disconnect.js';
-import { SessionIdParams, SessionViewSchema } from './schemas.js';
+import { disconnectByOperator } from '../radius/disconnect.js';
+import { SessionIdParams, SessionViewSchema } from '../radius/schemas.js';
 
 /**
  * 202: the Disconnect-Request is recorded; the RADIUS front sends it and `GET /sessions/{id}`

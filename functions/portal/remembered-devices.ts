@@ -2,12 +2,12 @@ import { assertHoldsCode } from '../core/access.js';
 import { AppError, notFound } from '../core/errors.js';
 import { pick } from '../core/pick.js';
 import type { Principal } from '../core/principal.js';
+import { normalizeCode, normalizeMac } from '../radius/attributes.js';
+import { disconnectDevice } from '../radius/disconnect.js';
+import { standing } from '../radius/standing.js';
 import { type AccessCode, getAccessCode, listCodesOf } from '../store/access-codes.js';
 import { bindingsOfCode, bindMac, forgetMac, type MacBinding } from '../store/mac-bindings.js';
 import { typedCodeAt } from './access.js';
-import { normalizeCode, normalizeMac } from './attributes.js';
-import { disconnectDevice } from './disconnect.js';
-import { standing } from './standing.js';
 
 /**
  * Devices that reconnect without typing their code (issue: returning devices): with the

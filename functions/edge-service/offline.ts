@@ -1,15 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Replica, ReplicaCode } from '../../functions/edge/replica.js';
-import {
-  acceptReply,
-  deviceKey,
-  normalizeCode,
-  type Refusal,
-  rejectReply,
-} from '../../functions/radius/attributes.js';
-import { dataGrant, standing } from '../../functions/radius/standing.js';
-import type { AccessCode } from '../../functions/store/access-codes.js';
+import type { Replica, ReplicaCode } from '../edge/replica.js';
+import { acceptReply, deviceKey, normalizeCode, type Refusal, rejectReply } from '../radius/attributes.js';
+import { dataGrant, standing } from '../radius/standing.js';
+import type { AccessCode } from '../store/access-codes.js';
 import { atomicWrite } from './journal.js';
 
 /**
@@ -42,7 +36,7 @@ interface State {
 }
 
 /** The text a code sold after the cut (or unknown here) is refused with. */
-export const CUT_MESSAGE = 'Réseau national coupé : seuls les codes déjà achetés fonctionnent';
+const CUT_MESSAGE = 'Réseau national coupé : seuls les codes déjà achetés fonctionnent';
 
 export class EdgeState {
   private readonly file: string;
