@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { safeEqual } from '../core/compare.js';
 import type { Replica } from '../edge/replica.js';
-import { deviceKey, normalizeCode, requestAttributes } from '../radius/attributes.js';
+import { requestAttributes } from '../radius/attributes.js';
 import { Journal, type JournalEntry } from './journal.js';
 import { EdgeState } from './offline.js';
 
@@ -75,14 +75,6 @@ const refusesToken = async (res: Response): Promise<boolean> => {
     return false;
   }
 };
-
-/** The device a request is about, as the region keys it. */
-const keyOf = (attrs: Map<string, string>) =>
-  deviceKey({
-    callingStationId: attrs.get('Calling-Station-Id'),
-    nasId: attrs.get('NAS-Identifier') ?? '',
-    nasPort: attrs.get('NAS-Port'),
-  });
 
 export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
   mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
@@ -206,7 +198,7 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
   }, syncMs);
 
   /** Decides from what the edge has (the link is down, or the journal still holds accounting). */
-  const offline = (
+  const offline = async (
     route: Route,
     text: string,
     attrs: Map<string, string>,
@@ -220,21 +212,18 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
       }
       case 'accounting':
         journal.append({ route: 'accounting', at: now, body: JSON.parse(text) });
-        state.account(attrs, now, true);
+        await state.account(attrs, now, true);
         return json(res, 204);
       case 'authorize': {
-        const decided = state.login(attrs, now);
+        const decided = await state.login(attrs, now);
         if (decided.recorded) journal.append({ route: 'authorize', at: now, body: JSON.parse(text) });
         events.emit('offline-login', decided.status);
         return json(res, decided.status, decided.body);
       }
       case 'post-auth': {
-        const decided = state.login(new Map([...attrs, ['Hotspot-Login-At-Authorize', '0']]), now);
-        if (decided.status !== 200)
-          return json(res, 200, { ...decided.body, 'control:Hotspot-Login-Refused': 1 });
-        state.record(normalizeCode(attrs.get('User-Name') ?? ''), keyOf(attrs), now);
-        journal.append({ route: 'post-auth', at: now, body: JSON.parse(text) });
-        return json(res, 200, decided.body);
+        const decided = await state.postAuth(attrs, now);
+        if (decided.recorded) journal.append({ route: 'post-auth', at: now, body: JSON.parse(text) });
+        return json(res, decided.status, decided.body);
       }
     }
   };
@@ -261,9 +250,9 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
         const answer = await post(`/api/v1/edge/radius/${route}`, text);
         const body = await answer.text();
         if (answer.status < 500) {
-          if (route === 'accounting') state.account(attrs, now, false);
+          if (route === 'accounting') await state.account(attrs, now, false);
           if (route === 'authorize' && answer.status === 200 && body.includes('Hotspot-Login-Recorded'))
-            state.account(
+            await state.account(
               new Map([...attrs, ['Acct-Status-Type', 'Start'], ['Acct-Unique-Session-Id', `login:${now}`]]),
               now,
               false,

@@ -2,6 +2,7 @@ import { fanOut } from '../core/fan-out.js';
 import { log } from '../core/log.js';
 import { getNas } from '../store/nas.js';
 import { finishNasClose, type NasClose, pendingNasCloses, recordNasClose } from '../store/nas-closes.js';
+import { untilSettled } from '../store/retry.js';
 import {
   countSilentSessions,
   fullSessions,
@@ -13,7 +14,7 @@ import {
   reportItems,
   silentSessionsOf,
 } from '../store/sessions.js';
-import { transactIfCurrent, untilSettled } from '../store/transact.js';
+import { transactIfCurrent } from '../store/transact.js';
 import { radiusSettings } from './settings.js';
 
 /**

@@ -1,7 +1,7 @@
 import { endpoint } from '../core/http.js';
-import { answerClient, CLIENT_CONTRACT } from './answer-client.js';
+import { answerClient, CLIENT_CONTRACT } from './answers.js';
 
-/** The front's FreeRADIUS asks its task's service (functions/radius/answer-client.ts). */
+/** The front's FreeRADIUS asks its task's service (functions/radius/answers.ts). */
 export const handler = endpoint('POST /api/v1/radius/client', CLIENT_CONTRACT, ({ body }) =>
   answerClient(body),
 );

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clock } from '../../functions/core/clock.js';
 import { currentPublicStatus } from '../../functions/monitoring/dashboard.js';
-import { account } from '../../functions/radius/accounting.js';
 import { handler as sweep } from '../../functions/radius/sweep.js';
 import { noteHeard } from '../../functions/routers/heard.js';
 import { register } from '../../functions/routers/routers.js';
@@ -15,6 +14,7 @@ import { getSession } from '../../functions/store/sessions.js';
 import { accountingReport, paidCode } from '../support/access.js';
 import { useTestTable } from '../support/db.js';
 import { hotspotOf } from '../support/hotspots.js';
+import { account } from '../support/region.js';
 
 /** The alerts of a site in one status (the platform's list, as the API reads it). */
 const listSiteAlerts = async (site: string, status: AlertStatus) =>
