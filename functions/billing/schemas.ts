@@ -9,6 +9,7 @@ import {
   uuid,
   withinAQuarter,
 } from '../core/schemas.js';
+import { DisconnectStatusSchema } from '../radius/schemas.js';
 import { TIME_COUNTS } from '../store/forfaits.js';
 
 const ForfaitSchema = /* @__PURE__ */ schema(() =>
@@ -385,5 +386,20 @@ export const OwnForfaitsList = /* @__PURE__ */ schema(() =>
       max_duration_hours: z.int(),
       max_count: z.int(),
     }),
+  }),
+);
+
+export const CodeParams = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    code: z.string().check(z.regex(/^[A-Za-z0-9 -]{4,32}$/, 'must be an access code')),
+  }),
+);
+
+export const RevokeResult = /* @__PURE__ */ schema(() =>
+  z.object({
+    code: z.string(),
+    revoked_at: z.string(),
+    /** The live sessions of the code, each with its Disconnect-Request's state. */
+    disconnects: z.array(z.object({ session_id: z.string(), status: DisconnectStatusSchema })),
   }),
 );

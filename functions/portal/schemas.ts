@@ -21,3 +21,104 @@ export const CaptiveResponse = /* @__PURE__ */ schema(() =>
     'can-extend-session': z.optional(z.boolean()),
   }),
 );
+
+const nasId = /* @__PURE__ */ schema(() =>
+  z.string().check(z.regex(/^[a-z0-9_]{1,64}$/, 'must be a NAS id')),
+);
+
+export const CodeCheckBody = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    nas_id: nasId,
+    code: z.string().check(z.minLength(1), z.maxLength(32)),
+  }),
+);
+
+const refusal = /* @__PURE__ */ schema(() =>
+  z.enum(['unknown_code', 'wrong_hotspot', 'expired', 'data_used', 'device_limit', 'revoked']),
+);
+
+export const CodeCheckResult = /* @__PURE__ */ schema(() =>
+  z.union([
+    z.object({ valid: z.literal(true), seconds_remaining: z.int(), bytes_remaining: z.nullable(z.int()) }),
+    z.object({ valid: z.literal(false), reason: refusal }),
+  ]),
+);
+
+export const MyCodesQuery = /* @__PURE__ */ schema(() => z.strictObject({ nas_id: z.optional(nasId) }));
+
+export const MyCodes = /* @__PURE__ */ schema(() =>
+  z.object({
+    items: z.array(
+      z.object({
+        code: z.string(),
+        forfait_name: z.nullable(z.string()),
+        seconds_remaining: z.int(),
+        bytes_remaining: z.nullable(z.int()),
+        expires_at: z.nullable(z.string()),
+        forfait_id: z.optional(z.string()),
+        last_nas_id: z.optional(z.nullable(z.string())),
+        max_devices: z.optional(z.int()),
+      }),
+    ),
+    /** The subscriber's codes, newest first (20), active or not: purchases and redeemed vouchers. */
+    history: z.optional(
+      z.array(
+        z.object({
+          code: z.string(),
+          forfait_id: z.string(),
+          forfait_name: z.nullable(z.string()),
+          source: z.enum(['voucher', 'payment']),
+          created_at: z.string(),
+          expires_at: z.nullable(z.string()),
+          active: z.boolean(),
+        }),
+      ),
+    ),
+  }),
+);
+
+/** A MAC address as routers write it: six pairs of hex digits, `:` or `-` between or none. */
+const mac = /* @__PURE__ */ schema(() =>
+  z.string().check(z.regex(/^[0-9A-Fa-f]{2}([:-]?[0-9A-Fa-f]{2}){5}$/, 'must be a MAC address')),
+);
+
+/** The portal's consent ("Reconnecter cet appareil automatiquement") or "Oublier cet appareil". */
+export const DeviceBody = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    nas_id: nasId,
+    code: z.string().check(z.minLength(1), z.maxLength(32)),
+    mac,
+  }),
+);
+
+export const RememberedDeviceSchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    code: z.string(),
+    /** `AA:BB:CC:DD:EE:FF`. */
+    mac: z.string(),
+    /** The hotspot the consent was given at. */
+    nas_id: z.string(),
+    bound_at: z.string(),
+    /** Forgotten by itself then (the code's end). */
+    expires_at: z.string(),
+  }),
+);
+
+export const RememberResult = /* @__PURE__ */ schema(() =>
+  z.object({
+    ...RememberedDeviceSchema.shape,
+    bound_devices: z.int(),
+    max_devices: z.int(),
+  }),
+);
+
+export const ForgetResult = /* @__PURE__ */ schema(() => z.object({ forgotten: z.boolean() }));
+
+export const MyDevices = /* @__PURE__ */ schema(() => z.object({ items: z.array(RememberedDeviceSchema) }));
+
+export const DeviceParams = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    code: z.string().check(z.regex(/^[A-Za-z0-9 -]{4,32}$/, 'must be an access code')),
+    mac,
+  }),
+);

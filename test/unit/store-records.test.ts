@@ -11,9 +11,8 @@ import type {
   VouchersPage,
 } from '../../functions/billing/schemas.js';
 import type { Currency } from '../../functions/core/currency.js';
-import type { AlertSchema } from '../../functions/monitoring/schemas.js';
+import type { AlertSchema, SessionViewSchema } from '../../functions/monitoring/schemas.js';
 import type { DisconnectView, SessionView } from '../../functions/radius/disconnect.js';
-import type { SessionViewSchema } from '../../functions/radius/schemas.js';
 import type { Alert } from '../../functions/store/alerts.js';
 import type { Entitlement } from '../../functions/store/entitlements.js';
 import type { Forfait } from '../../functions/store/forfaits.js';
