@@ -16,8 +16,11 @@ export interface Expr {
  * no key moves.
  */
 export interface Update<T> extends Partial<Expr> {
-  /** Attributes set to these values (`undefined`: removed). */
-  set?: Partial<T>;
+  /**
+   * Attributes set to these values (`undefined`: removed); besides the entity's own, flat
+   * attributes named `<what>:<whose>` (a code's `counted:<session>`, a breakdown's `h:<nas_id>`).
+   */
+  set?: Partial<T> & { readonly [flat: `${string}:${string}`]: unknown };
   remove?: readonly (keyof T & string)[];
   /**
    * Numbers ADDed to these attributes (an absent one starts at the number). Any name, flat
@@ -153,8 +156,8 @@ const OPS: Record<Comparison, string> = {
   '>=': 'ge',
 };
 
-/** An attribute, or an entry of a map attribute (`['devices', key]`). */
-type Path<T> = (keyof T & string) | readonly [keyof T & string, string];
+/** An attribute (or a flat one, `<what>:<whose>`), or an entry of a map attribute (`['devices', key]`). */
+type Path<T> = (keyof T & string) | `${string}:${string}` | readonly [keyof T & string, string];
 
 function pathOf(p: string | readonly [string, string]): {
   expression: string;

@@ -24,7 +24,7 @@ const countOpen = (s: RadiusSession, by: 1 | -1) => countItems('open', counterSc
  * counts (functions/radius/code-usage.ts): a flat attribute per session, as a map entry would
  * need the map first.
  */
-export const countedOf = (sessionId: string): string => `counted:${sessionId}`;
+export const countedOf = (sessionId: string): `counted:${string}` => `counted:${sessionId}`;
 
 /** A code's `countedOf` entry for a session, as read (undefined: none). */
 export const countedEntryOf = (code: object, sessionId: string): number | undefined => {
@@ -56,44 +56,20 @@ function deviceItem(
   reserved: boolean,
   counted?: CountedEntry,
 ): TxItem {
-  const sets = [
-    ...(lease === 'release' ? [] : ['devices.#dev = :lease']),
-    ...(reserved && addBytes > 0 ? ['grants.#dev = if_not_exists(grants.#dev, :zero) - :bytes'] : []),
-    ...(counted && !counted.remove ? ['#counted = :counted'] : []),
-  ];
-  const removes = [
-    ...(lease === 'release' ? ['devices.#dev'] : []),
-    ...(counted?.remove ? ['#counted'] : []),
-  ];
-  const expression = [
-    ...(sets.length ? [`SET ${sets.join(', ')}`] : []),
-    ...(removes.length ? [`REMOVE ${removes.join(', ')}`] : []),
-    ...(addBytes > 0 ? ['ADD used_bytes :bytes'] : []),
-  ].join(' ');
-  const guard = counted
-    ? counted.asRead === undefined
-      ? 'attribute_not_exists(#counted)'
-      : '#counted = :countedRead'
-    : undefined;
+  const entry = countedOf(s.id);
+  const w = Access.where;
   return Access.tx.update(
     { code: s.code },
     {
-      expression,
-      names: { '#dev': s.device, ...(counted ? { '#counted': countedOf(s.id) } : {}) },
-      values: {
-        ...(lease === 'release' ? {} : { ':lease': lease }),
-        ...(addBytes > 0 ? { ':bytes': addBytes } : {}),
-        ...(reserved && addBytes > 0 ? { ':zero': 0 } : {}),
-        ...(counted && !counted.remove ? { ':counted': counted.next } : {}),
-        ...(counted?.asRead !== undefined ? { ':countedRead': counted.asRead } : {}),
+      ...(counted ? { set: { [entry]: counted.remove ? undefined : counted.next } } : {}),
+      entries: {
+        devices: { [s.device]: lease === 'release' ? undefined : lease },
+        ...(reserved && addBytes > 0 ? { grants: { [s.device]: { add: -addBytes } } } : {}),
       },
+      ...(addBytes > 0 ? { add: { used_bytes: addBytes } } : {}),
     },
-    guard
-      ? {
-          expression: `${exists.expression} AND ${guard}`,
-          names: { ...exists.names },
-          values: { ...exists.values },
-        }
+    counted
+      ? allOf(exists, counted.asRead === undefined ? w.lacks(entry) : w.compare(entry, '=', counted.asRead))
       : exists,
   );
 }
@@ -189,11 +165,7 @@ export function countSessionsItems(sessions: readonly RadiusSession[]): Record<s
     items[countGuardOf(s.id)] = Session.tx.update(
       s,
       { set: { uncounted: undefined }, read: s },
-      {
-        expression: 'attribute_exists(uncounted) AND #status = :status',
-        names: { '#status': 'status' },
-        values: { ':status': s.status },
-      },
+      allOf(Session.where.has('uncounted'), Session.where.is('status', s.status)),
     );
     for (const add of countedAdds(s)) {
       const sum = sums.get(add.name);
@@ -282,6 +254,7 @@ export function reportItems(
   counted?: { asRead: number | undefined },
 ): Record<string, TxItem> {
   const { closing, reopening, open, added, set, entry } = reportChange(read, next, counted);
+  const w = Session.where;
   return {
     session: Session.tx.update(
       read,
@@ -289,18 +262,13 @@ export function reportItems(
         set,
         read,
       },
-      {
-        expression: `total_bytes = :read AND #status = :status AND session_time_s = :time AND ${
-          read.event_time === undefined ? 'attribute_not_exists(event_time)' : 'event_time = :event'
-        } AND ${read.uncounted ? 'attribute_exists(uncounted)' : 'attribute_not_exists(uncounted)'}`,
-        names: { '#status': 'status' },
-        values: {
-          ':read': read.total_bytes,
-          ':status': read.status,
-          ':time': read.session_time_s,
-          ...(read.event_time === undefined ? {} : { ':event': read.event_time }),
-        },
-      },
+      allOf(
+        w.is('total_bytes', read.total_bytes),
+        w.is('status', read.status),
+        w.is('session_time_s', read.session_time_s),
+        read.event_time === undefined ? w.lacks('event_time') : w.is('event_time', read.event_time),
+        read.uncounted ? w.has('uncounted') : w.lacks('uncounted'),
+      ),
     ),
     code: deviceItem(read, open ? next.lease : 'release', added, reserved, entry),
     // An uncounted session was never counted open: it is counted now as it will be.
