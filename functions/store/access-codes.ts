@@ -1,5 +1,5 @@
 import type { Currency } from '../core/currency.js';
-import { cancelled, type Expr, entity, exists, type TxItem, transact } from './entity.js';
+import { allOf, cancelled, type Expr, entity, exists, type TxItem, transact, type Update } from './entity.js';
 import type { Offer } from './forfaits.js';
 import { voucherCountsMove } from './voucher-counts.js';
 
@@ -107,6 +107,7 @@ export const Access = entity<AccessCode>('access_code')({
     const end = a.expires_at ?? a.use_by;
     return end ? Math.floor(Date.parse(end) / 1000) + KEEP_AFTER_END_S : undefined;
   },
+  ttlFrom: ['source', 'expires_at', 'use_by'],
 });
 
 /** Bytes of a number of megabytes (1 MB = 1,048,576 bytes, as hotspot routers count). */
@@ -137,10 +138,8 @@ export function accessCodeActivate(
     a,
     {
       set: { ...also.set, subscriber_id: subscriberId },
+      ifAbsent: { started_at: nowIso, expires_at: expiresAt },
       read: a,
-      expression:
-        'SET started_at = if_not_exists(started_at, :now), expires_at = if_not_exists(expires_at, :exp)',
-      values: { ':now': nowIso, ':exp': expiresAt },
     },
     also.condition ?? exists,
   );
@@ -160,7 +159,6 @@ export function accessCodeExtend(
   /** -1: a refunded top-up taken back. */
   count: 1 | -1 = 1,
 ): TxItem {
-  const ttl = Access.item({ ...read, ...next }).ttl;
   return Access.tx.update(
     read,
     {
@@ -171,14 +169,9 @@ export function accessCodeExtend(
         devices_version: read.devices_version + 1,
       },
       add: { topups: count },
-      ...(ttl !== undefined
-        ? { expression: 'SET #ttl = :ttl', names: { '#ttl': 'ttl' }, values: { ':ttl': ttl } }
-        : {}),
+      read,
     },
-    {
-      expression: 'devices_version = :read AND attribute_not_exists(revoked_at)',
-      values: { ':read': read.devices_version },
-    },
+    allOf(Access.where.is('devices_version', read.devices_version), Access.where.lacks('revoked_at')),
   );
 }
 
@@ -193,11 +186,7 @@ export const allCodesOf = (subscriberId: string): Promise<AccessCode[]> =>
  */
 // Access: UpdateItem pk=CODE#<code> SET revoked_at if not set, condition attribute_exists(pk), ALL_NEW.
 export const revokeAccessCode = (code: string, nowIso: string): Promise<AccessCode | undefined> =>
-  Access.updateReturning(
-    { code },
-    { expression: 'SET revoked_at = if_not_exists(revoked_at, :now)', values: { ':now': nowIso } },
-    exists,
-  );
+  Access.updateReturning({ code }, { ifAbsent: { revoked_at: nowIso } }, exists);
 
 /** A subscriber's codes, newest first (at most `limit`). */
 // Access: Query bySubscriber (gsi1) gsi1pk=SUBSCRIBER#<id>#CODES, descending, Limit.
@@ -231,20 +220,19 @@ export async function claimDevice(input: {
   firstUse?: Record<string, TxItem>;
 }): Promise<boolean> {
   const read = input.code.devices_version;
-  const update: Expr = {
-    expression:
-      'SET devices = :d, grants = :g, mac_leases = :m, devices_version = :next, started_at = if_not_exists(started_at, :now), expires_at = if_not_exists(expires_at, :exp), last_login_at = :now, last_nas_id = :nas',
-    values: {
-      ':d': input.devices,
-      ':g': input.grants ?? {},
-      ':m': input.macLeases ?? {},
-      ':next': read + 1,
-      ':now': input.nowIso,
-      ':exp': input.expiresAt,
-      ':nas': input.nasId,
+  const update: Update<AccessCode> = {
+    set: {
+      devices: input.devices,
+      grants: input.grants ?? {},
+      mac_leases: input.macLeases ?? {},
+      devices_version: read + 1,
+      last_login_at: input.nowIso,
+      last_nas_id: input.nasId,
     },
+    ifAbsent: { started_at: input.nowIso, expires_at: input.expiresAt },
+    read: input.code,
   };
-  const asRead: Expr = { expression: 'devices_version = :read', values: { ':read': read } };
+  const asRead = Access.where.is('devices_version', read);
   if (!input.firstUse) return Access.update(input.code, update, asRead);
   // A voucher's first login redeems it (the code is the voucher): active -> redeemed, moving it
   // in its reseller's lists, only while still active (a redemption through the API wins else).
@@ -252,11 +240,8 @@ export async function claimDevice(input: {
   const claim = redeems
     ? Access.tx.update(
         input.code,
-        { ...update, set: { voucher_status: 'redeemed', redeemed_at: input.nowIso }, read: input.code },
-        {
-          expression: `${asRead.expression} AND voucher_status = :active`,
-          values: { ...asRead.values, ':active': 'active' },
-        },
+        { ...update, set: { ...update.set, voucher_status: 'redeemed', redeemed_at: input.nowIso } },
+        allOf(asRead, Access.where.is('voucher_status', 'active')),
       )
     : Access.tx.update(input.code, update, asRead);
   try {

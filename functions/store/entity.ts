@@ -38,11 +38,13 @@ import { wire, wireInput } from './wire.js';
 export {
   absentOrBelow,
   allOf,
+  anyOf,
   type Expr,
   exists,
   notExists,
   statusIs,
   type TxItem,
+  type Update,
 } from './expressions.js';
 export type { Item } from './keys.js';
 export { cancelled, transact } from './transact.js';
@@ -63,8 +65,17 @@ interface EntityDef<T, K, I extends Indexes<T> = Indexes<T>> {
   key: (k: K) => PrimaryKey;
   /** Its indexes by access pattern. */
   indexes?: I;
-  /** Epoch seconds after which DynamoDB may delete the item (cleanup only: code checks expiry). */
+  /**
+   * Epoch seconds after which DynamoDB may delete the item (cleanup only: code checks expiry),
+   * written with every put and upsert; undefined: kept.
+   */
   ttl?: (t: T) => number | undefined;
+  /**
+   * The attributes `ttl` reads: an update that sets or removes one writes the TTL again (or
+   * removes it), from what the update sets, the key and `read` (an attribute in none of them
+   * is taken as absent). The TTL is declared here, never written by hand.
+   */
+  ttlFrom?: readonly (keyof T & string)[];
 }
 
 type Indexes<T> = Record<string, IndexDef<T> | KeyTemplate<T>>;

@@ -23,11 +23,13 @@ export interface Update<T> extends Partial<Expr> {
   set?: Partial<T> & { readonly [flat: `${string}:${string}`]: unknown };
   remove?: readonly (keyof T & string)[];
   /**
-   * Numbers ADDed to these attributes (an absent one starts at the number). Any name, flat
-   * breakdown attributes (`h:<nas_id>`) too: an ADD creates a top-level attribute where one on
-   * a map entry needs the map first.
+   * Numbers ADDed to these attributes (an absent one starts at the number), or elements to a set
+   * attribute. Any name, flat breakdown attributes (`h:<nas_id>`) too: an ADD creates a top-level
+   * attribute where one on a map entry needs the map first.
    */
-  add?: Readonly<Record<string, number>>;
+  add?: Readonly<Record<string, number | ReadonlySet<string | number>>>;
+  /** Elements taken out of set attributes (DynamoDB's DELETE). */
+  drop?: { readonly [K in keyof T]?: ReadonlySet<string | number> };
   /** Attributes set only where the item has none yet (`if_not_exists`): a first time kept. */
   ifAbsent?: Partial<T>;
   /** Items appended to list attributes (an absent list starts empty). */

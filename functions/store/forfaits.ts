@@ -1,5 +1,5 @@
 import { clock } from '../core/clock.js';
-import { entity, exists, notExists, statusIs } from './entity.js';
+import { allOf, entity, exists, notExists, statusIs } from './entity.js';
 
 /**
  * A forfait as the catalogue shows it. Declared here, for what is stored; the API's forfait
@@ -134,7 +134,7 @@ export async function createOwnForfait(
   const position = await OwnCount.upsertReturning(
     { reseller_id: resellerId },
     { add: { n: 1 } },
-    { expression: 'attribute_not_exists(n) OR n < :max', values: { ':max': max } },
+    OwnCount.where.lacksOr('n', OwnCount.where.compare('n', '<', max)),
   );
   if (!position) return undefined;
   const stored: OwnForfait = {
@@ -168,11 +168,7 @@ export async function updateOwnForfait(
   return (await ForfaitEntity.updateReturning(
     { id },
     { set: { ...changes, updated_at: clock.iso() }, read: current },
-    {
-      expression: 'reseller_id = :owner AND #status = :active',
-      names: { '#status': 'status' },
-      values: { ':owner': resellerId, ':active': 'active' },
-    },
+    allOf(ForfaitEntity.where.is('reseller_id', resellerId), ForfaitEntity.where.is('status', 'active')),
   )) as OwnForfait | undefined;
 }
 

@@ -1,5 +1,5 @@
 import { Access, type AccessCode } from './access-codes.js';
-import { cancelled, entity, exists, transact } from './entity.js';
+import { allOf, cancelled, entity, exists, transact } from './entity.js';
 
 /**
  * A device remembered for an access code, with its subscriber's consent on the portal: its MAC
@@ -56,11 +56,13 @@ export async function bindMac(b: MacBinding, code: AccessCode): Promise<BindOutc
       code: Access.tx.update(
         { code: code.code },
         { add: { bound_devices: 1 } },
-        {
-          expression:
-            'attribute_exists(pk) AND (attribute_not_exists(bound_devices) OR bound_devices < :max)',
-          values: { ':max': code.offer.max_devices },
-        },
+        allOf(
+          exists,
+          Access.where.lacksOr(
+            'bound_devices',
+            Access.where.compare('bound_devices', '<', code.offer.max_devices),
+          ),
+        ),
       ),
     });
     return 'bound';

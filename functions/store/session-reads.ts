@@ -36,11 +36,7 @@ export const openSessionsOfNas = async (nasId: string): Promise<RadiusSession[]>
 export async function openSessionsOfCode(code: string, nasIds: readonly string[]): Promise<RadiusSession[]> {
   const perNas = await Promise.all(
     nasIds.map((nasId) =>
-      Session.queryIndexAll(
-        'openByNas',
-        { nas_id: nasId },
-        { filter: { expression: 'code = :code', values: { ':code': code } } },
-      ),
+      Session.queryIndexAll('openByNas', { nas_id: nasId }, { filter: Session.where.is('code', code) }),
     ),
   );
   return fullSessions(perNas.flat().map((s) => s.id));
@@ -55,10 +51,7 @@ const OPEN_PARTITIONS: number[] = Array.from({ length: OPEN_SHARDS }, (_, n) => 
  * (functions/radius/interim.ts) moves no key, so the key is a lower bound of `last_report_at`
  * and every read of silent sessions filters on `last_report_at` itself.
  */
-const silentFilter = (beforeIso: string) => ({
-  expression: 'last_report_at < :before',
-  values: { ':before': beforeIso },
-});
+const silentFilter = (beforeIso: string) => Session.where.compare('last_report_at', '<', beforeIso);
 
 /**
  * The last report of the open session that reported least recently among those silent since

@@ -9,7 +9,7 @@ import { TABLE } from './table.js';
  * `read` (else it throws: a fault). Placeholders are `#u<n>` / `:u<n>`.
  */
 export function updateExpression<T>(
-  def: { name: string; ttl?: (t: T) => number | undefined },
+  def: { name: string; ttl?: (t: T) => number | undefined; ttlFrom?: readonly string[] },
   declared: readonly (readonly [string, IndexDef<T>])[],
   indexed: ReadonlySet<string>,
   key: Item,
@@ -56,15 +56,15 @@ export function updateExpression<T>(
     plain(attr, 'ADD to');
     actions.ADD.push(`${name(attr)} ${value(by)}`);
   }
+  for (const [attr, elements] of Object.entries(u.drop ?? {})) {
+    plain(attr, 'DELETE from');
+    actions.DELETE.push(`${name(attr)} ${value(elements)}`);
+  }
   if (upsert) setClause('entity', def.name);
   for (const [attr, v] of Object.entries(u.ifAbsent ?? {})) {
     // On an upsert the item is made with it: an index's attribute is known from it then.
     if (!upsert) plain(attr, 'if_not_exists on');
     setClause(attr, v, true);
-  }
-  if (upsert) {
-    const ttl = def.ttl?.({ ...u.ifAbsent, ...key, ...u.set } as T);
-    if (ttl !== undefined) setClause(TABLE.ttlAttribute, ttl);
   }
   for (const [attr, items] of Object.entries(u.append ?? {})) {
     plain(attr, 'append to');
@@ -95,6 +95,16 @@ export function updateExpression<T>(
   for (const attr of removed) {
     known[attr] = undefined;
     actions.REMOVE.push(name(attr));
+  }
+  // The TTL: an upsert writes it from what it knows of the item; any update whose attributes it
+  // is computed from (`ttlFrom`) writes it again, or removes it, whatever else the update says.
+  const ttlMoves = def.ttlFrom?.some(
+    (a) => a in (u.set ?? {}) || removed.includes(a) || a in (u.ifAbsent ?? {}),
+  );
+  if (def.ttl && (upsert || ttlMoves)) {
+    const ttl = def.ttl({ ...u.ifAbsent, ...known } as T);
+    if (ttl !== undefined) setClause(TABLE.ttlAttribute, ttl);
+    else if (ttlMoves) actions.REMOVE.push(name(TABLE.ttlAttribute));
   }
   // An update that says no key moves (`keepsIndexes`, with its reason at the call) moves none.
   const touched = new Set(u.keepsIndexes ? [] : [...Object.keys(u.set ?? {}), ...removed]);
