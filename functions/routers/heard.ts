@@ -36,11 +36,12 @@ async function noteHeardOnce(router: RouterRecord, nowMs: number): Promise<'writ
   return untilSettled(
     async () => {
       if (await markHeard(read, at)) {
-        // A record the process holds in memory (the front's directory, a router held for
-        // RADIUS_ROUTER_HOLD_S: functions/radius/caller.ts) is then fresh for the next
-        // HEARD_REFRESH_MS: its next reports write nothing here.
+        const wasSilent = read.silent_since ? { ...read } : undefined;
+        // A record the process holds in memory (a router held for RADIUS_ROUTER_HOLD_S:
+        // functions/radius/caller.ts) is then fresh for the next HEARD_REFRESH_MS: its next
+        // reports write nothing here.
         Object.assign(router, { last_heard_at: at, silent_since: undefined, silent_alert_id: undefined });
-        if (read.silent_since) await resolveSilence(read);
+        if (wasSilent) await resolveSilence(wasSilent);
         return 'written' as const;
       }
       const again = await getRouter(read.router_id);
