@@ -250,7 +250,7 @@ export class RadiusFront extends Construct {
         AWS_REGION: stack.region,
         RADIUS_SERVICE_PORT: String(RADIUS_SERVICE_PORT),
         // A router and its NAS id judged from memory for 5 s (the directory's refresh): an
-        // Interim-Update is then one DynamoDB call (functions/radius/identity.ts judgeHeld).
+        // Interim-Update is then one DynamoDB call (functions/radius/caller.ts).
         RADIUS_ROUTER_HOLD_S: '5',
         // The NLB keeps the router's address on UDP: any address may be a registered router.
         RADIUS_CLIENT_IPADDR: '0.0.0.0/0',

@@ -13,7 +13,7 @@ import { radiusSettings } from './settings.js';
 
 /**
  * The table's stream consumer that counts interims on their codes (functions/streams.ts). An
- * Interim-Update writes its session alone (functions/radius/interim.ts); this brings the code in
+ * Interim-Update writes its session alone (functions/store/sessions.ts); this brings the code in
  * line: the bytes the session used since what the code counted of it (`counted:<session>`, an
  * absolute total) added to `used_bytes` and taken off the device's data reservation, the device's
  * lease extended to the session's last report plus RADIUS_LEASE_S, and, when the code's data is

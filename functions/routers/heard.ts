@@ -6,7 +6,7 @@ import { getRouter, markHeard, type RouterRecord } from '../store/routers.js';
 
 /**
  * "Last heard" of a router, from its own traffic: every login and accounting report the API
- * accepts from it (functions/radius/identity.ts judged it) counts, with the router record that
+ * accepts from it (functions/radius/caller.ts judged it) counts, with the router record that
  * request read anyway. The record is written only when what was read is older than
  * HEARD_REFRESH_MS, so a busy router costs one write per interval, not one per packet; of
  * concurrent requests that read the same stale value, the conditional write lets one through.

@@ -209,7 +209,7 @@ export async function listCodesOf(subscriberId: string, limit = 20): Promise<Acc
 export async function claimDevice(input: {
   code: AccessCode;
   devices: Record<string, number>;
-  /** The reservations after this login (see functions/radius/authorize.ts). */
+  /** The reservations after this login (see functions/radius/login.ts). */
   grants?: Record<string, number>;
   /** The leases MAC logins hold after this login. */
   macLeases?: Record<string, number>;

@@ -5,7 +5,7 @@ import { allOf, cancelled, entity, exists, transact } from './entity.js';
  * A device remembered for an access code, with its subscriber's consent on the portal: its MAC
  * (as the router reports it, `AA:BB:CC:DD:EE:FF`) and the reseller of the hotspot it was bound
  * at, which is the code's own. A RouterOS hotspot with `login-by=...,mac` then logs the device
- * in by its MAC alone (functions/radius/authorize.ts) while the code is valid.
+ * in by its MAC alone (functions/radius/login.ts) while the code is valid.
  *
  * Looked up by (reseller, MAC) at each MAC login, so the key starts with both: the same MAC at
  * another reseller's hotspot finds nothing. How many devices a code has bound is counted on the

@@ -48,7 +48,7 @@ const OPEN_PARTITIONS: number[] = Array.from({ length: OPEN_SHARDS }, (_, n) => 
 /**
  * The index's sort key is the session's last report as of its last full write (its first
  * report, a Stop, a close, an interim that took the long way): an interim written alone
- * (functions/radius/interim.ts) moves no key, so the key is a lower bound of `last_report_at`
+ * (`interimInOneWrite`, sessions.ts) moves no key, so the key is a lower bound of `last_report_at`
  * and every read of silent sessions filters on `last_report_at` itself.
  */
 const silentFilter = (beforeIso: string) => Session.where.compare('last_report_at', '<', beforeIso);

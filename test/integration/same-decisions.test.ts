@@ -125,16 +125,16 @@ const device = (p: Place, mac: string) => `${p.nasId}/${mac}`;
 interface Case {
   name: string;
   /** What both decide: let in (and written, `recorded`), the password to check, or the refusal. */
-  then: 'recorded' | 'password' | Refusal;
+  decided: 'recorded' | 'password' | Refusal;
   code: (p: Place) => AccessCode;
   login?: (p: Place, c: AccessCode) => Map<string, string>;
 }
 
 const CASES: Case[] = [
-  { name: 'a code never used', then: 'recorded', code: (p) => paidCode(p.resellerId) },
+  { name: 'a code never used', decided: 'recorded', code: (p) => paidCode(p.resellerId) },
   {
     name: 'a full code: another device holds the one place',
-    then: 'device_limit',
+    decided: 'device_limit',
     code: (p) =>
       paidCode(
         p.resellerId,
@@ -144,7 +144,7 @@ const CASES: Case[] = [
   },
   {
     name: 'a full code whose last place a MAC login holds: the typed code takes it',
-    then: 'recorded',
+    decided: 'recorded',
     code: (p) =>
       paidCode(
         p.resellerId,
@@ -158,7 +158,7 @@ const CASES: Case[] = [
   },
   {
     name: 'the same device again, its lease still live, a second place free',
-    then: 'recorded',
+    decided: 'recorded',
     code: (p) =>
       paidCode(
         p.resellerId,
@@ -168,7 +168,7 @@ const CASES: Case[] = [
   },
   {
     name: 'a lease that ended frees its place',
-    then: 'recorded',
+    decided: 'recorded',
     code: (p) =>
       paidCode(
         p.resellerId,
@@ -178,12 +178,12 @@ const CASES: Case[] = [
   },
   {
     name: 'its data used up',
-    then: 'data_used',
+    decided: 'data_used',
     code: (p) => paidCode(p.resellerId, { data_limit_mb: 1 }, { used_bytes: bytesOfMb(1) }),
   },
   {
     name: 'its time over',
-    then: 'expired',
+    decided: 'expired',
     code: (p) =>
       paidCode(
         p.resellerId,
@@ -196,19 +196,19 @@ const CASES: Case[] = [
   },
   {
     name: 'a card past its use-by date',
-    then: 'expired',
+    decided: 'expired',
     code: (p) => paidCode(p.resellerId, {}, { use_by: new Date(NOW - 1000).toISOString() }),
   },
-  { name: "another reseller's code", then: 'wrong_hotspot', code: () => paidCode(randomUUID()) },
+  { name: "another reseller's code", decided: 'wrong_hotspot', code: () => paidCode(randomUUID()) },
   {
     name: 'a wrong password',
-    then: 'password',
+    decided: 'password',
     code: (p) => paidCode(p.resellerId),
     login: (p, c) => loginOf(p, c.code, MAC, { 'User-Password': 'NOPE' }),
   },
   {
     name: 'a CHAP login (the password checked by FreeRADIUS)',
-    then: 'password',
+    decided: 'password',
     code: (p) => paidCode(p.resellerId),
     login: (p, c) => loginOf(p, c.code, MAC, { 'Hotspot-Login-At-Authorize': '0' }),
   },
@@ -226,7 +226,7 @@ describe('a login decided by the region and by an edge during a cut', () => {
     const atEdge = await authorizeExchange(attrs, edge.x);
 
     const d = region.decision;
-    expect(d?.accept ? (d.recorded ? 'recorded' : 'password') : d?.reason).toBe(c.then);
+    expect(d?.accept ? (d.recorded ? 'recorded' : 'password') : d?.reason).toBe(c.decided);
     expect(atEdge.status).toBe(region.status);
     expect(atEdge.decision).toEqual(region.decision);
     expect(stateOf(edge.data.codes[code.code])).toEqual(stateOf(await getAccessCode(code.code)));
