@@ -34,6 +34,17 @@ import { getReseller } from '../store/resellers.js';
 import { untilSettled } from '../store/retry.js';
 import { shownSale } from './agent-reports.js';
 
+/** Whether an agent's stock or float pays for a forfait. */
+export const covers = (a: Agent, f: { id: string; price_fcfa: number }) =>
+  (a.stock[f.id] ?? 0) > 0 || a.float_fcfa >= f.price_fcfa;
+
+/** Neither covers it: an agent that sells it from a stock, and holds no float, ran out of stock. */
+export const exhausted = (a: Agent, f: { id: string; price_fcfa: number }) =>
+  new AppError(
+    f.id in a.stock && a.float_fcfa === 0 ? 'ERR_AGENT_STOCK_EXHAUSTED' : 'ERR_AGENT_FLOAT_EXHAUSTED',
+    `Your float (${a.float_fcfa} FCFA) and stock do not cover this forfait (${f.price_fcfa} FCFA)`,
+  );
+
 /** The agent's commission on a price: basis points, rounded to the nearest franc. */
 export const commissionOf = (priceFcfa: number, bp: number): number => Math.round((priceFcfa * bp) / 10_000);
 
@@ -254,16 +265,7 @@ export async function sell(
         // The stock ran out between the read and the write: the float may still pay. Read again.
         const fresh = await getAgent(agent.id);
         if (!fresh) throw notFound('Agent');
-        const canStock = (fresh.stock[forfait.id] ?? 0) > 0;
-        if (!canStock && fresh.float_fcfa < price) {
-          throw new AppError(
-            // An agent that sells this forfait from a stock, and holds no float, ran out of stock.
-            forfait.id in fresh.stock && fresh.float_fcfa === 0
-              ? 'ERR_AGENT_STOCK_EXHAUSTED'
-              : 'ERR_AGENT_FLOAT_EXHAUSTED',
-            `Your float (${fresh.float_fcfa} FCFA) and stock do not cover this forfait (${price} FCFA)`,
-          );
-        }
+        if (!covers(fresh, forfait)) throw exhausted(fresh, forfait);
         agent = fresh;
         return undefined;
       }
