@@ -25,9 +25,9 @@ const fail = (line: string): never => {
   process.exit(64);
 };
 const need = (name: string): string => process.env[name] || fail(`${name} is not set`);
-const number = (name: string, fallback: number) => {
+const number = (name: string, fallback: number, least = Number.MIN_VALUE) => {
   const value = Number(process.env[name] ?? fallback);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
+  return Number.isFinite(value) && value >= least ? value : fallback;
 };
 const tokenFile = need('EDGE_TOKEN_FILE');
 let token = '';
@@ -44,7 +44,8 @@ const service = await startEdge({
   token,
   localSecret: need('EDGE_LOCAL_SECRET'),
   dataDir: process.env.EDGE_DATA_DIR ?? '/var/lib/hotspot-edge',
-  port: number('EDGE_PORT', 8470),
+  // 0: any free port (what the tests give).
+  port: number('EDGE_PORT', 8470, 0),
   syncMs: number('EDGE_SYNC_S', 60) * 1000,
   probeMs: number('EDGE_PROBE_S', 5) * 1000,
   forwardTimeoutMs: number('EDGE_FORWARD_TIMEOUT_MS', 1000),

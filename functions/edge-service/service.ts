@@ -459,6 +459,7 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await draining;
+      region.close();
       state.flush();
       journal.close();
     },

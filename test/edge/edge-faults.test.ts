@@ -7,6 +7,7 @@ import {
   edgeBundle,
   type FakeRegion,
   fakeRegion,
+  killEdgeProcesses,
   mountNamespace,
   radiusBody,
   report,
@@ -23,6 +24,7 @@ beforeAll(async () => {
   region = await fakeRegion('cut');
 }, 120_000);
 afterAll(async () => {
+  killEdgeProcesses();
   await region?.close();
 });
 

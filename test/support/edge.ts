@@ -150,6 +150,13 @@ export interface EdgeProcess {
   stop: () => Promise<void>;
 }
 
+const running = new Set<ChildProcess>();
+/** Kills every edge process this file started and left running (a failed test's). */
+export function killEdgeProcesses(): void {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+}
+
 export const LOCAL_SECRET = 'edge-test-local-secret';
 const TOKEN = `edge_00000000-0000-4000-8000-000000000000.${'A'.repeat(43)}`;
 
@@ -181,6 +188,8 @@ export async function startEdgeProcess(o: {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   const lines: string[] = [];
   const waiters: { pattern: RegExp; done: (line: string) => void }[] = [];
   let partial = '';
