@@ -217,11 +217,7 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
 
   /** One journal entry to the region: a report taken on 2xx; a login's answer, whatever it is, is final. */
   const send = async (entry: JournalEntry): Promise<SendOutcome> => {
-    const answer = await region.post(
-      `/api/v1/edge/radius/${entry.route}`,
-      entry.body,
-      Math.max(slowMs, 10_000),
-    );
+    const answer = await region.post(`/api/v1/edge/radius/${entry.route}`, entry.body, slowMs);
     if (answer.ok) {
       if (entry.route === 'accounting' && answer.status >= 300)
         return { refused: `the region refused it for good (${answer.status})` };
