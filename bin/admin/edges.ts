@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { clock } from '../../functions/core/clock.js';
 import { registerEdge } from '../../functions/edge/edge-auth.js';
-import { getEdge, revokeEdge } from '../../functions/store/edges.js';
+import { edgeOfReseller, getEdge, ResellerHasEdge, revokeEdge } from '../../functions/store/edges.js';
 import { required, UsageError } from './context.js';
 
 const USAGE =
@@ -21,13 +21,23 @@ export async function run(command: string | undefined, flags: Record<string, str
         .map((a) => a.trim());
       const bad = addresses.find((a) => !isIP(a));
       if (bad !== undefined) throw new UsageError(`--address must be IP addresses: ${bad}`);
-      const { edge, token } = await registerEdge({
+      const registered = await registerEdge({
         name: flags.name && flags.name !== 'true' ? flags.name : 'Edge',
         reseller_ids: required(flags, 'reseller-id').split(','),
-        // Where its routers reach it: their setup scripts list it after the region's front.
+        // Where its routers reach it: their setup scripts list it first, before the region's fronts.
         addresses,
         nowIso: clock.iso(),
+      }).catch(async (error: unknown) => {
+        if (!(error instanceof ResellerHasEdge)) throw error;
+        // One edge per reseller (docs/outage.md): two would each grant a code's whole allowance during a cut.
+        const held = await Promise.all(
+          error.resellerIds.map(async (r) => `${r} (edge ${await edgeOfReseller(r)})`),
+        );
+        throw new UsageError(
+          `a reseller has one edge at most: ${held.join(', ')} already has one; revoke it first (edges revoke --edge-id <id>)`,
+        );
       });
+      const { edge, token } = registered;
       const { token_digest: _digest, ...shown } = edge;
       print({ ...shown, token });
       return;
