@@ -60,10 +60,11 @@ export interface RouterScriptOptions {
    */
   disconnectFrom?: string;
   /**
-   * The reseller's in-country edges (docs/outage.md), comma-separated: listed after the front's
-   * addresses, so the router asks an edge when the region does not answer (a cut cable). UDP
-   * routers only: the edge knows a UDP router by its secret from its replica; a RadSec router
-   * would need the edge to hold a server certificate of the router CA, which it does not.
+   * The reseller's in-country edge (docs/outage.md): listed first, before the front's addresses.
+   * It forwards while the region answers and decides itself when the link is cut, so a cut costs
+   * a login no wait; the front is asked only when the edge's box does not answer. UDP routers
+   * only: the edge knows a UDP router by its secret from its replica; a RadSec router would need
+   * the edge to hold a server certificate of the router CA (docs/outage.md, "Limits").
    */
   edgeHost?: string;
   access: RouterAccess;
@@ -256,15 +257,18 @@ function radiusLines(o: RouterScriptOptions, tag: string): string[] {
     return [
       `# RADIUS over UDP with this router's own secret (router ${a.routerId}). The platform knows the`,
       '# router by the public address its packets come from: the one it was registered with.',
-      "# Both of the front's addresses (one per zone): the second is asked when the first does not answer.",
-      ...hosts.map(udp),
       ...(edges.length
         ? [
-            "# The reseller's in-country edge: asked when the region does not answer (a cut international",
-            '# link); it lets in the codes sold before the cut and keeps the accounting until the link is back.',
+            "# The reseller's in-country edge first: it passes each request to the platform while the",
+            '# international link is up and answers itself when it is cut (codes sold before the cut, the',
+            '# accounting kept until the link is back), so a cut adds no wait. It answers within 2 s.',
             ...edges.map(udp),
           ]
         : []),
+      edges.length
+        ? "# The platform's front (one address per zone): asked when the edge does not answer (its box is down)."
+        : "# The platform's front (one address per zone): the second is asked when the first does not answer.",
+      ...hosts.map(udp),
       ...(sources.length
         ? [
             "# The addresses the platform's Disconnect/CoA requests leave from: RouterOS accepts them only",
