@@ -56,6 +56,9 @@ const service = await startEdge({
 service.events.on('link', (state: string) =>
   say(`link ${state}; journal ${service.journal.size} entries (${service.journal.pendingBytes} bytes)`),
 );
+service.events.once('synced', (replica: { routers: unknown[]; codes: unknown[] }) =>
+  say(`replica: ${replica.routers.length} routers, ${replica.codes.length} codes`),
+);
 service.events.on('replayed', (n: number) => say(`journal replayed: ${n} entries`));
 service.events.on('revoked', () =>
   say('the region refused this edge token: replica wiped, nothing answered'),
