@@ -8,8 +8,9 @@ const USAGE =
   'edges add --reseller-id <uuid>[,<uuid>...] --address <ip>[,<ip>] [--name <name>] | edges show --edge-id <uuid> | edges revoke --edge-id <uuid>';
 
 /**
- * In-country edges (docs/outage.md). `add` prints the edge's token once: it goes into the edge's
- * /etc/hotspot-edge/edge.env as EDGE_TOKEN, nowhere else. `revoke` takes effect at the edge's
+ * In-country edges (docs/outage.md). `add` prints the edge's token once: it goes to the edge's
+ * installer on standard input (kept in /etc/hotspot-edge/token), nowhere else. A reseller has one
+ * edge at most. `revoke` takes effect at the edge's
  * next request (its replica and its forwarded RADIUS calls are refused).
  */
 export async function run(command: string | undefined, flags: Record<string, string>): Promise<void> {
