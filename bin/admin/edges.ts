@@ -1,11 +1,31 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { join } from 'node:path';
 import { clock } from '../../functions/core/clock.js';
 import { registerEdge } from '../../functions/edge/edge-auth.js';
-import { edgeOfReseller, getEdge, ResellerHasEdge, revokeEdge } from '../../functions/store/edges.js';
+import { issueEdgeTls } from '../../functions/edge/edge-tls.js';
+import {
+  edgeOfReseller,
+  getEdge,
+  markEdgeRadsec,
+  ResellerHasEdge,
+  revokeEdge,
+} from '../../functions/store/edges.js';
 import { required, UsageError } from './context.js';
 
 const USAGE =
-  'edges add --reseller-id <uuid>[,<uuid>...] --address <ip>[,<ip>] [--name <name>] | edges show --edge-id <uuid> | edges revoke --edge-id <uuid>';
+  'edges add --reseller-id <uuid>[,<uuid>...] --address <ip>[,<ip>] [--name <name>] [--tls-out <dir>] | edges tls --edge-id <uuid> --out <dir> | edges show --edge-id <uuid> | edges revoke --edge-id <uuid>';
+
+/** Writes an edge's RadSec files (the installer's --tls-dir) and marks it: RadSec routers' scripts list it then. */
+async function writeTls(edgeId: string, dir: string): Promise<string> {
+  const tls = await issueEdgeTls(edgeId, clock.now());
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(join(dir, 'ca.pem'), tls.ca_pem);
+  writeFileSync(join(dir, 'server.pem'), tls.cert_pem);
+  writeFileSync(join(dir, 'server.key'), tls.key_pem, { mode: 0o600 });
+  if (!(await markEdgeRadsec(edgeId))) throw new UsageError('no active edge with that id');
+  return tls.not_after;
+}
 
 /**
  * In-country edges (docs/outage.md). `add` prints the edge's token once: it goes to the edge's
@@ -40,7 +60,26 @@ export async function run(command: string | undefined, flags: Record<string, str
       });
       const { edge, token } = registered;
       const { token_digest: _digest, ...shown } = edge;
-      print({ ...shown, token });
+      const tlsOut = flags['tls-out'];
+      let tls: Record<string, unknown> = {};
+      if (tlsOut && tlsOut !== 'true') {
+        // The token is shown whatever happens to the files: it is never shown again.
+        try {
+          tls = { radsec: true, tls_dir: tlsOut, tls_not_after: await writeTls(edge.edge_id, tlsOut) };
+        } catch (error) {
+          tls = {
+            tls_error: `${(error as Error).message}: run edges tls --edge-id ${edge.edge_id} --out <dir>`,
+          };
+        }
+      }
+      print({ ...shown, ...tls, token });
+      return;
+    }
+    case 'tls': {
+      // A new certificate (the last one ends after 825 days): the installer's --tls-dir again.
+      const out = required(flags, 'out');
+      const notAfter = await writeTls(required(flags, 'edge-id'), out);
+      print({ tls_dir: out, tls_not_after: notAfter });
       return;
     }
     case 'show': {

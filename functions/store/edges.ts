@@ -11,8 +11,10 @@ export interface EdgeRecord {
   edge_id: string;
   name: string;
   reseller_ids: string[];
-  /** The addresses its routers reach it at: the router scripts list them after the front's. */
+  /** The addresses its routers reach it at: the router scripts list them first, before the front's. */
   addresses: string[];
+  /** It holds a RadSec server certificate of the router CA (`edges tls`): RadSec routers list it too. */
+  radsec?: boolean;
   /** SHA-256 (hex) of the token's secret part. */
   token_digest: string;
   status: 'active' | 'revoked';
@@ -29,6 +31,7 @@ interface EdgeLink {
   reseller_id: string;
   edge_id: string;
   addresses: string[];
+  radsec?: boolean;
 }
 
 const Link = entity<EdgeLink>('edge_link')({
@@ -84,7 +87,12 @@ export async function createEdge(edge: EdgeRecord): Promise<void> {
     ...Object.fromEntries(
       edge.reseller_ids.map((reseller_id, i) => [
         `link${i}`,
-        Link.tx.put({ reseller_id, edge_id: edge.edge_id, addresses: edge.addresses }),
+        Link.tx.put({
+          reseller_id,
+          edge_id: edge.edge_id,
+          addresses: edge.addresses,
+          ...(edge.radsec ? { radsec: true } : {}),
+        }),
       ]),
     ),
   };
@@ -130,10 +138,41 @@ export async function revokeEdge(edgeId: string, nowIso: string): Promise<boolea
   return true;
 }
 
-/** The addresses of a reseller's active edges, in the order they were registered. */
+/** Records that an active edge holds a RadSec server certificate of the router CA; false when it is not active. */
+// Access: TransactWriteItems [Update EDGE#<id> SET radsec (condition: active), Update each link SET radsec (condition: it exists)].
+export async function markEdgeRadsec(edgeId: string): Promise<boolean> {
+  const edge = await getEdge(edgeId);
+  if (edge?.status !== 'active') return false;
+  const active = {
+    expression: '#status = :active',
+    names: { '#status': 'status' },
+    values: { ':active': 'active' },
+  };
+  await transact({
+    edge: Edge.tx.update({ edge_id: edgeId }, { set: { radsec: true } }, active),
+    ...Object.fromEntries(
+      edge.reseller_ids.map((reseller_id, i) => [
+        `link${i}`,
+        Link.tx.update({ reseller_id, edge_id: edgeId }, { set: { radsec: true } }, exists),
+      ]),
+    ),
+  });
+  return true;
+}
+
+/** A reseller's active edge's addresses: for its UDP routers, and for its RadSec routers (when it holds a certificate of the router CA). */
 // Access: Query pk=RESELLER#<id>#EDGES, begins_with(sk, EDGE#).
-export async function edgeAddressesOf(resellerId: string): Promise<string[]> {
+export async function edgeLinksOf(resellerId: string): Promise<{ udp: string[]; radsec: string[] }> {
   const { pk } = Link.key({ reseller_id: resellerId, edge_id: '' });
   const links = await Link.queryAll({ pk, sk: { beginsWith: 'EDGE#' } });
-  return [...new Set(links.flatMap((l) => l.addresses))];
+  return {
+    udp: [...new Set(links.flatMap((l) => l.addresses))],
+    radsec: [...new Set(links.flatMap((l) => (l.radsec ? l.addresses : [])))],
+  };
+}
+
+/** The addresses of a reseller's active edges, in the order they were registered. */
+// Access: Query pk=RESELLER#<id>#EDGES, begins_with(sk, EDGE#) (edgeLinksOf).
+export async function edgeAddressesOf(resellerId: string): Promise<string[]> {
+  return (await edgeLinksOf(resellerId)).udp;
 }

@@ -1,8 +1,13 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { registerEdge } from '../../functions/edge/edge-auth.js';
 import {
   edgeAddressesOf,
+  edgeLinksOf,
   edgeOfReseller,
   getEdge,
   ResellerHasEdge,
@@ -53,6 +58,18 @@ describe('one edge per reseller', () => {
     const losers = results.flatMap((r, i) => (r.status === 'rejected' ? [i] : []));
     expect(losers).toHaveLength(7);
     expect(await getEdge(winner.edge_id)).toMatchObject({ status: 'active' });
+  });
+
+  it("writes an edge's RadSec files signed by the router CA, and lists it for RadSec routers then", async () => {
+    const reseller = randomUUID();
+    const { edge } = await edgeFor([reseller]);
+    expect(await edgeLinksOf(reseller)).toEqual({ udp: ['192.0.2.10'], radsec: [] });
+    const out = mkdtempSync(join(tmpdir(), 'edge-tls-'));
+    const issued = await admin('edges', 'tls', '--edge-id', edge.edge_id, '--out', out);
+    expect(issued.code, issued.stderr).toBe(0);
+    execFileSync('openssl', ['verify', '-CAfile', join(out, 'ca.pem'), join(out, 'server.pem')]);
+    expect(statSync(join(out, 'server.key')).mode & 0o077).toBe(0);
+    expect(await edgeLinksOf(reseller)).toEqual({ udp: ['192.0.2.10'], radsec: ['192.0.2.10'] });
   });
 
   it('tells the operator which edge holds the reseller', async () => {

@@ -186,6 +186,21 @@ describe("the script with the stack's addresses (both of the front's, and where 
     );
   });
 
+  it('lists the edge first for a RadSec router too when it holds a certificate of the router CA', () => {
+    // Act
+    const script = routerOsScript({ ...options, ...front, radsecEdgeHost: '41.202.1.9' });
+
+    // Assess
+    expect(radiusLines(script).map((l) => /address="([^"]+)"/.exec(l)?.[1])).toEqual([
+      '41.202.1.9',
+      '203.0.113.10',
+      '203.0.113.20',
+    ]);
+    for (const line of radiusLines(script)) expect(line).toContain('protocol=radsec');
+    // A UDP edge is no RadSec server: a RadSec router does not list it.
+    expect(radiusLines(routerOsScript({ ...options, ...front, edgeHost: '41.202.1.9' }))).toHaveLength(2);
+  });
+
   it('refuses an address list holding a name', () => {
     expect(() => routerOsScript({ ...options, radiusHost: '203.0.113.10,radius.example.com' })).toThrow(
       /radius-host/,
