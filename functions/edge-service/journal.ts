@@ -56,7 +56,7 @@ export class JournalFull extends Error {
  * The largest entry: the region refuses bodies over 64 KB, and a RADIUS packet's JSON is about
  * 750 bytes. It bounds the reader's memory: one chunk and one line.
  */
-export const MAX_ENTRY_BYTES = 64 * 1024;
+const MAX_ENTRY_BYTES = 64 * 1024;
 const CHUNK = 64 * 1024;
 const NL = 0x0a;
 const DISK_FULL = new Set(['ENOSPC', 'EFBIG', 'EDQUOT']);

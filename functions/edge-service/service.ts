@@ -3,13 +3,12 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { safeEqual } from '../core/compare.js';
-import type { Replica } from '../edge/replica.js';
 import { deviceKey, normalizeCode, requestAttributes } from '../radius/attributes.js';
 import { EdgeClock, type TimeSource } from './clock.js';
 import { Journal, type JournalEntry, JournalFull } from './journal.js';
+import { type LinkState, startLink } from './link.js';
 import { EdgeState } from './offline.js';
 import { type RegionAnswer, regionOf } from './region.js';
-import { replayRound, type SendOutcome } from './replay.js';
 
 /**
  * The in-country edge's service (docs/outage.md): its FreeRADIUS (the shipped configuration,
@@ -63,7 +62,6 @@ export interface EdgeOptions {
 
 type Route = 'authorize' | 'post-auth' | 'accounting' | 'client';
 const ROUTES = new Set<Route>(['authorize', 'post-auth', 'accounting', 'client']);
-type Link = 'up' | 'down' | 'revoked';
 
 /** What the edge refused or could not keep, since the link was last up. */
 interface Faults {
@@ -75,7 +73,7 @@ interface Faults {
 interface EdgeService {
   url: string;
   events: EventEmitter;
-  link: () => Link;
+  link: () => LinkState;
   journal: Journal;
   state: EdgeState;
   clock: EdgeClock;
@@ -129,9 +127,6 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
   const answerBudgetMs = Math.max(forwardTimeoutMs, o.answerBudgetMs ?? 1700);
   /** A forwarded call unanswered this long counts as a failure of the link. */
   const slowMs = Math.max(3 * forwardTimeoutMs, answerBudgetMs);
-  const downAfter = o.downAfter ?? 3;
-  const probeMs = o.probeMs ?? 5000;
-  const syncMs = o.syncMs ?? 60_000;
   const journal = new Journal(o.dataDir, say);
   const state = new EdgeState(o.dataDir, (o.leaseS ?? 660) * 1000, o.interimS ?? 300);
   const clock = new EdgeClock(o.time);
@@ -140,155 +135,28 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
   const events = new EventEmitter();
   const region = regionOf(o.regionUrl, o.token);
   const faults: Faults = { diskFullReports: 0, unjournaledLogins: 0, clockRefusals: 0 };
-  // A journal left by the last run holds a cut's accounting: start as cut, and replay it at once.
-  let link: Link = journal.size > 0 ? 'down' : 'up';
-  let replaying = false;
-  let failures = 0;
-  let closed = false;
-
-  const setLink = (next: Link) => {
-    if (link === next || link === 'revoked') return;
-    link = next;
-    events.emit('link', next);
-    if (next !== 'up') return;
-    if (faults.diskFullReports || faults.unjournaledLogins || faults.clockRefusals)
-      say(
-        `while the link was down: ${faults.diskFullReports} reports not acknowledged (disk full; routers resent them), ` +
-          `${faults.unjournaledLogins} logins answered but not journaled (disk full), ` +
-          `${faults.clockRefusals} logins refused (clock behind)`,
-      );
-    Object.assign(faults, { diskFullReports: 0, unjournaledLogins: 0, clockRefusals: 0 });
-  };
-
-  const revoke = () => {
-    // The region refuses this edge's token: revoked. It forgets its routers and codes (a 502 of
-    // a region in trouble is no refusal: the edge keeps what it has).
-    if (link === 'revoked') return;
-    state.wipe();
-    setLink('revoked');
-    events.emit('revoked');
-  };
-
-  /** A call the region did not answer: the link goes down after `downAfter` in a row. */
-  const failed = (why: string) => {
-    failures += 1;
-    if (link === 'up' && failures >= downAfter) goDown(why);
-  };
-  /** One forwarded call's outcome, for the link's state. */
-  const judge = (answer: RegionAnswer) => {
-    if (answer.ok) failures = 0;
-    else if (answer.reason === 'revoked') revoke();
-    else failed(answer.reason);
-  };
-
-  let retrying: NodeJS.Timeout | undefined;
-  /** Asks the region again after `probeMs` (or its Retry-After, when longer). */
-  const retryLater = (afterMs = 0) => {
-    if (closed || link === 'revoked') return;
-    retrying ??= setTimeout(probe, Math.max(probeMs, afterMs));
-  };
-  const goDown = (why: string) => {
-    say(`region not answering (${why}): deciding here`);
-    setLink('down');
-    retryLater();
-  };
-
-  /** Asks the region for the replica; true when it answered. */
-  const sync = async (): Promise<boolean> => {
-    const answer = await region.post(
-      '/api/v1/edge/replica',
-      { codes: state.seenCodes() },
-      Math.max(slowMs, 10_000),
-    );
-    if (!answer.ok) {
-      if (answer.reason === 'revoked') revoke();
-      return false;
-    }
-    if (answer.status !== 200) return false;
-    const replica = JSON.parse(answer.body) as Replica;
-    // Taken once the journal is empty: what was counted here is in it then.
-    if (journal.size === 0 && !replaying) {
-      state.replace(replica);
-      clock.see(Date.parse(replica.generated_at));
-      events.emit('synced', replica);
-    }
-    return true;
-  };
-
-  /** One journal entry to the region: a report taken on 2xx; a login's answer, whatever it is, is final. */
-  const send = async (entry: JournalEntry): Promise<SendOutcome> => {
-    const answer = await region.post(`/api/v1/edge/radius/${entry.route}`, entry.body, slowMs);
-    if (answer.ok) {
-      if (entry.route === 'accounting' && answer.status >= 300)
-        return { refused: `the region refused it for good (${answer.status})` };
-      return { taken: true };
-    }
-    if (answer.reason === 'revoked') return { retry: 'the region refused this edge token', revoked: true };
-    return {
-      retry: `region ${answer.reason}${answer.status ? ` (${answer.status})` : ''}`,
-      ...(answer.retryAfterMs === undefined ? {} : { retryAfterMs: answer.retryAfterMs }),
-    };
-  };
-
-  /** Replays the journal until it is empty (then the link is up) or the region stops taking it. */
-  const drainNow = async (): Promise<void> => {
-    let replayed = 0;
-    replaying = true;
-    try {
-      while (journal.size > 0 && !closed) {
-        const round = await replayRound(journal, send, { parallel: o.replayParallel ?? 8, say });
-        replayed += round.taken + round.setAside;
-        if (round.revoked) return revoke();
-        if (round.stopped) {
-          failed(round.stopped);
-          return retryLater(round.retryAfterMs);
-        }
-        if (round.taken + round.setAside === 0 && journal.recount() > 0) {
-          say(`journal: ${journal.size} entries counted past its last line: retried later`);
-          return retryLater();
-        }
-      }
-      // No await between the empty journal and the link up: no report can slip in between.
-      replaying = false;
-      if (closed) return;
-      if (replayed > 0) events.emit('replayed', replayed);
-      failures = 0;
-      if (link === 'down') {
-        setLink('up');
-        void sync();
-      }
-    } finally {
-      replaying = false;
-    }
-  };
-  let draining: Promise<void> | undefined;
-  const drain = (): Promise<void> => {
-    draining ??= drainNow().finally(() => {
-      draining = undefined;
-    });
-    return draining;
-  };
-
-  /** While the link is down: a journal to replay is its own probe; else a call that reads nothing. */
-  const probe = async () => {
-    retrying = undefined;
-    if (closed || link === 'revoked') return;
-    if (journal.size > 0) return drain();
-    if (link === 'up') return;
-    const answer = await region.post('/api/v1/edge/radius/client', {}, slowMs);
-    if (answer.ok) {
-      failures = 0;
-      setLink('up');
-      void sync();
-      return;
-    }
-    if (answer.reason === 'revoked') return revoke();
-    retryLater(answer.retryAfterMs);
-  };
-  if (link === 'down') retrying = setTimeout(probe, 0);
-  const syncing = setInterval(() => {
-    if (link === 'up') void sync();
-  }, syncMs);
+  const link = startLink({
+    region,
+    journal,
+    state,
+    clock,
+    events,
+    say,
+    slowMs,
+    downAfter: o.downAfter ?? 3,
+    probeMs: o.probeMs ?? 5000,
+    syncMs: o.syncMs ?? 60_000,
+    replayParallel: o.replayParallel ?? 8,
+    onUp: () => {
+      if (faults.diskFullReports || faults.unjournaledLogins || faults.clockRefusals)
+        say(
+          `while the link was down: ${faults.diskFullReports} reports not acknowledged (disk full; routers resent them), ` +
+            `${faults.unjournaledLogins} logins answered but not journaled (disk full), ` +
+            `${faults.clockRefusals} logins refused (clock behind)`,
+        );
+      Object.assign(faults, { diskFullReports: 0, unjournaledLogins: 0, clockRefusals: 0 });
+    },
+  });
 
   /** Journals an entry; false when the disk refused it. */
   const keep = (entry: JournalEntry): boolean => {
@@ -303,8 +171,8 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
       events.emit('disk-full', entry.route);
       return false;
     }
-    // Something is owed to the region while it answers: replay it now.
-    if (link === 'up') retryLater(0);
+    // Something is owed to the region while it answers: replay it soon.
+    link.owed();
     return true;
   };
 
@@ -384,7 +252,7 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
     now: number,
   ): Promise<Extract<RegionAnswer, { ok: true }> | Decision | undefined> => {
     const call = region.post(`/api/v1/edge/radius/${route}`, text, slowMs).then((answer) => {
-      judge(answer);
+      link.judge(answer);
       return answer;
     });
     const first = await Promise.race([call, sleep(forwardTimeoutMs)]);
@@ -414,10 +282,10 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
       return json(res, 400, {});
     }
     const now = clock.now();
-    if (link === 'revoked') return json(res, route === 'accounting' ? 503 : 401, {});
+    if (link.state() === 'revoked') return json(res, route === 'accounting' ? 503 : 401, {});
     // New accounting waits behind the journal: the region takes a session's reports in order.
-    const behind = route === 'accounting' && (journal.size > 0 || replaying);
-    if (link === 'up' && !behind) {
+    const behind = route === 'accounting' && (journal.size > 0 || link.replaying());
+    if (link.state() === 'up' && !behind) {
       const answer = await forward(route, text, attrs, now);
       if (answer && 'ok' in answer) {
         learn(route, attrs, now, answer);
@@ -442,19 +310,16 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
   return {
     url: `http://127.0.0.1:${port}`,
     events,
-    link: () => link,
+    link: () => link.state(),
     journal,
     state,
     clock,
     faults: () => ({ ...faults }),
-    sync,
+    sync: link.sync,
     close: async () => {
-      closed = true;
-      clearInterval(syncing);
-      clearTimeout(retrying);
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
-      await draining;
+      await link.close();
       region.close();
       state.flush();
       journal.close();

@@ -170,9 +170,3 @@ export async function edgeLinksOf(resellerId: string): Promise<{ udp: string[]; 
     radsec: [...new Set(links.flatMap((l) => (l.radsec ? l.addresses : [])))],
   };
 }
-
-/** The addresses of a reseller's active edges, in the order they were registered. */
-// Access: Query pk=RESELLER#<id>#EDGES, begins_with(sk, EDGE#) (edgeLinksOf).
-export async function edgeAddressesOf(resellerId: string): Promise<string[]> {
-  return (await edgeLinksOf(resellerId)).udp;
-}

@@ -16,7 +16,7 @@ import { handler as sweep } from '../../functions/radius/sweep.js';
 import { frontTls, register } from '../../functions/routers/routers.js';
 import { Access, type AccessCode, getAccessCode } from '../../functions/store/access-codes.js';
 import { type AlertStatus, listAlertsByStatus } from '../../functions/store/alerts.js';
-import { edgeAddressesOf, revokeEdge } from '../../functions/store/edges.js';
+import { edgeLinksOf, revokeEdge } from '../../functions/store/edges.js';
 import { Nas } from '../../functions/store/nas.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { getSession } from '../../functions/store/sessions.js';
@@ -365,9 +365,9 @@ describe('a cut of the international link, with an edge in the country', () => {
   });
 
   it('stops answering from its replica once the region revokes it, and leaves the router scripts', async () => {
-    expect(await edgeAddressesOf(resellerId)).toEqual(['192.0.2.34']);
+    expect((await edgeLinksOf(resellerId)).udp).toEqual(['192.0.2.34']);
     await revokeEdge(edgeId, clock.iso());
-    expect(await edgeAddressesOf(resellerId)).toEqual([]);
+    expect((await edgeLinksOf(resellerId)).udp).toEqual([]);
     const revoked = once(service.events, 'revoked');
     expect(await service.sync()).toBe(false);
     await revoked;

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { registerEdge } from '../../functions/edge/edge-auth.js';
 import {
-  edgeAddressesOf,
   edgeLinksOf,
   edgeOfReseller,
   getEdge,
@@ -31,12 +30,12 @@ describe('one edge per reseller', () => {
     const { edge } = await edgeFor([reseller]);
     await expect(edgeFor([reseller], '192.0.2.11')).rejects.toBeInstanceOf(ResellerHasEdge);
     // Nothing of the refused one was written: the routers' scripts name the first edge only.
-    expect(await edgeAddressesOf(reseller)).toEqual(['192.0.2.10']);
+    expect((await edgeLinksOf(reseller)).udp).toEqual(['192.0.2.10']);
     expect(await edgeOfReseller(reseller)).toBe(edge.edge_id);
     expect(await revokeEdge(edge.edge_id, nowIso)).toBe(true);
     const second = await edgeFor([reseller], '192.0.2.11');
     expect(await edgeOfReseller(reseller)).toBe(second.edge.edge_id);
-    expect(await edgeAddressesOf(reseller)).toEqual(['192.0.2.11']);
+    expect((await edgeLinksOf(reseller)).udp).toEqual(['192.0.2.11']);
     // Revoking the first again leaves the second's claim alone.
     expect(await revokeEdge(edge.edge_id, nowIso)).toBe(true);
     expect(await edgeOfReseller(reseller)).toBe(second.edge.edge_id);
@@ -53,7 +52,7 @@ describe('one edge per reseller', () => {
       expect((r as PromiseRejectedResult).reason).toBeInstanceOf(ResellerHasEdge);
     const winner = (won[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof edgeFor>>>).value.edge;
     expect(await edgeOfReseller(shared)).toBe(winner.edge_id);
-    expect(await edgeAddressesOf(shared)).toEqual(winner.addresses);
+    expect((await edgeLinksOf(shared)).udp).toEqual(winner.addresses);
     // A loser's other reseller got no edge either: its transaction was refused whole.
     const losers = results.flatMap((r, i) => (r.status === 'rejected' ? [i] : []));
     expect(losers).toHaveLength(7);
