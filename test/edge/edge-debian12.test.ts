@@ -1,7 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer, request, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../bin/local/freeradius.js';
@@ -13,7 +11,7 @@ import { Nas } from '../../functions/store/nas.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { paidCode } from '../support/access.js';
 import { type DebianRoot, debianRoot, envFile, unitOf } from '../support/debian-root.js';
-import { edgeBundle } from '../support/edge.js';
+import { edgeBundle, type LinkProxy, linkProxy } from '../support/edge.js';
 import { useLocalServer } from '../support/http.js';
 import { radclient } from '../support/radius.js';
 
@@ -26,9 +24,7 @@ import { radclient } from '../support/radius.js';
 // local API, behind a proxy that can cut the link), then logs in during a cut.
 
 const server = useLocalServer();
-let proxy: Server;
-let cut = false;
-const held = new Set<ServerResponse>();
+let link: LinkProxy;
 let root: DebianRoot;
 const units: ChildProcess[] = [];
 const resellerId = randomUUID();
@@ -40,20 +36,7 @@ const ports = { auth: 0, acct: 0, tls: 0, edge: 0 };
 let stock: AccessCode;
 
 beforeAll(async () => {
-  const api = new URL(server.url());
-  proxy = createServer((req, res) => {
-    if (cut) return held.add(res);
-    const forward = request(
-      { host: api.hostname, port: api.port, path: req.url, method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
-  });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+  link = await linkProxy(server.url());
   await recordReseller({ resellerId, name: 'Boutique Fanta', country: 'CI' });
   await Nas.put({
     nas_id: nasId,
@@ -90,7 +73,7 @@ beforeAll(async () => {
   const folder = await edgeBundle();
   root = await debianRoot();
   root.host(['cp', '-R', folder, join(root.merged, 'tmp/hotspot-edge')]);
-  const region = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  const region = link.url;
   root.run(
     [
       'sh',
@@ -113,10 +96,8 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
-  for (const res of held) res.destroy();
   await root?.close();
-  proxy?.closeAllConnections();
-  await new Promise<void>((r) => (proxy ? proxy.close(() => r()) : r()));
+  await link?.close();
 });
 
 /** Starts an installed unit's ExecStart as systemd would, and waits for `ready` in its output. */
@@ -224,7 +205,7 @@ describe('the edge on a clean Debian 12 (mmdebstrap), installed with one command
     expect(report.code).toBe('Accounting-Response');
     expect(Object.keys((await getAccessCode(paid.code))?.devices ?? {})).toHaveLength(1);
     // The cut: a voucher in stock logs in, decided by the edge from its replica on Node 18.
-    cut = true;
+    link.setCut(true);
     const during = await asRouter.auth({
       'User-Name': stock.code,
       'User-Password': stock.code,

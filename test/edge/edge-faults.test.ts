@@ -2,16 +2,17 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Replica } from '../../functions/edge/replica.js';
 import {
   edgeBundle,
   type FakeRegion,
   fakeRegion,
   killEdgeProcesses,
   mountNamespace,
+  oneCodeReplica,
   radiusBody,
   report,
   startEdgeProcess,
+  writeEdgeState,
 } from '../support/edge.js';
 
 // Issue 42, item 1: the edge's journal against the faults of a reseller's back room, on the
@@ -86,41 +87,13 @@ describe('a power cut during a cut of the link', () => {
   }, 90_000);
 });
 
-/** A replica with one UDP router, its NAS id and one voucher in stock: what the edge decides logins from. */
-const replica = (): Replica => ({
-  edge_id: 'e',
-  generated_at: new Date().toISOString(),
-  routers: [
-    {
-      router_id: 'rtr_full',
-      reseller_id: 'r1',
-      transport: 'udp',
-      source_ip: '192.0.2.9',
-      secret: 'a-router-secret',
-      nas_ids: ['access_edge'],
-    },
-  ],
-  nas: [{ nas_id: 'access_edge', reseller_id: 'r1', vendor: 'mikrotik' }],
-  codes: [
-    {
-      code: 'FULLDISK23',
-      reseller_id: 'r1',
-      offer: { duration_hours: 2, data_limit_mb: 0, cir_kbps: 256, mir_kbps: 1024, max_devices: 2 },
-      used_bytes: 0,
-    },
-  ],
-});
-
 describe('a full disk during a cut', () => {
   it('stops acknowledging accounting (routers resend it), still lets codes in, and says so when the link returns', async () => {
     region.setMode('refuse');
     // The edge's data on a file system of 64 KiB: a mount of its own in a namespace of its own
     // (root, or an unprivileged user namespace); where neither is allowed, a file size limit.
     const seed = mkdtempSync(join(tmpdir(), 'edge-full-seed-'));
-    writeFileSync(
-      join(seed, 'state.json'),
-      JSON.stringify({ replica: replica(), sessions: {}, leases: {}, unsynced: {}, started: {} }),
-    );
+    writeEdgeState(seed, oneCodeReplica('edge', { code: 'FULLDISK23' }));
     const dataDir = mkdtempSync(join(tmpdir(), 'edge-full-'));
     const ns = mountNamespace();
     const wrap = ns
@@ -160,7 +133,7 @@ describe('a full disk during a cut', () => {
           'User-Name': 'FULLDISK23',
           'User-Password': 'FULLDISK23',
           'NAS-Identifier': 'access_edge',
-          'Hotspot-Router-Id': 'rtr_full',
+          'Hotspot-Router-Id': 'rtr_edge',
           'Hotspot-Login-At-Authorize': '1',
           'Calling-Station-Id': '02:00:00:00:0f:01',
         }),

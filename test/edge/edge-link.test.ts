@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { EventEmitter, once } from 'node:events';
+import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
-import { createServer, request, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +12,7 @@ import { Access, type AccessCode, getAccessCode } from '../../functions/store/ac
 import { Nas } from '../../functions/store/nas.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { paidCode } from '../support/access.js';
-import { radiusBody } from '../support/edge.js';
+import { type LinkProxy, linkProxy, radiusBody } from '../support/edge.js';
 import { useLocalServer } from '../support/http.js';
 
 // Issue 42, item 4: the edge's link to its region with hysteresis. The region is the real local
@@ -22,14 +20,10 @@ import { useLocalServer } from '../support/http.js';
 // throttle with API Gateway's 429, or cut the cable; the edge is called as its FreeRADIUS calls it.
 
 const server = useLocalServer();
-let proxy: Server;
-/** What the proxy does to the next matching requests; then it passes them. */
+let link: LinkProxy;
+/** What the link does to the next matching requests; then it passes them. */
 const faults: { path: RegExp; fault: 'slow' | 'fail'; ms?: number }[] = [];
-let mode: 'pass' | 'throttle' | 'cut' = 'pass';
-const held = new Set<ServerResponse>();
-/** Emits each path the proxy is asked. */
-const asked = new EventEmitter();
-const count: Record<string, number> = {};
+let mode: 'pass' | 'throttle' = 'pass';
 let service: Awaited<ReturnType<typeof startEdge>>;
 const localSecret = `edge-local-${randomUUID()}`;
 const resellerId = randomUUID();
@@ -38,40 +32,15 @@ let routerId = '';
 const FORWARD_MS = 2000;
 
 beforeAll(async () => {
-  const api = new URL(server.url());
-  proxy = createServer((req, res) => {
-    const path = req.url ?? '';
-    count[path] = (count[path] ?? 0) + 1;
-    asked.emit('path', path);
-    if (mode === 'cut') return held.add(res);
-    if (mode === 'throttle' && path.startsWith('/api/v1/edge/radius/')) {
-      // API Gateway's answer when a route's throttle is spent.
-      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
-      return res.end('{"message":"Too Many Requests"}');
-    }
+  link = await linkProxy(server.url(), (path) => {
+    // API Gateway's answer when a route's throttle is spent.
+    if (mode === 'throttle' && path.startsWith('/api/v1/edge/radius/'))
+      return { status: 429, body: '{"message":"Too Many Requests"}', headers: { 'retry-after': '1' } };
     const i = faults.findIndex((f) => f.path.test(path));
     const fault = i >= 0 ? faults.splice(i, 1)[0] : undefined;
-    if (fault?.fault === 'fail') {
-      res.writeHead(503, { 'content-type': 'application/json' });
-      return res.end('{"message":"Service Unavailable"}');
-    }
-    const forward = request(
-      { host: api.hostname, port: api.port, path, method: req.method, headers: req.headers },
-      (answer) => {
-        // A cold start: the region answers, late.
-        setTimeout(
-          () => {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(res);
-          },
-          fault?.fault === 'slow' ? (fault.ms ?? 0) : 0,
-        );
-      },
-    );
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
+    if (fault?.fault === 'fail') return { status: 503, body: '{"message":"Service Unavailable"}' };
+    return fault ? { delayMs: fault.ms ?? 0 } : undefined;
   });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
 
   await recordReseller({ resellerId, name: 'Cabine Koffi', country: 'CI' });
   await Nas.put({
@@ -96,7 +65,7 @@ beforeAll(async () => {
     nowIso: clock.iso(),
   });
   service = await startEdge({
-    regionUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    regionUrl: link.url,
     token,
     localSecret,
     dataDir: mkdtempSync(join(tmpdir(), 'hotspot-edge-link-')),
@@ -108,10 +77,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const res of held) res.destroy();
   await service?.close();
-  proxy?.closeAllConnections();
-  await new Promise<void>((r) => (proxy ? proxy.close(() => r()) : r()));
+  await link?.close();
 });
 
 /** FreeRADIUS's authorize of a PAP login (the login recorded there when allowed). */
@@ -167,11 +134,11 @@ const asks = (path: string, n: number) =>
     let left = n;
     const on = (p: string) => {
       if (p === path && --left === 0) {
-        asked.off('path', on);
+        link.asked.off('path', on);
         done();
       }
     };
-    asked.on('path', on);
+    link.asked.on('path', on);
   });
 
 describe("the edge's link to a slow, failing or throttled region", () => {
@@ -224,7 +191,7 @@ describe("the edge's link to a slow, failing or throttled region", () => {
   it('goes down only after three calls fail in a row, and then probes without fetching the replica', async () => {
     const code = paidCode(resellerId);
     await Access.put(code);
-    mode = 'cut';
+    link.setCut(true);
     const down = once(service.events, 'link');
     // Each report waits the forward timeout, is journaled and acknowledged; the link holds.
     expect((await report(code, 'C-1', 1000, 'Start')).status).toBe(204);
@@ -232,13 +199,11 @@ describe("the edge's link to a slow, failing or throttled region", () => {
     await Promise.all([report(code, 'C-1', 2000), report(code, 'C-1', 3000)]);
     expect(await down).toEqual(['down']);
     // Down: answered at once; the probes (the journal's first entry, sent again) read no replica.
-    const replicas = count['/api/v1/edge/replica'] ?? 0;
+    const replicas = link.count['/api/v1/edge/replica'] ?? 0;
     await asks('/api/v1/edge/radius/accounting', 2);
-    expect(count['/api/v1/edge/replica'] ?? 0).toBe(replicas);
-    for (const res of held) res.destroy();
-    held.clear();
+    expect(link.count['/api/v1/edge/replica'] ?? 0).toBe(replicas);
     const up = once(service.events, 'link');
-    mode = 'pass';
+    link.setCut(false);
     expect(await up).toEqual(['up']);
     expect((await getAccessCode(code.code))?.used_bytes).toBe(3000);
   });

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { createServer, request, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +14,7 @@ import { edgeLinksOf, markEdgeRadsec } from '../../functions/store/edges.js';
 import { Nas } from '../../functions/store/nas.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { paidCode } from '../support/access.js';
+import { type LinkProxy, linkProxy } from '../support/edge.js';
 import { useLocalServer } from '../support/http.js';
 import { radclient } from '../support/radius.js';
 import { type IssuedRadsec, type Radsecproxy, startRadsecRouter } from '../support/radsec.js';
@@ -26,9 +25,7 @@ import { type IssuedRadsec, type Radsecproxy, startRadsecRouter } from '../suppo
 // router's own certificate) checks it against the CA its script imported.
 
 const server = useLocalServer();
-let proxy: Server;
-let cut = false;
-const held = new Set<ServerResponse>();
+let link: LinkProxy;
 let service: Awaited<ReturnType<typeof startEdge>>;
 let radius: RunningFreeRadius;
 let router: Radsecproxy;
@@ -38,20 +35,7 @@ const nasId = `access_rs_${randomUUID().slice(0, 8)}`;
 let stock: AccessCode;
 
 beforeAll(async () => {
-  const api = new URL(server.url());
-  proxy = createServer((req, res) => {
-    if (cut) return held.add(res);
-    const forward = request(
-      { host: api.hostname, port: api.port, path: req.url, method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
-  });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+  link = await linkProxy(server.url());
   await recordReseller({ resellerId, name: 'Cyber Diallo', country: 'SN' });
   await Nas.put({
     nas_id: nasId,
@@ -82,7 +66,7 @@ beforeAll(async () => {
   const tls = await issueEdgeTls(edge.edge_id, clock.now());
   expect(await markEdgeRadsec(edge.edge_id)).toBe(true);
   service = await startEdge({
-    regionUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    regionUrl: link.url,
     token,
     localSecret,
     dataDir: mkdtempSync(join(tmpdir(), 'hotspot-edge-radsec-')),
@@ -100,12 +84,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const res of held) res.destroy();
   await router?.stop();
   await radius?.stop();
   await service?.close();
-  proxy?.closeAllConnections();
-  await new Promise<void>((r) => (proxy ? proxy.close(() => r()) : r()));
+  await link?.close();
 });
 
 const login = (code: string, mac: string) =>
@@ -125,7 +107,7 @@ describe('a RadSec router at an edge that holds a certificate of the router CA',
     await Access.put(paid);
     // Forwarded: the region judges the router by its certificate's CN and serial.
     expect((await login(paid.code, '02:00:00:00:60:01')).code).toBe('Access-Accept');
-    cut = true;
+    link.setCut(true);
     const during = await login(stock.code, '02:00:00:00:60:02');
     expect(during.code).toBe('Access-Accept');
     expect(Number(during.attributes['Session-Timeout']?.[0])).toBeLessThanOrEqual(4 * 3600);

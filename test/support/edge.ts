@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -255,4 +255,123 @@ export function mountNamespace(): string[] | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What the link proxy does to one request: pass it (after `delayMs`), or answer it itself. */
+export type LinkFault =
+  | { delayMs?: number }
+  | { status: number; body: string; headers?: Record<string, string> };
+
+export interface LinkProxy {
+  /** The region as the edge reaches it. */
+  url: string;
+  /** Cuts the cable (requests hang, as over a cut cable) or mends it (what hung is lost). */
+  setCut: (cut: boolean) => void;
+  /** Requests asked, by path. */
+  count: Record<string, number>;
+  /** Emits `path` for each request. */
+  asked: EventEmitter;
+  close: () => Promise<void>;
+}
+
+/**
+ * The international link between an edge and its region (the real local API): a proxy that
+ * passes everything, hangs everything once cut, or applies `fault(path)` (a slow answer, a 5xx,
+ * API Gateway's 429) to a request.
+ */
+export async function linkProxy(
+  target: string,
+  fault?: (path: string) => LinkFault | undefined,
+): Promise<LinkProxy> {
+  const api = new URL(target);
+  let cut = false;
+  const held = new Set<ServerResponse>();
+  const count: Record<string, number> = {};
+  const asked = new EventEmitter();
+  const server = createServer((req, res) => {
+    const path = req.url ?? '';
+    count[path] = (count[path] ?? 0) + 1;
+    asked.emit('path', path);
+    if (cut) return held.add(res);
+    const f = fault?.(path);
+    if (f && 'status' in f) {
+      res.writeHead(f.status, { 'content-type': 'application/json', ...f.headers });
+      return res.end(f.body);
+    }
+    const forward = request(
+      { host: api.hostname, port: api.port, path, method: req.method, headers: req.headers },
+      (answer) => {
+        const pass = () => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        };
+        // A cold start: the region answers, late.
+        if (f?.delayMs) setTimeout(pass, f.delayMs);
+        else pass();
+      },
+    );
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const setCut = (next: boolean) => {
+    cut = next;
+    if (next) return;
+    for (const res of held) res.destroy();
+    held.clear();
+  };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    setCut,
+    count,
+    asked,
+    close: async () => {
+      setCut(false);
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+/**
+ * A replica of one UDP router `rtr_<name>` at NAS id `access_<name>` and one code, as the region
+ * hands it out: what an edge decides logins from.
+ */
+export function oneCodeReplica(
+  name: string,
+  code: Partial<Replica['codes'][number]> & { code: string },
+  generatedAt = new Date().toISOString(),
+): Replica {
+  return {
+    edge_id: 'e',
+    generated_at: generatedAt,
+    routers: [
+      {
+        router_id: `rtr_${name}`,
+        reseller_id: 'r1',
+        transport: 'udp',
+        source_ip: '192.0.2.9',
+        secret: 'a-router-secret',
+        nas_ids: [`access_${name}`],
+      },
+    ],
+    nas: [{ nas_id: `access_${name}`, reseller_id: 'r1', vendor: 'mikrotik' }],
+    codes: [
+      {
+        reseller_id: 'r1',
+        offer: { duration_hours: 2, data_limit_mb: 0, cir_kbps: 256, mir_kbps: 1024, max_devices: 2 },
+        used_bytes: 0,
+        ...code,
+      },
+    ],
+  };
+}
+
+/** Writes the edge's state file (offline.ts's) holding `replica` into `dir`, as a run leaves it. */
+export function writeEdgeState(dir: string, replica: Replica): void {
+  writeFileSync(
+    join(dir, 'state.json'),
+    JSON.stringify({ replica, sessions: {}, leases: {}, unsynced: {}, started: {} }),
+  );
 }

@@ -1,12 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Replica } from '../../functions/edge/replica.js';
 import { EdgeClock } from '../../functions/edge-service/clock.js';
 import { Journal } from '../../functions/edge-service/journal.js';
 import { startEdge } from '../../functions/edge-service/service.js';
-import { radiusBody } from '../support/edge.js';
+import { oneCodeReplica, radiusBody, writeEdgeState } from '../support/edge.js';
 
 // Issue 42, item 7: the edge's clock during a cut (functions/edge-service/clock.ts). A mini PC
 // without a clock battery, rebooted during a cut, starts with its clock behind: the edge decides
@@ -15,39 +14,22 @@ import { radiusBody } from '../support/edge.js';
 const T = Date.parse('2026-03-14T14:00:00.000Z');
 const HOUR = 3600_000;
 
-const replica = (): Replica => ({
-  edge_id: 'e',
-  generated_at: new Date(T - HOUR).toISOString(),
-  routers: [
-    {
-      router_id: 'rtr_clock',
-      reseller_id: 'r1',
-      transport: 'udp',
-      source_ip: '192.0.2.7',
-      secret: 'a-router-secret',
-      nas_ids: ['access_clock'],
-    },
-  ],
-  nas: [{ nas_id: 'access_clock', reseller_id: 'r1', vendor: 'mikrotik' }],
-  codes: [
+const replica = () =>
+  oneCodeReplica(
+    'clock',
     {
       code: 'CLOCKCODE2',
-      reseller_id: 'r1',
       offer: { duration_hours: 24, data_limit_mb: 0, cir_kbps: 256, mir_kbps: 1024, max_devices: 1 },
       started_at: new Date(T - 2 * HOUR).toISOString(),
       expires_at: new Date(T + 22 * HOUR).toISOString(),
-      used_bytes: 0,
     },
-  ],
-});
+    new Date(T - HOUR).toISOString(),
+  );
 
 /** A data folder as an edge leaves it during a cut: its replica, and a journal whose last entry is at `lastAt`. */
 function dataDir(lastAt: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'edge-clock-'));
-  writeFileSync(
-    join(dir, 'state.json'),
-    JSON.stringify({ replica: replica(), sessions: {}, leases: {}, unsynced: {}, started: {} }),
-  );
+  writeEdgeState(dir, replica());
   const journal = new Journal(dir);
   journal.append({ route: 'accounting', at: lastAt, body: radiusBody({ 'User-Name': 'CLOCKCODE2' }) });
   journal.close();
