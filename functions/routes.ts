@@ -822,7 +822,8 @@ const table = [
     path: '/api/v1/access/check',
     handler: 'portal/access-check',
     auth: 'none',
-    access: { table: 'read' },
+    // Write: the wrong-code budgets it counts (functions/radius/guesses.ts).
+    access: { table: 'write' },
     summary: 'What an access code still allows at a hotspot (the captive portal, before logging in)',
   },
   {

@@ -37,6 +37,7 @@ const fr = {
   connecting: 'Connexion…',
   buy_more: 'Acheter un autre forfait',
   remaining: 'Reste : {time}',
+  checked_at_login: 'Le routeur vérifie ce code quand vous vous connectez.',
   loading: 'Chargement…',
   no_router:
     'Pour vous connecter, rejoignez le Wi-Fi du hotspot puis ouvrez n’importe quel site : cette page reviendra.',
@@ -127,6 +128,7 @@ const en: Record<Key, string> = {
   connecting: 'Connecting…',
   buy_more: 'Buy another plan',
   remaining: 'Left: {time}',
+  checked_at_login: 'The router checks this code when you connect.',
   loading: 'Loading…',
   no_router: 'To connect, join the hotspot’s Wi-Fi and open any website: this page will come back.',
   hours: '{n} hour|{n} hours',
