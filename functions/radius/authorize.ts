@@ -25,7 +25,7 @@ import {
   type Refusal,
 } from './attributes.js';
 import { disconnectDevice } from './disconnect.js';
-import { gateGuess, guessReads, judgeDevice, loginFinding, radiusCounters } from './guesses.js';
+import { gateLogin, guessReads, judgeDevice, radiusCounters } from './guesses.js';
 import type { RouterOfRequest, RouterRefusal } from './identity.js';
 import { radiusSettings } from './settings.js';
 import { dataGrant, type Standing, standing } from './standing.js';
@@ -224,7 +224,7 @@ export type RouterRefused = { routerRefused: RouterRefusal };
  * (functions/radius/guesses.ts); then the code is decided, and the guess budgets say whether
  * that answer may be given: a wrong code (unknown, or another reseller's) is counted; past the
  * NAS's count, a printed card on a device it was not used on gets the wrong codes' refusal (a
- * guesser changing MAC finds nothing), while paid codes and cards on their own devices get in,
+ * guesser changing MAC finds nothing), while paid codes and cards on devices that used them get in,
  * however many wrong ones the hotspot saw. A MAC login guesses no code (it is looked up by the
  * device's own MAC), and a hotspot with MAC login sends one for every device that joins: it
  * neither spends nor counts guesses. Answers the request with the router's reseller (for the
@@ -270,10 +270,8 @@ async function gatedDecision(
   const code = bad ? undefined : (got[at] as AccessCode | undefined);
   const d = bad ? { refused: bad } : await decideOnRead(req, code, nas, nowMs);
   // The guess budgets: whether this answer may be given at all (functions/radius/guesses.ts).
-  const finding = guessing
-    ? loginFinding(code, 'refused' in d ? d.refused : undefined, deviceKey(req))
-    : undefined;
-  if (finding && !(await gateGuess(counters, counts, nowMs, finding)).allowed)
+  const login = { code, refused: 'refused' in d ? d.refused : undefined, device: deviceKey(req) };
+  if (guessing && (await gateLogin(counters, counts, nowMs, login))?.allowed === false)
     return { req, d: { refused: 'rate_limited' } };
   return { req, d };
 }

@@ -12,6 +12,7 @@ import {
   releaseBudget,
   windowStartOf,
 } from '../store/rate-limit.js';
+import { endedSessionsOfCode } from '../store/session-reads.js';
 import type { Refusal } from './attributes.js';
 
 /**
@@ -206,23 +207,38 @@ async function countWrongGuess(counters: GuessCounter[], nowMs: number): Promise
   return full ? fullAt(full, nowMs) : { allowed: true };
 }
 
+/** How many of a card's last ended sessions are read to find a device that used it. */
+const SEEN_SESSIONS = 20;
+
 /**
- * What a RADIUS login by a typed code is (`undefined`: nothing a guess is about, such as a
- * request the API cannot use). A refusal that names the code unknown is a miss. A printed card
- * (a voucher) is a hit unless this device used it before: a card never used, or used by other
- * devices only, is what a guesser changing MAC would find. A code delivered to its buyer (a
- * payment's, an agent's sale: 10 characters drawn at random, 31^10) and a card this device used
- * are proven, so a flood never stops the subscribers who hold them.
+ * The guess budgets' say on a RADIUS login by a typed code, as decided (`refused`, or nothing
+ * for an accept); `undefined` when the request is nothing a guess is about (one the API cannot
+ * use). A refusal that names the code unknown is a miss. A printed card (a voucher) is a hit
+ * unless this device used it before: a card never used, or used by other devices only, is what
+ * a guesser changing MAC would find. A code delivered to its buyer (a payment's, an agent's
+ * sale: 10 characters drawn at random, 31^10) and a card on a device it was used on are proven,
+ * so a flood never stops the subscribers who hold them. A device used a card when it holds a
+ * lease on it, or, read only once the hotspot's count is spent, when one of the card's last
+ * ended sessions (30 days) was its.
  */
-export function loginFinding(
-  code: AccessCode | undefined,
-  refused: Refusal | undefined,
-  device: string,
-): Finding | undefined {
-  if (refused === 'unknown_code' || refused === 'wrong_hotspot') return 'miss';
+export async function gateLogin(
+  counters: GuessCounter[],
+  counts: (BudgetCount | undefined)[],
+  nowMs: number,
+  login: { code: AccessCode | undefined; refused: Refusal | undefined; device: string },
+): Promise<GuessGate | undefined> {
+  const { code, refused, device } = login;
+  if (refused === 'unknown_code' || refused === 'wrong_hotspot')
+    return gateGuess(counters, counts, nowMs, 'miss');
   if (!code) return undefined;
-  if (code.source !== 'voucher') return 'proven';
-  return code.started_at && device in (code.devices ?? {}) ? 'proven' : 'hit';
+  if (code.source !== 'voucher' || (code.started_at && device in (code.devices ?? {})))
+    return gateGuess(counters, counts, nowMs, 'proven');
+  const spent = !refusedBy(counters, counts, ['shared'], nowMs).allowed;
+  const seen =
+    spent &&
+    code.started_at !== undefined &&
+    (await endedSessionsOfCode(code.code, nowMs, SEEN_SESSIONS)).some((s) => s.device === device);
+  return gateGuess(counters, counts, nowMs, seen ? 'proven' : 'hit');
 }
 
 /**
