@@ -518,7 +518,8 @@ const table = [
     handler: 'network/logo-put',
     auth: 'reseller',
     access: { table: 'write' },
-    summary: "Upload a hotspot's logo (PNG, JPEG or WebP, 40 KB at most), served from the platform's origin",
+    summary:
+      "Upload a hotspot's logo (PNG or JPEG, 40 KB at most, decoded and encoded again), served from the platform's origin",
   },
   {
     method: 'GET',

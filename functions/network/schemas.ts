@@ -143,7 +143,10 @@ export const LogoBody = /* @__PURE__ */ schema(() =>
       .string()
       .check(
         z.base64('must be the image file in base64'),
-        z.meta({ description: 'A PNG, JPEG or WebP file, 40 KB at most, 16 to 512 pixels a side' }),
+        z.meta({
+          description:
+            'A PNG or JPEG file, 40 KB at most, 16 to 512 pixels a side (decoded whole and encoded again)',
+        }),
       ),
   }),
 );
