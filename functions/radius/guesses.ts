@@ -45,18 +45,18 @@ import type { Refusal } from './attributes.js';
  *   counter past its limit refuses it.
  * Past a budget the answer is the same whatever the code: that is what makes it no oracle.
  */
-export const DEVICE_GUESSES: BudgetWindow = { scope: 'CODE_GUESS_DEVICE', limit: 20, windowMs: 10 * 60_000 };
-export const NAS_GUESSES: BudgetWindow = { scope: 'CODE_GUESS_NAS', limit: 200, windowMs: 10 * 60_000 };
+const DEVICE_GUESSES: BudgetWindow = { scope: 'CODE_GUESS_DEVICE', limit: 20, windowMs: 10 * 60_000 };
+const NAS_GUESSES: BudgetWindow = { scope: 'CODE_GUESS_NAS', limit: 200, windowMs: 10 * 60_000 };
 /** The portal's public routes, per client address (an IPv4 address or an IPv6 /64) at one hotspot... */
-export const ADDRESS_GUESSES: BudgetWindow = { scope: 'CODE_GUESS_ADDR', limit: 20, windowMs: 10 * 60_000 };
+const ADDRESS_GUESSES: BudgetWindow = { scope: 'CODE_GUESS_ADDR', limit: 20, windowMs: 10 * 60_000 };
 /** ...and at all hotspots: naming one hotspot after another buys a guesser little. */
-export const ADDRESS_ALL_GUESSES: BudgetWindow = {
+const ADDRESS_ALL_GUESSES: BudgetWindow = {
   scope: 'CODE_GUESS_ADDR_ALL',
   limit: 200,
   windowMs: 10 * 60_000,
 };
 /** The portal's wrong codes named at one hotspot, whoever sent them: an alert, never a refusal. */
-export const PORTAL_NAS_GUESSES: BudgetWindow = {
+const PORTAL_NAS_GUESSES: BudgetWindow = {
   scope: 'CODE_GUESS_PORTAL_NAS',
   limit: 200,
   windowMs: 10 * 60_000,
@@ -66,7 +66,17 @@ export const PORTAL_NAS_GUESSES: BudgetWindow = {
  * redemption, the code a payment tops up): an account is a verified number, which a guesser
  * pays for, so its budget is its own.
  */
-export const ACCOUNT_GUESSES: BudgetWindow = { scope: 'CODE_GUESS_ACCOUNT', limit: 10, windowMs: 3_600_000 };
+const ACCOUNT_GUESSES: BudgetWindow = { scope: 'CODE_GUESS_ACCOUNT', limit: 10, windowMs: 3_600_000 };
+
+/** Every guess budget, by the counter it sizes (docs/security.md's odds are computed from them). */
+export const GUESS_BUDGETS = {
+  device: DEVICE_GUESSES,
+  nas: NAS_GUESSES,
+  address: ADDRESS_GUESSES,
+  addressAll: ADDRESS_ALL_GUESSES,
+  portalNas: PORTAL_NAS_GUESSES,
+  account: ACCOUNT_GUESSES,
+} as const;
 
 /** The alert a hotspot's reseller gets when wrong codes flood it (GET /api/v1/alerts). */
 export const GUESS_ALERT_TYPE = 'CODE_GUESSING';

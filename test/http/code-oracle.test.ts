@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { clock } from '../../functions/core/clock.js';
-import { ACCOUNT_GUESSES, ADDRESS_GUESSES } from '../../functions/radius/guesses.js';
+import { GUESS_BUDGETS } from '../../functions/radius/guesses.js';
 import { Access, getAccessCode } from '../../functions/store/access-codes.js';
 import { RateBudget, windowStartOf } from '../../functions/store/rate-limit.js';
 import { recordReseller } from '../../functions/store/resellers.js';
@@ -15,6 +15,7 @@ import { call, tokenFor, useLocalServer } from '../support/http.js';
 // spent, and never confirm a printed card nobody has used.
 
 const server = useLocalServer({ trustForwardedFor: true });
+const { address: ADDRESS_GUESSES, account: ACCOUNT_GUESSES } = GUESS_BUDGETS;
 const forfait = SEED_FORFAITS[0] as { id: string };
 const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 const guess = () => Array.from({ length: 10 }, () => ALPHABET[Math.floor(Math.random() * 31)]).join('');

@@ -1,12 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MIN_RANDOM, VOUCHER_ALPHABET, VOUCHER_LENGTH } from '../../functions/billing/codes.js';
-import {
-  ACCOUNT_GUESSES,
-  ADDRESS_ALL_GUESSES,
-  DEVICE_GUESSES,
-  NAS_GUESSES,
-} from '../../functions/radius/guesses.js';
+import { GUESS_BUDGETS } from '../../functions/radius/guesses.js';
 import type { BudgetWindow } from '../../functions/store/rate-limit.js';
 import { settingsFromContext } from '../../lib/hotspot-stack.js';
 
@@ -15,6 +10,12 @@ import { settingsFromContext } from '../../lib/hotspot-stack.js';
  * length and the stage's default throttle as the code has them: a change of any of them fails
  * here until the table says what it leaves.
  */
+const {
+  account: ACCOUNT_GUESSES,
+  addressAll: ADDRESS_ALL_GUESSES,
+  device: DEVICE_GUESSES,
+  nas: NAS_GUESSES,
+} = GUESS_BUDGETS;
 const YEAR_MS = 365 * 24 * 3600_000;
 const answersAYear = (b: BudgetWindow) => b.limit * (YEAR_MS / b.windowMs);
 const space = (random: number) => VOUCHER_ALPHABET.length ** random;
