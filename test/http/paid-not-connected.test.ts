@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { flagPaidNotConnected } from '../../functions/billing/paid-not-connected.js';
@@ -7,7 +6,15 @@ import { toGsm7 } from '../../functions/core/gsm7.js';
 import { Access } from '../../functions/store/access-codes.js';
 import { getPayment } from '../../functions/store/payments.js';
 import { hotspotOf } from '../support/hotspots.js';
-import { call, login, loginAs, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
+import {
+  call,
+  login,
+  loginAs,
+  newMsisdn,
+  smsTexts as smsTo,
+  tokenFor,
+  useLocalServer,
+} from '../support/http.js';
 
 /**
  * "Payé, pas connecté" on DynamoDB Local through the local server: a completed payment whose
@@ -42,14 +49,6 @@ async function paidThroughSandbox(nasId: string) {
     completedAt: payment?.completed_at as string,
   };
 }
-
-const smsTo = (msisdn: string): string[] =>
-  readFileSync(process.env.SMS_OUTBOX as string, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { to: string; message: string })
-    .filter((s) => s.to === msisdn)
-    .map((s) => s.message);
 
 describe('paid, never connected', () => {
   it('flags a completed payment whose code had no login 15 minutes later, once, and not one whose code was used', async () => {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { clock } from '../../functions/core/clock.js';
@@ -7,7 +6,7 @@ import { resetConfig } from '../../functions/core/config.js';
 import { RateBudget } from '../../functions/store/rate-limit.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { hotspotOf } from '../support/hotspots.js';
-import { call, login, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
+import { call, login, newMsisdn, smsTexts as smsTo, tokenFor, useLocalServer } from '../support/http.js';
 
 // Issue 40's L3 through the local server: every SMS a reseller can make the platform send is
 // bounded per number and per reseller, with 429 ERR_RATE_LIMITED and Retry-After past a budget.
@@ -30,14 +29,6 @@ function freshDay(): number {
   clock.set(() => start + 3600_000 + 1000);
   return start;
 }
-
-const smsTo = (msisdn: string): string[] =>
-  readFileSync(process.env.SMS_OUTBOX as string, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { to: string; message: string })
-    .filter((s) => s.to === msisdn)
-    .map((s) => s.message);
 
 async function givenReseller() {
   const resellerId = randomUUID();
