@@ -518,7 +518,8 @@ const table = [
     handler: 'network/logo-put',
     auth: 'reseller',
     access: { table: 'write' },
-    summary: "Upload a hotspot's logo (PNG, JPEG or WebP, 40 KB at most), served from the platform's origin",
+    summary:
+      "Upload a hotspot's logo (PNG or JPEG, 40 KB at most, decoded and encoded again), served from the platform's origin",
   },
   {
     method: 'GET',
@@ -822,7 +823,8 @@ const table = [
     path: '/api/v1/access/check',
     handler: 'portal/access-check',
     auth: 'none',
-    access: { table: 'read' },
+    // Write: the wrong-code budgets it counts (functions/radius/guesses.ts).
+    access: { table: 'write' },
     summary: 'What an access code still allows at a hotspot (the captive portal, before logging in)',
   },
   {

@@ -31,6 +31,10 @@ const NOT_PRODUCTION = ['test', 'bench'];
  */
 const ALLOWED: Record<string, string> = {
   'functions/core/lazy-sns.ts resetSns': "seam: a test swaps the SNS client's mock between cases",
+  'functions/billing/codes.ts VOUCHER_ALPHABET':
+    "declaration: the codes' alphabet, from which docs/security.md's guessing odds are computed (test/unit/guess-odds.test.ts)",
+  'functions/radius/guesses.ts GUESS_BUDGETS':
+    "declaration: the guess budgets, from which docs/security.md's guessing odds are computed (test/unit/guess-odds.test.ts) and which test/http/code-oracle.test.ts spends exactly",
   'functions/network/vlans.ts pickFree':
     "rule: the window under contention (allocations running, races lost, the draw) cannot be set through allocateVlan's callers (test/integration/vlans.test.ts)",
   'functions/store/alerts.ts AlertEntity':
