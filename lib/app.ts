@@ -12,7 +12,8 @@ export function buildApp(props: AppProps = {}): { app: App; stack: HotspotStack 
   // One stack a cell: `Hotspot-prod-ci` and `Hotspot-prod-sn` live side by side in an account.
   const name = `Hotspot-${settings.stage}${settings.cell ? `-${settings.cell}` : ''}`;
   const stack = new HotspotStack(app, name, settings, {
-    env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+    // The cell's own account and region (context, else the CLI's defaults): see lib/settings.ts.
+    env: { account: settings.account, region: settings.region },
     description: 'Hotspot reseller platform: API, table, canary, alarms',
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
