@@ -51,8 +51,10 @@ let edgeId = '';
 let edgeToken = '';
 
 beforeAll(async () => {
-  // One hotspot is enough to call a cut in this test's country (the default needs three).
+  // One hotspot of one reseller is enough to call a cut in this test's country (the defaults need
+  // three, of three resellers in three areas: functions/radius/link-watch.ts).
   process.env.RADIUS_LINK_CUT_MIN_NAS = '1';
+  process.env.RADIUS_LINK_CUT_MIN_SPREAD = '1';
   resetConfig();
   const api = new URL(server.url());
   proxy = createServer((req, res) => {
@@ -126,6 +128,7 @@ afterAll(async () => {
   proxy?.closeAllConnections();
   await new Promise<void>((r) => (proxy ? proxy.close(() => r()) : r()));
   delete process.env.RADIUS_LINK_CUT_MIN_NAS;
+  delete process.env.RADIUS_LINK_CUT_MIN_SPREAD;
   clock.reset();
 });
 
