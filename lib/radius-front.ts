@@ -529,10 +529,12 @@ export class RadiusFront extends Construct {
 
   /**
    * The scaling policy's metric: the NLB's processed packets per healthy target of the auth
-   * listener, as metric math. CustomizedMetricSpecification is either one metric (MetricName,
-   * Namespace, Dimensions, Statistic, Unit) or `Metrics`, never both
-   * (https://docs.aws.amazon.com/autoscaling/application/userguide/application-auto-scaling-target-tracking-metric-math.html):
-   * the L2's single metric is removed, so that Application Auto Scaling is given one.
+   * listener, as metric math. CustomizedMetricSpecification holds a single metric (MetricName,
+   * Namespace, Dimensions, Statistic, Unit) or metric math (`Metrics`); the metric-math guide
+   * builds a policy with `Metrics` alone
+   * (https://docs.aws.amazon.com/autoscaling/application/userguide/application-auto-scaling-target-tracking-metric-math.html),
+   * and given both, which one the service tracks is not said: the L2's single metric is removed,
+   * so that the policy carries one (test/infra/cfn-schema.test.ts).
    */
   private useMetricMath(policy: CfnScalingPolicy, auth: elbv2.NetworkTargetGroup): void {
     const spec = 'TargetTrackingScalingPolicyConfiguration.CustomizedMetricSpecification';

@@ -1,3 +1,4 @@
+import { endInvocation } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
 import { compiled, type LambdaHandler, type RouteServer, serveRoutes } from '../core/route-server.js';
 import { REFUSALS } from '../radius/attributes.js';
@@ -66,6 +67,8 @@ export function counted(route: Pick<Route, 'path'>, handler: LambdaHandler): Lam
         const refusal = refusalOf(status, body);
         if (refusal) countMetric(refusal);
       }
+      // Counted after the handler's own flush: flushed now (a no-op where counts are summed).
+      await endInvocation();
     }
   };
 }
