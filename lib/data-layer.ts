@@ -85,7 +85,11 @@ export class DataLayer extends Construct {
       });
     }
     pin(this.table, 'Table');
-    if (capacity) this.autoScale(capacity);
+    if (capacity) {
+      // Said in the template (CDK leaves out the default): a table on demand before switches.
+      (this.table.node.defaultChild as CfnResource).addPropertyOverride('BillingMode', 'PROVISIONED');
+      this.autoScale(capacity);
+    }
 
     this.secrets = Object.fromEntries(
       ALL_SECRETS.map((name) => {

@@ -74,9 +74,9 @@ export interface HotspotSettings {
   webhookReservedConcurrency?: number;
   /**
    * An AWS Backup vault in another region (its ARN): the table is backed up every
-   * `backupEveryDays` into a vault of this stack (kept until the next is copied) and each backup
-   * copied there, kept `backupCopyKeepDays`. Point-in-time recovery (35 days) is the in-region
-   * restore; these copies are for a region lost.
+   * `backupEveryDays` (default 7) into a vault of this stack (kept until the next one) and each
+   * backup copied there, kept `backupCopyKeepDays` (default 14: the last two). Point-in-time
+   * recovery (35 days) is the in-region restore; these copies are for a region lost.
    */
   backupCopyVaultArn?: string;
   backupEveryDays: 1 | 7;
@@ -330,7 +330,7 @@ export function settingsFromContext(given: (key: string) => unknown): HotspotSet
     concurrencyQuota: num('concurrencyQuota', 1000),
     ...(get('backupCopyVaultArn') ? { backupCopyVaultArn: String(get('backupCopyVaultArn')) } : {}),
     backupEveryDays,
-    backupCopyKeepDays: num('backupCopyKeepDays', 35),
+    backupCopyKeepDays: num('backupCopyKeepDays', 14),
     tableCapacity,
     ...(radiusAddresses ? { radiusAddresses } : {}),
     ...(radiusEgressAddresses ? { radiusEgressAddresses } : {}),

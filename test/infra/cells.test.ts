@@ -51,7 +51,7 @@ describe('a cell', () => {
     });
   });
 
-  it('backs its table up weekly, copies each backup to the vault in another region for 5 weeks, and keeps the local one until the next', () => {
+  it('backs its table up weekly, copies each backup to the vault in another region for two weeks, and keeps the local one until the next', () => {
     const [[, plan] = []] = t.ofType('AWS::Backup::BackupPlan');
     const rules = plan?.Properties.BackupPlan as { BackupPlanRule: Record<string, unknown>[] } | undefined;
     expect(rules?.BackupPlanRule).toHaveLength(1);
@@ -60,7 +60,7 @@ describe('a cell', () => {
       ScheduleExpression: 'cron(0 2 ? * SUN *)',
       Lifecycle: { DeleteAfterDays: 8 },
       CopyActions: [
-        { DestinationBackupVaultArn: cellContext.backupCopyVaultArn, Lifecycle: { DeleteAfterDays: 35 } },
+        { DestinationBackupVaultArn: cellContext.backupCopyVaultArn, Lifecycle: { DeleteAfterDays: 14 } },
       ],
     });
     // Point-in-time recovery is the in-region restore, on the table itself.
