@@ -39,7 +39,7 @@ async function call(request: KeysCall): Promise<KeysAnswer> {
   if (typeof HOTSPOT_ROUTE !== 'string' && !functionName)
     return (await import('./router-keys.js')).answerKeys(request);
   if (!functionName) throw new Error('ROUTER_KEYS_FUNCTION is not set');
-  const { InvokeCommand, LambdaClient } = await import('../core/lambda-client.mjs');
+  const { InvokeCommand, LambdaClient } = await import('./lambda-client.mjs');
   lambda ??= new LambdaClient({ maxAttempts: 2 });
   let answer: { FunctionError?: string; Payload?: Uint8Array };
   try {
