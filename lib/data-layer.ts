@@ -59,7 +59,7 @@ export class DataLayer extends Construct {
       sortKey: { name: TABLE.sortKey, type: AttributeType.STRING },
       // Provisioned and auto scaled by default: the traffic follows the day (the evening's peak
       // about 2.5 times the day's average, rising over hours), which capacity that tracks it
-      // carries for about 40 % of on-demand's price per unit (docs/scale.md, "The bill").
+      // carries for about 40 % of on-demand's price per unit (docs/scale.md, "The monthly bill as deployed").
       ...(capacity
         ? {
             billingMode: BillingMode.PROVISIONED,

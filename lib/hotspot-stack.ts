@@ -191,9 +191,9 @@ export class HotspotStack extends Stack {
 
     // Point-in-time recovery (35 days, continuous) restores the table in its region after a bad
     // write; a region lost needs a copy elsewhere. A DynamoDB backup is a full copy (no
-    // increments), so each one kept is the table's size again: a weekly copy kept 5 weeks costs
-    // a fifth of a daily one kept as long (docs/scale.md, "The bill"). The copy in this region
-    // only has to outlive its copying: kept until the next one.
+    // increments), so each one kept is the table's size again: weekly copies kept two weeks
+    // cost a twentieth of daily ones kept 35 days, twice (docs/scale.md, "The monthly bill as
+    // deployed"). The copy in this region only has to outlive its copying: kept until the next.
     if (settings.backupCopyVaultArn) {
       const every = settings.backupEveryDays;
       const plan = new BackupPlan(this, 'Backups', {
