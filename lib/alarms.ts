@@ -1,4 +1,3 @@
-import { Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
@@ -31,10 +30,3 @@ export function pagingAlarm(
   alarm.addOkAction(action);
   return alarm;
 }
-
-/** The stack name a nested stack's alarms are named after (its parent's). */
-export const rootStackName = (scope: Construct): string => {
-  let stack = Stack.of(scope);
-  while (stack.nestedStackParent) stack = stack.nestedStackParent;
-  return stack.stackName;
-};

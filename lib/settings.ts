@@ -179,7 +179,7 @@ function heldAddresses(key: string, raw: unknown): HeldAddress[] | undefined {
  * do: West and Central Africa keep no summer time). A zone that changes would move the window
  * by an hour twice a year: the synth refuses it rather than pretend.
  */
-export function fixedOffsetMinutes(timeZone: string): number {
+function fixedOffsetMinutes(timeZone: string): number {
   const offsetAt = (utcMs: number) => {
     const parts = new Intl.DateTimeFormat('en-GB', {
       timeZone,

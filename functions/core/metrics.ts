@@ -55,8 +55,8 @@ function summed(name: string, unit: Unit, value: number): void {
   }
 }
 
-/** Writes a server's sums as one EMF document (its `METRICS_FLUSH_S` flush, and tests). */
-export async function flushSums(): Promise<void> {
+/** Writes a server's sums as one EMF document (its `METRICS_FLUSH_S` flush). */
+async function flushSums(): Promise<void> {
   if (!sums.size) return;
   const { metrics } = loaded ?? (await emf());
   for (const [name, m] of sums) metrics.addMetric(name, m.unit, m.value);

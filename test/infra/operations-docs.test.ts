@@ -57,7 +57,7 @@ function tableAfter(doc: string, heading: string): string[][] {
   return rows;
 }
 
-const alarms = () =>
+const alarms = (): (Record<string, unknown> & { name: string })[] =>
   t
     .ofType('AWS::CloudWatch::Alarm')
     .map(([, a]) => ({ ...a.Properties, name: String(a.Properties.AlarmName).replace(prefix, '') }));
@@ -138,16 +138,18 @@ describe("docs/scale.md's bill", () => {
     expect(table.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
 
     const [[, plan] = []] = t.ofType('AWS::Backup::BackupPlan');
-    const [rule] = (plan?.Properties.BackupPlan as { BackupPlanRule: Record<string, unknown>[] })
+    if (!plan) throw new Error('no backup plan');
+    const [rule] = (plan.Properties.BackupPlan as { BackupPlanRule: Record<string, unknown>[] })
       .BackupPlanRule;
+    if (!rule) throw new Error('no backup rule');
     const backup = inputs().get('backup rule');
     expect(backup).toMatch(/^weekly \(Sunday 02:00 UTC\)/);
-    expect(rule?.ScheduleExpression).toBe('cron(0 2 ? * SUN *)');
-    expect((rule?.Lifecycle as { DeleteAfterDays: number }).DeleteAfterDays).toBe(
+    expect(rule.ScheduleExpression).toBe('cron(0 2 ? * SUN *)');
+    expect((rule.Lifecycle as { DeleteAfterDays: number }).DeleteAfterDays).toBe(
       number(backup, /kept (\d+) days in/),
     );
     expect(
-      (rule?.CopyActions as { Lifecycle: { DeleteAfterDays: number } }[])[0]?.Lifecycle.DeleteAfterDays,
+      (rule.CopyActions as { Lifecycle: { DeleteAfterDays: number } }[])[0]?.Lifecycle.DeleteAfterDays,
     ).toBe(number(backup, /region, kept (\d+) days/));
   });
 
@@ -193,7 +195,7 @@ describe("docs/scale.md's bill", () => {
       /^(\d+) \((\d+) in a cell not alarming on the account's metrics\), (\d+) alarm metrics \((\d+)\)$/
         .exec(text ?? '')
         ?.slice(1)
-        .map(Number) as number[];
+        .map(Number) ?? [];
     expect(all).toHaveLength(count as number);
     expect(all.length - account.length).toBe(others);
     const total = all.reduce((n, a) => n + metricsOf(a), 0);
