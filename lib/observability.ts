@@ -303,36 +303,24 @@ export class Observability extends Construct {
     });
     // ---- the account's own metrics: one cell per account and stage alarms on them ----
     if (props.accountAlarms) {
+      // An account-wide metric: no dimension, every cell's (and every stage's) in it.
+      const account = (namespace: string, metricName: string, statistic: string, period: Duration) =>
+        new cloudwatch.Metric({ namespace, metricName, statistic, period });
       const quota = props.concurrencyQuota ?? 1000;
       alarm('LambdaConcurrency', {
-        metric: new cloudwatch.Metric({
-          namespace: 'AWS/Lambda',
-          metricName: 'ConcurrentExecutions',
-          statistic: 'Maximum',
-          period: Duration.minutes(1),
-        }),
+        metric: account('AWS/Lambda', 'ConcurrentExecutions', 'Maximum', Duration.minutes(1)),
         threshold: Math.floor(quota * 0.8),
         evaluationPeriods: 3,
         alarmDescription: `Lambda concurrency of the account at 80 % of its quota (${quota}) for 3 minutes (every cell of the account)`,
       });
       alarm('LambdaThrottlesAccount', {
-        metric: new cloudwatch.Metric({
-          namespace: 'AWS/Lambda',
-          metricName: 'Throttles',
-          statistic: 'Sum',
-          period: Duration.minutes(5),
-        }),
+        metric: account('AWS/Lambda', 'Throttles', 'Sum', Duration.minutes(5)),
         threshold: 10,
         alarmDescription:
           'Ten or more Lambda invocations throttled in 5 minutes across the account (every cell of the account)',
       });
       alarm('SmsFailures', {
-        metric: new cloudwatch.Metric({
-          namespace: 'AWS/SNS',
-          metricName: 'SMSSuccessRate',
-          statistic: 'Average',
-          period: Duration.minutes(15),
-        }),
+        metric: account('AWS/SNS', 'SMSSuccessRate', 'Average', Duration.minutes(15)),
         threshold: 0.9,
         comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
         alarmDescription:
@@ -340,12 +328,7 @@ export class Observability extends Construct {
       });
       const spend = props.smsSpendAlarmUsd ?? 50;
       alarm('SmsSpend', {
-        metric: new cloudwatch.Metric({
-          namespace: 'AWS/SNS',
-          metricName: 'SMSMonthToDateSpentUSD',
-          statistic: 'Maximum',
-          period: Duration.hours(1),
-        }),
+        metric: account('AWS/SNS', 'SMSMonthToDateSpentUSD', 'Maximum', Duration.hours(1)),
         threshold: spend,
         alarmDescription: `SMS spend of the account this month reached ${spend} USD (every cell of the account)`,
       });

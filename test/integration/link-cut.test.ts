@@ -134,10 +134,29 @@ const replicaRequest = (token: string) =>
 const context = { awsRequestId: 'r', functionName: 'f', getRemainingTimeInMillis: () => 5000 } as Context;
 
 /** An edge fetches its replica at `nowMs` (the route records its sync). */
-async function edgeSyncs_(token: string, nowMs: number): Promise<void> {
+async function edgeFetches(token: string, nowMs: number): Promise<void> {
   clock.set(() => nowMs);
   const res = await replicaRoute(replicaRequest(token), context);
   expect(res.statusCode).toBe(200);
+}
+
+/**
+ * Cameroon at `startMs`: six hotspots of four resellers in three cities, each with a session,
+ * and one edge serving the four resellers (its token).
+ */
+async function cameroonWithEdge(startMs: number): Promise<{ token: string; hotspots: Hotspot[] }> {
+  const resellers = [await reseller('CM'), await reseller('CM'), await reseller('CM'), await reseller('CM')];
+  const { token } = await registerEdge({
+    name: 'Douala',
+    reseller_ids: resellers,
+    addresses: ['192.0.2.9'],
+    nowIso: new Date(startMs).toISOString(),
+  });
+  const cities = ['Douala', 'Yaoundé', 'Bafoussam', 'Douala', 'Yaoundé', 'Bafoussam'];
+  const hotspots: Hotspot[] = [];
+  for (const [i, city] of cities.entries())
+    hotspots.push(await hotspot(resellers[i % 4] as string, startMs, city));
+  return { token, hotspots };
 }
 
 describe('a power cut is not a cut link', () => {
@@ -220,23 +239,9 @@ describe('a power cut is not a cut link', () => {
 
   it('a country whose edge still syncs is not cut, however silent its routers', async () => {
     // Prepare: six hotspots of four resellers in three cities, their edge syncing every minute.
-    const start = at('18:40');
-    const resellers = [
-      await reseller('CM'),
-      await reseller('CM'),
-      await reseller('CM'),
-      await reseller('CM'),
-    ];
-    const { token } = await registerEdge({
-      name: 'Douala',
-      reseller_ids: resellers,
-      addresses: ['192.0.2.9'],
-      nowIso: new Date(start).toISOString(),
-    });
-    const cities = ['Douala', 'Yaoundé', 'Bafoussam', 'Douala', 'Yaoundé', 'Bafoussam'];
-    for (const [i, city] of cities.entries()) await hotspot(resellers[i % 4] as string, start, city);
+    const { token } = await cameroonWithEdge(at('18:40'));
     // The routers fall silent at 18:41 (an upstream ISP's fault); the edge, elsewhere, keeps syncing.
-    for (const minute of ['18:50', '18:55', '19:00', '19:04']) await edgeSyncs_(token, at(minute));
+    for (const minute of ['18:50', '18:55', '19:00', '19:04']) await edgeFetches(token, at(minute));
 
     // Act
     const result = await runSweep(at('19:05'));
@@ -252,25 +257,10 @@ describe('a cut link', () => {
   it("is declared when the country's edge stops syncing as its routers fall silent, holds the sessions open, and ends when the edge syncs again though most sessions stay silent", async () => {
     // Prepare: 19:00 in Cameroon, six hotspots of four resellers in three cities, one edge.
     const start = at('18:40');
-    const resellers = [
-      await reseller('CM'),
-      await reseller('CM'),
-      await reseller('CM'),
-      await reseller('CM'),
-    ];
-    const { token } = await registerEdge({
-      name: 'Douala',
-      reseller_ids: resellers,
-      addresses: ['192.0.2.9'],
-      nowIso: new Date(start).toISOString(),
-    });
-    const cities = ['Douala', 'Yaoundé', 'Bafoussam', 'Douala', 'Yaoundé', 'Bafoussam'];
-    const hotspots: Hotspot[] = [];
-    for (const [i, city] of cities.entries())
-      hotspots.push(await hotspot(resellers[i % 4] as string, start, city));
+    const { token, hotspots } = await cameroonWithEdge(start);
     // Everyone reports and the edge syncs until the cable is cut at 18:50.
     for (const h of hotspots) await reports(h, at('18:49'));
-    await edgeSyncs_(token, at('18:49'));
+    await edgeFetches(token, at('18:49'));
     // Senegal's hotspots keep reporting: not cut.
     const sn = [await hotspot(await reseller('SN'), start), await hotspot(await reseller('SN'), start)];
     for (const h of sn) await reports(h, at('19:03'));
@@ -293,7 +283,7 @@ describe('a cut link', () => {
 
     // The cable is repaired at 20:00: the edge syncs; two hotspots report, the four others' routers
     // restarted during the cut (their sessions are gone and stay silent).
-    await edgeSyncs_(token, at('20:00'));
+    await edgeFetches(token, at('20:00'));
     for (const h of hotspots.slice(0, 2)) await reports(h, at('20:00'), 5000);
     const back = await runSweep(at('20:01'));
 
