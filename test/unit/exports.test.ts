@@ -47,6 +47,10 @@ const ALLOWED: Record<string, string> = {
     "declaration: every entity's index keys are checked (test/unit/entity-update.test.ts)",
   'functions/store/vlans.ts Vlan':
     "declaration: every entity's index keys are checked (test/unit/entity-update.test.ts)",
+  'functions/routers/front-tls.ts oneAtATime':
+    "rule: ECS's rounding of a deployment's maximum percent at every task count from 1 to 10, which the rotation's callers reach one count at a time (test/unit/front-tls.test.ts)",
+  'functions/routers/keys-client.ts resetRouterKeys':
+    "seam: a test swaps the Lambda client's mock between cases (test/integration/router-keys.test.ts)",
   'lib/observability.ts ourDimensions':
     "declaration: the stack's side of the metrics' dimensions, which the functions' EMF must match (test/unit/metrics.test.ts) without a stack synthesized",
 };
