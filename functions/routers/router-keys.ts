@@ -48,7 +48,11 @@ export type KeysAnswer =
   | { client: Record<string, unknown> | null }
   | { refused: 'edge_token' };
 
-const ROUTER_ID = /^rtr_[a-z0-9]{12}$/;
+/**
+ * A router id as registration makes it (`rtr_` and 12 of [a-z0-9]), or a fixed local name such as
+ * the demo's `rtr_demo_udp`: what a certificate's CN and a FreeRADIUS shortname can carry as is.
+ */
+const ROUTER_ID = /^rtr_[a-z0-9_]{1,40}$/;
 
 /** Answers one call; the keys are read here, once per container, and never leave. */
 export async function answerKeys(call: KeysCall): Promise<KeysAnswer> {
