@@ -145,7 +145,8 @@ export function replicaStore(
       options.changed();
       return true;
     },
-    countWrongGuess: async () => undefined,
+    // No guess budgets at an edge during a cut (its replica holds no counters).
+    gateLogin: async () => undefined,
     noteSeen: async () => undefined,
     cutDevices: async () => undefined,
     interim: async (report) => {
