@@ -836,6 +836,16 @@ const table = [
     summary: 'What an access code still allows at a hotspot (the captive portal, before logging in)',
   },
   {
+    method: 'POST',
+    path: '/api/v1/access/pass',
+    handler: 'portal/access-pass',
+    auth: 'jwt',
+    // Write: the account's wrong-code budget, and the pass.
+    access: { table: 'write' },
+    summary:
+      "A signed-in subscriber's login pass for one device at a hotspot: its card gets in there while wrong codes flood it",
+  },
+  {
     method: 'GET',
     path: '/api/v1/access/mine',
     handler: 'portal/access-mine',

@@ -1,6 +1,13 @@
 import { addressKey } from '../core/address.js';
 import { normalizeCode, type Refusal } from '../radius/attributes.js';
-import { gateGuess, guessReads, neverUsedCard, portalCounters } from '../radius/guesses.js';
+import {
+  flooded,
+  gateGuess,
+  guessReads,
+  hotspotCount,
+  neverUsedCard,
+  portalCounters,
+} from '../radius/guesses.js';
 import { standing } from '../radius/standing.js';
 import { Access, type AccessCode, listCodesOf } from '../store/access-codes.js';
 import { batchGet } from '../store/entity.js';
@@ -14,14 +21,22 @@ import type { BudgetCount } from '../store/rate-limit.js';
  * past the caller's budget: one answer for all); the router, which the portal posts the code
  * to, decides.
  */
-export type CodeCheck = Valid | { valid: false; reason: Told | 'unconfirmed' };
+export type CodeCheck = (Told | { valid: false; reason: 'unconfirmed' }) & Flood;
+/**
+ * `flood`: the hotspot's RADIUS count of wrong codes is spent (whatever the code: it tells
+ * nothing of one): a printed card on a device it was not used on gets in only with a login pass
+ * (`POST /access/pass`, signed in), which the portal then asks for.
+ */
+type Flood = { flood?: true };
 type Valid = { valid: true; seconds_remaining: number; bytes_remaining: number | null };
+/** A code's own answer, to a caller the budgets let have it. */
+export type Told = Valid | { valid: false; reason: Refused };
 /** The refusals that tell of a code in use (why it no longer lets anyone in). */
-type Told = 'expired' | 'data_used' | 'device_limit' | 'revoked';
+type Refused = 'expired' | 'data_used' | 'device_limit' | 'revoked';
 type Verdict = Valid | { valid: false; reason: Refusal };
 
 const UNCONFIRMED: CodeCheck = { valid: false, reason: 'unconfirmed' };
-const tells = (v: Verdict): v is Valid | { valid: false; reason: Told } =>
+const tells = (v: Verdict): v is Told =>
   v.valid || ['expired', 'data_used', 'device_limit', 'revoked'].includes(v.reason);
 
 function check(code: AccessCode | undefined, resellerId: string | undefined, nowMs: number): Verdict {
@@ -46,31 +61,44 @@ export async function checkCode(
   nowMs: number,
   clientAddress = 'unknown',
 ): Promise<CodeCheck> {
-  const { code, nas, gate } = await typedCodeAt(nasId, typed, nowMs, clientAddress);
+  const { code, nas, gate, flood } = await typedCodeAt(nasId, typed, nowMs, clientAddress);
   const result = check(code, nas?.reseller_id, nowMs);
   const told = code && tells(result) && !neverUsedCard(code) ? result : undefined;
-  return (await gate(told ? 'hit' : 'miss')).allowed && told ? told : UNCONFIRMED;
+  const answer = (await gate(told ? 'hit' : 'miss')).allowed && told ? told : UNCONFIRMED;
+  return flood ? { ...answer, flood } : answer;
+}
+
+/**
+ * What a code found at a hotspot allows, told to a caller whose budget was spent on it (a
+ * signed-in subscriber's account); undefined for a code unknown there (none, another
+ * reseller's).
+ */
+export function toldAt(code: AccessCode | undefined, nas: NasRecord | undefined, nowMs: number) {
+  const result = check(code, nas?.reseller_id, nowMs);
+  return nas && tells(result) ? result : undefined;
 }
 
 /**
  * A code typed on the portal at a hotspot, and the hotspot's NAS, read with the wrong-code
- * counters of the client address (an IPv4 address or an IPv6 /64) and of the hotspot in one
- * BatchGetItem. The caller says what it found (`gate('miss' | 'hit')`) and gives the code's own
- * answer only when allowed. These public routes never spend the budget of a router or NAS
- * (RADIUS logins'): the hotspot's portal count only raises an alert.
+ * counters of the client address (an IPv4 address or an IPv6 /64) and of the hotspot, and the
+ * hotspot's RADIUS count, in one BatchGetItem. The caller says what it found
+ * (`gate('miss' | 'hit')`) and gives the code's own answer only when allowed. These public
+ * routes never spend the budget of a router or NAS (RADIUS logins'): they read it (`flood`,
+ * true once spent), and the hotspot's portal count only raises an alert.
  */
 export async function typedCodeAt(nasId: string, typed: string, nowMs: number, clientAddress: string) {
   const counters = portalCounters(nasId, addressKey(clientAddress));
-  const [code, nas, ...counts] = (await batchGet(
+  const [code, nas, radiusCount, ...counts] = (await batchGet(
     [
       [Access, { code: normalizeCode(typed) }] as const,
       [Nas, { nas_id: nasId }] as const,
+      ...guessReads([hotspotCount(nasId)], nowMs),
       ...guessReads(counters, nowMs),
     ],
     { consistent: true },
   )) as [AccessCode | undefined, NasRecord | undefined, ...(BudgetCount | undefined)[]];
   const gate = (finding: 'miss' | 'hit') => gateGuess(counters, counts, nowMs, finding);
-  return { code, nas, gate };
+  return { code, nas, gate, flood: flooded(radiusCount, nowMs) || undefined };
 }
 
 /**

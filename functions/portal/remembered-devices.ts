@@ -44,7 +44,8 @@ async function codeAt(nasId: string, typed: string, nowMs: number, clientAddress
   return known;
 }
 
-const macOf = (typed: string): string => {
+/** The MAC the portal sends (the router's `$(mac)`), as RADIUS names it; 400 for anything else. */
+export const macOf = (typed: string): string => {
   const mac = normalizeMac(typed);
   if (!mac) throw new AppError('ERR_VALIDATION', 'mac must be a MAC address');
   return mac;

@@ -92,6 +92,8 @@ const fr = {
   err_mac_unknown: 'Cet appareil n’est pas reconnu automatiquement : connectez-vous avec votre code.',
   err_too_many_codes:
     'Trop de codes faux ont été essayés ici : ce code ne peut pas être vérifié pour le moment. Réessayez dans quelques minutes, ou payez par mobile money.',
+  flood_sign_in:
+    'Beaucoup de codes faux sont essayés sur ce hotspot en ce moment. Confirmez votre numéro par SMS : votre ticket sera alors accepté sur ce téléphone.',
   err_router_generic: 'Le routeur n’a pas pu vous connecter. Réessayez.',
   err_foreign_router:
     'Cette page ne vient pas du routeur de ce hotspot : aucun code ne sera envoyé. Reconnectez-vous au Wi-Fi du hotspot.',
@@ -181,6 +183,8 @@ const en: Record<Key, string> = {
   err_mac_unknown: 'This device is not recognised automatically: connect with your code.',
   err_too_many_codes:
     'Too many wrong codes were tried here: this code cannot be checked for now. Try again in a few minutes, or pay by mobile money.',
+  flood_sign_in:
+    'Many wrong codes are being tried at this hotspot right now. Confirm your number by SMS: your voucher will then be accepted on this phone.',
   err_router_generic: 'The router could not connect you. Try again.',
   err_foreign_router:
     'This page did not come from this hotspot’s router: no code will be sent. Join the hotspot’s Wi-Fi again.',

@@ -3,6 +3,7 @@ import { log } from '../core/log.js';
 import type { AccessCode } from '../store/access-codes.js';
 import { raiseAlertOnce } from '../store/alerts.js';
 import { batchGet } from '../store/entity.js';
+import { holdsLoginPass } from '../store/login-passes.js';
 import {
   type BudgetCount,
   type BudgetWindow,
@@ -39,10 +40,10 @@ import type { Refusal } from './attributes.js';
  *   counter has a free place, taken by a conditional ADD before the answer and given back after:
  *   so a right code costs nothing, yet no right code is answered past a budget, even among
  *   parallel guesses that all read the counters below their limits.
- * - `proven`: the request proves more than the code (at RADIUS: a device the code has seen, or a
- *   code delivered to its buyer, not printed: 31^10 codes). Answered on its merits past a
- *   shared counter's limit, so that no flood switches a hotspot's logins off; only a `device`
- *   counter past its limit refuses it.
+ * - `proven`: the request proves more than the code (at RADIUS: a device the code has seen, a
+ *   device its buyer proved on the portal with a login pass, or a code delivered to its buyer,
+ *   not printed: 31^10 codes). Answered on its merits past a shared counter's limit, so that no
+ *   flood switches a hotspot's logins off; only a `device` counter past its limit refuses it.
  * Past a budget the answer is the same whatever the code: that is what makes it no oracle.
  */
 const DEVICE_GUESSES: BudgetWindow = { scope: 'CODE_GUESS_DEVICE', limit: 20, windowMs: 10 * 60_000 };
@@ -102,6 +103,19 @@ export function radiusCounters(nasId: string, device: string, hasMac: boolean): 
     { window: NAS_GUESSES, subject: nasId, kind: 'shared', alertSite: nasId, via: 'RADIUS' },
   ];
 }
+
+/**
+ * The hotspot's RADIUS count, as the portal reads it (never spends it: a stranger names any
+ * hotspot): spent, a printed card gets in there, on a device it was not used on, only with a
+ * login pass, and the portal says so before the buyer goes to the router.
+ */
+export const hotspotCount = (nasId: string): GuessCounter => ({
+  window: NAS_GUESSES,
+  subject: nasId,
+  kind: 'watch',
+});
+export const flooded = (count: BudgetCount | undefined, nowMs: number): boolean =>
+  !planBudget(count, NAS_GUESSES, nowMs).allowed;
 
 /** The counters of a code typed on the portal's public routes: the client address, and the hotspot named. */
 export function portalCounters(nasId: string, address: string): GuessCounter[] {
@@ -224,12 +238,15 @@ const SEEN_SESSIONS = 20;
  * The guess budgets' say on a RADIUS login by a typed code, as decided (`refused`, or nothing
  * for an accept); `undefined` when the request is nothing a guess is about (one the API cannot
  * use). A refusal that names the code unknown is a miss. A printed card (a voucher) is a hit
- * unless this device used it before: a card never used, or used by other devices only, is what
+ * unless this device is proven for it: a card never used, or used by other devices only, is what
  * a guesser changing MAC would find. A code delivered to its buyer (a payment's, an agent's
- * sale: 10 characters drawn at random, 31^10) and a card on a device it was used on are proven,
- * so a flood never stops the subscribers who hold them. A device used a card when it holds a
- * lease on it, or, read only once the hotspot's count is spent, when one of the card's last
- * ended sessions (30 days) was its.
+ * sale: 10 characters drawn at random, 31^10) and a card on a device proven for it are proven,
+ * so a flood never stops the subscribers who hold them. A device is proven for a card when it
+ * holds a lease on it, or a login pass (functions/store/login-passes.ts: its buyer, signed in on
+ * the portal, typed it there within its account's budget), or, read only once the hotspot's
+ * count is spent, when one of the card's last ended sessions (30 days) was its. A pass is read
+ * for every login of a card on a device that holds no lease on it (one GetItem; a wrong code
+ * reads none), so a buyer holding one never meets the count, even one filled in parallel.
  */
 export async function gateLogin(
   counters: GuessCounter[],
@@ -244,11 +261,15 @@ export async function gateLogin(
   if (code.source !== 'voucher' || (code.started_at && device in (code.devices ?? {})))
     return gateGuess(counters, counts, nowMs, 'proven');
   const spent = !refusedBy(counters, counts, ['shared'], nowMs).allowed;
-  const seen =
-    spent &&
-    code.started_at !== undefined &&
-    (await endedSessionsOfCode(code.code, nowMs, SEEN_SESSIONS)).some((s) => s.device === device);
-  return gateGuess(counters, counts, nowMs, seen ? 'proven' : 'hit');
+  const [passed, seen] = await Promise.all([
+    holdsLoginPass(code.code, device, nowMs),
+    spent && code.started_at !== undefined
+      ? endedSessionsOfCode(code.code, nowMs, SEEN_SESSIONS).then((ended) =>
+          ended.some((s) => s.device === device),
+        )
+      : false,
+  ]);
+  return gateGuess(counters, counts, nowMs, passed || seen ? 'proven' : 'hit');
 }
 
 /**
@@ -273,7 +294,7 @@ export const neverUsedCard = (code: AccessCode): boolean => code.source === 'vou
 /** What a flood changes, said to the reseller in its alert. */
 const FLOOD_EFFECT = {
   RADIUS:
-    'Paid codes and cards already used on a device still log in; until the flood stops, a printed card is not accepted on a device it has not been used on (its buyer waits or pays by mobile money).',
+    "Paid codes and cards already used on a device still log in; until the flood stops, a printed card gets in on a device it has not been used on only through the portal, once its buyer confirms a phone number by SMS (typed on the router's own page, it waits for the flood's end).",
   portal: 'Nothing is refused for it: the portal stops confirming codes to the addresses that guess.',
 } as const;
 

@@ -8,7 +8,7 @@ import { Nas, type NasVendor } from '../../functions/store/nas.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import { paidCode } from '../support/access.js';
-import { call, tokenFor } from '../support/http.js';
+import { call, newMsisdn, login as signIn, tokenFor } from '../support/http.js';
 import {
   asRouter,
   type EdgeContext,
@@ -27,6 +27,8 @@ let edge: EdgeContext;
 beforeAll(async () => {
   edge = await edgeStack();
   process.env.TABLE_NAME = edge.table;
+  // The stack's SMS outbox, where a buyer's SMS code arrives.
+  process.env.SMS_OUTBOX = edge.smsOutbox;
   resetConfig();
   setDdb(undefined);
 });
@@ -415,10 +417,10 @@ describe('red team (issue 40): M1, a guesser changing MAC at every try', () => {
       '/api/v1/vouchers/generate',
       {
         token: admin,
-        body: { n: 2, forfait_id: (SEED_FORFAITS[0] as { id: string }).id, reseller_id: resellerId },
+        body: { n: 3, forfait_id: (SEED_FORFAITS[0] as { id: string }).id, reseller_id: resellerId },
       },
     );
-    const [stock, used] = generated.body.items.map((i) => i.code) as [string, string];
+    const [stock, used, spare] = generated.body.items.map((i) => i.code) as [string, string, string];
     const paid = await code(resellerId);
     const owner = macOf(0x100 + attempt);
     expect((await login(used, nasId, owner)).code).toBe('Access-Accept');
@@ -426,7 +428,7 @@ describe('red team (issue 40): M1, a guesser changing MAC at every try', () => {
     const session = randomUUID();
     await report('Start', used, nasId, session, owner);
     await report('Stop', used, nasId, session, owner, 1000);
-    return { resellerId, nasId, stock, used, paid, owner };
+    return { resellerId, nasId, stock, used, spare, paid, owner };
   }
 
   /** 215 wrong codes at the hotspot, each from a MAC of its own, 20 in flight. */
@@ -488,4 +490,80 @@ describe('red team (issue 40): M1, a guesser changing MAC at every try', () => {
     expect(answers.paid.code).toBe('Access-Accept');
     expect(said(answers.owner)).toEqual(['Access-Accept', undefined]);
   }, 180_000);
+
+  it("M1: during a flood of 215 wrong codes from as many MACs, the buyer of a never-used card gets in through the portal's login pass (its number confirmed by SMS) with the forfait's limits; the guesser changing MAC gets neither a card nor an oracle", async () => {
+    const forfait = SEED_FORFAITS[0] as { duration_hours: number; data_limit_mb: number };
+    const pass = (token: string, nasId: string, code: string, mac: string) =>
+      call(edge.apiUrl, 'POST', '/api/v1/access/pass', { token, body: { nas_id: nasId, code, mac } });
+    const run = async (attempt: number) => {
+      const start = Date.now();
+      const h = await hotspotWithCodes(2 + attempt);
+      const batch = await flood(h.nasId, 2 + attempt);
+      // The portal, on the buyer's phone: the check says the flood; the buyer confirms a number
+      // by SMS and asks the pass for the MAC the router's page gave.
+      const buyer = macOf(0x30000 + attempt);
+      const checked = await call(edge.apiUrl, 'POST', '/api/v1/access/check', {
+        body: { nas_id: h.nasId, code: h.stock },
+      });
+      const given = await pass(await signIn(edge.apiUrl, newMsisdn()), h.nasId, h.stock, buyer);
+      // The guesser: at the router, the card from its next MAC, which holds no pass...
+      const before = await login(h.stock, h.nasId, macOf(0x30010 + attempt));
+      const wrong = await login(newCode(), h.nasId, macOf(0x30020 + attempt));
+      const accepted = await login(h.stock, h.nasId, buyer);
+      const after = await login(h.stock, h.nasId, macOf(0x30030 + attempt));
+      // ...and with an account of its own: 10 wrong codes, then a right card answered as a wrong one.
+      const account = await signIn(edge.apiUrl, newMsisdn());
+      const guesserMac = macOf(0x30040 + attempt);
+      const guesses = [];
+      for (let i = 0; i < 10; i++) guesses.push((await pass(account, h.nasId, newCode(), guesserMac)).status);
+      const right = await pass(account, h.nasId, h.spare, guesserMac);
+      const again = await pass(account, h.nasId, newCode(), guesserMac);
+      const spare = await login(h.spare, h.nasId, guesserMac);
+      return {
+        h,
+        batch,
+        checked,
+        given,
+        logins: { before, wrong, accepted, after, spare },
+        guesses,
+        right,
+        again,
+        buyer,
+        sameWindow: windowOf(Date.now()) === windowOf(start),
+      };
+    };
+    let out = await run(0);
+    if (!out.sameWindow) out = await run(1);
+    const { h, batch, checked, given, logins, guesses, right, again, buyer } = out;
+    const said = (r: { code: string; attributes: Record<string, string[]> }) => [
+      r.code,
+      first(r, 'Reply-Message'),
+    ];
+
+    expect(batch.counts['Access-Accept']).toBe(0);
+    expect(checked.body).toEqual({ valid: false, reason: 'unconfirmed', flood: true });
+    expect(given).toMatchObject({ status: 200, body: { valid: true, first_use: true } });
+    // The buyer's phone is accepted, with the forfait's time, speed and data.
+    expect(logins.accepted.code).toBe('Access-Accept');
+    expect(first(logins.accepted, 'Session-Timeout')).toBe(String(forfait.duration_hours * 3600));
+    expect(first(logins.accepted, 'Mikrotik-Rate-Limit')).toBe('2048k/2048k 0/0 0/0 0/0 8 512k/512k');
+    expect(totalLimit(logins.accepted)).toBe(forfait.data_limit_mb * 1048576);
+    // Used up by its buyer's phone alone: its first use booked, the phone its one device.
+    const card = await getAccessCode(h.stock);
+    expect([card?.voucher_status, Object.keys(card?.devices ?? {})]).toEqual([
+      'redeemed',
+      [`${h.nasId}/${buyer}`],
+    ]);
+    // The guesser's MACs, before and after the buyer's login: the card is answered as a wrong code.
+    expect(said(logins.wrong)).toEqual(['Access-Reject', TOO_MANY]);
+    expect(said(logins.before)).toEqual(said(logins.wrong));
+    expect(said(logins.after)).toEqual(said(logins.wrong));
+    // Its account: 10 wrong codes, then the same 429 for a right card as for a wrong one, no pass,
+    // and the card refused at the router and left unused.
+    expect(guesses).toEqual(Array(10).fill(404));
+    expect(right).toMatchObject({ status: 429, body: { error: { code: 'ERR_RATE_LIMITED' } } });
+    expect([right.status, right.body]).toEqual([again.status, again.body]);
+    expect(said(logins.spare)).toEqual(said(logins.wrong));
+    expect((await getAccessCode(h.spare))?.voucher_status).toBe('active');
+  }, 240_000);
 });

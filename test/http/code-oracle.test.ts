@@ -4,6 +4,7 @@ import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { clock } from '../../functions/core/clock.js';
 import { GUESS_BUDGETS } from '../../functions/radius/guesses.js';
 import { Access, getAccessCode } from '../../functions/store/access-codes.js';
+import { holdsLoginPass } from '../../functions/store/login-passes.js';
 import { RateBudget, windowStartOf } from '../../functions/store/rate-limit.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { paidCode } from '../support/access.js';
@@ -188,5 +189,97 @@ describe('M1: the routes that take a code with a session token are budgeted per 
     );
     expect(answers.filter((a) => a.status === 404)).toHaveLength(ACCOUNT_GUESSES.limit);
     expect(answers.filter((a) => a.status === 429)).toHaveLength(30 - ACCOUNT_GUESSES.limit);
+  });
+});
+
+describe('M1 (issue 40): a login pass is proven within the account budget, and is no oracle past it', () => {
+  const pass = (token: string, nasId: string, code: string, mac: string) =>
+    call(server.url(), 'POST', '/api/v1/access/pass', { token, body: { nas_id: nasId, code, mac } });
+  const device = (nasId: string, mac: string) => `${nasId}/${mac}`;
+
+  it("M1: gives a signed-in buyer's phone a pass for a never-used printed card at this hotspot only, for 15 minutes; past 10 wrong codes an hour every code gets 429, a right card too, and no pass", async () => {
+    freshWindow();
+    const { resellerId, nasId } = await resellerWithHotspot();
+    const [card, other] = (await cards(resellerId, 2)) as [string, string];
+    const buyer = await tokenFor('subscriber');
+    const mac = '02:50:00:00:00:01';
+    // Typed as on the ticket, with the MAC as the router's page writes it.
+    const given = await pass(buyer, nasId, `${card.slice(0, 4)}-${card.slice(4)}`.toLowerCase(), mac);
+    expect(given).toMatchObject({
+      status: 200,
+      body: { valid: true, first_use: true, seconds_remaining: 3600, bytes_remaining: 300 * 1048576 },
+    });
+    const until = Date.parse((given.body as { pass_expires_at: string }).pass_expires_at);
+    expect(until).toBe(clock.now() + 15 * 60_000);
+    expect(await holdsLoginPass(card, device(nasId, mac), clock.now())).toBe(true);
+    expect(await holdsLoginPass(card, device(nasId, '02:50:00:00:00:02'), clock.now())).toBe(false);
+    expect(await holdsLoginPass(card, device(nasId, mac), until)).toBe(false);
+    // Nothing used up: the card's clock starts at its first login, at the router.
+    expect((await getAccessCode(card))?.started_at).toBeUndefined();
+
+    const guesser = await tokenFor('subscriber');
+    const guesserMac = '02:50:00:00:00:03';
+    for (let i = 0; i < ACCOUNT_GUESSES.limit; i++)
+      expect(await pass(guesser, nasId, guess(), guesserMac)).toMatchObject({
+        status: 404,
+        body: { error: { code: 'ERR_NOT_FOUND' } },
+      });
+    const [right, wrong] = [
+      await pass(guesser, nasId, other, guesserMac),
+      await pass(guesser, nasId, guess(), guesserMac),
+    ];
+    expect(right).toMatchObject({ status: 429, body: { error: { code: 'ERR_RATE_LIMITED' } } });
+    expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(answer(right)).toBe(answer(wrong));
+    expect(await holdsLoginPass(other, device(nasId, guesserMac), clock.now())).toBe(false);
+    // The buyer's account is its own: its pass is given again (a retry renews it).
+    expect(await pass(buyer, nasId, card, mac)).toMatchObject({ status: 200, body: { valid: true } });
+  });
+
+  it('M1: answers a code of another reseller as an unknown one (404, counted), and a used-up code with why (no pass)', async () => {
+    freshWindow();
+    const { resellerId, nasId } = await resellerWithHotspot();
+    const elsewhere = await resellerWithHotspot();
+    const [theirs] = (await cards(elsewhere.resellerId, 1)) as [string];
+    const token = await tokenFor('subscriber');
+    const mac = '02:50:00:00:00:04';
+    const [forTheirs, forGuess] = [
+      await pass(token, nasId, theirs, mac),
+      await pass(token, nasId, guess(), mac),
+    ];
+    expect(forTheirs.status).toBe(404);
+    expect(answer(forTheirs)).toBe(answer(forGuess));
+    const ended = paidCode(resellerId, {}, { revoked_at: new Date(clock.now()).toISOString() });
+    await Access.put(ended);
+    expect(await pass(token, nasId, ended.code, mac)).toMatchObject({
+      status: 200,
+      body: { valid: false, reason: 'revoked' },
+    });
+    expect(await holdsLoginPass(ended.code, device(nasId, mac), clock.now())).toBe(false);
+  });
+});
+
+describe('M1 (issue 40): the public check says a flood at the hotspot, the same for every code', () => {
+  it("M1: once the hotspot's RADIUS count is spent, answers a code in use, a never-used card and a wrong code each with `flood: true`, as before otherwise, and spends none of that count", async () => {
+    const start = freshWindow();
+    const { resellerId, nasId } = await resellerWithHotspot();
+    const [card] = (await cards(resellerId, 1)) as [string];
+    const inUse = await codeInUse(resellerId);
+    const from = address();
+    expect((await check(nasId, inUse, from)).body).toEqual(expect.not.objectContaining({ flood: true }));
+    const nasCount = { scope: GUESS_BUDGETS.nas.scope, subject: nasId, windowStart: start };
+    await RateBudget.upsert(nasCount, { add: { n: GUESS_BUDGETS.nas.limit } });
+
+    expect(await check(nasId, inUse, from)).toMatchObject({
+      status: 200,
+      body: { valid: true, flood: true },
+    });
+    const [forCard, forGuess] = [await check(nasId, card, from), await check(nasId, guess(), from)];
+    expect([forCard.status, forCard.body]).toEqual([
+      200,
+      { valid: false, reason: 'unconfirmed', flood: true },
+    ]);
+    expect(answer(forGuess)).toBe(answer(forCard));
+    expect((await RateBudget.get(nasCount, { consistent: true }))?.n).toBe(GUESS_BUDGETS.nas.limit);
   });
 });

@@ -53,7 +53,7 @@ describe("docs/security.md's guessing odds", () => {
         (n) => (answersAYear(ADDRESS_ALL_GUESSES) * n) / card,
       ),
       row(
-        'one account (a verified number), redeeming or naming a code to top up',
+        'one account (a verified number), redeeming, naming a code to top up or asking a login pass',
         'a printed card',
         `${count(answersAYear(ACCOUNT_GUESSES))} (${ACCOUNT_GUESSES.limit} an hour)`,
         (n) => (answersAYear(ACCOUNT_GUESSES) * n) / card,

@@ -694,6 +694,14 @@ export const cases: Record<string, MatrixCase> = {
     expect: PUBLIC,
   },
   'GET /api/v1/access/mine': { request: async () => ({ path: '' }), expect: ANY_TOKEN },
+  'POST /api/v1/access/pass': {
+    // Knowing the code is the right to a pass, within the caller's own account budget.
+    request: async (cast) => ({
+      path: '',
+      body: { nas_id: (await ownerVlan(cast)).nas_id, code: await ownerCode(cast), mac: randomMac() },
+    }),
+    expect: ANY_TOKEN,
+  },
   'POST /api/v1/access/devices': {
     request: async (cast) => ({
       path: '',
