@@ -16,6 +16,7 @@ import { issueRouterCertificate } from '../../functions/routers/ca.mjs';
 import { frontTlsOf } from '../../functions/routers/routers.js';
 import { type RadiusAttributes, radclient } from '../support/radius.js';
 import { type Radsecproxy, startRadsecproxy } from '../support/radsec.js';
+import { eventually } from '../support/wait.js';
 
 // The shipped configuration (deploy/freeradius), run by Debian's FreeRADIUS exactly as
 // operators run it, in front of a scripted stand-in for the API's RADIUS routes: the three
@@ -155,17 +156,14 @@ const acct = (attributes: RadiusAttributes, timeoutS = 3) =>
 const pap = (password = CODE) => auth({ 'User-Name': CODE, 'User-Password': password });
 /**
  * Repeats `attempt` (a RADIUS exchange, as a router resending does) until `done` holds of its
- * answer, polling every 100 ms; fails with the last answer after `timeoutMs`.
+ * answer (no deadline of its own: test/support/wait.ts).
  */
-async function until<T>(attempt: () => Promise<T>, done: (r: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+const until = <T>(attempt: () => Promise<T>, done: (r: T) => boolean): Promise<T> =>
+  eventually(async () => {
     const last = await attempt();
-    if (done(last)) return last;
-    if (Date.now() > deadline) throw new Error(`never got there: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+    if (!done(last)) throw new Error(`not there yet: ${JSON.stringify(last)}`);
+    return last;
+  }, 100);
 const callsTo = (route: Route) => calls.filter((c) => c.route === route);
 const value = (body: JsonAttributes | undefined, name: string) => body?.[name]?.value;
 
@@ -598,7 +596,7 @@ describe('the shipped FreeRADIUS configuration', () => {
 
       // Act: the router resends until FreeRADIUS, retrying its lookup, answers.
       const afterwards = await until(
-        () => auth({ 'User-Name': CODE, 'User-Password': CODE }, back, 1),
+        () => auth({ 'User-Name': CODE, 'User-Password': CODE }, back, 4),
         (r) => r.code !== 'timeout',
       );
 

@@ -153,150 +153,171 @@ function idsOverEveryShard(perShard: number): string[] {
 }
 
 describe('Accounting-On of a NAS with 300 open sessions', () => {
-  it('answers with each session closed or left to the sweep, and every session ends closed once with its usage as reported', async () => {
-    const net = await givenNetwork(1, 60);
-    const live = await givenSessions(net, 300, 1500);
-    expect(await openCount(net)).toBe(300);
+  it(
+    'answers with each session closed or left to the sweep, and every session ends closed once with its usage as reported',
+    async () => {
+      const net = await givenNetwork(1, 60);
+      const live = await givenSessions(net, 300, 1500);
+      expect(await openCount(net)).toBe(300);
 
-    // Closes start only inside the answer's budget, what is left goes to the sweep (the
-    // fan-out's own test, test/unit/fan-out.test.ts, shows nothing starts past its deadline):
-    // how many fit depends on the machine, that they add up does not.
-    const outcome = await account(
-      { status: 'Accounting-On', nasId: net.nasIds[0] as string, totalBytes: 0, sessionTimeS: 0 },
-      Date.now(),
-    );
-    expect(outcome).toMatchObject({ closed: expect.any(Number), deferred: expect.any(Number) });
-    const { closed, deferred } = outcome as { closed: number; deferred: number };
-    expect(closed + deferred).toBe(300);
+      // Closes start only inside the answer's budget, what is left goes to the sweep (the
+      // fan-out's own test, test/unit/fan-out.test.ts, shows nothing starts past its deadline):
+      // how many fit depends on the machine, that they add up does not.
+      const outcome = await account(
+        { status: 'Accounting-On', nasId: net.nasIds[0] as string, totalBytes: 0, sessionTimeS: 0 },
+        Date.now(),
+      );
+      expect(outcome).toMatchObject({ closed: expect.any(Number), deferred: expect.any(Number) });
+      const { closed, deferred } = outcome as { closed: number; deferred: number };
+      expect(closed + deferred).toBe(300);
 
-    // What the answer left, the next sweep finishes (none silent yet: only the restart's).
-    const swept = await sweepSilentSessions(Date.now());
-    expect(swept).toMatchObject({
-      restart_closed: deferred,
-      closed: 0,
-      left: 0,
-      restarts_left: 0,
-      errors: 0,
-    });
-    const after = await sessionsOf(live);
-    expect(after.every((s) => s.status === 'closed' && s.close_reason === 'nas_restart')).toBe(true);
-    expect(after.every((s) => s.total_bytes === 1500)).toBe(true);
-    expect(await usedBytes(net.codes)).toBe(300 * 1500);
-    expect(await openCount(net)).toBe(0);
-    expect(await openDevicesOfNas(net.nasIds[0] as string)).toEqual([]);
-    expect(await pendingNasCloses(100)).toEqual([]);
-  }, HUNG);
+      // What the answer left, the next sweep finishes (none silent yet: only the restart's).
+      const swept = await sweepSilentSessions(Date.now());
+      expect(swept).toMatchObject({
+        restart_closed: deferred,
+        closed: 0,
+        left: 0,
+        restarts_left: 0,
+        errors: 0,
+      });
+      const after = await sessionsOf(live);
+      expect(after.every((s) => s.status === 'closed' && s.close_reason === 'nas_restart')).toBe(true);
+      expect(after.every((s) => s.total_bytes === 1500)).toBe(true);
+      expect(await usedBytes(net.codes)).toBe(300 * 1500);
+      expect(await openCount(net)).toBe(0);
+      expect(await openDevicesOfNas(net.nasIds[0] as string)).toEqual([]);
+      expect(await pendingNasCloses(100)).toEqual([]);
+    },
+    HUNG,
+  );
 
-  it('with no budget left, leaves them all to the sweep, which spares a session that reported since', async () => {
-    process.env.RADIUS_NAS_CLOSE_BUDGET_MS = '0';
-    resetConfig();
-    const net = await givenNetwork(1, 20);
-    const live = await givenSessions(net, 40, 100, Date.now() - 60_000);
-    const nasId = net.nasIds[0] as string;
+  it(
+    'with no budget left, leaves them all to the sweep, which spares a session that reported since',
+    async () => {
+      process.env.RADIUS_NAS_CLOSE_BUDGET_MS = '0';
+      resetConfig();
+      const net = await givenNetwork(1, 20);
+      const live = await givenSessions(net, 40, 100, Date.now() - 60_000);
+      const nasId = net.nasIds[0] as string;
 
-    const restartMs = Date.now() - 30_000;
-    expect(
-      await account({ status: 'Accounting-Off', nasId, totalBytes: 0, sessionTimeS: 0 }, restartMs),
-    ).toEqual({
-      closed: 0,
-      deferred: 40,
-    });
-    expect(await pendingNasCloses(10)).toEqual([
-      {
-        nas_id: nasId,
-        before: new Date(restartMs).toISOString(),
-        reseller_id: net.resellerId,
-        reason: 'nas_restart',
-      },
-    ]);
-    // One session reports after the restart: it is alive after all.
-    const alive = live[0] as Live;
-    expect(await account(report(alive, 'Interim-Update', 700), Date.now())).toBe('stored');
+      const restartMs = Date.now() - 30_000;
+      expect(
+        await account({ status: 'Accounting-Off', nasId, totalBytes: 0, sessionTimeS: 0 }, restartMs),
+      ).toEqual({
+        closed: 0,
+        deferred: 40,
+      });
+      expect(await pendingNasCloses(10)).toEqual([
+        {
+          nas_id: nasId,
+          before: new Date(restartMs).toISOString(),
+          reseller_id: net.resellerId,
+          reason: 'nas_restart',
+        },
+      ]);
+      // One session reports after the restart: it is alive after all.
+      const alive = live[0] as Live;
+      expect(await account(report(alive, 'Interim-Update', 700), Date.now())).toBe('stored');
 
-    expect(await sweepSilentSessions(Date.now())).toMatchObject({
-      restart_closed: 39,
-      restarts_finished: 1,
-      restarts_left: 0,
-    });
-    const after = await sessionsOf(live);
-    expect(after.filter((s) => s.status === 'open').map((s) => s.id)).toEqual([alive.id]);
-    expect(await usedBytes(net.codes)).toBe(40 * 100 + 600);
-    expect(await openCount(net)).toBe(1);
-    expect(await pendingNasCloses(100)).toEqual([]);
-  }, HUNG);
+      expect(await sweepSilentSessions(Date.now())).toMatchObject({
+        restart_closed: 39,
+        restarts_finished: 1,
+        restarts_left: 0,
+      });
+      const after = await sessionsOf(live);
+      expect(after.filter((s) => s.status === 'open').map((s) => s.id)).toEqual([alive.id]);
+      expect(await usedBytes(net.codes)).toBe(40 * 100 + 600);
+      expect(await openCount(net)).toBe(1);
+      expect(await pendingNasCloses(100)).toEqual([]);
+    },
+    HUNG,
+  );
 
-  it('twice at once, with Stops racing them, closes each session once and counts each byte once', async () => {
-    const net = await givenNetwork(1, 10);
-    const live = await givenSessions(net, 120, 1000);
-    const nasId = net.nasIds[0] as string;
-    const stopping = live.slice(0, 60);
+  it(
+    'twice at once, with Stops racing them, closes each session once and counts each byte once',
+    async () => {
+      const net = await givenNetwork(1, 10);
+      const live = await givenSessions(net, 120, 1000);
+      const nasId = net.nasIds[0] as string;
+      const stopping = live.slice(0, 60);
 
-    const on = () => account({ status: 'Accounting-On', nasId, totalBytes: 0, sessionTimeS: 0 }, Date.now());
-    const [a, b] = (await Promise.all([
-      on(),
-      on(),
-      ...stopping.map((s) => account(report(s, 'Stop', 1800), Date.now())),
-    ])) as { closed: number; deferred: number }[];
-    const swept = await sweepSilentSessions(Date.now());
+      const on = () =>
+        account({ status: 'Accounting-On', nasId, totalBytes: 0, sessionTimeS: 0 }, Date.now());
+      const [a, b] = (await Promise.all([
+        on(),
+        on(),
+        ...stopping.map((s) => account(report(s, 'Stop', 1800), Date.now())),
+      ])) as { closed: number; deferred: number }[];
+      const swept = await sweepSilentSessions(Date.now());
 
-    const after = await sessionsOf(live);
-    expect(after.every((s) => s.status === 'closed')).toBe(true);
-    const byStop = after.filter((s) => s.close_reason === 'stop').length;
-    // Every session closed by exactly one of them: the two restarts' counts and the Stops add up.
-    expect((a?.closed ?? 0) + (b?.closed ?? 0) + byStop + swept.restart_closed).toBe(120);
-    // A Stop that came after the close still counts its last bytes, once.
-    for (const s of after) expect(s.total_bytes).toBe(stopping.some((x) => x.id === s.id) ? 1800 : 1000);
-    expect(await usedBytes(net.codes)).toBe(60 * 1800 + 60 * 1000);
-    expect(await openCount(net)).toBe(0);
-  }, HUNG);
+      const after = await sessionsOf(live);
+      expect(after.every((s) => s.status === 'closed')).toBe(true);
+      const byStop = after.filter((s) => s.close_reason === 'stop').length;
+      // Every session closed by exactly one of them: the two restarts' counts and the Stops add up.
+      expect((a?.closed ?? 0) + (b?.closed ?? 0) + byStop + swept.restart_closed).toBe(120);
+      // A Stop that came after the close still counts its last bytes, once.
+      for (const s of after) expect(s.total_bytes).toBe(stopping.some((x) => x.id === s.id) ? 1800 : 1000);
+      expect(await usedBytes(net.codes)).toBe(60 * 1800 + 60 * 1000);
+      expect(await openCount(net)).toBe(0);
+    },
+    HUNG,
+  );
 });
 
 describe('the sweep', () => {
-  it('closes silent sessions in every shard, a page at a time, in one run, each once', async () => {
-    // Three pages (2, 2, 1) of each of the 64 shards: a shard's next page joins the queue behind
-    // the other shards'.
-    const pageSize = 2;
-    const net = await givenNetwork(16, 64);
-    const live = await givenSessions(net, idsOverEveryShard(5), 500, Date.now() - 3600_000);
-    expect(await openCount(net)).toBe(live.length);
+  it(
+    'closes silent sessions in every shard, a page at a time, in one run, each once',
+    async () => {
+      // Three pages (2, 2, 1) of each of the 64 shards: a shard's next page joins the queue behind
+      // the other shards'.
+      const pageSize = 2;
+      const net = await givenNetwork(16, 64);
+      const live = await givenSessions(net, idsOverEveryShard(5), 500, Date.now() - 3600_000);
+      expect(await openCount(net)).toBe(live.length);
 
-    const result = await sweepSilentSessions(Date.now(), pageSize);
-    expect(result).toMatchObject({ closed: live.length, left: 0, errors: 0 });
+      const result = await sweepSilentSessions(Date.now(), pageSize);
+      expect(result).toMatchObject({ closed: live.length, left: 0, errors: 0 });
 
-    const after = await sessionsOf(live);
-    expect(after.every((s) => s.status === 'closed' && s.close_reason === 'stale')).toBe(true);
-    expect(await usedBytes(net.codes)).toBe(live.length * 500);
-    expect(await openCount(net)).toBe(0);
-    // Nothing left: a second run closes nothing.
-    expect(await sweepSilentSessions(Date.now(), pageSize)).toMatchObject({ closed: 0, left: 0 });
-  }, HUNG);
+      const after = await sessionsOf(live);
+      expect(after.every((s) => s.status === 'closed' && s.close_reason === 'stale')).toBe(true);
+      expect(await usedBytes(net.codes)).toBe(live.length * 500);
+      expect(await openCount(net)).toBe(0);
+      // Nothing left: a second run closes nothing.
+      expect(await sweepSilentSessions(Date.now(), pageSize)).toMatchObject({ closed: 0, left: 0 });
+    },
+    HUNG,
+  );
 
-  it('out of budget, reports what it left, and the next runs finish it, each session closed once', async () => {
-    const net = await givenNetwork(4, 50);
-    const live = await givenSessions(net, 300, 200, Date.now() - 3600_000);
-    const withBudget = (ms: string | undefined) => {
-      if (ms === undefined) delete process.env.RADIUS_SWEEP_BUDGET_MS;
-      else process.env.RADIUS_SWEEP_BUDGET_MS = ms;
-      resetConfig();
-    };
+  it(
+    'out of budget, reports what it left, and the next runs finish it, each session closed once',
+    async () => {
+      const net = await givenNetwork(4, 50);
+      const live = await givenSessions(net, 300, 200, Date.now() - 3600_000);
+      const withBudget = (ms: string | undefined) => {
+        if (ms === undefined) delete process.env.RADIUS_SWEEP_BUDGET_MS;
+        else process.env.RADIUS_SWEEP_BUDGET_MS = ms;
+        resetConfig();
+      };
 
-    // No time at all: nothing closed, all of it reported left.
-    withBudget('0');
-    expect(await sweepSilentSessions(Date.now())).toMatchObject({ closed: 0, left: 300 });
-    // A short budget (how much it closes depends on the machine, none at all on a busy one):
-    // whatever it closed, what it leaves is reported.
-    withBudget('150');
-    const short = await sweepSilentSessions(Date.now());
-    expect(short.left).toBe(300 - short.closed);
-    // The next run, with time enough, finishes it: each session closed once.
-    withBudget(String(24 * 3600_000));
-    const last = await sweepSilentSessions(Date.now());
-    expect(last).toMatchObject({ left: 0, errors: 0 });
-    expect(short.closed + last.closed).toBe(300);
+      // No time at all: nothing closed, all of it reported left.
+      withBudget('0');
+      expect(await sweepSilentSessions(Date.now())).toMatchObject({ closed: 0, left: 300 });
+      // A short budget (how much it closes depends on the machine, none at all on a busy one):
+      // whatever it closed, what it leaves is reported.
+      withBudget('150');
+      const short = await sweepSilentSessions(Date.now());
+      expect(short.left).toBe(300 - short.closed);
+      // The next run, with time enough, finishes it: each session closed once.
+      withBudget(String(24 * 3600_000));
+      const last = await sweepSilentSessions(Date.now());
+      expect(last).toMatchObject({ left: 0, errors: 0 });
+      expect(short.closed + last.closed).toBe(300);
 
-    const after = await sessionsOf(live);
-    expect(after.every((s) => s.status === 'closed')).toBe(true);
-    expect(await openCount(net)).toBe(0);
-    expect(await usedBytes(net.codes)).toBe(300 * 200);
-  }, HUNG);
+      const after = await sessionsOf(live);
+      expect(after.every((s) => s.status === 'closed')).toBe(true);
+      expect(await openCount(net)).toBe(0);
+      expect(await usedBytes(net.codes)).toBe(300 * 200);
+    },
+    HUNG,
+  );
 });

@@ -1,9 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, inject } from 'vitest';
+import { afterAll, afterEach, inject } from 'vitest';
 import { dropTestTables } from './db.js';
 import { TEST_SECRETS } from './secrets.js';
+import { stopWaiting } from './wait.js';
 
 // Every test file runs in its own process: this environment is what a deployed function gets.
 const dir = mkdtempSync(join(tmpdir(), 'hotspot-test-'));
@@ -25,6 +26,9 @@ Object.assign(process.env, {
   POWERTOOLS_METRICS_DISABLED: 'true',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 });
+
+// A poll a timed-out test left running stops, and says what it last saw.
+afterEach(stopWaiting);
 
 // Registered first, so run last: after the file's own servers and stream readers have stopped.
 afterAll(dropTestTables);

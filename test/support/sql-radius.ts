@@ -244,17 +244,13 @@ server default {
   child.stdout?.on('data', add);
   child.stderr?.on('data', add);
   const stop = stopper(child, dir);
-  const deadline = Date.now() + 15_000;
+  // Ready when it says so, however long a busy machine takes, unless it exits first.
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
       throw new Error(`freeradius (sql peer) exited with code ${child.exitCode}:\n${tail}`);
     }
     if (tail.includes('Ready to process requests')) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`freeradius (sql peer) did not start within 15 s:\n${tail}`);
-    }
     await new Promise((r) => setTimeout(r, 50));
   }
   return {
