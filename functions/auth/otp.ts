@@ -99,7 +99,8 @@ export function requireMsisdn(input: string, country?: string): string {
  * loaded by the first check (`phonePlans`), not at the function's start.
  */
 export async function normalizeMsisdnLoaded(input: string, country?: string): Promise<string | undefined> {
-  return normalizeWith(await phonePlans(), input, country);
+  const { servedE164, nationalE164 } = await phonePlans();
+  return normalizeWith({ servedE164, nationalE164 }, input, country);
 }
 
 /** `requireMsisdn` with the plans loaded by the first check (`normalizeMsisdnLoaded`). */

@@ -1,3 +1,4 @@
+import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { atInvocationEnd } from './log.js';
 
 /**
@@ -8,18 +9,17 @@ import { atInvocationEnd } from './log.js';
  * (which the first count's invocation has almost always done by its end), else once the load
  * completes.
  */
-type Emf = typeof import('./metrics-emf.mjs');
 /** Powertools' own units (`MetricUnit.Count`, `MetricUnit.Seconds`) are these strings. */
 type Unit = 'Count' | 'Seconds';
 
 const pending: { name: string; unit: Unit; value: number }[] = [];
-let loading: Promise<Emf> | undefined;
-let loaded: Emf | undefined;
+let loading: Promise<Metrics> | undefined;
+let loaded: Metrics | undefined;
 
-const emf = (): Promise<Emf> => {
-  loading ??= import('./metrics-emf.mjs').then((m) => {
-    loaded = m;
-    return m;
+const emf = (): Promise<Metrics> => {
+  loading ??= import('./metrics-emf.mjs').then(({ metrics }) => {
+    loaded = metrics;
+    return metrics;
   });
   return loading;
 };
@@ -30,7 +30,7 @@ function record(name: string, unit: Unit, value: number): void {
   emf().catch(() => undefined);
 }
 
-function flush({ metrics }: Emf): void {
+function flush(metrics: Metrics): void {
   for (const m of pending.splice(0)) metrics.addMetric(m.name, m.unit, m.value);
   if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
 }

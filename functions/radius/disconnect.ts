@@ -46,7 +46,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * returned (two operators, or a revoke and a used-up pool at once, send one packet). Undefined
  * when the session is closed already.
  */
-export async function requestDisconnect(
+async function requestDisconnect(
   session: RadiusSession,
   reason: DisconnectReason,
   nowMs: number,
@@ -80,10 +80,10 @@ export async function requestDisconnect(
 }
 
 /** A session as its reseller sees it, with the state of its disconnect when one was asked. */
-export interface SessionView extends Omit<RadiusSession, 'uncounted' | 'by_stream'> {
+interface SessionView extends Omit<RadiusSession, 'uncounted' | 'by_stream'> {
   disconnect: DisconnectView | null;
 }
-export type DisconnectView = Pick<
+type DisconnectView = Pick<
   DisconnectRequest,
   'status' | 'reason' | 'attempts' | 'requested_at' | 'updated_at' | 'last_outcome' | 'error_cause'
 >;

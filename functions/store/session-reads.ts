@@ -23,10 +23,6 @@ export async function fullSessions(ids: readonly string[]): Promise<RadiusSessio
   return out;
 }
 
-// Access: Query openByNas (gsi4) gsi4pk=NAS#<nas_id>#OPEN, then BatchGetItem of those sessions.
-export const openSessionsOfNas = async (nasId: string): Promise<RadiusSession[]> =>
-  fullSessions((await openDevicesOfNas(nasId)).map((s) => s.id));
-
 /**
  * Open sessions of a code: they can only be at its reseller's hotspots, so one query per NAS
  * of the reseller (a handful), filtered on the code (projected on gsi4), instead of an index

@@ -13,9 +13,10 @@ import {
   startFreeRadius,
 } from '../../bin/local/freeradius.js';
 import { issueRouterCertificate } from '../../functions/routers/ca.mjs';
-import { frontTlsOf } from '../../functions/routers/routers.js';
+import { frontTls } from '../../functions/routers/routers.js';
 import { type RadiusAttributes, radclient } from '../support/radius.js';
 import { type Radsecproxy, startRadsecproxy } from '../support/radsec.js';
+import { TEST_SECRETS } from '../support/secrets.js';
 import { eventually } from '../support/wait.js';
 
 // The shipped configuration (deploy/freeradius), run by Debian's FreeRADIUS exactly as
@@ -39,7 +40,8 @@ const API_SECRET = 'edge-test-api-secret-0123456789';
 const SECRET = 'edge-test-radius-secret';
 const CODE = 'K7PX2M9Q';
 /** The stand-in's router CA key material (in AWS, the secret ROUTER_CA_KEY). */
-const SEED = 'edge-config-test-router-key-seed-0123456789';
+// The router CA's key the functions read (test/support/secrets.ts): the front's files are issued by it.
+const SEED = TEST_SECRETS.ROUTER_CA_KEY;
 const ROUTER_ID = 'rtr_stubrouter01';
 
 const ACCEPT = {
@@ -118,7 +120,7 @@ let api: Server;
 let radius: RunningFreeRadius;
 
 beforeAll(async () => {
-  tlsFiles = await frontTlsOf(SEED, 'stub-front', Date.now());
+  tlsFiles = await frontTls('stub-front');
   api = await startStubApi();
   // The RadSec files in run.sh's environment, as the task definition gives them (ECS secrets).
   radius = await startFreeRadius({
