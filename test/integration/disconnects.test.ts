@@ -58,7 +58,12 @@ async function openSession(): Promise<RadiusSession> {
 }
 
 /** An operator asks for the cut (`POST /sessions/{id}/disconnect`), as an admin. */
-const ADMIN: AdminPrincipal = { sub: randomUUID(), ref: 'SUB-2250700000009', role: 'admin', exp: 4_000_000_000 };
+const ADMIN: AdminPrincipal = {
+  sub: randomUUID(),
+  ref: 'SUB-2250700000009',
+  role: 'admin',
+  exp: 4_000_000_000,
+};
 const askCut = async (session: RadiusSession, nowMs: number) =>
   (await disconnectByOperator(ADMIN, session.id, nowMs)).disconnect;
 

@@ -8,9 +8,9 @@ import { countersOf, scopeOf } from '../../functions/store/counters.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import { OPEN_SHARDS } from '../../functions/store/session-entity.js';
 import {
+  fullSessions,
   getSession,
   oldestOpenReport,
-  fullSessions,
   openDevicesOfNas,
   Session,
   silentSessions,

@@ -60,8 +60,8 @@ import {
 import { paymentsOfReseller } from '../../functions/store/reseller-payments.js';
 import {
   countSessionsItems,
-  openSessionItems,
   openDevicesOfNas,
+  openSessionItems,
   type RadiusSession,
   reportItems,
   Session,
