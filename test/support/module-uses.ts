@@ -114,7 +114,7 @@ function exportsOf(file: string, source: ts.SourceFile, files: Set<string>): Exp
 }
 
 /** The node whose value an expression becomes once parentheses, `await` and `as` are looked through. */
-function valueOf(node: ts.Node): ts.Node {
+function looked(node: ts.Node): ts.Node {
   let n = node;
   while (
     ts.isParenthesizedExpression(n.parent) ||
@@ -161,7 +161,7 @@ function namesOfPattern(pattern: ts.ObjectBindingPattern): string[] | undefined 
  * the module): undefined when it is used in a way that cannot be followed.
  */
 function namesReadOf(node: ts.Node): string[] | undefined {
-  const value = valueOf(node);
+  const value = looked(node);
   const parent = value.parent;
   const awaited = value !== node;
   if (ts.isPropertyAccessExpression(parent) && parent.expression === value) {
@@ -215,8 +215,8 @@ const isImportCall = (n: ts.Node): n is ts.CallExpression =>
 
 /** A thunk: `const name = () => import('./x.js')`: its name and the module it loads. */
 function thunkOf(call: ts.CallExpression): string | undefined {
-  const arrow = valueOf(call).parent;
-  if (!ts.isArrowFunction(arrow) || arrow.body !== valueOf(call)) return undefined;
+  const arrow = looked(call).parent;
+  if (!ts.isArrowFunction(arrow) || arrow.body !== looked(call)) return undefined;
   const declaration = arrow.parent;
   return ts.isVariableDeclaration(declaration) && ts.isIdentifier(declaration.name)
     ? declaration.name.text
