@@ -37,7 +37,7 @@ function filesUnder(dir: string, extensions: RegExp): string[] {
 
 /** What the code says. */
 export const FACTS = {
-  gsis: TABLE.indexes.map((i) => i.name),
+  gsis: TABLE.indexes.map((i) => i.name as string),
   jobs: jobs.map((j) => j.name),
   consumers: streamConsumers.map((c) => c.name),
   gateways: [...GATEWAY_NAMES] as string[],
