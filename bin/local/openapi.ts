@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { ERROR_STATUS } from '../../functions/core/errors.js';
-import { type Contract, routeErrors, successOf } from '../../functions/core/http.js';
+import { type Contract, routeErrors, successOf } from '../../functions/core/endpoint-spec.js';
 import { documentedAs } from '../../functions/core/schemas.js';
 import { type Route, routes } from '../../functions/routes.js';
 
