@@ -2,7 +2,7 @@ import { endpoint, json } from '../core/http.js';
 import { pageOf } from '../core/schemas.js';
 import { listForfaitsOnSale, ownForfaitsAt } from '../store/forfaits.js';
 import { getNas } from '../store/nas.js';
-import { ForfaitsPage, ForfaitsQuery } from './schemas.js';
+import { ForfaitsPage, ForfaitsQuery } from './forfait-schemas.js';
 
 /**
  * The platform's forfaits on sale, by price (the API's contract). With `nas_id`, what that

@@ -1,7 +1,7 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
+import { OwnForfaitCreateBody, OwnForfaitQuery, OwnForfaitSchema } from './forfait-schemas.js';
 import { makeOwnForfait } from './own-forfaits.js';
-import { OwnForfaitCreateBody, OwnForfaitQuery, OwnForfaitSchema } from './schemas.js';
 
 /** A reseller makes a forfait of its own, last in its list (an admin names the reseller). */
 export const handler = sessionEndpoint(

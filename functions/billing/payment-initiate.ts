@@ -1,8 +1,8 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { validation } from '../core/errors.js';
 import { json } from '../core/http.js';
+import { IDEMPOTENCY_KEY, PaymentInitiateBody, PaymentInitiateResponse } from './payment-schemas.js';
 import { initiatePayment } from './payments/initiate.js';
-import { IDEMPOTENCY_KEY, PaymentInitiateBody, PaymentInitiateResponse } from './schemas.js';
 
 export const handler = sessionEndpoint(
   'POST /api/v1/payments/initiate',

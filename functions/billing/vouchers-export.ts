@@ -1,5 +1,5 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
-import { VoucherExportQuery } from './schemas.js';
+import { VoucherExportQuery } from './voucher-schemas.js';
 import { exportBatchCsv } from './vouchers.js';
 
 /** A generation batch as CSV, for printing; the owning reseller or an admin. */

@@ -1,7 +1,6 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
-import { VoucherGenerateResponse } from './schemas.js';
-import { VoucherGenerateBody } from './voucher-schemas.js';
+import { VoucherGenerateBody, VoucherGenerateResponse } from './voucher-schemas.js';
 import { generateVouchers } from './vouchers.js';
 
 export const handler = sessionEndpoint(

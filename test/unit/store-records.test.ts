@@ -2,14 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
+import type { ForfaitsPage } from '../../functions/billing/forfait-schemas.js';
 import type { Gateway } from '../../functions/billing/gateways/registry.js';
-import type {
-  EntitlementResponse,
-  ForfaitsPage,
-  PaymentInitiateBody,
-  PaymentStatusResponse,
-  VouchersPage,
-} from '../../functions/billing/schemas.js';
+import type { PaymentInitiateBody, PaymentStatusResponse } from '../../functions/billing/payment-schemas.js';
+import type { EntitlementResponse, VouchersPage } from '../../functions/billing/voucher-schemas.js';
 import type { Currency } from '../../functions/core/currency.js';
 import type { AlertSchema } from '../../functions/monitoring/schemas.js';
 import type { sessionView } from '../../functions/radius/disconnect.js';
