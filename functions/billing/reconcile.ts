@@ -9,7 +9,8 @@ import {
   listPendingPayments,
   type Payment,
 } from '../store/payments.js';
-import { askGateway, canAskGateway, type Settlement, settle } from './payments/settlement.js';
+import { askGateway, canAskGateway } from './payments/gateway-view.js';
+import { type Settlement, settle } from './payments/settlement.js';
 import { billingSettings } from './settings.js';
 
 /** Checks run side by side: a gateway answers in ~100 ms, a run must end within the Lambda's 10 s. */

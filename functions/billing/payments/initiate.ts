@@ -22,7 +22,7 @@ import { gatewayFor } from '../gateways/routing.js';
 import { forfaitForSale, offerOf } from '../ledger.js';
 import { billingSettings } from '../settings.js';
 import { assertLive } from '../topups.js';
-import { gatewayOf } from './settlement.js';
+import { gatewayOf } from './gateway-view.js';
 
 const MAX_TRIES = 8;
 

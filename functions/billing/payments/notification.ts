@@ -6,7 +6,9 @@ import { getPaymentAndEvent } from '../../store/payment-settlements.js';
 import type { GatewayAdapter, VerifiedNotification } from '../gateways/port.js';
 import { adapterFor, type Gateway, gatewayNamed } from '../gateways/registry.js';
 import { answer, NOTIFY_ANSWERS } from './answers.js';
-import { askGateway, type Claim, gatewayOf, recordClaim, type Settlement, settle } from './settlement.js';
+import { type Claim, recordClaim } from './disputes.js';
+import { askGateway, gatewayOf } from './gateway-view.js';
+import { type Settlement, settle } from './settlement.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 

@@ -5,7 +5,8 @@ import { countMetric } from '../../core/metrics.js';
 import type { Principal } from '../../core/principal.js';
 import { claimStatusCheck, getPayment, type Payment } from '../../store/payments.js';
 import { billingSettings } from '../settings.js';
-import { askGateway, canAskGateway, type Settlement, settle } from './settlement.js';
+import { askGateway, canAskGateway } from './gateway-view.js';
+import { type Settlement, settle } from './settlement.js';
 
 /** The status a client sees: a pending payment past its time reads `expired`. */
 export function visibleStatus(p: Payment, nowMs: number): string {

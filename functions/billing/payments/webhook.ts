@@ -3,18 +3,9 @@ import { log } from '../../core/log.js';
 import { getPayment, type Payment } from '../../store/payments.js';
 import { confirmsPending } from '../gateways/registry.js';
 import { answer, WEBHOOK_ANSWERS } from './answers.js';
-import {
-  alertUnconfirmedLateCompletion,
-  askGateway,
-  type Claim,
-  canAskGateway,
-  credit,
-  fail,
-  gatewayOf,
-  recordClaim,
-  type Settlement,
-  settle,
-} from './settlement.js';
+import { alertUnconfirmedLateCompletion, type Claim, recordClaim } from './disputes.js';
+import { askGateway, canAskGateway, gatewayOf } from './gateway-view.js';
+import { credit, fail, type Settlement, settle } from './settlement.js';
 
 export interface WebhookEvent {
   event_id: string;
