@@ -11,7 +11,8 @@ import {
   MAX_CODE_RESENDS,
   uncountCodeResend,
 } from '../store/paid-not-connected.js';
-import { getPayment, listCompletedBetween } from '../store/payments.js';
+import { listCompletedBetween } from '../store/payment-checks.js';
+import { getPayment } from '../store/payments.js';
 import { accessCodeText } from './sms-texts.js';
 
 /**

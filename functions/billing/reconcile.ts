@@ -2,13 +2,9 @@ import { clock } from '../core/clock.js';
 import { job } from '../core/job.js';
 import { log } from '../core/log.js';
 import { ageMetric, countMetric } from '../core/metrics.js';
+import { claimStatusCheck, listClosedPayments, listPendingPayments } from '../store/payment-checks.js';
 import { expirePayment } from '../store/payment-settlements.js';
-import {
-  claimStatusCheck,
-  listClosedPayments,
-  listPendingPayments,
-  type Payment,
-} from '../store/payments.js';
+import type { Payment } from '../store/payments.js';
 import { askGateway, canAskGateway } from './payments/gateway-view.js';
 import { type Settlement, settle } from './payments/settlement.js';
 import { billingSettings } from './settings.js';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { safeEqual } from '../core/compare.js';
 import { acceptEdgeTokens } from '../core/caller.js';
+import { safeEqual } from '../core/compare.js';
 import type { EdgePrincipal } from '../core/principal.js';
 import { createEdge, type EdgeRecord, getEdge } from '../store/edges.js';
 

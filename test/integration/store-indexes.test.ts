@@ -48,11 +48,11 @@ import {
 } from '../../functions/store/mac-bindings.js';
 import { listNasIdsOfReseller, Nas } from '../../functions/store/nas.js';
 import { finishNasClose, pendingNasCloses, recordNasClose } from '../../functions/store/nas-closes.js';
+import { listPendingPayments } from '../../functions/store/payment-checks.js';
 import { completePayment, expirePayment, failPayment } from '../../functions/store/payment-settlements.js';
 import {
   createPayment,
   forgetPaymentMsisdn,
-  listPendingPayments,
   type Payment,
   PaymentEntity,
   paymentIdsOfSubscriber,
