@@ -1,3 +1,5 @@
+// The operator CLI (`npm run admin -- <group> <command>`): each group a module of bin/admin.
+
 /**
  * Operator CLI: `npm run admin -- <group> <command> [--flag value ...]`.
  * Each group is a module `bin/admin/<group>.ts` exporting `run(command, flags)`.

@@ -1,3 +1,5 @@
+// The stateful resources (the table, its backups) apart from the stateless API, with their first deployed logical ids kept.
+
 import { type CfnResource, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';

@@ -1,3 +1,5 @@
+// The operator CLI's `edges` commands: register, show and revoke in-country edges.
+
 import { isIP } from 'node:net';
 import { clock } from '../../functions/core/clock.js';
 import { registerEdge } from '../../functions/edge/edge-auth.js';

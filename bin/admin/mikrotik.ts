@@ -1,3 +1,5 @@
+// The operator CLI's `mikrotik` commands: a router's RouterOS script and the hotspot's login page.
+
 import { isNasIdShape } from '../../functions/network/naming.js';
 import { radiusSettings } from '../../functions/radius/settings.js';
 import {

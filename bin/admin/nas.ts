@@ -1,3 +1,5 @@
+// The operator CLI's `nas` commands: a hotspot's vendor, Disconnect address, login origin and OTP budget, and its record.
+
 import { isIP } from 'node:net';
 import {
   getNas,

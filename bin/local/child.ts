@@ -1,3 +1,5 @@
+// A local server's child process supervised: its output's tail kept, stopped with it.
+
 import type { ChildProcess } from 'node:child_process';
 
 /** A child process held by `supervise`: what it printed last (for error messages), and how to stop it. */

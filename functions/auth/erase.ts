@@ -1,3 +1,5 @@
+// A subscriber erased on request: the records that name the number removed or made anonymous.
+
 import { clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { log } from '../core/log.js';

@@ -1,3 +1,5 @@
+// The OTP's rules: its limits, a phone number read and normalised, the code drawn and hashed, its SMS text.
+
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../core/errors.js';
 import { phonePlans } from '../core/lazy-phone.js';

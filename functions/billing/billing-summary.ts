@@ -1,3 +1,5 @@
+// GET /api/v1/billing/summary: A reseller's month: total, split and sessions
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { SummaryQuery, SummaryResponse } from './revenue-schemas.js';

@@ -1,3 +1,5 @@
+// GET /api/v1/forfaits: List the platform's forfaits on sale (with nas_id: and, first, that hotspot's own)
+
 import { endpoint, json } from '../core/http.js';
 import { pageOf } from '../core/schemas.js';
 import { listForfaitsOnSale, ownForfaitsAt } from '../store/forfaits.js';

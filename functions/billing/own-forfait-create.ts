@@ -1,3 +1,5 @@
+// POST /api/v1/resellers/me/forfaits: Make a forfait of its own (name, price, duration, data, rates, devices, hotspots)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { OwnForfaitCreateBody, OwnForfaitQuery, OwnForfaitSchema } from './forfait-schemas.js';

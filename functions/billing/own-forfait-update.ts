@@ -1,3 +1,5 @@
+// PUT /api/v1/resellers/me/forfaits/{id}: Change, move or hide one of its own forfaits
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import {

@@ -1,3 +1,5 @@
+// GET /api/v1/resellers/me/forfaits: A reseller's own forfaits in its order (hidden ones too) and the operator's bounds
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { OwnForfaitQuery, OwnForfaitsList } from './forfait-schemas.js';

@@ -1,3 +1,5 @@
+// "Payé, pas connecté": completed payments whose code had no login, flagged for the reseller, and the code sent again.
+
 import { assertActsFor, resellerInScope } from '../core/access.js';
 import { AppError, notFound } from '../core/errors.js';
 import { countMetric } from '../core/metrics.js';

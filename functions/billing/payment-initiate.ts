@@ -1,3 +1,5 @@
+// POST /api/v1/payments/initiate: Open a mobile-money payment for a forfait (optional Idempotency-Key)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { validation } from '../core/errors.js';
 import { json } from '../core/http.js';

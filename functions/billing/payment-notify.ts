@@ -1,3 +1,5 @@
+// POST /api/v1/payments/notify/{provider}: A payment provider's signed notification (cinetpay, fedapay): confirmed with its status API
+
 import { AppError } from '../core/errors.js';
 import { endpoint, json, MAX_BODY_BYTES } from '../core/http.js';
 import { NotifyResponse } from './payment-schemas.js';

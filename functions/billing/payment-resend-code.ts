@@ -1,3 +1,5 @@
+// POST /api/v1/payments/{id}/resend-code: Text a paid access code to its buyer again (owning reseller or admin; at most 3 times)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { resendCode } from './paid-not-connected.js';

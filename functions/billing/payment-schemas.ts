@@ -1,4 +1,4 @@
-// The payments' request and answer schemas: initiate, the aggregator's webhook, a gateway's notification, a payment's status, a reseller's payments, resending a code.
+// The payments' request and answer schemas: initiate, webhook, notification, status, a reseller's payments, a code resent.
 
 import * as z from 'zod/mini';
 import { cursorPage, cursorQuery, schema, uuid } from '../core/schemas.js';

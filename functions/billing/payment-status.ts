@@ -1,3 +1,5 @@
+// GET /api/v1/payments/{id}/status: Status of a payment (the paying subscriber or an admin)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { IdParams, PaymentStatusResponse } from './payment-schemas.js';

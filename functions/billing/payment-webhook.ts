@@ -1,3 +1,5 @@
+// POST /api/v1/payments/webhook: The payment aggregator's delivery (at least once)
+
 import { endpoint, json } from '../core/http.js';
 import { WebhookBody, WebhookResponse } from './payment-schemas.js';
 import { webhookAnswer } from './payments/webhook.js';

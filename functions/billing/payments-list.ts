@@ -1,3 +1,5 @@
+// GET /api/v1/payments: A reseller's payments by cursor, newest first ('paid, not connected' flagged)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { resellerInScope } from '../core/access.js';
 import { json } from '../core/http.js';

@@ -1,3 +1,5 @@
+// GET /api/v1/payments/unused: Paid, never connected: a reseller's completed payments whose code had no login within 15 minutes
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { unusedPaymentsOf } from './paid-not-connected.js';

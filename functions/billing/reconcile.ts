@@ -1,3 +1,5 @@
+// The PaymentReconciliation job, every 5 minutes: Re-check pending payments with their provider: credit the paid, expire the abandoned, alert on a mismatch
+
 import { clock } from '../core/clock.js';
 import { job } from '../core/job.js';
 import { log } from '../core/log.js';

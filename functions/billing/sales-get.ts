@@ -1,3 +1,5 @@
+// GET /api/v1/billing/sales: A reseller's sales by day, hotspot and forfait (from its daily counters; up to 93 days)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { resellerInScope } from '../core/access.js';
 import { json } from '../core/http.js';

@@ -1,4 +1,4 @@
-// The vouchers' request and answer schemas: a batch to make and made, a voucher redeemed (the entitlement it grants), a reseller's vouchers listed and exported.
+// The vouchers' request and answer schemas: a batch made, a voucher redeemed, a reseller's vouchers listed and exported.
 
 import * as z from 'zod/mini';
 import { pageQuery, schema, uuid } from '../core/schemas.js';

@@ -1,3 +1,5 @@
+// POST /api/v1/vouchers/batches: Generate 1 to 1000 vouchers of a forfait (the owning reseller or an admin)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { assertActsFor } from '../core/access.js';
 import { json } from '../core/http.js';

@@ -1,3 +1,5 @@
+// GET /api/v1/vouchers/export: Export a voucher batch as CSV
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { VoucherExportQuery } from './voucher-schemas.js';
 import { exportBatchCsv } from './vouchers.js';

@@ -1,3 +1,5 @@
+// POST /api/v1/vouchers/generate: Generate 1 to 1000 vouchers of a forfait for a reseller
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { VoucherGenerateBody, VoucherGenerateResponse } from './voucher-schemas.js';

@@ -1,3 +1,5 @@
+// POST /api/v1/vouchers/redeem: Redeem a voucher code for an access entitlement
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { EntitlementResponse, VoucherRedeemBody } from './voucher-schemas.js';

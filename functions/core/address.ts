@@ -1,3 +1,5 @@
+// Client addresses and device MACs as the budgets count them (an IPv4 address, an IPv6 /64, a MAC folded).
+
 import { isIPv4, isIPv6 } from 'node:net';
 
 /**

@@ -1,4 +1,5 @@
-// Who is calling a route: its caller checked as the route's auth level demands (a session token, FreeRADIUS's bearer, the aggregator's secret, an edge's token).
+// Who is calling a route: its caller checked as the route's auth level demands (session token, bearer, secret, edge token).
+
 import type { AuthLevel, Route } from '../routes.js';
 import { digestMatches, digestOf, safeEqual } from './compare.js';
 import { AppError } from './errors.js';

@@ -1,4 +1,5 @@
-// What a handler declares of its route beside its code: its schemas, its answers and the errors it can give, from which the OpenAPI document is generated.
+// What a handler declares of its route beside its code: schemas, answers and errors, the OpenAPI document's source.
+
 import { type Route, routeSecrets } from '../routes.js';
 import { ERROR_STATUS, type ErrorCode } from './errors.js';
 import type { Schema } from './http-request.js';

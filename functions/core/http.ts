@@ -1,4 +1,5 @@
-// The Lambda handler of a route-table row: its middleware chain (caller, body, validation, errors) around the handler, and the reply it sends.
+// The Lambda handler of a route-table row: its middleware chain around the handler, and the reply it sends.
+
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';

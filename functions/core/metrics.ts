@@ -1,3 +1,5 @@
+// Business metrics as CloudWatch EMF, kept until Powertools is loaded and flushed when each invocation ends.
+
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { atInvocationEnd } from './log.js';
 

@@ -1,3 +1,5 @@
+// An in-country edge's token: made when an operator registers the edge, and checked on each of its calls while the edge is active.
+
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { acceptEdgeTokens } from '../core/caller.js';
 import { safeEqual } from '../core/compare.js';

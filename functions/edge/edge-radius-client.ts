@@ -1,3 +1,5 @@
+// POST /api/v1/edge/radius/client: An edge's dynamic client lookup: one of its resellers' UDP routers at a source address
+
 import { endpoint } from '../core/http.js';
 import { answerClient, CLIENT_CONTRACT } from '../radius/answer-client.js';
 import './edge-auth.js';

@@ -1,3 +1,5 @@
+// The RADIUS front's service: the RADIUS routes on loopback beside FreeRADIUS, its routers held in memory.
+
 import { compiled, type LambdaHandler, type RouteServer, serveRoutes } from '../core/route-server.js';
 import { handler as accounting } from '../radius/radius-accounting.js';
 import { handler as authorize } from '../radius/radius-authorize.js';

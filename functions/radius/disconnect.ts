@@ -1,3 +1,5 @@
+// Cutting a session (RFC 5176 Disconnect): asked by an operator or a revocation, claimed and reported by the front's relay.
+
 import { assertOwns } from '../core/access.js';
 import { AppError, notFound } from '../core/errors.js';
 import { log } from '../core/log.js';

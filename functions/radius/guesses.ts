@@ -1,3 +1,5 @@
+// Wrong access codes counted per device, hotspot and address, so that codes cannot be guessed, and the refusal past a count.
+
 import { log } from '../core/log.js';
 import { raiseAlertOnce } from '../store/alerts.js';
 import {

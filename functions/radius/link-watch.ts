@@ -1,3 +1,5 @@
+// A country whose international link is cut, seen from RADIUS traffic alone.
+
 import { resellerCountry } from '../billing/currency.js';
 import type { Country } from '../core/currency.js';
 import { log } from '../core/log.js';

@@ -1,3 +1,5 @@
+// The platform's own certificate authority for RadSec: router and server certificates issued from its seed.
+
 import 'reflect-metadata';
 import { createECDH, createPrivateKey, hkdfSync, randomBytes, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';

@@ -1,3 +1,5 @@
+// The RouterOS script that makes one MikroTik router a hotspot of the platform.
+
 import { isIP } from 'node:net';
 import { isNasIdShape } from '../network/naming.js';
 import type { Credentials } from './routers.js';

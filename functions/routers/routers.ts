@@ -1,3 +1,5 @@
+// Routers: registered (RadSec or UDP), listed, revoked and given new credentials, and their view.
+
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { assertActsFor, assertSeesRouter } from '../core/access.js';

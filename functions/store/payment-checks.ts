@@ -1,4 +1,4 @@
-// The payments the checks work through: pending and closed ones reconciliation asks their gateway about again, completed ones by hour, and one status check claimed at a time.
+// The payments the checks work through: pending and closed ones to ask their gateway about again, completed ones by hour.
 
 import { absentOrBelow, allOf, type Expr } from './entity.js';
 import { completedHour, type Payment, PaymentEntity } from './payments.js';

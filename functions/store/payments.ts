@@ -1,3 +1,5 @@
+// The payment's record and its writes: created with its idempotency key, its page URL, refused claims, a subscriber's payments.
+
 import type { Currency } from '../core/currency.js';
 import type { AccessOffer } from './access-codes.js';
 import {

@@ -1,3 +1,5 @@
+// The reads of RADIUS sessions: open ones of a NAS or a code, silent ones by shard, ended ones of a code.
+
 import { batchGet } from './entity.js';
 import { ENDED_SEARCH_DAYS, OPEN_SHARDS, type RadiusSession, Session } from './session-entity.js';
 

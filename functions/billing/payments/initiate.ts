@@ -1,3 +1,5 @@
+// A payment opened: its forfait and price, its idempotency key, its gateway's payment page.
+
 import { randomUUID } from 'node:crypto';
 import { clock } from '../../core/clock.js';
 import { config } from '../../core/config.js';

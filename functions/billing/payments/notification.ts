@@ -1,3 +1,5 @@
+// A gateway's own signed notification: its signature checked first, then the payment settled on the gateway's word.
+
 import { clock } from '../../core/clock.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { log } from '../../core/log.js';

@@ -1,3 +1,5 @@
+// An operator refunds a completed payment through its gateway, and its code is taken back.
+
 import { AppError, notFound } from '../../core/errors.js';
 import { getPayment } from '../../store/payments.js';
 import { adapterFor } from '../gateways/registry.js';

@@ -1,3 +1,5 @@
+// THE settlement of a payment: the one completion path (credit), its failure, its refund taken back, and the gateway's view acted on.
+
 import { clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import { log } from '../../core/log.js';
@@ -224,7 +226,7 @@ async function takeBack(
 }
 
 /** How the gateway's answer differs from the payment, if it does. */
-export function mismatch(p: Payment, state: PaymentState): Settlement | undefined {
+function mismatch(p: Payment, state: PaymentState): Settlement | undefined {
   if (state.amount_fcfa !== p.amount_fcfa) return 'amount_mismatch';
   if (state.currency !== undefined && state.currency !== p.currency) return 'currency_mismatch';
   if (state.provider !== undefined && state.provider !== p.provider) return 'provider_mismatch';

@@ -1,3 +1,5 @@
+// A payment's status as its buyer reads it, asking the gateway when it may have moved.
+
 import { assertSeesPayment } from '../../core/access.js';
 import { clock } from '../../core/clock.js';
 import { log } from '../../core/log.js';

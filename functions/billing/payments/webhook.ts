@@ -1,3 +1,5 @@
+// The aggregator's webhook delivery of a payment's outcome, confirmed with its status API before any credit.
+
 import { notFound } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { getPayment, type Payment } from '../../store/payments.js';
