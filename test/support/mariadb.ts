@@ -11,6 +11,7 @@ import { chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { supervise } from '../../bin/local/child.js';
 import { freePort } from '../../bin/local/dynamodb-local.js';
 
 export interface MariaDb {
@@ -89,20 +90,18 @@ export async function startMariaDb(): Promise<MariaDb> {
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  let tail = '';
-  const add = (d: Buffer) => {
-    tail = (tail + d.toString()).slice(-8000);
-  };
-  child.stdout?.on('data', add);
-  child.stderr?.on('data', add);
-  const stop = stopper(child, dir);
+  // SIGTERM lets InnoDB close its files; SIGKILL if it is still there after 10 s.
+  const { output, stop } = supervise(child, {
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    graceMs: 10_000,
+  });
   // Ready when it says so, however long a busy machine takes, unless it exits first.
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
-      throw new Error(`mariadbd exited with code ${child.exitCode}:\n${tail}`);
+      throw new Error(`mariadbd exited with code ${child.exitCode}:\n${output()}`);
     }
-    if (tail.includes('ready for connections')) break;
+    if (output().includes('ready for connections')) break;
     await new Promise((r) => setTimeout(r, 50));
   }
   const run = promisify(execFile);
@@ -110,7 +109,7 @@ export async function startMariaDb(): Promise<MariaDb> {
     port,
     socket,
     pid: child.pid as number,
-    output: () => tail,
+    output,
     stop,
     sql: async (text, database) => {
       const args = ['--no-defaults', `--socket=${socket}`, '-u', 'root', '--batch', '--skip-column-names'];
@@ -119,24 +118,4 @@ export async function startMariaDb(): Promise<MariaDb> {
       return (await done).stdout;
     },
   };
-}
-
-/** SIGTERM (InnoDB closes its files), SIGKILL if it is still there after 10 s; then its folder goes. */
-function stopper(child: ChildProcess, dir: string): () => Promise<void> {
-  const kill = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  };
-  process.once('exit', kill);
-  return () =>
-    new Promise<void>((resolve) => {
-      process.removeListener('exit', kill);
-      const done = () => {
-        rmSync(dir, { recursive: true, force: true });
-        resolve();
-      };
-      if (child.exitCode !== null || child.signalCode !== null) return done();
-      child.once('exit', done);
-      child.kill('SIGTERM');
-      setTimeout(kill, 10_000).unref();
-    });
 }

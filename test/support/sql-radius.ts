@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { supervise } from '../../bin/local/child.js';
 import { freeUdpPort, type LocalRadiusServer } from '../../bin/local/freeradius.js';
 import { type MariaDb, startMariaDb } from './mariadb.js';
 import { radiusdMain } from './peers.js';
@@ -303,20 +304,14 @@ server default {
 `,
   );
   const child = spawn(bin, ['-f', '-l', 'stdout', '-d', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let tail = '';
-  const add = (d: Buffer) => {
-    tail = (tail + d.toString()).slice(-8000);
-  };
-  child.stdout?.on('data', add);
-  child.stderr?.on('data', add);
-  const stop = stopper(child, dir);
+  const { output, stop } = supervise(child, { cleanup: () => rmSync(dir, { recursive: true, force: true }) });
   // Ready when it says so, however long a busy machine takes, unless it exits first.
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
-      throw new Error(`freeradius (${database} peer) exited with code ${child.exitCode}:\n${tail}`);
+      throw new Error(`freeradius (${database} peer) exited with code ${child.exitCode}:\n${output()}`);
     }
-    if (tail.includes('Ready to process requests')) break;
+    if (output().includes('Ready to process requests')) break;
     await new Promise((r) => setTimeout(r, 50));
   }
   return {
@@ -326,30 +321,11 @@ server default {
     pid: child.pid as number,
     pids: { FreeRADIUS: child.pid as number, ...(db ? { MariaDB: db.pid } : {}) },
     dir,
-    output: () => (db ? `${tail}\nMariaDB:\n${db.output()}` : tail),
+    output: () => (db ? `${output()}\nMariaDB:\n${db.output()}` : output()),
     ...(db ? { sql: (text: string) => db.sql(text, 'radius') } : {}),
     stop: async () => {
       await stop();
       await db?.stop();
     },
   };
-}
-
-function stopper(child: ChildProcess, dir: string): () => Promise<void> {
-  const kill = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  };
-  process.once('exit', kill);
-  return () =>
-    new Promise<void>((resolve) => {
-      process.removeListener('exit', kill);
-      const done = () => {
-        rmSync(dir, { recursive: true, force: true });
-        resolve();
-      };
-      if (child.exitCode !== null || child.signalCode !== null) return done();
-      child.once('exit', done);
-      child.kill('SIGTERM');
-      setTimeout(kill, 2000).unref();
-    });
 }

@@ -28,7 +28,10 @@ function purposeOf(text: string): string | undefined {
 }
 
 describe('every file of functions/, lib/ and bin/', () => {
-  const files = ROOTS.flatMap(sources).map((path) => ({ path, purpose: purposeOf(readFileSync(path, 'utf8')) }));
+  const files = ROOTS.flatMap(sources).map((path) => ({
+    path,
+    purpose: purposeOf(readFileSync(path, 'utf8')),
+  }));
 
   it('says in its first line what it is for', () => {
     expect(files.length).toBeGreaterThan(300);
