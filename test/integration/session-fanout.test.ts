@@ -113,7 +113,9 @@ async function givenSessions(
   }));
   await each(live, async (s) => {
     expect(await account(report(s, 'Start', 0), atMs)).toBe('stored');
-    expect(await account(report(s, 'Interim-Update', bytes), atMs)).toBe('stored');
+    // `unchanged`: the SDK sent again a write DynamoDB Local applied but answered past the
+    // request timeout (a busy machine); the sessions' bytes each case checks say it is stored.
+    expect(['stored', 'unchanged']).toContain(await account(report(s, 'Interim-Update', bytes), atMs));
   });
   await drainStreams();
   return live;

@@ -16,8 +16,10 @@ Object.assign(process.env, {
   SMS_MODE: 'outbox',
   SMS_OUTBOX: join(dir, 'sms-outbox.jsonl'),
   ...TEST_SECRETS,
-  // DynamoDB Local under a whole run's load is slower than DynamoDB: see functions/core/ddb.ts.
-  DYNAMODB_REQUEST_TIMEOUT_MS: '10000',
+  // DynamoDB Local on a busy machine answers far slower than DynamoDB (functions/core/ddb.ts): a
+  // request timed out is sent again by the SDK, and a write it applied meanwhile then fails its
+  // condition. A bound against a hung connection, not a measure: no test depends on its speed.
+  DYNAMODB_REQUEST_TIMEOUT_MS: '60000',
   DYNAMODB_CONNECT_TIMEOUT_MS: '5000',
   // Tests fire hundreds of calls at once from one process (the front's service has at most
   // FreeRADIUS's 32 REST connections in flight): sockets enough that none waits its timeout out.
