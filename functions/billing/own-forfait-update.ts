@@ -17,7 +17,7 @@ import { changeOwnForfait } from './own-forfaits.js';
 export const handler = sessionEndpoint(
   'PUT /api/v1/resellers/me/forfaits/{id}',
   {
-    errors: ['ERR_NOT_FOUND', 'ERR_FORFAIT_OUT_OF_BOUNDS'],
+    errors: ['ERR_NOT_FOUND', 'ERR_FORFAIT_OUT_OF_BOUNDS', 'ERR_CONFLICT'],
     params: OwnForfaitParams,
     query: OwnForfaitQuery,
     body: OwnForfaitUpdateBody,
