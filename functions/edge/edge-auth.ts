@@ -1,5 +1,7 @@
+// An in-country edge's token made when an operator registers the edge; the edge routes' auth level checks it with edge-token.ts.
+
 import { randomBytes, randomUUID } from 'node:crypto';
-import { acceptEdgeTokens } from '../core/http.js';
+import { acceptEdgeTokens } from '../core/caller.js';
 import { createEdge, type EdgeRecord } from '../store/edges.js';
 import { digestOf, edgeOfBearer } from './edge-token.js';
 

@@ -1,3 +1,5 @@
+// Who may connect, decided for every NAS vendor alike: the code, the device, the router, and the login recorded.
+
 import { bookings, voucherSale } from '../billing/ledger.js';
 import { addressKey } from '../core/address.js';
 import { safeEqual } from '../core/compare.js';
