@@ -1,3 +1,5 @@
+// `npm run portal`: the captive portal's script and style built into functions/portal/assets.generated.ts.
+
 /**
  * `npx tsx bin/portal-assets.ts`: builds the captive portal's script, stylesheet and default logo from
  * portal/ (esbuild, minified) and writes them, with content-hashed names, into

@@ -1,3 +1,5 @@
+// THE route table: every route's method, path, handler, auth level and access, which the stack and the local server both loop over.
+
 import type { SecretName } from './core/secrets.js';
 
 /**

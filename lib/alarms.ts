@@ -1,3 +1,5 @@
+// How the cell's alarms are made: a name of its own each, paging when they fire and when they clear.
+
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';

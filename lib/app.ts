@@ -1,3 +1,5 @@
+// The CDK app: the stack (or a cell's stacks) built from the context, with cdk-nag applied.
+
 import { App, type AppProps, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { HotspotStack, settingsFromContext } from './hotspot-stack.js';

@@ -1,3 +1,5 @@
+// The stateful resources (the table and its scaled capacity, its backups, the secrets) apart from the stateless API, their first logical ids kept.
+
 import { type CfnResource, NestedStack, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { PredefinedMetric, ScalableTarget, ServiceNamespace } from 'aws-cdk-lib/aws-applicationautoscaling';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';

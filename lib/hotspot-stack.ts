@@ -1,3 +1,5 @@
+// HotspotStack: the whole platform in one stack: the API's routes, jobs, stream consumers, RADIUS front, alarms and outputs.
+
 /**
  * HotspotStack: the whole service in one stack.
  *

@@ -1,3 +1,5 @@
+// The lazy chunks: large self-contained modules on rare paths, built beside the bundles that import them.
+
 /**
  * Lazy chunks: a module a few functions load only on a rare path, shipped as a file of its own
  * beside the function's bundle instead of inside it.

@@ -1,3 +1,5 @@
+// Alarms and the dashboard: what operations are paged for, from the functions' metrics and AWS's.
+
 import { Duration } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';

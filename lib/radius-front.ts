@@ -1,3 +1,5 @@
+// The RADIUS front in the stack: FreeRADIUS and its service as an ECS task behind a network load balancer, its secrets and alarms.
+
 import { fileURLToPath } from 'node:url';
 import { CfnCustomResource, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { CfnScalingPolicy } from 'aws-cdk-lib/aws-applicationautoscaling';

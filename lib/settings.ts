@@ -1,3 +1,5 @@
+// Deploy-time settings read from the CDK context (a cell's own in cdk.json), each mapped to a function's environment variable.
+
 import { GATEWAY_NAMES, gatewayNamed } from '../functions/billing/gateways/registry.js';
 import { routes as ROUTES } from '../functions/routes.js';
 import type { CanaryTargets } from './canary.js';

@@ -1,3 +1,5 @@
+// The operator CLI's `forfaits` commands: add, update, retire and list the platform's forfaits.
+
 import { randomUUID } from 'node:crypto';
 import {
   createForfait,

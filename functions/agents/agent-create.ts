@@ -1,3 +1,5 @@
+// POST /api/v1/agents: Invite an agent: a phone number that will sell the reseller's codes for cash once it accepts (owning reseller or admin)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { addAgent } from './agents.js';

@@ -1,3 +1,5 @@
+// A reseller's agents: invited, accepted, listed, their terms changed, and a code sold by an agent for cash.
+
 import { randomUUID } from 'node:crypto';
 import { normalizeMsisdnLoaded, subscriberRef } from '../auth/otp.js';
 import { SESSION_TTL_SECONDS, signSession } from '../auth/tokens.js';

@@ -1,3 +1,5 @@
+// Access codes drawn: their alphabet, lengths and prefix, and a typed code read as stored.
+
 import { randomInt } from 'node:crypto';
 
 /**

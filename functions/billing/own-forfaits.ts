@@ -1,3 +1,5 @@
+// A reseller's own forfaits: within the platform's bounds, created, changed, ordered and hidden.
+
 import { randomUUID } from 'node:crypto';
 import { assertOwns, resellerInScope } from '../core/access.js';
 import { AppError, notFound, validation } from '../core/errors.js';

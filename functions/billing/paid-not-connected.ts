@@ -1,3 +1,5 @@
+// "Payé, pas connecté": completed payments whose code had no login, flagged for the reseller, and the code sent again.
+
 import { assertActsFor, resellerInScope } from '../core/access.js';
 import { clock } from '../core/clock.js';
 import { AppError, notFound } from '../core/errors.js';
@@ -12,7 +14,8 @@ import {
   MAX_CODE_RESENDS,
   uncountCodeResend,
 } from '../store/paid-not-connected.js';
-import { getPayment, listCompletedBetween } from '../store/payments.js';
+import { listCompletedBetween } from '../store/payment-checks.js';
+import { getPayment } from '../store/payments.js';
 import { accessCodeText } from './sms-texts.js';
 
 /**

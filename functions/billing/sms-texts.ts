@@ -1,3 +1,5 @@
+// The SMS that carries a bought access code.
+
 import { toGsm7 } from '../core/gsm7.js';
 
 /** Longest forfait name a code text carries: the text stays one 160-character segment. */

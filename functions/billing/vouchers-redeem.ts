@@ -1,6 +1,8 @@
+// POST /api/v1/vouchers/redeem: Redeem a voucher code for an access entitlement
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
-import { EntitlementResponse, VoucherRedeemBody } from './schemas.js';
+import { EntitlementResponse, VoucherRedeemBody } from './voucher-schemas.js';
 import { redeem } from './vouchers.js';
 
 export const handler = sessionEndpoint(

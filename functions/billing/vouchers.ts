@@ -1,3 +1,5 @@
+// Vouchers: a batch generated (each its own access code), a voucher redeemed, a reseller's vouchers listed and exported.
+
 import { randomUUID } from 'node:crypto';
 import { assertActsFor } from '../core/access.js';
 import { clock } from '../core/clock.js';

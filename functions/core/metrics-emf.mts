@@ -1,3 +1,5 @@
+// Powertools Metrics as a lazy chunk, loaded by a function's first count.
+
 import { Metrics } from '@aws-lambda-powertools/metrics';
 
 /**

@@ -1,3 +1,6 @@
+// Business metrics as CloudWatch EMF, kept until Powertools is loaded and flushed when each invocation ends (a server's summed and flushed on a timer).
+
+import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { atInvocationEnd } from './log.js';
 
 /**
@@ -14,18 +17,17 @@ import { atInvocationEnd } from './log.js';
  * RADIUS packet, about 900 M lines (some 270 GB of logs) a month at the national model
  * (docs/scale.md), for the same sums.
  */
-type Emf = typeof import('./metrics-emf.mjs');
 /** Powertools' own units (`MetricUnit.Count`, `MetricUnit.Seconds`) are these strings. */
 type Unit = 'Count' | 'Seconds';
 
 const pending: { name: string; unit: Unit; value: number }[] = [];
-let loading: Promise<Emf> | undefined;
-let loaded: Emf | undefined;
+let loading: Promise<Metrics> | undefined;
+let loaded: Metrics | undefined;
 
-const emf = (): Promise<Emf> => {
-  loading ??= import('./metrics-emf.mjs').then((m) => {
-    loaded = m;
-    return m;
+const emf = (): Promise<Metrics> => {
+  loading ??= import('./metrics-emf.mjs').then(({ metrics }) => {
+    loaded = metrics;
+    return metrics;
   });
   return loading;
 };
@@ -58,13 +60,13 @@ function summed(name: string, unit: Unit, value: number): void {
 /** Writes a server's sums as one EMF document (its `METRICS_FLUSH_S` flush). */
 async function flushSums(): Promise<void> {
   if (!sums.size) return;
-  const { metrics } = loaded ?? (await emf());
+  const metrics = loaded ?? (await emf());
   for (const [name, m] of sums) metrics.addMetric(name, m.unit, m.value);
   sums.clear();
   if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
 }
 
-function flush({ metrics }: Emf): void {
+function flush(metrics: Metrics): void {
   for (const m of pending.splice(0)) metrics.addMetric(m.name, m.unit, m.value);
   if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
 }

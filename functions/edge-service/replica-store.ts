@@ -1,3 +1,5 @@
+// The RADIUS core's store over an edge's replica and what the edge saw itself, for its decisions during a cut.
+
 import type { Replica, ReplicaCode } from '../edge/replica.js';
 import type { RadiusStore } from '../radius/port.js';
 import type { AccessCode } from '../store/access-codes.js';

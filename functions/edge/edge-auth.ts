@@ -1,5 +1,7 @@
+// An in-country edge's token made when an operator registers the edge, and the edge routes' check of it (edge-token.ts; held for RADIUS_ROUTER_HOLD_S on the RADIUS rows).
+
 import { randomBytes, randomUUID } from 'node:crypto';
-import { acceptEdgeTokens } from '../core/http.js';
+import { acceptEdgeTokens } from '../core/caller.js';
 import type { EdgePrincipal } from '../core/principal.js';
 import { radiusSettings } from '../radius/settings.js';
 import { createEdge, type EdgeRecord } from '../store/edges.js';

@@ -1,3 +1,5 @@
+// POST /api/v1/edge/replica: An in-country edge's replica: its resellers' routers, NAS ids and the codes that can still log in (docs/outage.md)
+
 import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
 import { noteEdgeSynced } from '../store/edge-syncs.js';

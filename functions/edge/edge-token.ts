@@ -1,3 +1,5 @@
+// An edge's bearer token read: its form, the digest the region keeps, and the active edge it names.
+
 import { createHash } from 'node:crypto';
 import { safeEqual } from '../core/compare.js';
 import type { EdgePrincipal } from '../core/principal.js';

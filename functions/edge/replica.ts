@@ -1,3 +1,5 @@
+// What an in-country edge needs to answer its hotspots while cut from the region: its routers, hotspots and live codes.
+
 import type { EdgePrincipal } from '../core/principal.js';
 import { standing } from '../radius/standing.js';
 import { routerKeys } from '../routers/keys-client.js';

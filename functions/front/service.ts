@@ -1,3 +1,5 @@
+// The RADIUS front's service: the RADIUS routes on loopback beside FreeRADIUS, its routers held in memory.
+
 import { endInvocation } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
 import { compiled, type LambdaHandler, type RouteServer, serveRoutes } from '../core/route-server.js';

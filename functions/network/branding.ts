@@ -1,3 +1,5 @@
+// A hotspot's branding: read for the portal, changed by its reseller (colours, texts, logo, login origin), with its ETag.
+
 import { createHash } from 'node:crypto';
 import { assertActsFor } from '../core/access.js';
 import { clock } from '../core/clock.js';

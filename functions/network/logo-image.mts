@@ -1,3 +1,5 @@
+// A reseller's uploaded logo decoded whole and encoded again, so that only the platform's own encoding is served (a lazy chunk).
+
 /**
  * Decodes an uploaded logo to its pixels and encodes those again, with pngjs and jpeg-js (pure
  * JavaScript, no native code for the Lambda to carry): what is served is the platform's own

@@ -1,3 +1,5 @@
+// An uploaded logo checked (type, size, dimensions) and where it is kept.
+
 import { createHash } from 'node:crypto';
 import { AppError } from '../core/errors.js';
 

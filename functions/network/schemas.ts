@@ -1,3 +1,5 @@
+// The network routes' request and answer schemas: VLANs, sites, branding, logo, DNS, firewall rules.
+
 import * as z from 'zod/mini';
 import { intParam, pageQuery, pageSchema, plainText, schema, uuid } from '../core/schemas.js';
 import { logoUrlProblem, MAX_CSS_BYTES, normalizedLogoUrl } from './branding-rules.js';

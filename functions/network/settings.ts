@@ -1,3 +1,5 @@
+// The network area's settings: VLAN pool and sites per reseller.
+
 import * as z from 'zod/mini';
 import { defineSettings } from '../core/config.js';
 import { intSetting as int } from '../core/schemas.js';

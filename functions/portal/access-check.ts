@@ -1,3 +1,5 @@
+// POST /api/v1/access/check: What an access code still allows at a hotspot (the captive portal, before logging in)
+
 import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
 import { checkCode } from './access.js';

@@ -1,3 +1,5 @@
+// POST /api/v1/access/devices/forget: Forget a device remembered for a code (the portal, by whoever holds the code)
+
 import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
 import { forgetDevice } from './remembered-devices.js';

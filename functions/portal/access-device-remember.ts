@@ -1,3 +1,5 @@
+// POST /api/v1/access/devices: Remember a device for MAC login with its code (the portal, with the subscriber consent; at most max_devices)
+
 import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
 import { rememberDevice } from './remembered-devices.js';

@@ -1,3 +1,5 @@
+// `POST /api/v1/access/pass`: a signed-in subscriber's login pass for one device and code at a hotspot.
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { clock } from '../core/clock.js';
 import { json } from '../core/http.js';

@@ -1,3 +1,5 @@
+// What the captive portal asks of a code before posting it to the router, and a phone's own codes.
+
 import { addressKey } from '../core/address.js';
 import { normalizeCode, type Refusal } from '../radius/attributes.js';
 import {

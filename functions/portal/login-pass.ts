@@ -1,3 +1,5 @@
+// A login pass: a card proven for one device at a hotspot by its signed-in buyer, within the account's budget.
+
 import { notFound } from '../core/errors.js';
 import { deviceKey, normalizeCode } from '../radius/attributes.js';
 import { gateAccountGuess } from '../radius/guesses.js';

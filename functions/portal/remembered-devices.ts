@@ -1,3 +1,5 @@
+// Devices that reconnect without typing their code: remembered, listed and forgotten by their holder.
+
 import { assertHoldsCode } from '../core/access.js';
 import { AppError, notFound } from '../core/errors.js';
 import { pick } from '../core/pick.js';

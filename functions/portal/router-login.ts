@@ -1,3 +1,5 @@
+// What the hotspot router tells the portal when it sends a subscriber there, and how the portal logs in through it.
+
 import { md5Hex } from './md5.js';
 
 /**

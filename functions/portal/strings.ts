@@ -1,3 +1,5 @@
+// Every sentence of the captive portal, in French (the default) and English, and how prices, times and data read.
+
 /**
  * Every sentence of the captive portal, in French (the default) and English. The page's Lambda
  * writes the HTML in one language; the page's script carries both, to switch in place and to

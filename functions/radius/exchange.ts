@@ -1,3 +1,5 @@
+// The three RADIUS exchanges as rlm_rest asks them (attributes in, REST status and body out), the same on every road.
+
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
 import { type AccountingOutcome, account, reportOf } from './accounting.js';

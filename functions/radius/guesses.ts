@@ -1,3 +1,5 @@
+// Wrong access codes counted per device, hotspot and address within declared guess budgets, and the refusal past a budget.
+
 import { AppError } from '../core/errors.js';
 import { log } from '../core/log.js';
 import type { AccessCode } from '../store/access-codes.js';

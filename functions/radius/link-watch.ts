@@ -1,3 +1,5 @@
+// A country whose international link is cut, seen from RADIUS traffic alone.
+
 import * as z from 'zod/mini';
 import { resellerCountry } from '../billing/currency.js';
 import { defineSettings } from '../core/config.js';

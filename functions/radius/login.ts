@@ -1,3 +1,5 @@
+// A RADIUS login decided: the code, the hotspot, the device rule, the guess budgets, then the login recorded.
+
 import { addressKey } from '../core/address.js';
 import { safeEqual } from '../core/compare.js';
 import { log } from '../core/log.js';

@@ -1,3 +1,5 @@
+// What the RADIUS core reads and writes, as a port: the table's store and an edge's replica store implement it.
+
 import type { AccessCode } from '../store/access-codes.js';
 import type { SeenAddress } from '../store/hotspot-addresses.js';
 import type { NasRecord } from '../store/nas.js';

@@ -1,3 +1,5 @@
+// The RADIUS core's store over the table: its reads in one BatchGetItem each, its writes conditioned on them.
+
 import { bookings, voucherSale } from '../billing/ledger.js';
 import { log } from '../core/log.js';
 import { routerDirectory } from '../routers/directory.js';

@@ -1,3 +1,5 @@
+// The RADIUS front's server certificate renewed by the stack itself, before it expires.
+
 import { X509Certificate } from 'node:crypto';
 import {
   ClusterNotFoundException,

@@ -1,3 +1,5 @@
+// How the public functions ask the router keys function (in AWS) or the same code in process (locally).
+
 import type { LambdaClient } from '@aws-sdk/client-lambda';
 import type { KeysAnswer, KeysCall, RouterCertificate } from './router-keys.js';
 

@@ -1,3 +1,5 @@
+// The router keys function: the one reader of the seal key and the router CA's key, answering what a public function may ask.
+
 import * as z from 'zod/mini';
 import { clock } from '../core/clock.js';
 import { log } from '../core/log.js';
@@ -12,7 +14,7 @@ import { open, seal } from './secret-box.js';
  * UDP router's secret) and ROUTER_CA_KEY (which signs routers' certificates). No function with a
  * public route reads either: those that register routers, issue new credentials or answer an
  * in-country edge ask this one (functions/routers/keys-client.ts), which the stack deploys with
- * no route, no URL, and an IAM policy that lets only them invoke it (lib/router-keys.ts). A flaw
+ * no route, no URL, and an IAM policy that lets only them invoke it (lib/hotspot-stack.ts). A flaw
  * in a public function then gives an attacker what that function may ask for, never the keys:
  * - `seal`: a new UDP secret sealed for one router (sealing opens nothing);
  * - `certificate`: a new certificate for one router id (what registration issues anyway);

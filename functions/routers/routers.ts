@@ -1,3 +1,5 @@
+// Routers: registered (RadSec or UDP), listed, revoked and given new credentials, and their view.
+
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { assertActsFor, assertSeesRouter } from '../core/access.js';
@@ -47,7 +49,7 @@ export type Credentials =
  */
 export type RouterState = 'never_seen' | 'online' | 'silent';
 
-export function routerState(r: Pick<RouterRecord, 'last_heard_at'>, nowMs: number): RouterState {
+function routerState(r: Pick<RouterRecord, 'last_heard_at'>, nowMs: number): RouterState {
   if (!r.last_heard_at) return 'never_seen';
   const silentAfterMs = routerSettings().ROUTER_SILENT_AFTER_MIN * 60_000;
   return Date.parse(r.last_heard_at) > nowMs - silentAfterMs ? 'online' : 'silent';
@@ -217,7 +219,7 @@ export async function rotate(
  * process for local mode and the bench; in AWS the stack's rotation issues them into a secret
  * (functions/routers/front-tls.ts). No route hands them out.
  */
-export async function frontTlsOf(s: string, name: string, nowMs: number) {
+async function frontTlsOf(s: string, name: string, nowMs: number) {
   const { caCertificatePem, issueServerCertificate } = await certificates();
   const cert = await issueServerCertificate(s, name, nowMs);
   return { ca_pem: await caCertificatePem(s), cert_pem: cert.certPem, key_pem: cert.keyPem };

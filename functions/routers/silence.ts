@@ -1,3 +1,5 @@
+// The silence job's work: routers heard once and silent since, alerted once and texted to their reseller.
+
 import { clock } from '../core/clock.js';
 import { log } from '../core/log.js';
 import { takeResellerSms } from '../sms/reseller-sms.js';

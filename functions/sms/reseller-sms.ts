@@ -1,3 +1,5 @@
+// The SMS budgets of a reseller: per number it texts and for all its numbers, taken by conditional counters.
+
 import * as z from 'zod/mini';
 import { defineSettings } from '../core/config.js';
 import { AppError } from '../core/errors.js';

@@ -1,3 +1,5 @@
+// When each in-country edge last fetched its replica, read by the link watch to tell a cut from a power cut.
+
 import { entity } from './entity.js';
 
 /**

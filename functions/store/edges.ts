@@ -1,3 +1,5 @@
+// In-country edges: registered, read, revoked, and their addresses.
+
 import { anyOf, cancelled, entity, exists, notExists, transact } from './entity.js';
 import { untilSettled } from './retry.js';
 

@@ -1,3 +1,5 @@
+// Forfaits: the platform's catalogue and resellers' own, created, changed, retired and listed on sale.
+
 import { clock } from '../core/clock.js';
 import { allOf, entity, exists, notExists, statusIs } from './entity.js';
 

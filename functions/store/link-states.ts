@@ -1,3 +1,5 @@
+// A country's international link as the region sees it from RADIUS traffic: cut or up, and since when.
+
 import { COUNTRIES, type Country } from '../core/currency.js';
 import { batchGet, entity } from './entity.js';
 

@@ -1,3 +1,5 @@
+// The login passes' items: one device proven for one access code, short-lived, read by RADIUS during a flood.
+
 import { entity } from './entity.js';
 
 /**

@@ -1,3 +1,5 @@
+// Sliding-window limiters and clock-hour budgets, each taken as a transaction item.
+
 import { absentOrBelow, entity, exists, type TxItem } from './entity.js';
 
 /**

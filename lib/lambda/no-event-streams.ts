@@ -1,3 +1,5 @@
+// Stands in for the SDK's event streams in the bundles: no function reads one.
+
 /**
  * Stands in for `@smithy/core/event-streams` in the deployed bundles. The SDK's protocols load it
  * with a dynamic `import()` only for operations that stream events (Bedrock, Transcribe, S3

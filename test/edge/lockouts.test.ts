@@ -20,7 +20,7 @@ import {
   radclientBatch,
   type TestRouter,
 } from '../support/radius.js';
-import { eventually } from '../support/streams.js';
+import { eventually } from '../support/wait.js';
 
 // Issue 31's budget and lock-out findings, replayed as written through the whole edge: radclient
 // -> the shipped FreeRADIUS -> the local API -> DynamoDB Local, and the portal's public routes

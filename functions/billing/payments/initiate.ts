@@ -1,3 +1,5 @@
+// A payment opened: its forfait and price, its idempotency key, its gateway's payment page.
+
 import { randomUUID } from 'node:crypto';
 import { clock } from '../../core/clock.js';
 import { config } from '../../core/config.js';
@@ -24,7 +26,7 @@ import { gatewayFor } from '../gateways/routing.js';
 import { forfaitForSale, offerOf } from '../ledger.js';
 import { billingSettings } from '../settings.js';
 import { assertLive } from '../topups.js';
-import { gatewayOf } from './settlement.js';
+import { gatewayOf } from './gateway-view.js';
 
 const MAX_TRIES = 8;
 
