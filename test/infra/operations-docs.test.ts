@@ -143,7 +143,7 @@ describe("docs/scale.md's bill", () => {
       .BackupPlanRule;
     if (!rule) throw new Error('no backup rule');
     const backup = inputs().get('backup rule');
-    expect(backup).toMatch(/^weekly \(Sunday 02:00 UTC\)/);
+    expect(backup).toMatch(/^weekly \(Sundays at 02:00, UTC\)/);
     expect(rule.ScheduleExpression).toBe('cron(0 2 ? * SUN *)');
     expect((rule.Lifecycle as { DeleteAfterDays: number }).DeleteAfterDays).toBe(
       number(backup, /kept (\d+) days in/),
