@@ -19,7 +19,8 @@ import { SEED_FORFAITS } from '../functions/billing/catalogue.js';
 import { generateVouchers } from '../functions/billing/vouchers.js';
 import { clock } from '../functions/core/clock.js';
 import { account } from '../functions/radius/accounting.js';
-import { authorizeLogin } from '../functions/radius/authorize.js';
+import { login } from '../functions/radius/login.js';
+import { regionExchange } from '../functions/radius/table-store.js';
 import { upsertOperator } from '../functions/store/accounts.js';
 import { CHROMIUM } from '../test/support/browser.js';
 import { otpLogin } from '../test/support/console-figures.js';
@@ -52,7 +53,12 @@ async function twoWeeksOfSales(nasId: string): Promise<{ code: string; mac: stri
       const { items } = await generateVouchers({ forfaitId: f.id, resellerId: DEMO_RESELLER_ID, n });
       for (const [k, v] of items.entries()) {
         const mac = `02:00:00:00:${String(d).padStart(2, '0')}:${i}${k}`;
-        await authorizeLogin({ userName: v.code, nasId, callingStationId: mac }, at);
+        await login(
+          { userName: v.code, nasId, callingStationId: mac },
+          'record',
+          undefined,
+          regionExchange(at),
+        );
         // Today's longer forfaits (not the hour, long over): still online for the picture.
         if (d === 0 && i > 0) today.push({ code: v.code, mac });
       }
@@ -76,9 +82,9 @@ async function online(nasId: string, today: { code: string; mac: string }[]): Pr
         nasIp: '127.0.0.1',
         totalBytes: (i + 1) * 37_000_000,
         sessionTimeS: (i + 1) * 900,
-        routerResellerId: DEMO_RESELLER_ID,
       },
-      Date.now(),
+      { router_id: 'rtr_demo_udp', reseller_id: DEMO_RESELLER_ID },
+      regionExchange(Date.now()),
     );
   }
 }

@@ -643,7 +643,7 @@ const table = [
     auth: 'radius',
     plane: 'front',
     // Write: the login itself (device lease, data grant, clock, a voucher's redemption: see
-    // functions/radius/authorize.ts); read: the router's record (functions/radius/identity.ts).
+    // functions/radius/login.ts); read: the router's record (functions/radius/caller.ts).
     access: { table: 'write' },
     summary: 'A login FreeRADIUS accepted (counted for operations)',
   },

@@ -287,7 +287,7 @@ export class RadiusFront extends Construct {
         AWS_REGION: stack.region,
         RADIUS_SERVICE_PORT: String(RADIUS_SERVICE_PORT),
         // A router and its NAS id judged from memory for 5 s (the directory's refresh): an
-        // Interim-Update is then one DynamoDB call (functions/radius/identity.ts judgeHeld).
+        // Interim-Update is then one DynamoDB call (functions/radius/caller.ts).
         RADIUS_ROUTER_HOLD_S: '5',
         // Its counts summed in memory and written once a minute, not one EMF line a request
         // (functions/core/metrics.ts): a few KB of logs a minute instead of gigabytes a day.

@@ -74,6 +74,9 @@ export function applyLocalEnv(settings: {
     // The local Java engine is slower than DynamoDB under load (functions/core/ddb.ts).
     DYNAMODB_REQUEST_TIMEOUT_MS: process.env.DYNAMODB_REQUEST_TIMEOUT_MS ?? '10000',
     DYNAMODB_CONNECT_TIMEOUT_MS: process.env.DYNAMODB_CONNECT_TIMEOUT_MS ?? '5000',
+    // Every RADIUS request reads its router and NAS id (functions/radius/caller.ts): a router
+    // revoked or given new credentials on one machine is refused at its next packet.
+    RADIUS_ROUTER_HOLD_S: process.env.RADIUS_ROUTER_HOLD_S ?? '0',
     SMS_MODE: 'outbox',
     SMS_OUTBOX: settings.smsOutbox ?? process.env.SMS_OUTBOX ?? resolve(LOCAL_DIR, 'sms-outbox.jsonl'),
     PUBLIC_BASE_URL: settings.publicBaseUrl,

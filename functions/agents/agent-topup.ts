@@ -1,18 +1,19 @@
 // An agent tops up a guest's access code for cash, from its own float.
 
 import { bookings, offerOf, toppedUp, topupSale } from '../billing/ledger.js';
-import { assertLive, backOff, tooBusy, toppedUpView, topupForfait } from '../billing/topups.js';
+import { assertLive, tooBusy, toppedUpView, topupForfait } from '../billing/topups.js';
 import { assertIsAgent, assertSeesAgent } from '../core/access.js';
 import { clock } from '../core/clock.js';
-import { AppError, forbidden, notFound } from '../core/errors.js';
+import { forbidden, notFound } from '../core/errors.js';
 import type { AgentScopePrincipal } from '../core/principal.js';
 import { normalizeCode } from '../radius/attributes.js';
 import { accessCodeExtend, getAccessCode } from '../store/access-codes.js';
 import { type Agent, type AgentSale, getAgent, recordAgentSale } from '../store/agents.js';
 import type { StoredForfait } from '../store/forfaits.js';
 import { getReseller } from '../store/resellers.js';
+import { untilSettled } from '../store/retry.js';
 import { shownSale } from './agent-reports.js';
-import { commissionOf } from './agents.js';
+import { commissionOf, covers, exhausted } from './agents.js';
 
 const ATTEMPTS = 40;
 
@@ -38,57 +39,57 @@ export async function agentTopUp(
   if ((await getReseller(agent.reseller_id))?.removed_at !== undefined)
     throw forbidden('This reseller no longer sells');
   let forfait: StoredForfait | undefined;
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const code = await getAccessCode(normalizeCode(input.code));
-    // Another reseller's code is unknown here, as any code of another reseller is.
-    if (code?.reseller_id !== agent.reseller_id) throw notFound('Code');
-    const nowMs = clock.now();
-    assertLive(code, nowMs);
-    forfait ??= await topupForfait(code, input.forfait_id);
-    const price = forfait.price_fcfa;
-    const at = clock.iso(nowMs);
-    const next = toppedUp(code, offerOf(forfait), nowMs);
-    const sale: AgentSale = {
-      agent_id: agent.id,
-      reseller_id: agent.reseller_id,
-      at,
-      code: code.code,
-      forfait_id: forfait.id,
-      forfait_name: forfait.name,
-      price_fcfa: price,
-      commission_fcfa: commissionOf(price, agent.commission_bp),
-      paid_from: (agent.stock[forfait.id] ?? 0) > 0 ? 'stock' : 'float',
-      ...(code.last_nas_id ? { nas_id: code.last_nas_id } : {}),
-      topup: true,
-      topup_n: (code.topups ?? 0) + 1,
-    };
-    const paid = { channel: 'cash' as const, agent: { id: agent.id, commissionFcfa: sale.commission_fcfa } };
-    const booked = bookings(topupSale(code, forfait, paid), at);
-    const outcome = await recordAgentSale(sale, accessCodeExtend(code, next, at), booked);
-    if (outcome === 'sold') {
-      const after = await getAgent(agent.id);
-      return {
-        sale: shownSale(sale),
-        topup: toppedUpView(code, forfait, next),
-        float_fcfa: after?.float_fcfa ?? 0,
-        stock_left: after?.stock[forfait.id] ?? 0,
+  return untilSettled(
+    async () => {
+      const code = await getAccessCode(normalizeCode(input.code));
+      // Another reseller's code is unknown here, as any code of another reseller is.
+      if (code?.reseller_id !== agent.reseller_id) throw notFound('Code');
+      const nowMs = clock.now();
+      assertLive(code, nowMs);
+      forfait ??= await topupForfait(code, input.forfait_id);
+      const price = forfait.price_fcfa;
+      const at = clock.iso(nowMs);
+      const next = toppedUp(code, offerOf(forfait), nowMs);
+      const sale: AgentSale = {
+        agent_id: agent.id,
+        reseller_id: agent.reseller_id,
+        at,
+        code: code.code,
+        forfait_id: forfait.id,
+        forfait_name: forfait.name,
+        price_fcfa: price,
+        commission_fcfa: commissionOf(price, agent.commission_bp),
+        paid_from: (agent.stock[forfait.id] ?? 0) > 0 ? 'stock' : 'float',
+        ...(code.last_nas_id ? { nas_id: code.last_nas_id } : {}),
+        topup: true,
+        topup_n: (code.topups ?? 0) + 1,
       };
-    }
-    const fresh = await getAgent(agent.id);
-    if (!fresh) throw notFound('Agent');
-    if ((outcome === 'float_exhausted' || outcome === 'stock_exhausted') && !covers(fresh, forfait)) {
-      throw new AppError(
-        forfait.id in fresh.stock && fresh.float_fcfa === 0
-          ? 'ERR_AGENT_STOCK_EXHAUSTED'
-          : 'ERR_AGENT_FLOAT_EXHAUSTED',
-        `Your float (${fresh.float_fcfa} FCFA) and stock do not cover this forfait (${price} FCFA)`,
-      );
-    }
-    // The code changed (a login, another top-up) or the agent sold meanwhile: read both again.
-    if (outcome !== 'float_exhausted' && outcome !== 'stock_exhausted') await backOff(attempt);
-    agent = fresh;
-  }
-  throw tooBusy();
+      const paid = {
+        channel: 'cash' as const,
+        agent: { id: agent.id, commissionFcfa: sale.commission_fcfa },
+      };
+      const booked = bookings(topupSale(code, forfait, paid), at);
+      const outcome = await recordAgentSale(sale, accessCodeExtend(code, next, at), booked);
+      if (outcome === 'sold') {
+        const after = await getAgent(agent.id);
+        return {
+          sale: shownSale(sale),
+          topup: toppedUpView(code, forfait, next),
+          float_fcfa: after?.float_fcfa ?? 0,
+          stock_left: after?.stock[forfait.id] ?? 0,
+        };
+      }
+      const fresh = await getAgent(agent.id);
+      if (!fresh) throw notFound('Agent');
+      if ((outcome === 'float_exhausted' || outcome === 'stock_exhausted') && !covers(fresh, forfait))
+        throw exhausted(fresh, forfait);
+      // The code changed (a login, another top-up) or the agent sold meanwhile: read both again.
+      agent = fresh;
+      return undefined;
+    },
+    () => {
+      throw tooBusy();
+    },
+    ATTEMPTS,
+  );
 }
-
-const covers = (a: Agent, f: StoredForfait) => (a.stock[f.id] ?? 0) > 0 || a.float_fcfa >= f.price_fcfa;

@@ -34,7 +34,19 @@ import {
 } from '../store/agents.js';
 import { getNas } from '../store/nas.js';
 import { getReseller } from '../store/resellers.js';
+import { untilSettled } from '../store/retry.js';
 import { shownSale } from './agent-reports.js';
+
+/** Whether an agent's stock or float pays for a forfait. */
+export const covers = (a: Agent, f: { id: string; price_fcfa: number }) =>
+  (a.stock[f.id] ?? 0) > 0 || a.float_fcfa >= f.price_fcfa;
+
+/** Neither covers it: an agent that sells it from a stock, and holds no float, ran out of stock. */
+export const exhausted = (a: Agent, f: { id: string; price_fcfa: number }) =>
+  new AppError(
+    f.id in a.stock && a.float_fcfa === 0 ? 'ERR_AGENT_STOCK_EXHAUSTED' : 'ERR_AGENT_FLOAT_EXHAUSTED',
+    `Your float (${a.float_fcfa} FCFA) and stock do not cover this forfait (${f.price_fcfa} FCFA)`,
+  );
 
 /** The agent's commission on a price: basis points, rounded to the nearest franc. */
 export const commissionOf = (priceFcfa: number, bp: number): number => Math.round((priceFcfa * bp) / 10_000);
@@ -201,88 +213,86 @@ export async function sell(
     ...(nasId ? { nasId } : {}),
   });
   let agent: Agent = first;
-  for (let attempt = 0; attempt < SALE_ATTEMPTS; attempt++) {
-    const paidFrom = (agent.stock[forfait.id] ?? 0) > 0 ? 'stock' : 'float';
-    const now = clock.now();
-    const at = clock.iso(now);
-    const price = forfait.price_fcfa;
-    // Its clock starts at its first login, as a voucher's; its price is booked now (the cash is
-    // in the agent's hand), so its first login books nothing (source `agent`, not `voucher`).
-    const access = newAccessCode(
-      {
+  return untilSettled(
+    async () => {
+      const paidFrom = (agent.stock[forfait.id] ?? 0) > 0 ? 'stock' : 'float';
+      const now = clock.now();
+      const at = clock.iso(now);
+      const price = forfait.price_fcfa;
+      // Its clock starts at its first login, as a voucher's; its price is booked now (the cash is
+      // in the agent's hand), so its first login books nothing (source `agent`, not `voucher`).
+      const access = newAccessCode(
+        {
+          reseller_id: agent.reseller_id,
+          source: 'agent',
+          source_id: agent.id,
+          forfait_id: forfait.id,
+          forfait_name: forfait.name,
+          offer: offerOf(forfait),
+        },
+        at,
+        { price_fcfa: price, use_by: useByFrom(now) },
+      );
+      const code = access.code;
+      const sale: AgentSale = {
+        agent_id: agent.id,
         reseller_id: agent.reseller_id,
-        source: 'agent',
-        source_id: agent.id,
+        at,
+        code,
         forfait_id: forfait.id,
         forfait_name: forfait.name,
-        offer: offerOf(forfait),
-      },
-      at,
-      { price_fcfa: price, use_by: useByFrom(now) },
-    );
-    const code = access.code;
-    const sale: AgentSale = {
-      agent_id: agent.id,
-      reseller_id: agent.reseller_id,
-      at,
-      code,
-      forfait_id: forfait.id,
-      forfait_name: forfait.name,
-      price_fcfa: price,
-      commission_fcfa: commissionOf(price, agent.commission_bp),
-      paid_from: paidFrom,
-      ...(nasId ? { nas_id: nasId } : {}),
-      // Masked as stored: the code was texted already, and the sale is kept for the books (docs/decisions.md).
-      ...(buyer ? { buyer_msisdn: maskMsisdn(buyer) } : {}),
-    };
-    const booked = bookings(
-      {
-        resellerId: sale.reseller_id,
-        forfaitId: sale.forfait_id,
-        ...(nasId ? { nasId } : {}),
-        channel: 'cash',
-        amountFcfa: price,
-        agent: { id: agent.id, commissionFcfa: sale.commission_fcfa },
-      },
-      at,
-    );
-    const outcome = await recordAgentSale(sale, accessCodeCreate(access), booked);
-    if (outcome === 'sold') {
-      const sms = buyer ? await textCode(agent.reseller_id, buyer, code, forfait.name) : undefined;
-      const after = await getAgent(agent.id);
-      return {
-        sale: shownSale(sale),
-        offer: { duration_hours: forfait.duration_hours, data_limit_mb: forfait.data_limit_mb },
-        ...(sms ? { sms } : {}),
-        float_fcfa: after?.float_fcfa ?? 0,
-        stock_left: after?.stock[forfait.id] ?? 0,
+        price_fcfa: price,
+        commission_fcfa: commissionOf(price, agent.commission_bp),
+        paid_from: paidFrom,
+        ...(nasId ? { nas_id: nasId } : {}),
+        // Masked as stored: the code was texted already, and the sale is kept for the books (docs/decisions.md).
+        ...(buyer ? { buyer_msisdn: maskMsisdn(buyer) } : {}),
       };
-    }
-    if (outcome === 'float_exhausted' || outcome === 'stock_exhausted') {
-      // The stock ran out between the read and the write: the float may still pay. Read again.
-      const fresh = await getAgent(agent.id);
-      if (!fresh) throw notFound('Agent');
-      const canStock = (fresh.stock[forfait.id] ?? 0) > 0;
-      if (!canStock && fresh.float_fcfa < price) {
-        throw new AppError(
-          // An agent that sells this forfait from a stock, and holds no float, ran out of stock.
-          forfait.id in fresh.stock && fresh.float_fcfa === 0
-            ? 'ERR_AGENT_STOCK_EXHAUSTED'
-            : 'ERR_AGENT_FLOAT_EXHAUSTED',
-          `Your float (${fresh.float_fcfa} FCFA) and stock do not cover this forfait (${price} FCFA)`,
-        );
+      const booked = bookings(
+        {
+          resellerId: sale.reseller_id,
+          forfaitId: sale.forfait_id,
+          ...(nasId ? { nasId } : {}),
+          channel: 'cash',
+          amountFcfa: price,
+          agent: { id: agent.id, commissionFcfa: sale.commission_fcfa },
+        },
+        at,
+      );
+      const outcome = await recordAgentSale(sale, accessCodeCreate(access), booked);
+      if (outcome === 'sold') {
+        const sms = buyer ? await textCode(agent.reseller_id, buyer, code, forfait.name) : undefined;
+        const after = await getAgent(agent.id);
+        return {
+          sale: shownSale(sale),
+          offer: { duration_hours: forfait.duration_hours, data_limit_mb: forfait.data_limit_mb },
+          ...(sms ? { sms } : {}),
+          float_fcfa: after?.float_fcfa ?? 0,
+          stock_left: after?.stock[forfait.id] ?? 0,
+        };
       }
-      agent = fresh;
-      continue;
-    }
-    // A conflict or a code already taken: try again, after a short random wait.
-    await new Promise((r) => setTimeout(r, 5 + Math.floor(Math.random() * 20 * Math.min(attempt + 1, 5))));
-    agent = (await getAgent(agent.id)) ?? agent;
-  }
+      if (outcome === 'float_exhausted' || outcome === 'stock_exhausted') {
+        // The stock ran out between the read and the write: the float may still pay. Read again.
+        const fresh = await getAgent(agent.id);
+        if (!fresh) throw notFound('Agent');
+        if (!covers(fresh, forfait)) throw exhausted(fresh, forfait);
+        agent = fresh;
+        return undefined;
+      }
+      // A conflict or a code already taken: read the agent again, and try again.
+      agent = (await getAgent(agent.id)) ?? agent;
+      return undefined;
+    },
+    tooManySales,
+    SALE_ATTEMPTS,
+  );
+}
+
+const tooManySales = (): never => {
   throw new AppError('ERR_UNAVAILABLE', 'Too many sales at once: try again', {
     headers: { 'retry-after': '1' },
   });
-}
+};
 
 /**
  * The code texted to the buyer, in GSM-7 (one segment: the cheapest SMS, any phone reads it),

@@ -16,6 +16,7 @@ import {
   sidesOf,
   undoHandovers,
 } from '../store/handovers.js';
+import { untilSettled } from '../store/retry.js';
 
 /**
  * What a reseller hands its agents and takes back, each a handover in the agent's history that
@@ -48,13 +49,15 @@ function settled(outcome: HandoverOutcome, short: AppError) {
  * Records handovers, again on a conflict (another sale or handover of the agent at the same
  * instant: the write is conditional on balances, not on a read, so trying again is safe).
  */
-async function record(sides: Handover[]): Promise<HandoverOutcome> {
-  for (let attempt = 0; ; attempt++) {
-    const outcome = await recordHandovers(sides);
-    if (outcome !== 'conflict' || attempt >= 20) return outcome;
-    await new Promise((r) => setTimeout(r, 5 + Math.floor(Math.random() * 20 * Math.min(attempt + 1, 5))));
-  }
-}
+const record = (sides: Handover[]): Promise<HandoverOutcome> =>
+  untilSettled(
+    async () => {
+      const outcome = await recordHandovers(sides);
+      return outcome === 'conflict' ? undefined : outcome;
+    },
+    () => 'conflict' as const,
+    21,
+  );
 
 const base = (principal: OperatorPrincipal, agent: Agent) => ({
   agent_id: agent.id,

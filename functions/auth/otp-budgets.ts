@@ -15,6 +15,7 @@ import {
   takeLimits,
 } from '../store/otp.js';
 import type { BudgetWindow, RateWindow } from '../store/rate-limit.js';
+import { untilSettled } from '../store/retry.js';
 import { getRouter, getRouterAddress } from '../store/routers.js';
 import { OTP } from './otp.js';
 import { addressSubject, authSettings, macSubject } from './settings.js';
@@ -190,19 +191,27 @@ export async function takeTokenlessSlot(
     client,
   );
   const now = clock.now();
-  for (let attempt = 0; attempt < attemptsFor(limits); attempt++) {
-    const { planned, account } = await readLimitsAndAccount(limits, [], msisdn, now);
-    const refused = refusal(planned);
-    if (refused) {
-      throw rateLimited(
-        refused.retryAfterSeconds,
-        'Too many verifications without the otp_token of the request, try again later',
-      );
-    }
-    if (await takeLimits(planned, now)) return account;
-    await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * (attempt + 1)));
-  }
+  return untilSettled(
+    async () => {
+      const { planned, account } = await readLimitsAndAccount(limits, [], msisdn, now);
+      const refused = refusal(planned);
+      if (refused) {
+        throw rateLimited(
+          refused.retryAfterSeconds,
+          'Too many verifications without the otp_token of the request, try again later',
+        );
+      }
+      // Its account as read, or none (undefined is "read again" to `untilSettled`).
+      return (await takeLimits(planned, now)) ? { account } : undefined;
+    },
+    busyNumber,
+    attemptsFor(limits),
+  ).then((taken) => taken.account);
+}
+
+/** A number too busy to settle: the client tries again (503). */
+export const busyNumber = (): never => {
   throw new AppError('ERR_UNAVAILABLE', 'Too much activity on this number, try again shortly', {
     headers: { 'Retry-After': '1' },
   });
-}
+};

@@ -19,6 +19,7 @@ import {
   refusedScopes,
   takeGuess,
 } from '../store/otp.js';
+import { untilSettled } from '../store/retry.js';
 import { issueDevice } from './devices.js';
 import {
   compactMsisdn,
@@ -32,6 +33,7 @@ import {
 } from './otp.js';
 import {
   attemptsFor,
+  busyNumber,
   type Client,
   FIRST_LOGIN_ONLY,
   pickOne,
@@ -58,65 +60,66 @@ export async function requestOtp(input: string, client?: Client): Promise<{ otp_
   const { limits, budgets, sharded } = await requestLimits(msisdn, client);
   const shards = sharded.map(pickOne);
 
-  for (let attempt = 0; attempt < attemptsFor(limits); attempt++) {
-    const read = await readLimitsAndAccount(limits, [...budgets, ...shards], msisdn, now);
-    const { account } = read;
-    const planned = account?.verified
-      ? read.planned.filter((p) => !FIRST_LOGIN_ONLY.has(p.limit.window.scope))
-      : read.planned;
-    const refusedBy = refusedScopes(planned);
-    const full = sharded.filter((group) => refusedBy.includes(group[0]?.window.scope ?? ''));
-    if (full.length && full.length === refusedBy.length) {
-      // Its shard of a sharded budget is full: another with room, if any (the last codes go one by one).
-      let moved = true;
-      for (const group of full) {
-        const counts = await readBudgetCounts(group, now);
-        const open = group.filter((s, i) => (counts[i] ?? 0) < s.window.limit);
-        if (open.length) shards[sharded.indexOf(group)] = pickOne(open);
-        else moved = false;
+  // A lost race on this number reads again (`untilSettled`'s back-off).
+  return untilSettled(
+    async () => {
+      const read = await readLimitsAndAccount(limits, [...budgets, ...shards], msisdn, now);
+      const { account } = read;
+      const planned = account?.verified
+        ? read.planned.filter((p) => !FIRST_LOGIN_ONLY.has(p.limit.window.scope))
+        : read.planned;
+      const refusedBy = refusedScopes(planned);
+      const full = sharded.filter((group) => refusedBy.includes(group[0]?.window.scope ?? ''));
+      if (full.length && full.length === refusedBy.length) {
+        // Its shard of a sharded budget is full: another with room, if any (the last codes go one by one).
+        let moved = true;
+        for (const group of full) {
+          const counts = await readBudgetCounts(group, now);
+          const open = group.filter((s, i) => (counts[i] ?? 0) < s.window.limit);
+          if (open.length) shards[sharded.indexOf(group)] = pickOne(open);
+          else moved = false;
+        }
+        if (moved) return undefined;
       }
-      if (moved) continue;
-    }
-    const refused = refusal(planned);
-    if (refused) {
-      log.info('otp request refused', { msisdn: maskMsisdn(msisdn), by: refusedBy.join(',') });
-      throw rateLimited(refused.retryAfterSeconds);
-    }
-    // A new code is a new challenge with its own guesses: wrong guesses at an earlier one
-    // (someone else's request, perhaps) burnt at most that one and lock nothing out. Soon after
-    // a burnt code, a new one is compared once (OTP.afterBurnMs).
-    const burnt =
-      account !== undefined &&
-      !account.used &&
-      (account.fails ?? 0) >= account.guesses &&
-      now - (account.lastFailAt ?? 0) < OTP.afterBurnMs;
-    const accountId = account?.accountId ?? randomUUID();
-    const issued = await issueOtp({
-      planned,
-      msisdn,
-      nowMs: now,
-      read: account,
-      accountId,
-      otpToken,
-      codeHash: hashCode(pepper, accountId, otpToken, code),
-      expiresAt: now + OTP.lifetimeMs,
-      fails: 0,
-      guesses: burnt ? OTP.guessesAfterBurn : OTP.maxFails,
-      createdAt: clock.iso(now),
-      unverifiedTtl: Math.floor(now / 1000) + authSettings().UNVERIFIED_ACCOUNT_HOURS * 3600,
-    });
-    if (issued) {
-      await sendSms(msisdn, smsText(code));
-      log.info('otp sent', { msisdn: maskMsisdn(msisdn) });
-      countMetric('OtpSent');
-      return { otp_token: otpToken };
-    }
-    // Lost a race on this number: back off a little (jittered) before reading again.
-    await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * (attempt + 1)));
-  }
-  throw new AppError('ERR_UNAVAILABLE', 'Too much activity on this number, try again shortly', {
-    headers: { 'Retry-After': '1' },
-  });
+      const refused = refusal(planned);
+      if (refused) {
+        log.info('otp request refused', { msisdn: maskMsisdn(msisdn), by: refusedBy.join(',') });
+        throw rateLimited(refused.retryAfterSeconds);
+      }
+      // A new code is a new challenge with its own guesses: wrong guesses at an earlier one
+      // (someone else's request, perhaps) burnt at most that one and lock nothing out. Soon after
+      // a burnt code, a new one is compared once (OTP.afterBurnMs).
+      const burnt =
+        account !== undefined &&
+        !account.used &&
+        (account.fails ?? 0) >= account.guesses &&
+        now - (account.lastFailAt ?? 0) < OTP.afterBurnMs;
+      const accountId = account?.accountId ?? randomUUID();
+      const issued = await issueOtp({
+        planned,
+        msisdn,
+        nowMs: now,
+        read: account,
+        accountId,
+        otpToken,
+        codeHash: hashCode(pepper, accountId, otpToken, code),
+        expiresAt: now + OTP.lifetimeMs,
+        fails: 0,
+        guesses: burnt ? OTP.guessesAfterBurn : OTP.maxFails,
+        createdAt: clock.iso(now),
+        unverifiedTtl: Math.floor(now / 1000) + authSettings().UNVERIFIED_ACCOUNT_HOURS * 3600,
+      });
+      if (issued) {
+        await sendSms(msisdn, smsText(code));
+        log.info('otp sent', { msisdn: maskMsisdn(msisdn) });
+        countMetric('OtpSent');
+        return { otp_token: otpToken };
+      }
+      return undefined;
+    },
+    busyNumber,
+    attemptsFor(limits),
+  );
 }
 
 const invalid = () => new AppError('ERR_OTP_INVALID', 'The code is incorrect or no longer valid');

@@ -2,7 +2,7 @@
 
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
-import { CodeParams } from '../radius/schemas.js';
+import { CodeParams } from './code-schemas.js';
 import { TopupBody, TopupResponse } from './topup-schemas.js';
 import { topUpCode } from './topups.js';
 

@@ -13,6 +13,7 @@ import {
   updateOwnForfait,
 } from '../store/forfaits.js';
 import { getNas } from '../store/nas.js';
+import { untilSettled } from '../store/retry.js';
 import { billingSettings } from './settings.js';
 
 /**
@@ -97,19 +98,24 @@ export async function changeOwnForfait(
   const resellerId = resellerInScope(principal, asked);
   checkBounds(changes);
   await checkHotspots(resellerId, changes.nas_ids);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const read = await getForfait(id);
-    const current = read?.reseller_id === resellerId ? (read as OwnForfait) : undefined;
-    // Another reseller's forfait, or the platform's, is "not found": ids do not leak.
-    assertOwns(principal, current, 'Forfait');
-    // The forfait as it would be, checked whole: a change naming only one rate is judged
-    // against the other as stored, and written only while that one is still as read.
-    const rates = { cir_kbps: current.cir_kbps, mir_kbps: current.mir_kbps };
-    checkRates({ ...rates, ...changes });
-    const updated = await updateOwnForfait(resellerId, id, changes, rates);
-    if (updated) return ownForfaitView(updated);
-  }
-  throw new AppError('ERR_CONFLICT', 'This forfait changed meanwhile: try again');
+  return untilSettled(
+    async () => {
+      const read = await getForfait(id);
+      const current = read?.reseller_id === resellerId ? (read as OwnForfait) : undefined;
+      // Another reseller's forfait, or the platform's, is "not found": ids do not leak.
+      assertOwns(principal, current, 'Forfait');
+      // The forfait as it would be, checked whole: a change naming only one rate is judged
+      // against the other as stored, and written only while that one is still as read.
+      const rates = { cir_kbps: current.cir_kbps, mir_kbps: current.mir_kbps };
+      checkRates({ ...rates, ...changes });
+      const updated = await updateOwnForfait(resellerId, id, changes, rates);
+      return updated ? ownForfaitView(updated) : undefined;
+    },
+    () => {
+      throw new AppError('ERR_CONFLICT', 'This forfait changed meanwhile: try again');
+    },
+    3,
+  );
 }
 
 /** A forfait's guaranteed rate never above its maximum (the router would refuse the pair). */

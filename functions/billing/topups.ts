@@ -7,6 +7,7 @@ import type { OperatorPrincipal } from '../core/principal.js';
 import { normalizeCode } from '../radius/attributes.js';
 import { type AccessCode, accessCodeExtend, getAccessCode } from '../store/access-codes.js';
 import type { StoredForfait } from '../store/forfaits.js';
+import { untilSettled } from '../store/retry.js';
 import { transactIfCurrent } from '../store/transact.js';
 import { bookings, forfaitForSale, offerOf, toppedUp, topupSale } from './ledger.js';
 
@@ -59,10 +60,6 @@ export const toppedUpView = (
 /** Read-then-write attempts of one top-up: each loses only to a login or another top-up of the code. */
 const TOPUP_ATTEMPTS = 40;
 
-/** After a lost attempt: a short random wait, longer as losses mount, so that racers spread out. */
-export const backOff = (attempt: number) =>
-  new Promise((r) => setTimeout(r, 5 + Math.floor(Math.random() * 20 * Math.min(attempt + 1, 5))));
-
 export const tooBusy = () =>
   new AppError('ERR_UNAVAILABLE', 'This code is busy: try again', { headers: { 'retry-after': '1' } });
 
@@ -73,18 +70,22 @@ export const tooBusy = () =>
  */
 export async function topUpCode(principal: OperatorPrincipal, typed: string, forfaitId: string) {
   let forfait: StoredForfait | undefined;
-  for (let attempt = 0; attempt < TOPUP_ATTEMPTS; attempt++) {
-    const code = await getAccessCode(normalizeCode(typed));
-    assertOwns(principal, code, 'Code');
-    const nowMs = clock.now();
-    assertLive(code, nowMs);
-    forfait ??= await topupForfait(code, forfaitId);
-    const at = clock.iso(nowMs);
-    const next = toppedUp(code, offerOf(forfait), nowMs);
-    const { monthBooks, dayBooks } = bookings(topupSale(code, forfait, { channel: 'cash' }), at);
-    const items = { code: accessCodeExtend(code, next, at), monthBooks, dayBooks };
-    if (await transactIfCurrent(items, 'code')) return toppedUpView(code, forfait, next);
-    await backOff(attempt);
-  }
-  throw tooBusy();
+  return untilSettled(
+    async () => {
+      const code = await getAccessCode(normalizeCode(typed));
+      assertOwns(principal, code, 'Code');
+      const nowMs = clock.now();
+      assertLive(code, nowMs);
+      forfait ??= await topupForfait(code, forfaitId);
+      const at = clock.iso(nowMs);
+      const next = toppedUp(code, offerOf(forfait), nowMs);
+      const { monthBooks, dayBooks } = bookings(topupSale(code, forfait, { channel: 'cash' }), at);
+      const items = { code: accessCodeExtend(code, next, at), monthBooks, dayBooks };
+      return (await transactIfCurrent(items, 'code')) ? toppedUpView(code, forfait, next) : undefined;
+    },
+    () => {
+      throw tooBusy();
+    },
+    TOPUP_ATTEMPTS,
+  );
 }

@@ -14,6 +14,7 @@ import { gateAccountGuess } from '../radius/guesses.js';
 import { type AccessCode, getAccessCode } from '../store/access-codes.js';
 import type { Item } from '../store/entity.js';
 import { getReseller } from '../store/resellers.js';
+import { untilSettled } from '../store/retry.js';
 import { getVoucherCounts } from '../store/voucher-counts.js';
 import {
   countRedeemedByEnd,
@@ -176,33 +177,41 @@ export async function redeem(rawCode: string, subscriberId: string) {
   // 404 tells a card exists).
   const first = await getAccessCode(code);
   await gateAccountGuess(subscriberId, clock.now(), first?.source === 'voucher' ? 'hit' : 'miss');
-  for (let i = 0; i < 8; i++) {
-    const access = i === 0 ? first : await getAccessCode(code);
-    if (access?.source !== 'voucher') throw notFound('Voucher');
-    const v = voucherOf(access);
-    if (v.status !== 'active') {
-      throw new AppError('ERR_CONFLICT', `Voucher already ${visibleVoucherStatus(v, clock.now())}`);
-    }
-    const now = clock.now();
-    const nowIso = clock.iso(now);
-    if (v.use_by && Date.parse(v.use_by) <= now) throw new AppError('ERR_CONFLICT', 'Voucher expired unused');
-    if (v.revoked_at) throw new AppError('ERR_CONFLICT', 'Voucher revoked');
-    const entitlement = grant(subscriberId, v.forfait_id, v.offer, 'voucher', code, now);
-    const outcome = await redeemVoucher({
-      access,
-      subscriberId,
-      entitlement,
-      bookings: bookings(voucherSale(access), nowIso),
-      nowIso,
-    });
-    if (outcome === 'redeemed') {
-      countMetric('VoucherRedeemed');
-      return entitlement;
-    }
-    if (outcome === 'taken') throw new AppError('ERR_CONFLICT', 'Voucher already redeemed');
-    await new Promise((r) => setTimeout(r, 10 * (i + 1)));
-  }
-  throw new AppError('ERR_CONFLICT', 'Voucher already redeemed');
+  let attempt = 0;
+  // Another write of the voucher between the read and the redemption: read again.
+  return untilSettled(
+    async () => {
+      const access = attempt++ === 0 ? first : await getAccessCode(code);
+      if (access?.source !== 'voucher') throw notFound('Voucher');
+      const v = voucherOf(access);
+      if (v.status !== 'active') {
+        throw new AppError('ERR_CONFLICT', `Voucher already ${visibleVoucherStatus(v, clock.now())}`);
+      }
+      const now = clock.now();
+      const nowIso = clock.iso(now);
+      if (v.use_by && Date.parse(v.use_by) <= now)
+        throw new AppError('ERR_CONFLICT', 'Voucher expired unused');
+      if (v.revoked_at) throw new AppError('ERR_CONFLICT', 'Voucher revoked');
+      const entitlement = grant(subscriberId, v.forfait_id, v.offer, 'voucher', code, now);
+      const outcome = await redeemVoucher({
+        access,
+        subscriberId,
+        entitlement,
+        bookings: bookings(voucherSale(access), nowIso),
+        nowIso,
+      });
+      if (outcome === 'redeemed') {
+        countMetric('VoucherRedeemed');
+        return entitlement;
+      }
+      if (outcome === 'taken') throw new AppError('ERR_CONFLICT', 'Voucher already redeemed');
+      return undefined;
+    },
+    () => {
+      throw new AppError('ERR_CONFLICT', 'Voucher already redeemed');
+    },
+    8,
+  );
 }
 
 /** What a cursor carries: the query it continues, the page it starts and where, signed. */

@@ -39,12 +39,11 @@ async function radiusTokenMatches(header: string | undefined): Promise<boolean> 
 /**
  * The in-country edges' token check, given by functions/edge/edge-auth.ts: only the edge rows'
  * handlers import it, so no other function carries it nor the store code it reads with, and an
- * edge row's function without it refuses every caller.
+ * edge row's function without it refuses every caller. It is told the route's path.
  */
-let edgeCheck: ((authorization: string | undefined) => Promise<EdgePrincipal | undefined>) | undefined;
-export const acceptEdgeTokens = (
-  check: (authorization: string | undefined) => Promise<EdgePrincipal | undefined>,
-): void => {
+type EdgeCheck = (authorization: string | undefined, path: string) => Promise<EdgePrincipal | undefined>;
+let edgeCheck: EdgeCheck | undefined;
+export const acceptEdgeTokens = (check: EdgeCheck): void => {
   edgeCheck = check;
 };
 
@@ -94,7 +93,7 @@ export async function authenticate(
     case 'edge': {
       // An in-country edge, by its own token while active. Not a 401 either: the edge hands the
       // region's answers to its FreeRADIUS, where a 401 reads as a rejected subscriber.
-      const edge = edgeCheck ? await edgeCheck(headers.authorization) : undefined;
+      const edge = edgeCheck ? await edgeCheck(headers.authorization, route.path) : undefined;
       if (!edge) throw new AppError('ERR_RADIUS_CREDENTIALS', 'Invalid edge credentials');
       return edge;
     }

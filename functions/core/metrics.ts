@@ -102,7 +102,7 @@ type BusinessMetric =
   | 'RadiusReject'
   | 'RadiusLogin'
   | 'RadiusAccounting'
-  /** Requests refused because the router may not speak for the NAS id it sent (functions/radius/identity.ts). */
+  /** Requests refused because the router may not speak for the NAS id it sent (functions/radius/caller.ts). */
   | 'RadiusRouterRefused'
   | 'RadiusAccountingIgnored'
   | 'SessionsClosedStale'

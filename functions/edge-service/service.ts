@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { safeEqual } from '../core/compare.js';
-import { deviceKey, normalizeCode, requestAttributes } from '../radius/attributes.js';
+import { requestAttributes } from '../radius/attributes.js';
 import { EdgeClock, type TimeSource } from './clock.js';
 import { Journal, type JournalEntry, JournalFull } from './journal.js';
 import { type LinkState, startLink } from './link.js';
@@ -106,14 +106,6 @@ const readBody = (req: IncomingMessage): Promise<string> =>
     req.on('error', fail);
   });
 
-/** The device a request is about, as the region keys it. */
-const keyOf = (attrs: Map<string, string>) =>
-  deviceKey({
-    callingStationId: attrs.get('Calling-Station-Id'),
-    nasId: attrs.get('NAS-Identifier') ?? '',
-    nasPort: attrs.get('NAS-Port'),
-  });
-
 const sleep = (ms: number) =>
   new Promise<'slow'>((r) => {
     setTimeout(() => r('slow'), ms).unref();
@@ -192,7 +184,12 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
   };
 
   /** Decides from what the edge has (the region cannot answer, or the journal still holds accounting). */
-  const decide = (route: Route, text: string, attrs: Map<string, string>, now: number): Decision => {
+  const decide = async (
+    route: Route,
+    text: string,
+    attrs: Map<string, string>,
+    now: number,
+  ): Promise<Decision> => {
     switch (route) {
       case 'client': {
         const client = state.client(attrs.get('Hotspot-NAS-IP') ?? '');
@@ -205,12 +202,12 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
           return { status: 503, body: {} };
         }
         clock.see(now);
-        state.account(attrs, now, true);
+        await state.account(attrs, now, true);
         return { status: 204 };
       case 'authorize': {
         const refused = clockRefuses(now);
         if (refused) return refused;
-        const decided = state.login(attrs, now);
+        const decided = await state.login(attrs, now);
         if (decided.recorded && !keep({ route: 'authorize', at: now, body: JSON.parse(text) }))
           faults.unjournaledLogins += 1;
         events.emit('offline-login', decided.status);
@@ -220,26 +217,25 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
         const refused = clockRefuses(now);
         if (refused)
           return { status: 200, body: { ...(refused.body as object), 'control:Hotspot-Login-Refused': 1 } };
-        const decided = state.login(new Map([...attrs, ['Hotspot-Login-At-Authorize', '0']]), now);
-        if (decided.status !== 200)
-          return { status: 200, body: { ...decided.body, 'control:Hotspot-Login-Refused': 1 } };
-        state.record(normalizeCode(attrs.get('User-Name') ?? ''), keyOf(attrs), now);
-        if (!keep({ route: 'post-auth', at: now, body: JSON.parse(text) })) faults.unjournaledLogins += 1;
+        // The region's post-auth: a refusal is a 200 that says so (control:Hotspot-Login-Refused).
+        const decided = await state.postAuth(attrs, now);
+        if (decided.recorded && !keep({ route: 'post-auth', at: now, body: JSON.parse(text) }))
+          faults.unjournaledLogins += 1;
         return decided;
       }
     }
   };
 
   /** What the edge learns from the region's answer to a forwarded call. */
-  const learn = (
+  const learn = async (
     route: Route,
     attrs: Map<string, string>,
     now: number,
     answer: { status: number; body: string },
   ) => {
-    if (route === 'accounting') state.account(attrs, now, false);
+    if (route === 'accounting') await state.account(attrs, now, false);
     if (route === 'authorize' && answer.status === 200 && answer.body.includes('Hotspot-Login-Recorded'))
-      state.account(
+      await state.account(
         new Map([...attrs, ['Acct-Status-Type', 'Start'], ['Acct-Unique-Session-Id', `login:${now}`]]),
         now,
         false,
@@ -262,7 +258,7 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
     if (route !== 'authorize' && route !== 'post-auth') return undefined;
     // A slow login: what the replica lets in is let in now; a refusal waits for the region,
     // which may know the code (sold since the last sync) or have a place free.
-    const decided = decide(route, text, attrs, now);
+    const decided = await decide(route, text, attrs, now);
     const refused =
       decided.status !== 200 || (decided.body as Record<string, unknown>)['control:Hotspot-Login-Refused'];
     if (!refused) return decided;
@@ -290,13 +286,13 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
     if (link.state() === 'up' && !behind) {
       const answer = await forward(route, text, attrs, now);
       if (answer && 'ok' in answer) {
-        learn(route, attrs, now, answer);
+        await learn(route, attrs, now, answer);
         res.writeHead(answer.status, { 'content-type': answer.contentType });
         return res.end(answer.body);
       }
       if (answer) return json(res, answer.status, answer.body);
     }
-    const decided = decide(route, text, attrs, now);
+    const decided = await decide(route, text, attrs, now);
     return json(res, decided.status, decided.body);
   };
 

@@ -1,7 +1,7 @@
 // POST /api/v1/edge/radius/client: an edge's dynamic client lookup: one of its resellers' UDP routers at a source address.
 
 import { endpoint, json } from '../core/http.js';
-import { CLIENT_CONTRACT } from '../radius/answer-client.js';
+import { CLIENT_CONTRACT } from '../radius/answers.js';
 import { requestAttributes } from '../radius/attributes.js';
 import { routerKeys } from '../routers/keys-client.js';
 import './edge-auth.js';

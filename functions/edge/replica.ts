@@ -37,6 +37,8 @@ export interface Replica {
     transport: 'radsec' | 'udp';
     source_ip?: string;
     secret?: string;
+    /** A RadSec router's current certificate serial: a login over an older certificate is refused, as the region refuses it. */
+    cert_serial?: string;
     nas_ids: string[];
   }[];
   nas: { nas_id: string; reseller_id: string; vendor: NasVendor }[];
@@ -92,6 +94,7 @@ export async function replicaOf(
         transport: r.transport,
         ...(r.source_ip ? { source_ip: r.source_ip } : {}),
         ...(secret ? { secret } : {}),
+        ...(r.cert_serial ? { cert_serial: r.cert_serial } : {}),
         nas_ids: r.nas_ids,
       };
     }),

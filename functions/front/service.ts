@@ -4,7 +4,7 @@ import { endInvocation } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
 import { compiled, type LambdaHandler, type RouteServer, serveRoutes } from '../core/route-server.js';
 import { REFUSALS } from '../radius/attributes.js';
-import { ROUTER_REFUSAL_MESSAGE } from '../radius/identity.js';
+import { ROUTER_REFUSAL_MESSAGE } from '../radius/caller.js';
 import { handler as accounting } from '../radius/radius-accounting.js';
 import { handler as authorize } from '../radius/radius-authorize.js';
 import { handler as client } from '../radius/radius-client.js';

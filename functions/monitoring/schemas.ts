@@ -2,6 +2,7 @@
 
 import * as z from 'zod/mini';
 import { cursorPage, cursorQuery, day, pageQuery, pageSchema, schema, uuid } from '../core/schemas.js';
+import { DisconnectViewSchema } from '../radius/schemas.js';
 import { CHECK_NAMES } from './checks/types.js';
 
 export const OVERALL_STATUSES = ['healthy', 'degraded', 'down'] as const;
@@ -184,4 +185,40 @@ export const ActivityPage = /* @__PURE__ */ schema(() =>
       facts: z.optional(z.record(z.string(), z.union([z.string(), z.number()]))),
     }),
   ),
+);
+
+/** A RADIUS session's id: the Acct-Unique-Session-Id FreeRADIUS made (an MD5, in hex). */
+const sessionId = /* @__PURE__ */ schema(() =>
+  z.string().check(z.regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be a session id')),
+);
+
+export const SessionIdParams = /* @__PURE__ */ schema(() => z.strictObject({ id: sessionId }));
+
+export const SessionViewSchema = /* @__PURE__ */ schema(() =>
+  z.object({
+    id: z.string(),
+    code: z.string(),
+    nas_id: z.string(),
+    reseller_id: z.string(),
+    subscriber_id: z.optional(z.string()),
+    device: z.string(),
+    /** The User-Name the router knows the session by, when not the code (a MAC login: the MAC). */
+    user_name: z.optional(z.string()),
+    acct_session_id: z.optional(z.string()),
+    nas_ip: z.optional(z.string()),
+    status: z.enum(['open', 'closed']),
+    total_bytes: z.int(),
+    session_time_s: z.int(),
+    /** Bytes of earlier segments (the NAS reused its session id after a counter reset). */
+    base_bytes: z.optional(z.int()),
+    input_bytes: z.optional(z.int()),
+    output_bytes: z.optional(z.int()),
+    /** Event-Timestamp of the latest report, epoch seconds. */
+    event_time: z.optional(z.int()),
+    started_at: z.string(),
+    last_report_at: z.string(),
+    closed_at: z.optional(z.string()),
+    close_reason: z.optional(z.enum(['stop', 'nas_restart', 'stale', 'disconnect', 'released'])),
+    disconnect: z.nullable(DisconnectViewSchema),
+  }),
 );

@@ -4,7 +4,7 @@ import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { clock } from '../core/clock.js';
 import { json } from '../core/http.js';
 import { disconnectByOperator } from '../radius/disconnect.js';
-import { SessionIdParams, SessionViewSchema } from '../radius/schemas.js';
+import { SessionIdParams, SessionViewSchema } from './schemas.js';
 
 /**
  * 202: the Disconnect-Request is recorded; the RADIUS front sends it and `GET /sessions/{id}`

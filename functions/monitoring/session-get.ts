@@ -3,7 +3,7 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { sessionView } from '../radius/disconnect.js';
-import { SessionIdParams, SessionViewSchema } from '../radius/schemas.js';
+import { SessionIdParams, SessionViewSchema } from './schemas.js';
 
 /** The owning reseller or an admin; anyone else gets 404 (existence does not leak). */
 export const handler = sessionEndpoint(

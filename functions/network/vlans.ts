@@ -10,6 +10,7 @@ import { closeSessionsOfNas } from '../radius/closing.js';
 import { closeSiteIncidents } from '../store/alerts.js';
 import { bindingsAtNas, forgetMac } from '../store/mac-bindings.js';
 import { getReseller, markReleasing } from '../store/resellers.js';
+import { untilSettled } from '../store/retry.js';
 import { detachNasIds, revokeRouter, routersOfReseller } from '../store/routers.js';
 import { deleteSites, listSites } from '../store/sites.js';
 import { type Allocation, allocateTx, getAllocation, readTaken, releaseTx } from '../store/vlans.js';
@@ -26,10 +27,6 @@ const exhausted = () => new AppError('ERR_VLAN_POOL_EXHAUSTED', 'No VLAN is left
  * one; each attempt picks among more free ids than the last, so races die out quickly.
  */
 export const MAX_ATTEMPTS = 1000;
-
-/** Full jitter over a window that doubles with each lost race, up to two seconds. */
-const pause = (attempt: number) =>
-  new Promise((r) => setTimeout(r, Math.random() * Math.min(2000, 10 * 2 ** Math.min(attempt, 8))));
 
 /**
  * Which free id an attempt takes. Alone (the only allocation running in this process, and no
@@ -116,35 +113,41 @@ async function takeId(
   const { VLAN_FIRST_ID, VLAN_POOL_SIZE } = config();
   const last = VLAN_FIRST_ID + VLAN_POOL_SIZE - 1;
   const nasId = nasIdOf(slug);
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const taken = new Set(await readTaken());
-    const free: number[] = [];
-    for (let id = VLAN_FIRST_ID; id <= last; id++) if (!taken.has(id)) free.push(id);
-    // Exact: the stripes were read strongly consistent, and every allocation is on its stripe.
-    if (!free.length) throw exhausted();
-    const vlanId = pickFree(free, running, attempt);
-    const allocation: Allocation = {
-      vlan_id: vlanId,
-      reseller_id: resellerId,
-      reseller_name: name,
-      subnet: subnetOf(vlanId),
-      nas_id: nasId,
-      ssid: ssidOf(name),
-      site_count: siteCount,
-      created_at: clock.iso(),
-    };
-    const result = await allocateTx({ allocation, slug, rules: defaultRules(vlanId) });
-    if (result === 'ok') {
-      log.info('vlan allocated', { vlan_id: vlanId, nas_id: nasId, attempts: attempt + 1 });
-      countMetric('VlanAllocated');
-      return allocation;
-    }
-    if (result === 'duplicate') throw duplicate(`${nasId} or this reseller has a VLAN already`);
-    await pause(attempt);
-  }
-  throw new AppError('ERR_UNAVAILABLE', 'Too many allocations at once, try again', {
-    headers: { 'Retry-After': '1' },
-  });
+  // A lost race (another allocation took the id picked, or held its stripe) reads again.
+  return untilSettled(
+    async (attempt) => {
+      const taken = new Set(await readTaken());
+      const free: number[] = [];
+      for (let id = VLAN_FIRST_ID; id <= last; id++) if (!taken.has(id)) free.push(id);
+      // Exact: the stripes were read strongly consistent, and every allocation is on its stripe.
+      if (!free.length) throw exhausted();
+      const vlanId = pickFree(free, running, attempt);
+      const allocation: Allocation = {
+        vlan_id: vlanId,
+        reseller_id: resellerId,
+        reseller_name: name,
+        subnet: subnetOf(vlanId),
+        nas_id: nasId,
+        ssid: ssidOf(name),
+        site_count: siteCount,
+        created_at: clock.iso(),
+      };
+      const result = await allocateTx({ allocation, slug, rules: defaultRules(vlanId) });
+      if (result === 'ok') {
+        log.info('vlan allocated', { vlan_id: vlanId, nas_id: nasId, attempts: attempt + 1 });
+        countMetric('VlanAllocated');
+        return allocation;
+      }
+      if (result === 'duplicate') throw duplicate(`${nasId} or this reseller has a VLAN already`);
+      return undefined;
+    },
+    () => {
+      throw new AppError('ERR_UNAVAILABLE', 'Too many allocations at once, try again', {
+        headers: { 'Retry-After': '1' },
+      });
+    },
+    MAX_ATTEMPTS,
+  );
 }
 
 /**

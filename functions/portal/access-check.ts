@@ -2,8 +2,8 @@
 
 import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
-import { CodeCheckBody, CodeCheckResult } from '../radius/schemas.js';
 import { checkCode } from './access.js';
+import { CodeCheckBody, CodeCheckResult } from './schemas.js';
 
 /** Public: the captive portal checks a typed code before posting it to the router. */
 export const handler = endpoint(

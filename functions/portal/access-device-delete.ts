@@ -3,8 +3,8 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { clock } from '../core/clock.js';
 import { json } from '../core/http.js';
-import { DeviceParams, ForgetResult } from '../radius/schemas.js';
 import { forgetMyDevice } from './remembered-devices.js';
+import { DeviceParams, ForgetResult } from './schemas.js';
 
 /** Forgets a device of the caller's own code (its subscriber, its reseller, an admin); 404 otherwise. */
 export const handler = sessionEndpoint(

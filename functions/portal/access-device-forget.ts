@@ -2,8 +2,8 @@
 
 import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
-import { DeviceBody, ForgetResult } from '../radius/schemas.js';
 import { forgetDevice } from './remembered-devices.js';
+import { DeviceBody, ForgetResult } from './schemas.js';
 
 /** Public: the portal's "Oublier cet appareil", by whoever holds the code. Idempotent. */
 export const handler = endpoint(

@@ -2,8 +2,8 @@
 
 import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
-import { DeviceBody, RememberResult } from '../radius/schemas.js';
 import { rememberDevice } from './remembered-devices.js';
+import { DeviceBody, RememberResult } from './schemas.js';
 
 /** Public: the portal binds the device (its MAC, from the router) to a code, with the subscriber's consent. */
 export const handler = endpoint(

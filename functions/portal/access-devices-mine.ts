@@ -2,8 +2,8 @@
 
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
-import { MyDevices } from '../radius/schemas.js';
 import { myDevices } from './remembered-devices.js';
+import { MyDevices } from './schemas.js';
 
 /** The devices remembered for the caller's codes, each with the hotspot and when it is forgotten. */
 export const handler = sessionEndpoint(

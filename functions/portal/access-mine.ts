@@ -3,8 +3,8 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { clock } from '../core/clock.js';
 import { json } from '../core/http.js';
-import { MyCodes, MyCodesQuery } from '../radius/schemas.js';
 import { myCodes } from './access.js';
+import { MyCodes, MyCodesQuery } from './schemas.js';
 
 /** The caller's codes with time left: the portal sends a returning subscriber straight to "connect". */
 export const handler = sessionEndpoint(

@@ -3,8 +3,8 @@
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { clock } from '../core/clock.js';
 import { json } from '../core/http.js';
-import { DeviceBody, LoginPassResult } from '../radius/schemas.js';
 import { loginPass } from './login-pass.js';
+import { DeviceBody, LoginPassResult } from './schemas.js';
 
 /**
  * A signed-in subscriber's pass for one device at one hotspot: its right card gets in there

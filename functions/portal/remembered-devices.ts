@@ -16,7 +16,7 @@ import { typedCodeAt } from './access.js';
  * Devices that reconnect without typing their code (issue: returning devices): with the
  * subscriber's consent on the portal, the device's MAC is bound to the code at the hotspot's
  * reseller (functions/store/mac-bindings.ts), and a RouterOS hotspot with `login-by=mac` logs it
- * in by its MAC while the code is valid (functions/radius/authorize.ts). Forgetting it is one
+ * in by its MAC while the code is valid (functions/radius/login.ts). Forgetting it is one
  * call, by whoever holds the code (the portal) or by the code's subscriber (the API).
  *
  * The portal's two calls are public, like `POST /access/check`: knowing the code is the right

@@ -1,39 +1,24 @@
 // RADIUS accounting: Start, Interim-Update, Stop and Accounting-On/Off applied to the session and its code.
 
 import { log } from '../core/log.js';
-import { Access } from '../store/access-codes.js';
-import { batchGet } from '../store/entity.js';
-import { bindingsOfMac } from '../store/mac-bindings.js';
-import { Nas, type NasRecord } from '../store/nas.js';
-import { Router, type RouterRecord } from '../store/routers.js';
-import {
-  countedEntryOf,
-  openSessionItems,
-  type RadiusSession,
-  reportItems,
-  Session,
-} from '../store/sessions.js';
-import { transactIfCurrent, untilSettled } from '../store/transact.js';
+import type { AccessCode } from '../store/access-codes.js';
+import { untilSettled } from '../store/retry.js';
+import { countedEntryOf, type RadiusSession } from '../store/sessions.js';
 import { bytesOf, deviceKey, macLoginOf, normalizeCode } from './attributes.js';
-import { closeSessionsOfNas, type NasCloseResult } from './closing.js';
-import { disconnectOthersWhenUsedUp } from './disconnect.js';
-import {
-  holdRouter,
-  judgeHeld,
-  judgeRouterOf,
-  type RouterOfRequest,
-  type RouterRefusal,
-} from './identity.js';
-import { interimInOneWrite } from './interim.js';
+import type { Caller } from './caller.js';
+import type { Exchange } from './port.js';
 import { advance, type CounterReport } from './session-counters.js';
-import { radiusSettings } from './settings.js';
 
 /**
  * Accounting: every report carries the session's RUNNING totals (never increments). One
  * record per Acct-Unique-Session-Id keeps the largest totals seen, and only the difference
- * between a new total and the stored one is added to the code's usage, in the same
- * transaction, conditioned on the stored total as read. A replay, a duplicate or a report
- * arriving out of order adds nothing; a NAS retransmission after a lost answer adds nothing.
+ * between a new total and the stored one is added to the code's usage, in the same write,
+ * conditioned on the stored total as read. A replay, a duplicate or a report arriving out of
+ * order adds nothing; a NAS retransmission after a lost answer adds nothing.
+ *
+ * One road for every report, whoever carries it (the front, an edge forwarding or replaying,
+ * an edge deciding during a cut): the router judged first (functions/radius/caller.ts), then
+ * `account` over the store of the place deciding (functions/radius/port.ts).
  *
  * The caller answers 2xx only once this resolved (stored, or nothing to store), so that the
  * NAS resends any report whose write failed.
@@ -53,11 +38,6 @@ interface AccountingReport {
   inputBytes?: number;
   outputBytes?: number;
   sessionTimeS: number;
-  /**
-   * The reseller of the router that sent the report (functions/radius/identity.ts). A report
-   * about another reseller's code or session is ignored: a router counts only its own.
-   */
-  routerResellerId?: string;
   /** Event-Timestamp, epoch seconds (FreeRADIUS sends it as Hotspot-Event-Time). */
   eventTime?: number;
 }
@@ -68,19 +48,20 @@ interface AccountingReport {
  */
 export const MAX_REPORT_BYTES = 2 ** 50;
 
-export type AccountingOutcome = 'stored' | 'unchanged' | 'ignored' | NasCloseResult;
+export type AccountingOutcome = 'stored' | 'unchanged' | 'ignored' | { closed: number; deferred: number };
 
-/** The report of the request attributes FreeRADIUS sent. */
-export function reportOf(attrs: Map<string, string>): AccountingReport | undefined {
-  const status = attrs.get('Acct-Status-Type');
-  const statuses: AccountingReport['status'][] = [
-    'Start',
-    'Interim-Update',
-    'Stop',
-    'Accounting-On',
-    'Accounting-Off',
-  ];
-  if (!statuses.includes(status as AccountingReport['status'])) return undefined;
+const STATUSES: readonly AccountingReport['status'][] = [
+  'Start',
+  'Interim-Update',
+  'Stop',
+  'Accounting-On',
+  'Accounting-Off',
+];
+
+/** The report of the request attributes FreeRADIUS sent; undefined for one the API cannot use. */
+export function reportOf(attrs: ReadonlyMap<string, string>): AccountingReport | undefined {
+  const status = attrs.get('Acct-Status-Type') as AccountingReport['status'];
+  if (!STATUSES.includes(status)) return undefined;
   const nasId = attrs.get('NAS-Identifier') ?? '';
   // No NAS id, or none of ours could be this long: nothing to close or count against.
   if (!nasId || nasId.length > 64) return undefined;
@@ -90,7 +71,7 @@ export function reportOf(attrs: Map<string, string>): AccountingReport | undefin
   if (!(inputBytes + outputBytes <= MAX_REPORT_BYTES)) return undefined;
   const event = Number(attrs.get('Hotspot-Event-Time'));
   return {
-    status: status as AccountingReport['status'],
+    status,
     uniqueId: attrs.get('Acct-Unique-Session-Id'),
     userName: attrs.get('User-Name'),
     nasId,
@@ -116,137 +97,61 @@ const counterReport = (r: AccountingReport, stop: boolean): CounterReport => ({
   ...(r.eventTime !== undefined ? { eventTime: r.eventTime } : {}),
 });
 
+/** A session or code of another reseller than the router's: a router counts only its own. */
+function foreign(what: string, resellerId: string, caller: Caller | undefined, nasId: string): boolean {
+  if (!caller || resellerId === caller.reseller_id) return false;
+  log.warn(`accounting ignored: a ${what} of another reseller`, { nasId });
+  return true;
+}
+
 /**
- * Stores a report. `router`: the router that sent it, still to be checked (identity.ts): read
- * with the session and its code in the first BatchGetItem and judged before either is looked at
- * (a refused router's report writes nothing); read alone first for a NAS's restart or a MAC
- * login, whose first reads need the router's reseller.
+ * Stores a report of the router judged as `caller` (undefined: sent by none, as a test does).
+ * An Interim-Update is first tried in one write (the store's `interim`); what it refused comes
+ * back as stored, and a report that changes nothing ends there. Anything else reads the session
+ * and its code together and writes them in one conditional write, read again when another
+ * report got there first.
  */
 export async function account(
   report: AccountingReport,
-  nowMs: number,
-  router?: RouterOfRequest,
-): Promise<AccountingOutcome | { routerRefused: RouterRefusal }> {
+  caller: Caller | undefined,
+  x: Exchange,
+): Promise<AccountingOutcome> {
+  const { store, nowMs } = x;
   const { uniqueId, userName } = report;
-  // A router held in memory is judged here, without a read (identity.ts, `heldRouters`).
-  const held = router && judgeHeld(router);
-  if (held) {
-    if ('refused' in held) return { routerRefused: held.refused };
-    return account({ ...report, routerResellerId: held.router.reseller_id }, nowMs);
-  }
-  const mergeable =
-    report.status !== 'Accounting-On' &&
-    report.status !== 'Accounting-Off' &&
-    uniqueId &&
-    userName &&
-    normalizeCode(userName).length <= 64 &&
-    !macLoginOf(report);
-  if (router && !mergeable) {
-    const judged = await judgeRouterOf(router);
-    if ('refused' in judged) return { routerRefused: judged.refused };
-    return account({ ...report, routerResellerId: judged.router.reseller_id }, nowMs);
-  }
   if (report.status === 'Accounting-On' || report.status === 'Accounting-Off') {
     // The NAS restarted (or is going down): none of its sessions survives. Only its current
     // holder's: a session left by an earlier holder of a reused NAS id is not this router's.
-    return closeSessionsOfNas(report.nasId, nowMs, { resellerId: report.routerResellerId });
+    return store.closeNas(report.nasId, nowMs, caller?.reseller_id);
   }
   // No code of ours is that long (nor would DynamoDB take it as a key): nothing to count.
   if (!uniqueId || !userName || normalizeCode(userName).length > 64) return 'ignored';
-  const settings = radiusSettings();
   const nowIso = new Date(nowMs).toISOString();
-  const lease = Math.floor(nowMs / 1000) + settings.RADIUS_LEASE_S;
+  const lease = Math.floor(nowMs / 1000) + x.rules.leaseS;
   const stop = report.status === 'Stop';
-  // An Interim of a session the stream counts: one write, and nothing else when it fits
-  // (interim.ts). What it refused comes back as stored: a report that changes nothing ends there.
-  if (report.status === 'Interim-Update' && !router) {
+  if (report.status === 'Interim-Update') {
     const counters = counterReport(report, false);
-    const one = await interimInOneWrite(
-      {
-        ...counters,
-        uniqueId,
-        ...(report.routerResellerId !== undefined ? { routerResellerId: report.routerResellerId } : {}),
-      },
+    const one = await store.interim(
+      { ...counters, uniqueId, ...(caller ? { routerResellerId: caller.reseller_id } : {}) },
       nowIso,
     );
     if (one.stored) return 'stored';
-    const read = one.read;
-    if (read && report.routerResellerId !== undefined && read.reseller_id !== report.routerResellerId) {
-      log.warn('accounting ignored: a session of another reseller', { nasId: report.nasId });
-      return 'ignored';
-    }
-    if (read && !advance(read, counters).changed) return 'unchanged';
+    if (one.read && foreign('session', one.read.reseller_id, caller, report.nasId)) return 'ignored';
+    if (one.read && !advance(one.read, counters).changed) return 'unchanged';
   }
-  const codeName = (await macSessionCode(report, uniqueId, nowMs)) ?? normalizeCode(userName);
-  // Judged on the first read only; later attempts go on with its reseller.
-  let pending = router;
-  let routerResellerId = report.routerResellerId;
-  return untilSettled(async (): Promise<AccountingOutcome | { routerRefused: RouterRefusal } | undefined> => {
+  const codeName = (await macSessionCode(report, uniqueId, caller, x)) ?? normalizeCode(userName);
+  return untilSettled<AccountingOutcome>(async () => {
     // The session and its code in one round trip: a first report needs the code's reseller.
-    const check = pending;
-    pending = undefined;
-    const judging = check?.id && check.nasId;
-    const [read, code, routerRead, nasRead] = await batchGet(
-      [
-        [Session, { id: uniqueId }],
-        [Access, { code: codeName }],
-        ...(judging
-          ? ([
-              [Router, { router_id: check.id }],
-              [Nas, { nas_id: check.nasId }],
-            ] as const)
-          : []),
-      ],
-      { consistent: true },
-    );
-    if (check) {
-      if (judging)
-        holdRouter(check, routerRead as RouterRecord | undefined, nasRead as NasRecord | undefined);
-      const judged = check.judge(routerRead as RouterRecord | undefined, nasRead as NasRecord | undefined);
-      if ('refused' in judged) return { routerRefused: judged.refused };
-      routerResellerId = judged.router.reseller_id;
-    }
+    const { session: read, code } = await store.reportReads(uniqueId, codeName);
     if (!read) {
       // A code that does not exist (a NAS with local users, a typo it let through): nothing to count.
-      if (!code) return 'ignored';
-      if (routerResellerId !== undefined && code.reseller_id !== routerResellerId) {
-        log.warn('accounting ignored: a code of another reseller', { nasId: report.nasId });
-        return 'ignored';
-      }
-      const session: RadiusSession = {
-        id: uniqueId,
-        code: code.code,
-        nas_id: report.nasId,
-        reseller_id: code.reseller_id,
-        subscriber_id: code.subscriber_id,
-        device: deviceKey(report),
-        // A MAC login's session is the MAC's at the router: a Disconnect-Request names it so.
-        ...(userName !== codeName && macLoginOf(report) ? { user_name: userName } : {}),
-        ...(report.acctSessionId ? { acct_session_id: report.acctSessionId } : {}),
-        ...(report.nasIp ? { nas_ip: report.nasIp } : {}),
-        status: stop ? 'closed' : 'open',
-        total_bytes: report.totalBytes,
-        input_bytes: report.inputBytes ?? 0,
-        output_bytes: report.outputBytes ?? report.totalBytes,
-        ...(report.eventTime !== undefined ? { event_time: report.eventTime } : {}),
-        session_time_s: report.sessionTimeS,
-        started_at: nowIso,
-        last_report_at: nowIso,
-        ...(stop ? { closed_at: nowIso, close_reason: 'stop' as const } : {}),
-      };
+      if (!code || foreign('code', code.reseller_id, caller, report.nasId)) return 'ignored';
+      const session = firstSession(report, uniqueId, code, codeName, stop, nowIso);
       // Stale: created meanwhile by a retransmission of the same report; read it and go on as a later report.
-      const items = openSessionItems(session, lease, {}, code.grants !== undefined);
-      if (!(await transactIfCurrent(items, 'session'))) return undefined;
-      // Not counted here: the table's stream consumer counts it (functions/radius/session-counts.ts),
-      // usually within a second, or its next report does if that comes first (`reportItems`). A
-      // third DynamoDB call here cost the API about 0.5 ms of CPU a Start (docs/radius.md).
-      await disconnectOthersWhenUsedUp(code, report.totalBytes, session.id, nowMs);
+      if (!(await store.openSession(session, lease, code.grants !== undefined))) return undefined;
+      await store.usedUp(code, report.totalBytes, session.id, nowMs);
       return 'stored';
     }
-    if (routerResellerId !== undefined && read.reseller_id !== routerResellerId) {
-      log.warn('accounting ignored: a session of another reseller', { nasId: report.nasId });
-      return 'ignored';
-    }
+    if (foreign('session', read.reseller_id, caller, report.nasId)) return 'ignored';
     const { next, changed, newSegment } = advance(read, counterReport(report, stop));
     const closes = stop && read.status === 'open';
     // A session closed as silent or by its NAS's restart that reports again is on after all, and
@@ -258,28 +163,55 @@ export async function account(
       changed &&
       read.close_reason !== 'released' &&
       (read.close_reason !== 'stop' || newSegment);
-    if (!changed && !closes) {
-      // A retransmission of a first report. Found uncounted, it is left to the stream consumer
-      // too: the session's record is in the stream, delivered at least once (retried, then
-      // kept in the consumer's dead-letter queue with an alarm), so counting here would only
-      // race the consumer for the same item with a call the NAS waits for.
-      return 'unchanged';
-    }
-    // Stale: another report of this session was stored since the read; read again.
+    // A retransmission of a first report changes nothing. Found uncounted, it is left to the
+    // stream consumer: the session's record is in the stream, delivered at least once.
+    if (!changed && !closes) return 'unchanged';
     // What the code counted of it (the stream counts its interims): the bytes added go from there.
     const countedAsRead = code ? countedEntryOf(code, read.id) : undefined;
-    const items = reportItems(
+    // Stale: another report of this session, or the stream's count on its code, since the read.
+    const written = await store.writeReport(
       read,
       { ...next, nowIso, lease, ...(stop ? { close: 'stop' as const } : {}), reopen: reopens },
       code?.grants !== undefined,
       code ? { asRead: countedAsRead } : undefined,
     );
-    // Stale too when the stream counted an interim on the code since the read.
-    if (!(await transactIfCurrent(items, ['session', 'code']))) return undefined;
-    const added = next.total_bytes - (countedAsRead ?? read.total_bytes);
-    if (code) await disconnectOthersWhenUsedUp(code, added, read.id, nowMs);
+    if (!written) return undefined;
+    if (code)
+      await store.usedUp(code, next.total_bytes - (countedAsRead ?? read.total_bytes), read.id, nowMs);
     return 'stored';
   }, 'accounting: the session kept changing under this report');
+}
+
+/** A session's first report (a Start, or an Interim/Stop whose Start was lost). */
+function firstSession(
+  report: AccountingReport,
+  uniqueId: string,
+  code: AccessCode,
+  codeName: string,
+  stop: boolean,
+  nowIso: string,
+): RadiusSession {
+  return {
+    id: uniqueId,
+    code: code.code,
+    nas_id: report.nasId,
+    reseller_id: code.reseller_id,
+    ...(code.subscriber_id ? { subscriber_id: code.subscriber_id } : {}),
+    device: deviceKey(report),
+    // A MAC login's session is the MAC's at the router: a Disconnect-Request names it so.
+    ...(report.userName !== codeName && macLoginOf(report) ? { user_name: report.userName } : {}),
+    ...(report.acctSessionId ? { acct_session_id: report.acctSessionId } : {}),
+    ...(report.nasIp ? { nas_ip: report.nasIp } : {}),
+    status: stop ? 'closed' : 'open',
+    total_bytes: report.totalBytes,
+    input_bytes: report.inputBytes ?? 0,
+    output_bytes: report.outputBytes ?? report.totalBytes,
+    ...(report.eventTime !== undefined ? { event_time: report.eventTime } : {}),
+    session_time_s: report.sessionTimeS,
+    started_at: nowIso,
+    last_report_at: nowIso,
+    ...(stop ? { closed_at: nowIso, close_reason: 'stop' as const } : {}),
+  };
 }
 
 /**
@@ -291,18 +223,17 @@ export async function account(
 async function macSessionCode(
   r: AccountingReport,
   uniqueId: string,
-  nowMs: number,
+  caller: Caller | undefined,
+  x: Exchange,
 ): Promise<string | undefined> {
   const mac = macLoginOf(r);
-  if (!mac || r.routerResellerId === undefined) return undefined;
-  const known = await Session.get({ id: uniqueId }, { consistent: true });
+  if (!mac || !caller) return undefined;
+  const known = await x.store.session(uniqueId);
   if (known) return known.code;
-  const bindings = await bindingsOfMac(r.routerResellerId, mac);
-  if (bindings.length <= 1) return bindings[0]?.code;
+  const bound = await x.store.bindings(caller.reseller_id, mac);
+  if (bound.length <= 1) return bound[0];
   const key = deviceKey(r);
-  const codes = await Promise.all(bindings.map((b) => Access.get({ code: b.code }, { consistent: true })));
-  const leased = codes.find((c) => (c?.devices?.[key] ?? 0) > Math.floor(nowMs / 1000));
-  return leased?.code ?? bindings[0]?.code;
+  const codes = await x.store.codes(bound);
+  const leased = codes.find((c) => (c.devices?.[key] ?? 0) > Math.floor(x.nowMs / 1000));
+  return leased?.code ?? bound[0];
 }
-
-// The bulk closes live in ./closing.ts; re-exported for the callers that knew them here.

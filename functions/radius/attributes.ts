@@ -47,7 +47,7 @@ function undoDoubleUtf8(s: string): string {
 }
 
 /** The login of an Access-Request's attributes. */
-export const loginRequestOf = (attrs: Map<string, string>) => ({
+export const loginRequestOf = (attrs: ReadonlyMap<string, string>) => ({
   userName: attrs.get('User-Name') ?? '',
   nasId: attrs.get('NAS-Identifier') ?? '',
   callingStationId: attrs.get('Calling-Station-Id'),
@@ -95,7 +95,7 @@ export function splitGigawords(bytes: number): { low: number; gigawords: number 
 }
 
 /** Octets + gigawords of one direction as one byte count (prefers the 64-bit attribute). */
-export function bytesOf(attrs: Map<string, string>, direction: 'Input' | 'Output'): number {
+export function bytesOf(attrs: ReadonlyMap<string, string>, direction: 'Input' | 'Output'): number {
   const wide = attrs.get(`Acct-${direction}-Octets64`);
   if (wide !== undefined && /^\d+$/.test(wide)) return Number(wide);
   const low = Number(attrs.get(`Acct-${direction}-Octets`) ?? 0);

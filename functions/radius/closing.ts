@@ -4,6 +4,7 @@ import { fanOut } from '../core/fan-out.js';
 import { log } from '../core/log.js';
 import { getNas } from '../store/nas.js';
 import { finishNasClose, type NasClose, pendingNasCloses, recordNasClose } from '../store/nas-closes.js';
+import { untilSettled } from '../store/retry.js';
 import {
   countSilentSessions,
   fullSessions,
@@ -15,7 +16,7 @@ import {
   reportItems,
   silentSessionsOf,
 } from '../store/sessions.js';
-import { transactIfCurrent, untilSettled } from '../store/transact.js';
+import { transactIfCurrent } from '../store/transact.js';
 import { radiusSettings } from './settings.js';
 
 /**
@@ -102,7 +103,7 @@ export interface NasCloseResult {
 
 /**
  * Accounting-On/Off: every open session of the NAS's current holder closes (`resellerId`, the
- * router's reseller, which identity.ts checked holds the NAS; read from the NAS when not given,
+ * router's reseller, which caller.ts checked holds the NAS; read from the NAS when not given,
  * and nothing closes for a NAS id nobody holds). Inside the RADIUS answer, for
  * RADIUS_NAS_CLOSE_BUDGET_MS at most (FreeRADIUS waits 2 s): a NAS's sessions are closed side
  * by side, RADIUS_CLOSE_CONCURRENCY at a time; what the budget leaves is recorded as a restart

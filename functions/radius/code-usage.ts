@@ -1,21 +1,21 @@
 // The CodeUsage stream consumer: Count RADIUS interims on their codes (used bytes, device lease, data limit) from the table's stream: an interim writes its session alone
 
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { clock } from '../core/clock.js';
 import { fanOut } from '../core/fan-out.js';
 import { endInvocation, log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
 import { Access, type AccessCode } from '../store/access-codes.js';
-import { batchGet } from '../store/entity.js';
+import { allOf, batchGet } from '../store/entity.js';
+import { untilSettled } from '../store/retry.js';
 import { countedEntryOf, countedOf, type RadiusSession, Session } from '../store/sessions.js';
+import { readStreamBatch } from '../store/stream-batch.js';
 import { disconnectOthersWhenUsedUp } from './disconnect.js';
 import { radiusSettings } from './settings.js';
 
 /**
  * The table's stream consumer that counts interims on their codes (functions/streams.ts). An
- * Interim-Update writes its session alone (functions/radius/interim.ts); this brings the code in
+ * Interim-Update writes its session alone (functions/store/sessions.ts); this brings the code in
  * line: the bytes the session used since what the code counted of it (`counted:<session>`, an
  * absolute total) added to `used_bytes` and taken off the device's data reservation, the device's
  * lease extended to the session's last report plus RADIUS_LEASE_S, and, when the code's data is
@@ -31,31 +31,26 @@ import { radiusSettings } from './settings.js';
  */
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   try {
-    const latest = new Map<string, { session: RadiusSession; first: string }>();
-    for (const record of event.Records) {
-      const image = record.dynamodb?.NewImage;
-      const sequence = record.dynamodb?.SequenceNumber;
-      if (!image || !sequence || record.eventName !== 'MODIFY') continue;
-      const item = unmarshall(image as Record<string, AttributeValue>);
-      if (item.entity !== Session.name || item.by_stream !== true) continue;
-      const session = Session.parse(item);
-      latest.set(session.id, { session, first: latest.get(session.id)?.first ?? sequence });
-    }
-    if (latest.size === 0) return { batchItemFailures: [] };
-    const outcome = await countUsage(
-      [...latest.values()].map((l) => l.session),
-      clock.now(),
+    return await readStreamBatch(
+      event,
+      {
+        entity: Session,
+        events: ['MODIFY'],
+        takes: (item) => item.by_stream === true,
+        idOf: (s) => s.id,
+      },
+      async (sessions) => {
+        const outcome = await countUsage(sessions, clock.now());
+        if (outcome.written) countMetric('InterimsCounted', outcome.written);
+        log.info('code usage', {
+          records: event.Records.length,
+          sessions: sessions.length,
+          ...outcome,
+          failed: outcome.failed.length,
+        });
+        return outcome;
+      },
     );
-    if (outcome.written) countMetric('InterimsCounted', outcome.written);
-    log.info('code usage', {
-      records: event.Records.length,
-      sessions: latest.size,
-      ...outcome,
-      failed: outcome.failed.length,
-    });
-    return {
-      batchItemFailures: outcome.failed.map((id) => ({ itemIdentifier: latest.get(id)?.first as string })),
-    };
   } finally {
     await endInvocation();
   }
@@ -100,35 +95,34 @@ export async function countUsage(
   await read([...new Set(sessions.map((s) => s.code))]);
   const nowS = Math.floor(nowMs / 1000);
   const one = async (s: RadiusSession) => {
-    let done = false;
-    for (let attempt = 0; attempt < attempts && !done; attempt++) {
-      if (attempt > 0) await read([s.code]);
-      const code = codes.get(s.code);
-      const due = code && owed(code, s, nowS);
-      if (!code || !due) {
-        out.unchanged += 1;
-        done = true;
-        break;
-      }
-      try {
-        const after = await writeUsage(code, s, due);
-        if (!after) continue;
-        codes.set(s.code, after);
-        out.written += 1;
-        done = true;
-        if (due.bytes > 0)
-          await disconnectOthersWhenUsedUp(
-            { ...after, used_bytes: after.used_bytes - due.bytes },
-            due.bytes,
-            s.id,
-            nowMs,
-          );
-      } catch (error) {
-        log.warn('code usage: a write failed', { error: (error as Error).name });
-        break;
-      }
+    try {
+      const settled = await untilSettled(
+        async (attempt) => {
+          if (attempt > 0) await read([s.code]);
+          const code = codes.get(s.code);
+          const due = code && owed(code, s, nowS);
+          if (!code || !due) return 'unchanged' as const;
+          const after = await writeUsage(code, s, due);
+          if (!after) return undefined;
+          codes.set(s.code, after);
+          if (due.bytes > 0)
+            await disconnectOthersWhenUsedUp(
+              { ...after, used_bytes: after.used_bytes - due.bytes },
+              due.bytes,
+              s.id,
+              nowMs,
+            );
+          return 'written' as const;
+        },
+        () => 'failed' as const,
+        attempts,
+      );
+      if (settled === 'failed') out.failed.push(s.id);
+      else out[settled] += 1;
+    } catch (error) {
+      log.warn('code usage: a write failed', { error: (error as Error).name });
+      out.failed.push(s.id);
     }
-    if (!done) out.failed.push(s.id);
   };
   // The codes side by side (a DynamoDB call costs less CPU with others in flight), each code's
   // sessions one after the other (they write the same item).
@@ -155,29 +149,20 @@ const writeUsage = (
   due: { counted: number; bytes: number; lease: number | undefined; total: number },
 ): Promise<AccessCode | undefined> => {
   const reserved = code.grants !== undefined && due.bytes > 0;
-  const sets = [
-    '#counted = :total',
-    ...(due.lease !== undefined ? ['devices.#dev = :lease'] : []),
-    ...(reserved ? ['grants.#dev = if_not_exists(grants.#dev, :zero) - :bytes'] : []),
-  ];
+  const w = Access.where;
   return Access.updateReturning(
     { code: code.code },
     {
-      expression: `SET ${sets.join(', ')}${due.bytes > 0 ? ' ADD used_bytes :bytes' : ''}`,
-      names: {
-        '#counted': countedOf(s.id),
-        ...(due.lease !== undefined || reserved ? { '#dev': s.device } : {}),
+      set: { [countedOf(s.id)]: due.total },
+      entries: {
+        ...(due.lease !== undefined ? { devices: { [s.device]: due.lease } } : {}),
+        ...(reserved ? { grants: { [s.device]: { add: -due.bytes } } } : {}),
       },
-      values: {
-        ':total': due.total,
-        ...(due.lease !== undefined ? { ':lease': due.lease } : {}),
-        ...(due.bytes > 0 ? { ':bytes': due.bytes } : {}),
-        ...(reserved ? { ':zero': 0 } : {}),
-      },
+      ...(due.bytes > 0 ? { add: { used_bytes: due.bytes } } : {}),
     },
-    {
-      expression: `#counted = :asRead${due.lease !== undefined ? ' AND attribute_exists(devices.#dev)' : ''}`,
-      values: { ':asRead': due.counted },
-    },
+    allOf(
+      w.compare(countedOf(s.id), '=', due.counted),
+      ...(due.lease !== undefined ? [w.has(['devices', s.device])] : []),
+    ),
   );
 };

@@ -2,6 +2,7 @@
 
 import { log } from '../core/log.js';
 import { cancelled, transact } from '../store/entity.js';
+import { untilSettled } from '../store/retry.js';
 import {
   countedItemNamesOf,
   countGuardOf,
@@ -45,16 +46,13 @@ function groupsOf(sessions: readonly RadiusSession[], max = MAX_TX_ITEMS): Radiu
   return groups;
 }
 
-const pause = (attempt: number) =>
-  new Promise((r) => setTimeout(r, (10 + Math.random() * 20) * 2 ** attempt));
-
 /**
  * Counts sessions their first report left uncounted, several in one transaction
  * (`countSessionsItems`: each counter item ADDed once with the sum of its sessions), the
  * groups one after the other (side by side they would fight over the same counter items).
  * A cancelled transaction names the sessions whose condition failed (another writer counted or
  * changed them): those are dropped and the rest sent again; a conflict with another
- * transaction is retried after a short pause. Idempotent: a session is counted only while it
+ * transaction is retried after the one back-off (functions/store/retry.ts). Idempotent: a session is counted only while it
  * carries `uncounted`, which the counting removes in the same transaction.
  */
 export async function countSessions(
@@ -69,33 +67,40 @@ export async function countSessions(
   };
   for (const group of groupsOf(sessions)) {
     let pending = group;
-    for (let attempt = 0; pending.length > 0 && attempt < attempts; attempt++) {
-      try {
-        out.transactions += 1;
-        await transact(countSessionsItems(pending));
-        out.counted.push(...pending.map((s) => s.id));
-        pending = [];
-      } catch (error) {
-        const c = cancelled<string>(error);
-        if (!c) {
-          // A throttle or an outage: the whole group is delivered again.
-          log.warn('session counts: a transaction failed', {
-            error: error instanceof Error ? `${error.name}: ${error.message}` : 'unknown',
-            sessions: pending.length,
-          });
-          break;
+    // What a cancelled transaction leaves is sent again (`untilSettled`'s back-off); `false`:
+    // not worth another try (a throttle, an outage, a cancellation no session explains).
+    await untilSettled(
+      async () => {
+        try {
+          out.transactions += 1;
+          await transact(countSessionsItems(pending));
+          out.counted.push(...pending.map((s) => s.id));
+          pending = [];
+          return true;
+        } catch (error) {
+          const c = cancelled<string>(error);
+          if (!c) {
+            // A throttle or an outage: the whole group is delivered again.
+            log.warn('session counts: a transaction failed', {
+              error: error instanceof Error ? `${error.name}: ${error.message}` : 'unknown',
+              sessions: pending.length,
+            });
+            return false;
+          }
+          const done = pending.filter((s) => c.failed(countGuardOf(s.id)));
+          out.skipped.push(...done.map((s) => s.id));
+          pending = pending.filter((s) => !c.failed(countGuardOf(s.id)));
+          // Cancelled neither by a session's condition nor by a conflict: not worth repeating.
+          if (done.length === 0 && !c.conflict) {
+            log.warn('session counts: a transaction was cancelled', { reasons: c.message });
+            return false;
+          }
+          return pending.length === 0 ? true : undefined;
         }
-        const done = pending.filter((s) => c.failed(countGuardOf(s.id)));
-        out.skipped.push(...done.map((s) => s.id));
-        pending = pending.filter((s) => !c.failed(countGuardOf(s.id)));
-        // Cancelled neither by a session's condition nor by a conflict: not worth repeating.
-        if (done.length === 0 && !c.conflict) {
-          log.warn('session counts: a transaction was cancelled', { reasons: c.message });
-          break;
-        }
-        if (c.conflict) await pause(attempt);
-      }
-    }
+      },
+      () => false,
+      attempts,
+    );
     out.failed.push(...pending.map((s) => s.id));
   }
   return out;

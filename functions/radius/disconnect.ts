@@ -23,8 +23,9 @@ import {
 } from '../store/disconnects.js';
 import { bindingsOfCode, forgetMac } from '../store/mac-bindings.js';
 import { getNas, listNasIdsOfReseller } from '../store/nas.js';
+import { untilSettled } from '../store/retry.js';
 import { getSession, openSessionsOfCode, type RadiusSession, reportItems } from '../store/sessions.js';
-import { transactIfCurrent, untilSettled } from '../store/transact.js';
+import { transactIfCurrent } from '../store/transact.js';
 import { normalizeCode, normalizeMac } from './attributes.js';
 import { radiusSettings } from './settings.js';
 

@@ -2,8 +2,9 @@
 
 import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
+import { SessionIdParams } from '../monitoring/schemas.js';
 import { recordResult } from './disconnect.js';
-import { DisconnectViewSchema, ResultBody, SessionIdParams } from './schemas.js';
+import { DisconnectViewSchema, ResultBody } from './schemas.js';
 
 /** The relay's report of one send: the router's ACK, NAK (with its Error-Cause) or silence. */
 export const handler = endpoint(

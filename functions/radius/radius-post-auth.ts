@@ -1,9 +1,9 @@
 // POST /api/v1/radius/post-auth: A login FreeRADIUS accepted (counted for operations)
 
 import { endpoint } from '../core/http.js';
-import { answerPostAuth, POST_AUTH_CONTRACT } from './answer-post-auth.js';
+import { answerPostAuth, POST_AUTH_CONTRACT } from './answers.js';
 
-/** The front's FreeRADIUS asks its task's service (functions/radius/answer-post-auth.ts). */
+/** The front's FreeRADIUS asks its task's service (functions/radius/answers.ts). */
 export const handler = endpoint('POST /api/v1/radius/post-auth', POST_AUTH_CONTRACT, ({ body }) =>
   answerPostAuth(body),
 );

@@ -1,11 +1,10 @@
 // The SessionCounts stream consumer: Count new RADIUS sessions (the open counters and the reseller's month) from the table's stream, several sessions a transaction
 
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { endInvocation, log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
-import { type RadiusSession, Session } from '../store/sessions.js';
+import { Session } from '../store/sessions.js';
+import { readStreamBatch } from '../store/stream-batch.js';
 import { countSessions } from './count-sessions.js';
 
 /**
@@ -19,30 +18,28 @@ import { countSessions } from './count-sessions.js';
  */
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   try {
-    const latest = new Map<string, { session: RadiusSession; first: string }>();
-    for (const record of event.Records) {
-      const image = record.dynamodb?.NewImage;
-      const sequence = record.dynamodb?.SequenceNumber;
-      if (!image || !sequence || (record.eventName !== 'INSERT' && record.eventName !== 'MODIFY')) continue;
-      const item = unmarshall(image as Record<string, AttributeValue>);
-      if (item.entity !== Session.name || item.uncounted !== true) continue;
-      const session = Session.parse(item);
-      latest.set(session.id, { session, first: latest.get(session.id)?.first ?? sequence });
-    }
-    if (latest.size === 0) return { batchItemFailures: [] };
-    const outcome = await countSessions([...latest.values()].map((l) => l.session));
-    if (outcome.counted.length) countMetric('SessionsCounted', outcome.counted.length);
-    log.info('session counts', {
-      records: event.Records.length,
-      sessions: latest.size,
-      counted: outcome.counted.length,
-      skipped: outcome.skipped.length,
-      failed: outcome.failed.length,
-      transactions: outcome.transactions,
-    });
-    return {
-      batchItemFailures: outcome.failed.map((id) => ({ itemIdentifier: latest.get(id)?.first as string })),
-    };
+    return await readStreamBatch(
+      event,
+      {
+        entity: Session,
+        events: ['INSERT', 'MODIFY'],
+        takes: (item) => item.uncounted === true,
+        idOf: (s) => s.id,
+      },
+      async (sessions) => {
+        const outcome = await countSessions(sessions);
+        if (outcome.counted.length) countMetric('SessionsCounted', outcome.counted.length);
+        log.info('session counts', {
+          records: event.Records.length,
+          sessions: sessions.length,
+          counted: outcome.counted.length,
+          skipped: outcome.skipped.length,
+          failed: outcome.failed.length,
+          transactions: outcome.transactions,
+        });
+        return outcome;
+      },
+    );
   } finally {
     await endInvocation();
   }

@@ -42,11 +42,13 @@ export const radiusSettings = defineSettings(
     RADIUS_LINK_GRACE_S: z._default(intSetting, 1800),
     /**
      * Seconds a process keeps a router and the NAS id it claims as read, to judge its next
-     * requests from memory (functions/radius/identity.ts): 0, every request reads them (the API's
-     * functions). Above 0, a revoked router or a released NAS id is refused within this many
-     * seconds, and an Interim-Update of a held router is one DynamoDB call.
+     * requests from memory (functions/radius/caller.ts), and an in-country edge's token found
+     * valid, for its RADIUS calls (functions/edge/edge-auth.ts). A revoked router or edge, or a
+     * released NAS id, is refused within this many seconds (the front's routers within its
+     * directory's refresh); 0: every request reads them. A held caller's Interim-Update is one
+     * DynamoDB call.
      */
-    RADIUS_ROUTER_HOLD_S: z._default(intSetting, 0),
+    RADIUS_ROUTER_HOLD_S: z._default(intSetting, 5),
     /** Sends of one Disconnect-Request before it is shown failed (a NAK or no answer each). */
     RADIUS_DISCONNECT_TRIES: z._default(intSetting, 3),
     /** Seconds before the second send; doubled before each next one. */

@@ -24,19 +24,6 @@ import { getRouterAddress, type RouterRecord, routersChangedSince } from '../sto
  * A failed read keeps what is held: during a DynamoDB outage the routers known go on.
  */
 
-/** What the front needs of a router. */
-export type HeldRouter = Pick<
-  RouterRecord,
-  | 'router_id'
-  | 'reseller_id'
-  | 'status'
-  | 'transport'
-  | 'nas_ids'
-  | 'source_ip'
-  | 'secret_box'
-  | 'cert_serial'
->;
-
 /** A UDP router's client definition, its secret sealed. */
 export interface HeldClient {
   router_id: string;
@@ -62,8 +49,11 @@ export const DIRECTORY_DEFAULTS: DirectorySettings = {
 export interface RouterDirectory {
   /** The active UDP router registered at this (canonical) address; undefined asks in the background. */
   clientAt(address: string): HeldClient | undefined;
-  /** The router as last read, if held. */
-  router(routerId: string): HeldRouter | undefined;
+  /**
+   * The router as last read, if held: the caller's judgement reads it (functions/radius/
+   * caller.ts). Its `last_heard_at` is the one read, raised by this process's own heartbeats.
+   */
+  router(routerId: string): RouterRecord | undefined;
   /** Settles once every router was read (the first full load). */
   readonly ready: Promise<void>;
   /** How many routers are held. */
@@ -76,21 +66,10 @@ let active: RouterDirectory | undefined;
 /** The directory of this process, when it is the RADIUS front's service; undefined in a Lambda function. */
 export const routerDirectory = (): RouterDirectory | undefined => active;
 
-const held = (r: RouterRecord): HeldRouter => ({
-  router_id: r.router_id,
-  reseller_id: r.reseller_id,
-  status: r.status,
-  transport: r.transport,
-  nas_ids: r.nas_ids,
-  ...(r.source_ip ? { source_ip: r.source_ip } : {}),
-  ...(r.secret_box ? { secret_box: r.secret_box } : {}),
-  ...(r.cert_serial ? { cert_serial: r.cert_serial } : {}),
-});
-
 /** Starts this process's directory (one per process: the service's). */
 export function startRouterDirectory(settings: DirectorySettings = DIRECTORY_DEFAULTS): RouterDirectory {
   active?.stop();
-  let routers = new Map<string, HeldRouter>();
+  let routers = new Map<string, RouterRecord>();
   let clients = new Map<string, HeldClient>();
   /** When each unknown address was last looked up (bounded: cleared past 10,000). */
   const asked = new Map<string, number>();
@@ -100,8 +79,7 @@ export function startRouterDirectory(settings: DirectorySettings = DIRECTORY_DEF
   let timer: ReturnType<typeof setTimeout> | undefined;
   let lastProblem = '';
 
-  const apply = (r: RouterRecord) => {
-    const h = held(r);
+  const apply = (h: RouterRecord) => {
     routers.set(h.router_id, h);
     const address = h.source_ip;
     if (!address) return;

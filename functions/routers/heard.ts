@@ -3,11 +3,12 @@
 import { clock } from '../core/clock.js';
 import { log } from '../core/log.js';
 import { ackAlert, closeIncident } from '../store/alerts.js';
+import { untilSettled } from '../store/retry.js';
 import { getRouter, markHeard, type RouterRecord } from '../store/routers.js';
 
 /**
  * "Last heard" of a router, from its own traffic: every login and accounting report the API
- * accepts from it (functions/radius/identity.ts judged it) counts, with the router record that
+ * accepts from it (functions/radius/caller.ts judged it) counts, with the router record that
  * request read anyway. The record is written only when what was read is older than
  * HEARD_REFRESH_MS, so a busy router costs one write per interval, not one per packet; of
  * concurrent requests that read the same stale value, the conditional write lets one through.
@@ -31,22 +32,31 @@ export const heardRecently = (router: Pick<RouterRecord, 'last_heard_at'>, nowMs
  */
 async function noteHeardOnce(router: RouterRecord, nowMs: number): Promise<'written' | 'fresh' | 'raced'> {
   if (heardRecently(router, nowMs)) return 'fresh';
-  let read = router;
+  const at = new Date(nowMs).toISOString();
   // A refusal is another request's write or the silence job's mark: read again, decide again.
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const at = new Date(nowMs).toISOString();
-    if (await markHeard(read, at)) {
-      // A record the process holds in memory (functions/radius/identity.ts, `heldRouters`) is
-      // then fresh for the next HEARD_REFRESH_MS: its next reports write nothing here.
-      router.last_heard_at = at;
-      if (read.silent_since) await resolveSilence(read);
-      return 'written';
-    }
-    const again = await getRouter(read.router_id);
-    if (!again || heardRecently(again, nowMs)) return 'raced';
-    read = again;
-  }
-  return 'raced';
+  let read = router;
+  return untilSettled(
+    async () => {
+      if (await markHeard(read, at)) {
+        const wasSilent = read.silent_since ? { ...read } : undefined;
+        // A record the process holds in memory (a router held for RADIUS_ROUTER_HOLD_S:
+        // functions/radius/caller.ts) is then fresh for the next HEARD_REFRESH_MS: its next
+        // reports write nothing here.
+        Object.assign(router, { last_heard_at: at, silent_since: undefined, silent_alert_id: undefined });
+        if (wasSilent) await resolveSilence(wasSilent);
+        return 'written' as const;
+      }
+      const again = await getRouter(read.router_id);
+      // Held records learn what another process wrote, so they do not try again on every packet.
+      if (again)
+        Object.assign(router, { last_heard_at: again.last_heard_at, silent_since: again.silent_since });
+      if (!again || heardRecently(again, nowMs)) return 'raced' as const;
+      read = again;
+      return undefined;
+    },
+    () => 'raced' as const,
+    3,
+  );
 }
 
 /** Resolves the alert a silence raised (acknowledged by the router's return) and closes its incident. */

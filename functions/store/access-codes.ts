@@ -1,7 +1,7 @@
 // The access code's record and its writes: created, activated, extended, revoked, its devices claimed.
 
 import type { Currency } from '../core/currency.js';
-import { cancelled, type Expr, entity, exists, type TxItem, transact } from './entity.js';
+import { allOf, cancelled, type Expr, entity, exists, type TxItem, transact, type Update } from './entity.js';
 import type { Offer } from './forfaits.js';
 import { voucherCountsMove } from './voucher-counts.js';
 
@@ -109,6 +109,7 @@ export const Access = entity<AccessCode>('access_code')({
     const end = a.expires_at ?? a.use_by;
     return end ? Math.floor(Date.parse(end) / 1000) + KEEP_AFTER_END_S : undefined;
   },
+  ttlFrom: ['source', 'expires_at', 'use_by'],
 });
 
 /** Bytes of a number of megabytes (1 MB = 1,048,576 bytes, as hotspot routers count). */
@@ -139,10 +140,8 @@ export function accessCodeActivate(
     a,
     {
       set: { ...also.set, subscriber_id: subscriberId },
+      ifAbsent: { started_at: nowIso, expires_at: expiresAt },
       read: a,
-      expression:
-        'SET started_at = if_not_exists(started_at, :now), expires_at = if_not_exists(expires_at, :exp)',
-      values: { ':now': nowIso, ':exp': expiresAt },
     },
     also.condition ?? exists,
   );
@@ -162,7 +161,6 @@ export function accessCodeExtend(
   /** -1: a refunded top-up taken back. */
   count: 1 | -1 = 1,
 ): TxItem {
-  const ttl = Access.item({ ...read, ...next }).ttl;
   return Access.tx.update(
     read,
     {
@@ -173,14 +171,9 @@ export function accessCodeExtend(
         devices_version: read.devices_version + 1,
       },
       add: { topups: count },
-      ...(ttl !== undefined
-        ? { expression: 'SET #ttl = :ttl', names: { '#ttl': 'ttl' }, values: { ':ttl': ttl } }
-        : {}),
+      read,
     },
-    {
-      expression: 'devices_version = :read AND attribute_not_exists(revoked_at)',
-      values: { ':read': read.devices_version },
-    },
+    allOf(Access.where.is('devices_version', read.devices_version), Access.where.lacks('revoked_at')),
   );
 }
 
@@ -195,11 +188,7 @@ export const allCodesOf = (subscriberId: string): Promise<AccessCode[]> =>
  */
 // Access: UpdateItem pk=CODE#<code> SET revoked_at if not set, condition attribute_exists(pk), ALL_NEW.
 export const revokeAccessCode = (code: string, nowIso: string): Promise<AccessCode | undefined> =>
-  Access.updateReturning(
-    { code },
-    { expression: 'SET revoked_at = if_not_exists(revoked_at, :now)', values: { ':now': nowIso } },
-    exists,
-  );
+  Access.updateReturning({ code }, { ifAbsent: { revoked_at: nowIso } }, exists);
 
 /** A subscriber's codes, newest first (at most `limit`). */
 // Access: Query bySubscriber (gsi1) gsi1pk=SUBSCRIBER#<id>#CODES, descending, Limit.
@@ -222,7 +211,7 @@ export async function listCodesOf(subscriberId: string, limit = 20): Promise<Acc
 export async function claimDevice(input: {
   code: AccessCode;
   devices: Record<string, number>;
-  /** The reservations after this login (see functions/radius/authorize.ts). */
+  /** The reservations after this login (see functions/radius/login.ts). */
   grants?: Record<string, number>;
   /** The leases MAC logins hold after this login. */
   macLeases?: Record<string, number>;
@@ -233,20 +222,19 @@ export async function claimDevice(input: {
   firstUse?: Record<string, TxItem>;
 }): Promise<boolean> {
   const read = input.code.devices_version;
-  const update: Expr = {
-    expression:
-      'SET devices = :d, grants = :g, mac_leases = :m, devices_version = :next, started_at = if_not_exists(started_at, :now), expires_at = if_not_exists(expires_at, :exp), last_login_at = :now, last_nas_id = :nas',
-    values: {
-      ':d': input.devices,
-      ':g': input.grants ?? {},
-      ':m': input.macLeases ?? {},
-      ':next': read + 1,
-      ':now': input.nowIso,
-      ':exp': input.expiresAt,
-      ':nas': input.nasId,
+  const update: Update<AccessCode> = {
+    set: {
+      devices: input.devices,
+      grants: input.grants ?? {},
+      mac_leases: input.macLeases ?? {},
+      devices_version: read + 1,
+      last_login_at: input.nowIso,
+      last_nas_id: input.nasId,
     },
+    ifAbsent: { started_at: input.nowIso, expires_at: input.expiresAt },
+    read: input.code,
   };
-  const asRead: Expr = { expression: 'devices_version = :read', values: { ':read': read } };
+  const asRead = Access.where.is('devices_version', read);
   if (!input.firstUse) return Access.update(input.code, update, asRead);
   // A voucher's first login redeems it (the code is the voucher): active -> redeemed, moving it
   // in its reseller's lists, only while still active (a redemption through the API wins else).
@@ -254,11 +242,8 @@ export async function claimDevice(input: {
   const claim = redeems
     ? Access.tx.update(
         input.code,
-        { ...update, set: { voucher_status: 'redeemed', redeemed_at: input.nowIso }, read: input.code },
-        {
-          expression: `${asRead.expression} AND voucher_status = :active`,
-          values: { ...asRead.values, ':active': 'active' },
-        },
+        { ...update, set: { ...update.set, voucher_status: 'redeemed', redeemed_at: input.nowIso } },
+        allOf(asRead, Access.where.is('voucher_status', 'active')),
       )
     : Access.tx.update(input.code, update, asRead);
   try {

@@ -3,8 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { clock } from '../core/clock.js';
 import type { Role } from '../core/principal.js';
-import { type Expr, entity, exists, notExists } from './entity.js';
-import { TABLE } from './table.js';
+import { allOf, type Expr, entity, exists, notExists } from './entity.js';
 
 /**
  * An account is a phone number that has logged in (a subscriber) or that an operator
@@ -47,6 +46,12 @@ export interface AccountOtp {
   otp_guesses?: number;
   /** Epoch ms of the last guess: a code burnt within OTP.afterBurnMs makes the next ones stricter. */
   otp_last_fail_at?: number;
+  /**
+   * Epoch seconds until which a subscriber's account is kept (its TTL): a subscriber no code of
+   * which was verified yet, until it would have been; a verified one, its retention from its last
+   * login. Never on an operator's or an agent's account: they are kept until removed.
+   */
+  keep_until?: number;
 }
 
 export type StoredAccount = Account & AccountOtp;
@@ -59,6 +64,8 @@ export const AccountEntity = entity<StoredAccount>('account')({
     /** Operator accounts (admins, resellers), by role then MSISDN; subscribers are not listed. */
     operators: { gsi: 'gsi1', pk: 'OPERATORS', sk: '{role}#{msisdn}', when: isOperator },
   },
+  ttl: (a) => a.keep_until,
+  ttlFrom: ['keep_until'],
 });
 
 const publicAccount = ({
@@ -70,6 +77,7 @@ const publicAccount = ({
   otp_guesses,
   otp_last_fail_at,
   verified_at,
+  keep_until,
   ...account
 }: StoredAccount): Account => account;
 
@@ -88,17 +96,11 @@ export type AccountAsRead = Pick<Account, 'role' | 'reseller_id'> | undefined;
 /** `attribute_not_exists(pk)`, or the role and reseller id as read. */
 function unchangedSince(read: AccountAsRead): Expr {
   if (!read) return notExists;
-  return read.reseller_id === undefined
-    ? {
-        expression: '#role = :readRole AND attribute_not_exists(reseller_id)',
-        names: { '#role': 'role' },
-        values: { ':readRole': read.role },
-      }
-    : {
-        expression: '#role = :readRole AND reseller_id = :readRid',
-        names: { '#role': 'role' },
-        values: { ':readRole': read.role, ':readRid': read.reseller_id },
-      };
+  const w = AccountEntity.where;
+  return allOf(
+    w.is('role', read.role),
+    read.reseller_id === undefined ? w.lacks('reseller_id') : w.is('reseller_id', read.reseller_id),
+  );
 }
 
 interface OperatorInput {
@@ -138,12 +140,10 @@ async function writeOperator(input: OperatorInput, condition?: Expr): Promise<Ac
         // An admin holds no reseller id, whatever the account was before.
         reseller_id: input.resellerId || undefined,
         ...(input.name ? { name: input.name } : {}),
+        // An operator is kept until removed: no TTL, even on a subscriber it was before.
+        keep_until: undefined,
       },
-      // An operator is kept until removed: no TTL, even on a subscriber it was before.
-      expression:
-        'SET #id = if_not_exists(#id, :id), created_at = if_not_exists(created_at, :now) ' + 'REMOVE #ttl',
-      names: { '#id': 'id', '#ttl': TABLE.ttlAttribute },
-      values: { ':id': randomUUID(), ':now': clock.iso() },
+      ifAbsent: { id: randomUUID(), created_at: clock.iso() },
     },
     condition,
   );
@@ -164,11 +164,7 @@ export async function removeOperator(msisdn: string): Promise<Account | undefine
       remove: ['reseller_id', 'agent_id', 'name'],
       add: { token_version: 1 },
     },
-    {
-      expression: `${exists.expression} AND #role <> :subscriber`,
-      names: { '#role': 'role' },
-      values: { ':subscriber': 'subscriber' },
-    },
+    allOf(exists, AccountEntity.where.isNot('role', 'subscriber')),
   );
   return stored && publicAccount(stored);
 }
@@ -183,13 +179,7 @@ export function revokeTokens(msisdn: string, accountId?: string): Promise<boolea
   return AccountEntity.update(
     { msisdn },
     { add: { token_version: 1 } },
-    accountId
-      ? {
-          expression: `${exists.expression} AND #id = :id`,
-          names: { '#id': 'id' },
-          values: { ':id': accountId },
-        }
-      : exists,
+    accountId ? allOf(exists, AccountEntity.where.is('id', accountId)) : exists,
   );
 }
 
@@ -227,11 +217,7 @@ export async function listOperators(): Promise<Account[]> {
 export const deleteSubscriberAccount = (msisdn: string, id: string): Promise<boolean> =>
   AccountEntity.delete(
     { msisdn },
-    {
-      expression: '#role = :subscriber AND #id = :id',
-      names: { '#role': 'role', '#id': 'id' },
-      values: { ':subscriber': 'subscriber', ':id': id },
-    },
+    allOf(AccountEntity.where.is('role', 'subscriber'), AccountEntity.where.is('id', id)),
   );
 
 /**

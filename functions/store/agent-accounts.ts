@@ -2,8 +2,7 @@
 
 import { AccountEntity } from './accounts.js';
 import { type Agent, AgentEntity } from './agents.js';
-import { cancelled, type Expr, notExists, type TxItem, transact } from './entity.js';
-import { TABLE } from './table.js';
+import { allOf, cancelled, type Expr, notExists, type TxItem, transact } from './entity.js';
 
 /**
  * How a number becomes a reseller's agent: the reseller invites it, and the number's holder
@@ -21,12 +20,10 @@ function agentAccountItem(agent: Agent, accountId: string, nowIso: string, condi
         role: 'agent',
         reseller_id: agent.reseller_id,
         agent_id: agent.id,
+        // An agent is kept until removed: no TTL, even on a subscriber it was before.
+        keep_until: undefined,
       },
-      // An agent is kept until removed: no TTL, even on a subscriber it was before.
-      expression:
-        'SET #id = if_not_exists(#id, :id), created_at = if_not_exists(created_at, :now) REMOVE #ttl',
-      names: { '#id': 'id', '#ttl': TABLE.ttlAttribute },
-      values: { ':id': accountId, ':now': nowIso },
+      ifAbsent: { id: accountId, created_at: nowIso },
     },
     condition,
   );
@@ -54,22 +51,15 @@ export async function acceptAgent(
     await transact({
       agent: AgentEntity.tx.update(
         { id: agent.id },
-        {
-          expression: 'REMOVE #status SET accepted_at = :now',
-          names: { '#status': 'status' },
-          values: { ':now': nowIso },
-        },
-        {
-          expression: '#status = :invited',
-          names: { '#status': 'status' },
-          values: { ':invited': 'invited' },
-        },
+        { set: { status: undefined, accepted_at: nowIso } },
+        AgentEntity.where.is('status', 'invited'),
       ),
-      account: agentAccountItem(agent, accountId, nowIso, {
-        expression: '#role = :subscriber AND #id = :id',
-        names: { '#role': 'role', '#id': 'id' },
-        values: { ':subscriber': 'subscriber', ':id': accountId },
-      }),
+      account: agentAccountItem(
+        agent,
+        accountId,
+        nowIso,
+        allOf(AccountEntity.where.is('role', 'subscriber'), AccountEntity.where.is('id', accountId)),
+      ),
     });
     return 'accepted';
   } catch (error) {

@@ -1,6 +1,6 @@
 // A reseller's agents: their record, terms, sales, periods and cash.
 
-import { cancelled, type Expr, entity, exists, type TxItem, transact } from './entity.js';
+import { allOf, cancelled, entity, exists, type TxItem, transact } from './entity.js';
 
 /**
  * A reseller's agent: a phone number (a shop, a cashier) that sells the reseller's codes for
@@ -181,22 +181,11 @@ export async function recordAgentSale(
   bookings: Record<string, TxItem>,
 ): Promise<SaleOutcome> {
   const owed = sale.price_fcfa - sale.commission_fcfa;
-  const covers: Expr =
+  const [paidFrom, price] =
     sale.paid_from === 'float'
-      ? { expression: 'attribute_exists(pk) AND float_fcfa >= :price', values: { ':price': sale.price_fcfa } }
-      : {
-          expression: 'attribute_exists(pk) AND #stock >= :one',
-          names: { '#stock': `${STOCK}${sale.forfait_id}` },
-          values: { ':one': 1 },
-        };
-  const take =
-    sale.paid_from === 'float'
-      ? { expression: 'ADD float_fcfa :minusPrice', values: { ':minusPrice': -sale.price_fcfa } }
-      : {
-          expression: 'ADD #stock :minusOne',
-          names: { '#stock': `${STOCK}${sale.forfait_id}` },
-          values: { ':minusOne': -1 },
-        };
+      ? (['float_fcfa', sale.price_fcfa] as const)
+      : ([`${STOCK}${sale.forfait_id}` as const, 1] as const);
+  const covers = allOf(exists, AgentEntity.where.compare(paidFrom, '>=', price));
   const period = (p: string): TxItem =>
     PeriodEntity.tx.upsert(
       { agent_id: sale.agent_id, period: p },
@@ -210,14 +199,12 @@ export async function recordAgentSale(
       agent: AgentEntity.tx.update(
         { id: sale.agent_id },
         {
-          expression: `${take.expression}, sold_fcfa :price, commission_fcfa :comm, owed_fcfa :owed, sales_count :one`,
-          names: 'names' in take ? take.names : undefined,
-          values: {
-            ...take.values,
-            ':price': sale.price_fcfa,
-            ':comm': sale.commission_fcfa,
-            ':owed': owed,
-            ':one': 1,
+          add: {
+            [paidFrom]: -price,
+            sold_fcfa: sale.price_fcfa,
+            commission_fcfa: sale.commission_fcfa,
+            owed_fcfa: owed,
+            sales_count: 1,
           },
         },
         covers,

@@ -2,7 +2,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { countItems, scopeOf } from './counters.js';
-import { cancelled, entity, transact } from './entity.js';
+import { allOf, anyOf, cancelled, entity, exists, notExists, transact } from './entity.js';
 import { getNas } from './nas.js';
 
 export type AlertStatus = 'active' | 'acked';
@@ -57,6 +57,9 @@ export const AlertEntity = entity<StoredAlert>('alert')({
       sk: (a: Pick<StoredAlert, 'acked' | 'ts' | 'id'>) => `${siteStatusPrefix(statusOf(a))}${a.ts}#${a.id}`,
     },
   },
+  // An acknowledged alert is kept ACKED_RETENTION_S after its ack; an active one stays.
+  ttl: (a) => (a.acked_at ? Math.floor(Date.parse(a.acked_at) / 1000) + ACKED_RETENTION_S : undefined),
+  ttlFrom: ['acked_at'],
 });
 
 /** At most one open incident per site and alert type: the guard against an alert per run. */
@@ -102,12 +105,17 @@ export async function raiseAlertOnce(
       incident:
         options.reopenAfterMs === undefined
           ? Incident.tx.create(marker)
-          : Incident.tx.put(marker, {
-              expression: 'attribute_not_exists(pk) OR opened_at < :since',
-              values: {
-                ':since': new Date(Date.parse(input.ts) - options.reopenAfterMs).toISOString(),
-              },
-            }),
+          : Incident.tx.put(
+              marker,
+              anyOf(
+                notExists,
+                Incident.where.compare(
+                  'opened_at',
+                  '<',
+                  new Date(Date.parse(input.ts) - options.reopenAfterMs).toISOString(),
+                ),
+              ),
+            ),
       alert: AlertEntity.tx.put(alert),
       ...countItems('alerts_active', alertScopes(alert), 1, alert.id),
     });
@@ -149,11 +157,8 @@ export async function ackAlert(
     {
       set: { acked: true, acked_by: userId, acked_by_sub: bySub, acked_at: at },
       read: current,
-      expression: 'SET #ttl = :ttl',
-      names: { '#ttl': 'ttl' },
-      values: { ':ttl': Math.floor(Date.parse(at) / 1000) + ACKED_RETENTION_S },
     },
-    { expression: 'attribute_exists(pk) AND acked = :false', values: { ':false': false } },
+    allOf(exists, AlertEntity.where.is('acked', false)),
   );
   try {
     await transact({ ack, ...countItems('alerts_active', alertScopes(current), -1, current.id) });

@@ -48,18 +48,8 @@ export async function saveBranding(
   const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
   try {
     await transact({
-      owner: Nas.tx.check(
-        { nas_id: nasId },
-        { expression: 'reseller_id = :r', values: { ':r': resellerId } },
-      ),
-      branding: Branding.tx.upsert(
-        { nas_id: nasId },
-        {
-          expression: `SET ${entries.map(([k]) => `#${k} = :${k}`).join(', ')}`,
-          names: Object.fromEntries(entries.map(([k]) => [`#${k}`, k])),
-          values: { ...Object.fromEntries(entries.map(([k, v]) => [`:${k}`, v])) },
-        },
-      ),
+      owner: Nas.tx.check({ nas_id: nasId }, Nas.where.is('reseller_id', resellerId)),
+      branding: Branding.tx.upsert({ nas_id: nasId }, { set: Object.fromEntries(entries) }),
     });
     return true;
   } catch (error) {
@@ -106,17 +96,11 @@ export async function readLogo(nasId: string): Promise<{ logo?: LogoRecord; logo
 export async function saveLogo(resellerId: string, logo: LogoRecord, logoUrl: string): Promise<boolean> {
   try {
     await transact({
-      owner: Nas.tx.check(
-        { nas_id: logo.nas_id },
-        { expression: 'reseller_id = :r', values: { ':r': resellerId } },
-      ),
+      owner: Nas.tx.check({ nas_id: logo.nas_id }, Nas.where.is('reseller_id', resellerId)),
       logo: Logo.tx.put(logo),
       branding: Branding.tx.upsert(
         { nas_id: logo.nas_id },
-        {
-          expression: 'SET logo_url = :u, updated_at = :at',
-          values: { ':u': logoUrl, ':at': logo.updated_at },
-        },
+        { set: { logo_url: logoUrl, updated_at: logo.updated_at } },
       ),
     });
     return true;

@@ -54,6 +54,8 @@ const Run = entity<CanaryRun>('canary_run')({
 /** The runs of each UTC day (YYYY-MM-DD), counted: one partition, in day order. */
 const Day = entity<DayCounters>('canary_day')({
   key: (d: Pick<DayCounters, 'day'>) => ({ pk: 'CANARY#DAY', sk: d.day }),
+  // A little longer than the run history they count.
+  ttl: (d) => epochSeconds(`${d.day}T00:00:00.000Z`) + (HISTORY_DAYS + 10) * DAY_S,
 });
 
 /** The last day a day key can name: the upper bound of "every day from a day on". */
@@ -75,14 +77,11 @@ export async function countRunInDay(run: CanaryRun): Promise<void> {
   await Day.upsert(
     { day },
     {
-      expression: 'ADD runs :one, healthy_runs :healthy, up_runs :up SET #day = :day, #ttl = :ttl',
-      names: { '#day': 'day', '#ttl': 'ttl' },
-      values: {
-        ':one': 1,
-        ':healthy': run.overall_status === 'healthy' ? 1 : 0,
-        ':up': run.overall_status === 'down' ? 0 : 1,
-        ':day': day,
-        ':ttl': epochSeconds(run.at) + (HISTORY_DAYS + 10) * DAY_S,
+      set: { day },
+      add: {
+        runs: 1,
+        healthy_runs: run.overall_status === 'healthy' ? 1 : 0,
+        up_runs: run.overall_status === 'down' ? 0 : 1,
       },
     },
   );
@@ -98,17 +97,15 @@ export const recordLatest = (run: CanaryRun, failed: boolean): Promise<CanarySta
   State.upsertReturning(
     {},
     {
-      expression: `SET last_run = :at, run_id = :id, overall_status = :status, tests = :tests ${
-        failed ? 'ADD consecutive_fails :streak' : ', consecutive_fails = :streak'
-      }`,
-      values: {
-        ':at': run.at,
-        ':id': run.id,
-        ':status': run.overall_status,
-        ':tests': run.tests,
+      set: {
+        last_run: run.at,
+        run_id: run.id,
+        overall_status: run.overall_status,
+        tests: run.tests,
         // A failed run adds one to the streak; a healthy one sets it back to none.
-        ':streak': failed ? 1 : 0,
+        ...(failed ? {} : { consecutive_fails: 0 }),
       },
+      ...(failed ? { add: { consecutive_fails: 1 } } : {}),
     },
     absentOrBelow('last_run', run.at),
   );

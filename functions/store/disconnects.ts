@@ -1,6 +1,6 @@
 // Disconnect-Requests (RFC 5176) the platform wants a router to act on: armed, due, moved through their states.
 
-import { entity, notExists } from './entity.js';
+import { allOf, anyOf, entity, notExists } from './entity.js';
 
 /**
  * A Disconnect-Request (RFC 5176) the platform wants a router to act on: one per RADIUS session,
@@ -77,11 +77,7 @@ export const getDisconnect = (sessionId: string): Promise<DisconnectRequest | un
  */
 // Access: PutItem pk=SESSION#<id>, sk=DISCONNECT (condition: no item, or status failed).
 export const armDisconnect = (d: DisconnectRequest): Promise<boolean> =>
-  Disconnect.put(d, {
-    expression: `${notExists.expression} OR #status = :failed`,
-    names: { '#status': 'status' },
-    values: { ':failed': 'failed' },
-  });
+  Disconnect.put(d, anyOf(notExists, Disconnect.where.is('status', 'failed')));
 
 /** Due requests (pending ones to send, sent ones whose answer window is over), oldest first. */
 // Access: Query dueByTime (gsi1) gsi1pk=DISCONNECTS#DUE AND gsi1sk < :now, Limit.
@@ -106,10 +102,10 @@ export function moveDisconnect(
   return Disconnect.update(
     read,
     { set: { ...next, ...cause }, read },
-    {
-      expression: '#status = :readStatus AND attempts = :readAttempts AND next_at = :readNext',
-      names: { '#status': 'status' },
-      values: { ':readStatus': read.status, ':readAttempts': read.attempts, ':readNext': read.next_at },
-    },
+    allOf(
+      Disconnect.where.is('status', read.status),
+      Disconnect.where.is('attempts', read.attempts),
+      Disconnect.where.is('next_at', read.next_at),
+    ),
   );
 }

@@ -22,13 +22,7 @@ export const getDnsStatus = (): Promise<DnsStatus | undefined> => Status.get({})
 /** The canary's verdict on the resolver; touches nothing the DNS host reports. */
 // Access: UpdateItem pk=DNS, sk=STATUS SET unbound_healthy, checked_at.
 export async function setUnboundHealthy(healthy: boolean, at: string): Promise<void> {
-  await Status.upsert(
-    {},
-    {
-      expression: 'SET unbound_healthy = :h, checked_at = :at',
-      values: { ':h': healthy, ':at': at },
-    },
-  );
+  await Status.upsert({}, { set: { unbound_healthy: healthy, checked_at: at } });
 }
 
 /** What the DNS host reports; an older report than the stored one is ignored. */
@@ -41,11 +35,10 @@ export async function reportDnsStatus(report: {
   const stored = await Status.upsertReturning(
     {},
     {
-      expression: 'SET blocklist_count = :c, sinkhole_ip = :ip, last_update = :u',
-      values: {
-        ':c': report.blocklist_count,
-        ':ip': report.sinkhole_ip,
-        ':u': report.last_update,
+      set: {
+        blocklist_count: report.blocklist_count,
+        sinkhole_ip: report.sinkhole_ip,
+        last_update: report.last_update,
       },
     },
     absentOrBelow('last_update', report.last_update, true),

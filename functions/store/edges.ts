@@ -1,6 +1,7 @@
 // In-country edges: registered, read, revoked, and their addresses.
 
-import { cancelled, entity, exists, transact } from './entity.js';
+import { anyOf, cancelled, entity, exists, notExists, transact } from './entity.js';
+import { untilSettled } from './retry.js';
 
 /**
  * An in-country edge: a RADIUS front run on a machine in a country (docs/outage.md), which
@@ -98,18 +99,28 @@ export async function createEdge(edge: EdgeRecord): Promise<void> {
       ]),
     ),
   };
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await transact(items);
-    } catch (error) {
-      const refusal = cancelled<string>(error);
-      const refused = refusal?.failedItems.filter((n) => n.startsWith('claim')) ?? [];
-      if (refused.length)
-        throw new ResellerHasEdge(claims.filter(([name]) => refused.includes(name)).map(([, r]) => r));
-      // Another registration held a claim at the same instant: the next try sees who won.
-      if (!refusal?.conflict || attempt === 3) throw error;
-    }
-  }
+  let lost: unknown;
+  await untilSettled(
+    async () => {
+      try {
+        await transact(items);
+        return true;
+      } catch (error) {
+        const refusal = cancelled<string>(error);
+        const refused = refusal?.failedItems.filter((n) => n.startsWith('claim')) ?? [];
+        if (refused.length)
+          throw new ResellerHasEdge(claims.filter(([name]) => refused.includes(name)).map(([, r]) => r));
+        // Another registration held a claim at the same instant: the next try sees who won.
+        if (!refusal?.conflict) throw error;
+        lost = error;
+        return undefined;
+      }
+    },
+    () => {
+      throw lost;
+    },
+    3,
+  );
 }
 
 /** Revokes an edge and drops its claims and links (its routers' next scripts name it no more); false when there is none. */
@@ -117,11 +128,7 @@ export async function createEdge(edge: EdgeRecord): Promise<void> {
 export async function revokeEdge(edgeId: string, nowIso: string): Promise<boolean> {
   const edge = await getEdge(edgeId);
   if (!edge) return false;
-  const ours = {
-    expression: 'attribute_not_exists(pk) OR #edge = :edge',
-    names: { '#edge': 'edge_id' },
-    values: { ':edge': edgeId },
-  };
+  const ours = anyOf(notExists, Claim.where.is('edge_id', edgeId));
   await transact({
     edge: Edge.tx.update({ edge_id: edgeId }, { set: { status: 'revoked', revoked_at: nowIso } }, exists),
     // A revoked edge's claims are gone, and may be another edge's since.
@@ -145,11 +152,7 @@ export async function revokeEdge(edgeId: string, nowIso: string): Promise<boolea
 export async function markEdgeRadsec(edgeId: string): Promise<boolean> {
   const edge = await getEdge(edgeId);
   if (edge?.status !== 'active') return false;
-  const active = {
-    expression: '#status = :active',
-    names: { '#status': 'status' },
-    values: { ':active': 'active' },
-  };
+  const active = Edge.where.is('status', 'active');
   await transact({
     edge: Edge.tx.update({ edge_id: edgeId }, { set: { radsec: true } }, active),
     ...Object.fromEntries(

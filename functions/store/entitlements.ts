@@ -35,4 +35,5 @@ export const EntitlementEntity = entity<Entitlement>('entitlement')({
     sk: `ENT#${e.id}`,
   }),
   ttl: (e) => Math.floor(Date.parse(e.expires_at) / 1000) + KEEP_AFTER_EXPIRY_S,
+  ttlFrom: ['expires_at'],
 });

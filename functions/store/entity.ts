@@ -1,6 +1,7 @@
 // THE entity helper: each entity declared once (keys, indexes, TTL) and read, written, queried and transacted through it.
 
 import {
+  type AttributeValue,
   BatchGetItemCommand,
   DeleteItemCommand,
   GetItemCommand,
@@ -10,21 +11,19 @@ import {
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { itemClient, tableName } from '../core/ddb.js';
 import {
-  ACTIONS,
-  actionsOf,
+  type Conditions,
+  conditionsOf,
   type Expr,
   isConditionFailure,
   merged,
   notExists,
   type TxItem,
-  targetOf,
   type Update,
   type Upsert,
 } from './expressions.js';
 import {
   compiled,
   gsis,
-  INDEX_KEYS,
   type IndexDef,
   type IndexOf,
   type Item,
@@ -34,17 +33,20 @@ import {
 } from './keys.js';
 import { type QuerySpec, queryAll, queryCount, queryPage } from './query.js';
 import { TABLE } from './table.js';
+import { updateExpression } from './update-expression.js';
 import { wire, wireInput } from './wire.js';
 
 // The store helper's parts, for the store modules: one import.
 export {
   absentOrBelow,
   allOf,
+  anyOf,
   type Expr,
   exists,
   notExists,
   statusIs,
   type TxItem,
+  type Update,
 } from './expressions.js';
 export type { Item } from './keys.js';
 export { cancelled, transact } from './transact.js';
@@ -65,8 +67,17 @@ interface EntityDef<T, K, I extends Indexes<T> = Indexes<T>> {
   key: (k: K) => PrimaryKey;
   /** Its indexes by access pattern. */
   indexes?: I;
-  /** Epoch seconds after which DynamoDB may delete the item (cleanup only: code checks expiry). */
+  /**
+   * Epoch seconds after which DynamoDB may delete the item (cleanup only: code checks expiry),
+   * written with every put and upsert; undefined: kept.
+   */
   ttl?: (t: T) => number | undefined;
+  /**
+   * The attributes `ttl` reads: an update that sets or removes one writes the TTL again (or
+   * removes it), from what the update sets, the key and `read` (an attribute in none of them
+   * is taken as absent). The TTL is declared here, never written by hand.
+   */
+  ttlFrom?: readonly (keyof T & string)[];
 }
 
 type Indexes<T> = Record<string, IndexDef<T> | KeyTemplate<T>>;
@@ -109,6 +120,17 @@ interface Entity<T, K, I extends Indexes<T> = Indexes<T>> {
   update(k: K, update: Update<T>, condition?: Expr): Promise<boolean>;
   /** `update`, answering the item after it (undefined when the condition refused it). */
   updateReturning(k: K, update: Update<T>, condition?: Expr): Promise<T | undefined>;
+  /**
+   * `update` with no read before it: when the condition refuses it, DynamoDB answers the item
+   * as stored in the same call (`ReturnValuesOnConditionCheckFailure`; undefined: none).
+   */
+  updateOrRead(
+    k: K,
+    update: Update<T>,
+    condition: Expr,
+  ): Promise<{ updated: true } | { updated: false; read?: T }>;
+  /** Conditions on its attributes (see `Conditions`). */
+  readonly where: Conditions<T>;
   /** An update that makes the whole item when there is none (see `Upsert`); false when the condition refused it. */
   upsert(k: K, upsert: Upsert<T>, condition?: Expr): Promise<boolean>;
   /** `upsert`, answering the item after it (undefined when the condition refused it). */
@@ -167,89 +189,8 @@ export function entity<T extends object>(name: string) {
     const condition = (c?: Expr) =>
       c ? { ConditionExpression: c.expression } : ({} as { ConditionExpression?: string });
 
-    /**
-     * The update expression with the index keys it moves. An index whose composite attributes
-     * the update touches gets its keys rewritten, or removed when `when` turns false; what the
-     * key functions read must be set, in the key, or in `read` (else it throws: a fault).
-     */
-    const updateExpr = (k: K, u: Upsert<T>, upsert = false): Expr => {
-      const actions = actionsOf(u.expression);
-      const names: Record<string, string> = { ...u.names };
-      const values: Item = { ...u.values };
-      for (const action of ACTIONS) {
-        for (const clause of actions[action]) {
-          const target = targetOf(clause, u.names);
-          if (target === 'entity')
-            throw new Error(`${def.name}: entity is written by the helper (upsert), not by hand`);
-          if (u.keepsIndexes) continue;
-          if (indexed.has(target as keyof T & string) || INDEX_KEYS.includes(target)) {
-            throw new Error(`${def.name}: write ${target} through set/remove, so that its index keys follow`);
-          }
-        }
-      }
-      const known: Item = { ...u.read, ...(k as Item) };
-      const removed = [...(u.remove ?? [])] as string[];
-      let n = 0;
-      const setClause = (attr: string, value: unknown, ifAbsent = false) => {
-        names[`#u${n}`] = attr;
-        values[`:u${n}`] = value;
-        actions.SET.push(ifAbsent ? `#u${n} = if_not_exists(#u${n}, :u${n})` : `#u${n} = :u${n}`);
-        n++;
-      };
-      for (const [attr, by] of Object.entries(u.add ?? {})) {
-        if (indexed.has(attr as keyof T & string))
-          throw new Error(`${def.name}: ADD to ${attr}, an index's attribute`);
-        names[`#u${n}`] = attr;
-        values[`:u${n}`] = by;
-        actions.ADD.push(`#u${n} :u${n}`);
-        n++;
-      }
-      if (upsert) {
-        setClause('entity', def.name);
-        for (const [attr, value] of Object.entries(u.ifAbsent ?? {})) setClause(attr, value, true);
-        const ttl = def.ttl?.({ ...u.ifAbsent, ...(k as Item), ...u.set } as T);
-        if (ttl !== undefined) setClause(TABLE.ttlAttribute, ttl);
-      }
-      for (const [attr, value] of Object.entries(u.set ?? {})) {
-        if (value === undefined) removed.push(attr);
-        else {
-          known[attr] = value;
-          setClause(attr, value);
-        }
-      }
-      for (const attr of removed) {
-        known[attr] = undefined;
-        names[`#u${n}`] = attr;
-        actions.REMOVE.push(`#u${n++}`);
-      }
-      const touched = new Set([...Object.keys(u.set ?? {}), ...removed]);
-      // Reading an attribute the update neither sets nor was given is a fault, not `undefined`
-      // (built only for an update that moves an index: most move none).
-      let proxy: T | undefined;
-      const viewOf = () =>
-        (proxy ??= new Proxy(known, {
-          get: (o, a) => {
-            if (typeof a === 'string' && !u.read && !(a in o)) {
-              throw new Error(`${def.name}: this update moves an index built from ${a}: set it or give read`);
-            }
-            return o[a as string];
-          },
-        }) as T);
-      for (const [, index] of declared) {
-        if (!index.composite.some((a) => touched.has(a))) continue;
-        const view = viewOf();
-        const gsi = gsis[index.gsi];
-        if (index.when && !index.when(view)) actions.REMOVE.push(gsi.partitionKey, gsi.sortKey);
-        else {
-          setClause(gsi.partitionKey, index.pk(view));
-          setClause(gsi.sortKey, index.sk(view));
-        }
-      }
-      const expression = ACTIONS.filter((a) => actions[a].length)
-        .map((a) => `${a} ${actions[a].join(', ')}`)
-        .join(' ');
-      return { expression, names, values };
-    };
+    const updateExpr = (k: K, u: Upsert<T>, upsert = false): Expr =>
+      updateExpression(def, declared, indexed, k as Item, u, upsert);
     const update = (k: K, u: Upsert<T>, c?: Expr, upsert = false) => {
       const e = updateExpr(k, u, upsert);
       return {
@@ -320,6 +261,21 @@ export function entity<T extends object>(name: string) {
       update: (k, u, c) =>
         refused(() => itemClient().send(new UpdateItemCommand(wireInput(update(k, u, c))))),
       updateReturning: (k, u, c) => returning(update(k, u, c)),
+      async updateOrRead(k, u, c) {
+        try {
+          await itemClient().send(
+            new UpdateItemCommand(
+              wireInput({ ...update(k, u, c), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }),
+            ),
+          );
+          return { updated: true };
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+          const stored = (error as { Item?: Record<string, AttributeValue> }).Item;
+          return { updated: false, ...(stored ? { read: parse(unmarshall(stored)) } : {}) };
+        }
+      },
+      where: conditionsOf<T>(),
       upsert: (k, u, c) =>
         refused(() => itemClient().send(new UpdateItemCommand(wireInput(update(k, u, c, true))))),
       upsertReturning: (k, u, c) => returning(update(k, u, c, true)),

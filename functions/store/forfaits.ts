@@ -1,7 +1,7 @@
 // Forfaits: the platform's catalogue and resellers' own, created, changed, retired and listed on sale.
 
 import { clock } from '../core/clock.js';
-import { entity, exists, notExists, statusIs } from './entity.js';
+import { allOf, entity, exists, notExists, statusIs } from './entity.js';
 
 /**
  * A forfait as the catalogue shows it. Declared here, for what is stored; the API's forfait
@@ -136,7 +136,7 @@ export async function createOwnForfait(
   const position = await OwnCount.upsertReturning(
     { reseller_id: resellerId },
     { add: { n: 1 } },
-    { expression: 'attribute_not_exists(n) OR n < :max', values: { ':max': max } },
+    OwnCount.where.lacksOr('n', OwnCount.where.compare('n', '<', max)),
   );
   if (!position) return undefined;
   const stored: OwnForfait = {
@@ -172,11 +172,12 @@ export async function updateOwnForfait(
   return (await ForfaitEntity.updateReturning(
     { id },
     { set: { ...changes, updated_at: clock.iso() }, read: current },
-    {
-      expression: 'reseller_id = :owner AND #status = :active AND cir_kbps = :cir AND mir_kbps = :mir',
-      names: { '#status': 'status' },
-      values: { ':owner': resellerId, ':active': 'active', ':cir': rates.cir_kbps, ':mir': rates.mir_kbps },
-    },
+    allOf(
+      ForfaitEntity.where.is('reseller_id', resellerId),
+      ForfaitEntity.where.is('status', 'active'),
+      ForfaitEntity.where.is('cir_kbps', rates.cir_kbps),
+      ForfaitEntity.where.is('mir_kbps', rates.mir_kbps),
+    ),
   )) as OwnForfait | undefined;
 }
 

@@ -1,7 +1,7 @@
 // Handovers between a reseller and its agents, kept in the agent's history and undone within a while.
 
 import { AgentEntity, CashEntity, STOCK } from './agents.js';
-import { cancelled, entity, type TxItem, transact } from './entity.js';
+import { allOf, cancelled, type Expr, entity, exists, type TxItem, transact } from './entity.js';
 
 /**
  * A handover between a reseller and its agent, or between two of its agents, kept in the
@@ -47,32 +47,23 @@ export const HandoverEntity = entity<Handover>('agent_handover')({
  * it takes away (float, codes) must be there; `sign` -1 undoes it.
  */
 function balanceChange(h: Handover, sign: 1 | -1): TxItem {
-  const names: Record<string, string> = {};
-  const values: Record<string, number> = {};
-  const adds: string[] = [];
-  const covers: string[] = ['attribute_exists(pk)'];
-  const take = (attr: string, delta: number, key: string) => {
-    const name = `#${key}`;
-    names[name] = attr;
-    values[`:${key}`] = delta;
-    adds.push(`${name} :${key}`);
-    if (delta < 0) {
-      values[`:${key}Need`] = -delta;
-      covers.push(`${name} >= :${key}Need`);
-    }
+  const add: Record<string, number> = {};
+  const covers: Expr[] = [exists];
+  const take = (
+    attr: 'float_fcfa' | 'owed_fcfa' | 'cash_received_fcfa' | `${string}:${string}`,
+    delta: number,
+  ) => {
+    add[attr] = delta;
+    if (delta < 0) covers.push(AgentEntity.where.compare(attr, '>=', -delta));
   };
-  if (h.float_fcfa) take('float_fcfa', sign * h.float_fcfa, 'float');
-  if (h.count && h.forfait_id) take(`${STOCK}${h.forfait_id}`, sign * h.count, 'stock');
+  if (h.float_fcfa) take('float_fcfa', sign * h.float_fcfa);
+  if (h.count && h.forfait_id) take(`${STOCK}${h.forfait_id}`, sign * h.count);
   if (h.cash_fcfa) {
     // Cash received lowers what the agent owes (never below zero); undone, it owes it again.
-    take('owed_fcfa', -sign * h.cash_fcfa, 'owed');
-    take('cash_received_fcfa', sign * h.cash_fcfa, 'received');
+    take('owed_fcfa', -sign * h.cash_fcfa);
+    take('cash_received_fcfa', sign * h.cash_fcfa);
   }
-  return AgentEntity.tx.update(
-    { id: h.agent_id },
-    { expression: `ADD ${adds.join(', ')}`, names, values },
-    { expression: covers.join(' AND '), names, values },
-  );
+  return AgentEntity.tx.update({ id: h.agent_id }, { add }, allOf(...covers));
 }
 
 /**
@@ -137,11 +128,7 @@ export async function undoHandovers(
     items[`handover${i}`] = HandoverEntity.tx.update(
       h,
       { set: { undone_at: nowIso } },
-      {
-        expression: 'attribute_exists(pk) AND attribute_not_exists(undone_at) AND #at >= :since',
-        names: { '#at': 'at' },
-        values: { ':since': since },
-      },
+      allOf(exists, HandoverEntity.where.lacks('undone_at'), HandoverEntity.where.compare('at', '>=', since)),
     );
     items[`agent${i}`] = balanceChange(h, -1);
     if (h.kind === 'cash') items[`cash${i}`] = CashEntity.tx.delete(cashKey(h));

@@ -1,13 +1,13 @@
 // Devices remembered for an access code by their MAC, with consent: bound, forgotten, listed by MAC, code or hotspot.
 
 import { Access, type AccessCode } from './access-codes.js';
-import { cancelled, entity, exists, transact } from './entity.js';
+import { allOf, cancelled, entity, exists, transact } from './entity.js';
 
 /**
  * A device remembered for an access code, with its subscriber's consent on the portal: its MAC
  * (as the router reports it, `AA:BB:CC:DD:EE:FF`) and the reseller of the hotspot it was bound
  * at, which is the code's own. A RouterOS hotspot with `login-by=...,mac` then logs the device
- * in by its MAC alone (functions/radius/authorize.ts) while the code is valid.
+ * in by its MAC alone (functions/radius/login.ts) while the code is valid.
  *
  * Looked up by (reseller, MAC) at each MAC login, so the key starts with both: the same MAC at
  * another reseller's hotspot finds nothing. How many devices a code has bound is counted on the
@@ -58,11 +58,13 @@ export async function bindMac(b: MacBinding, code: AccessCode): Promise<BindOutc
       code: Access.tx.update(
         { code: code.code },
         { add: { bound_devices: 1 } },
-        {
-          expression:
-            'attribute_exists(pk) AND (attribute_not_exists(bound_devices) OR bound_devices < :max)',
-          values: { ':max': code.offer.max_devices },
-        },
+        allOf(
+          exists,
+          Access.where.lacksOr(
+            'bound_devices',
+            Access.where.compare('bound_devices', '<', code.offer.max_devices),
+          ),
+        ),
       ),
     });
     return 'bound';

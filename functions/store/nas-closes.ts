@@ -47,8 +47,4 @@ export const pendingNasCloses = async (limit: number): Promise<NasClose[]> =>
 /** A finished restart leaves the list, unless a later one of the same NAS replaced it meanwhile. */
 // Access: DeleteItem pk=NASCLOSE#<nas_id> (condition: before = :before).
 export const finishNasClose = (c: NasClose): Promise<boolean> =>
-  NasCloseEntity.delete(c, {
-    expression: '#before = :before',
-    names: { '#before': 'before' },
-    values: { ':before': c.before },
-  });
+  NasCloseEntity.delete(c, NasCloseEntity.where.is('before', c.before));

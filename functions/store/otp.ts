@@ -2,7 +2,7 @@
 
 import type { Role } from '../core/principal.js';
 import { AccountEntity, type StoredAccount } from './accounts.js';
-import { batchGet, cancelled, type Expr, notExists, type TxItem, transact } from './entity.js';
+import { allOf, batchGet, cancelled, type Expr, notExists, type TxItem, transact } from './entity.js';
 import {
   type BudgetCount,
   type BudgetPlan,
@@ -18,7 +18,6 @@ import {
   takeSlotTx,
   windowStartOf,
 } from './rate-limit.js';
-import { TABLE } from './table.js';
 
 /**
  * The one-time password of an account lives on the account item (keyed by MSISDN), next to the
@@ -204,34 +203,27 @@ export function issueOtp(input: {
   const asRead: Expr = !input.read
     ? notExists
     : input.read.fails === undefined
-      ? { expression: 'attribute_not_exists(otp_fails)' }
-      : { expression: 'otp_fails = :expect', values: { ':expect': input.read.fails } };
+      ? AccountEntity.where.lacks('otp_fails')
+      : AccountEntity.where.is('otp_fails', input.read.fails);
   return raced(() =>
     transact({
       ...takeTx(input.planned, input.nowMs),
       account: AccountEntity.tx.upsert(
         { msisdn: input.msisdn },
         {
-          expression:
-            'SET #id = if_not_exists(#id, :id), msisdn = :m, #role = if_not_exists(#role, :role), ' +
-            'created_at = if_not_exists(created_at, :now), otp_token = :tok, ' +
-            `otp_hash = :h, otp_expires_at = :exp, otp_used = :false, otp_fails = :fails, otp_guesses = :g${pending ? ', #ttl = :ttl' : ''}`,
-          names: { '#id': 'id', '#role': 'role', ...(pending ? { '#ttl': TABLE.ttlAttribute } : {}) },
+          set: {
+            msisdn: input.msisdn,
+            otp_token: input.otpToken,
+            otp_hash: input.codeHash,
+            otp_expires_at: input.expiresAt,
+            otp_used: false,
+            otp_fails: input.fails,
+            otp_guesses: input.guesses,
+            ...(pending ? { keep_until: input.unverifiedTtl } : {}),
+          },
+          ifAbsent: { id: input.accountId, role: 'subscriber', created_at: input.createdAt },
           // A new account is a subscriber, in no index; an existing one keeps its role and number.
           keepsIndexes: true,
-          values: {
-            ':id': input.accountId,
-            ':m': input.msisdn,
-            ':role': 'subscriber',
-            ':now': input.createdAt,
-            ':tok': input.otpToken,
-            ':h': input.codeHash,
-            ':exp': input.expiresAt,
-            ':false': false,
-            ':fails': input.fails,
-            ':g': input.guesses,
-            ...(pending ? { ':ttl': input.unverifiedTtl } : {}),
-          },
         },
         asRead,
       ),
@@ -267,11 +259,12 @@ export const takeGuess = (
 ): Promise<boolean> =>
   AccountEntity.update(
     { msisdn },
-    { expression: 'ADD otp_fails :one SET otp_last_fail_at = :now', values: { ':one': 1, ':now': nowMs } },
-    {
-      expression: 'otp_token = :tok AND otp_used = :false AND otp_fails < :max',
-      values: { ':tok': otpToken, ':false': false, ':max': maxFails },
-    },
+    { add: { otp_fails: 1 }, set: { otp_last_fail_at: nowMs } },
+    allOf(
+      AccountEntity.where.is('otp_token', otpToken),
+      AccountEntity.where.is('otp_used', false),
+      AccountEntity.where.compare('otp_fails', '<', maxFails),
+    ),
   );
 
 /**
@@ -292,21 +285,12 @@ export const consumeOtp = (
     {
       // Verified now: a subscriber is kept until `ttl` (its retention from this login), an
       // operator has no TTL at all.
-      expression:
-        'SET otp_used = :true, otp_fails = :zero, verified_at = if_not_exists(verified_at, :now)' +
-        (retention.ttl === undefined
-          ? ' REMOVE otp_last_fail_at, #ttl'
-          : ', #ttl = :ttl REMOVE otp_last_fail_at'),
-      names: { '#ttl': TABLE.ttlAttribute },
-      values: {
-        ':true': true,
-        ':zero': 0,
-        ':now': retention.nowIso,
-        ...(retention.ttl === undefined ? {} : { ':ttl': retention.ttl }),
-      },
+      set: { otp_used: true, otp_fails: 0, otp_last_fail_at: undefined, keep_until: retention.ttl },
+      ifAbsent: { verified_at: retention.nowIso },
     },
-    {
-      expression: 'otp_token = :tok AND otp_used = :false AND otp_fails <= :most',
-      values: { ':false': false, ':tok': otpToken, ':most': failsAtMost },
-    },
+    allOf(
+      AccountEntity.where.is('otp_token', otpToken),
+      AccountEntity.where.is('otp_used', false),
+      AccountEntity.where.compare('otp_fails', '<=', failsAtMost),
+    ),
   );

@@ -1,6 +1,6 @@
 // "Payé, pas connecté" records: a completed payment whose code had no login, flagged, listed, and its code resends counted.
 
-import { cancelled, entity, exists, transact } from './entity.js';
+import { allOf, cancelled, entity, exists, transact } from './entity.js';
 import { type Payment, PaymentEntity } from './payments.js';
 
 /**
@@ -48,11 +48,7 @@ export async function flagUnusedPayment(p: Payment, nowIso: string): Promise<boo
       payment: PaymentEntity.tx.update(
         { id: p.id },
         { set: { unused_flagged_at: nowIso } },
-        {
-          expression: '#status = :completed AND attribute_not_exists(unused_flagged_at)',
-          names: { '#status': 'status' },
-          values: { ':completed': 'completed' },
-        },
+        allOf(PaymentEntity.where.is('status', 'completed'), PaymentEntity.where.lacks('unused_flagged_at')),
       ),
       flag: UnusedPayment.tx.create({
         reseller_id: p.reseller_id,
@@ -91,12 +87,14 @@ export const countCodeResend = (id: string): Promise<boolean> =>
   PaymentEntity.update(
     { id },
     { add: { code_resends: 1 } },
-    {
-      expression:
-        '#status = :completed AND attribute_exists(access_code) AND (attribute_not_exists(code_resends) OR code_resends < :max)',
-      names: { '#status': 'status' },
-      values: { ':completed': 'completed', ':max': MAX_CODE_RESENDS },
-    },
+    allOf(
+      PaymentEntity.where.is('status', 'completed'),
+      PaymentEntity.where.has('access_code'),
+      PaymentEntity.where.lacksOr(
+        'code_resends',
+        PaymentEntity.where.compare('code_resends', '<', MAX_CODE_RESENDS),
+      ),
+    ),
   );
 
 /** Gives back a counted re-text whose SMS could not be sent. */
@@ -114,6 +112,6 @@ export const forgetFlagMsisdn = (
     ? UnusedPayment.update(
         { reseller_id: p.reseller_id, completed_at: p.completed_at, payment_id: p.id },
         { set: { msisdn: undefined } },
-        { expression: 'attribute_exists(msisdn)' },
+        UnusedPayment.where.has('msisdn'),
       )
     : Promise.resolve(false);

@@ -1,6 +1,6 @@
 // The payments the checks work through: pending and closed ones to ask their gateway about again, completed ones by hour.
 
-import { absentOrBelow, allOf, type Expr } from './entity.js';
+import { absentOrBelow, allOf, type Expr, exists } from './entity.js';
 import { completedHour, type Payment, PaymentEntity } from './payments.js';
 
 /** Completed payments whose completion falls in [fromIso, toIso), oldest first (hour buckets). */
@@ -80,11 +80,8 @@ export const claimStatusCheck = (id: string, nowIso: string, sinceIso: string): 
     { id },
     { set: { last_checked_at: nowIso } },
     allOf(
-      {
-        expression: 'attribute_exists(pk) AND #status <> :completed',
-        names: { '#status': 'status' },
-        values: { ':completed': 'completed' },
-      },
+      exists,
+      PaymentEntity.where.isNot('status', 'completed'),
       absentOrBelow('last_checked_at', sinceIso),
     ),
   );

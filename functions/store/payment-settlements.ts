@@ -3,7 +3,17 @@
 import type { AccessCode } from './access-codes.js';
 import { Access } from './access-codes.js';
 import { type Entitlement, EntitlementEntity } from './entitlements.js';
-import { batchGet, cancelled, type Expr, entity, exists, statusIs, type TxItem, transact } from './entity.js';
+import {
+  allOf,
+  batchGet,
+  cancelled,
+  type Expr,
+  entity,
+  exists,
+  statusIs,
+  type TxItem,
+  transact,
+} from './entity.js';
 import { epochS, type Payment, PaymentEntity } from './payments.js';
 
 /**
@@ -73,11 +83,7 @@ const stillPending = statusIs('pending');
  * yet (a late completion after `failed` or `expired` is credited: the buyer paid) and takes it
  * off both lists. The condition is what counts a payment once, whatever races it.
  */
-const notCompleted: Expr = {
-  expression: 'attribute_exists(pk) AND #status <> :completed',
-  names: { '#status': 'status' },
-  values: { ':completed': 'completed' },
-};
+const notCompleted: Expr = /* @__PURE__ */ allOf(exists, PaymentEntity.where.isNot('status', 'completed'));
 const settle = (payment: Payment, set: Partial<Payment>) =>
   PaymentEntity.tx.update(
     { id: payment.id },
@@ -190,7 +196,6 @@ export async function refundPayment(input: {
   nowIso: string;
 }): Promise<SettleOutcome> {
   const { payment, nowIso } = input;
-  const ended = { expression: 'SET expires_at = :now', values: { ':now': nowIso } };
   const items: Record<string, TxItem> = {
     ...seen(payment.id, input.eventId, 'refunded', nowIso),
     payment: PaymentEntity.tx.update(
@@ -204,14 +209,14 @@ export async function refundPayment(input: {
         ? {
             code: Access.tx.update(
               { code: payment.access_code },
-              { expression: 'SET expires_at = :now, revoked_at = :now', values: { ':now': nowIso } },
+              { set: { expires_at: nowIso, revoked_at: nowIso } },
               exists,
             ),
           }
         : {}),
     entitlement: EntitlementEntity.tx.update(
       { subscriber_id: payment.subscriber_id, id: payment.id },
-      ended,
+      { set: { expires_at: nowIso } },
       exists,
     ),
     ...input.bookings,

@@ -161,6 +161,8 @@ const Idempotency = entity<IdempotencyRecord & { created_at: string }>('idempote
     pk: `IDEMP#${k.subscriber_id}#${k.key}`,
     sk: 'IDEMP',
   }),
+  // Kept as long as its payment.
+  ttl: paymentExpiry,
 });
 
 // Access: GetItem pk=PAYMENT#<id>, sk=PAYMENT (ConsistentRead).
@@ -189,16 +191,7 @@ export async function createPayment(
   if (idempotency) {
     items.idempotency = Idempotency.tx.upsert(
       { subscriber_id: p.subscriber_id, key: idempotency.key },
-      {
-        expression: 'SET payment_id = :p, #request = :r, created_at = :c, #ttl = :ttl',
-        names: { '#request': 'request', '#ttl': 'ttl' },
-        values: {
-          ':p': p.id,
-          ':r': idempotency.request,
-          ':c': p.created_at,
-          ':ttl': paymentExpiry(p),
-        },
-      },
+      { set: { payment_id: p.id, request: idempotency.request, created_at: p.created_at } },
       notExists,
     );
   }
@@ -238,8 +231,7 @@ export async function recordRefusal(id: string, refusal: Refusal): Promise<void>
     { id },
     {
       add: { refusal_count: 1 },
-      expression: 'SET refusals = list_append(if_not_exists(refusals, :empty), :r)',
-      values: { ':empty': [], ':r': [refusal] },
+      append: { refusals: [refusal] },
     },
     allOf(exists, absentOrBelow('refusal_count', MAX_REFUSALS_KEPT)),
   );
@@ -264,7 +256,7 @@ export async function forgetPaymentMsisdn(id: string): Promise<{ payment?: Payme
   const changed = await PaymentEntity.update(
     { id },
     { set: { msisdn: undefined } },
-    { expression: 'attribute_exists(msisdn)' },
+    PaymentEntity.where.has('msisdn'),
   );
   return { payment, changed };
 }

@@ -18,12 +18,17 @@ export type RatePlan =
   | { allowed: true; slot: number; taken: number | undefined }
   | { allowed: false; retryAfterSeconds: number };
 
-/** The limiter item: slot `s<i>` holds when it was last taken (epoch ms). */
-export type RateSlots = { [slot: `s${number}`]: number };
+/**
+ * The limiter item: slot `s<i>` holds when it was last taken (epoch ms); `until`, when the
+ * window of its last take ends (epoch ms): the item goes a minute after.
+ */
+export type RateSlots = { [slot: `s${number}`]: number } & { until?: number };
 
 /** One limiter per scope (what is limited) and subject (whom it limits, e.g. an MSISDN). */
 export const RateLimiter = entity<RateSlots>('rate_limit')({
   key: (r: { scope: string; subject: string }) => ({ pk: `RATE#${r.scope}#${r.subject}`, sk: 'RATE' }),
+  ttl: (r) => (r.until === undefined ? undefined : Math.ceil(r.until / 1000) + 60),
+  ttlFrom: ['until'],
 });
 
 /** Drops a limiter (its subject erased: a subscriber's number). False when there was none. */
@@ -63,20 +68,13 @@ export function takeSlotTx(
   plan: { slot: number; taken: number | undefined },
   nowMs: number,
 ): TxItem {
-  const slot = { '#slot': `s${plan.slot}` };
+  const slot = `s${plan.slot}` as const;
   return RateLimiter.tx.upsert(
     { scope: w.scope, subject },
-    {
-      expression: 'SET #slot = :now, #ttl = :ttl',
-      names: { ...slot, '#ttl': 'ttl' },
-      values: {
-        ':now': nowMs,
-        ':ttl': Math.ceil((nowMs + w.windowMs) / 1000) + 60,
-      },
-    },
+    { set: { [slot]: nowMs, until: nowMs + w.windowMs } },
     plan.taken === undefined
-      ? { expression: 'attribute_not_exists(#slot)', names: slot }
-      : { expression: '#slot = :taken', names: slot, values: { ':taken': plan.taken } },
+      ? RateLimiter.where.lacks(slot)
+      : RateLimiter.where.compare(slot, '=', plan.taken),
   );
 }
 
@@ -96,8 +94,8 @@ export type BudgetPlan =
   | { allowed: true; windowStart: number }
   | { allowed: false; retryAfterSeconds: number };
 
-/** The counter of one window: `n` events taken in it. */
-export type BudgetCount = { n?: number };
+/** The counter of one window: `n` events taken in it, and when the window ends (epoch ms). */
+export type BudgetCount = { n?: number; ends_at?: number };
 
 /** One counter per scope, subject (`ALL` for the platform) and window start (epoch ms). */
 export const RateBudget = entity<BudgetCount>('rate_budget')({
@@ -105,6 +103,9 @@ export const RateBudget = entity<BudgetCount>('rate_budget')({
     pk: `BUDGET#${b.scope}#${b.subject}`,
     sk: `WINDOW#${b.windowStart}`,
   }),
+  // An hour after its window ends.
+  ttl: (b) => (b.ends_at === undefined ? undefined : Math.ceil(b.ends_at / 1000) + 3600),
+  ttlFrom: ['ends_at'],
 });
 
 /** The start (epoch ms) of the window `nowMs` falls in. */
@@ -129,12 +130,7 @@ export function planBudget(counter: BudgetCount | undefined, b: BudgetWindow, no
 export const budgetStep = (b: BudgetWindow, subject: string, windowStart: number) =>
   [
     { scope: b.scope, subject, windowStart },
-    {
-      add: { n: 1 },
-      expression: 'SET #ttl = :ttl',
-      names: { '#ttl': 'ttl' },
-      values: { ':ttl': Math.ceil((windowStart + b.windowMs) / 1000) + 3600 },
-    },
+    { add: { n: 1 }, ifAbsent: { ends_at: windowStart + b.windowMs } },
     absentOrBelow('n', b.limit),
   ] as const;
 
@@ -155,5 +151,5 @@ export const releaseBudget = (b: BudgetWindow, subject: string, windowStart: num
   RateBudget.update(
     { scope: b.scope, subject, windowStart },
     { add: { n: -1 } },
-    { expression: '#n > :zero', names: { '#n': 'n' }, values: { ':zero': 0 } },
+    RateBudget.where.compare('n', '>', 0),
   );

@@ -35,8 +35,8 @@ export const getReseller = (resellerId: string): Promise<ResellerProfile | undef
 export const markReleasing = (resellerId: string, vlanId: number): Promise<boolean> =>
   Reseller.update(
     { reseller_id: resellerId },
-    { expression: 'SET releasing = :v', values: { ':v': vlanId } },
-    { expression: 'vlan_id = :v' },
+    { set: { releasing: vlanId } },
+    Reseller.where.is('vlan_id', vlanId),
   );
 
 /** Marks a reseller removed (its last operator account went): its agents sell no more. */
@@ -72,10 +72,10 @@ export async function recordReseller(input: {
     return 'recorded';
   }
   const zone = input.sameZone ?? [input.country];
-  const zoneValues = Object.fromEntries(zone.map((c, i) => [`:z${i}`, c]));
-  const ok = await Reseller.upsert(key, update, {
-    expression: `attribute_not_exists(country) OR country IN (${Object.keys(zoneValues).join(', ')})`,
-    values: zoneValues,
-  });
+  const ok = await Reseller.upsert(
+    key,
+    update,
+    Reseller.where.lacksOr('country', Reseller.where.oneOf('country', zone)),
+  );
   return ok ? 'recorded' : 'zone_change';
 }

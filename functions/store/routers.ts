@@ -1,6 +1,6 @@
 // Routers' records: created, read, revoked, their NAS ids and credentials changed, heard and silent, listed by change and by last heard.
 
-import { cancelled, entity, type TxItem, transact } from './entity.js';
+import { allOf, anyOf, cancelled, entity, exists, notExists, type TxItem, transact } from './entity.js';
 import { queryAll } from './query.js';
 import { shardOf } from './shards.js';
 
@@ -132,11 +132,16 @@ export async function createRouter(router: RouterRecord): Promise<'created' | 'a
         router_id: router.router_id,
         secret_box: router.secret_box,
       },
-      {
-        expression:
-          'attribute_not_exists(pk) OR (attribute_not_exists(router_id) AND (reseller_id = :r OR attribute_not_exists(reseller_id)))',
-        values: { ':r': router.reseller_id },
-      },
+      anyOf(
+        notExists,
+        allOf(
+          RouterAddressClaim.where.lacks('router_id'),
+          RouterAddressClaim.where.lacksOr(
+            'reseller_id',
+            RouterAddressClaim.where.is('reseller_id', router.reseller_id),
+          ),
+        ),
+      ),
     );
   try {
     await transact(items);
@@ -169,24 +174,16 @@ export async function revokeRouter(router: RouterRecord, nowIso: string): Promis
   const items: Record<string, TxItem> = {
     router: Router.tx.update(
       { router_id: router.router_id },
-      {
-        expression: 'SET #s = :revoked, revoked_at = :now',
-        names: { '#s': 'status' },
-        values: { ':revoked': 'revoked', ':now': nowIso },
-        set: { changed_at: changedNow() },
-      },
-      { expression: '#s = :active', names: { '#s': 'status' }, values: { ':active': 'active' } },
+      { set: { status: 'revoked', revoked_at: nowIso, changed_at: changedNow() } },
+      active,
     ),
   };
   // The router's part of its address claim goes; the reseller keeps the address.
   if (router.transport === 'udp' && router.source_ip)
     items.address = RouterAddressClaim.tx.update(
       { source_ip: router.source_ip },
-      {
-        expression: 'SET reseller_id = :r REMOVE router_id, secret_box',
-        values: { ':r': router.reseller_id },
-      },
-      { expression: 'router_id = :id', values: { ':id': router.router_id } },
+      { set: { reseller_id: router.reseller_id }, remove: ['router_id', 'secret_box'] },
+      RouterAddressClaim.where.is('router_id', router.router_id),
     );
   return transactOnRouter(items);
 }
@@ -200,12 +197,8 @@ export const detachNasIds = (router: RouterRecord, remaining: string[]): Promise
   transactOnRouter({
     router: Router.tx.update(
       { router_id: router.router_id },
-      {
-        expression: 'SET nas_ids = :rest',
-        values: { ':rest': remaining },
-        set: { changed_at: changedNow() },
-      },
-      { expression: '#s = :active', names: { '#s': 'status' }, values: { ':active': 'active' } },
+      { set: { nas_ids: remaining, changed_at: changedNow() } },
+      active,
     ),
   });
 
@@ -219,33 +212,26 @@ export async function replaceCredentials(
   router: RouterRecord,
   next: { cert_serial: string; cert_not_after: string } | { secret_box: string },
 ): Promise<boolean> {
-  const active = { expression: '#s = :active', names: { '#s': 'status' }, values: { ':active': 'active' } };
   const items: Record<string, TxItem> = {};
   if ('cert_serial' in next) {
     items.router = Router.tx.update(
       { router_id: router.router_id },
       {
-        expression: 'SET cert_serial = :serial, cert_not_after = :until',
-        values: { ':serial': next.cert_serial, ':until': next.cert_not_after },
-        set: { changed_at: changedNow() },
+        set: { cert_serial: next.cert_serial, cert_not_after: next.cert_not_after, changed_at: changedNow() },
       },
       active,
     );
   } else {
     items.router = Router.tx.update(
       { router_id: router.router_id },
-      {
-        expression: 'SET secret_box = :box',
-        values: { ':box': next.secret_box },
-        set: { changed_at: changedNow() },
-      },
+      { set: { secret_box: next.secret_box, changed_at: changedNow() } },
       active,
     );
     if (router.source_ip)
       items.address = RouterAddressClaim.tx.update(
         { source_ip: router.source_ip },
-        { expression: 'SET secret_box = :box', values: { ':box': next.secret_box } },
-        { expression: 'router_id = :id', values: { ':id': router.router_id } },
+        { set: { secret_box: next.secret_box } },
+        RouterAddressClaim.where.is('router_id', router.router_id),
       );
   }
   return transactOnRouter(items);
@@ -295,17 +281,16 @@ export const markSilent = (router: RouterRecord, alertId: string | undefined): P
 
 /** The condition that the router's heard state is still what was read. */
 function asRead(r: Pick<RouterRecord, 'last_heard_at' | 'silent_since'>) {
-  const heard = r.last_heard_at
-    ? { expression: 'last_heard_at = :heard', values: { ':heard': r.last_heard_at } }
-    : { expression: 'attribute_not_exists(last_heard_at)', values: {} };
-  const silent = r.silent_since
-    ? { expression: 'silent_since = :silent', values: { ':silent': r.silent_since } }
-    : { expression: 'attribute_not_exists(silent_since)', values: {} };
-  return {
-    expression: `attribute_exists(pk) AND ${heard.expression} AND ${silent.expression}`,
-    values: { ...heard.values, ...silent.values },
-  };
+  const w = Router.where;
+  return allOf(
+    exists,
+    r.last_heard_at ? w.is('last_heard_at', r.last_heard_at) : w.lacks('last_heard_at'),
+    r.silent_since ? w.is('silent_since', r.silent_since) : w.lacks('silent_since'),
+  );
 }
+
+/** The router is active (a transition's condition). */
+const active = /* @__PURE__ */ Router.where.is('status', 'active');
 
 /**
  * The routers changed at or after `sinceIso` (every router when undefined), oldest change first,

@@ -49,7 +49,7 @@ export interface RadiusSession {
   uncounted?: true;
   /**
    * Its interims are counted on its code by the table's stream (functions/radius/code-usage.ts):
-   * an interim writes this item alone (functions/radius/interim.ts). Set by the first report of
+   * an interim writes this item alone (`interimInOneWrite`, sessions.ts). Set by the first report of
    * an open session, or by a report that finds it without; absent on sessions written before.
    */
   by_stream?: true;

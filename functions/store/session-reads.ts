@@ -34,11 +34,7 @@ export async function fullSessions(ids: readonly string[]): Promise<RadiusSessio
 export async function openSessionsOfCode(code: string, nasIds: readonly string[]): Promise<RadiusSession[]> {
   const perNas = await Promise.all(
     nasIds.map((nasId) =>
-      Session.queryIndexAll(
-        'openByNas',
-        { nas_id: nasId },
-        { filter: { expression: 'code = :code', values: { ':code': code } } },
-      ),
+      Session.queryIndexAll('openByNas', { nas_id: nasId }, { filter: Session.where.is('code', code) }),
     ),
   );
   return fullSessions(perNas.flat().map((s) => s.id));
@@ -50,13 +46,10 @@ const OPEN_PARTITIONS: number[] = Array.from({ length: OPEN_SHARDS }, (_, n) => 
 /**
  * The index's sort key is the session's last report as of its last full write (its first
  * report, a Stop, a close, an interim that took the long way): an interim written alone
- * (functions/radius/interim.ts) moves no key, so the key is a lower bound of `last_report_at`
+ * (`interimInOneWrite`, sessions.ts) moves no key, so the key is a lower bound of `last_report_at`
  * and every read of silent sessions filters on `last_report_at` itself.
  */
-const silentFilter = (beforeIso: string) => ({
-  expression: 'last_report_at < :before',
-  values: { ':before': beforeIso },
-});
+const silentFilter = (beforeIso: string) => Session.where.compare('last_report_at', '<', beforeIso);
 
 /**
  * The last report of the open session that reported least recently among those silent since

@@ -4,7 +4,7 @@ import { monthOf } from '../core/clock.js';
 import { Access } from './access-codes.js';
 import { addToCounter, counterKeyOf, countItems, scopeOf } from './counters.js';
 import type { TxItem } from './entity.js';
-import { exists } from './entity.js';
+import { allOf, exists } from './entity.js';
 import { revenueSessionsStarted, sessionCountShardOf } from './revenue.js';
 import { type RadiusSession, Session } from './session-entity.js';
 
@@ -26,7 +26,7 @@ const countOpen = (s: RadiusSession, by: 1 | -1) => countItems('open', counterSc
  * counts (functions/radius/code-usage.ts): a flat attribute per session, as a map entry would
  * need the map first.
  */
-export const countedOf = (sessionId: string): string => `counted:${sessionId}`;
+export const countedOf = (sessionId: string): `counted:${string}` => `counted:${sessionId}`;
 
 /** A code's `countedOf` entry for a session, as read (undefined: none). */
 export const countedEntryOf = (code: object, sessionId: string): number | undefined => {
@@ -58,44 +58,20 @@ function deviceItem(
   reserved: boolean,
   counted?: CountedEntry,
 ): TxItem {
-  const sets = [
-    ...(lease === 'release' ? [] : ['devices.#dev = :lease']),
-    ...(reserved && addBytes > 0 ? ['grants.#dev = if_not_exists(grants.#dev, :zero) - :bytes'] : []),
-    ...(counted && !counted.remove ? ['#counted = :counted'] : []),
-  ];
-  const removes = [
-    ...(lease === 'release' ? ['devices.#dev'] : []),
-    ...(counted?.remove ? ['#counted'] : []),
-  ];
-  const expression = [
-    ...(sets.length ? [`SET ${sets.join(', ')}`] : []),
-    ...(removes.length ? [`REMOVE ${removes.join(', ')}`] : []),
-    ...(addBytes > 0 ? ['ADD used_bytes :bytes'] : []),
-  ].join(' ');
-  const guard = counted
-    ? counted.asRead === undefined
-      ? 'attribute_not_exists(#counted)'
-      : '#counted = :countedRead'
-    : undefined;
+  const entry = countedOf(s.id);
+  const w = Access.where;
   return Access.tx.update(
     { code: s.code },
     {
-      expression,
-      names: { '#dev': s.device, ...(counted ? { '#counted': countedOf(s.id) } : {}) },
-      values: {
-        ...(lease === 'release' ? {} : { ':lease': lease }),
-        ...(addBytes > 0 ? { ':bytes': addBytes } : {}),
-        ...(reserved && addBytes > 0 ? { ':zero': 0 } : {}),
-        ...(counted && !counted.remove ? { ':counted': counted.next } : {}),
-        ...(counted?.asRead !== undefined ? { ':countedRead': counted.asRead } : {}),
+      ...(counted ? { set: { [entry]: counted.remove ? undefined : counted.next } } : {}),
+      entries: {
+        devices: { [s.device]: lease === 'release' ? undefined : lease },
+        ...(reserved && addBytes > 0 ? { grants: { [s.device]: { add: -addBytes } } } : {}),
       },
+      ...(addBytes > 0 ? { add: { used_bytes: addBytes } } : {}),
     },
-    guard
-      ? {
-          expression: `${exists.expression} AND ${guard}`,
-          names: { ...exists.names },
-          values: { ...exists.values },
-        }
+    counted
+      ? allOf(exists, counted.asRead === undefined ? w.lacks(entry) : w.compare(entry, '=', counted.asRead))
       : exists,
   );
 }
@@ -191,11 +167,7 @@ export function countSessionsItems(sessions: readonly RadiusSession[]): Record<s
     items[countGuardOf(s.id)] = Session.tx.update(
       s,
       { set: { uncounted: undefined }, read: s },
-      {
-        expression: 'attribute_exists(uncounted) AND #status = :status',
-        names: { '#status': 'status' },
-        values: { ':status': s.status },
-      },
+      allOf(Session.where.has('uncounted'), Session.where.is('status', s.status)),
     );
     for (const add of countedAdds(s)) {
       const sum = sums.get(add.name);
@@ -210,34 +182,29 @@ export function countSessionsItems(sessions: readonly RadiusSession[]): Record<s
 const countedItems = (s: RadiusSession, open: boolean): Record<string, TxItem> =>
   Object.fromEntries(countedAdds({ ...s, status: open ? 'open' : 'closed' }).map((a) => [a.name, a.item(1)]));
 
+/** What a later report writes of its session (computed from the one read: functions/radius/session-counters.ts). */
+export type ReportNext = Pick<
+  RadiusSession,
+  'total_bytes' | 'session_time_s' | 'base_bytes' | 'input_bytes' | 'output_bytes' | 'event_time'
+> & {
+  nowIso: string;
+  /** The device's lease (epoch seconds) while the session stays open. */
+  lease: number;
+  close?: RadiusSession['close_reason'];
+  reopen?: boolean;
+};
+
 /**
- * A later report: the new totals (computed by the caller from the ones read: see
- * functions/radius/session-counters.ts), the difference added to the code, and on close the
- * counters lowered and the device released. `reopen`: a session closed as silent or by its
- * NAS's restart reports again, so it is open again and takes its device's lease back.
- * Cancelled on `session` when another report changed the session since it was read.
+ * What a later report changes, whatever store holds the session (the table here, an edge's
+ * replica in memory: functions/edge-service/replica-store.ts): whether it closes or reopens the
+ * session, the bytes it adds to the code (from what the code counted of it, `counted`, else the
+ * session's total as read), and the session's attributes after it.
  */
-// Access: TransactWriteItems [Update SESSION#<id> (condition totals, time, event, status and uncounted as read), Update CODE#<code> ADD used_bytes, Update STATS#<scope>[#<shard>] ADD open -1 (close) / +1 (reopen, or an uncounted session left open), Update REVENUE#<reseller>/MONTH#<m>#<shard> ADD sessions_count (an uncounted session)]; openByNas keys rewritten (the gsi1 ones of before removed).
-export function reportItems(
+export function reportChange(
   read: RadiusSession,
-  next: Pick<
-    RadiusSession,
-    'total_bytes' | 'session_time_s' | 'base_bytes' | 'input_bytes' | 'output_bytes' | 'event_time'
-  > & {
-    nowIso: string;
-    lease: number;
-    close?: RadiusSession['close_reason'];
-    reopen?: boolean;
-  },
-  reserved = false,
-  /**
-   * A report's own write (not a bulk close): the code's `countedOf` entry as read (undefined:
-   * none). The bytes added are then the new total less what the code counted (the stream may
-   * not have counted the last interims yet), and the entry follows: set while the session is
-   * open, removed by its Stop.
-   */
+  next: ReportNext,
   counted?: { asRead: number | undefined },
-): Record<string, TxItem> {
+) {
   const closing = next.close !== undefined && read.status === 'open';
   const reopening = next.reopen === true && read.status === 'closed' && next.close === undefined;
   const open = reopening || (read.status === 'open' && !closing);
@@ -251,7 +218,7 @@ export function reportItems(
   };
   // The new last report moves an open session in the sweep's index; a close leaves both.
   const set: Partial<RadiusSession> = {
-    total_bytes: Math.max(next.total_bytes, read.total_bytes),
+    total_bytes: total,
     session_time_s: next.session_time_s,
     last_report_at: next.nowIso,
     ...(next.base_bytes !== undefined ? { base_bytes: next.base_bytes } : {}),
@@ -265,6 +232,31 @@ export function reportItems(
     // Counted by the stream from now on, while open.
     ...(entry && open ? { by_stream: true } : {}),
   };
+  return { closing, reopening, open, added, set, entry };
+}
+
+/**
+ * A later report: the new totals (computed by the caller from the ones read: see
+ * functions/radius/session-counters.ts), the difference added to the code, and on close the
+ * counters lowered and the device released. `reopen`: a session closed as silent or by its
+ * NAS's restart reports again, so it is open again and takes its device's lease back.
+ * Cancelled on `session` when another report changed the session since it was read.
+ */
+// Access: TransactWriteItems [Update SESSION#<id> (condition totals, time, event, status and uncounted as read), Update CODE#<code> ADD used_bytes, Update STATS#<scope>[#<shard>] ADD open -1 (close) / +1 (reopen, or an uncounted session left open), Update REVENUE#<reseller>/MONTH#<m>#<shard> ADD sessions_count (an uncounted session)]; openByNas keys rewritten (the gsi1 ones of before removed).
+export function reportItems(
+  read: RadiusSession,
+  next: ReportNext,
+  reserved = false,
+  /**
+   * A report's own write (not a bulk close): the code's `countedOf` entry as read (undefined:
+   * none). The bytes added are then the new total less what the code counted (the stream may
+   * not have counted the last interims yet), and the entry follows: set while the session is
+   * open, removed by its Stop.
+   */
+  counted?: { asRead: number | undefined },
+): Record<string, TxItem> {
+  const { closing, reopening, open, added, set, entry } = reportChange(read, next, counted);
+  const w = Session.where;
   return {
     session: Session.tx.update(
       read,
@@ -272,18 +264,13 @@ export function reportItems(
         set,
         read,
       },
-      {
-        expression: `total_bytes = :read AND #status = :status AND session_time_s = :time AND ${
-          read.event_time === undefined ? 'attribute_not_exists(event_time)' : 'event_time = :event'
-        } AND ${read.uncounted ? 'attribute_exists(uncounted)' : 'attribute_not_exists(uncounted)'}`,
-        names: { '#status': 'status' },
-        values: {
-          ':read': read.total_bytes,
-          ':status': read.status,
-          ':time': read.session_time_s,
-          ...(read.event_time === undefined ? {} : { ':event': read.event_time }),
-        },
-      },
+      allOf(
+        w.is('total_bytes', read.total_bytes),
+        w.is('status', read.status),
+        w.is('session_time_s', read.session_time_s),
+        read.event_time === undefined ? w.lacks('event_time') : w.is('event_time', read.event_time),
+        read.uncounted ? w.has('uncounted') : w.lacks('uncounted'),
+      ),
     ),
     code: deviceItem(read, open ? next.lease : 'release', added, reserved, entry),
     // An uncounted session was never counted open: it is counted now as it will be.
@@ -291,4 +278,67 @@ export function reportItems(
     ...(!read.uncounted && closing ? countOpen(read, -1) : {}),
     ...(!read.uncounted && reopening ? countOpen(read, 1) : {}),
   };
+}
+
+/** What an Interim-Update says of its session: running totals, never increments. */
+export interface InterimReport {
+  uniqueId: string;
+  inputBytes: number;
+  outputBytes: number;
+  sessionTimeS: number;
+  eventTime?: number;
+  /** The reseller of the router that sent it: a session of another reseller is not written. */
+  routerResellerId?: string;
+}
+
+/**
+ * An Interim-Update in one write, with no read before it: one UpdateItem of the session,
+ * conditioned on what makes its new totals plain to compute in DynamoDB itself. The session is
+ * counted by the stream (`by_stream`: its code's usage, device lease and data limit follow from
+ * the table's stream, functions/radius/code-usage.ts), it is open, the report is later in the
+ * same segment (its session time grew, its Event-Timestamp is not earlier than the stored one)
+ * and neither direction's counter fell (no 32-bit wrap to judge). The totals are written as the
+ * NAS reported them (absolute values): `total_bytes` is the earlier segments' bytes plus both
+ * directions.
+ *
+ * Anything else fails the condition, and DynamoDB answers the session as stored in the same call:
+ * a replay, a duplicate, a late report, a wrap, a new segment, a closed session, another
+ * reseller's, one written before `by_stream`, or none. The caller judges it with the full rules
+ * (functions/radius/session-counters.ts) and, when the report changes something, writes it the
+ * long way (`reportItems`).
+ */
+// Access: UpdateItem pk=SESSION#<id> SET totals, time, last report (condition by_stream, open, later, no fall, reseller), ReturnValuesOnConditionCheckFailure ALL_OLD.
+export async function interimInOneWrite(
+  r: InterimReport,
+  nowIso: string,
+): Promise<{ stored: true } | { stored: false; read?: RadiusSession }> {
+  const w = Session.where;
+  const out = await Session.updateOrRead(
+    { id: r.uniqueId },
+    {
+      set: {
+        input_bytes: r.inputBytes,
+        output_bytes: r.outputBytes,
+        session_time_s: r.sessionTimeS,
+        last_report_at: nowIso,
+        ...(r.eventTime !== undefined ? { event_time: r.eventTime } : {}),
+      },
+      sum: { total_bytes: ['base_bytes', r.inputBytes + r.outputBytes] },
+      // The sweep's index keeps the last full write's report time as its sort key, a lower bound
+      // the sweep checks against `last_report_at` itself (session-reads.ts): an interim moves no key.
+      keepsIndexes: true,
+    },
+    allOf(
+      w.is('by_stream', true),
+      w.is('status', 'open'),
+      w.compare('session_time_s', '<', r.sessionTimeS),
+      w.compare('input_bytes', '<=', r.inputBytes),
+      w.compare('output_bytes', '<=', r.outputBytes),
+      ...(r.eventTime !== undefined
+        ? [w.lacksOr('event_time', w.compare('event_time', '<=', r.eventTime))]
+        : []),
+      ...(r.routerResellerId !== undefined ? [w.is('reseller_id', r.routerResellerId)] : []),
+    ),
+  );
+  return out.updated ? { stored: true } : { stored: false, ...(out.read ? { read: out.read } : {}) };
 }

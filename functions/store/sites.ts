@@ -1,7 +1,7 @@
 // A multi-site reseller's extra sites (hotspots) inside its VLAN: created, listed, deleted.
 
 import { Branding } from './branding.js';
-import { cancelled, entity, transact } from './entity.js';
+import { allOf, cancelled, entity, transact } from './entity.js';
 import { Nas } from './nas.js';
 import { Reseller } from './resellers.js';
 
@@ -54,10 +54,10 @@ export async function createSite(
         kind: 'site',
         site_number: site.site_number,
       }),
-      vlan: Reseller.tx.check(site, {
-        expression: 'vlan_id = :v AND attribute_not_exists(releasing)',
-        values: { ':v': vlanId },
-      }),
+      vlan: Reseller.tx.check(
+        site,
+        allOf(Reseller.where.is('vlan_id', vlanId), Reseller.where.lacks('releasing')),
+      ),
     });
     return 'ok';
   } catch (error) {

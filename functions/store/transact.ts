@@ -95,21 +95,3 @@ export async function transactIfCurrent<N extends string>(
     throw error;
   }
 }
-
-/**
- * Runs a read-then-write step until it settles: `step` answers its result, or `undefined` when
- * its read went stale (see `transactIfCurrent`) and it is worth reading again. After `attempts`
- * stale reads in a row the item is too busy to settle: `failure` is thrown (a 5xx the caller's
- * retry covers: a NAS resends its report).
- */
-export async function untilSettled<T>(
-  step: () => Promise<T | undefined>,
-  failure: string,
-  attempts = 6,
-): Promise<T> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    const result = await step();
-    if (result !== undefined) return result;
-  }
-  throw new Error(failure);
-}

@@ -80,12 +80,8 @@ export async function allocateTx(input: {
     await transact({
       stripe: VlanStripe.tx.upsert(
         { stripe: stripeOf(a.vlan_id) },
-        {
-          expression: 'ADD #taken :id',
-          names: { '#taken': 'taken' },
-          values: { ':id': new Set([a.vlan_id]) },
-        },
-        { expression: 'NOT contains(#taken, :v)', names: { '#taken': 'taken' }, values: { ':v': a.vlan_id } },
+        { add: { taken: new Set([a.vlan_id]) } },
+        VlanStripe.where.lacksValue('taken', a.vlan_id),
       ),
       allocation: Vlan.tx.create({ ...a, slug: input.slug }),
       nas: Nas.tx.create({
@@ -98,18 +94,16 @@ export async function allocateTx(input: {
       reseller: Reseller.tx.upsert(
         a,
         {
-          expression:
-            'SET reseller_id = :rid, reseller_name = :n, site_count = :sc, vlan_id = :v, nas_id = :nas, slug = :slug',
-          values: {
-            ':rid': a.reseller_id,
-            ':n': a.reseller_name,
-            ':sc': a.site_count,
-            ':v': a.vlan_id,
-            ':nas': a.nas_id,
-            ':slug': input.slug,
+          set: {
+            reseller_id: a.reseller_id,
+            reseller_name: a.reseller_name,
+            site_count: a.site_count,
+            vlan_id: a.vlan_id,
+            nas_id: a.nas_id,
+            slug: input.slug,
           },
         },
-        { expression: 'attribute_not_exists(vlan_id)' },
+        Reseller.where.lacks('vlan_id'),
       ),
       ...rulesCreate(input.rules),
     });
@@ -163,16 +157,12 @@ export async function releaseTx(
       ...rulesDelete(rules),
       reseller: Reseller.tx.update(
         a,
-        { expression: 'REMOVE vlan_id, nas_id, slug, releasing' },
-        { expression: 'vlan_id = :v', values: { ':v': a.vlan_id } },
+        { remove: ['vlan_id', 'nas_id', 'slug', 'releasing'] },
+        Reseller.where.is('vlan_id', a.vlan_id),
       ),
       stripe: VlanStripe.tx.update(
         { stripe: stripeOf(a.vlan_id) },
-        {
-          expression: 'DELETE #taken :id',
-          names: { '#taken': 'taken' },
-          values: { ':id': new Set([a.vlan_id]) },
-        },
+        { drop: { taken: new Set([a.vlan_id]) } },
       ),
     });
     return true;

@@ -3,7 +3,7 @@
 import type { Currency } from '../core/currency.js';
 import { Access, type AccessCode, type AccessOffer, accessCodeActivate } from './access-codes.js';
 import { type Entitlement, EntitlementEntity } from './entitlements.js';
-import { batchGet, cancelled, type Expr, entity, type Item, type TxItem, transact } from './entity.js';
+import { allOf, batchGet, cancelled, type Expr, entity, type Item, type TxItem, transact } from './entity.js';
 import { voucherCountsMove } from './voucher-counts.js';
 
 export type VoucherStatus = 'active' | 'redeemed' | 'expired';
@@ -83,16 +83,16 @@ const BatchPartEntity = entity<BatchPart>('voucher_batch_part')({
  */
 export const VOUCHER_CHUNK = 98;
 
-const unusedVoucher: Expr = {
-  expression: 'voucher_status = :active AND attribute_not_exists(started_at)',
-  values: { ':active': 'active' },
-};
+const unusedVoucher: Expr = /* @__PURE__ */ allOf(
+  Access.where.is('voucher_status', 'active'),
+  Access.where.lacks('started_at'),
+);
 
 /** Active and not revoked: what a redemption needs (a revoke between its read and its write loses). */
-const redeemable: Expr = {
-  expression: 'voucher_status = :active AND attribute_not_exists(revoked_at)',
-  values: { ':active': 'active' },
-};
+const redeemable: Expr = /* @__PURE__ */ allOf(
+  Access.where.is('voucher_status', 'active'),
+  Access.where.lacks('revoked_at'),
+);
 
 /** The name of a voucher's item in a transaction, by which a cancellation tells it apart. */
 const txName = (code: string) => `code:${code}`;
@@ -207,15 +207,14 @@ function byStatus(
   nowIso: string,
 ): { sk?: { beginsWith: string }; filter?: Expr } {
   const stored = status === 'expired' ? 'redeemed' : status;
-  const until = { names: { '#until': 'expires_at' }, values: { ':now': nowIso } };
   return {
     // The sort key of an empty code is the prefix of every voucher of that status.
     sk: stored && { beginsWith: Access.indexes.vouchersByStatus.sk({ voucher_status: stored, code: '' }) },
     filter:
       status === 'expired'
-        ? { expression: '#until <= :now', ...until }
+        ? Access.where.compare('expires_at', '<=', nowIso)
         : status === 'redeemed'
-          ? { expression: 'attribute_not_exists(#until) OR #until > :now', ...until }
+          ? Access.where.lacksOr('expires_at', Access.where.compare('expires_at', '>', nowIso))
           : undefined,
   };
 }

@@ -4,7 +4,6 @@ import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
 import { nasLogin, routerParams } from '../../functions/portal/router-login.js';
-import { account } from '../../functions/radius/accounting.js';
 import { sweepSilentSessions } from '../../functions/radius/closing.js';
 import { Access, type AccessCode, getAccessCode } from '../../functions/store/access-codes.js';
 import { countersOf } from '../../functions/store/counters.js';
@@ -20,6 +19,7 @@ import {
   type RadiusAttributes,
   type TestRouter,
 } from '../support/radius.js';
+import { account } from '../support/region.js';
 import { eventually } from '../support/wait.js';
 
 // The whole edge, for real: radclient -> Debian's FreeRADIUS with the shipped config -> the

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { account } from '../../functions/radius/accounting.js';
 import { Access } from '../../functions/store/access-codes.js';
 import { getAccount } from '../../functions/store/accounts.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { Session } from '../../functions/store/sessions.js';
 import { accountingReport, paidCode, resellerWithCodes } from '../support/access.js';
 import { call, login, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
+import { account } from '../support/region.js';
 import { eventually } from '../support/wait.js';
 
 /**

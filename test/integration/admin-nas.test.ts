@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { authorizeLogin } from '../../functions/radius/authorize.js';
 import { Access } from '../../functions/store/access-codes.js';
 import { getNas, Nas } from '../../functions/store/nas.js';
 import { adminCli } from '../support/admin-cli.js';
 import { useTestTable } from '../support/db.js';
+import { authorizeLogin } from '../support/region.js';
 
 const table = useTestTable();
 const admin = adminCli(table.name);

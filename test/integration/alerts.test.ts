@@ -5,11 +5,11 @@ import { AppError } from '../../functions/core/errors.js';
 import type { Principal } from '../../functions/core/principal.js';
 import { acknowledge, listAlerts } from '../../functions/monitoring/alerts.js';
 import { overview } from '../../functions/monitoring/dashboard.js';
-import { account } from '../../functions/radius/accounting.js';
 import { Access } from '../../functions/store/access-codes.js';
 import { closeIncident, listAlertsByStatus, raiseAlertOnce } from '../../functions/store/alerts.js';
 import { type CanaryRun, countRunInDay } from '../../functions/store/canary.js';
 import { createTestTable } from '../support/db.js';
+import { account } from '../support/region.js';
 import { drainStreams } from '../support/streams.js';
 import { giveSite } from './monitoring-fixtures.js';
 

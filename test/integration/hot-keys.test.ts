@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ddb, instrumentDdb, setDdb, tableName } from '../../functions/core/ddb.js';
-import { account } from '../../functions/radius/accounting.js';
 import { closeSessionsOfNas, sweepSilentSessions } from '../../functions/radius/closing.js';
 import { countersOf, scopeOf } from '../../functions/store/counters.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
@@ -18,6 +17,7 @@ import {
 import { shardOf } from '../../functions/store/shards.js';
 import { accountingReport, resellerWithCodes } from '../support/access.js';
 import { useTestTable } from '../support/db.js';
+import { account } from '../support/region.js';
 import { drainStreams } from '../support/streams.js';
 
 /** The items a counter is spread over, by scope: the platform's 32, a reseller's 8. */

@@ -14,7 +14,6 @@ import { topUpCode } from '../../functions/billing/topups.js';
 import { generateVouchers, operatorBatchCsv, redeem } from '../../functions/billing/vouchers.js';
 import { clock } from '../../functions/core/clock.js';
 import type { AdminPrincipal, AgentPrincipal, OperatorPrincipal } from '../../functions/core/principal.js';
-import { authorizeLogin } from '../../functions/radius/authorize.js';
 import { Access } from '../../functions/store/access-codes.js';
 import { NEW_AGENT_BOOKS } from '../../functions/store/agents.js';
 import { type Books, noBooks } from '../../functions/store/books.js';
@@ -26,6 +25,7 @@ import { recordSandboxPayment } from '../../functions/store/sandbox-payments.js'
 import { acceptedAgent } from '../support/agents.js';
 import { useTestTable } from '../support/db.js';
 import { hotspotOf } from '../support/hotspots.js';
+import { authorizeLogin } from '../support/region.js';
 import { webhookSettlement } from '../support/webhook.js';
 
 type ResellerPrincipal = Extract<OperatorPrincipal, { role: 'reseller' }>;

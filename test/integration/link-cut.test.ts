@@ -6,7 +6,6 @@ import type { Country } from '../../functions/core/currency.js';
 import { registerEdge } from '../../functions/edge/edge-auth.js';
 import { handler as replicaRoute } from '../../functions/edge/edge-replica.js';
 import { currentPublicStatus } from '../../functions/monitoring/dashboard.js';
-import { account } from '../../functions/radius/accounting.js';
 import { handler as sweep } from '../../functions/radius/sweep.js';
 import { noteHeard } from '../../functions/routers/heard.js';
 import { register } from '../../functions/routers/routers.js';
@@ -22,6 +21,7 @@ import { SiteEntity } from '../../functions/store/sites.js';
 import { accountingReport, paidCode } from '../support/access.js';
 import { createTestTable } from '../support/db.js';
 import { hotspotOf } from '../support/hotspots.js';
+import { account } from '../support/region.js';
 
 // A country whose international link is cut, told from a power cut (functions/radius/link-watch.ts),
 // through the session sweep against DynamoDB Local: a town's power cut at night, one reseller

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { account } from '../../functions/radius/accounting.js';
-import { authorizeLogin } from '../../functions/radius/authorize.js';
 import { closeSessionsOfNas, sweepSilentSessions } from '../../functions/radius/closing.js';
 import { Access, type AccessCode, getAccessCode } from '../../functions/store/access-codes.js';
 import { countersOf, scopeOf } from '../../functions/store/counters.js';
@@ -9,6 +7,7 @@ import { Nas } from '../../functions/store/nas.js';
 import { getSession, Session } from '../../functions/store/sessions.js';
 import { paidCode } from '../support/access.js';
 import { useTestTable } from '../support/db.js';
+import { account, authorizeLogin } from '../support/region.js';
 import { drainStreams } from '../support/streams.js';
 
 /** What FreeRADIUS reports, as the accounting takes it. */

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { liveSessions } from '../../functions/monitoring/live-sessions.js';
-import { account } from '../../functions/radius/accounting.js';
-import { checkLogin } from '../../functions/radius/authorize.js';
 import { sweepSilentSessions } from '../../functions/radius/closing.js';
-import { routerOfRequest } from '../../functions/radius/identity.js';
+import { accountingExchange, authorizeExchange } from '../../functions/radius/exchange.js';
+import { regionExchange } from '../../functions/radius/table-store.js';
 import { Access } from '../../functions/store/access-codes.js';
 import { Nas } from '../../functions/store/nas.js';
 import { recordNasClose } from '../../functions/store/nas-closes.js';
@@ -12,6 +11,7 @@ import { Router, type RouterRecord } from '../../functions/store/routers.js';
 import { getSession } from '../../functions/store/sessions.js';
 import { accountingReport, paidCode } from '../support/access.js';
 import { useTestTable } from '../support/db.js';
+import { account } from '../support/region.js';
 
 // Finding M1 of issue 31 at the API's side: a NAS id that changed hands. A router of the
 // earlier holder still naming the NAS id (as a release left them before releases revoked them),
@@ -49,34 +49,32 @@ async function handedOver() {
   return { a, b, nasId, codeA, codeB, sessionA, sessionB, staleRouter };
 }
 
+/** A request of `router`'s, as FreeRADIUS sends it (its id set by FreeRADIUS itself). */
 const fromRouter = (router: RouterRecord, attrs: Record<string, string>) =>
-  routerOfRequest(new Map(Object.entries({ 'Hotspot-Router-Id': router.router_id, ...attrs })), 'accounting');
+  new Map(Object.entries({ 'Hotspot-Router-Id': router.router_id, ...attrs }));
 
 describe('M1: a NAS id that changed hands', () => {
   it("refuses the earlier holder's router, which still names the NAS id: its Accounting-On closes none of the new holder's sessions", async () => {
     const h = await handedOver();
-    const restart = { status: 'Accounting-On' as const, nasId: h.nasId, totalBytes: 0, sessionTimeS: 0 };
-    const outcome = await account(
-      restart,
-      Date.now(),
+    const answer = await accountingExchange(
       fromRouter(h.staleRouter, { 'NAS-Identifier': h.nasId, 'Acct-Status-Type': 'Accounting-On' }),
+      regionExchange(Date.now()),
     );
-    expect(outcome).toEqual({ routerRefused: 'foreign_nas_id' });
+    expect(answer).toEqual({ status: 204, routerRefused: 'foreign_nas_id' });
     expect((await getSession(h.sessionB))?.status).toBe('open');
   });
 
   it("refuses the earlier holder's router's logins at the NAS id, even with the new holder's code", async () => {
     const h = await handedOver();
-    const attrs = { 'NAS-Identifier': h.nasId, 'User-Name': h.codeB.code };
-    const decision = await checkLogin(
-      { userName: h.codeB.code, nasId: h.nasId, callingStationId: '02:00:00:00:31:1A' },
-      Date.now(),
-      routerOfRequest(
-        new Map(Object.entries({ 'Hotspot-Router-Id': h.staleRouter.router_id, ...attrs })),
-        'authorize',
-      ),
+    const answer = await authorizeExchange(
+      fromRouter(h.staleRouter, {
+        'NAS-Identifier': h.nasId,
+        'User-Name': h.codeB.code,
+        'Calling-Station-Id': '02:00:00:00:31:1A',
+      }),
+      regionExchange(Date.now()),
     );
-    expect(decision).toEqual({ routerRefused: 'foreign_nas_id' });
+    expect(answer).toMatchObject({ status: 401, routerRefused: 'foreign_nas_id' });
   });
 
   it("closes at the new holder's restart only its own sessions, and a restart recorded for the earlier holder only the earlier holder's", async () => {

@@ -7,7 +7,6 @@ import { localClient } from '../../bin/local/dynamodb-local.js';
 import { matchesFilter } from '../../bin/local/streams.js';
 import { createTable } from '../../bin/local/table.js';
 import { instrumentDdb, setDdb } from '../../functions/core/ddb.js';
-import { account } from '../../functions/radius/accounting.js';
 import { countSessions } from '../../functions/radius/count-sessions.js';
 import { handler } from '../../functions/radius/session-counts.js';
 import { Access } from '../../functions/store/access-codes.js';
@@ -18,6 +17,7 @@ import { TABLE } from '../../functions/store/table.js';
 import { streamConsumers } from '../../functions/streams.js';
 import { accountingReport, resellerWithCodes } from '../support/access.js';
 import { useTestTable } from '../support/db.js';
+import { account } from '../support/region.js';
 import { drainStreams } from '../support/streams.js';
 
 // New sessions are counted by the table's stream consumer (functions/radius/session-counts.ts),

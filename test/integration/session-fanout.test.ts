@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../functions/core/config.js';
 import { fanOut } from '../../functions/core/fan-out.js';
-import { account } from '../../functions/radius/accounting.js';
 import { sweepSilentSessions } from '../../functions/radius/closing.js';
 import { Access } from '../../functions/store/access-codes.js';
 import { countersOf, scopeOf } from '../../functions/store/counters.js';
@@ -13,6 +12,7 @@ import { getSession, openDevicesOfNas, type RadiusSession } from '../../function
 import { shardOf } from '../../functions/store/shards.js';
 import { paidCode } from '../support/access.js';
 import { createTestTable, dropTestTables } from '../support/db.js';
+import { account } from '../support/region.js';
 import { drainStreams } from '../support/streams.js';
 
 /** What FreeRADIUS reports, as the accounting takes it. */

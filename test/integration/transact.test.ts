@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { exists } from '../../functions/store/entity.js';
 import { Nas, type NasRecord } from '../../functions/store/nas.js';
-import { transactIfCurrent, untilSettled } from '../../functions/store/transact.js';
+import { untilSettled } from '../../functions/store/retry.js';
+import { transactIfCurrent } from '../../functions/store/transact.js';
 import { useTestTable } from '../support/db.js';
 
 useTestTable();

@@ -44,7 +44,7 @@ const login = (mac: string, over: Record<string, string> = {}) =>
   new Map(
     Object.entries({
       'User-Name': 'abcd-efgh23',
-      'User-Password': 'ABCDEFGH23',
+      'User-Password': 'abcd-efgh23',
       'NAS-Identifier': 'access_a',
       'Hotspot-Router-Id': 'rtr_1',
       'Hotspot-Login-At-Authorize': '1',
@@ -60,6 +60,7 @@ const interim = (bytes: number, status = 'Interim-Update') =>
       'Acct-Unique-Session-Id': 'u1',
       'User-Name': 'ABCDEFGH23',
       'NAS-Identifier': 'access_a',
+      'Hotspot-Router-Id': 'rtr_1',
       'Calling-Station-Id': '02:00:00:00:00:01',
       'Acct-Input-Octets64': '0',
       'Acct-Output-Octets64': String(bytes),
@@ -67,8 +68,8 @@ const interim = (bytes: number, status = 'Interim-Update') =>
   );
 
 describe("the edge's login decisions during a cut", () => {
-  it("lets a code in with the region's attributes: its time, rate and data left", () => {
-    const d = edgeWith().login(login('02:00:00:00:00:01'), NOW);
+  it("lets a code in with the region's attributes: its time, rate and data left", async () => {
+    const d = await edgeWith().login(login('02:00:00:00:00:01'), NOW);
     expect(d.status).toBe(200);
     expect(d.recorded).toBe(true);
     expect(d.body['reply:Session-Timeout']).toBe(3600);
@@ -76,33 +77,39 @@ describe("the edge's login decisions during a cut", () => {
     expect(d.body['control:Hotspot-Login-Recorded']).toBe(1);
   });
 
-  it('refuses a second device past the device limit, and the same device again is let in', () => {
+  it('refuses a second device past the device limit, and the same device again is let in', async () => {
     const edge = edgeWith();
-    expect(edge.login(login('02:00:00:00:00:01'), NOW).status).toBe(200);
-    expect(edge.login(login('02:00:00:00:00:02'), NOW + 1000).status).toBe(401);
+    expect((await edge.login(login('02:00:00:00:00:01'), NOW)).status).toBe(200);
+    expect((await edge.login(login('02:00:00:00:00:02'), NOW + 1000)).status).toBe(401);
     // Its lease over (no report for 660 s), the place is free again.
-    expect(edge.login(login('02:00:00:00:00:02'), NOW + 700_000).status).toBe(200);
+    expect((await edge.login(login('02:00:00:00:00:02'), NOW + 700_000)).status).toBe(200);
   });
 
-  it('counts the data its routers reported during the cut against the code', () => {
+  it('counts the data its routers reported during the cut against the code', async () => {
     const edge = edgeWith();
-    expect(edge.login(login('02:00:00:00:00:01'), NOW).status).toBe(200);
-    edge.account(interim(MB), NOW + 1000, true);
-    edge.account(interim(MB, 'Stop'), NOW + 2000, true);
-    const d = edge.login(login('02:00:00:00:00:01'), NOW + 3000);
+    expect((await edge.login(login('02:00:00:00:00:01'), NOW)).status).toBe(200);
+    await edge.account(interim(MB / 2), NOW + 1000, true);
+    await edge.account(interim(MB, 'Stop'), NOW + 2000, true);
+    const d = await edge.login(login('02:00:00:00:00:01'), NOW + 3000);
     expect(d.status).toBe(401);
     expect(JSON.stringify(d.body)).toContain('Volume de données épuisé');
   });
 
-  it('refuses a wrong password, an unknown code with the message of the cut, and another router', () => {
+  it('records nothing for a wrong password (FreeRADIUS rejects it), refuses an unknown code with the message of the cut, and another router', async () => {
     const edge = edgeWith();
-    expect(edge.login(login('02:00:00:00:00:01', { 'User-Password': 'NOPE' }), NOW).status).toBe(401);
-    const unknown = edge.login(
+    const wrong = await edge.login(login('02:00:00:00:00:01', { 'User-Password': 'NOPE' }), NOW);
+    expect(wrong).toMatchObject({ status: 200, recorded: false });
+    expect(wrong.body).toEqual({
+      'control:Cleartext-Password': { op: ':=', value: 'abcd-efgh23', do_xlat: false },
+    });
+    const unknown = await edge.login(
       login('02:00:00:00:00:01', { 'User-Name': 'ZZZZ', 'User-Password': 'ZZZZ' }),
       NOW,
     );
     expect(JSON.stringify(unknown.body)).toContain('seuls les codes déjà achetés fonctionnent');
-    expect(edge.login(login('02:00:00:00:00:01', { 'Hotspot-Router-Id': 'rtr_2' }), NOW).status).toBe(401);
+    expect((await edge.login(login('02:00:00:00:00:01', { 'Hotspot-Router-Id': 'rtr_2' }), NOW)).status).toBe(
+      401,
+    );
   });
 
   it('answers FreeRADIUS its UDP router by source address, with its secret', () => {

@@ -17,6 +17,7 @@ import {
   type Provider,
   setPaymentUrl,
 } from '../../store/payments.js';
+import { untilSettled } from '../../store/retry.js';
 import { UNATTRIBUTED, unattributedFor } from '../../store/revenue.js';
 import { resellerCountry } from '../currency.js';
 import type { PaymentRequest } from '../gateways/port.js';
@@ -45,7 +46,6 @@ async function codeToTopUp(
   assertLive(found, clock.now());
   return found.code;
 }
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function paymentRequest(p: Payment): PaymentRequest {
   const b = billingSettings();
@@ -144,33 +144,37 @@ export async function initiatePayment(input: {
     .map((g) => g.trim())
     .filter(Boolean);
   const gateway = gatewayFor(country, input.provider, direct);
-  for (let i = 0; i < MAX_TRIES; i++) {
-    const now = clock.now();
-    const payment: Payment = {
-      id: randomUUID(),
-      subscriber_id: input.subscriberId,
-      forfait_id: forfait.id,
-      forfait_name: forfait.name,
-      offer: offerOf(forfait),
-      amount_fcfa: forfait.price_fcfa,
-      currency,
-      provider: input.provider,
-      gateway,
-      reseller_id: resellerId ?? unattributedFor(currency),
-      msisdn: input.msisdn,
-      ...(input.codeSms === false ? { code_sms: false } : {}),
-      ...(input.nasId ? { nas_id: input.nasId } : {}),
-      ...(topupCode ? { topup_code: topupCode } : {}),
-      status: 'pending',
-      created_at: clock.iso(now),
-      expires_at: clock.iso(now + billingSettings().PAYMENT_TTL_MINUTES * 60_000),
-    };
-    const outcome = await createPayment(payment, key ? { key, request } : undefined);
-    if (outcome === 'created') return withUrl(payment);
-    const other = await existing();
-    if (other) return withUrl(other);
-    // A parallel request holds the key but its payment is not readable yet: try again.
-    await sleep(20 * (i + 1));
-  }
-  throw new AppError('ERR_CONFLICT', 'A request with this Idempotency-Key is in progress, retry');
+  // A parallel request holds the key but its payment is not readable yet: try again.
+  return untilSettled(
+    async () => {
+      const now = clock.now();
+      const payment: Payment = {
+        id: randomUUID(),
+        subscriber_id: input.subscriberId,
+        forfait_id: forfait.id,
+        forfait_name: forfait.name,
+        offer: offerOf(forfait),
+        amount_fcfa: forfait.price_fcfa,
+        currency,
+        provider: input.provider,
+        gateway,
+        reseller_id: resellerId ?? unattributedFor(currency),
+        msisdn: input.msisdn,
+        ...(input.codeSms === false ? { code_sms: false } : {}),
+        ...(input.nasId ? { nas_id: input.nasId } : {}),
+        ...(topupCode ? { topup_code: topupCode } : {}),
+        status: 'pending',
+        created_at: clock.iso(now),
+        expires_at: clock.iso(now + billingSettings().PAYMENT_TTL_MINUTES * 60_000),
+      };
+      const outcome = await createPayment(payment, key ? { key, request } : undefined);
+      if (outcome === 'created') return withUrl(payment);
+      const other = await existing();
+      return other ? withUrl(other) : undefined;
+    },
+    () => {
+      throw new AppError('ERR_CONFLICT', 'A request with this Idempotency-Key is in progress, retry');
+    },
+    MAX_TRIES,
+  );
 }

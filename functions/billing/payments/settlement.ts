@@ -14,6 +14,7 @@ import {
   type SettleOutcome,
 } from '../../store/payment-settlements.js';
 import { getPayment, type Payment } from '../../store/payments.js';
+import { untilSettled } from '../../store/retry.js';
 import type { PaymentState } from '../gateways/port.js';
 import { bookings, grant, newAccessCode, paymentSale, takenBack, toppedUp } from '../ledger.js';
 import { accessCodeText } from '../sms-texts.js';
@@ -54,7 +55,6 @@ export type Settlement =
   | 'gateway_mismatch';
 
 const MAX_TRIES = 8;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Texts the code to the buyer. The payment is settled already: a failed SMS is logged, not
@@ -70,8 +70,10 @@ async function textAccessCode(p: Payment, code: string): Promise<void> {
   }
 }
 
-const busy = () =>
-  new AppError('ERR_UNAVAILABLE', 'Busy, retry the delivery', { headers: { 'Retry-After': '1' } });
+/** Still racing after every attempt: the gateway delivers again (503). */
+const stillBusy = (): never => {
+  throw new AppError('ERR_UNAVAILABLE', 'Busy, retry the delivery', { headers: { 'Retry-After': '1' } });
+};
 
 /** Whether the store's settling transaction needs another try (a conflict, a code drawn twice). */
 const retryable = (o: SettleOutcome | 'code_taken') => o === 'conflict' || o === 'code_taken';
@@ -89,56 +91,60 @@ export async function credit(
   input: { eventId?: string; providerReference?: string } = {},
 ): Promise<'completed' | 'unchanged' | 'replayed'> {
   let p = payment;
-  for (let i = 0; i < MAX_TRIES; i++) {
-    const now = clock.now();
-    const nowIso = clock.iso(now);
-    // What was sold is the offer copied onto the payment at initiation.
-    const entitlement = grant(p.subscriber_id, p.forfait_id, p.offer, 'payment', p.id, now);
-    // A top-up grows the code in use, while it is live (else the buyer gets a code of its own).
-    const topped = p.topup_code ? await liveCode(p.topup_code, p.reseller_id, now) : undefined;
-    // The purchase's code: its clock starts with the entitlement.
-    const access =
-      topped ??
-      newAccessCode(
-        {
-          reseller_id: p.reseller_id,
-          source: 'payment',
-          source_id: p.id,
-          forfait_id: p.forfait_id,
-          forfait_name: p.forfait_name,
-          offer: p.offer,
-        },
+  // A conflict (another delivery, a status read, reconciliation) reads the payment again.
+  return untilSettled(
+    async () => {
+      const now = clock.now();
+      const nowIso = clock.iso(now);
+      // What was sold is the offer copied onto the payment at initiation.
+      const entitlement = grant(p.subscriber_id, p.forfait_id, p.offer, 'payment', p.id, now);
+      // A top-up grows the code in use, while it is live (else the buyer gets a code of its own).
+      const topped = p.topup_code ? await liveCode(p.topup_code, p.reseller_id, now) : undefined;
+      // The purchase's code: its clock starts with the entitlement.
+      const access =
+        topped ??
+        newAccessCode(
+          {
+            reseller_id: p.reseller_id,
+            source: 'payment',
+            source_id: p.id,
+            forfait_id: p.forfait_id,
+            forfait_name: p.forfait_name,
+            offer: p.offer,
+          },
+          nowIso,
+          {
+            subscriber_id: p.subscriber_id,
+            started_at: entitlement.starts_at,
+            expires_at: entitlement.expires_at,
+          },
+        );
+      const settled = await completePayment({
+        payment: p,
+        ...(topped ? { codeItem: accessCodeExtend(topped, toppedUp(topped, p.offer, now), nowIso) } : {}),
+        ...(input.eventId ? { eventId: input.eventId } : {}),
+        ...(input.providerReference ? { providerReference: input.providerReference } : {}),
+        entitlement,
+        access,
+        bookings: bookings(paymentSale(p), nowIso),
         nowIso,
-        {
-          subscriber_id: p.subscriber_id,
-          started_at: entitlement.starts_at,
-          expires_at: entitlement.expires_at,
-        },
-      );
-    const settled = await completePayment({
-      payment: p,
-      ...(topped ? { codeItem: accessCodeExtend(topped, toppedUp(topped, p.offer, now), nowIso) } : {}),
-      ...(input.eventId ? { eventId: input.eventId } : {}),
-      ...(input.providerReference ? { providerReference: input.providerReference } : {}),
-      entitlement,
-      access,
-      bookings: bookings(paymentSale(p), nowIso),
-      nowIso,
-    });
-    if (settled === 'applied') {
-      countMetric('PaymentCompleted');
-      if (p.status !== 'pending') log.warn('late completion credited', { payment: p.id, was: p.status });
-      else if (Date.parse(p.expires_at) <= now) log.info('late completion honoured', { payment: p.id });
-      await textAccessCode(p, access.code);
-      return 'completed';
-    }
-    if (!retryable(settled)) return settled as 'unchanged' | 'replayed';
-    await sleep(10 * (i + 1));
-    const fresh = await getPayment(p.id);
-    if (!fresh || fresh.status === 'completed') return 'unchanged';
-    p = fresh;
-  }
-  throw busy();
+      });
+      if (settled === 'applied') {
+        countMetric('PaymentCompleted');
+        if (p.status !== 'pending') log.warn('late completion credited', { payment: p.id, was: p.status });
+        else if (Date.parse(p.expires_at) <= now) log.info('late completion honoured', { payment: p.id });
+        await textAccessCode(p, access.code);
+        return 'completed';
+      }
+      if (!retryable(settled)) return settled as 'unchanged' | 'replayed';
+      const fresh = await getPayment(p.id);
+      if (!fresh || fresh.status === 'completed') return 'unchanged';
+      p = fresh;
+      return undefined;
+    },
+    stillBusy,
+    MAX_TRIES,
+  );
 }
 
 /** The code a paid top-up grows, read now: undefined when it is no longer live (revoked meanwhile). */
@@ -155,20 +161,22 @@ async function liveCode(code: string, resellerId: string, nowMs: number): Promis
 
 /** Fails a pending payment, retrying a transaction conflict. */
 export async function fail(p: Payment, eventId?: string): Promise<'failed' | 'unchanged' | 'replayed'> {
-  for (let i = 0; i < MAX_TRIES; i++) {
-    const outcome = await failPayment({
-      payment: p,
-      ...(eventId ? { eventId } : {}),
-      nowIso: clock.iso(),
-    });
-    if (outcome === 'applied') {
-      countMetric('PaymentFailed');
-      return 'failed';
-    }
-    if (outcome !== 'conflict') return outcome;
-    await sleep(10 * (i + 1));
-  }
-  throw busy();
+  return untilSettled(
+    async () => {
+      const outcome = await failPayment({
+        payment: p,
+        ...(eventId ? { eventId } : {}),
+        nowIso: clock.iso(),
+      });
+      if (outcome === 'applied') {
+        countMetric('PaymentFailed');
+        return 'failed';
+      }
+      return outcome === 'conflict' ? undefined : outcome;
+    },
+    stillBusy,
+    MAX_TRIES,
+  );
 }
 
 /**
@@ -197,32 +205,34 @@ async function takeBack(
 ): Promise<'refunded' | 'failed' | 'unchanged' | 'replayed'> {
   if (p.status === 'pending') return fail(p, eventId);
   if (p.status !== 'completed') return 'unchanged';
-  for (let i = 0; i < MAX_TRIES; i++) {
-    const now = clock.now();
-    const nowIso = clock.iso(now);
-    // A top-up's refund takes back what it added; the code and what was bought before stay.
-    // (Completed as a top-up: its code is the one topped up. A code revoked since needs nothing back.)
-    const grown =
-      p.topup_code && p.access_code === p.topup_code ? await getAccessCode(p.topup_code) : undefined;
-    const topped = grown?.revoked_at ? undefined : grown;
-    const outcome = await refundPayment({
-      payment: p,
-      ...(eventId ? { eventId } : {}),
-      ...(topped ? { codeItem: accessCodeExtend(topped, takenBack(topped, p.offer), nowIso, -1) } : {}),
-      // The sale unbooked: the opposite of its bookings, in the refund's month and day.
-      bookings: bookings(paymentSale(p), nowIso, -1),
-      nowIso,
-    });
-    if (outcome === 'applied') {
-      countMetric('PaymentRefunded');
-      log.warn('payment refunded: code taken back', { payment: p.id });
-      if (p.access_code && !topped) await cutSessions(p.access_code, p.reseller_id, now);
-      return 'refunded';
-    }
-    if (outcome !== 'conflict') return outcome;
-    await sleep(10 * (i + 1));
-  }
-  throw busy();
+  return untilSettled(
+    async () => {
+      const now = clock.now();
+      const nowIso = clock.iso(now);
+      // A top-up's refund takes back what it added; the code and what was bought before stay.
+      // (Completed as a top-up: its code is the one topped up. A code revoked since needs nothing back.)
+      const grown =
+        p.topup_code && p.access_code === p.topup_code ? await getAccessCode(p.topup_code) : undefined;
+      const topped = grown?.revoked_at ? undefined : grown;
+      const outcome = await refundPayment({
+        payment: p,
+        ...(eventId ? { eventId } : {}),
+        ...(topped ? { codeItem: accessCodeExtend(topped, takenBack(topped, p.offer), nowIso, -1) } : {}),
+        // The sale unbooked: the opposite of its bookings, in the refund's month and day.
+        bookings: bookings(paymentSale(p), nowIso, -1),
+        nowIso,
+      });
+      if (outcome === 'applied') {
+        countMetric('PaymentRefunded');
+        log.warn('payment refunded: code taken back', { payment: p.id });
+        if (p.access_code && !topped) await cutSessions(p.access_code, p.reseller_id, now);
+        return 'refunded';
+      }
+      return outcome === 'conflict' ? undefined : outcome;
+    },
+    stillBusy,
+    MAX_TRIES,
+  );
 }
 
 /** How the gateway's answer differs from the payment, if it does. */
