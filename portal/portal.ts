@@ -15,6 +15,7 @@ import {
   trustedRouter,
 } from '../functions/portal/router-login';
 import {
+  capText,
   dataText,
   durationText,
   type Key,
@@ -513,7 +514,7 @@ function renderForfaits(): void {
       const details = document.createElement('small');
       details.textContent = [
         durationText(lang, f.duration_hours),
-        dataText(lang, f.data_limit_mb),
+        capText(lang, f.data_limit_mb),
         speedText(lang, f.mir_kbps),
       ].join(' · ');
       offer.append(name, details);

@@ -12,7 +12,7 @@ import {
   uncountCodeResend,
 } from '../store/paid-not-connected.js';
 import { getPayment, listCompletedBetween } from '../store/payments.js';
-import { accessCodeText } from './sms-texts.js';
+import { paidCodeText } from './sms-texts.js';
 
 /**
  * "Payé, pas connecté": a buyer whose money was taken and whose code never reached a router is
@@ -111,7 +111,7 @@ export async function resendCode(principal: OperatorPrincipal, paymentId: string
   if (!(await countCodeResend(payment.id)))
     throw new AppError('ERR_RATE_LIMITED', `The code was already sent again ${MAX_CODE_RESENDS} times`);
   try {
-    await sendSms(payment.msisdn, accessCodeText(payment.access_code, payment.forfait_name));
+    await sendSms(payment.msisdn, await paidCodeText(payment, payment.access_code));
   } catch {
     await uncountCodeResend(payment.id);
     throw new AppError('ERR_UNAVAILABLE', 'The SMS could not be sent; try again');
