@@ -23,9 +23,11 @@ const fr = {
   err_network: 'Pas de réseau : réessayez.',
   err_server: 'Le service ne répond pas : réessayez dans un instant.',
   err_rate: 'Trop de tentatives : patientez {seconds} s.',
-  session_expired: 'Votre session a expiré',
-  session_expired_intro:
-    'Un nouveau code a été envoyé au {msisdn}. Saisissez-le pour continuer là où vous étiez.',
+  session_ended:
+    'Votre session a pris fin (déconnexion, ou plusieurs heures sans activité). Reconnectez-vous pour continuer.',
+  logout_all: 'Se déconnecter partout',
+  logout_all_q: 'Fermer votre session sur tous vos téléphones et ordinateurs ?',
+  logout_all_yes: 'Oui, partout',
   cancel: 'Annuler',
   logout: 'Déconnexion',
   /** The header's name for an operator's account. */
@@ -364,8 +366,10 @@ const en: Record<Key, string> = {
   err_network: 'No network: try again.',
   err_server: 'The service does not answer: try again in a moment.',
   err_rate: 'Too many attempts: wait {seconds} s.',
-  session_expired: 'Your session has expired',
-  session_expired_intro: 'A new code was sent to {msisdn}. Enter it to carry on where you were.',
+  session_ended: 'Your session has ended (logged out, or hours without activity). Log in again to carry on.',
+  logout_all: 'Log out everywhere',
+  logout_all_q: 'End your session on all your phones and computers?',
+  logout_all_yes: 'Yes, everywhere',
   cancel: 'Cancel',
   logout: 'Log out',
   operator: 'Operator',

@@ -1,10 +1,10 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, logOut, onExpired } from './api.js';
+import { api, logOut, onEnded, renew } from './api.js';
 import { type Key, lang, setLang, t } from './i18n.js';
 import type { ScreenId } from './screens/index.js';
-import { Login, Relogin } from './screens/login.js';
-import { loadSession, type Session } from './session.js';
+import { Login } from './screens/login.js';
+import { loadSession, ownTab, type Session } from './session.js';
 
 const RESELLER_TABS: ScreenId[] = [
   'dashboard',
@@ -72,8 +72,9 @@ function App() {
   const [loaded, setLoaded] = useState<Screens>();
   const [session, setSession] = useState<Session | undefined>(loadSession());
   const [, setLangTick] = useState(lang);
-  const [expired, setExpired] = useState<((ok: boolean) => void) | undefined>();
+  const [ended, setEnded] = useState(false);
   const [leaving, setLeaving] = useState(false);
+  const [everywhere, setEverywhere] = useState(false);
   const [who, setWho] = useState<Who>({});
   const role = session?.claims.role;
   const tabs = tabsOf(role);
@@ -86,8 +87,17 @@ function App() {
     if (token) void whoIs().then(setWho);
   }, [token]);
 
+  // A tab opened from another takes a session of its own (console/session.ts).
   useEffect(() => {
-    onExpired(() => new Promise<boolean>((resolve) => setExpired(() => resolve)));
+    void ownTab(async () => (await renew(true)) === 'ok').then(() => setSession(loadSession()));
+  }, []);
+
+  useEffect(() => {
+    // The session ended under the screen: the login, with no code sent until one is asked for.
+    onEnded(() => {
+      setSession(undefined);
+      setEnded(true);
+    });
     const onHash = () => setTab(tabOf(tabs));
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
@@ -108,7 +118,9 @@ function App() {
       <main id="main" class="login">
         <div class="top-right">{langButton}</div>
         <Login
+          ended={ended}
           onDone={(s) => {
+            setEnded(false);
             setSession(s);
             // The screen a link pointed at (/console#activity) is opened once the role is known.
             const mine = tabsOf(s.claims.role);
@@ -126,11 +138,12 @@ function App() {
     void loadScreens().then(setLoaded);
     return <p aria-busy="true">{t('loading')}</p>;
   }
-  const logout = async () => {
+  const logout = async (all = false) => {
     // What the screen was loading arrives first, under the session it was asked with.
     setLeaving(true);
-    await logOut();
+    await logOut(all);
     setLeaving(false);
+    setEverywhere(false);
     sessionStorage.removeItem('msisdn');
     setSession(undefined);
   };
@@ -149,7 +162,7 @@ function App() {
           {who.phone ? <span class="who-phone">{who.phone}</span> : null}
         </span>
         {langButton}
-        <button type="button" class="link" onClick={logout} disabled={leaving} aria-busy={leaving}>
+        <button type="button" class="link" onClick={() => logout()} disabled={leaving} aria-busy={leaving}>
           {t('logout')}
         </button>
       </header>
@@ -164,17 +177,25 @@ function App() {
         <h1>{t(`t_${tab}` as Key)}</h1>
         <Screen session={session} />
       </main>
-      {expired ? (
-        <Relogin
-          msisdn={session.msisdn}
-          onDone={(s) => {
-            if (s) setSession(s);
-            else setSession(undefined);
-            expired(!!s);
-            setExpired(undefined);
-          }}
-        />
-      ) : null}
+      <footer class="no-print">
+        {everywhere ? (
+          <p class="confirm">
+            <span>{t('logout_all_q')}</span>
+            <span class="buttons">
+              <button type="button" class="small danger" onClick={() => logout(true)} disabled={leaving}>
+                {t('logout_all_yes')}
+              </button>
+              <button type="button" class="small secondary" onClick={() => setEverywhere(false)}>
+                {t('cancel')}
+              </button>
+            </span>
+          </p>
+        ) : (
+          <button type="button" class="link" onClick={() => setEverywhere(true)}>
+            {t('logout_all')}
+          </button>
+        )}
+      </footer>
     </>
   );
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { openConsoleSession } from '../auth/console-sessions.js';
 import { normalizeMsisdnLoaded, subscriberRef } from '../auth/otp.js';
-import { SESSION_TTL_SECONDS, signSession } from '../auth/tokens.js';
 import { bookings, forfaitForSale, newAccessCode, offerOf } from '../billing/ledger.js';
 import { useByFrom } from '../billing/settings.js';
+import { accessCodeText, type CodeSold } from '../billing/sms-texts.js';
 import { assertIsAgent, assertManagesAgent, assertSeesAgent, resellerInScope } from '../core/access.js';
 import { clock } from '../core/clock.js';
 import { config } from '../core/config.js';
@@ -121,8 +122,9 @@ export async function acceptInvitation(principal: Principal, id: string) {
     throw notFound('Invitation');
   if ((await acceptAgent(agent, principal.sub, clock.iso())) !== 'accepted') throw notFound('Invitation');
   const state = await sessionStateOf(msisdn);
-  const { token } = await signSession(
-    sessionClaims({
+  // The agent's console session: it works its day without another SMS.
+  const login = await openConsoleSession({
+    ...sessionClaims({
       sub: principal.sub,
       role: 'agent',
       ref: subscriberRef(msisdn),
@@ -130,9 +132,10 @@ export async function acceptInvitation(principal: Principal, id: string) {
       agentId: agent.id,
       tokenVersion: state?.token_version,
     }),
-  );
+    msisdn,
+  });
   const { status: _invited, ...accepted } = agent;
-  return { agent: accepted, session_token: token, expires_in: SESSION_TTL_SECONDS };
+  return { agent: accepted, ...login };
 }
 
 export async function agentsOf(principal: OperatorPrincipal, asked: string | undefined) {
@@ -238,7 +241,13 @@ export async function sell(
     );
     const outcome = await recordAgentSale(sale, accessCodeCreate(access), booked);
     if (outcome === 'sold') {
-      const sms = buyer ? await textCode(buyer, code, forfait.name) : undefined;
+      const sms = buyer
+        ? await textCode(buyer, code, {
+            forfaitName: forfait.name,
+            offer: forfait,
+            hotspot: reseller?.reseller_name,
+          })
+        : undefined;
       const after = await getAgent(agent.id);
       return {
         sale: shownSale(sale),
@@ -275,8 +284,8 @@ export async function sell(
 }
 
 /** The code texted to the buyer, in GSM-7 (one segment: the cheapest SMS, any phone reads it). */
-async function textCode(to: string, code: string, forfaitName: string) {
-  const text = toGsm7(`Votre code WiFi: ${code} (${forfaitName}). Tapez-le sur la page du hotspot.`);
+async function textCode(to: string, code: string, sold: CodeSold) {
+  const text = accessCodeText(code, sold);
   try {
     await sendSms(to, text);
     return { to: maskMsisdn(to), segments: gsm7Segments(text), sent: true };

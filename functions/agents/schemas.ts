@@ -174,7 +174,7 @@ export const HandoverAnswer = /* @__PURE__ */ schema(() =>
 export const HandoversResponse = /* @__PURE__ */ schema(() => z.object({ items: z.array(HandoverSchema) }));
 /** An accepted invitation: the agent, and the agent's session token for the number that accepted. */
 export const AgentAcceptResponse = /* @__PURE__ */ schema(() =>
-  z.object({ agent: AgentSchema, session_token: z.string(), expires_in: z.int() }),
+  z.object({ agent: AgentSchema, session_token: z.string(), refresh_token: z.string(), expires_in: z.int() }),
 );
 export const AgentsResponse = /* @__PURE__ */ schema(() => z.object({ items: z.array(AgentSchema) }));
 
