@@ -1,10 +1,11 @@
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, logOut, onEnded, renew } from './api.js';
 import { type Key, lang, setLang, t } from './i18n.js';
 import type { ScreenId } from './screens/index.js';
 import { Login } from './screens/login.js';
 import { loadSession, ownTab, type Session } from './session.js';
+import { setWho as shareWho, useWho, type Who } from './who.js';
 
 const RESELLER_TABS: ScreenId[] = [
   'dashboard',
@@ -49,15 +50,10 @@ const loadScreens = () => {
   return screens;
 };
 
-/** Whose session it is, as the header names it: a name a person reads, the number as written at home. */
-interface Who {
-  name?: string;
-  phone?: string;
-}
-
 /**
- * The account's name (the reseller's business, the agent's shop) and its number in the national
- * form of the reseller's country, as the API writes them; nothing when they cannot be read now.
+ * The account's name (the reseller's business, the agent's shop), its number in the national
+ * form of the reseller's country, and that country, as the API writes them; nothing when they
+ * cannot be read now.
  */
 async function whoIs(): Promise<Who> {
   try {
@@ -75,17 +71,19 @@ function App() {
   const [ended, setEnded] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const [everywhere, setEverywhere] = useState(false);
-  const [who, setWho] = useState<Who>({});
+  const who = useWho();
   const role = session?.claims.role;
   const tabs = tabsOf(role);
   const [asked, setTab] = useState<ScreenId>(tabOf(tabs));
   const tab = tabs.includes(asked) ? asked : (tabs[0] as ScreenId);
 
   const token = session?.token;
+  // Read again with each new session (not each renewed token: the same session's owner).
+  const sid = session?.claims.sid ?? token;
   useEffect(() => {
-    setWho({});
-    if (token) void whoIs().then(setWho);
-  }, [token]);
+    shareWho({});
+    if (sid) void whoIs().then(shareWho);
+  }, [sid]);
 
   // A tab opened from another takes a session of its own (console/session.ts).
   useEffect(() => {
@@ -112,6 +110,16 @@ function App() {
       {t('lang_switch')}
     </button>
   );
+
+  // The tab shown is in view in the menu, wherever a link or a reload opened it (nine tabs are
+  // wider than a phone): the menu scrolls to it, the page does not move.
+  const tabsRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const nav = tabsRef.current;
+    const link = nav?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (nav && link)
+      nav.scrollLeft = link.offsetLeft - nav.offsetLeft - (nav.clientWidth - link.offsetWidth) / 2;
+  });
 
   if (!session || role === 'subscriber') {
     return (
@@ -166,7 +174,7 @@ function App() {
           {t('logout')}
         </button>
       </header>
-      <nav aria-label={t('menu')} class="tabs">
+      <nav aria-label={t('menu')} class="tabs" ref={tabsRef}>
         {tabs.map((id) => (
           <a key={id} href={`#${id}`} aria-current={id === tab ? 'page' : undefined}>
             {t(`t_${id}` as Key)}

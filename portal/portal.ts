@@ -205,7 +205,19 @@ function translate(to: Lang): void {
   const msisdn = store.get('msisdn');
   if (msisdn) el('otp-sent').textContent = t(to, 'otp_sent', { msisdn });
   if (routerError) el('router-error').textContent = t(to, routerError);
+  for (const option of el<HTMLSelectElement>('country').options) {
+    option.textContent = `${option.dataset[to] ?? ''} (+${option.value.split(':')[0]})`;
+  }
+  phoneHint();
 }
+
+/** The example under the phone field: a number of the country chosen, as people there write it. */
+function phoneHint(): void {
+  const select = el<HTMLSelectElement>('country');
+  const example = select.selectedOptions[0]?.dataset.example ?? '';
+  el('msisdn-hint').textContent = t(lang, 'phone_hint', { example });
+}
+el('country').addEventListener('change', phoneHint);
 
 // ---- steps ----
 function show(step: Step, focus = true): void {

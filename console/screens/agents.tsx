@@ -3,8 +3,10 @@ import type { Agent } from '../answers.js';
 import { api, errorText, fieldErrors } from '../api.js';
 import { dateTime, fcfa, t } from '../i18n.js';
 import { forfaitOptions, hotspotOptions, useForfaits, useHotspots } from '../lists.js';
+import { phoneExample } from '../places.js';
 import type { Session } from '../session.js';
 import { Card, Input, Loading, Message, useGet } from '../ui.js';
+import { useWho } from '../who.js';
 import { Select, Statement, Table, useForm } from '../widgets.js';
 import { FindSale, Handovers, History } from './handovers.js';
 import { lazyScreen } from './lazy.js';
@@ -107,6 +109,7 @@ async function downloadSales(agentId: string): Promise<void> {
 /** The reseller's agents: add one, give it float, see what it sold and owes, record its cash. */
 export function Agents({ session }: { session: Session }) {
   const reseller = session.claims.reseller_id ?? '';
+  const who = useWho();
   const agents = useGet<{ items: Agent[] }>(`/agents?reseller_id=${reseller}`);
   // While the list reloads after a handover, the rows stay (with their messages and undo button).
   const kept = useRef<{ items: Agent[] }>();
@@ -136,7 +139,14 @@ export function Agents({ session }: { session: Session }) {
     <div>
       <Card title={t('agent_new')}>
         <form onSubmit={create}>
-          <Input label="agent_phone" type="tel" required autoComplete="off" {...field('msisdn')} />
+          <Input
+            label="agent_phone"
+            type="tel"
+            required
+            autoComplete="off"
+            hint={phoneExample(who.country)}
+            {...field('msisdn')}
+          />
           <Input label="name" {...field('name')} />
           <Input
             label="commission_pct"
@@ -184,6 +194,7 @@ interface Sold {
 /** The agent's till: pick a forfait, sell, the code large on screen, a ticket or an SMS. */
 export function Sell({ session }: { session: Session }) {
   const agentId = session.claims.agent_id ?? '';
+  const who = useWho();
   const forfaits = useForfaits(session);
   const form = useForm('sell', { forfait: '', buyer: '' });
   const [sold, setSold] = useState<Sold>();
@@ -227,7 +238,13 @@ export function Sell({ session }: { session: Session }) {
           {...form.field('forfait')}
           value={chosen}
         />
-        <Input label="buyer_phone" type="tel" autoComplete="off" {...form.field('buyer')} />
+        <Input
+          label="buyer_phone"
+          type="tel"
+          autoComplete="off"
+          hint={phoneExample(who.country)}
+          {...form.field('buyer')}
+        />
         <button type="submit" disabled={form.busy}>
           {t('sell')}
         </button>

@@ -141,6 +141,8 @@ export const SessionResponse = /* @__PURE__ */ schema(() =>
     name: z.optional(z.string().check(z.meta({ examples: ['Chez Awa'] }))),
     /** The account's number as people write it in the reseller's country. */
     phone: z.string().check(z.meta({ examples: ['07 00 00 00 00'] })),
+    /** The country its numbers and times are read in: the reseller's (ISO 3166-1 alpha-2). */
+    country: z.optional(z.string().check(z.meta({ examples: ['CI', 'SN'] }))),
   }),
 );
 
