@@ -448,6 +448,14 @@ const table = [
   },
   {
     method: 'POST',
+    path: '/api/v1/agents/{id}/sales/{code}/undo',
+    handler: 'agents/agent-sale-undo',
+    auth: 'agent',
+    access: { table: 'write' },
+    summary: 'Undo a sale of the last minutes whose code was never used (float or stock back, code revoked)',
+  },
+  {
+    method: 'POST',
     path: '/api/v1/agents/{id}/handovers/{handover_id}/undo',
     handler: 'agents/agent-handover-undo',
     auth: 'reseller',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { openConsoleSession } from '../auth/console-sessions.js';
 import { normalizeMsisdnLoaded, subscriberRef } from '../auth/otp.js';
-import { bookings, forfaitForSale, newAccessCode, offerOf } from '../billing/ledger.js';
+import { agentCashSale, bookings, forfaitForSale, newAccessCode, offerOf } from '../billing/ledger.js';
 import { useByFrom } from '../billing/settings.js';
 import { accessCodeText, type CodeSold } from '../billing/sms-texts.js';
 import { assertIsAgent, assertManagesAgent, assertSeesAgent, resellerInScope } from '../core/access.js';
@@ -228,17 +228,7 @@ export async function sell(
       // Masked as stored: the code was texted already, and the sale is kept for the books (docs/decisions.md).
       ...(buyer ? { buyer_msisdn: maskMsisdn(buyer) } : {}),
     };
-    const booked = bookings(
-      {
-        resellerId: sale.reseller_id,
-        forfaitId: sale.forfait_id,
-        ...(nasId ? { nasId } : {}),
-        channel: 'cash',
-        amountFcfa: price,
-        agent: { id: agent.id, commissionFcfa: sale.commission_fcfa },
-      },
-      at,
-    );
+    const booked = bookings(agentCashSale(sale), at);
     const outcome = await recordAgentSale(sale, accessCodeCreate(access), booked);
     if (outcome === 'sold') {
       const sms = buyer

@@ -83,6 +83,9 @@ export const AgentMoveBody = /* @__PURE__ */ schema(() =>
   z.strictObject({ to_agent_id: z.optional(uuid()), ...handed() }).check(floatOrCodes()),
 );
 export const HandoverParams = /* @__PURE__ */ schema(() => z.object({ id: uuid(), handover_id: uuid() }));
+export const AgentSaleParams = /* @__PURE__ */ schema(() =>
+  z.object({ id: uuid(), code: z.string().check(z.regex(/^[A-Z0-9]{4,32}$/, 'must be an access code')) }),
+);
 
 export const AgentSaleBody = /* @__PURE__ */ schema(() =>
   z.strictObject({
@@ -211,6 +214,8 @@ export const AgentSaleSchema = /* @__PURE__ */ schema(() =>
     buyer_msisdn: z.optional(z.string()),
     /** A top-up of the guest's code `code`, not a new code. */
     topup: z.optional(z.literal(true)),
+    /** Undone within its minutes (its code never used): the money back, the code revoked. */
+    undone_at: z.optional(z.string()),
   }),
 );
 export const AgentSalesResponse = /* @__PURE__ */ schema(() => z.object({ items: z.array(AgentSaleSchema) }));
@@ -223,6 +228,9 @@ export const AgentSaleResponse = /* @__PURE__ */ schema(() =>
     float_fcfa: z.int(),
     stock_left: z.int(),
   }),
+);
+export const AgentSaleUndoResponse = /* @__PURE__ */ schema(() =>
+  z.object({ sale: AgentSaleSchema, float_fcfa: z.int(), stock_left: z.int() }),
 );
 export const AgentTopupResponse = /* @__PURE__ */ schema(() =>
   z.object({ sale: AgentSaleSchema, topup: TopupResponse, float_fcfa: z.int(), stock_left: z.int() }),

@@ -66,6 +66,8 @@ export interface Reply {
   raw?: string;
   /** Raw bytes (an image, a gzipped asset), sent base64-encoded as API Gateway wants them; `raw` and `body` ignored. */
   bytes?: Buffer;
+  /** What a write did, for the activity log's sentence (an undo names what it undid); never sent. */
+  facts?: Record<string, string | number>;
 }
 
 /** An answer other than the success and the errors: a 304, a refusal with its own body, a page. */
@@ -80,10 +82,7 @@ export interface OtherAnswer {
 
 export interface EndpointSpec<B, Q, P> {
   body?: Schema<B>;
-  /**
-   * The query string's schema. Without one, the route takes no query parameter: any is a 400
-   * (`z.record(...)` for a route that passes an open set on, as the captive portal does).
-   */
+  /** The query's schema; without one, any query parameter is a 400 (`z.record(...)`: an open set). */
   query?: Schema<Q>;
   params?: Schema<P>;
   /** The success answer, for the OpenAPI document (not enforced at run time). */
@@ -194,10 +193,7 @@ function toResponse(reply: Reply): APIGatewayProxyStructuredResultV2 {
   };
 }
 
-/**
- * The RADIUS servers' bearer tokens: the secret holds one per server, separated by white space
- * or commas, so that one server's token can be replaced without touching the others.
- */
+/** The RADIUS servers' bearer tokens, one per server (white space or commas between): one replaced alone. */
 async function radiusTokenMatches(header: string | undefined): Promise<boolean> {
   const given = /^Bearer (\S+)$/.exec(header?.trim() ?? '')?.[1] ?? '';
   const digests = radiusTokenDigests(await getSecret('RADIUS_API_SECRET'));

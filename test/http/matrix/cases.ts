@@ -858,6 +858,15 @@ export const cases: Record<string, MatrixCase> = {
     request: async (cast) => ({ path: `/api/v1/agents/${cast.ownerAgentId}/handovers` }),
     expect: AGENT_SEES,
   },
+  'POST /api/v1/agents/{id}/sales/{code}/undo': {
+    request: async (cast) => {
+      // A sale just made, undone once by whoever may: the agent itself, its reseller, an admin.
+      await give(MATRIX_ADMIN, cast.ownerAgentId, { float_fcfa: 100_000 });
+      const sold = await sell(agentPrincipal(cast), cast.ownerAgentId, { forfait_id: forfaitId });
+      return { path: `/api/v1/agents/${cast.ownerAgentId}/sales/${sold.sale.code}/undo` };
+    },
+    expect: AGENT_SEES,
+  },
   'POST /api/v1/agents/{id}/handovers/{handover_id}/undo': {
     request: async (cast) => {
       // A float just given, undone once by whoever may.
