@@ -44,7 +44,7 @@ export const ReportResponse = /* @__PURE__ */ schema(() =>
     by_forfait: z.array(ReportLine),
     /** Cash sales by the agent who made them. */
     by_agent: z.array(ReportLine),
-    /** `mobile_money`, `voucher`, `cash`. */
+    /** `mobile_money`, `voucher`, `cash` (agents), `counter` (the reseller's own top-ups). */
     by_channel: z.array(ReportLine),
     /** Each day with a sale or a refund, oldest first. */
     days: z.array(z.object({ day: z.string(), total_fcfa: z.int(), sales_count: z.int() })),
