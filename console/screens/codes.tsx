@@ -8,7 +8,7 @@ import {
   resellerOptions,
   useForfaits,
   useHotspots,
-  useVlans,
+  useResellerVlans,
 } from '../lists.js';
 import type { Session } from '../session.js';
 import { Card, failure, Input, Loading, Message } from '../ui.js';
@@ -88,7 +88,7 @@ export function Codes({ session }: { session: Session }) {
   const forfaits = useForfaits(session);
   const hotspots = useHotspots(reseller || undefined);
   // An operator picks the reseller by its name.
-  const vlans = useVlans(isAdmin);
+  const vlans = useResellerVlans(isAdmin);
   const [done, setDone] = useState<string>();
   const [stock, setStock] = useState<Voucher[]>();
   const [printing, setPrinting] = useState<{ format: Format; items: Printable[] }>();

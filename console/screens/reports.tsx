@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { fcfa, type Key, lang, t } from '../i18n.js';
-import { hotspotName, resellerOptions, useVlans } from '../lists.js';
+import { hotspotName, resellerOptions, useResellerVlans, useVlans } from '../lists.js';
 import type { Session } from '../session.js';
 import { Loading, useGet } from '../ui.js';
 import { Select, Statement } from '../widgets.js';
@@ -54,6 +54,7 @@ const CHANNELS: Record<string, Key> = {
   mobile_money: 'ch_mobile_money',
   voucher: 'ch_voucher',
   cash: 'ch_cash',
+  counter: 'ch_counter',
 };
 
 function Breakdown(props: { title: Key; lines: Line[]; testid: string; names?: (l: Line) => string }) {
@@ -86,7 +87,7 @@ export function Reports({ session }: { session: Session }) {
   const isAdmin = session.claims.role === 'admin';
   // The operator's resellers to pick from; everyone's hotspots named as people know them.
   const vlans = useVlans();
-  const resellers = resellerOptions(vlans.data?.items ?? []);
+  const resellers = resellerOptions(useResellerVlans(isAdmin).data?.items ?? []);
   const [picked, setPicked] = useState('');
   const reseller = session.claims.reseller_id ?? picked;
   const [first] = presets();

@@ -18,6 +18,8 @@ export interface CanaryRun {
   at: string;
   overall_status: RunStatus;
   tests: StoredCheck[];
+  /** The hotspot the canary stands for (its NAS id): the platform's own, no customer's. */
+  site?: string;
 }
 
 /** The latest run and the failure streak: what `GET /canary/status` answers. */
@@ -27,6 +29,7 @@ export interface CanaryState {
   overall_status: RunStatus;
   tests: StoredCheck[];
   consecutive_fails: number;
+  site?: string;
 }
 
 export interface DayCounters {
@@ -96,10 +99,11 @@ export const recordLatest = (run: CanaryRun, failed: boolean): Promise<CanarySta
   State.upsertReturning(
     {},
     {
-      expression: `SET last_run = :at, run_id = :id, overall_status = :status, tests = :tests ${
-        failed ? 'ADD consecutive_fails :streak' : ', consecutive_fails = :streak'
-      }`,
+      expression: `SET last_run = :at, run_id = :id, overall_status = :status, tests = :tests${
+        run.site ? ', site = :site' : ''
+      } ${failed ? 'ADD consecutive_fails :streak' : ', consecutive_fails = :streak'}`,
       values: {
+        ...(run.site ? { ':site': run.site } : {}),
         ':at': run.at,
         ':id': run.id,
         ':status': run.overall_status,
