@@ -1,6 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import type { Agent } from '../answers.js';
 import { api, errorText, fieldErrors } from '../api.js';
+import { saveCsv } from '../csv.js';
 import { dateTime, fcfa, t } from '../i18n.js';
 import { forfaitOptions, hotspotOptions, useForfaits, useHotspots } from '../lists.js';
 import { phoneExample } from '../places.js';
@@ -85,7 +86,7 @@ function AgentRow(props: {
           </Table>
         )}
         <p>
-          <button type="button" class="small secondary" onClick={() => void downloadSales(a.id)}>
+          <button type="button" class="small secondary" onClick={() => void downloadSales(a.id, a.name)}>
             {t('csv')}
           </button>
         </p>
@@ -95,15 +96,12 @@ function AgentRow(props: {
 }
 
 /** The month's sales of an agent as a CSV file (fetched with the session token, then saved). */
-async function downloadSales(agentId: string): Promise<void> {
-  const a = await api('GET', `/agents/${agentId}/sales/export?from=${monthStart()}&to=${today()}`);
-  if (a.status !== 200) return;
-  const url = URL.createObjectURL(new Blob([String(a.body)], { type: 'text/csv' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `agent-sales-${agentId.slice(0, 8)}-${today()}.csv`;
-  link.click();
-  URL.revokeObjectURL(url);
+async function downloadSales(agentId: string, name: string | undefined): Promise<void> {
+  const who = (name ?? agentId.slice(0, 8)).replace(/[^\p{L}\p{N}]+/gu, '-');
+  await saveCsv(
+    `/agents/${agentId}/sales/export?from=${monthStart()}&to=${today()}`,
+    `ventes-${who}-${today()}.csv`,
+  );
 }
 
 /** The reseller's agents: add one, give it float, see what it sold and owes, record its cash. */

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api.js';
+import { saveCsv } from '../csv.js';
 import { fcfa, type Key, lang, t } from '../i18n.js';
 import { hotspotName, resellerOptions, useResellerVlans, useVlans } from '../lists.js';
 import type { Session } from '../session.js';
@@ -105,16 +105,11 @@ export function Reports({ session }: { session: Session }) {
     setWrong(!ok);
     if (ok) setShown(range);
   };
-  const download = async () => {
-    const a = await api<string>('GET', `/billing/report/export?${query}`);
-    if (a.status !== 200) return;
-    const url = URL.createObjectURL(new Blob([String(a.body)], { type: 'text/csv' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = `ventes-${shown.from}-${shown.to}.csv`;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  };
+  const download = () =>
+    saveCsv(
+      `/billing/report/export?${query}`,
+      `${lang === 'fr' ? 'ventes' : 'sales'}-${shown.from}-${shown.to}.csv`,
+    );
   return (
     <div>
       <form class="no-print card" onSubmit={show} novalidate>

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { TopupResponse } from '../billing/topup-schemas.js';
-import { day, intParam, schema, uuid, withinAQuarter } from '../core/schemas.js';
+import { csvLang, day, intParam, schema, uuid, withinAQuarter } from '../core/schemas.js';
 
 const msisdn = /* @__PURE__ */ schema(() =>
   z.string().check(
@@ -124,7 +124,7 @@ export const AgentSalesQuery = /* @__PURE__ */ schema(() =>
     .check(withinAQuarter),
 );
 export const AgentExportQuery = /* @__PURE__ */ schema(() =>
-  z.strictObject({ from: day(), to: day() }).check(withinAQuarter),
+  z.strictObject({ from: day(), to: day(), lang: csvLang() }).check(withinAQuarter),
 );
 
 export const AgentSchema = /* @__PURE__ */ schema(() =>

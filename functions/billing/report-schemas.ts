@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { day, schema, uuid } from '../core/schemas.js';
+import { csvLang, day, schema, uuid } from '../core/schemas.js';
 
 /** The longest report: a year and a day (a leap year's 366 days, both ends counted). */
 export const MAX_REPORT_DAYS = 366;
@@ -20,7 +20,9 @@ const withinAYear = /* @__PURE__ */ schema(() =>
 );
 
 export const ReportQuery = /* @__PURE__ */ schema(() =>
-  z.strictObject({ reseller_id: z.optional(uuid()), from: day(), to: day() }).check(withinAYear),
+  z
+    .strictObject({ reseller_id: z.optional(uuid()), from: day(), to: day(), lang: z.optional(csvLang()) })
+    .check(withinAYear),
 );
 
 /** One line of a breakdown: what it is (an id, or a channel), its name, and its sales. */

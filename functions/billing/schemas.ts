@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import {
+  csvLang,
   cursorPage,
   cursorQuery,
   day,
@@ -168,7 +169,9 @@ export const VouchersPage = /* @__PURE__ */ schema(() =>
     next_cursor: z.optional(z.string()),
   }),
 );
-export const VoucherExportQuery = /* @__PURE__ */ schema(() => z.strictObject({ batch_id: uuid() }));
+export const VoucherExportQuery = /* @__PURE__ */ schema(() =>
+  z.strictObject({ batch_id: uuid(), lang: csvLang() }),
+);
 
 export const SummaryQuery = /* @__PURE__ */ schema(() =>
   z.strictObject({

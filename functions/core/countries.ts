@@ -42,7 +42,7 @@ export const countryName = (code: string, lang: 'fr' | 'en' = 'fr'): string =>
   COUNTRY_FACTS[code]?.[lang] ?? code;
 
 /** "19 h 19" (French) or "19:19" at `iso` in the country's own time (Abidjan's when not served). */
-export function localTime(iso: string, country: string | undefined, lang: 'fr' | 'en' = 'fr'): string {
+function localTime(iso: string, country: string | undefined, lang: 'fr' | 'en' = 'fr'): string {
   const timeZone = COUNTRY_FACTS[country ?? '']?.tz ?? 'Africa/Abidjan';
   const hm = new Intl.DateTimeFormat('en-GB', {
     timeZone,

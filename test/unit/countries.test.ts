@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SERVED_COUNTRIES } from '../../bin/phone-metadata.js';
 import { requireLoginMsisdn } from '../../functions/auth/otp.js';
-import { COUNTRY_FACTS, countryName, localDateTime, localTime } from '../../functions/core/countries.js';
+import { COUNTRY_FACTS, countryName, localDateTime } from '../../functions/core/countries.js';
 import { nationalE164, nationalReadings, readable } from '../../functions/core/phone.mjs';
 
 describe('the served countries as people name them and write their numbers', () => {
@@ -10,7 +10,9 @@ describe('the served countries as people name them and write their numbers', () 
     for (const [iso, facts] of Object.entries(COUNTRY_FACTS)) {
       const e164 = nationalE164(facts.example, iso);
       expect(e164, `${iso} ${facts.example}`).toBeDefined();
-      expect(readable(e164 as string, iso), iso).toBe(facts.example.replace(/ /g, '\u00a0').replace(/\u00a0/g, ' '));
+      expect(readable(e164 as string, iso), iso).toBe(
+        facts.example.replace(/ /g, '\u00a0').replace(/\u00a0/g, ' '),
+      );
     }
   });
 
@@ -31,8 +33,8 @@ describe('the served countries as people name them and write their numbers', () 
     expect(countryName('SN')).toBe('Sénégal');
     expect(countryName('SN', 'en')).toBe('Senegal');
     // 19:19 UTC is 20 h 19 in Benin (UTC+1) and 19 h 19 in Côte d'Ivoire.
-    expect(localTime('2026-11-28T19:19:44.267Z', 'BJ')).toBe('20 h 19');
-    expect(localTime('2026-11-28T19:19:44.267Z', 'CI', 'en')).toBe('19:19');
+    expect(localDateTime('2026-11-28T19:19:44.267Z', 'BJ')).toBe('28/11 à 20 h 19');
+    expect(localDateTime('2026-11-28T19:19:44.267Z', 'CI', 'en')).toBe('28/11 19:19');
     expect(localDateTime('2026-11-28T23:30:00Z', 'CM')).toBe('29/11 à 00 h 30');
   });
 });
