@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Agent } from '../answers.js';
 import { api, errorText, fieldErrors } from '../api.js';
 import { saveCsv } from '../csv.js';
@@ -11,7 +11,7 @@ import { useWho } from '../who.js';
 import { Select, Statement, Table, useForm } from '../widgets.js';
 import { FindSale, Handovers, History } from './handovers.js';
 import { lazyScreen } from './lazy.js';
-import { PrintSheet } from './print.js';
+import { grouped, PrintSheet } from './print.js';
 
 /** "Recharger un code": a chunk of its own, out of the dashboard's weight. */
 const TopupCard = lazyScreen(() => import('./topup.js').then((m) => m.TopupCard));
@@ -24,6 +24,8 @@ interface Sale {
   commission_fcfa: number;
   nas_id?: string;
   buyer_msisdn?: string;
+  paid_from?: 'float' | 'stock';
+  undone_at?: string;
 }
 interface Period {
   sold_fcfa: number;
@@ -71,19 +73,20 @@ function AgentRow(props: {
         {!open ? null : !sales.data ? (
           <Loading error={sales.error} />
         ) : (
-          <Table head={['date', 'code_label', 'forfait', 'price', 'commission']}>
-            <tbody>
-              {sales.data.items.map((s) => (
-                <tr key={s.code} data-code={s.code}>
-                  <td>{dateTime(s.at)}</td>
-                  <td>{s.code}</td>
-                  <td>{s.forfait_name}</td>
-                  <td>{fcfa(s.price_fcfa)}</td>
-                  <td>{fcfa(s.commission_fcfa)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+          // A list, not a five-column table: a phone's 360 px hold a sale on two lines.
+          <ul class="rows sales">
+            {sales.data.items.map((s) => (
+              <li key={`${s.at}${s.code}`} data-code={s.code} class={s.undone_at ? 'undone' : undefined}>
+                <span>
+                  {dateTime(s.at)} · <span class="nowrap">{grouped(s.code)}</span> · {s.forfait_name}
+                  {s.undone_at ? <em> ({t('sale_undone_mark')})</em> : null}
+                </span>
+                <span class="nowrap">
+                  {fcfa(s.price_fcfa)} · {t('commission')} {fcfa(s.commission_fcfa)}
+                </span>
+              </li>
+            ))}
+          </ul>
         )}
         <p>
           <button type="button" class="small secondary" onClick={() => void downloadSales(a.id, a.name)}>
@@ -182,6 +185,9 @@ export function Agents({ session }: { session: Session }) {
   );
 }
 
+/** A sale is undone within the minutes of a handover's undo (the API's HANDOVER_UNDO_S). */
+const UNDO_MS = 5 * 60_000;
+
 interface Sold {
   sale: Sale & { forfait_id: string };
   offer: { duration_hours: number; data_limit_mb: number };
@@ -197,6 +203,18 @@ export function Sell({ session }: { session: Session }) {
   const form = useForm('sell', { forfait: '', buyer: '' });
   const [sold, setSold] = useState<Sold>();
   const [printing, setPrinting] = useState(false);
+  // The question asked before a sale ("Vendre Pass Jour pour 300 FCFA ?"), as for a handover.
+  const [asking, setAsking] = useState<string>();
+  // Said once the sale is undone (or why it cannot be); the undo button goes with its minutes.
+  const [undo, setUndo] = useState<{ text: string; kind?: 'ok' }>();
+  const [undoable, setUndoable] = useState(false);
+  useEffect(() => {
+    if (!sold || sold.sale.undone_at) return setUndoable(false);
+    const left = Date.parse(sold.sale.at) + UNDO_MS - Date.now();
+    setUndoable(left > 0);
+    const timer = setTimeout(() => setUndoable(false), Math.max(0, left));
+    return () => clearTimeout(timer);
+  }, [sold]);
   if (!forfaits.data) return <Loading error={forfaits.error} />;
   const chosen = form.values.forfait || forfaits.data.items[0]?.id || '';
   const forfait = forfaits.data.items.find((f) => f.id === chosen);
@@ -212,8 +230,39 @@ export function Sell({ session }: { session: Session }) {
       />
     );
   }
+  const ask = (e: Event) => {
+    e.preventDefault();
+    if (!forfait) return;
+    const buyer = form.values.buyer.trim();
+    const words = { forfait: forfait.name, price: fcfa(forfait.price_fcfa), phone: buyer };
+    setAsking(t(buyer ? 'confirm_sale_sms' : 'confirm_sale', words));
+  };
+  const undoSale = async () => {
+    if (!sold) return;
+    const r = await api<{ sale: Sale; float_fcfa: number }>(
+      'POST',
+      `/agents/${agentId}/sales/${sold.sale.code}/undo`,
+    );
+    setUndoable(false);
+    if (r.status !== 200) return setUndo({ text: errorText(r.body, r.status) });
+    setSold({
+      ...sold,
+      sale: { ...sold.sale, undone_at: r.body.sale.undone_at },
+      float_fcfa: r.body.float_fcfa,
+    });
+    const code = grouped(sold.sale.code);
+    setUndo({
+      text:
+        r.body.sale.paid_from === 'stock'
+          ? t('sale_undone_stock', { code })
+          : t('sale_undone_float', { code, amount: fcfa(sold.sale.price_fcfa) }),
+      kind: 'ok',
+    });
+  };
   const sell = form.submit(async () => {
     form.setErrors({});
+    setAsking(undefined);
+    setUndo(undefined);
     const buyer = form.values.buyer.trim();
     const r = await api<Sold>('POST', `/agents/${agentId}/sales`, {
       forfait_id: chosen,
@@ -229,7 +278,7 @@ export function Sell({ session }: { session: Session }) {
   });
   return (
     <div>
-      <form onSubmit={sell}>
+      <form onSubmit={asking ? sell : ask}>
         <Select
           label="forfait"
           options={forfaitOptions(forfaits.data.items)}
@@ -243,25 +292,48 @@ export function Sell({ session }: { session: Session }) {
           hint={phoneExample(who.country)}
           {...form.field('buyer')}
         />
-        <button type="submit" disabled={form.busy}>
-          {t('sell')}
-        </button>
+        {asking ? (
+          <fieldset class="confirm">
+            <legend>{asking}</legend>
+            <span class="buttons">
+              <button type="submit" disabled={form.busy}>
+                {t('yes_sell')}
+              </button>
+              <button type="button" class="secondary" onClick={() => setAsking(undefined)}>
+                {t('cancel')}
+              </button>
+            </span>
+          </fieldset>
+        ) : (
+          <button type="submit" disabled={form.busy}>
+            {t('sell')}
+          </button>
+        )}
         <Message text={form.errors._} />
       </form>
       <FindSale agentId={agentId} />
       {sold ? (
         <Card title={t('sold_code')} class="sold">
-          <p class="big-code" data-testid="sold-code">
-            {sold.sale.code}
+          {/* Grouped by four as the cards print it: read aloud or typed without a slip. */}
+          <p class={sold.sale.undone_at ? 'big-code undone' : 'big-code'} data-testid="sold-code">
+            {grouped(sold.sale.code)}
           </p>
           <p>
             {sold.sale.forfait_name} · {fcfa(sold.sale.price_fcfa)}
           </p>
           <Message text={sold.sms?.sent ? t('sms_sent', { to: sold.sms.to }) : undefined} kind="ok" />
           <p>{t('float_left', { amount: fcfa(sold.float_fcfa) })}</p>
-          <button type="button" onClick={() => setPrinting(true)}>
-            {t('print_ticket')}
-          </button>
+          {sold.sale.undone_at ? null : (
+            <button type="button" onClick={() => setPrinting(true)}>
+              {t('print_ticket')}
+            </button>
+          )}
+          {undoable ? (
+            <button type="button" class="secondary" onClick={() => void undoSale()}>
+              {t('undo_sale')}
+            </button>
+          ) : null}
+          <Message text={undo?.text} kind={undo?.kind} />
         </Card>
       ) : null}
       <TopupCard

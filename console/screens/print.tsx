@@ -34,7 +34,7 @@ const volume = (mb: number) =>
       : `${mb}\u00a0Mo`;
 
 /** `ABCD EFGH JK`: a code read aloud or typed is easier in groups of four. */
-const grouped = (code: string) => code.replace(/(.{4})(?=.)/g, '$1 ');
+export const grouped = (code: string) => code.replace(/(.{4})(?=.)/g, '$1 ');
 
 /**
  * The cards or tickets of a batch, always in French (what the buyer reads): on screen as a

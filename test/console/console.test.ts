@@ -213,7 +213,7 @@ describe('the console, for a reseller', () => {
     );
     expect(summary.body.total_fcfa).toBe(4 * forfait.price_fcfa);
     const amount = (n: unknown) =>
-      `${new Intl.NumberFormat('fr-FR').format(Number(n)).replace(/\u202f|\u00a0/g, ' ')} FCFA`;
+      `${new Intl.NumberFormat('fr-FR').format(Number(n)).replace(/\u202f/g, '\u00a0')}\u00a0FCFA`;
     await expect
       .poll(() => w.page.getByTestId('sales-today').innerText())
       .toBe(amount(summary.body.total_fcfa));
@@ -274,7 +274,7 @@ describe('the console, for a reseller', () => {
     expect(new Set(decoded).size).toBe(20);
     const card = await cards.first().innerText();
     expect(card).toContain(reseller.name);
-    expect(card).toMatch(/\d+ FCFA/);
+    expect(card).toMatch(/\d+\u00a0FCFA/);
     expect(card).toContain('Durée');
     expect(card).toContain('Données');
     await w.page.emulateMedia({ media: 'screen' });
@@ -376,7 +376,7 @@ describe('the console, for a reseller', () => {
     const statement = w.page.locator('table.statement');
     await statement.waitFor();
     expect(await statement.innerText()).toContain(
-      `${4 * forfait.price_fcfa} FCFA`.replace(/\B(?=(\d{3})+(?!\d))/g, ' '),
+      `${4 * forfait.price_fcfa}\u00a0FCFA`.replace(/\B(?=(\d{3})+(?!\d))/g, '\u00a0'),
     );
     expect(await audit(w.page)).toEqual([]);
     expectClean(w);

@@ -108,7 +108,7 @@ describe('a top-up, in the console at 360 px', () => {
     await card.getByLabel('Code du client').fill(typed);
     await select.selectOption(day.id);
     await card.getByRole('button', { name: 'Recharger' }).click();
-    const question = card.getByText(/^Recharger le code .* avec Pass Jour pour 300 FCFA \?$/);
+    const question = card.getByText(/^Recharger le code .* avec Pass Jour pour 300\sFCFA \?$/);
     await question.waitFor();
     expect(await audit(page)).toEqual([]);
     const before = Date.now();
