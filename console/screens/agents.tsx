@@ -8,7 +8,7 @@ import { phoneExample } from '../places.js';
 import type { Session } from '../session.js';
 import { Card, Input, Loading, Message, useGet } from '../ui.js';
 import { useWho } from '../who.js';
-import { Select, Statement, Table, useForm } from '../widgets.js';
+import { Select, Statement, useForm } from '../widgets.js';
 import { FindSale, Handovers, History } from './handovers.js';
 import { lazyScreen } from './lazy.js';
 import { grouped, PrintSheet } from './print.js';
