@@ -311,7 +311,7 @@ export function Sell({ session }: { session: Session }) {
         )}
         <Message text={form.errors._} />
       </form>
-      <FindSale agentId={agentId} />
+      {/* The code just sold right under the till, before the search of the day's sales. */}
       {sold ? (
         <Card title={t('sold_code')} class="sold">
           {/* Grouped by four as the cards print it: read aloud or typed without a slip. */}
@@ -336,6 +336,7 @@ export function Sell({ session }: { session: Session }) {
           <Message text={undo?.text} kind={undo?.kind} />
         </Card>
       ) : null}
+      <FindSale agentId={agentId} />
       <TopupCard
         forfaits={forfaits.data.items}
         path={() => `/agents/${agentId}/topups`}
