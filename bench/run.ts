@@ -7,7 +7,7 @@
  *   `npm run bench -- --skip import`: everything else (the import rounds take the longest; the
  *   bundle section of docs/bench.md then stays as its last run wrote it).
  *   `npm run bench -- --only radius`: the RADIUS section alone (the project's exchanges through
- *   FreeRADIUS, the SQL peer, the floors), written into docs/bench.md; BENCH_RADIUS_EXCHANGES
+ *   FreeRADIUS, the SQL peers on SQLite and MariaDB, the floors), written into docs/bench.md; BENCH_RADIUS_EXCHANGES
  *   (default 1000) exchanges of each kind; BENCH_API_PROF=<dir> writes a V8 CPU profile of the API.
  *   `npm run bench -- --only vouchers`: the voucher generation against its floors alone, written
  *   into docs/bench.md.

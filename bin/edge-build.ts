@@ -1,3 +1,5 @@
+// `npm run edge:build`: the in-country edge's folder (installer, units, bundled service, FreeRADIUS configuration).
+
 import { chmodSync, copyFileSync, cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

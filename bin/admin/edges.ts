@@ -1,3 +1,5 @@
+// The operator CLI's `edges` commands: register, show and revoke in-country edges, and issue their RadSec files.
+
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';

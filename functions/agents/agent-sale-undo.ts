@@ -1,3 +1,5 @@
+// POST /api/v1/agents/{id}/sales/{code}/undo: undo an agent's sale of the last minutes whose code was never used
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { undoSale } from './sale-undo.js';

@@ -1,3 +1,5 @@
+// An agent tops up a guest's access code for cash, from its own float.
+
 import { bookings, offerOf, toppedUp, topupSale } from '../billing/ledger.js';
 import { assertLive, backOff, tooBusy, toppedUpView, topupForfait } from '../billing/topups.js';
 import { assertIsAgent, assertSeesAgent } from '../core/access.js';

@@ -1,3 +1,5 @@
+// A reseller's agents: invited, accepted, listed, their terms changed, and a code sold by an agent for cash.
+
 import { randomUUID } from 'node:crypto';
 import { openConsoleSession } from '../auth/console-sessions.js';
 import { normalizeMsisdnLoaded, subscriberRef } from '../auth/otp.js';
@@ -17,7 +19,7 @@ import {
   type Principal,
   sessionClaims,
 } from '../core/principal.js';
-import { sendSms } from '../core/sms.js';
+import { type SmsTicket, takeResellerSms } from '../sms/reseller-sms.js';
 import { accessCodeCreate } from '../store/access-codes.js';
 import { getAccount, sessionStateOf } from '../store/accounts.js';
 import { acceptAgent, inviteAgent } from '../store/agent-accounts.js';
@@ -91,19 +93,26 @@ export async function addAgent(
     created_at: clock.iso(),
     status: 'invited',
   };
-  await inviteAgent(agent);
-  await textInvitation(msisdn, reseller.reseller_name, agent.id);
+  // The SMS is taken from the reseller's budgets first: past one, 429 and nothing recorded.
+  const sms = await takeResellerSms(resellerId, msisdn, clock.now());
+  try {
+    await inviteAgent(agent);
+  } catch (error) {
+    await sms.giveBack();
+    throw error;
+  }
+  await textInvitation(sms, reseller.reseller_name, agent.id);
   return agent;
 }
 
 /** The invitation, in GSM-7: who invites, and the console link that accepts it. */
-async function textInvitation(to: string, resellerName: string | undefined, agentId: string) {
+async function textInvitation(sms: SmsTicket, resellerName: string | undefined, agentId: string) {
   const link = `${config().PUBLIC_BASE_URL.replace(/\/$/, '')}/console#accept=${agentId}`;
   const text = toGsm7(
     `${resellerName ?? 'Un revendeur WiFi'} vous invite a vendre ses codes WiFi. Pour accepter: ${link}`,
   );
   try {
-    await sendSms(to, text);
+    await sms.send(text);
   } catch (error) {
     // The invitation stands; the reseller may give the link by hand.
     log.error('agent invitation sms not sent', { error: error instanceof Error ? error.name : 'unknown' });
@@ -232,7 +241,7 @@ export async function sell(
     const outcome = await recordAgentSale(sale, accessCodeCreate(access), booked);
     if (outcome === 'sold') {
       const sms = buyer
-        ? await textCode(buyer, code, {
+        ? await textCode(agent.reseller_id, buyer, code, {
             forfaitName: forfait.name,
             offer: forfait,
             hotspot: reseller?.reseller_name,
@@ -273,15 +282,21 @@ export async function sell(
   });
 }
 
-/** The code texted to the buyer, in GSM-7 (one segment: the cheapest SMS, any phone reads it). */
-async function textCode(to: string, code: string, sold: CodeSold) {
+/**
+ * The code texted to the buyer, in GSM-7 (one segment: the cheapest SMS, any phone reads it),
+ * within the reseller's SMS budgets. The sale stands whatever happens to the SMS (the code is
+ * shown on screen; the agent may read it out instead): a budget spent or SNS failing is
+ * `sent: false`.
+ */
+async function textCode(resellerId: string, to: string, code: string, sold: CodeSold) {
   const text = accessCodeText(code, sold);
+  const answer = (sent: boolean) => ({ to: maskMsisdn(to), segments: gsm7Segments(text), sent });
   try {
-    await sendSms(to, text);
-    return { to: maskMsisdn(to), segments: gsm7Segments(text), sent: true };
+    await (await takeResellerSms(resellerId, to, clock.now())).send(text);
+    return answer(true);
   } catch (error) {
-    // The sale stands (the code is shown on screen); the agent may read it out instead.
-    log.error('agent sale sms not sent', { error: error instanceof Error ? error.name : 'unknown' });
-    return { to: maskMsisdn(to), segments: gsm7Segments(text), sent: false };
+    const why = error instanceof AppError ? error.code : error instanceof Error ? error.name : 'unknown';
+    log.error('agent sale sms not sent', { error: why });
+    return answer(false);
   }
 }

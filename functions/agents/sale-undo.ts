@@ -1,3 +1,5 @@
+// An agent's sale undone: the float or stock back, the books reversed, the code revoked, once under any race.
+
 import { agentCashSale, bookings } from '../billing/ledger.js';
 import { assertSeesAgent } from '../core/access.js';
 import { clock } from '../core/clock.js';

@@ -1,3 +1,5 @@
+// Console sessions: opened at a login, renewed by a refresh token without an SMS for a working day, ended one or all.
+
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { clock } from '../core/clock.js';
 import { safeEqual } from '../core/compare.js';

@@ -1,3 +1,5 @@
+// POST /api/v1/auth/logout/all: end every session of the caller's account, on every phone and tab
+
 import { msisdnOfRef } from '../core/principal.js';
 import { revokeTokens } from '../store/accounts.js';
 import { endSessionOf } from './console-sessions.js';

@@ -1,3 +1,5 @@
+// POST /api/v1/auth/logout: end this console session only (the others stay)
+
 import { msisdnOfRef } from '../core/principal.js';
 import { revokeTokens } from '../store/accounts.js';
 import { endSessionOf } from './console-sessions.js';

@@ -1,3 +1,5 @@
+// POST /api/v1/auth/refresh: a console session's new token pair without an SMS
+
 import { endpoint, json } from '../core/http.js';
 import { refreshConsoleSession } from './console-sessions.js';
 import { RefreshBody, RefreshResponse } from './schemas.js';

@@ -1,3 +1,5 @@
+// POST /api/v1/access/{code}/revoke: Revoke an access code: refused from now on, its live sessions disconnected
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { clock } from '../core/clock.js';
 import { json } from '../core/http.js';

@@ -1,3 +1,5 @@
+// The SMS that carries a bought access code.
+
 import { toGsm7 } from '../core/gsm7.js';
 import type { Payment } from '../store/payments.js';
 import { getReseller } from '../store/resellers.js';
@@ -16,8 +18,23 @@ export interface CodeSold {
   hotspot?: string | undefined;
 }
 
-const cut = (text: string, max: number) =>
-  text.length > max ? `${text.slice(0, max - 1).trimEnd()}.` : text;
+/**
+ * What a reseller's name in a text may hold (a forfait's, its business's): letters, digits,
+ * spaces and `' - ( ) ,`, with at most four digits in all. Both are its free text, and the
+ * platform's sender name makes a text trusted: a name that could pass as a phone number (five
+ * digits or more), a USSD code (`*`, `#`) or a link (a dot, `/`, `:`, `@`, `www`, `http`) is
+ * left out of the text rather than cut, so that no part of it is carried.
+ */
+const SAFE_NAME = /^[\p{L}\d '(),-]+$/u;
+const MAX_DIGITS = 4;
+
+/** A reseller's name as a text may carry it (GSM-7, at most `max`), or undefined when it may not. */
+function smsName(text: string | undefined, max: number): string | undefined {
+  const name = toGsm7((text ?? '').trim()).replace(/\s+/g, ' ');
+  const digits = name.replace(/\D/g, '').length;
+  if (!name || !SAFE_NAME.test(name) || digits > MAX_DIGITS || /www|http/i.test(name)) return undefined;
+  return name.length > max ? `${name.slice(0, max - 1).trimEnd()}.` : name;
+}
 
 /** `ABCD EFGH JK`: a code read from a phone's screen is typed more surely in groups of four. */
 export const groupedCode = (code: string): string => code.replace(/(.{4})(?=.)/g, '$1 ');
@@ -37,17 +54,25 @@ const data = (mb: number) =>
 /**
  * The access code's text, in GSM-7 (a reseller's forfait name may carry accents; one character
  * outside GSM-7 would make the whole text UCS-2, 70 characters a segment), in one segment: the
- * hotspot that sold it, the code grouped as the cards print it, the forfait, how long it lasts
- * and its data ("données illimitées", never "0 Mo"). What does not fit goes, the hint first.
+ * hotspot that sold it and the forfait when a text may carry their names (`smsName`), the code
+ * grouped as the cards print it, how long it lasts and its data ("données illimitées", never
+ * "0 Mo"), then what to do next. What does not fit goes, the hint first. A forfait's name alone
+ * (a string) is a text without an offer or a hotspot.
  */
-export function accessCodeText(code: string, sold: CodeSold): string {
-  const name = cut(toGsm7(sold.forfaitName.trim()), NAME_MAX);
-  const where = sold.hotspot ? cut(toGsm7(sold.hotspot.trim()), HOTSPOT_MAX) : '';
-  const what = sold.offer
-    ? `${name}, ${validity(sold.offer.duration_hours)}, ${data(sold.offer.data_limit_mb)}`
-    : name;
-  const head = `${where ? `${where}: v` : 'V'}otre code WiFi ${groupedCode(code)}. ${what}.`;
-  const full = `${head} Tapez-le sur la page du hotspot.`;
+export function accessCodeText(
+  code: string,
+  sold: CodeSold | string,
+  then = 'Tapez-le sur la page du hotspot.',
+): string {
+  const s = typeof sold === 'string' ? { forfaitName: sold } : sold;
+  const name = smsName(s.forfaitName, NAME_MAX);
+  const where = smsName(s.hotspot, HOTSPOT_MAX);
+  const what = [
+    ...(name ? [name] : []),
+    ...(s.offer ? [validity(s.offer.duration_hours), data(s.offer.data_limit_mb)] : []),
+  ].join(', ');
+  const head = `${where ? `${where}: v` : 'V'}otre code WiFi ${groupedCode(code)}.${what ? ` ${what}.` : ''}`;
+  const full = then ? `${head} ${then}` : head;
   return full.length <= 160 ? full : head.slice(0, 160);
 }
 

@@ -1,3 +1,5 @@
+// The served countries as people name them, keep time and write a mobile number there.
+
 /**
  * The countries whose numbers the platform serves, as people there name them, keep time and
  * write a mobile number: the portal's country list and example, the console's country names, the

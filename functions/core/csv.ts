@@ -1,3 +1,5 @@
+// CSV as a spreadsheet on the reseller's computer opens it (RFC 4180, `;` or `,`, a byte-order mark).
+
 import { COUNTRY_FACTS } from './countries.js';
 
 /**

@@ -1,3 +1,5 @@
+// The edge's own time for its offline decisions: monotonic within a run, trusted once not earlier than seen.
+
 /**
  * The edge's time for the decisions it makes itself (docs/outage.md, "Time"). A mini PC at a
  * reseller's may have no clock battery: rebooted during a cut, it can start with a clock hours or

@@ -1,3 +1,5 @@
+// The edge's journal: accounting kept on disk (fsync'd before the answer) while the region is unreachable, replayed once it is back.
+
 import {
   appendFileSync,
   closeSync,

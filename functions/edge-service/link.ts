@@ -1,3 +1,5 @@
+// The edge's link to its region: down only after failures in a row, probed while down, replayed before up.
+
 import type { EventEmitter } from 'node:events';
 import type { Replica } from '../edge/replica.js';
 import type { EdgeClock } from './clock.js';

@@ -1,3 +1,5 @@
+// The in-country edge's service as its own process: settings read, the service started, stopped on a signal.
+
 /**
  * The in-country edge's service (docs/outage.md): `node edge.mjs` (built by `npm run edge:build`
  * into dist/hotspot-edge/, installed by its install.sh) or `tsx functions/edge-service/main.ts`

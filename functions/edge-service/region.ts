@@ -1,3 +1,5 @@
+// How the edge calls its region's edge routes over kept-alive connections, and how it reads their answers.
+
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 

@@ -1,3 +1,5 @@
+// The edge's journal replayed to the region in order per code, each round moving the cursor or stopping with a reason.
+
 import { normalizeCode } from '../radius/attributes.js';
 import type { Journal, JournalEntry, JournalLine } from './journal.js';
 

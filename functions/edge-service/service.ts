@@ -1,3 +1,5 @@
+// The in-country edge's service: FreeRADIUS's calls forwarded to the region, or answered from its replica during a cut.
+
 import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

@@ -1,3 +1,5 @@
+// An edge's RadSec files: the router CA and a server certificate it signed, issued by the operator's CLI.
+
 import { getSecret } from '../core/secrets.js';
 
 /**

@@ -1,3 +1,5 @@
+// The edge routes' request and answer schemas: the replica it asks for, with the codes it saw.
+
 import * as z from 'zod/mini';
 import { schema } from '../core/schemas.js';
 

@@ -1,3 +1,5 @@
+// The captive portal's page of one hotspot, written server-side from its branding and forfaits.
+
 import { createHash } from 'node:crypto';
 import { COUNTRY_FACTS, countryName, HOME_COUNTRY } from '../core/countries.js';
 import phonePlans from '../core/phone-metadata.json' with { type: 'json' };

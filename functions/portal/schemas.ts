@@ -1,3 +1,5 @@
+// The captive portal API's request and answer schemas.
+
 import * as z from 'zod/mini';
 import { schema } from '../core/schemas.js';
 

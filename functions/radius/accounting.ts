@@ -1,3 +1,5 @@
+// RADIUS accounting: Start, Interim-Update, Stop and Accounting-On/Off applied to the session and its code.
+
 import { log } from '../core/log.js';
 import { Access } from '../store/access-codes.js';
 import { batchGet } from '../store/entity.js';

@@ -1,3 +1,5 @@
+// The answer to an accounting call, the front's and an edge's alike.
+
 import { clock } from '../core/clock.js';
 import { json, type Reply } from '../core/http.js';
 import { log } from '../core/log.js';

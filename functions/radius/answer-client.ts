@@ -1,3 +1,5 @@
+// The answer to a dynamic client lookup, the front's and an edge's alike.
+
 import { json, type Reply } from '../core/http.js';
 import { clientAt } from '../routers/router-secrets.js';
 import { type RestBody, requestAttributes } from './attributes.js';

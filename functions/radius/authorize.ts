@@ -1,3 +1,5 @@
+// Who may connect, decided for every NAS vendor alike: the code, the device, the router, and the login recorded.
+
 import { bookings, voucherSale } from '../billing/ledger.js';
 import { addressKey } from '../core/address.js';
 import { safeEqual } from '../core/compare.js';
@@ -25,7 +27,7 @@ import {
   type Refusal,
 } from './attributes.js';
 import { disconnectDevice } from './disconnect.js';
-import { countWrongGuess, guessReads, judgeDevice, judgeWrong, radiusCounters } from './guesses.js';
+import { gateLogin, guessReads, judgeDevice, radiusCounters } from './guesses.js';
 import type { RouterOfRequest, RouterRefusal } from './identity.js';
 import { radiusSettings } from './settings.js';
 import { dataGrant, type Standing, standing } from './standing.js';
@@ -221,12 +223,14 @@ export type RouterRefused = { routerRefused: RouterRefusal };
  * The router's check (when given), the guess counters, then the code and hotspot decided, all
  * from one BatchGetItem: the router, the counters, the code and the hotspot are read together.
  * A refused router decides first; then a guessing device past its own limit is refused
- * (functions/radius/guesses.ts); then the code is decided. A right code always gets in, however
- * many wrong ones the hotspot saw: the NAS's count refuses only wrong codes past its limit (and
- * alerts the reseller). A wrong code (unknown, or another reseller's) is counted. A MAC login
- * guesses no code (it is looked up by the device's own MAC), and a hotspot with MAC login sends
- * one for every device that joins: it neither spends nor counts guesses. Answers the request with
- * the router's reseller (for the login's later reads).
+ * (functions/radius/guesses.ts); then the code is decided, and the guess budgets say whether
+ * that answer may be given: a wrong code (unknown, or another reseller's) is counted; past the
+ * NAS's count, a printed card on a device it was not used on gets the wrong codes' refusal (a
+ * guesser changing MAC finds nothing), while paid codes and cards on devices that used them get in,
+ * however many wrong ones the hotspot saw. A MAC login guesses no code (it is looked up by the
+ * device's own MAC), and a hotspot with MAC login sends one for every device that joins: it
+ * neither spends nor counts guesses. Answers the request with the router's reseller (for the
+ * login's later reads).
  */
 async function gatedDecision(
   request: LoginRequest,
@@ -265,12 +269,12 @@ async function gatedDecision(
   const counts = got.slice(at, at + counters.length) as (BudgetCount | undefined)[];
   at += counters.length;
   if (!judgeDevice(counters, counts, nowMs).allowed) return { req, d: { refused: 'rate_limited' } };
-  const d = bad ? { refused: bad } : await decideOnRead(req, got[at] as AccessCode | undefined, nas, nowMs);
-  if ('refused' in d && guessing && (d.refused === 'unknown_code' || d.refused === 'wrong_hotspot')) {
-    const limited = !judgeWrong(counters, counts, nowMs).allowed;
-    await countWrongGuess(counters, nowMs);
-    if (limited) return { req, d: { refused: 'rate_limited' } };
-  }
+  const code = bad ? undefined : (got[at] as AccessCode | undefined);
+  const d = bad ? { refused: bad } : await decideOnRead(req, code, nas, nowMs);
+  // The guess budgets: whether this answer may be given at all (functions/radius/guesses.ts).
+  const login = { code, refused: 'refused' in d ? d.refused : undefined, device: deviceKey(req) };
+  if (guessing && (await gateLogin(counters, counts, nowMs, login))?.allowed === false)
+    return { req, d: { refused: 'rate_limited' } };
   return { req, d };
 }
 

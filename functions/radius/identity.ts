@@ -1,3 +1,5 @@
+// The router a RADIUS request comes from, as FreeRADIUS authenticated it, judged once and held in memory.
+
 import { log } from '../core/log.js';
 import { routerDirectory } from '../routers/directory.js';
 import { batchGet } from '../store/entity.js';

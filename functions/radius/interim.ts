@@ -1,3 +1,5 @@
+// An Interim-Update written to its session in one write when nothing else moves.
+
 import { ConditionalCheckFailedException, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { itemClient, tableName } from '../core/ddb.js';

@@ -1,3 +1,5 @@
+// The RouterOS script that makes one MikroTik router a hotspot of the platform.
+
 import { isIP } from 'node:net';
 import { isNasIdShape } from '../network/naming.js';
 import type { Credentials } from './routers.js';
@@ -89,7 +91,7 @@ export interface RouterScriptOptions {
  * A RouterOS string literal. Every value goes through here, so a crafted NAS id or secret stays
  * one value: `"`, `\`, `$` (variable) and `?` are escaped, control characters refused.
  */
-export function ros(value: string): string {
+function ros(value: string): string {
   if ([...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f))
     throw new ScriptError('values must not contain control characters');
   return `"${value.replace(/[\\"$?]/g, (c) => `\\${c}`)}"`;

@@ -1,3 +1,5 @@
+// A router's RouterOS setup script, written with its new credentials by the script generator loaded for it.
+
 import { billingSettings } from '../billing/settings.js';
 import { config } from '../core/config.js';
 import { log } from '../core/log.js';

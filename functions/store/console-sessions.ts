@@ -1,3 +1,5 @@
+// Console session records: one login on one tab, its refresh token's digest, its end.
+
 import type { Role } from '../core/principal.js';
 import { AccountEntity, type StoredAccount } from './accounts.js';
 import { batchGet, entity, exists, notExists } from './entity.js';

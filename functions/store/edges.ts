@@ -1,3 +1,5 @@
+// In-country edges: registered, read, revoked, and their addresses.
+
 import { cancelled, entity, exists, transact } from './entity.js';
 
 /**

@@ -1,3 +1,5 @@
+// Forfaits: the platform's catalogue and resellers' own, created, changed, retired and listed on sale.
+
 import { clock } from '../core/clock.js';
 import { entity, exists, notExists, statusIs } from './entity.js';
 
@@ -154,14 +156,16 @@ export async function createOwnForfait(
 }
 
 /**
- * Changes a reseller's own forfait; undefined when it is not that reseller's (or is gone). The
+ * Changes a reseller's own forfait; undefined when it is not that reseller's (or is gone), or
+ * when its rates are no longer `rates` (the caller checked the forfait whole against them). The
  * condition re-checks the owner at write time.
  */
-// Access: UpdateItem pk=FORFAIT#<id> with reseller_id = :owner AND status = active; a new position moves it in byReseller.
+// Access: UpdateItem pk=FORFAIT#<id> with reseller_id = :owner AND status = active AND cir_kbps = :cir AND mir_kbps = :mir; a new position moves it in byReseller.
 export async function updateOwnForfait(
   resellerId: string,
   id: string,
   changes: Partial<Omit<OwnForfait, 'id' | 'reseller_id' | 'status' | 'created_at' | 'updated_at'>>,
+  rates: Pick<OwnForfait, 'cir_kbps' | 'mir_kbps'>,
 ): Promise<OwnForfait | undefined> {
   const current = await getForfait(id);
   if (current?.reseller_id !== resellerId || current.status !== 'active') return undefined;
@@ -169,9 +173,9 @@ export async function updateOwnForfait(
     { id },
     { set: { ...changes, updated_at: clock.iso() }, read: current },
     {
-      expression: 'reseller_id = :owner AND #status = :active',
+      expression: 'reseller_id = :owner AND #status = :active AND cir_kbps = :cir AND mir_kbps = :mir',
       names: { '#status': 'status' },
-      values: { ':owner': resellerId, ':active': 'active' },
+      values: { ':owner': resellerId, ':active': 'active', ':cir': rates.cir_kbps, ':mir': rates.mir_kbps },
     },
   )) as OwnForfait | undefined;
 }

@@ -1,3 +1,5 @@
+// Handovers between a reseller and its agents, kept in the agent's history and undone within a while.
+
 import { AgentEntity, CashEntity, STOCK } from './agents.js';
 import { cancelled, entity, type TxItem, transact } from './entity.js';
 

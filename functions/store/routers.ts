@@ -1,3 +1,5 @@
+// Routers' records: created, read, revoked, their NAS ids and credentials changed, heard and silent, listed by change and by last heard.
+
 import { cancelled, entity, type TxItem, transact } from './entity.js';
 import { queryAll } from './query.js';
 import { shardOf } from './shards.js';

@@ -47,8 +47,10 @@ let edgeId = '';
 let edgeToken = '';
 
 beforeAll(async () => {
-  // One hotspot is enough to call a cut in this test's country (the default needs three).
+  // One hotspot of one reseller is enough to call a cut in this test's country (the defaults need
+  // three, of three resellers in three areas: functions/radius/link-watch.ts).
   process.env.RADIUS_LINK_CUT_MIN_NAS = '1';
+  process.env.RADIUS_LINK_CUT_MIN_SPREAD = '1';
   resetConfig();
   link = await linkProxy(server.url());
 
@@ -104,6 +106,7 @@ afterAll(async () => {
   await service?.close();
   await link?.close();
   delete process.env.RADIUS_LINK_CUT_MIN_NAS;
+  delete process.env.RADIUS_LINK_CUT_MIN_SPREAD;
   clock.reset();
 });
 
