@@ -183,6 +183,21 @@ export const allCodesOf = (subscriberId: string): Promise<AccessCode[]> =>
   Access.queryIndexAll('bySubscriber', { subscriber_id: subscriberId });
 
 /**
+ * Revokes a code nobody has used yet (its sale undone), for the transaction that undoes the
+ * sale: refused once its clock started (a login) or when it is revoked already.
+ */
+// Access: UpdateItem pk=CODE#<code> SET revoked_at (condition: exists, no started_at, no revoked_at; in a transaction).
+export const accessCodeRevokeUnused = (code: string, nowIso: string): TxItem =>
+  Access.tx.update(
+    { code },
+    { set: { revoked_at: nowIso } },
+    {
+      expression:
+        'attribute_exists(pk) AND attribute_not_exists(started_at) AND attribute_not_exists(revoked_at)',
+    },
+  );
+
+/**
  * Revokes a code (idempotent: the first revocation's time stays). The code as stored after,
  * undefined when there is no such code.
  */
