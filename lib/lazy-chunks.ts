@@ -28,6 +28,8 @@ export const LAZY_CHUNKS: Record<string, string> = {
   'metrics-emf.mjs': source('functions/core/metrics-emf.mts'),
   'routeros-script.mjs': source('functions/routers/routeros-script.mts'),
   'phone.mjs': source('functions/core/phone.mts'),
+  'logo-image.mjs': source('functions/network/logo-image.mts'),
+  'lambda-client.mjs': source('functions/routers/lambda-client.mts'),
 };
 
 /** What the bundles leave as an import: each chunk by its relative path. */

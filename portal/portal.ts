@@ -131,7 +131,7 @@ const remembered = {
 let lang = document.documentElement.lang as Lang;
 let forfaits: Forfait[] = [];
 let message: { key: Key; vars: Record<string, string | number> } | undefined;
-let shown: { code: string; seconds?: number } | undefined;
+let shown: { code: string; seconds?: number; unconfirmed?: boolean } | undefined;
 
 // ---- the router's parameters: from the address, else kept from before the payment page ----
 const here = new URL(location.href);
@@ -200,7 +200,7 @@ function translate(to: Lang): void {
   if (message) say(message.key, message.vars);
   if (forfaits.length) renderForfaits();
   renderMine();
-  if (shown) showCode(shown.code, shown.seconds);
+  if (shown) showCode(shown.code, shown.seconds, shown.unconfirmed);
   const msisdn = store.get('msisdn');
   if (msisdn) el('otp-sent').textContent = t(to, 'otp_sent', { msisdn });
   if (routerError) el('router-error').textContent = t(to, routerError);
@@ -613,21 +613,26 @@ el('f-voucher').addEventListener('submit', async (e) => {
   if (a.status !== 200) return say('err_voucher_format');
   if (a.body.valid === true) return showCode(code, Number(a.body.seconds_remaining));
   const reason = String(a.body.reason);
+  // The check does not say (a card never used, or too many codes from this address): the
+  // router decides when the code is posted to it, and says why when it refuses.
+  if (reason === 'unconfirmed') return showCode(code, undefined, true);
   const key = `err_${reason === 'unknown' ? 'unknown_code' : reason}`;
   say(key in STRINGS.fr ? (key as Key) : 'err_unknown_code');
 });
 
 // ---- 6: the access code, then the router's login ----
-function showCode(code: string, seconds?: number): void {
-  shown = { code, ...(seconds !== undefined ? { seconds } : {}) };
+function showCode(code: string, seconds?: number, unconfirmed = false): void {
+  shown = { code, ...(seconds !== undefined ? { seconds } : {}), ...(unconfirmed ? { unconfirmed } : {}) };
   store.set('code', code);
   el('code').textContent = code;
   const left = el('remaining');
-  left.hidden = seconds === undefined;
+  left.hidden = seconds === undefined && !unconfirmed;
   if (seconds !== undefined) left.textContent = t(lang, 'remaining', { time: remainingText(lang, seconds) });
+  else if (unconfirmed) left.textContent = t(lang, 'checked_at_login');
   el('connect').hidden = !router;
-  // Remembering needs the device's MAC, which only the router knows (MikroTik's `$(mac)`).
-  el('remember-box').hidden = !router?.mac;
+  // Remembering needs the device's MAC, which only the router knows (MikroTik's `$(mac)`), and a
+  // code the check confirmed (a printed card is remembered from its first login on).
+  el('remember-box').hidden = !router?.mac || unconfirmed;
   el('forget').hidden = !router?.mac || !remembered.has(code, router.mac);
   el('no-router').hidden = !!router;
   el('buy-more').hidden = !store.get('token');

@@ -86,7 +86,9 @@ export async function run(command: string | undefined, flags: Record<string, str
       routerOs,
       radiusHost,
       disconnectFrom: flag('disconnect-from', 'RADIUS_DISCONNECT_FROM') ?? '',
-      edgeHost: flag('edge-host') ?? '',
+      // The edge of a RadSec router must hold a certificate of the router CA (`edges tls`).
+      edgeHost: access.transport === 'udp' ? (flag('edge-host') ?? '') : '',
+      radsecEdgeHost: access.transport === 'radsec' ? (flag('edge-host') ?? '') : '',
       access,
       portalUrl,
       paymentHosts: paymentHosts(gateway, process.env.AGGREGATOR_BASE_URL),

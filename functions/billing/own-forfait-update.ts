@@ -10,7 +10,7 @@ import { OwnForfaitParams, OwnForfaitQuery, OwnForfaitSchema, OwnForfaitUpdateBo
 export const handler = sessionEndpoint(
   'PUT /api/v1/resellers/me/forfaits/{id}',
   {
-    errors: ['ERR_NOT_FOUND', 'ERR_FORFAIT_OUT_OF_BOUNDS'],
+    errors: ['ERR_NOT_FOUND', 'ERR_FORFAIT_OUT_OF_BOUNDS', 'ERR_CONFLICT'],
     params: OwnForfaitParams,
     query: OwnForfaitQuery,
     body: OwnForfaitUpdateBody,

@@ -11,6 +11,7 @@ export const handler = sessionEndpoint(
       'ERR_NOT_FOUND',
       'ERR_CODE_NOT_LIVE',
       'ERR_CONFLICT',
+      'ERR_RATE_LIMITED',
       'ERR_IDEMPOTENCY_MISMATCH',
       'ERR_UPSTREAM',
       'ERR_UNAVAILABLE',

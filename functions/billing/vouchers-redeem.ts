@@ -5,7 +5,11 @@ import { redeem } from './vouchers.js';
 
 export const handler = sessionEndpoint(
   'POST /api/v1/vouchers/redeem',
-  { errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'], body: VoucherRedeemBody, ok: EntitlementResponse },
+  {
+    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT', 'ERR_RATE_LIMITED'],
+    body: VoucherRedeemBody,
+    ok: EntitlementResponse,
+  },
   async ({ body, principal }) => {
     return json(200, await redeem(body.code, principal.sub));
   },

@@ -8,6 +8,7 @@ import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
 import { pick } from '../core/pick.js';
 import type { OperatorPrincipal } from '../core/principal.js';
+import { gateAccountGuess } from '../radius/guesses.js';
 import { type AccessCode, getAccessCode } from '../store/access-codes.js';
 import type { Item } from '../store/entity.js';
 import { getReseller } from '../store/resellers.js';
@@ -170,11 +171,16 @@ export function visibleVoucherStatus(v: Voucher, nowMs: number): VoucherStatus {
  */
 export async function redeem(rawCode: string, subscriberId: string) {
   const code = typedCode(rawCode);
+  // The voucher is its access code: one read, then the account's guess budget (any answer but a
+  // 404 tells a card exists).
+  const first = await getAccessCode(code);
+  await gateAccountGuess(subscriberId, clock.now(), first?.source === 'voucher' ? 'hit' : 'miss');
+  let read: AccessCode | undefined = first;
   // Another write of the voucher between the read and the redemption: read again.
   return untilSettled(
     async () => {
-      // The voucher is its access code: one read.
-      const access = await getAccessCode(code);
+      const access = read ?? (await getAccessCode(code));
+      read = undefined;
       if (access?.source !== 'voucher') throw notFound('Voucher');
       const v = voucherOf(access);
       if (v.status !== 'active') {

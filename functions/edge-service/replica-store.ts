@@ -94,6 +94,7 @@ export function replicaStore(
       nas_ids: r.nas_ids,
       transport: r.transport,
       ...(r.source_ip ? { source_ip: r.source_ip } : {}),
+      ...(r.cert_serial ? { cert_serial: r.cert_serial } : {}),
       // The replica holds active routers only.
       status: 'active',
       created_at: '',
@@ -145,7 +146,7 @@ export function replicaStore(
       options.changed();
       return true;
     },
-    countWrongGuess: async () => undefined,
+    gateLogin: async () => undefined,
     noteSeen: async () => undefined,
     cutDevices: async () => undefined,
     interim: async (report) => {

@@ -111,7 +111,7 @@ const ownOrigin = () => config().PUBLIC_BASE_URL.replace(/\/$/, '');
 export async function uploadLogo(principal: Principal, nasId: string, base64: string): Promise<Branding> {
   const { nas } = await hotspot(nasId);
   assertActsFor(principal, nas.reseller_id);
-  const logo = checkLogo(base64);
+  const logo = await checkLogo(base64);
   const url = `${ownOrigin()}${logoPath(nasId, logo.hash)}`;
   const record = { nas_id: nasId, ...logo, updated_at: clock.iso() };
   if (!(await saveLogo(nas.reseller_id, record, url))) throw notFound('Hotspot');

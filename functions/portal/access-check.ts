@@ -6,7 +6,7 @@ import { CodeCheckBody, CodeCheckResult } from './schemas.js';
 /** Public: the captive portal checks a typed code before posting it to the router. */
 export const handler = endpoint(
   'POST /api/v1/access/check',
-  { body: CodeCheckBody, ok: CodeCheckResult, errors: ['ERR_RATE_LIMITED'] },
+  { body: CodeCheckBody, ok: CodeCheckResult },
   async ({ body, event }) =>
     json(
       200,

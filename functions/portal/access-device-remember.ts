@@ -9,7 +9,7 @@ export const handler = endpoint(
   {
     body: DeviceBody,
     ok: RememberResult,
-    errors: ['ERR_RATE_LIMITED', 'ERR_NOT_FOUND', 'ERR_CONFLICT', 'ERR_DEVICE_LIMIT'],
+    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT', 'ERR_DEVICE_LIMIT'],
   },
   async ({ body, event }) =>
     json(200, await rememberDevice(body, event.requestContext?.http?.sourceIp ?? 'unknown', clock.now())),

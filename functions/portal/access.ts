@@ -1,7 +1,6 @@
 import { addressKey } from '../core/address.js';
-import { AppError } from '../core/errors.js';
 import { normalizeCode, type Refusal } from '../radius/attributes.js';
-import { countWrongGuess, guessReads, judgeWrong, portalCounters } from '../radius/guesses.js';
+import { gateGuess, guessReads, neverUsedCard, portalCounters } from '../radius/guesses.js';
 import { standing } from '../radius/standing.js';
 import { Access, type AccessCode, listCodesOf } from '../store/access-codes.js';
 import { batchGet } from '../store/entity.js';
@@ -11,12 +10,21 @@ import type { BudgetCount } from '../store/rate-limit.js';
 /**
  * What the captive portal asks before posting a code to the router: the same rules as a
  * RADIUS login (code, hotspot, time, data), without taking a device slot or starting a clock.
+ * `unconfirmed`: the check does not say (an unknown code, a printed card never used, any code
+ * past the caller's budget: one answer for all); the router, which the portal posts the code
+ * to, decides.
  */
-export type CodeCheck =
-  | { valid: true; seconds_remaining: number; bytes_remaining: number | null }
-  | { valid: false; reason: Refusal };
+export type CodeCheck = Valid | { valid: false; reason: Told | 'unconfirmed' };
+type Valid = { valid: true; seconds_remaining: number; bytes_remaining: number | null };
+/** The refusals that tell of a code in use (why it no longer lets anyone in). */
+type Told = 'expired' | 'data_used' | 'device_limit' | 'revoked';
+type Verdict = Valid | { valid: false; reason: Refusal };
 
-function check(code: AccessCode | undefined, resellerId: string | undefined, nowMs: number): CodeCheck {
+const UNCONFIRMED: CodeCheck = { valid: false, reason: 'unconfirmed' };
+const tells = (v: Verdict): v is Valid | { valid: false; reason: Told } =>
+  v.valid || ['expired', 'data_used', 'device_limit', 'revoked'].includes(v.reason);
+
+function check(code: AccessCode | undefined, resellerId: string | undefined, nowMs: number): Verdict {
   if (!code) return { valid: false, reason: 'unknown_code' };
   if (code.reseller_id !== resellerId) return { valid: false, reason: 'wrong_hotspot' };
   const s = standing(code, nowMs);
@@ -25,10 +33,12 @@ function check(code: AccessCode | undefined, resellerId: string | undefined, now
 }
 
 /**
- * The portal's check, behind the wrong-code counters of its client address and of the hotspot
- * named (functions/radius/guesses.ts): a right code is always answered; a wrong one past the
- * address's limit gets 429 ERR_RATE_LIMITED. A code of another reseller reads as unknown: the
- * check is public.
+ * The portal's check, behind the wrong-code budgets of its client address and of the hotspot
+ * named (functions/radius/guesses.ts). Unknown codes, another reseller's and printed cards never
+ * used are answered `unconfirmed` and counted as wrong; a code in use or a paid one is answered
+ * on its merits while the address has a free place, else `unconfirmed` too. No answer is a
+ * refusal: the subscribers of a hotspot share its address, and `unconfirmed` still takes them to
+ * the router.
  */
 export async function checkCode(
   nasId: string,
@@ -36,21 +46,18 @@ export async function checkCode(
   nowMs: number,
   clientAddress = 'unknown',
 ): Promise<CodeCheck> {
-  const { code, nas, wrongGuess } = await typedCodeAt(nasId, typed, nowMs, clientAddress);
+  const { code, nas, gate } = await typedCodeAt(nasId, typed, nowMs, clientAddress);
   const result = check(code, nas?.reseller_id, nowMs);
-  if (result.valid || (result.reason !== 'unknown_code' && result.reason !== 'wrong_hotspot')) return result;
-  await wrongGuess();
-  return { valid: false, reason: 'unknown_code' };
+  const told = code && tells(result) && !neverUsedCard(code) ? result : undefined;
+  return (await gate(told ? 'hit' : 'miss')).allowed && told ? told : UNCONFIRMED;
 }
 
 /**
  * A code typed on the portal at a hotspot, and the hotspot's NAS, read with the wrong-code
  * counters of the client address (an IPv4 address or an IPv6 /64) and of the hotspot in one
- * BatchGetItem. Nothing refuses a code before it is read: every subscriber of a hotspot shares
- * its public address, so one phone guessing there must never stop the others' right codes. The
- * caller calls `wrongGuess` for a wrong code: 429 past the address's limit, counted otherwise.
- * These public routes never spend the budget of a router or NAS (RADIUS logins'): the hotspot's
- * portal count only raises an alert.
+ * BatchGetItem. The caller says what it found (`gate('miss' | 'hit')`) and gives the code's own
+ * answer only when allowed. These public routes never spend the budget of a router or NAS
+ * (RADIUS logins'): the hotspot's portal count only raises an alert.
  */
 export async function typedCodeAt(nasId: string, typed: string, nowMs: number, clientAddress: string) {
   const counters = portalCounters(nasId, addressKey(clientAddress));
@@ -62,15 +69,8 @@ export async function typedCodeAt(nasId: string, typed: string, nowMs: number, c
     ],
     { consistent: true },
   )) as [AccessCode | undefined, NasRecord | undefined, ...(BudgetCount | undefined)[]];
-  const wrongGuess = async () => {
-    const gate = judgeWrong(counters, counts, nowMs);
-    if (!gate.allowed)
-      throw new AppError('ERR_RATE_LIMITED', 'Too many wrong codes, try again later', {
-        headers: { 'Retry-After': String(gate.retryAfterSeconds) },
-      });
-    await countWrongGuess(counters, nowMs);
-  };
-  return { code, nas, wrongGuess };
+  const gate = (finding: 'miss' | 'hit') => gateGuess(counters, counts, nowMs, finding);
+  return { code, nas, gate };
 }
 
 /**

@@ -33,8 +33,13 @@ export const CodeCheckBody = /* @__PURE__ */ schema(() =>
   }),
 );
 
+/**
+ * Why a code checked on the portal does not let anyone in; `unconfirmed`: the check does not say
+ * (an unknown code, a printed card never used, or any code past the caller's budget: one answer
+ * for all), and the router decides when the code is posted to it.
+ */
 const refusal = /* @__PURE__ */ schema(() =>
-  z.enum(['unknown_code', 'wrong_hotspot', 'expired', 'data_used', 'device_limit', 'revoked']),
+  z.enum(['expired', 'data_used', 'device_limit', 'revoked', 'unconfirmed']),
 );
 
 export const CodeCheckResult = /* @__PURE__ */ schema(() =>

@@ -37,6 +37,7 @@ const fr = {
   connecting: 'Connexion…',
   buy_more: 'Acheter un autre forfait',
   remaining: 'Reste : {time}',
+  checked_at_login: 'Le routeur vérifie ce code quand vous vous connectez.',
   loading: 'Chargement…',
   no_router:
     'Pour vous connecter, rejoignez le Wi-Fi du hotspot puis ouvrez n’importe quel site : cette page reviendra.',
@@ -89,6 +90,8 @@ const fr = {
   err_remember_limit:
     'Ce code mémorise déjà le nombre maximal d’appareils. Oubliez-en un, ou connectez-vous sans cocher la case.',
   err_mac_unknown: 'Cet appareil n’est pas reconnu automatiquement : connectez-vous avec votre code.',
+  err_too_many_codes:
+    'Trop de codes faux ont été essayés ici : ce code ne peut pas être vérifié pour le moment. Réessayez dans quelques minutes, ou payez par mobile money.',
   err_router_generic: 'Le routeur n’a pas pu vous connecter. Réessayez.',
   err_foreign_router:
     'Cette page ne vient pas du routeur de ce hotspot : aucun code ne sera envoyé. Reconnectez-vous au Wi-Fi du hotspot.',
@@ -127,6 +130,7 @@ const en: Record<Key, string> = {
   connecting: 'Connecting…',
   buy_more: 'Buy another plan',
   remaining: 'Left: {time}',
+  checked_at_login: 'The router checks this code when you connect.',
   loading: 'Loading…',
   no_router: 'To connect, join the hotspot’s Wi-Fi and open any website: this page will come back.',
   hours: '{n} hour|{n} hours',
@@ -175,6 +179,8 @@ const en: Record<Key, string> = {
   err_remember_limit:
     'This code already remembers as many devices as it allows. Forget one, or connect without ticking the box.',
   err_mac_unknown: 'This device is not recognised automatically: connect with your code.',
+  err_too_many_codes:
+    'Too many wrong codes were tried here: this code cannot be checked for now. Try again in a few minutes, or pay by mobile money.',
   err_router_generic: 'The router could not connect you. Try again.',
   err_foreign_router:
     'This page did not come from this hotspot’s router: no code will be sent. Join the hotspot’s Wi-Fi again.',

@@ -4,7 +4,8 @@ import type { NasRecord } from '../store/nas.js';
 import type { BudgetCount } from '../store/rate-limit.js';
 import type { RouterRecord } from '../store/routers.js';
 import type { InterimReport, RadiusSession, ReportNext } from '../store/sessions.js';
-import type { GuessCounter } from './guesses.js';
+import type { Refusal } from './attributes.js';
+import type { GuessCounter, GuessGate } from './guesses.js';
 
 /**
  * What the RADIUS core (functions/radius/caller.ts, login.ts, accounting.ts) reads and writes,
@@ -51,7 +52,16 @@ export interface RadiusStore {
   codes(names: readonly string[]): Promise<AccessCode[]>;
   /** A login's lease and data grant, conditioned on the code's `devices_version` as read. */
   claimDevice(claim: DeviceClaim): Promise<boolean>;
-  countWrongGuess(counters: readonly GuessCounter[], nowMs: number): Promise<void>;
+  /**
+   * The guess budgets' say on a login by a typed code, as decided (functions/radius/guesses.ts,
+   * `gateLogin`): counts a wrong code; past a budget, the same refusal whatever the code.
+   */
+  gateLogin(
+    counters: readonly GuessCounter[],
+    counts: readonly (BudgetCount | undefined)[],
+    nowMs: number,
+    login: { code: AccessCode | undefined; refused: Refusal | undefined; device: string },
+  ): Promise<GuessGate | undefined>;
   noteSeen(seen: SeenAddress): Promise<void>;
   /** The sessions of devices a typed login took the place of are cut (a Disconnect each). */
   cutDevices(code: AccessCode, devices: readonly string[], nowMs: number): Promise<void>;

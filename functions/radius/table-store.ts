@@ -12,7 +12,7 @@ import { getSession, interimInOneWrite, openSessionItems, reportItems, Session }
 import { transactIfCurrent } from '../store/transact.js';
 import { closeSessionsOfNas } from './closing.js';
 import { disconnectDevice, disconnectOthersWhenUsedUp } from './disconnect.js';
-import { countWrongGuess, guessReads } from './guesses.js';
+import { gateLogin, guessReads } from './guesses.js';
 import type { Exchange, RadiusStore } from './port.js';
 import { radiusSettings } from './settings.js';
 
@@ -114,7 +114,7 @@ export const tableStore: RadiusStore = {
     return claimDevice({ ...claim, ...(firstUse ? { firstUse } : {}) });
   },
 
-  countWrongGuess: (counters, nowMs) => countWrongGuess([...counters], nowMs),
+  gateLogin: (counters, counts, nowMs, login) => gateLogin([...counters], [...counts], nowMs, login),
 
   async noteSeen(seen) {
     // Never throws: the login must not depend on it.

@@ -17,3 +17,12 @@ export class EventStreamSerde {
 }
 
 export const eventStreamSerdeProvider = unsupported;
+
+/**
+ * The Lambda client (functions/routers/lambda-client.mts) resolves its event stream marshaller when
+ * it is made: it stays unset here. Invoke streams nothing; InvokeWithResponseStream, which no
+ * function calls, would fail for want of it.
+ */
+export const resolveEventStreamSerdeConfig = <T extends object>(
+  input: T,
+): T & { eventStreamMarshaller: undefined } => Object.assign(input, { eventStreamMarshaller: undefined });

@@ -5,6 +5,7 @@ import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
 import { Access, type AccessCode, bytesOfMb, getAccessCode } from '../../functions/store/access-codes.js';
 import { Nas, type NasVendor } from '../../functions/store/nas.js';
+import { recordReseller } from '../../functions/store/resellers.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import { paidCode } from '../support/access.js';
 import { call, tokenFor } from '../support/http.js';
@@ -371,24 +372,120 @@ describe('red team: L4 (guessing codes)', () => {
     expect((await login(c.code, other, '02:00:00:00:16:FE')).code).toBe('Access-Accept');
   });
 
-  it("L4: /access/check answers 429 ERR_RATE_LIMITED at the 21st wrong code, and another reseller's code reads as unknown", async () => {
-    const resellerId = randomUUID();
-    const nasId = await nas(resellerId);
-    const elsewhere = await code(randomUUID());
-    const check = (c: string) =>
-      call<{ valid: boolean; reason?: string; error?: { code: string } }>(
-        edge.apiUrl,
-        'POST',
-        '/api/v1/access/check',
-        {
-          body: { nas_id: nasId, code: c },
-        },
-      );
-    const foreign = await check(elsewhere.code);
-    expect([foreign.status, foreign.body.reason]).toEqual([200, 'unknown_code']);
-    for (let i = 0; i < 19; i++) expect((await check(newCode())).body.reason).toBe('unknown_code');
-    const limited = await check(newCode());
-    expect(limited.status).toBe(429);
-    expect(JSON.stringify(limited.body)).toContain('ERR_RATE_LIMITED');
+  it('L4: /access/check answers a right code on its merits until the address\'s 20th wrong code there, then "unconfirmed" like a wrong one; another reseller\'s code reads as a wrong one', async () => {
+    const check = (nasId: string, c: string) =>
+      call<{ valid: boolean; reason?: string }>(edge.apiUrl, 'POST', '/api/v1/access/check', {
+        body: { nas_id: nasId, code: c },
+      });
+    // The budget counts per clock window: a run that crosses one proves nothing, and runs again.
+    const run = async () => {
+      const start = Math.floor(Date.now() / 600_000);
+      const resellerId = randomUUID();
+      const nasId = await nas(resellerId);
+      const [mine, elsewhere] = [await code(resellerId), await code(randomUUID())];
+      const answers = { foreign: await check(nasId, elsewhere.code), right: await check(nasId, mine.code) };
+      for (let i = 0; i < 19; i++) expect((await check(nasId, newCode())).body.reason).toBe('unconfirmed');
+      const after = await check(nasId, mine.code);
+      return { ...answers, after, crossed: Math.floor(Date.now() / 600_000) !== start };
+    };
+    let out = await run();
+    if (out.crossed) out = await run();
+    expect([out.foreign.status, out.foreign.body]).toEqual([200, { valid: false, reason: 'unconfirmed' }]);
+    expect(out.right.body).toMatchObject({ valid: true });
+    expect([out.after.status, out.after.body]).toEqual([200, { valid: false, reason: 'unconfirmed' }]);
   });
+});
+
+describe('red team (issue 40): M1, a guesser changing MAC at every try', () => {
+  const TOO_MANY = "Trop d'essais de codes, réessayez plus tard";
+  /** The guess budgets' 10-minute window a moment falls in. */
+  const windowOf = (ms: number) => Math.floor(ms / 600_000);
+  const macOf = (n: number) =>
+    `02:40:${[(n >> 24) & 255, (n >> 16) & 255, (n >> 8) & 255, n & 255].map((b) => b.toString(16).padStart(2, '0')).join(':')}`.toUpperCase();
+
+  /** A hotspot with a stock card, a paid code, and a card its buyer's phone has used already. */
+  async function hotspotWithCodes(attempt: number) {
+    const admin = await tokenFor('admin');
+    const resellerId = randomUUID();
+    await recordReseller({ resellerId, name: 'Chez M1' });
+    const nasId = await nas(resellerId);
+    const generated = await call<{ items: { code: string }[] }>(
+      edge.apiUrl,
+      'POST',
+      '/api/v1/vouchers/generate',
+      {
+        token: admin,
+        body: { n: 2, forfait_id: (SEED_FORFAITS[0] as { id: string }).id, reseller_id: resellerId },
+      },
+    );
+    const [stock, used] = generated.body.items.map((i) => i.code) as [string, string];
+    const paid = await code(resellerId);
+    const owner = macOf(0x100 + attempt);
+    expect((await login(used, nasId, owner)).code).toBe('Access-Accept');
+    // Its session ran and ended: the phone comes back later.
+    const session = randomUUID();
+    await report('Start', used, nasId, session, owner);
+    await report('Stop', used, nasId, session, owner, 1000);
+    return { resellerId, nasId, stock, used, paid, owner };
+  }
+
+  /** 215 wrong codes at the hotspot, each from a MAC of its own, 20 in flight. */
+  async function flood(nasId: string, attempt: number) {
+    const packets = Array.from({ length: 215 }, (_, i) => {
+      const guess = newCode();
+      return {
+        'User-Name': guess,
+        'User-Password': guess,
+        'NAS-Identifier': nasId,
+        'Calling-Station-Id': macOf(0x10000 * (attempt + 1) + i),
+        'Message-Authenticator': '0x00',
+        'Packet-Src-IP-Address': routers.get(nasId)?.ip ?? '',
+      };
+    });
+    return radclientBatch('auth', packets, {
+      port: edge.radiusAuthPort,
+      secret: routers.get(nasId)?.secret ?? '',
+      parallel: 20,
+    });
+  }
+
+  it("M1: after 215 wrong codes from as many MACs, a stock card from another MAC is refused as they are and stays unused; paid codes and a card on its buyer's phone still get in", async () => {
+    // The NAS count is per clock window: a run that crosses one proves nothing, and runs again.
+    const run = async (attempt: number) => {
+      const start = Date.now();
+      const h = await hotspotWithCodes(attempt);
+      const batch = await flood(h.nasId, attempt);
+      const answers = {
+        wrong: await login(newCode(), h.nasId, macOf(0x20000 + attempt)),
+        stock: await login(h.stock, h.nasId, macOf(0x20010 + attempt)),
+        // A card used on one phone, typed on another: a guesser would find it this way too.
+        usedElsewhere: await login(h.used, h.nasId, macOf(0x20020 + attempt)),
+        paid: await login(h.paid.code, h.nasId, macOf(0x20030 + attempt)),
+        owner: await login(h.used, h.nasId, h.owner),
+      };
+      return { h, batch, answers, sameWindow: windowOf(Date.now()) === windowOf(start) };
+    };
+    let out = await run(0);
+    if (!out.sameWindow) out = await run(1);
+    const { h, batch, answers } = out;
+
+    expect(batch.counts['Access-Accept']).toBe(0);
+    const said = (r: { code: string; attributes: Record<string, string[]> }) => [
+      r.code,
+      first(r, 'Reply-Message'),
+    ];
+    expect(said(answers.wrong)).toEqual(['Access-Reject', TOO_MANY]);
+    // The stock card is answered as a wrong code is: nothing tells the guesser, nothing is used up.
+    expect(said(answers.stock)).toEqual(said(answers.wrong));
+    expect(said(answers.usedElsewhere)).toEqual(said(answers.wrong));
+    const card = await getAccessCode(h.stock);
+    expect([card?.started_at, card?.voucher_status]).toEqual([undefined, 'active']);
+    const month = new Date().toISOString().slice(0, 7);
+    expect((await getMonthlyRevenue(h.resellerId, month)).total_fcfa).toBe(
+      (SEED_FORFAITS[0] as { price_fcfa: number }).price_fcfa,
+    );
+    // The hotspot's subscribers are not switched off: a paid code, and a card on the phone that used it.
+    expect(answers.paid.code).toBe('Access-Accept');
+    expect(said(answers.owner)).toEqual(['Access-Accept', undefined]);
+  }, 180_000);
 });

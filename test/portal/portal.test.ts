@@ -483,7 +483,7 @@ describe('the captive portal page', () => {
 });
 
 describe('getting online with the portal', () => {
-  it('takes a voucher, shows its code and posts it to the router with MikroTik CHAP', async () => {
+  it('takes a voucher never used (which the check does not confirm), shows its code and posts it to the router with MikroTik CHAP', async () => {
     const forfait = SEED_FORFAITS[0]?.id as string;
     const made = await api('POST', '/api/v1/vouchers/generate', admin, {
       forfait_id: forfait,
@@ -502,6 +502,10 @@ describe('getting online with the portal', () => {
       .fill(`${code.slice(0, 5)}-${code.slice(5)}`.toLowerCase());
     await w.page.getByRole('button', { name: 'Valider le ticket' }).click();
     await w.page.locator('#code').filter({ hasText: code }).waitFor();
+    // No time left to show: the router checks the card when it is posted there.
+    expect(await w.page.locator('#remaining').innerText()).toBe(
+      'Le routeur vérifie ce code quand vous vous connectez.',
+    );
     const logins = nas.logins.length;
     await w.page.getByRole('button', { name: 'Se connecter' }).click();
     await w.page.waitForURL(`${nas.url}/orig?from=portal`);
@@ -515,17 +519,20 @@ describe('getting online with the portal', () => {
     await w.context.close();
   });
 
-  it('says an expired voucher in words, and posts nothing to the router', async () => {
+  it('says a used voucher that expired in words, and posts nothing to the router', async () => {
     const made = await api('POST', '/api/v1/vouchers/generate', admin, {
       forfait_id: SEED_FORFAITS[0]?.id,
       reseller_id: resellerId,
       n: 1,
     });
     const code = (made.body.items as { code: string }[])[0]?.code as string;
-    // Its validity ran out unused (as if the reseller kept it past its date).
+    // Used once, its time ran out (a card never used is not confirmed: the router says it).
     await Access.update(
       { code },
-      { expression: 'SET use_by = :past', values: { ':past': '2020-01-01T00:00:00.000Z' } },
+      {
+        expression: 'SET started_at = :start, expires_at = :end',
+        values: { ':start': '2020-01-01T00:00:00.000Z', ':end': '2020-01-01T01:00:00.000Z' },
+      },
     );
     const logins = nas.logins.length;
     const w = await open();
@@ -604,10 +611,12 @@ describe('getting online with the portal', () => {
       return w;
     };
 
-    // Not ticked (the default): the code goes to the router, the device is not remembered. The
-    // router's refusal of its MAC login (it was not remembered) is no error to show.
+    // A card never used: the check does not confirm it, so the box is not offered (it would be
+    // refused); the code goes to the router, the device is not remembered. The router's refusal
+    // of its MAC login (it was not remembered) is no error to show.
     const plain = await atTheCode(untouched, false, { error: 'Appareil non reconnu, saisissez votre code' });
     expect(await plain.page.locator('#router-error').isHidden()).toBe(true);
+    expect(await plain.page.getByLabel('Reconnecter cet appareil automatiquement').isVisible()).toBe(false);
     // Nothing remembered for this device: no control to forget it.
     expect(await plain.page.getByRole('button', { name: 'Oublier cet appareil' }).count()).toBe(0);
     await plain.page.getByRole('button', { name: 'Se connecter' }).click();
@@ -615,8 +624,20 @@ describe('getting online with the portal', () => {
     expect(await bindingsOfMac(resellerId, mac)).toEqual([]);
     await plain.context.close();
 
+    // A card used once (its first login started it) is confirmed, and the box offered, unticked.
     // Ticked: remembered for this code at this hotspot's reseller, then the code goes to the router.
     // (axe is injected later in this browser as a script of its own: its CSP is bypassed.)
+    const started = Date.now() - 60_000;
+    await Access.update(
+      { code },
+      {
+        expression: 'SET started_at = :start, expires_at = :end',
+        values: {
+          ':start': new Date(started).toISOString(),
+          ':end': new Date(started + 3600_000).toISOString(),
+        },
+      },
+    );
     const w = await atTheCode(code, true);
     expect(await w.page.getByRole('button', { name: 'Oublier cet appareil' }).count()).toBe(0);
     const box = w.page.getByLabel('Reconnecter cet appareil automatiquement');
@@ -693,13 +714,24 @@ describe('getting online with the portal', () => {
     await w.context.close();
   });
 
-  it('says an unknown voucher in words', async () => {
+  it('takes an unknown voucher to the router as it does a card never used (the check tells them apart for nobody), and says the router\'s "Code inconnu" in words', async () => {
     const w = await open();
     await w.page.goto(portalUrl());
     await w.page.getByRole('button', { name: 'J’ai un ticket' }).first().click();
     await w.page.getByLabel('Code du ticket (8 à 12 caractères)').fill('ABCDEFGHJK');
     await w.page.getByRole('button', { name: 'Valider le ticket' }).click();
-    await w.page.getByRole('alert').filter({ hasText: 'Ce ticket n’existe pas' }).waitFor();
+    await w.page.locator('#code').filter({ hasText: 'ABCDEFGHJK' }).waitFor();
+    expect(await w.page.getByRole('button', { name: 'Se connecter' }).isVisible()).toBe(true);
+    // RADIUS refuses it; MikroTik sends the subscriber back with its Reply-Message as the error.
+    await w.page.goto(portalUrl({ error: 'Code inconnu' }));
+    expect(await w.page.locator('#router-error').innerText()).toBe(
+      'Ce ticket n’existe pas. Vérifiez le code.',
+    );
+    // And a hotspot flooded with wrong codes: the router's refusal is said in words too.
+    await w.page.goto(portalUrl({ error: "Trop d'essais de codes, réessayez plus tard" }));
+    expect(await w.page.locator('#router-error').innerText()).toContain(
+      'Trop de codes faux ont été essayés ici',
+    );
     await w.context.close();
   });
 

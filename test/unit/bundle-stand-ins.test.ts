@@ -9,7 +9,11 @@ import { defaultProvider } from '../../lib/lambda/credentials.js';
 import { ReadableStream as LazyReadableStream } from '../../lib/lambda/lazy-web-streams.js';
 import LruCache from '../../lib/lambda/lru-cache.js';
 import { parse } from '../../lib/lambda/no-bowser.js';
-import { EventStreamSerde, eventStreamSerdeProvider } from '../../lib/lambda/no-event-streams.js';
+import {
+  EventStreamSerde,
+  eventStreamSerdeProvider,
+  resolveEventStreamSerdeConfig,
+} from '../../lib/lambda/no-event-streams.js';
 import standInProcess, { env, versions } from '../../lib/lambda/process.js';
 import { functionEntries } from '../support/bundles.js';
 
@@ -60,6 +64,11 @@ describe('the LRU that stands in for mnemonist in the bundles', () => {
 describe('the stand-ins for code a Lambda function never runs', () => {
   it('an event stream fails loudly rather than silently', () => {
     expect(() => new EventStreamSerde()).toThrow(/Event streams are not bundled/);
+    // The Lambda client resolves its marshaller when made: left unset, nothing thrown then.
+    expect(resolveEventStreamSerdeConfig({ region: 'x' })).toEqual({
+      region: 'x',
+      eventStreamMarshaller: undefined,
+    });
     expect(() => eventStreamSerdeProvider()).toThrow(/Event streams are not bundled/);
   });
 

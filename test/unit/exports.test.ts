@@ -31,6 +31,10 @@ const NOT_PRODUCTION = ['test', 'bench'];
  */
 const ALLOWED: Record<string, string> = {
   'functions/core/lazy-sns.ts resetSns': "seam: a test swaps the SNS client's mock between cases",
+  'functions/billing/codes.ts VOUCHER_ALPHABET':
+    "declaration: the codes' alphabet, from which docs/security.md's guessing odds are computed (test/unit/guess-odds.test.ts)",
+  'functions/radius/guesses.ts GUESS_BUDGETS':
+    "declaration: the guess budgets, from which docs/security.md's guessing odds are computed (test/unit/guess-odds.test.ts) and which test/http/code-oracle.test.ts spends exactly",
   'functions/network/vlans.ts pickFree':
     "rule: the window under contention (allocations running, races lost, the draw) cannot be set through allocateVlan's callers (test/integration/vlans.test.ts)",
   'functions/store/alerts.ts AlertEntity':
@@ -43,6 +47,10 @@ const ALLOWED: Record<string, string> = {
     "declaration: every entity's index keys are checked (test/unit/entity-update.test.ts)",
   'functions/store/vlans.ts Vlan':
     "declaration: every entity's index keys are checked (test/unit/entity-update.test.ts)",
+  'functions/routers/front-tls.ts oneAtATime':
+    "rule: ECS's rounding of a deployment's maximum percent at every task count from 1 to 10, which the rotation's callers reach one count at a time (test/unit/front-tls.test.ts)",
+  'functions/routers/keys-client.ts resetRouterKeys':
+    "seam: a test swaps the Lambda client's mock between cases (test/integration/router-keys.test.ts)",
   'lib/observability.ts ourDimensions':
     "declaration: the stack's side of the metrics' dimensions, which the functions' EMF must match (test/unit/metrics.test.ts) without a stack synthesized",
 };

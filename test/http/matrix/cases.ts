@@ -547,7 +547,7 @@ export const cases: Record<string, MatrixCase> = {
   'GET /api/v1/branding/{nas_id}/logo/{hash}': {
     request: async (cast) => {
       const { nas_id } = await ownerVlan(cast);
-      const logo = checkLogo(matrixLogo().toString('base64'));
+      const logo = await checkLogo(matrixLogo().toString('base64'));
       const url = `${config().PUBLIC_BASE_URL}${logoPath(nas_id, logo.hash)}`;
       await saveLogo(cast.ownerResellerId, { nas_id, ...logo, updated_at: new Date().toISOString() }, url);
       return { path: logoPath(nas_id, logo.hash) };
