@@ -21,8 +21,8 @@ export interface EdgeData {
   sessions: Record<string, RadiusSession>;
   /** What this edge adds to each replica code. */
   codes: Record<string, CodeHere>;
-  /** Codes the region answered for at this edge's routers: the next sync asks for them. */
-  named?: string[];
+  /** The replica's codes by name (not stored: built from the replica). */
+  byCode?: Map<string, ReplicaCode>;
 }
 
 /** A code as this edge knows more of it than its replica does. */
@@ -50,7 +50,7 @@ function codeOf(data: EdgeData, c: ReplicaCode): AccessCode {
   return {
     code: c.code,
     reseller_id: c.reseller_id,
-    source: 'payment',
+    source: c.source ?? 'payment',
     source_id: '',
     forfait_id: '',
     offer: c.offer,
@@ -78,7 +78,8 @@ export function replicaStore(
   options: { counts: boolean; changed: () => void; learnFor?: string | undefined },
 ): RadiusStore {
   const codeNamed = (name: string) => {
-    const c = data.replica?.codes.find((r) => r.code === name);
+    data.byCode ??= new Map(data.replica?.codes.map((r) => [r.code, r]));
+    const c = data.byCode.get(name);
     if (c) return codeOf(data, c);
     if (options.learnFor === undefined) return undefined;
     const offer = { duration_hours: 0, data_limit_mb: 0, cir_kbps: 0, mir_kbps: 0, max_devices: 1 };
