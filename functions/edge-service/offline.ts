@@ -98,11 +98,12 @@ export class EdgeState {
   take(pages: readonly ReplicaPage[]): void {
     const first = pages[0];
     if (!first) return;
+    // A region not yet speaking in pages answers a whole replica with neither: a first sync.
     const codes: Map<string, ReplicaCode> =
-      first.kind === 'full' || !this.state.byCode ? new Map() : this.state.byCode;
+      first.kind !== 'changes' || !this.state.byCode ? new Map() : this.state.byCode;
     for (const page of pages) {
       for (const c of page.codes) codes.set(c.code, c);
-      for (const name of page.removed) codes.delete(name);
+      for (const name of (page.removed as string[] | undefined) ?? []) codes.delete(name);
     }
     const cursor = pages.at(-1)?.cursor;
     this.replace({
