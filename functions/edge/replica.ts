@@ -225,8 +225,12 @@ export async function replicaPage(
   const ended: AccessCode[] = [];
   const began = Date.now();
   let { part, start } = pos;
+  let queried = 0;
   while (part < partitions.length && codes.length + removed.length < pageCodes) {
-    if (codes.length + removed.length > 0 && Date.now() - began > PAGE_MS) break;
+    // Within the function's timeout however many partitions (an edge of many resellers): the
+    // rest on the next page, even when nothing was found yet.
+    if (queried > 0 && Date.now() - began > PAGE_MS) break;
+    queried += 1;
     const left = pageCodes - codes.length - removed.length;
     const got = await queryShard(partitions[part] as string, pos.since, start, left);
     for (const c of got.items) {
