@@ -148,7 +148,7 @@ const REPLICA_STEPS = 10;
  * cut's logins on it: it lags the code by less than a tenth of its data, and a code used up is
  * copied at once; a code without a data limit has none.
  */
-export function replicaBytesAt(code: AccessCode, used: number): number | undefined {
+function replicaBytesAt(code: AccessCode, used: number): number | undefined {
   const limit = code.offer.data_limit_mb * 1024 * 1024;
   if (!(limit > 0)) return undefined;
   const step = (b: number) => Math.min(REPLICA_STEPS, Math.floor((b * REPLICA_STEPS) / limit));

@@ -98,7 +98,7 @@ const sold = (a: AccessCode) => a.subscriber_id !== undefined;
 export const REPLICA_SHARDS = 16;
 
 /** The shard of a code (a sum of its characters: codes are random). */
-export function replicaShard(code: string): number {
+function replicaShard(code: string): number {
   let n = 0;
   for (let i = 0; i < code.length; i++) n = (n * 31 + code.charCodeAt(i)) % 65_521;
   return n % REPLICA_SHARDS;

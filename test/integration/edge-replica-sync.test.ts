@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EdgePrincipal } from '../../functions/core/principal.js';
 import { type ReplicaPage, replicaPage } from '../../functions/edge/replica.js';
-import { replicaBytesAt } from '../../functions/radius/code-usage.js';
 import {
   Access,
   type AccessCode,
@@ -119,15 +118,5 @@ describe("an edge's replica", () => {
     await expect(replicaPage(edge, { page: 'not-json' }, Date.now())).rejects.toMatchObject({
       code: 'ERR_VALIDATION',
     });
-  });
-
-  it("copies a code's used bytes by tenths of its data, at once when it is used up", () => {
-    const code = paidCode(resellerId, { data_limit_mb: 100 });
-    const mb = 1024 * 1024;
-    expect(replicaBytesAt(code, 5 * mb)).toBeUndefined();
-    expect(replicaBytesAt(code, 11 * mb)).toBe(11 * mb);
-    expect(replicaBytesAt({ ...code, replica_bytes: 11 * mb }, 19 * mb)).toBeUndefined();
-    expect(replicaBytesAt({ ...code, replica_bytes: 95 * mb }, 100 * mb)).toBe(100 * mb);
-    expect(replicaBytesAt(paidCode(resellerId, { data_limit_mb: 0 }), 10 * mb)).toBeUndefined();
   });
 });
