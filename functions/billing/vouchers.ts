@@ -178,11 +178,12 @@ export async function redeem(rawCode: string, subscriberId: string) {
   // 404 tells a card exists).
   const first = await getAccessCode(code);
   await gateAccountGuess(subscriberId, clock.now(), first?.source === 'voucher' ? 'hit' : 'miss');
-  let attempt = 0;
+  let read: AccessCode | undefined = first;
   // Another write of the voucher between the read and the redemption: read again.
   return untilSettled(
     async () => {
-      const access = attempt++ === 0 ? first : await getAccessCode(code);
+      const access = read ?? (await getAccessCode(code));
+      read = undefined;
       if (access?.source !== 'voucher') throw notFound('Voucher');
       const v = voucherOf(access);
       if (v.status !== 'active') {
