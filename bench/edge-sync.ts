@@ -98,7 +98,7 @@ export async function edgeSyncSection(): Promise<string[]> {
     const row = (name: string, f: SyncFigure) =>
       `| ${name} | ${f.codes.toLocaleString('en')} | ${(f.ms / 1000).toFixed(2)} | ${f.pages} | ${f.calls} (${f.queries} queries) | ${f.readUnits.toFixed(1)} | ${(f.bytes / 1024 ** 2).toFixed(2)} |`;
     return [
-      `## The edge's replica sync (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC)`,
+      `## The edge's replica sync (${total.toLocaleString('en')} codes)`,
       '',
       `The region's side of an edge's sync on DynamoDB Local, a reseller holding ${total.toLocaleString('en')} sellable codes (bench/edge-sync.ts, \`npm run bench -- --only edge-sync\`):`,
       '',

@@ -1,4 +1,5 @@
 // The in-country edge's replica, as the region hands it out: a first sync in pages, then the changes since a cursor.
+
 import { AppError } from '../core/errors.js';
 import type { EdgePrincipal } from '../core/principal.js';
 import { standing } from '../radius/standing.js';
