@@ -48,7 +48,8 @@ const guessKey = (c: GuessCounter, nowMs: number) =>
  * reaches the reseller during a cut.
  */
 function memoryPlaces(data: EdgeData): GuessPlaces {
-  const counts = (data.guesses ??= new Map());
+  data.guesses ??= new Map();
+  const counts = data.guesses;
   return {
     async take(c, nowMs) {
       if (counts.size > GUESS_KEPT) for (const [k, v] of counts) if (v.ends <= nowMs) counts.delete(k);
