@@ -244,3 +244,76 @@ export const listRenewals = (subscriberId: string): Promise<PppoeRenewal[]> =>
 
 /** Runs a renewal's transaction: the ledger's items and the store's. */
 export const sellPeriod = (items: Record<string, TxItem>): Promise<void> => transact(items);
+
+/**
+ * What accounting counted of one PPPoE session toward its subscriber's period: the largest total
+ * a report of it carried. A report adds only what it carries beyond this, in the same
+ * transaction that moves it, so a replayed or repeated report adds nothing.
+ */
+export interface PppoeSessionCount {
+  subscriber_id: string;
+  id: string;
+  nas_id: string;
+  total_bytes: number;
+  updated_at: string;
+}
+
+/** Kept 62 days after its last report: longer than a period, then cleaned by TTL. */
+const SESSION_KEEP_S = 62 * 86_400;
+
+const SessionCountEntity = entity<PppoeSessionCount>('pppoe_session')({
+  key: (s: Pick<PppoeSessionCount, 'subscriber_id' | 'id'>) => ({
+    pk: `PPPOESUB#${s.subscriber_id}`,
+    sk: `SESSION#${s.id}`,
+  }),
+  ttl: (s) => Math.floor(Date.parse(s.updated_at) / 1000) + SESSION_KEEP_S,
+  ttlFrom: ['updated_at'],
+});
+
+/** The subscriber holding a PPPoE user name, and its plan. */
+// Access: GetItem PPPOE#<username> (ConsistentRead), then GetItem PPPOESUB#<id> (ConsistentRead), then GetItem PPPOEPLAN#<plan>.
+export async function subscriberOfLogin(
+  username: string,
+): Promise<{ subscriber?: PppoeSubscriber; plan?: PppoePlan }> {
+  const login = await LoginEntity.get({ username }, { consistent: true });
+  if (!login) return {};
+  const subscriber = await getSubscriber(login.subscriber_id);
+  if (!subscriber) return {};
+  const plan = await getPlan(subscriber.plan_id);
+  return { subscriber, ...(plan ? { plan } : {}) };
+}
+
+// Access: GetItem pk=PPPOESUB#<id> sk=SESSION#<session> (ConsistentRead).
+export const getSessionCount = (subscriberId: string, id: string): Promise<PppoeSessionCount | undefined> =>
+  SessionCountEntity.get({ subscriber_id: subscriberId, id }, { consistent: true });
+
+/**
+ * A report's bytes counted once: the session's count moved from `asRead` (undefined: none yet)
+ * to `count.total_bytes`, and the difference added to the subscriber's `period_bytes`, in one
+ * transaction. False: another report of the session got there first (read again).
+ */
+// Access: TransactWriteItems [Put PPPOESUB#<id>/SESSION#<s> condition total_bytes = as read (or attribute_not_exists(pk)), Update PPPOESUB#<id> ADD period_bytes condition attribute_exists(pk)].
+export async function countSessionBytes(
+  count: PppoeSessionCount,
+  asRead: number | undefined,
+): Promise<boolean> {
+  const added = count.total_bytes - (asRead ?? 0);
+  try {
+    await transact({
+      session: SessionCountEntity.tx.put(
+        count,
+        asRead === undefined ? notExists : SessionCountEntity.where.is('total_bytes', asRead),
+      ),
+      subscriber: SubscriberEntity.tx.update(
+        { id: count.subscriber_id },
+        { add: { period_bytes: added } },
+        exists,
+      ),
+    });
+    return true;
+  } catch (error) {
+    const c = cancelled(error);
+    if (c?.failed('session') || c?.conflict) return false;
+    throw error;
+  }
+}
