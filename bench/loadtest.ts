@@ -5,14 +5,17 @@
  * consumers (new sessions' counting) reading its stream in this process. Prints the report of
  * bench/load-routers.ts; its last line names the hottest partition key and its share of writes.
  * Exits 1 when that share passes LOADTEST_MAX_SHARE % (default 2) or a transaction conflicted
- * on an item other transactions share (any key but a session's or its code's own).
+ * on an item other transactions share (any key but a session's or its code's own). The report
+ * goes into docs/bench.md, "Load test", dated by the run.
  */
 import './preamble.js';
+import { resolve } from 'node:path';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { pollForever, type StreamReader, streamReader } from '../bin/local/streams.js';
 import { tableName } from '../functions/core/ddb.js';
 import { startFrontService } from '../functions/front/service.js';
 import { streamConsumers } from '../functions/streams.js';
+import { writeSection } from '../test/support/bench-doc.js';
 import { runLoad, sharedConflicts } from '../test/support/load-routers.js';
 import { withLocalStack } from './stack.js';
 
@@ -59,6 +62,15 @@ async function main(): Promise<number> {
           },
         });
         for (const line of r.lines) console.log(line);
+        writeSection(resolve(import.meta.dirname, '..'), [
+          '## Load test',
+          '',
+          '`npm run loadtest` (docs/scale.md, "Load test", says what it runs and counts), run on its own; the shares of writes are what the run is for, the latencies are this machine\'s. The load generator calls the RADIUS routes directly (authorize, then post-auth, as a CHAP login does), not through FreeRADIUS.',
+          '',
+          '```',
+          ...r.lines,
+          '```',
+        ]);
         const shared = sharedConflicts(r);
         if ((r.hottest?.share ?? 0) > maxShare || shared > 0 || r.failed > 0) {
           console.error(

@@ -19,7 +19,7 @@ import { paidCode } from '../test/support/access.js';
 import { hotspotOf } from '../test/support/hotspots.js';
 import { startFreeRadius as startFilesFreeRadius } from '../test/support/peers.js';
 import { startRadsecRouter } from '../test/support/radsec.js';
-import { startSqlRadius } from '../test/support/sql-radius.js';
+import { type SqlDatabase, startSqlRadius } from '../test/support/sql-radius.js';
 
 /**
  * The RADIUS edge under load: Access-Requests and Accounting-Requests sent from this process
@@ -30,13 +30,14 @@ import { startSqlRadius } from '../test/support/sql-radius.js';
  * listener; radsecproxy's own hop is in those figures). The floor is the same client against
  * FreeRADIUS answering from its own `users` file over UDP, with no API behind it.
  *
- * The peer: the same exchanges (authorize, Start, Interim-Update) against FreeRADIUS with rlm_sql
- * on SQLite, a time and a data counter and one device per user (test/support/sql-radius.ts), the
- * setup daloRADIUS and PHPNuxBill installs run. For every exchange, the CPU time each process
- * spent (utime + stime from /proc/<pid>/stat, threads included, read before and after a fixed
- * number of exchanges) over the exchanges answered: FreeRADIUS, the API (a process of its own,
- * bench/radius-api.ts), DynamoDB Local's JVM, radsecproxy on the RadSec rows; and the peer's
- * FreeRADIUS (SQLite is a library inside it). On a shared 2-core machine, CPU time is the
+ * The peers: the same exchanges (authorize, Start, Interim-Update) against FreeRADIUS with rlm_sql,
+ * a time and a data counter and one device per user (test/support/sql-radius.ts), the setup
+ * daloRADIUS and PHPNuxBill installs run: on SQLite, and on MariaDB (a server the peer starts on
+ * loopback). For every exchange, the CPU time each process spent (utime + stime from
+ * /proc/<pid>/stat, threads included, read before and after a fixed number of exchanges) over the
+ * exchanges answered: FreeRADIUS, the API (a process of its own, bench/radius-api.ts), DynamoDB
+ * Local's JVM, radsecproxy on the RadSec rows; and the peers' whole stacks (SQLite is a library
+ * inside FreeRADIUS; MariaDB is a process of its own). On a shared 2-core machine, CPU time is the
  * figure that does not depend on who else is running; wall-clock rates are printed beside it.
  */
 export interface RadiusFigure {
@@ -162,7 +163,9 @@ async function startApi(): Promise<ApiProcess> {
 }
 
 const SECRET = 'bench-radius-secret';
-const PEER = 'peer, FreeRADIUS + SQLite';
+/** The peers' rows, by database: FreeRADIUS + rlm_sql on each (test/support/sql-radius.ts). */
+const PEERS = { sqlite: 'peer, FreeRADIUS + SQLite', mariadb: 'peer, FreeRADIUS + MariaDB' } as const;
+const isPeerRow = (f: RadiusFigure) => Object.values(PEERS).some((p) => f.name.startsWith(`${p}:`));
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 
@@ -654,34 +657,10 @@ export async function radiusFigures(options: {
     await api.stop();
   }
 
-  // The peer: the same exchanges against FreeRADIUS + rlm_sql on SQLite.
-  const names = Array.from({ length: total + 20 }, (_, i) => `P${String(i).padStart(9, '0')}`);
-  const peer = await startSqlRadius({
-    secret: SECRET,
-    users: names.map((name) => ({ name, password: name, seconds: 24 * 3600, octets: 1024 ** 3 })),
-  });
-  try {
-    const target = { authPort: peer.authPort, acctPort: peer.acctPort, secret: SECRET };
-    await blast(
-      peer.authPort,
-      SECRET,
-      'Access-Request',
-      (i) => [
-        ['User-Name', names[total + i] as string],
-        ['User-Password', names[total + i] as string],
-      ],
-      { total: 20, parallel: 5 },
-    );
-    const rows = await exchanges(PEER, target, 'peer', names.slice(0, total), undefined, parallel, {
-      FreeRADIUS: peer.pid,
-      'load generator': process.pid,
-    }).catch((error: Error) => {
-      throw new Error(`${error.message}\n${peer.output()}`);
-    });
-    out.push(...rows);
-  } finally {
-    await peer.stop();
-  }
+  // The peers: the same exchanges against FreeRADIUS + rlm_sql on SQLite, then on MariaDB (its
+  // server a process of its own, in the peer's CPU: whole stack against whole stack).
+  for (const database of ['sqlite', 'mariadb'] as const)
+    out.push(...(await peerFigures(database, total, parallel)));
 
   // The floor: FreeRADIUS answering from its own users file, no API.
   const floor = await startFilesFreeRadius({ secret: SECRET, users: { bench: 'bench' } });
@@ -706,12 +685,51 @@ export async function radiusFigures(options: {
   return out;
 }
 
+/** The same exchanges against a peer: FreeRADIUS + rlm_sql on `database`, its users made first. */
+async function peerFigures(database: SqlDatabase, total: number, parallel: number): Promise<RadiusFigure[]> {
+  const names = Array.from({ length: total + 20 }, (_, i) => `P${String(i).padStart(9, '0')}`);
+  const peer = await startSqlRadius({
+    secret: SECRET,
+    database,
+    users: names.map((name) => ({ name, password: name, seconds: 24 * 3600, octets: 1024 ** 3 })),
+  });
+  try {
+    const target = { authPort: peer.authPort, acctPort: peer.acctPort, secret: SECRET };
+    // Warm its pool of database connections and its threads.
+    await blast(
+      peer.authPort,
+      SECRET,
+      'Access-Request',
+      (i) => [
+        ['User-Name', names[total + i] as string],
+        ['User-Password', names[total + i] as string],
+      ],
+      { total: 20, parallel: 5 },
+    );
+    return await exchanges(PEERS[database], target, 'peer', names.slice(0, total), undefined, parallel, {
+      ...peer.pids,
+      'load generator': process.pid,
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}\n${peer.output()}`);
+    });
+  } finally {
+    await peer.stop();
+  }
+}
+
 /** p50 over its floor's p50 (a Disconnect over the Disconnect floor, the rest over FreeRADIUS's users file). */
 const ratio = (f: RadiusFigure, floor: RadiusFigure | undefined) =>
   floor ? (f.p50 / floor.p50).toFixed(1) : '–';
 
 /** The processes of the CPU table, in its column order. */
-const CPU_COLUMNS = ['FreeRADIUS', 'API', 'stream consumer', 'DynamoDB Local', 'radsecproxy'] as const;
+const CPU_COLUMNS = [
+  'FreeRADIUS',
+  'API',
+  'stream consumer',
+  'DynamoDB Local',
+  'radsecproxy',
+  'MariaDB',
+] as const;
 
 /** What the server side spent on an exchange (every process but the load generator). */
 const serverCpu = (f: RadiusFigure) =>
@@ -746,45 +764,50 @@ export function radiusSection(figures: RadiusFigure[]): string[] {
   const measured = figures.filter((f) => f.cpu);
   if (measured.length > 0) {
     const kind = (f: RadiusFigure) => f.name.slice(f.name.indexOf(':') + 2);
-    const peerOf = (f: RadiusFigure) =>
-      figures.find((p) => p.name.startsWith(`${PEER}:`) && kind(p) === kind(f));
+    const peerOf = (f: RadiusFigure, database: SqlDatabase) =>
+      figures.find((p) => p.name.startsWith(`${PEERS[database]}:`) && kind(p) === kind(f));
     const ms = (v: number | undefined) => (v === undefined ? '–' : v.toFixed(3));
+    const n = (v: number | undefined, digits = 2) => (v === undefined ? '–' : v.toFixed(digits));
+    /** `mine` over the peer's server CPU for the same exchange, `–` without that peer's row. */
+    const times = (mine: number, peer: RadiusFigure | undefined) =>
+      peer ? (mine / serverCpu(peer)).toFixed(1) : '–';
     lines.push(
-      '### CPU per exchange, by process, against the SQL peer',
+      '### CPU per exchange, by process, against the SQL peers',
       '',
-      "CPU milliseconds (utime + stime from /proc/<pid>/stat, all threads) per exchange answered, 20 in flight, read once the stream consumer (its own process, as it is its own Lambda function in AWS) has counted what the exchanges left it: the Starts' sessions; the peer is FreeRADIUS + rlm_sql on SQLite (WAL, the stock schema and queries, a time and a data counter, one device per user), measured in the same run with the same load generator. *Server CPU* is every process but the load generator; *× peer* its ratio to the peer's for the same exchange, *req/s × peer* the peer's rate over this one.",
+      "CPU milliseconds (utime + stime from /proc/<pid>/stat, all threads) per exchange answered, 20 in flight, read once the stream consumer (its own process, as it is its own Lambda function in AWS) has counted what the exchanges left it: the Starts' sessions. The peers are FreeRADIUS + rlm_sql with the stock schema and queries, a time and a data counter and one device per user: on SQLite (WAL; a library inside FreeRADIUS), and on MariaDB (a server of its own, Debian's mariadb-server with its built-in settings, started by the bench on loopback; its CPU in the *MariaDB* column). Measured in the same run with the same load generator. *Server CPU* is every process but the load generator; *× SQLite* and *× MariaDB* its ratio to that peer's for the same exchange.",
       '',
-      `| exchange | req/s | ${CPU_COLUMNS.join(' | ')} | server CPU | × peer | req/s × peer | load generator |`,
+      `| exchange | req/s | ${CPU_COLUMNS.join(' | ')} | server CPU | × SQLite | × MariaDB | load generator |`,
       `|---|---:|${CPU_COLUMNS.map(() => '---:|').join('')}---:|---:|---:|---:|`,
     );
     for (const f of measured) {
-      const peer = peerOf(f);
       const own = serverCpu(f);
-      const isPeer = f.name.startsWith(`${PEER}:`);
       lines.push(
-        `| ${f.name} | ${f.rps.toFixed(0)} | ${CPU_COLUMNS.map((c) => ms(f.cpu?.[c])).join(' | ')} | ${ms(own)} | ${
-          peer && !isPeer ? (own / serverCpu(peer)).toFixed(1) : isPeer ? '1.0' : '–'
-        } | ${peer && !isPeer ? (peer.rps / f.rps).toFixed(1) : isPeer ? '1.0' : '–'} | ${ms(f.cpu?.['load generator'])} |`,
+        `| ${f.name} | ${f.rps.toFixed(0)} | ${CPU_COLUMNS.map((c) => ms(f.cpu?.[c])).join(' | ')} | ${ms(own)} | ${times(
+          own,
+          peerOf(f, 'sqlite'),
+        )} | ${times(own, peerOf(f, 'mariadb'))} | ${ms(f.cpu?.['load generator'])} |`,
       );
     }
     lines.push('');
-    const ours = measured.filter((f) => !f.name.startsWith(`${PEER}:`) && peerOf(f));
-    const n = (v: number | undefined, digits = 2) => (v === undefined ? '–' : v.toFixed(digits));
+    const ours = measured.filter((f) => !isPeerRow(f) && peerOf(f, 'sqlite') && peerOf(f, 'mariadb'));
     lines.push(
-      '### Our processes against the peer, per exchange',
+      '### Our processes against the peers, per exchange',
       '',
-      "*Our CPU*: FreeRADIUS, the API, the stream consumers (and radsecproxy on the RadSec rows), DynamoDB Local apart (it stands for DynamoDB, which AWS runs); *peer CPU*: the peer's whole stack (FreeRADIUS with SQLite inside it). The API process holds its routers as read (RADIUS_ROUTER_HOLD_S), as the front's RADIUS service holds them in memory. DynamoDB commands and write units as DynamoDB Local reports them (`ReturnConsumedCapacity`), for the API and, apart, for the stream consumers (a Start's counting, an Interim's code usage).",
+      "*Our CPU*: FreeRADIUS, the API, the stream consumers (and radsecproxy on the RadSec rows), DynamoDB Local apart (it stands for DynamoDB, which AWS runs); *peer CPU*: the peer's whole stack (FreeRADIUS with SQLite inside it; FreeRADIUS and MariaDB). The API process holds its routers as read (RADIUS_ROUTER_HOLD_S), as the front's RADIUS service holds them in memory. Latencies at 20 in flight, as the load generator saw them. DynamoDB commands and write units as DynamoDB Local reports them (`ReturnConsumedCapacity`), for the API and, apart, for the stream consumers (a Start's counting, an Interim's code usage). Target: our CPU at most 2x the MariaDB peer's.",
       '',
-      '| exchange | our CPU ms | peer CPU ms | × peer | p50 ms | peer p50 ms | API calls | API write units | stream calls | stream write units |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| exchange | our CPU ms | SQLite peer CPU ms | × SQLite | MariaDB peer CPU ms | × MariaDB | p50 / p99 ms | SQLite p50 / p99 ms | MariaDB p50 / p99 ms | API calls | API write units | stream calls | stream write units |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
+    const missed: string[] = [];
     for (const f of ours) {
-      const peer = peerOf(f) as RadiusFigure;
+      const sqlite = peerOf(f, 'sqlite') as RadiusFigure;
+      const mariadb = peerOf(f, 'mariadb') as RadiusFigure;
+      if (ownCpu(f) > 2 * serverCpu(mariadb)) missed.push(`${f.name} (${times(ownCpu(f), mariadb)}x)`);
       lines.push(
-        `| ${f.name} | ${ms(ownCpu(f))} | ${ms(serverCpu(peer))} | ${(ownCpu(f) / serverCpu(peer)).toFixed(1)} | ${n(f.p50)} | ${n(peer.p50)} | ${n(f.ddb_calls_per_request, 1)} | ${n(f.ddb_write_units_per_request, 1)} | ${n(f.stream_calls_per_request, 1)} | ${n(f.stream_write_units_per_request, 1)} |`,
+        `| ${f.name} | ${ms(ownCpu(f))} | ${ms(serverCpu(sqlite))} | ${times(ownCpu(f), sqlite)} | ${ms(serverCpu(mariadb))} | ${times(ownCpu(f), mariadb)} | ${n(f.p50)} / ${n(f.p99)} | ${n(sqlite.p50)} / ${n(sqlite.p99)} | ${n(mariadb.p50)} / ${n(mariadb.p99)} | ${n(f.ddb_calls_per_request, 1)} | ${n(f.ddb_write_units_per_request, 1)} | ${n(f.stream_calls_per_request, 1)} | ${n(f.stream_write_units_per_request, 1)} |`,
       );
     }
-    lines.push('');
+    lines.push('', `Over 2x the MariaDB peer's CPU: ${missed.join(', ') || 'none'}.`, '');
   }
   return lines;
 }

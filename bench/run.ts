@@ -7,12 +7,15 @@
  *   `npm run bench -- --skip import`: everything else (the import rounds take the longest; the
  *   bundle section of docs/bench.md then stays as its last run wrote it).
  *   `npm run bench -- --only radius`: the RADIUS section alone (the project's exchanges through
- *   FreeRADIUS, the SQL peer, the floors), written into docs/bench.md; BENCH_RADIUS_EXCHANGES
+ *   FreeRADIUS, the SQL peers on SQLite and MariaDB, the floors), written into docs/bench.md; BENCH_RADIUS_EXCHANGES
  *   (default 1000) exchanges of each kind; BENCH_API_PROF=<dir> writes a V8 CPU profile of the API.
  *   `npm run bench -- --only vouchers`: the voucher generation against its floors alone, written
  *   into docs/bench.md.
  *   `npm run bench -- --only screens`: the portal's and the console's weights and times on 3G
  *   and 2G alone, written into docs/bench.md.
+ *   `npm run bench -- --only edge-journal`: the in-country edge's journal replayed, 1 GiB of it
+ *   (bench/edge-journal.ts), written into docs/bench.md; not part of the full run (it writes and
+ *   reads a GiB).
  */
 import './preamble.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,6 +32,7 @@ import { CONSOLE_BUDGET, measureConsole, otpLogin } from '../test/support/consol
 import { probeDdb } from '../test/support/ddb-instrument.js';
 import { measurePortal, measureSmsPerSale } from '../test/support/portal-figures.js';
 import { bundleSection, importOnly } from './bundle.js';
+import { edgeJournalSection } from './edge-journal.js';
 import { extraFigures, voucherGeneration } from './extras.js';
 import { load } from './load.js';
 import { paymentFigures } from './payments.js';
@@ -75,6 +79,13 @@ async function radiusOnly(): Promise<void> {
   process.stdout.write(
     `${lines.join('\n')}\nJSON: bench/results/radius.json; section written to docs/bench.md\n`,
   );
+}
+
+/** `--only edge-journal`: the edge's journal replayed (1 GiB of it), written into docs/bench.md. */
+async function edgeJournalOnly(): Promise<void> {
+  const lines = await edgeJournalSection();
+  writeSection(ROOT, lines);
+  process.stdout.write(`${lines.join('\n')}\nsection written to docs/bench.md\n`);
 }
 
 /** `--only vouchers`: the voucher generation against its floors, on a local stack, written into docs/bench.md. */
@@ -185,9 +196,10 @@ async function main(): Promise<void> {
     if (part === 'radius') return radiusOnly();
     if (part === 'vouchers') return vouchersOnly();
     if (part === 'screens') return screensOnly();
+    if (part === 'edge-journal') return edgeJournalOnly();
     if (part !== 'import')
       throw new Error(
-        `--only ${part}: the parts that run alone are "import", "radius", "vouchers" and "screens"`,
+        `--only ${part}: the parts that run alone are "import", "radius", "vouchers", "screens" and "edge-journal"`,
       );
     await importOnly(ROOT);
     return;

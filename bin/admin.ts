@@ -1,3 +1,5 @@
+// The operator CLI (`npm run admin -- <group> <command>`): each group a module of bin/admin.
+
 /**
  * Operator CLI: `npm run admin -- <group> <command> [--flag value ...]`.
  * Each group is a module `bin/admin/<group>.ts` exporting `run(command, flags)`.
@@ -17,7 +19,7 @@ const GROUPS: Record<string, string> = {
   vouchers: 'vouchers export --batch-id <uuid> | --reseller-id <uuid> [--out file.csv]',
   payments: 'payments refund --payment-id <uuid>',
   canary: 'canary run',
-  nas: 'nas vendor --nas-id <id> --vendor mikrotik|coova|wispr | nas show --nas-id <id> | nas coa --nas-id <id> [--host <ip>] [--port <n>]',
+  nas: 'nas vendor --nas-id <id> --vendor mikrotik|coova|wispr | nas show --nas-id <id> | nas coa --nas-id <id> [--host <ip>] [--port <n>] | nas login-origin --nas-id <id> --origin <url> | nas otp-budget --nas-id <id> [--per-hour <n>]',
   routers:
     'routers add --reseller-id <uuid> --nas-id <id>[,<id>] --transport radsec|udp [--source-ip <ip>] [--out <dir>] | routers list --reseller-id <uuid> | routers show|revoke|rotate --router-id <id>',
   edges:

@@ -1,3 +1,5 @@
+// What the portal's and the console's asset builds share: the generated module of content-hashed files.
+
 /**
  * What bin/portal-assets.ts and bin/console-assets.ts share: the browsers they build for, and
  * the generated module they write (functions/<app>/assets.generated.ts), which the app's

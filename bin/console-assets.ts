@@ -1,3 +1,5 @@
+// `npm run console`: the operators' console built with esbuild into functions/console/assets.generated.ts.
+
 /**
  * `npm run console`: builds the operators' console (console/, Preact) with esbuild, minified,
  * into content-hashed files written to functions/console/assets.generated.ts, as

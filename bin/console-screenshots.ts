@@ -1,3 +1,5 @@
+// `npm run screenshots`, the console's: each screen photographed in Chromium at 360 px for the docs.
+
 /**
  * `npm run screenshots` (after bin/screenshots.ts): the README's pictures of the console, in chromium
  * at 360 px from a stack of its own (DynamoDB Local, the API, the demo reseller): the dashboard

@@ -1,3 +1,5 @@
+// `npm start`: the whole platform on this machine (DynamoDB Local, every route, jobs, stream consumers, the RADIUS front).
+
 /**
  * `npm start`: the whole API on one port, on DynamoDB Local, as it runs in AWS, and FreeRADIUS
  * (when installed) with the shipped configuration in front of it, as it runs near the routers.

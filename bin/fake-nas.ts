@@ -1,3 +1,5 @@
+// `npm run fake-nas`: a router's Disconnect server on loopback, to try disconnects by hand.
+
 /**
  * `npm run fake-nas -- [--port 3799] [--answer ack|silence|nak:<Error-Cause>] [--secret <s>]`: a
  * router's Disconnect endpoint (RFC 5176) on 127.0.0.1, for trying the Disconnect path of

@@ -1,3 +1,5 @@
+// `npm run openapi`: docs/openapi.json written from the route table.
+
 /** `npm run openapi`: writes docs/openapi.json from the route table and the handlers' schemas. */
 import { writeFileSync } from 'node:fs';
 import { buildOpenApi } from './local/openapi.js';

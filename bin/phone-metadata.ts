@@ -1,3 +1,5 @@
+// Writes functions/core/phone-metadata.json: libphonenumber's metadata cut to the countries served.
+
 /**
  * `npx tsx bin/phone-metadata.ts`: writes functions/core/phone-metadata.json, the numbering-plan
  * metadata that MSISDN validation (functions/core/phone.mts) uses: libphonenumber-js's own "min"

@@ -1,11 +1,13 @@
+// `npm run portal`: the captive portal's script and style built into functions/portal/assets.generated.ts.
+
 /**
- * `npx tsx bin/portal-assets.ts`: builds the captive portal's script and stylesheet from
+ * `npx tsx bin/portal-assets.ts`: builds the captive portal's script, stylesheet and default logo from
  * portal/ (esbuild, minified) and writes them, with content-hashed names, into
  * functions/portal/assets.generated.ts: the portal's Lambdas carry them in their bundle, and the
  * local server serves the same module. A test fails while the committed module is stale.
  */
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { assetsModule, CSS, JS, root, TARGET } from './assets-module.js';
@@ -36,6 +38,9 @@ export async function portalAssetsModule(): Promise<string> {
   const css = await bundle('portal/portal.css');
   const script = hashed('portal', 'js', js);
   const style = hashed('portal', 'css', css);
+  // The logo of a hotspot whose reseller set none, from the portal's own origin (no third-party
+  // host): a fixed name, as the branding's default names it (functions/network/settings.ts).
+  const logo = readFileSync(root('portal/logo.svg'), 'utf8').trim();
   return assetsModule({
     command: 'npx tsx bin/portal-assets.ts',
     sources: 'portal/',
@@ -45,6 +50,7 @@ export async function portalAssetsModule(): Promise<string> {
     assets: [
       { name: script, type: JS, text: js },
       { name: style, type: CSS, text: css },
+      { name: 'logo.svg', type: 'image/svg+xml', text: logo },
     ],
   });
 }

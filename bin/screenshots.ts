@@ -1,3 +1,5 @@
+// `npm run screenshots`: the captive portal photographed in Chromium at 360 px for the docs.
+
 /**
  * `npm run screenshots`: regenerates the pictures in docs/ (today docs/portal.png, the captive
  * portal's forfaits step on a 360 px phone, branded). It starts what it needs on its own (an

@@ -162,7 +162,7 @@ const fr = {
   code_prefix: 'Préfixe (facultatif, 4 caractères au plus)',
   code_odds:
     'Chaque code a {random} caractères tirés au hasard : une chance sur {odds} de tomber sur un code de ce lot en un essai.',
-  code_odds_short: 'Au moins 6 caractères tirés au hasard : raccourcissez le préfixe ou allongez le code.',
+  code_odds_short: 'Au moins 8 caractères tirés au hasard : raccourcissez le préfixe ou allongez le code.',
   csv: 'CSV',
   hotspot: 'Hotspot',
   code_label: 'Code',
@@ -501,7 +501,7 @@ const en: Record<Key, string> = {
   code_prefix: 'Prefix (optional, at most 4 characters)',
   code_odds:
     'Each code has {random} characters drawn at random: one chance in {odds} of hitting a code of this batch in one try.',
-  code_odds_short: 'At least 6 characters drawn at random: shorten the prefix or lengthen the code.',
+  code_odds_short: 'At least 8 characters drawn at random: shorten the prefix or lengthen the code.',
   csv: 'CSV',
   hotspot: 'Hotspot',
   code_label: 'Code',

@@ -1,3 +1,5 @@
+// THE jobs table: every scheduled job (handler, schedule, grants), which the stack and the local server both loop over.
+
 import type { RouteAccess } from './routes.js';
 
 /**

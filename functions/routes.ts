@@ -1,3 +1,5 @@
+// THE route table: every route's method, path, handler, auth level and access, which the stack and the local server both loop over.
+
 import type { SecretName } from './core/secrets.js';
 
 /**
@@ -38,6 +40,12 @@ export interface RouteAccess {
   /** `sms`: publish SMS through SNS. `ops`: publish to the operations topic. */
   sns?: 'sms' | 'ops';
   secrets?: readonly SecretName[];
+  /**
+   * Asks the router keys function (functions/routers/router-keys.ts) to seal a UDP router's
+   * secret, sign a router's certificate or open an edge's routers' secrets: the function may
+   * invoke it, and reads neither ROUTER_SEAL_KEY nor ROUTER_CA_KEY itself (no public route does).
+   */
+  routerKeys?: true;
   /**
    * Opens, confirms or settles payments: it may talk to whichever gateway a payment was opened
    * with, so it is given every registered gateway's secrets (functions/billing/gateways/registry.ts).
@@ -564,8 +572,8 @@ const table = [
     path: '/api/v1/resellers',
     handler: 'network/reseller-onboard',
     auth: 'admin',
-    // The seed seals the first router's UDP secret, or its CA signs the router's certificate.
-    access: { table: 'write', secrets: ['ROUTER_CA_KEY', 'ROUTER_SEAL_KEY'] },
+    // The router keys seal the first router's UDP secret, or sign its certificate.
+    access: { table: 'write', routerKeys: true },
     summary: 'Onboard a reseller: its account, VLAN, NAS id, first site and first router in one request',
   },
   {
@@ -590,7 +598,8 @@ const table = [
     handler: 'network/logo-put',
     auth: 'reseller',
     access: { table: 'write' },
-    summary: "Upload a hotspot's logo (PNG, JPEG or WebP, 40 KB at most), served from the platform's origin",
+    summary:
+      "Upload a hotspot's logo (PNG or JPEG, 40 KB at most, decoded and encoded again), served from the platform's origin",
   },
   {
     method: 'GET',
@@ -802,8 +811,9 @@ const table = [
     path: '/api/v1/edge/replica',
     handler: 'edge/edge-replica',
     auth: 'edge',
-    // The seed opens the edge's UDP routers' sealed secrets (its FreeRADIUS checks their packets).
-    access: { table: 'read', secrets: ['ROUTER_SEAL_KEY'] },
+    // The router keys open the edge's UDP routers' secrets (its FreeRADIUS checks their packets);
+    // each sync is recorded (functions/store/edge-syncs.ts: how a cut is told from a power cut).
+    access: { table: 'write', routerKeys: true },
     // Each edge asks once a minute (EDGE_SYNC_S): a hundred edges are under 2/s.
     throttle: { rate: 20, burst: 40, context: 'edgeReplicaThrottle' },
     summary:
@@ -842,7 +852,8 @@ const table = [
     path: '/api/v1/edge/radius/client',
     handler: 'edge/edge-radius-client',
     auth: 'edge',
-    access: { table: 'read', secrets: ['ROUTER_SEAL_KEY'] },
+    // The edge's token is read here; the router keys look the address up and open its secret.
+    access: { table: 'read', routerKeys: true },
     throttle: { rate: 400, burst: 800, context: 'edgeClientThrottle' },
     summary: "An edge's dynamic client lookup: one of its resellers' UDP routers at a source address",
   },
@@ -852,7 +863,7 @@ const table = [
     path: '/api/v1/routers',
     handler: 'routers/routers-create',
     auth: 'reseller',
-    access: { table: 'write', secrets: ['ROUTER_CA_KEY', 'ROUTER_SEAL_KEY'] },
+    access: { table: 'write', routerKeys: true },
     summary:
       "Register a router for some of the reseller's NAS ids: its RadSec certificate or UDP secret, shown once",
   },
@@ -886,7 +897,7 @@ const table = [
     path: '/api/v1/routers/{router_id}/credentials',
     handler: 'routers/router-credentials',
     auth: 'reseller',
-    access: { table: 'write', secrets: ['ROUTER_CA_KEY', 'ROUTER_SEAL_KEY'] },
+    access: { table: 'write', routerKeys: true },
     summary: 'New credentials for a router (shown once); its previous certificate or secret stops working',
   },
   {
@@ -894,8 +905,19 @@ const table = [
     path: '/api/v1/access/check',
     handler: 'portal/access-check',
     auth: 'none',
-    access: { table: 'read' },
+    // Write: the wrong-code budgets it counts (functions/radius/guesses.ts).
+    access: { table: 'write' },
     summary: 'What an access code still allows at a hotspot (the captive portal, before logging in)',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/access/pass',
+    handler: 'portal/access-pass',
+    auth: 'jwt',
+    // Write: the account's wrong-code budget, and the pass.
+    access: { table: 'write' },
+    summary:
+      "A signed-in subscriber's login pass for one device at a hotspot: its card gets in there while wrong codes flood it",
   },
   {
     method: 'GET',

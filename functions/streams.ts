@@ -1,3 +1,5 @@
+// THE stream consumers table: every consumer of the table's stream (handler, filter, batching, grants), which the stack and the local host loop over.
+
 import type { RouteAccess } from './routes.js';
 
 /**

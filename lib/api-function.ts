@@ -1,3 +1,5 @@
+// One route's Lambda function in the stack: its bundle, role, grants and settings derived from its row of the route table.
+
 import { fileURLToPath } from 'node:url';
 import { Duration } from 'aws-cdk-lib';
 import { type IRole, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';

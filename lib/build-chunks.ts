@@ -1,3 +1,5 @@
+// Builds the lazy chunks beside a bundle, as the CDK's bundling runs it after esbuild.
+
 /**
  * `node --import tsx lib/build-chunks.ts <dir>`: builds the lazy chunks the bundles in `dir`
  * import (lib/lazy-chunks.ts). The CDK runs it after bundling each function.

@@ -1,3 +1,5 @@
+// How every function is bundled: esbuild's options, and the stand-ins that replace dependencies in the bundles.
+
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,3 +1,5 @@
+// The canary's own construct: its function, schedule, probes' settings and alarms.
+
 import { fileURLToPath } from 'node:url';
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';

@@ -1,3 +1,5 @@
+// The RADIUS front's service bundled as one ESM file beside the FreeRADIUS configuration run.sh starts.
+
 /**
  * The RADIUS front's service (functions/front/main.ts) as one ESM bundle, `service/main.mjs`
  * beside deploy/freeradius's run.sh, which starts it: built into the image's build context at

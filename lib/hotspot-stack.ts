@@ -1,3 +1,5 @@
+// HotspotStack: the whole platform in one stack: the API's routes, jobs, stream consumers, RADIUS front, alarms and outputs.
+
 /**
  * HotspotStack: the whole service in one stack.
  *
@@ -65,10 +67,7 @@ import {
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { BackupPlan, BackupPlanRule, BackupResource, BackupVault } from 'aws-cdk-lib/aws-backup';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import type { CfnEIP } from 'aws-cdk-lib/aws-ec2';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -88,7 +87,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { GATEWAY_NAMES, gatewayNamed, PAYMENT_SECRETS } from '../functions/billing/gateways/registry.js';
+import { PAYMENT_SECRETS } from '../functions/billing/gateways/registry.js';
 import { GENERATED_SECRETS, type SecretName } from '../functions/core/secrets.js';
 import { jobs } from '../functions/jobs.js';
 import {
@@ -103,7 +102,7 @@ import { TABLE } from '../functions/store/table.js';
 import { streamConsumers } from '../functions/streams.js';
 import { ServiceFunction } from './api-function.js';
 import { BUNDLING, routeDefine } from './bundling.js';
-import { Canary, type CanaryTargets } from './canary.js';
+import { Canary } from './canary.js';
 import { DataLayer, type SecretsByName } from './data-layer.js';
 import {
   acknowledge,
@@ -114,172 +113,14 @@ import {
 import { Observability } from './observability.js';
 import { RadiusFront } from './radius-front.js';
 import { ALL_SECRETS } from './secret-names.js';
+import { type HeldAddress, type HotspotSettings, settingsFromContext } from './settings.js';
 
-/**
- * Deploy-time settings (CDK context, `-c key=value` or cdk.json). Each one that a function reads
- * maps to one environment variable in SETTINGS below: adding a setting is one line there.
- */
-interface HotspotSettings {
-  stage: string;
-  /**
-   * The cell this deployment is (a country or a gateway site, at most 400 resellers: one VLAN
-   * pool): part of the stack's name and a tag on every resource, CELL_ID in every function.
-   */
-  cell?: string;
-  /** The API's own domain (`api.ci.example.com`) and its ACM certificate's ARN, in this region. */
-  domain?: { name: string; certificateArn: string };
-  throttleRate: number;
-  throttleBurst: number;
-  /**
-   * Route throttles below the stage's, by the route's `throttle.context` (functions/routes.ts
-   * gives the sizes; context `<name>Rate|Burst` resizes them). Requests per second and burst.
-   */
-  routeThrottles?: Record<string, { rate: number; burst: number }>;
-  /**
-   * Reserved concurrency of every function URL, instead of its route's `reservedConcurrency`.
-   * 0: no reservation (for an account whose concurrency quota is still the new-account 10).
-   */
-  webhookReservedConcurrency?: number;
-  /**
-   * An AWS Backup vault in another region (its ARN): the table is backed up daily into a vault
-   * of this stack and each backup copied there, both kept 35 days.
-   */
-  backupCopyVaultArn?: string;
-  /** The account's Lambda concurrency quota (alarm at 80 % of it). Default 1,000. */
-  concurrencyQuota?: number;
-  /** Alarm when more OTPs than this are sent in an hour (counted per 15 minutes). */
-  otpSentAlarmPerHour?: number;
-  smsSpendAlarmUsd: number;
-  opsEmails: string[];
-  canary?: Omit<CanaryTargets, 'apiUrl'>;
-  /** Values for the functions' environment, by variable name (see SETTINGS). */
-  env: Record<string, string>;
-}
-
-/** Context key -> environment variable read by functions/core/config.ts. */
-const SETTINGS: Record<string, string> = {
-  providerFeeRate: 'PROVIDER_FEE_RATE',
-  operatorShareRate: 'OPERATOR_SHARE_RATE',
-  vlanFirstId: 'VLAN_FIRST_ID',
-  vlanPoolSize: 'VLAN_POOL_SIZE',
-  aggregatorBaseUrl: 'AGGREGATOR_BASE_URL',
-  aggregatorTimeoutMs: 'AGGREGATOR_TIMEOUT_MS',
-  publicBaseUrl: 'PUBLIC_BASE_URL',
-  /**
-   * The RADIUS front's addresses for the routers' setup scripts, comma-separated. Default: the
-   * front's own Elastic IPs, from the same deploy (the `RadiusAddresses` output).
-   */
-  radiusHost: 'RADIUS_HOST',
-  smsSenderId: 'SMS_SENDER_ID',
-  jwtIssuer: 'JWT_ISSUER',
-  jwtAudience: 'JWT_AUDIENCE',
-  // OTP budgets (functions/auth/settings.ts).
-  otpRequestsPerAddressPerHour: 'OTP_REQUESTS_PER_ADDRESS_PER_HOUR',
-  otpRequestsPerHour: 'OTP_REQUESTS_PER_HOUR',
-  otpGuessesPerAddressPerHour: 'OTP_GUESSES_PER_ADDRESS_PER_HOUR',
-  // Payments (docs/payments.md): the gateway of new payments and each gateway's settings.
-  paymentGateway: 'PAYMENT_GATEWAY',
-  /** Deprecated alias of `paymentGateway`. */
-  paymentProvider: 'PAYMENT_PROVIDER',
-  defaultCountry: 'DEFAULT_COUNTRY',
-  paymentReturnUrl: 'PAYMENT_RETURN_URL',
-  cinetpaySiteId: 'CINETPAY_SITE_ID',
-  cinetpayBaseUrl: 'CINETPAY_BASE_URL',
-  fedapayBaseUrl: 'FEDAPAY_BASE_URL',
-};
+export { settingsFromContext };
 
 /** The function's secrets, with every gateway's when it handles payments (`access.payments`). */
 const withPaymentSecrets = (access: RouteAccess, secrets: readonly SecretName[]): SecretName[] => [
   ...new Set([...secrets, ...(access.payments ? PAYMENT_SECRETS : [])]),
 ];
-
-/** The platform's OTP budget per clock hour when `otpRequestsPerHour` is not given (functions/auth/settings.ts). */
-const OTP_REQUESTS_PER_HOUR_DEFAULT = 2000;
-
-export function settingsFromContext(get: (key: string) => unknown): HotspotSettings {
-  const env: Record<string, string> = {};
-  for (const [key, name] of Object.entries(SETTINGS)) {
-    const v = get(key);
-    if (v !== undefined && v !== null && v !== '') env[name] = String(v);
-  }
-  // `-c key=value` gives strings: a value that is not a number fails the synth, not the deploy.
-  const num = (key: string, fallback: number) => {
-    const v = Number(get(key) ?? fallback);
-    if (!Number.isFinite(v)) throw new Error(`context "${key}" must be a number`);
-    return v;
-  };
-  // A typo here would open every payment with the default gateway: fail the synth instead.
-  for (const [key, name] of [
-    ['paymentGateway', 'PAYMENT_GATEWAY'],
-    ['paymentProvider', 'PAYMENT_PROVIDER'],
-  ] as const) {
-    if (env[name] !== undefined && !gatewayNamed(env[name])) {
-      throw new Error(`context "${key}" must be one of ${GATEWAY_NAMES.join(', ')}`);
-    }
-  }
-  const emails = get('opsEmails');
-  const cell = get('cell');
-  if (cell !== undefined && !/^[a-z0-9][a-z0-9-]{0,30}$/.test(String(cell)))
-    throw new Error('context "cell" must be lowercase letters, digits and dashes (a stack name part)');
-  const domainName = get('domainName');
-  const certificateArn = get('certificateArn');
-  if (Boolean(domainName) !== Boolean(certificateArn))
-    throw new Error('context "domainName" and "certificateArn" go together (the certificate of that name)');
-  // One cell, one VLAN pool of at most 400 ids (a reseller each), within 802.1Q's 1..4094.
-  const vlanFirst = num('vlanFirstId', 10);
-  const vlanSize = num('vlanPoolSize', 400);
-  if (vlanSize < 1 || vlanSize > 400 || vlanFirst < 2 || vlanFirst + vlanSize - 1 > 4094)
-    throw new Error('context "vlanFirstId"/"vlanPoolSize": at most 400 ids, within 2..4094');
-  return {
-    stage: String(get('stage') ?? 'prod'),
-    ...(cell ? { cell: String(cell) } : {}),
-    ...(domainName ? { domain: { name: String(domainName), certificateArn: String(certificateArn) } } : {}),
-    // Every other route: about 250/s spread over some sixty routes at peak; the busiest (the
-    // portal page, /access/mine, /forfaits) about 50/s each.
-    throttleRate: num('throttleRate', 100),
-    throttleBurst: num('throttleBurst', 200),
-    routeThrottles: Object.fromEntries(
-      ROUTES.flatMap((r) =>
-        r.throttle
-          ? [
-              [
-                r.throttle.context,
-                {
-                  rate: num(`${r.throttle.context}Rate`, r.throttle.rate),
-                  burst: num(`${r.throttle.context}Burst`, r.throttle.burst),
-                },
-              ],
-            ]
-          : [],
-      ),
-    ),
-    ...(get('webhookReservedConcurrency') !== undefined
-      ? { webhookReservedConcurrency: num('webhookReservedConcurrency', 0) }
-      : {}),
-    // Half the platform's hourly budget: operations hear of a flood before it is refused.
-    otpSentAlarmPerHour: num(
-      'otpSentAlarmPerHour',
-      Math.ceil(num('otpRequestsPerHour', OTP_REQUESTS_PER_HOUR_DEFAULT) / 2),
-    ),
-    smsSpendAlarmUsd: num('smsSpendAlarmUsd', 50),
-    concurrencyQuota: num('concurrencyQuota', 1000),
-    ...(get('backupCopyVaultArn') ? { backupCopyVaultArn: String(get('backupCopyVaultArn')) } : {}),
-    opsEmails: Array.isArray(emails)
-      ? emails.map(String)
-      : typeof emails === 'string' && emails
-        ? emails.split(',')
-        : [],
-    ...(get('canary') !== undefined ? { canary: parseCanary(get('canary')) } : {}),
-    env,
-  };
-}
-
-/** The `canary` context: an object in cdk.json, or a JSON string from `-c canary='{...}'`. */
-function parseCanary(raw: unknown): Omit<CanaryTargets, 'apiUrl'> {
-  const value = typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
-  if (typeof value !== 'object' || value === null) throw new Error('context "canary" must be an object');
-  return value as Omit<CanaryTargets, 'apiUrl'>;
-}
 
 /**
  * Areas of the route table deployed as nested stacks of their own (with this one): CloudFormation
@@ -327,6 +168,10 @@ export class HotspotStack extends Stack {
   readonly streamConsumers: Record<string, { fn: IFunction; deadLetters: Queue }> = {};
   /** One function per route-table row, by route key (`GET /api/v1/forfaits`). */
   readonly functions: Partial<Record<RouteKey, IFunction>> = {};
+  /** The router keys function (functions/routers/router-keys.ts): invoked, never routed. */
+  readonly routerKeys: IFunction;
+  /** The functions with a reserved concurrency of their own (function URLs), by route key. */
+  readonly reservedFunctions: Record<string, IFunction> = {};
   /** The esbuild options every function of the service is bundled with. */
   readonly bundling: BundlingOptions = BUNDLING;
   /** FreeRADIUS on ECS Fargate behind the NLB (lib/radius-front.ts). */
@@ -342,20 +187,27 @@ export class HotspotStack extends Stack {
     super(scope, id, stackProps);
 
     // ---- stateful: the single table and the secrets ----
-    this.data = new DataLayer(this, 'Data');
+    this.data = new DataLayer(this, 'Data', { capacity: settings.tableCapacity });
     this.table = this.data.table;
     this.secrets = this.data.secrets;
 
-    // Point-in-time recovery covers a bad write; a region lost needs a copy elsewhere.
+    // Point-in-time recovery (35 days, continuous) restores the table in its region after a bad
+    // write; a region lost needs a copy elsewhere. A DynamoDB backup is a full copy (no
+    // increments), so each one kept is the table's size again: weekly copies kept two weeks
+    // cost a twentieth of daily ones kept 35 days, twice (docs/scale.md, "The monthly bill as
+    // deployed"). The copy in this region only has to outlive its copying: kept until the next.
     if (settings.backupCopyVaultArn) {
-      const keep = Duration.days(35);
+      const every = settings.backupEveryDays;
       const plan = new BackupPlan(this, 'Backups', {
         backupVault: new BackupVault(this, 'BackupVault', { removalPolicy: RemovalPolicy.RETAIN }),
         backupPlanRules: [
           new BackupPlanRule({
-            ruleName: 'DailyCopiedElsewhere',
-            scheduleExpression: Schedule.cron({ hour: '2', minute: '0' }),
-            deleteAfter: keep,
+            ruleName: every === 7 ? 'WeeklyCopiedElsewhere' : 'DailyCopiedElsewhere',
+            scheduleExpression:
+              every === 7
+                ? Schedule.cron({ weekDay: 'SUN', hour: '2', minute: '0' })
+                : Schedule.cron({ hour: '2', minute: '0' }),
+            deleteAfter: Duration.days(every + 1),
             copyActions: [
               {
                 destinationBackupVault: BackupVault.fromBackupVaultArn(
@@ -363,7 +215,7 @@ export class HotspotStack extends Stack {
                   'BackupCopyVault',
                   settings.backupCopyVaultArn,
                 ),
-                deleteAfter: keep,
+                deleteAfter: Duration.days(settings.backupCopyKeepDays),
               },
             ],
           }),
@@ -464,21 +316,35 @@ export class HotspotStack extends Stack {
       tlsName: 'hotspot-radius-front',
       environment: baseEnvironment,
       opsTopic: this.opsTopic,
+      alarmPrefix: this.stackName,
+      ...(settings.availabilityZones ? { availabilityZones: settings.availabilityZones } : {}),
+      ...(settings.radiusAddresses ? { heldAddresses: settings.radiusAddresses } : {}),
+      ...(settings.radiusEgressAddresses ? { heldEgressAddresses: settings.radiusEgressAddresses } : {}),
+      maintenanceUtcMinute: settings.maintenanceUtcMinute,
     });
     new CfnOutput(this, 'RadiusAddresses', {
       description:
         'The RADIUS front: the addresses routers use (UDP 1812/1813, RadSec TCP 2083); the setup script adds both',
       value: Fn.join(
         ',',
-        this.radiusFront.addresses.map((a) => a.attrPublicIp),
+        this.radiusFront.addresses.map((a) => a.publicIp),
       ),
+    });
+    // What a redeploy after a deletion adopts again (context radiusAddresses, radiusEgressAddresses).
+    new CfnOutput(this, 'RadiusAddressAllocations', {
+      description:
+        'The allocation ids of the addresses above, then of the egress ones: the context that keeps them (docs/network.md)',
+      value: Fn.join(',', [
+        ...this.radiusFront.addresses.map((a) => a.allocationId),
+        ...this.radiusFront.egressAddresses.map((a) => a.allocationId),
+      ]),
     });
     new CfnOutput(this, 'RadiusEgressAddresses', {
       description:
         "Where Disconnect-Requests leave from (the front's NAT gateways): routers accept RFC 5176 from these only",
       value: Fn.join(
         ',',
-        this.radiusFront.egressAddresses.map((a) => a.attrPublicIp),
+        this.radiusFront.egressAddresses.map((a) => a.publicIp),
       ),
     });
 
@@ -490,13 +356,26 @@ export class HotspotStack extends Stack {
         settings.env.RADIUS_HOST ??
         Fn.join(
           ',',
-          this.radiusFront.addresses.map((a) => a.attrPublicIp),
+          this.radiusFront.addresses.map((a) => a.publicIp),
         ),
       RADIUS_DISCONNECT_FROM: Fn.join(
         ',',
-        this.radiusFront.egressAddresses.map((a) => a.attrPublicIp),
+        this.radiusFront.egressAddresses.map((a) => a.publicIp),
       ),
     };
+
+    // ---- the router keys: the one function that reads ROUTER_SEAL_KEY and ROUTER_CA_KEY ----
+    // No route and no URL: the functions whose row asks for `routerKeys` may invoke it (the
+    // grant and ROUTER_KEYS_FUNCTION below); no function with a public route reads either key.
+    const keysAccess = { table: 'read' } as const;
+    const keysSecrets = ['ROUTER_SEAL_KEY', 'ROUTER_CA_KEY'] as const;
+    this.routerKeys = new ServiceFunction(this, 'RouterKeys', {
+      handler: 'routers/router-keys',
+      environment: this.functionEnvironment(keysAccess, keysSecrets),
+      description:
+        "RouterKeys: seals routers' UDP secrets, signs their certificates, opens an edge's own routers' secrets for its token (no route)",
+      ...this.profileFor(keysAccess, keysSecrets),
+    }).fn;
 
     const sharedUrls: { url: string; env: string; with: readonly string[] }[] = [];
     const areas = new Map<string, NestedStack>();
@@ -522,7 +401,10 @@ export class HotspotStack extends Stack {
         // No API Gateway throttle covers a function URL: its reserved concurrency caps it, so a
         // flood on it cannot take the account's concurrency from the API's functions.
         const reserved = settings.webhookReservedConcurrency ?? route.reservedConcurrency ?? 0;
-        if (reserved > 0) (fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = reserved;
+        if (reserved > 0) {
+          (fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = reserved;
+          this.reservedFunctions[routeKey(route)] = fn;
+        }
         // Public by design: the function authenticates its caller itself (the aggregator's
         // x-provider-secret, or a gateway's signature on the raw body).
         const url = fn.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
@@ -623,22 +505,6 @@ export class HotspotStack extends Stack {
       this.streamConsumers[c.name] = { fn, deadLetters };
     }
 
-    // ---- SMS spend alarm ----
-    const smsSpend = new cloudwatch.Alarm(this, 'SmsSpendAlarm', {
-      metric: new cloudwatch.Metric({
-        namespace: 'AWS/SNS',
-        metricName: 'SMSMonthToDateSpentUSD',
-        statistic: 'Maximum',
-        period: Duration.hours(1),
-      }),
-      threshold: settings.smsSpendAlarmUsd,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      alarmDescription: `SMS spend this month reached ${settings.smsSpendAlarmUsd} USD`,
-    });
-    smsSpend.addAlarmAction(new SnsAction(this.opsTopic));
-
     // ---- the canary, every 5 minutes ----
     // Its RADIUS check goes to the front's first address, from the front's first private subnet:
     // its packets leave from that AZ's NAT gateway address (CanaryRadiusSource), where the
@@ -653,7 +519,7 @@ export class HotspotStack extends Stack {
         ...(settings.canary ?? {}),
         apiUrl: `${apiUrl}/api/v1/monitoring/status`,
         radius: settings.canary?.radius ?? {
-          host: (this.radiusFront.addresses[0] as CfnEIP).attrPublicIp,
+          host: (this.radiusFront.addresses[0] as HeldAddress).publicIp,
         },
       },
       environment: { ...this.sharedEnvironment, POWERTOOLS_SERVICE_NAME: 'hotspot-canary' },
@@ -664,7 +530,7 @@ export class HotspotStack extends Stack {
     new CfnOutput(this, 'CanaryRadiusSource', {
       description:
         "Where the canary's RADIUS check comes from (the front's first NAT address): register the canary's UDP router there",
-      value: (this.radiusFront.egressAddresses[0] as CfnEIP).attrPublicIp,
+      value: (this.radiusFront.egressAddresses[0] as HeldAddress).publicIp,
     });
 
     new Observability(this, 'Observability', {
@@ -678,11 +544,17 @@ export class HotspotStack extends Stack {
         ...this.functions,
         ...this.jobFunctions,
         ...Object.fromEntries(Object.entries(this.streamConsumers).map(([name, c]) => [name, c.fn])),
+        RouterKeys: this.routerKeys,
       } as Record<string, IFunction>,
+      reservedFunctions: this.reservedFunctions,
       streamConsumers: Object.entries(this.streamConsumers).map(([name, c]) => ({ name, ...c })),
       opsTopic: this.opsTopic,
+      alarmPrefix: this.stackName,
+      accountAlarms: settings.accountAlarms,
+      smsSpendAlarmUsd: settings.smsSpendAlarmUsd,
       canary: canary.fn,
       ...(settings.cell ? { cell: settings.cell } : {}),
+      stage: settings.stage,
       ...(settings.otpSentAlarmPerHour ? { otpSentAlarmPerHour: settings.otpSentAlarmPerHour } : {}),
     });
 
@@ -714,6 +586,7 @@ export class HotspotStack extends Stack {
     // A function without table access gets no table name at all (and no grant).
     if (access.table !== 'none') env.TABLE_NAME = this.table.tableName;
     if (access.sns === 'ops') env.OPS_TOPIC_ARN = this.opsTopic.topicArn;
+    if (access.routerKeys) env.ROUTER_KEYS_FUNCTION = this.routerKeys.functionName;
     for (const name of secrets) env[`${name}_ARN`] = this.secretNamed(name).secretArn;
     return env;
   }
@@ -725,6 +598,11 @@ export class HotspotStack extends Stack {
     if (access.table === 'read') this.table.grantReadData(fn);
     if (access.table === 'write') this.table.grantReadWriteData(fn);
     for (const name of secrets) this.secretNamed(name).grantRead(fn);
+    // The function itself, not its versions (`:*`): the stack publishes none.
+    if (access.routerKeys)
+      addToPolicy(
+        new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.routerKeys.functionArn] }),
+      );
     if (access.sns === 'ops') this.opsTopic.grantPublish(fn);
     if (access.sns === 'sms') {
       // Direct-to-phone SMS has no resource ARN: allow it in this region only, and deny
@@ -761,16 +639,17 @@ export class HotspotStack extends Stack {
    */
   profileFor(access: RouteAccess, secrets: readonly SecretName[]): { role: Role; logGroup: LogGroup } {
     const sorted = [...secrets].sort();
-    const key = JSON.stringify([access.table, access.sns ?? 'none', sorted]);
+    const keys = access.routerKeys ? 'RouterKeys' : '';
+    const key = JSON.stringify([access.table, access.sns ?? 'none', sorted, keys]);
     const existing = this.profiles.get(key);
     if (existing) return existing;
     // A stable construct id from the profile itself: `<Table read|write|none><Sns ..>` + a digest of the secrets.
     const digest = createHash('sha256').update(sorted.join(',')).digest('hex').slice(0, 8);
     const cap = (w: string) => w[0]?.toUpperCase() + w.slice(1);
-    const name = `${cap(access.table)}${cap(access.sns ?? 'none')}${sorted.length ? digest : ''}`;
+    const name = `${cap(access.table)}${cap(access.sns ?? 'none')}${keys}${sorted.length ? digest : ''}`;
     const role = new Role(this.profilesScope, `Role${name}`, {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: `Functions with table ${access.table}, sns ${access.sns ?? 'none'}, secrets ${sorted.join(' ') || 'none'}`,
+      description: `Functions with table ${access.table}, sns ${access.sns ?? 'none'}, secrets ${sorted.join(' ') || 'none'}${keys ? ', the router keys' : ''}`,
     });
     this.grantAccess(role, access, secrets);
     const logGroup = new LogGroup(this.profilesScope, `Logs${name}`, { retention: RetentionDays.ONE_MONTH });

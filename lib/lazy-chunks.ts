@@ -1,3 +1,5 @@
+// The lazy chunks: large self-contained modules on rare paths, built beside the bundles that import them.
+
 /**
  * Lazy chunks: a module a few functions load only on a rare path, shipped as a file of its own
  * beside the function's bundle instead of inside it.
@@ -28,6 +30,8 @@ export const LAZY_CHUNKS: Record<string, string> = {
   'metrics-emf.mjs': source('functions/core/metrics-emf.mts'),
   'routeros-script.mjs': source('functions/routers/routeros-script.mts'),
   'phone.mjs': source('functions/core/phone.mts'),
+  'logo-image.mjs': source('functions/network/logo-image.mts'),
+  'lambda-client.mjs': source('functions/routers/lambda-client.mts'),
 };
 
 /** What the bundles leave as an import: each chunk by its relative path. */

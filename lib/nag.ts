@@ -1,3 +1,5 @@
+// The cdk-nag findings that stay, each with the reason it is accepted.
+
 import { Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 

@@ -1,13 +1,15 @@
+// Alarms and the dashboard: what operations are paged for, from the functions' metrics and AWS's.
+
 import { Duration } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { type Pager, pagingAlarm } from './alarms.js';
 
 /** The EMF namespace the functions write business metrics to (functions/core/log.ts). */
 const METRICS_NAMESPACE = 'HotspotPlatform';
@@ -29,9 +31,24 @@ interface ObservabilityProps {
   paymentAbandonMinutes?: number;
   /** Seconds after which the sweep closes a silent session: an older last report means it fell behind. */
   sessionSilentAfterS?: number;
-  /** Every function of the service, by a readable name. */
+  /** Every function of the service, by a readable name: each pages on its errors. */
   functions: Record<string, IFunction>;
+  /**
+   * The functions with a reserved concurrency of their own (the function URLs): each pages
+   * when it is throttled, which its own cap does, not the account's.
+   */
+  reservedFunctions?: Record<string, IFunction>;
   opsTopic: ITopic;
+  /** The alarms' names: `<prefix>-<Name>` (the cell's stack name). */
+  alarmPrefix: string;
+  /**
+   * Whether this cell alarms on the account's own metrics (SMS spend and delivery, the account's
+   * Lambda concurrency and throttles): one cell per account and stage does (lib/settings.ts),
+   * not every cell, each of which would page for the others.
+   */
+  accountAlarms: boolean;
+  /** The month's SMS spend (USD) that pages, with `accountAlarms`. */
+  smsSpendAlarmUsd?: number;
   /**
    * The table's stream consumers (functions/streams.ts): each pages when its records wait too
    * long (iterator age) and when a batch reached its dead-letter queue.
@@ -45,6 +62,11 @@ interface ObservabilityProps {
    * the account.
    */
   cell?: string;
+  /**
+   * The stage (STAGE): a dimension of the platform's metrics too, so that a cell's staging and
+   * production in one account read their own counts.
+   */
+  stage?: string;
   /** Alarm when the API's 5xx share over 5 minutes exceeds this (default 5%). */
   api5xxRatePct?: number;
   /**
@@ -54,10 +76,14 @@ interface ObservabilityProps {
   otpSentAlarmPerHour?: number;
 }
 
-/** The dimensions the functions write the platform's own metrics with (functions/core/metrics.ts). */
-export const ourDimensions = (cell?: string): Record<string, string> => ({
+/**
+ * The dimensions the functions and the front's service write the platform's own metrics with
+ * (functions/core/metrics-emf.mts: CELL_ID and STAGE).
+ */
+export const ourDimensions = (cell?: string, stage?: string): Record<string, string> => ({
   service: SERVICE,
   ...(cell ? { cell } : {}),
+  ...(stage ? { stage } : {}),
 });
 
 /** One of the platform's own metrics of a cell, by statistic and period. */
@@ -78,9 +104,9 @@ const oursIn = (
   });
 
 /**
- * Alarms (API 5xx rate, Lambda errors and throttles, canary failing) to the operations topic, and
- * one dashboard with the API, the functions and the business metrics (OTPs sent, verifications,
- * payments completed, webhook refusals, VLANs allocated).
+ * The cell's alarms (docs/monitoring.md has a row for each: what pages, what it means, what to
+ * do first), each paging the operations topic when it fires and when it clears, and one
+ * dashboard with the API, the functions, the RADIUS front and the business metrics.
  */
 export class Observability extends Construct {
   readonly alarms: cloudwatch.Alarm[] = [];
@@ -88,27 +114,26 @@ export class Observability extends Construct {
 
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id);
-    const dims = ourDimensions(props.cell);
+    const dims = ourDimensions(props.cell, props.stage);
     const ours = (name: string, label: string, statistic: string, minutes: number) =>
       oursIn(dims, name, label, statistic, minutes);
     /** A business count: its sum over five minutes. */
     const business = (name: string, label: string) => ours(name, label, 'Sum', 5);
-    const notify = new actions.SnsAction(props.opsTopic);
+    const pager: Pager = { prefix: props.alarmPrefix, topic: props.opsTopic };
     // Unless an alarm says otherwise: one 5-minute (or 15-minute) period at or over its threshold
-    // pages, and a period without data is no breach.
+    // pages, and a period without data is no breach (nothing reported is nothing wrong: a cell
+    // whose routers and subscribers have not come yet pages for nothing).
     const alarm = (
       name: string,
       a: Pick<cloudwatch.AlarmProps, 'metric' | 'threshold' | 'alarmDescription'> &
-        Partial<cloudwatch.AlarmProps>,
+        Partial<Omit<cloudwatch.AlarmProps, 'alarmName'>>,
     ) => {
-      const created = new cloudwatch.Alarm(this, name, {
+      const created = pagingAlarm(this, pager, name, {
         evaluationPeriods: 1,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
         ...a,
       });
-      created.addAlarmAction(notify);
-      created.addOkAction(notify);
       this.alarms.push(created);
       return created;
     };
@@ -158,10 +183,16 @@ export class Observability extends Construct {
         threshold: 5,
         alarmDescription: `Five or more Lambda errors in 5 minutes across functions group ${n}`,
       });
+    }
+    // A throttle is the account's concurrency running out (the account's alarm below), or a
+    // function's own reservation: only those are watched one by one.
+    const reserved = Object.values(props.reservedFunctions ?? {});
+    for (let start = 0, n = 1; start < reserved.length; start += 10, n++) {
+      const group = reserved.slice(start, start + 10);
       alarm(`LambdaThrottles${n}`, {
-        metric: sumOver('t', `Lambda throttles (group ${n})`, group, throttlesOf),
+        metric: sumOver('t', `Lambda throttles (reserved, group ${n})`, group, throttlesOf),
         threshold: 1,
-        alarmDescription: `A Lambda function of group ${n} was throttled`,
+        alarmDescription: `A function with a reserved concurrency (a function URL, group ${n}) was throttled: its reservation is below its traffic`,
       });
     }
 
@@ -206,12 +237,12 @@ export class Observability extends Construct {
 
     // ---- limits from the model (docs/scale.md): each pages before subscribers notice ----
     // 429s: API Gateway has no metric of its own for them; the access log has every status.
-    const api429Name = props.cell ? `Api429-${props.cell}` : 'Api429';
+    const api429Name = ['Api429', props.stage, props.cell].filter(Boolean).join('-');
     new MetricFilter(this, 'Api429Filter', {
       logGroup: props.accessLogs,
       filterPattern: FilterPattern.stringValue('$.status', '=', '429'),
       metricNamespace: METRICS_NAMESPACE,
-      // A filter's dimensions come from the log's own fields: the cell is in the name instead.
+      // A filter's dimensions come from the log's own fields: the stage and cell are in the name.
       metricName: api429Name,
       metricValue: '1',
     });
@@ -272,29 +303,38 @@ export class Observability extends Construct {
       threshold: 300,
       alarmDescription: '300 or more transaction conflicts in 5 minutes: an item shared by many writers?',
     });
-    const quota = props.concurrencyQuota ?? 1000;
-    alarm('LambdaConcurrency', {
-      metric: new cloudwatch.Metric({
-        namespace: 'AWS/Lambda',
-        metricName: 'ConcurrentExecutions',
-        statistic: 'Maximum',
-        period: Duration.minutes(1),
-      }),
-      threshold: Math.floor(quota * 0.8),
-      evaluationPeriods: 3,
-      alarmDescription: `Lambda concurrency at 80 % of the account's quota (${quota}) for 3 minutes`,
-    });
-    alarm('SmsFailures', {
-      metric: new cloudwatch.Metric({
-        namespace: 'AWS/SNS',
-        metricName: 'SMSSuccessRate',
-        statistic: 'Average',
-        period: Duration.minutes(15),
-      }),
-      threshold: 0.9,
-      comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
-      alarmDescription: 'Fewer than 90 % of SMS delivered over 15 minutes: subscribers get no code',
-    });
+    // ---- the account's own metrics: one cell per account and stage alarms on them ----
+    if (props.accountAlarms) {
+      // An account-wide metric: no dimension, every cell's (and every stage's) in it.
+      const account = (namespace: string, metricName: string, statistic: string, period: Duration) =>
+        new cloudwatch.Metric({ namespace, metricName, statistic, period });
+      const quota = props.concurrencyQuota ?? 1000;
+      alarm('LambdaConcurrency', {
+        metric: account('AWS/Lambda', 'ConcurrentExecutions', 'Maximum', Duration.minutes(1)),
+        threshold: Math.floor(quota * 0.8),
+        evaluationPeriods: 3,
+        alarmDescription: `Lambda concurrency of the account at 80 % of its quota (${quota}) for 3 minutes (every cell of the account)`,
+      });
+      alarm('LambdaThrottlesAccount', {
+        metric: account('AWS/Lambda', 'Throttles', 'Sum', Duration.minutes(5)),
+        threshold: 10,
+        alarmDescription:
+          'Ten or more Lambda invocations throttled in 5 minutes across the account (every cell of the account)',
+      });
+      alarm('SmsFailures', {
+        metric: account('AWS/SNS', 'SMSSuccessRate', 'Average', Duration.minutes(15)),
+        threshold: 0.9,
+        comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+        alarmDescription:
+          "Fewer than 90 % of the account's SMS delivered over 15 minutes: subscribers get no code (every cell of the account)",
+      });
+      const spend = props.smsSpendAlarmUsd ?? 50;
+      alarm('SmsSpend', {
+        metric: account('AWS/SNS', 'SMSMonthToDateSpentUSD', 'Maximum', Duration.hours(1)),
+        threshold: spend,
+        alarmDescription: `SMS spend of the account this month reached ${spend} USD (every cell of the account)`,
+      });
+    }
     const oldest = (name: string, label: string) => ours(name, label, 'Maximum', 15);
     const abandonS = (props.paymentAbandonMinutes ?? 120) * 60;
     alarm('OldestPendingPayment', {
@@ -317,6 +357,49 @@ export class Observability extends Construct {
       threshold: 1,
       alarmDescription:
         "A country's hotspots went silent with sessions open: its international link is cut (docs/outage.md)",
+    });
+
+    // ---- the RADIUS front refusing everyone (functions/front/service.ts counts its answers) ----
+    // A front whose service fails inside (its role, DynamoDB, a bug) refuses every login while
+    // packets flow and its targets stay healthy. Its service counts each login call and each
+    // refusal by reason, once a minute; three minutes in a row page, within five of the start.
+    const perMinute = (name: string, label: string) => ours(name, label, 'Sum', 1);
+    const logins = perMinute('FrontLoginCalls', 'Login calls');
+    const refusedCode = perMinute('FrontRefusedUnknownCode', 'Refused: unknown code');
+    const refusedRouter = perMinute('FrontRefusedRouter', 'Refused: router');
+    const refusedOther = perMinute('FrontRefusedOther', 'Refused: expired, used up, device limit...');
+    const loginErrors = perMinute('FrontLoginErrors', 'Refused: internal error');
+    const accounting = perMinute('FrontAccountingCalls', 'Accounting calls');
+    const accountingErrors = perMinute('FrontAccountingErrors', 'Accounting errors');
+    const minimumCalls = 20;
+    alarm('FrontRefusingLogins', {
+      metric: new cloudwatch.MathExpression({
+        expression: `IF(logins >= ${minimumCalls}, 100 * (code + router + other + errors) / logins, 0)`,
+        usingMetrics: {
+          logins,
+          code: refusedCode,
+          router: refusedRouter,
+          other: refusedOther,
+          errors: loginErrors,
+        },
+        period: Duration.minutes(1),
+        label: 'Logins refused (%)',
+      }),
+      threshold: 80,
+      evaluationPeriods: 3,
+      alarmDescription: `The RADIUS front refused 80 % or more of at least ${minimumCalls} login calls a minute for 3 minutes (its refusals by reason are on the dashboard)`,
+    });
+    alarm('FrontErrors', {
+      metric: new cloudwatch.MathExpression({
+        expression: `IF(logins + acct >= ${minimumCalls}, 100 * (loginErrors + acctErrors) / (logins + acct), 0)`,
+        usingMetrics: { logins, acct: accounting, loginErrors, acctErrors: accountingErrors },
+        period: Duration.minutes(1),
+        label: 'Front errors (%)',
+      }),
+      threshold: 5,
+      evaluationPeriods: 3,
+      alarmDescription:
+        "5 % or more of the RADIUS front's calls failed inside its service for 3 minutes: logins are refused, reports resent",
     });
 
     // A stream consumer that falls behind leaves counts stale (a new session's open count waits
@@ -388,6 +471,18 @@ export class Observability extends Construct {
               business('VlanAllocated', 'VLANs allocated'),
               business('CanaryFailed', 'Canary failed runs'),
             ],
+            width: 12,
+          }),
+        ],
+        [
+          new cloudwatch.GraphWidget({
+            title: 'RADIUS front: logins and refusals by reason (a minute)',
+            left: [logins, refusedCode, refusedRouter, refusedOther, loginErrors],
+            width: 12,
+          }),
+          new cloudwatch.GraphWidget({
+            title: 'RADIUS front: accounting and errors (a minute)',
+            left: [accounting, accountingErrors],
             width: 12,
           }),
         ],

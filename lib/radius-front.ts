@@ -1,8 +1,9 @@
+// The RADIUS front in the stack: FreeRADIUS and its service as an ECS task behind a network load balancer, its secrets and alarms.
+
 import { fileURLToPath } from 'node:url';
 import { CfnCustomResource, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { CfnScalingPolicy } from 'aws-cdk-lib/aws-applicationautoscaling';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
@@ -17,9 +18,11 @@ import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { TABLE } from '../functions/store/table.js';
+import { alarmName, type Pager, pagingAlarm } from './alarms.js';
 import { ServiceFunction } from './api-function.js';
 import { frontImageContext } from './front-bundle.js';
 import { acknowledge } from './nag.js';
+import type { HeldAddress } from './settings.js';
 
 /** The configuration directory the image is built from (its Dockerfile on the official image). */
 export const FREERADIUS_DIR = fileURLToPath(new URL('../deploy/freeradius', import.meta.url));
@@ -46,8 +49,28 @@ export interface RadiusFrontProps {
   /** The functions' shared environment (STAGE, CELL_ID, ...): the rotation's, and the service's. */
   environment: Record<string, string>;
   opsTopic: ITopic;
+  /** The alarms' names: `<prefix>-<Name>` (the cell's stack name). */
+  alarmPrefix: string;
   /** Availability zones, one Elastic IP (a fixed router-facing address) each. Default 2. */
   azs?: number;
+  /**
+   * The zones by name (context `availabilityZones`): a synth for an account then looks nothing
+   * up. Their count replaces `azs`.
+   */
+  availabilityZones?: string[];
+  /**
+   * The router-facing addresses to adopt, one per AZ (context `radiusAddresses`): a cell
+   * deployed again after a deletion keeps the addresses its routers were given. Without them
+   * the stack makes its own (retained when it is deleted).
+   */
+  heldAddresses?: HeldAddress[];
+  /** The NAT gateways' addresses to adopt, one per AZ (context `radiusEgressAddresses`). */
+  heldEgressAddresses?: HeldAddress[];
+  /**
+   * Minute of the UTC day the certificate rotation runs at: the cell's local night (lib/settings.ts),
+   * when a rolling replacement of the tasks disturbs fewest routers.
+   */
+  maintenanceUtcMinute?: number;
   /** Tasks at least / at most (scaled on RADIUS packets per task). Default 2 / 6. */
   minTasks?: number;
   maxTasks?: number;
@@ -88,10 +111,10 @@ export class RadiusFront extends Construct {
   readonly vpc: ec2.Vpc;
   readonly loadBalancer: elbv2.NetworkLoadBalancer;
   readonly service: ecs.FargateService;
-  /** The routers' RADIUS addresses: the NLB's, one per AZ. */
-  readonly addresses: ec2.CfnEIP[];
+  /** The routers' RADIUS addresses: the NLB's, one per AZ (made here, or adopted). */
+  readonly addresses: HeldAddress[];
   /** Where the front's own packets leave from (the NAT gateways', one per AZ): Disconnect-Requests. */
-  readonly egressAddresses: ec2.CfnEIP[];
+  readonly egressAddresses: HeldAddress[];
   /** The secret holding the RadSec files the tasks start with (written by the rotation). */
   readonly tlsFiles: Secret;
   /** The server certificate's rotation (functions/routers/front-tls-rotation.ts). */
@@ -99,11 +122,26 @@ export class RadiusFront extends Construct {
 
   constructor(scope: Construct, id: string, props: RadiusFrontProps) {
     super(scope, id);
-    const azs = props.azs ?? 2;
-    const retained = (eip: ec2.CfnEIP) => {
-      // Routers are configured with these addresses by hand: a stack deletion must not free them.
-      eip.applyRemovalPolicy(RemovalPolicy.RETAIN);
-      return eip;
+    const azs = props.availabilityZones?.length ?? props.azs ?? 2;
+    // Routers are configured with these addresses by hand: a stack deletion must not free them,
+    // and a stack deployed again adopts them by allocation id (context), not new ones.
+    const addressesOf = (prefix: string, held: HeldAddress[] | undefined): HeldAddress[] => {
+      if (held) {
+        if (held.length !== azs) throw new Error(`${prefix}: ${azs} addresses needed, one per AZ`);
+        return held;
+      }
+      return Array.from({ length: azs }, (_, i) => {
+        const eip = new ec2.CfnEIP(
+          this,
+          `${prefix === 'radius-front' ? 'Address' : 'EgressAddress'}${i + 1}`,
+          {
+            domain: 'vpc',
+            tags: [{ key: 'Name', value: `${prefix}-${i + 1}` }],
+          },
+        );
+        eip.applyRemovalPolicy(RemovalPolicy.RETAIN);
+        return { allocationId: eip.attrAllocationId, publicIp: eip.attrPublicIp };
+      });
     };
 
     const flowLogs = new LogGroup(this, 'FlowLogs', {
@@ -113,19 +151,12 @@ export class RadiusFront extends Construct {
     // A NAT gateway per AZ, each with an Elastic IP of the stack (retained): an AZ lost leaves
     // the others' egress, and the addresses Disconnect-Requests leave from are fixed and known
     // (the stack's RadiusEgressAddresses output, which the routers' script allows).
-    this.egressAddresses = Array.from({ length: azs }, (_, i) =>
-      retained(
-        new ec2.CfnEIP(this, `EgressAddress${i + 1}`, {
-          domain: 'vpc',
-          tags: [{ key: 'Name', value: `radius-egress-${i + 1}` }],
-        }),
-      ),
-    );
+    this.egressAddresses = addressesOf('radius-egress', props.heldEgressAddresses);
     this.vpc = new ec2.Vpc(this, 'Vpc', {
-      maxAzs: azs,
+      ...(props.availabilityZones ? { availabilityZones: props.availabilityZones } : { maxAzs: azs }),
       natGateways: azs,
       natGatewayProvider: ec2.NatProvider.gateway({
-        eipAllocationIds: this.egressAddresses.map((a) => a.attrAllocationId),
+        eipAllocationIds: this.egressAddresses.map((a) => a.allocationId),
       }),
       subnetConfiguration: [
         { name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 },
@@ -142,10 +173,13 @@ export class RadiusFront extends Construct {
     // The service's DynamoDB traffic stays in the VPC (no NAT gateway data charge, no public path).
     this.vpc.addGatewayEndpoint('DynamoDb', { service: ec2.GatewayVpcEndpointAwsService.DYNAMODB });
 
+    // No Container Insights: its per-task metrics and performance logs cost about $9 a cell a
+    // month (docs/scale.md); scaling counts the healthy targets instead, and CPU comes from ECS's
+    // own service metric.
     const cluster = new ecs.Cluster(this, 'Cluster', {
       vpc: this.vpc,
       clusterName: props.name,
-      containerInsightsV2: ecs.ContainerInsights.ENABLED,
+      containerInsightsV2: ecs.ContainerInsights.DISABLED,
     });
     const serviceName = 'radius-front';
 
@@ -180,9 +214,10 @@ export class RadiusFront extends Construct {
     this.tlsFiles.grantRead(rotation);
     this.tlsFiles.grantWrite(rotation);
     const stack = Stack.of(this);
+    // It reads the service's task count to roll one task at a time (functions/routers/front-tls.ts).
     rotation.addToRolePolicy(
       new PolicyStatement({
-        actions: ['ecs:UpdateService'],
+        actions: ['ecs:DescribeServices', 'ecs:UpdateService'],
         resources: [
           stack.formatArn({
             service: 'ecs',
@@ -192,9 +227,11 @@ export class RadiusFront extends Construct {
         ],
       }),
     );
+    // Daily, in the cell's night: a renewal (every 60 days) replaces the tasks then, one by one.
+    const window = props.maintenanceUtcMinute ?? 3 * 60;
     new Rule(this, 'TlsRotationSchedule', {
-      description: "Renew the RADIUS front's server certificate when due",
-      schedule: Schedule.rate(Duration.days(1)),
+      description: "Renew the RADIUS front's server certificate when due, in the cell's night",
+      schedule: Schedule.cron({ hour: String(Math.floor(window / 60)), minute: String(window % 60) }),
       targets: [new LambdaFunction(rotation, { retryAttempts: 2 })],
     });
     // At every deploy's creation of the front: the secret holds a certificate before the first task.
@@ -252,6 +289,9 @@ export class RadiusFront extends Construct {
         // A router and its NAS id judged from memory for 5 s (the directory's refresh): an
         // Interim-Update is then one DynamoDB call (functions/radius/caller.ts).
         RADIUS_ROUTER_HOLD_S: '5',
+        // Its counts summed in memory and written once a minute, not one EMF line a request
+        // (functions/core/metrics.ts): a few KB of logs a minute instead of gigabytes a day.
+        METRICS_FLUSH_S: '60',
         // The NLB keeps the router's address on UDP: any address may be a registered router.
         RADIUS_CLIENT_IPADDR: '0.0.0.0/0',
         RADIUS_LISTEN_ADDR: '0.0.0.0',
@@ -316,21 +356,17 @@ export class RadiusFront extends Construct {
 
     // One Elastic IP per AZ, on the NLB's public subnets: the routers' fixed addresses.
     const publicSubnets = this.vpc.publicSubnets;
-    this.addresses = publicSubnets.map((_, i) =>
-      retained(
-        new ec2.CfnEIP(this, `Address${i + 1}`, {
-          domain: 'vpc',
-          tags: [{ key: 'Name', value: `radius-front-${i + 1}` }],
-        }),
-      ),
-    );
+    this.addresses = addressesOf('radius-front', props.heldAddresses);
     this.loadBalancer = new elbv2.NetworkLoadBalancer(this, 'Nlb', {
       vpc: this.vpc,
       internetFacing: true,
       crossZoneEnabled: true,
+      // Deleting it by hand (or by a stack update that would replace it) is refused: its
+      // addresses are the routers'.
+      deletionProtection: true,
       subnetMappings: publicSubnets.map((subnet, i) => ({
         subnet,
-        allocationId: (this.addresses[i] as ec2.CfnEIP).attrAllocationId,
+        allocationId: (this.addresses[i] as HeldAddress).allocationId,
       })),
     });
     this.loadBalancer.applyRemovalPolicy(RemovalPolicy.RETAIN);
@@ -371,89 +407,47 @@ export class RadiusFront extends Construct {
     }
 
     // Scaling on RADIUS packets per task, a load the server reaches: FreeRADIUS is bound by its
-    // threads waiting on the API, not by CPU, which stays low while requests queue. Target
-    // tracking takes the NLB's processed packets over the service's running tasks (metric math).
+    // threads waiting on DynamoDB, not by CPU, which stays low while requests queue. Target
+    // tracking takes the NLB's processed packets over the healthy targets of the auth listener
+    // (one per running task), in metric math.
     const scaling = this.service.autoScaleTaskCount({
       minCapacity: props.minTasks ?? 2,
       maxCapacity: props.maxTasks ?? 6,
     });
-    const packets = (period: Duration) =>
-      this.loadBalancer.metrics.custom('ProcessedPackets', { statistic: 'Sum', period });
     scaling.scaleToTrackCustomMetric('Packets', {
-      metric: packets(Duration.minutes(1)),
+      // The L2 policy takes a single metric; its specification is replaced by the math below.
+      metric: this.loadBalancer.metrics.custom('ProcessedPackets', {
+        statistic: 'Sum',
+        period: Duration.minutes(1),
+      }),
       targetValue: (props.packetsPerTask ?? 400) * 60,
       scaleInCooldown: Duration.minutes(5),
       scaleOutCooldown: Duration.minutes(1),
     });
-    const metricStat = (
-      namespace: string,
-      name: string,
-      dimensions: Record<string, string>,
-      stat: string,
-    ) => ({
-      Metric: {
-        Namespace: namespace,
-        MetricName: name,
-        Dimensions: Object.entries(dimensions).map(([Name, Value]) => ({ Name, Value })),
-      },
-      Stat: stat,
-    });
-    // The L2 policy takes a single metric: its CloudFormation resource is given the math instead.
     const [policy] = this.node.findAll().filter((c) => c instanceof CfnScalingPolicy);
-    (policy as CfnScalingPolicy).addPropertyOverride(
-      'TargetTrackingScalingPolicyConfiguration.CustomizedMetricSpecification',
-      {
-        Metrics: [
-          {
-            Id: 'packets',
-            MetricStat: metricStat(
-              'AWS/NetworkELB',
-              'ProcessedPackets',
-              { LoadBalancer: this.loadBalancer.loadBalancerFullName },
-              'Sum',
-            ),
-            ReturnData: false,
-          },
-          {
-            Id: 'tasks',
-            MetricStat: metricStat(
-              'ECS/ContainerInsights',
-              'RunningTaskCount',
-              { ClusterName: props.name, ServiceName: serviceName },
-              'Average',
-            ),
-            ReturnData: false,
-          },
-          {
-            Id: 'perTask',
-            Expression: 'packets / tasks',
-            Label: 'RADIUS packets per task a minute',
-            ReturnData: true,
-          },
-        ],
-      },
-    );
+    this.useMetricMath(policy as CfnScalingPolicy, targetGroups.auth);
 
-    const page = new SnsAction(props.opsTopic);
+    const pager: Pager = { prefix: props.alarmPrefix, topic: props.opsTopic };
     for (const [name, tg] of Object.entries(targetGroups)) {
-      const alarm = new cloudwatch.Alarm(this, `${name}UnhealthyAlarm`, {
+      const short = `Front${name[0]?.toUpperCase()}${name.slice(1)}Unhealthy`;
+      pagingAlarm(this, pager, short, {
         alarmDescription: `RADIUS front ${props.name}: a ${name} target (FreeRADIUS task) fails its health check`,
         metric: tg.metrics.unHealthyHostCount({ period: Duration.minutes(1), statistic: 'Maximum' }),
         threshold: 1,
         evaluationPeriods: 3,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        // The NLB reports its targets every minute, healthy or not: silence is itself wrong.
         treatMissingData: cloudwatch.TreatMissingData.BREACHING,
       });
-      alarm.addAlarmAction(page);
     }
-    const cpu = new cloudwatch.Alarm(this, 'CpuAlarm', {
+    pagingAlarm(this, pager, 'FrontCpu', {
       alarmDescription: `RADIUS front ${props.name}: CPU high although scaling (at its maximum task count?)`,
       metric: this.service.metricCpuUtilization({ period: Duration.minutes(5) }),
       threshold: 85,
       evaluationPeriods: 3,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
-    cpu.addAlarmAction(page);
-    const rotationFailed = new cloudwatch.Alarm(this, 'TlsRotationAlarm', {
+    pagingAlarm(this, pager, 'FrontTlsRotation', {
       alarmDescription: `RADIUS front ${props.name}: the server certificate rotation failed (30 days of margin at the first failure)`,
       metric: rotation.metricErrors({ period: Duration.days(1), statistic: 'Sum' }),
       threshold: 1,
@@ -461,19 +455,22 @@ export class RadiusFront extends Construct {
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
-    rotationFailed.addAlarmAction(page);
 
-    // The cell's RADIUS traffic well below the same hour's usual (a CloudWatch anomaly band, which
-    // learns the hourly and weekly pattern): routers cut off, an upstream link down, a front that
-    // drops everything. FILL(…, 0): no packets at all is a zero, not missing data.
+    // The cell's RADIUS traffic well below the same hour's usual (a CloudWatch anomaly band,
+    // which learns the hourly and weekly pattern). It pages nobody: a town's power cut or an
+    // ISP's outage makes it fire, and no one in operations can act on those. What operations
+    // can act on pages elsewhere: a country's cut link (CountryLinkCut, from the silent
+    // sessions), a front refusing logins (FrontRefusingLogins), unhealthy targets, the canary.
+    // Missing data (a cell whose routers have not come yet, no model learnt) is no breach.
     new cloudwatch.CfnAlarm(this, 'RequestsLowAlarm', {
-      alarmDescription: `RADIUS front ${props.name}: RADIUS packets well below this hour's usual (anomaly band, 3 deviations)`,
+      alarmName: alarmName(pager, 'FrontRequestsLow'),
+      alarmDescription: `RADIUS front ${props.name}: RADIUS packets well below this hour's usual (anomaly band, 3 deviations); on the dashboard, pages nobody`,
       comparisonOperator: 'LessThanLowerThreshold',
       evaluationPeriods: 3,
       datapointsToAlarm: 3,
       thresholdMetricId: 'band',
-      treatMissingData: 'breaching',
-      alarmActions: [props.opsTopic.topicArn],
+      treatMissingData: 'notBreaching',
+      actionsEnabled: false,
       metrics: [
         {
           id: 'packets',
@@ -486,10 +483,10 @@ export class RadiusFront extends Construct {
             period: 300,
             stat: 'Sum',
           },
-          returnData: false,
+          returnData: true,
+          label: 'RADIUS packets',
         },
-        { id: 'filled', expression: 'FILL(packets, 0)', label: 'RADIUS packets', returnData: true },
-        { id: 'band', expression: 'ANOMALY_DETECTION_BAND(filled, 3)', label: 'usual', returnData: true },
+        { id: 'band', expression: 'ANOMALY_DETECTION_BAND(packets, 3)', label: 'usual', returnData: true },
       ],
     });
 
@@ -508,6 +505,13 @@ export class RadiusFront extends Construct {
           'in FreeRADIUS, which logs every request to CloudWatch).',
       },
       {
+        id: 'AwsSolutions-ECS4',
+        reason:
+          "Container Insights' per-task metrics and performance logs cost about $9 a cell a month (docs/scale.md); " +
+          "the service's CPU comes from ECS's own metric (its alarm), the task count from the NLB's healthy targets " +
+          '(the scaling policy), and the tasks log to CloudWatch.',
+      },
+      {
         id: 'AwsSolutions-ECS2',
         reason:
           'The environment holds settings only (table name, ports, timeouts); the sealing key comes from ' +
@@ -521,6 +525,55 @@ export class RadiusFront extends Construct {
         reason:
           "The task execution role's ecr:GetAuthorizationToken has no resource to scope to (AWS-defined); every " +
           'other grant (the image repository, the log group, the one secret) is scoped by the CDK.',
+      },
+    ]);
+  }
+
+  /**
+   * The scaling policy's metric: the NLB's processed packets per healthy target of the auth
+   * listener, as metric math. CustomizedMetricSpecification holds a single metric (MetricName,
+   * Namespace, Dimensions, Statistic, Unit) or metric math (`Metrics`); the metric-math guide
+   * builds a policy with `Metrics` alone
+   * (https://docs.aws.amazon.com/autoscaling/application/userguide/application-auto-scaling-target-tracking-metric-math.html),
+   * and given both, which one the service tracks is not said: the L2's single metric is removed,
+   * so that the policy carries one (test/infra/cfn-schema.test.ts).
+   */
+  private useMetricMath(policy: CfnScalingPolicy, auth: elbv2.NetworkTargetGroup): void {
+    const spec = 'TargetTrackingScalingPolicyConfiguration.CustomizedMetricSpecification';
+    for (const single of ['MetricName', 'Namespace', 'Dimensions', 'Statistic', 'Unit'])
+      policy.addPropertyDeletionOverride(`${spec}.${single}`);
+    const metricStat = (name: string, dimensions: Record<string, string>, stat: string) => ({
+      Metric: {
+        Namespace: 'AWS/NetworkELB',
+        MetricName: name,
+        Dimensions: Object.entries(dimensions).map(([Name, Value]) => ({ Name, Value })),
+      },
+      Stat: stat,
+    });
+    policy.addPropertyOverride(`${spec}.Metrics`, [
+      {
+        Id: 'packets',
+        MetricStat: metricStat(
+          'ProcessedPackets',
+          { LoadBalancer: this.loadBalancer.loadBalancerFullName },
+          'Sum',
+        ),
+        ReturnData: false,
+      },
+      {
+        Id: 'tasks',
+        MetricStat: metricStat(
+          'HealthyHostCount',
+          { TargetGroup: auth.targetGroupFullName, LoadBalancer: this.loadBalancer.loadBalancerFullName },
+          'Average',
+        ),
+        ReturnData: false,
+      },
+      {
+        Id: 'perTask',
+        Expression: 'packets / tasks',
+        Label: 'RADIUS packets per task a minute',
+        ReturnData: true,
       },
     ]);
   }

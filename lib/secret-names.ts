@@ -1,3 +1,5 @@
+// Every secret the stack creates, by name.
+
 import { PAYMENT_SECRETS } from '../functions/billing/gateways/registry.js';
 import { SERVICE_SECRETS, type SecretName } from '../functions/core/secrets.js';
 

@@ -1,3 +1,5 @@
+// The Parameters and Secrets extension layer of every function that reads a secret.
+
 import { Duration } from 'aws-cdk-lib';
 import {
   ParamsAndSecretsLayerVersion,

@@ -131,7 +131,7 @@ const remembered = {
 let lang = document.documentElement.lang as Lang;
 let forfaits: Forfait[] = [];
 let message: { key: Key; vars: Record<string, string | number> } | undefined;
-let shown: { code: string; seconds?: number } | undefined;
+let shown: { code: string; seconds?: number; unconfirmed?: boolean; fresh?: boolean } | undefined;
 
 // ---- the router's parameters: from the address, else kept from before the payment page ----
 const here = new URL(location.href);
@@ -168,10 +168,16 @@ const routerError: Key | undefined = foreignRouter
   : router?.error
     ? routerErrorKeyOf(router.error)
     : undefined;
+/**
+ * The router refused a card sent without a pass for the hotspot's flood of wrong codes: the
+ * page asks for the number that gets the pass rather than only saying "too many codes".
+ */
+const floodRefused: string | null =
+  routerError === 'err_too_many_codes' && router?.mac && !store.get('token') ? store.get('sent') : null;
 
 // ---- words ----
 /** Messages that say what happens next, not what went wrong: shown as a note, not an error. */
-const NOTES: ReadonlySet<Key> = new Set<Key>(['topup_for']);
+const NOTES: ReadonlySet<Key> = new Set<Key>(['topup_for', 'flood_sign_in']);
 function say(key: Key, vars: Record<string, string | number> = {}): void {
   message = { key, vars };
   const box = el('msg');
@@ -200,10 +206,10 @@ function translate(to: Lang): void {
   if (message) say(message.key, message.vars);
   if (forfaits.length) renderForfaits();
   renderMine();
-  if (shown) showCode(shown.code, shown.seconds);
+  if (shown) showCode(shown.code, shown.seconds, shown.unconfirmed, shown.fresh);
   const msisdn = store.get('msisdn');
   if (msisdn) el('otp-sent').textContent = t(to, 'otp_sent', { msisdn });
-  if (routerError) el('router-error').textContent = t(to, routerError);
+  if (routerError && !floodRefused) el('router-error').textContent = t(to, routerError);
 }
 
 // ---- steps ----
@@ -354,6 +360,14 @@ let rememberedFor = new Set<string>();
 const macKey = (mac: string): string => mac.replace(/[^0-9a-f]/gi, '').toUpperCase();
 
 async function afterLogin(): Promise<void> {
+  // A card typed during a flood, waiting for this sign-in: its pass first, then the router.
+  const card = store.get('card');
+  if (card && router?.mac) {
+    store.set('card', null);
+    el<HTMLInputElement>('voucher').value = card;
+    show('voucher', false);
+    return passFor(card);
+  }
   const a = await api('GET', `/access/mine?nas_id=${encodeURIComponent(nasId)}`);
   const items = ((a?.status === 200 ? a.body.items : undefined) as MyCode[] | undefined) ?? [];
   const history = ((a?.status === 200 ? a.body.history : undefined) as Purchase[] | undefined) ?? [];
@@ -600,6 +614,37 @@ async function waitForPayment(id: string): Promise<void> {
 }
 
 // ---- 5b: voucher ----
+/** A refusal the check or a pass told, in words (an unknown reason reads as an unknown code). */
+function sayRefusal(reason: string): void {
+  const key = `err_${reason === 'unknown' ? 'unknown_code' : reason}`;
+  say(key in STRINGS.fr ? (key as Key) : 'err_unknown_code');
+}
+
+/**
+ * Signed in, on a router's page: the card is proven for this phone at this hotspot by a login
+ * pass (`POST /access/pass`, within the account's budget of wrong codes), so the router lets it
+ * in even while wrong codes flood the hotspot.
+ */
+async function passFor(code: string): Promise<void> {
+  const a = await api('POST', '/access/pass', { nas_id: nasId, code, mac: router?.mac });
+  if (!a) return;
+  if (a.status === 200 && a.body.valid === true)
+    return showCode(code, Number(a.body.seconds_remaining), false, a.body.first_use === true);
+  if (a.status === 200) return sayRefusal(String(a.body.reason));
+  say(a.status === 404 ? 'err_unknown_code' : 'err_server');
+}
+
+/**
+ * Wrong codes flood this hotspot: a card the router has not seen on this phone gets in only with
+ * a pass, which takes the subscriber's number (one SMS, none for a phone remembered). The card
+ * waits in the session for the sign-in (`afterLogin`).
+ */
+function signInFor(code: string): void {
+  store.set('card', code);
+  show('phone');
+  say('flood_sign_in');
+}
+
 el('f-voucher').addEventListener('submit', async (e) => {
   e.preventDefault();
   quiet();
@@ -607,27 +652,43 @@ el('f-voucher').addEventListener('submit', async (e) => {
   const code = el<HTMLInputElement>('voucher').value.toUpperCase().replace(/[\s-]/g, '');
   if (!VOUCHER.test(code)) return say('err_voucher_format');
   busy(form, true);
+  if (store.get('token') && router?.mac) {
+    await passFor(code);
+    busy(form, false);
+    return;
+  }
   const a = await api('POST', '/access/check', { nas_id: nasId, code });
   busy(form, false);
   if (!a) return;
   if (a.status !== 200) return say('err_voucher_format');
-  if (a.body.valid === true) return showCode(code, Number(a.body.seconds_remaining));
   const reason = String(a.body.reason);
-  const key = `err_${reason === 'unknown' ? 'unknown_code' : reason}`;
-  say(key in STRINGS.fr ? (key as Key) : 'err_unknown_code');
+  if (a.body.valid !== true && reason !== 'unconfirmed') return sayRefusal(reason);
+  if (a.body.flood === true && router?.mac) return signInFor(code);
+  if (a.body.valid === true) return showCode(code, Number(a.body.seconds_remaining));
+  // The check does not say (a card never used, or too many codes from this address): the
+  // router decides when the code is posted to it, and says why when it refuses.
+  showCode(code, undefined, true);
 });
 
 // ---- 6: the access code, then the router's login ----
-function showCode(code: string, seconds?: number): void {
-  shown = { code, ...(seconds !== undefined ? { seconds } : {}) };
+/** `fresh`: a printed card never used, confirmed by its pass (remembered from its first login on). */
+function showCode(code: string, seconds?: number, unconfirmed = false, fresh = false): void {
+  shown = {
+    code,
+    ...(seconds !== undefined ? { seconds } : {}),
+    ...(unconfirmed ? { unconfirmed } : {}),
+    ...(fresh ? { fresh } : {}),
+  };
   store.set('code', code);
   el('code').textContent = code;
   const left = el('remaining');
-  left.hidden = seconds === undefined;
+  left.hidden = seconds === undefined && !unconfirmed;
   if (seconds !== undefined) left.textContent = t(lang, 'remaining', { time: remainingText(lang, seconds) });
+  else if (unconfirmed) left.textContent = t(lang, 'checked_at_login');
   el('connect').hidden = !router;
-  // Remembering needs the device's MAC, which only the router knows (MikroTik's `$(mac)`).
-  el('remember-box').hidden = !router?.mac;
+  // Remembering needs the device's MAC, which only the router knows (MikroTik's `$(mac)`), and a
+  // code the check confirmed (a printed card is remembered from its first login on).
+  el('remember-box').hidden = !router?.mac || unconfirmed || fresh;
   el('forget').hidden = !router?.mac || !remembered.has(code, router.mac);
   el('no-router').hidden = !!router;
   el('buy-more').hidden = !store.get('token');
@@ -673,6 +734,8 @@ function connectWith(code: string, button: HTMLElement): void {
   }
   button.textContent = t(lang, 'connecting');
   store.set('code', null);
+  // Sent without a pass: should the router refuse it for a flood, the page comes back to get one.
+  store.set('sent', store.get('token') ? null : code);
   logIn(login);
 }
 
@@ -774,7 +837,7 @@ const keptLang = store.get('lang');
 if (!here.searchParams.has('lang') && (keptLang === 'fr' || keptLang === 'en') && keptLang !== lang) {
   translate(keptLang);
 }
-if (routerError) {
+if (routerError && !floodRefused) {
   const box = el('router-error');
   box.textContent = t(lang, routerError);
   box.hidden = false;
@@ -793,7 +856,12 @@ if (reloading) {
 } else if (payment && store.get('token')) void waitForPayment(payment);
 else if (keptCode) showCode(keptCode);
 else if (store.get('token')) void afterLogin();
-else {
+else if (floodRefused) {
+  store.set('sent', null);
+  signInFor(floodRefused);
+  // A remembered phone needs no SMS: its session comes, then the pass.
+  void deviceLogin();
+} else {
   show('phone', false);
   void deviceLogin();
 }

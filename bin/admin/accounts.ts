@@ -1,3 +1,5 @@
+// The operator CLI's `accounts` commands: add, remove, revoke and list operators.
+
 import { randomUUID } from 'node:crypto';
 import { requireMsisdn } from '../../functions/auth/otp.js';
 import { COUNTRIES, isCountry, sameZone } from '../../functions/core/currency.js';

@@ -1,3 +1,5 @@
+// The operator CLI's `agents` commands: add, list, float, stock and cash of a reseller's agents.
+
 import { addAgent, agentsOf } from '../../functions/agents/agents.js';
 import { give as allot, receiveCash } from '../../functions/agents/handovers.js';
 import type { AdminPrincipal } from '../../functions/core/principal.js';

@@ -1,3 +1,5 @@
+// The operator CLI's `canary` commands: run the canary once, its status, its history.
+
 import { logger } from '../../functions/core/log.js';
 import { getSecret } from '../../functions/core/secrets.js';
 import { configuredTargets, probe, runCanary } from '../../functions/monitoring/canary.js';

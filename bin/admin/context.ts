@@ -1,3 +1,5 @@
+// What the operator CLI's commands share: flags parsed, a usage error, the table connected to.
+
 import { waitForDynamo } from '../local/dynamodb-local.js';
 import { LOCAL_TABLE, localSecrets } from '../local/env.js';
 

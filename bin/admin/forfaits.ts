@@ -1,3 +1,5 @@
+// The operator CLI's `forfaits` commands: add, update, retire and list the platform's forfaits.
+
 import { randomUUID } from 'node:crypto';
 import {
   createForfait,
@@ -70,6 +72,11 @@ export async function run(command: string | undefined, flags: Record<string, str
     const id = idFlag(flags);
     const changes = fields(flags, false);
     if (!Object.keys(changes).length) throw new UsageError('nothing to update');
+    // Checked whole: one rate changed alone is judged against the other as stored.
+    const current = await getForfait(id);
+    const rates = { cir_kbps: current?.cir_kbps ?? 0, mir_kbps: current?.mir_kbps ?? 0, ...changes };
+    if (current && rates.cir_kbps > rates.mir_kbps)
+      throw new UsageError(`--cir-kbps must not exceed --mir-kbps (${rates.mir_kbps} as stored)`);
     const updated = await updateForfait(id, changes);
     if (!updated) throw new Error(`no forfait on sale with id ${id}`);
     print(updated);

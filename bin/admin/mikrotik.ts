@@ -1,3 +1,5 @@
+// The operator CLI's `mikrotik` commands: a router's RouterOS script and the hotspot's login page.
+
 import { isNasIdShape } from '../../functions/network/naming.js';
 import { radiusSettings } from '../../functions/radius/settings.js';
 import {
@@ -11,9 +13,9 @@ import {
 import { UsageError } from './context.js';
 
 export type { RouterAccess, RouterScriptOptions } from '../../functions/routers/routeros-script.mjs';
+
 // The generator is functions/routers/routeros-script.mts, which the API uses too (it answers the
 // script with a router's new credentials); here its refusals are usage errors of the command.
-export { PAYMENT_PAGE_HOSTS, ros } from '../../functions/routers/routeros-script.mjs';
 
 const asUsage =
   <A extends unknown[], R>(fn: (...args: A) => R) =>
@@ -86,7 +88,9 @@ export async function run(command: string | undefined, flags: Record<string, str
       routerOs,
       radiusHost,
       disconnectFrom: flag('disconnect-from', 'RADIUS_DISCONNECT_FROM') ?? '',
-      edgeHost: flag('edge-host') ?? '',
+      // The edge of a RadSec router must hold a certificate of the router CA (`edges tls`).
+      edgeHost: access.transport === 'udp' ? (flag('edge-host') ?? '') : '',
+      radsecEdgeHost: access.transport === 'radsec' ? (flag('edge-host') ?? '') : '',
       access,
       portalUrl,
       paymentHosts: paymentHosts(gateway, process.env.AGGREGATOR_BASE_URL),

@@ -1,3 +1,5 @@
+// The operator CLI's `nas` commands: a hotspot's vendor, Disconnect address, login origin and OTP budget, and its record.
+
 import { isIP } from 'node:net';
 import {
   getNas,
@@ -6,13 +8,15 @@ import {
   type NasVendor,
   setNasCoa,
   setNasLoginOrigin,
+  setNasOtpBudget,
   setNasVendor,
 } from '../../functions/store/nas.js';
 import { UsageError } from './context.js';
 
 const USAGE =
   `nas vendor --nas-id <id> --vendor ${NAS_VENDORS.join('|')} | nas show --nas-id <id> | ` +
-  'nas coa --nas-id <id> [--host <ip>] [--port <n>] | nas login-origin --nas-id <id> --origin <http://host[:port]>';
+  'nas coa --nas-id <id> [--host <ip>] [--port <n>] | nas login-origin --nas-id <id> --origin <http://host[:port]> | ' +
+  'nas otp-budget --nas-id <id> [--per-hour <n>]';
 
 /**
  * `nas vendor`: which router family a hotspot runs, so that RADIUS answers it with the
@@ -54,6 +58,18 @@ export async function run(command: string | undefined, flags: Record<string, str
     }
     if (!(await setNasLoginOrigin(nasId, origin))) throw new UsageError(`no hotspot ${nasId}`);
     process.stdout.write(`${nasId}: the portal posts codes to ${origin} only\n`);
+    return;
+  }
+  if (command === 'otp-budget') {
+    // The SMS codes an hour a busy hotspot's address may ask for; without --per-hour, back to
+    // OTP_REQUESTS_PER_HOTSPOT_PER_HOUR.
+    const perHour = flags['per-hour'] === undefined ? undefined : Number(flags['per-hour']);
+    if (perHour !== undefined && !(Number.isInteger(perHour) && perHour >= 1 && perHour <= 100_000))
+      throw new UsageError('--per-hour must be 1-100000');
+    if (!(await setNasOtpBudget(nasId, perHour))) throw new UsageError(`no hotspot ${nasId}`);
+    process.stdout.write(
+      `${nasId}: ${perHour ?? 'the default number of'} SMS codes an hour from its router's address\n`,
+    );
     return;
   }
   if (command === 'show') {

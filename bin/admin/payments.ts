@@ -1,3 +1,5 @@
+// The operator CLI's `payments refund` command.
+
 import { refundByOperator } from '../../functions/billing/payments/refund.js';
 import { UsageError } from './context.js';
 

@@ -1,3 +1,5 @@
+// The operator CLI's `routers` commands: add, list, show, revoke and rotate a reseller's routers.
+
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Credentials } from '../../functions/routers/routers.js';

@@ -1,3 +1,5 @@
+// The operator CLI's `subscribers erase` command.
+
 import { eraseSubscriber } from '../../functions/auth/erase.js';
 import { requireMsisdn } from '../../functions/auth/otp.js';
 import { required, UsageError } from './context.js';

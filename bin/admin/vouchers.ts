@@ -1,3 +1,5 @@
+// The operator CLI's `vouchers export` command: a batch's or a reseller's vouchers as CSV.
+
 import { writeFileSync } from 'node:fs';
 import { listVouchers, operatorBatchCsv } from '../../functions/billing/vouchers.js';
 import { getForfait } from '../../functions/store/forfaits.js';

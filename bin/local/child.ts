@@ -1,3 +1,5 @@
+// A local server's child process supervised: its output's tail kept, stopped with it.
+
 import type { ChildProcess } from 'node:child_process';
 
 /** A child process held by `supervise`: what it printed last (for error messages), and how to stop it. */
@@ -13,12 +15,13 @@ export interface LocalProcess extends Supervised {
 
 /**
  * A server started as a child process, held for its lifetime: the tail of what it prints (for
- * error messages), killed if this process exits first, and `stop()`: SIGTERM, SIGKILL two
- * seconds later if it is still there, then `cleanup` (its folder, its log) once it has exited.
+ * error messages), killed if this process exits first, and `stop()`: SIGTERM, SIGKILL `graceMs`
+ * later (two seconds unless said) if it is still there, then `cleanup` (its folder, its log)
+ * once it has exited.
  */
 export function supervise(
   child: ChildProcess,
-  options: { onData?: (data: Buffer) => void; cleanup?: () => Promise<void> | void } = {},
+  options: { onData?: (data: Buffer) => void; cleanup?: () => Promise<void> | void; graceMs?: number } = {},
 ): Supervised {
   let tail = '';
   const onData = (data: Buffer) => {
@@ -39,7 +42,7 @@ export function supervise(
       if (!running()) return finish();
       child.once('exit', finish);
       child.kill('SIGTERM');
-      setTimeout(kill, 2000).unref();
+      setTimeout(kill, options.graceMs ?? 2000).unref();
     });
   return { output: () => tail, stop };
 }

@@ -1,3 +1,5 @@
+// The demo `npm start` sets up: a reseller, its hotspot, router and codes, to try the whole chain at once.
+
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { generateVouchers } from '../../functions/billing/vouchers.js';
 import { allocateVlan } from '../../functions/network/vlans.js';

@@ -1,3 +1,5 @@
+// The local host's API docs: the generated OpenAPI document and Swagger UI over it.
+
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

@@ -1,3 +1,5 @@
+// DynamoDB Local started (or found) on a loopback port, and stopped.
+
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';

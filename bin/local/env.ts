@@ -1,3 +1,5 @@
+// The local hosts' settings and secrets, generated once into .local/ and read from there.
+
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';

@@ -1,3 +1,5 @@
+// A router's Dynamic Authorization server (RFC 5176) faked on a loopback UDP port.
+
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createSocket, type RemoteInfo } from 'node:dgram';
 import radius from 'radius';

@@ -1,3 +1,5 @@
+// The shipped FreeRADIUS configuration run locally with its run.sh, on free ports.
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { accessSync, constants, cpSync, createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';

@@ -1,3 +1,5 @@
+// The jobs table run locally on timers, as EventBridge schedules them in AWS.
+
 import { resolve } from 'node:path';
 import { resetConfig } from '../../functions/core/config.js';
 import { jobs } from '../../functions/jobs.js';

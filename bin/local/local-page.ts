@@ -1,3 +1,5 @@
+// A page of the local host that is not an API route.
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**

@@ -1,6 +1,8 @@
+// The OpenAPI document generated from the route table and each handler's declared contract.
+
 import * as z from 'zod/mini';
+import { type Contract, routeErrors, successOf } from '../../functions/core/endpoint-spec.js';
 import { ERROR_STATUS } from '../../functions/core/errors.js';
-import { type Contract, routeErrors, successOf } from '../../functions/core/http.js';
 import { documentedAs } from '../../functions/core/schemas.js';
 import { type Route, routes } from '../../functions/routes.js';
 

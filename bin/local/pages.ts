@@ -1,3 +1,5 @@
+// The pages only the local host serves, beside the API routes.
+
 import { docsPages } from './docs-pages.js';
 import type { LocalPage } from './local-page.js';
 import { sandboxPages } from './sandbox.js';

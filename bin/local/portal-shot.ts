@@ -1,3 +1,5 @@
+// The phone the portal's screenshots are taken on (its viewport and agent).
+
 import type { Page } from 'playwright-core';
 
 /** The phone the portal is designed for (and photographed on): 360 x 740 CSS pixels. */

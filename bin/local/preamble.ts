@@ -1,3 +1,5 @@
+// The local hosts' environment defaults, imported first for their side effect.
+
 /**
  * Environment defaults of the local hosts (dev server, CLI, bench). Imported first, for its
  * side effect: the logger and metrics read these when their module loads.

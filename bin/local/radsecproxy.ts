@@ -1,3 +1,5 @@
+// A radsecproxy configuration that plays a RadSec router.
+
 /**
  * A radsecproxy (Debian's `radsecproxy`) configuration that plays a RadSec router: it takes
  * plain RADIUS over UDP on loopback (from radclient) and forwards it over TLS with the router's

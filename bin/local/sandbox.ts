@@ -1,3 +1,5 @@
+// The local sandbox payment aggregator's pages: a payment decided by hand, its webhook sent.
+
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { sandboxAdapter } from '../../functions/billing/gateways/sandbox.js';

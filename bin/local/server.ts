@@ -1,3 +1,5 @@
+// The local server: the route table's rows, jobs and pages served over HTTP as API Gateway would.
+
 import { MAX_BODY_BYTES } from '../../functions/core/http.js';
 import {
   type CompiledRoute,

@@ -1,3 +1,5 @@
+// The table's stream consumers in a process of their own, as each is a Lambda function of its own in AWS.
+
 /**
  * The table's stream consumers (functions/streams.ts) in a process of their own, as each is a
  * Lambda function of its own in AWS: `npm start` and the bench start it beside the API

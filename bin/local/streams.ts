@@ -1,3 +1,5 @@
+// What Lambda's event source mapping does for a stream consumer, done against DynamoDB Local's stream.
+
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {

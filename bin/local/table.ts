@@ -1,3 +1,5 @@
+// The single table created locally as the stack declares it, and the catalogue seeded.
+
 import {
   CreateTableCommand,
   DescribeTableCommand,

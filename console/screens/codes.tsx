@@ -56,7 +56,7 @@ const PRINTS: [Format, Key][] = [
 /** The characters a code is drawn from (functions/billing/codes.ts): 31, without look-alikes. */
 const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 const LENGTHS = ['8', '9', '10', '11', '12'];
-const MIN_RANDOM = 6;
+const MIN_RANDOM = 8;
 
 /**
  * The odds of a guess: a code of `length` characters, `prefix` fixed, the rest drawn from 31;

@@ -53,9 +53,7 @@ async function shrink(file: File): Promise<Blob | undefined> {
   bitmap.close();
   const png = await blobOf(canvas, 'image/png');
   if (png && png.size <= MAX_BYTES) return png;
-  const webp = await blobOf(canvas, 'image/webp', 0.85);
-  if (webp?.type === 'image/webp' && webp.size <= MAX_BYTES) return webp;
-  // JPEG has no transparency: on white, as the portal's logo frame is.
+  // JPEG (the server decodes PNG and JPEG only, not WebP) has no transparency: on white, as the portal's logo frame is.
   g.globalCompositeOperation = 'destination-over';
   g.fillStyle = '#fff';
   g.fillRect(0, 0, canvas.width, canvas.height);

@@ -1,3 +1,5 @@
+// POST /api/v1/agents/{id}/accept: The invited number's holder accepts: its account becomes the agent's (answers an agent's session token)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { acceptInvitation } from './agents.js';

@@ -1,3 +1,5 @@
+// POST /api/v1/agents/{id}/allot: Give an agent float (FCFA) or a number of codes of a forfait (its reseller or an admin)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { give } from './handovers.js';

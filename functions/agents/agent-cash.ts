@@ -1,3 +1,5 @@
+// POST /api/v1/agents/{id}/cash: Record cash an agent handed to its reseller (its reseller or an admin)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { receiveCash } from './handovers.js';

@@ -1,3 +1,5 @@
+// GET /api/v1/agents/{id}: An agent's statement: balance, today and this month (the agent itself, its reseller or an admin)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { statement } from './agent-reports.js';

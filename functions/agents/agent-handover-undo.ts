@@ -1,3 +1,5 @@
+// POST /api/v1/agents/{id}/handovers/{handover_id}/undo: Undo a handover of the last five minutes (its reseller or an admin)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { undo } from './handovers.js';

@@ -1,3 +1,5 @@
+// GET /api/v1/agents/{id}/handovers: An agent's handovers: float and codes given or moved, cash received (the agent itself, its reseller or an admin)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { history } from './handovers.js';

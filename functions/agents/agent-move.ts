@@ -1,3 +1,5 @@
+// POST /api/v1/agents/{id}/move: Move float or codes from an agent to another of the reseller's agents, or back to the reseller
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { move } from './handovers.js';

@@ -1,3 +1,5 @@
+// What an agent and its reseller read of the agent's sales: its statement, its sales by day, and their CSV.
+
 import { assertSeesAgent } from '../core/access.js';
 import { clock } from '../core/clock.js';
 import { maskMsisdn } from '../core/log.js';

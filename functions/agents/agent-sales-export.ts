@@ -1,3 +1,5 @@
+// GET /api/v1/agents/{id}/sales/export: An agent's sales of a span as CSV
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { salesCsv } from './agent-reports.js';
 import { AgentExportQuery, AgentIdParams } from './schemas.js';

@@ -1,3 +1,5 @@
+// GET /api/v1/agents/{id}/sales: An agent's sales of a span, newest first (the agent itself, its reseller or an admin)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { salesOf } from './agent-reports.js';

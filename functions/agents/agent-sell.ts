@@ -1,3 +1,5 @@
+// POST /api/v1/agents/{id}/sales: An agent sells a code for cash, from its stock or float (the agent itself; optionally texted)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { sell } from './agents.js';

@@ -1,3 +1,5 @@
+// PUT /api/v1/agents/{id}: Change an agent's name, commission rate or hotspots (its reseller or an admin)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { changeTerms } from './agents.js';

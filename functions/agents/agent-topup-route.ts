@@ -1,3 +1,5 @@
+// POST /api/v1/agents/{id}/topups: An agent tops up a guest's live code for cash, from its stock or float (the agent itself)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { agentTopUp } from './agent-topup.js';

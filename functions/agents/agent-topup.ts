@@ -1,8 +1,10 @@
+// An agent tops up a guest's access code for cash, from its own float.
+
 import { bookings, offerOf, toppedUp, topupSale } from '../billing/ledger.js';
 import { assertLive, tooBusy, toppedUpView, topupForfait } from '../billing/topups.js';
 import { assertIsAgent, assertSeesAgent } from '../core/access.js';
 import { clock } from '../core/clock.js';
-import { AppError, forbidden, notFound } from '../core/errors.js';
+import { forbidden, notFound } from '../core/errors.js';
 import type { AgentScopePrincipal } from '../core/principal.js';
 import { normalizeCode } from '../radius/attributes.js';
 import { accessCodeExtend, getAccessCode } from '../store/access-codes.js';
@@ -11,7 +13,7 @@ import type { StoredForfait } from '../store/forfaits.js';
 import { getReseller } from '../store/resellers.js';
 import { untilSettled } from '../store/retry.js';
 import { shownSale } from './agent-reports.js';
-import { commissionOf } from './agents.js';
+import { commissionOf, covers, exhausted } from './agents.js';
 
 const ATTEMPTS = 40;
 
@@ -79,14 +81,8 @@ export async function agentTopUp(
       }
       const fresh = await getAgent(agent.id);
       if (!fresh) throw notFound('Agent');
-      if ((outcome === 'float_exhausted' || outcome === 'stock_exhausted') && !covers(fresh, forfait)) {
-        throw new AppError(
-          forfait.id in fresh.stock && fresh.float_fcfa === 0
-            ? 'ERR_AGENT_STOCK_EXHAUSTED'
-            : 'ERR_AGENT_FLOAT_EXHAUSTED',
-          `Your float (${fresh.float_fcfa} FCFA) and stock do not cover this forfait (${price} FCFA)`,
-        );
-      }
+      if ((outcome === 'float_exhausted' || outcome === 'stock_exhausted') && !covers(fresh, forfait))
+        throw exhausted(fresh, forfait);
       // The code changed (a login, another top-up) or the agent sold meanwhile: read both again.
       agent = fresh;
       return undefined;
@@ -97,5 +93,3 @@ export async function agentTopUp(
     ATTEMPTS,
   );
 }
-
-const covers = (a: Agent, f: StoredForfait) => (a.stock[f.id] ?? 0) > 0 || a.float_fcfa >= f.price_fcfa;

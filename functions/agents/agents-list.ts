@@ -1,3 +1,5 @@
+// GET /api/v1/agents: A reseller's agents with their float, stock, sales, commission and cash owed
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { agentsOf } from './agents.js';

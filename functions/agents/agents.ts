@@ -1,8 +1,11 @@
+// A reseller's agents: invited, accepted, listed, their terms changed, and a code sold by an agent for cash.
+
 import { randomUUID } from 'node:crypto';
 import { normalizeMsisdnLoaded, subscriberRef } from '../auth/otp.js';
 import { SESSION_TTL_SECONDS, signSession } from '../auth/tokens.js';
 import { bookings, forfaitForSale, newAccessCode, offerOf } from '../billing/ledger.js';
 import { useByFrom } from '../billing/settings.js';
+import { accessCodeText } from '../billing/sms-texts.js';
 import { assertIsAgent, assertManagesAgent, assertSeesAgent, resellerInScope } from '../core/access.js';
 import { clock } from '../core/clock.js';
 import { config } from '../core/config.js';
@@ -16,7 +19,7 @@ import {
   type Principal,
   sessionClaims,
 } from '../core/principal.js';
-import { sendSms } from '../core/sms.js';
+import { type SmsTicket, takeResellerSms } from '../sms/reseller-sms.js';
 import { accessCodeCreate } from '../store/access-codes.js';
 import { getAccount, sessionStateOf } from '../store/accounts.js';
 import { acceptAgent, inviteAgent } from '../store/agent-accounts.js';
@@ -33,6 +36,17 @@ import { getNas } from '../store/nas.js';
 import { getReseller } from '../store/resellers.js';
 import { untilSettled } from '../store/retry.js';
 import { shownSale } from './agent-reports.js';
+
+/** Whether an agent's stock or float pays for a forfait. */
+export const covers = (a: Agent, f: { id: string; price_fcfa: number }) =>
+  (a.stock[f.id] ?? 0) > 0 || a.float_fcfa >= f.price_fcfa;
+
+/** Neither covers it: an agent that sells it from a stock, and holds no float, ran out of stock. */
+export const exhausted = (a: Agent, f: { id: string; price_fcfa: number }) =>
+  new AppError(
+    f.id in a.stock && a.float_fcfa === 0 ? 'ERR_AGENT_STOCK_EXHAUSTED' : 'ERR_AGENT_FLOAT_EXHAUSTED',
+    `Your float (${a.float_fcfa} FCFA) and stock do not cover this forfait (${f.price_fcfa} FCFA)`,
+  );
 
 /** The agent's commission on a price: basis points, rounded to the nearest franc. */
 export const commissionOf = (priceFcfa: number, bp: number): number => Math.round((priceFcfa * bp) / 10_000);
@@ -91,19 +105,26 @@ export async function addAgent(
     created_at: clock.iso(),
     status: 'invited',
   };
-  await inviteAgent(agent);
-  await textInvitation(msisdn, reseller.reseller_name, agent.id);
+  // The SMS is taken from the reseller's budgets first: past one, 429 and nothing recorded.
+  const sms = await takeResellerSms(resellerId, msisdn, clock.now());
+  try {
+    await inviteAgent(agent);
+  } catch (error) {
+    await sms.giveBack();
+    throw error;
+  }
+  await textInvitation(sms, reseller.reseller_name, agent.id);
   return agent;
 }
 
 /** The invitation, in GSM-7: who invites, and the console link that accepts it. */
-async function textInvitation(to: string, resellerName: string | undefined, agentId: string) {
+async function textInvitation(sms: SmsTicket, resellerName: string | undefined, agentId: string) {
   const link = `${config().PUBLIC_BASE_URL.replace(/\/$/, '')}/console#accept=${agentId}`;
   const text = toGsm7(
     `${resellerName ?? 'Un revendeur WiFi'} vous invite a vendre ses codes WiFi. Pour accepter: ${link}`,
   );
   try {
-    await sendSms(to, text);
+    await sms.send(text);
   } catch (error) {
     // The invitation stands; the reseller may give the link by hand.
     log.error('agent invitation sms not sent', { error: error instanceof Error ? error.name : 'unknown' });
@@ -240,7 +261,7 @@ export async function sell(
       );
       const outcome = await recordAgentSale(sale, accessCodeCreate(access), booked);
       if (outcome === 'sold') {
-        const sms = buyer ? await textCode(buyer, code, forfait.name) : undefined;
+        const sms = buyer ? await textCode(agent.reseller_id, buyer, code, forfait.name) : undefined;
         const after = await getAgent(agent.id);
         return {
           sale: shownSale(sale),
@@ -254,16 +275,7 @@ export async function sell(
         // The stock ran out between the read and the write: the float may still pay. Read again.
         const fresh = await getAgent(agent.id);
         if (!fresh) throw notFound('Agent');
-        const canStock = (fresh.stock[forfait.id] ?? 0) > 0;
-        if (!canStock && fresh.float_fcfa < price) {
-          throw new AppError(
-            // An agent that sells this forfait from a stock, and holds no float, ran out of stock.
-            forfait.id in fresh.stock && fresh.float_fcfa === 0
-              ? 'ERR_AGENT_STOCK_EXHAUSTED'
-              : 'ERR_AGENT_FLOAT_EXHAUSTED',
-            `Your float (${fresh.float_fcfa} FCFA) and stock do not cover this forfait (${price} FCFA)`,
-          );
-        }
+        if (!covers(fresh, forfait)) throw exhausted(fresh, forfait);
         agent = fresh;
         return undefined;
       }
@@ -282,15 +294,21 @@ const tooManySales = (): never => {
   });
 };
 
-/** The code texted to the buyer, in GSM-7 (one segment: the cheapest SMS, any phone reads it). */
-async function textCode(to: string, code: string, forfaitName: string) {
-  const text = toGsm7(`Votre code WiFi: ${code} (${forfaitName}). Tapez-le sur la page du hotspot.`);
+/**
+ * The code texted to the buyer, in GSM-7 (one segment: the cheapest SMS, any phone reads it),
+ * within the reseller's SMS budgets. The sale stands whatever happens to the SMS (the code is
+ * shown on screen; the agent may read it out instead): a budget spent or SNS failing is
+ * `sent: false`.
+ */
+async function textCode(resellerId: string, to: string, code: string, forfaitName: string) {
+  const text = accessCodeText(code, forfaitName, 'Tapez-le sur la page du hotspot.');
+  const answer = (sent: boolean) => ({ to: maskMsisdn(to), segments: gsm7Segments(text), sent });
   try {
-    await sendSms(to, text);
-    return { to: maskMsisdn(to), segments: gsm7Segments(text), sent: true };
+    await (await takeResellerSms(resellerId, to, clock.now())).send(text);
+    return answer(true);
   } catch (error) {
-    // The sale stands (the code is shown on screen); the agent may read it out instead.
-    log.error('agent sale sms not sent', { error: error instanceof Error ? error.name : 'unknown' });
-    return { to: maskMsisdn(to), segments: gsm7Segments(text), sent: false };
+    const why = error instanceof AppError ? error.code : error instanceof Error ? error.name : 'unknown';
+    log.error('agent sale sms not sent', { error: why });
+    return answer(false);
   }
 }

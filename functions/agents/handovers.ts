@@ -1,3 +1,5 @@
+// What a reseller hands its agents (codes, float) and takes back (cash), each a handover the agent's history keeps and may undo.
+
 import { randomUUID } from 'node:crypto';
 import { forfaitForSale } from '../billing/ledger.js';
 import { assertManagesAgent, assertSeesAgent } from '../core/access.js';

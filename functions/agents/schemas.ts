@@ -1,3 +1,5 @@
+// The agents' request and answer schemas.
+
 import * as z from 'zod/mini';
 import { TopupResponse } from '../billing/topup-schemas.js';
 import { day, intParam, schema, uuid, withinAQuarter } from '../core/schemas.js';

@@ -1,3 +1,5 @@
+// POST /api/v1/auth/device/revoke: Forget a device: its credential opens no session any more
+
 import { endpoint } from '../core/http.js';
 import { revokeDevice } from './devices.js';
 import { DeviceTokenBody } from './schemas.js';

@@ -1,3 +1,5 @@
+// POST /api/v1/auth/device/session: Exchange a device credential for a session token, without an SMS
+
 import { endpoint, json } from '../core/http.js';
 import { deviceSession } from './devices.js';
 import { DeviceSessionResponse, DeviceTokenBody } from './schemas.js';

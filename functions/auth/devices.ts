@@ -1,3 +1,5 @@
+// A device credential: a phone that verified its number once logs in again without an SMS, until it expires or is revoked.
+
 import { createHash, randomBytes } from 'node:crypto';
 import { clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';

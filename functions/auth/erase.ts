@@ -1,3 +1,5 @@
+// A subscriber erased on request: the records that name the number removed or made anonymous.
+
 import { clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { log } from '../core/log.js';
@@ -8,7 +10,7 @@ import { bindingsOfCode, forgetMac } from '../store/mac-bindings.js';
 import { forgetFlagMsisdn } from '../store/paid-not-connected.js';
 import { forgetPaymentMsisdn, paymentIdsOfSubscriber } from '../store/payments.js';
 import { deleteLimiter } from '../store/rate-limit.js';
-import { PER_NUMBER_SCOPES } from './service.js';
+import { PER_NUMBER_SCOPES } from './otp-budgets.js';
 import { SESSION_TTL_SECONDS } from './tokens.js';
 
 /** What an erasure removed or changed, record by record. */

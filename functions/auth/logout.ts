@@ -1,3 +1,5 @@
+// POST /api/v1/auth/logout: End every session token of the caller's account
+
 import { msisdnOfRef } from '../core/principal.js';
 import { revokeTokens } from '../store/accounts.js';
 import { sessionEndpoint } from './session-endpoint.js';

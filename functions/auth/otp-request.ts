@@ -1,3 +1,5 @@
+// POST /api/v1/auth/otp/request: Send a one-time password by SMS
+
 import { endpoint, json } from '../core/http.js';
 import { countryOf } from '../core/phone.mjs';
 import { requireMsisdn } from './otp.js';

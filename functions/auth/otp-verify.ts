@@ -1,3 +1,5 @@
+// POST /api/v1/auth/otp/verify: Exchange a one-time password for a session token
+
 import { endpoint, json } from '../core/http.js';
 import { OtpVerifyBody, OtpVerifyResponse } from './schemas.js';
 import { verifyOtp } from './service.js';

@@ -1,3 +1,5 @@
+// The OTP's rules: its limits, a phone number read and normalised, the code drawn and hashed, its SMS text.
+
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../core/errors.js';
 import { phonePlans } from '../core/lazy-phone.js';
@@ -99,7 +101,8 @@ export function requireMsisdn(input: string, country?: string): string {
  * loaded by the first check (`phonePlans`), not at the function's start.
  */
 export async function normalizeMsisdnLoaded(input: string, country?: string): Promise<string | undefined> {
-  return normalizeWith(await phonePlans(), input, country);
+  const { servedE164, nationalE164 } = await phonePlans();
+  return normalizeWith({ servedE164, nationalE164 }, input, country);
 }
 
 /** `requireMsisdn` with the plans loaded by the first check (`normalizeMsisdnLoaded`). */

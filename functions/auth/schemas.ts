@@ -1,3 +1,5 @@
+// The login's request and answer schemas: OTP request and verification, device credential, session, erasure.
+
 import * as z from 'zod/mini';
 import { schema, uuid } from '../core/schemas.js';
 

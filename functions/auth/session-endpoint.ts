@@ -1,3 +1,5 @@
+// The Lambda handler of a route whose callers hold a session token: the token checked before the route's handler runs.
+
 import { toAppError } from '../core/errors.js';
 import { type EndpointBuilder, type Reply, type Request, routeHandler } from '../core/http.js';
 import { log } from '../core/log.js';

@@ -1,3 +1,5 @@
+// GET /api/v1/auth/session: Validate the session token
+
 import { clock } from '../core/clock.js';
 import { json } from '../core/http.js';
 import { phonePlans } from '../core/lazy-phone.js';

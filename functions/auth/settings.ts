@@ -1,3 +1,5 @@
+// The login flow's settings: OTP budgets per address, hotspot, device, block, country and platform.
+
 import * as z from 'zod/mini';
 import { defineSettings } from '../core/config.js';
 import { intSetting as int } from '../core/schemas.js';

@@ -1,3 +1,5 @@
+// POST /api/v1/subscribers/erase: Erase a subscriber: account, OTP, remembered devices deleted; the number taken off every record
+
 import { notFound } from '../core/errors.js';
 import { json } from '../core/http.js';
 import { eraseSubscriber } from './erase.js';

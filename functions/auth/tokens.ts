@@ -1,3 +1,5 @@
+// Session tokens: signed and verified (HS256, with key rotation), and refused once their account's tokens are revoked.
+
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { clock } from '../core/clock.js';
 import { config } from '../core/config.js';

@@ -1,6 +1,8 @@
+// GET /api/v1/billing/summary: A reseller's month: total, split and sessions
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
-import { SummaryQuery, SummaryResponse } from './schemas.js';
+import { SummaryQuery, SummaryResponse } from './revenue-schemas.js';
 import { billingSummary } from './summary.js';
 
 /** One reseller's month: total, split and sessions, from its aggregate. */

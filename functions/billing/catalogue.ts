@@ -1,3 +1,5 @@
+// The platform's forfaits seeded in a new table (the local server, a new stage).
+
 import type { Forfait } from '../store/forfaits.js';
 
 /**

@@ -1,6 +1,8 @@
+// POST /api/v1/access/{code}/topups: Top up a live code with a forfait's time and data, paid in cash (its reseller or an admin)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
-import { CodeParams } from './schemas.js';
+import { CodeParams } from './code-schemas.js';
 import { TopupBody, TopupResponse } from './topup-schemas.js';
 import { topUpCode } from './topups.js';
 

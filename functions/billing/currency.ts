@@ -1,3 +1,5 @@
+// The country a reseller sells in, and so the currency of its prices.
+
 import { type Country, type Currency, currencyOf } from '../core/currency.js';
 import { getReseller } from '../store/resellers.js';
 import { UNATTRIBUTED } from '../store/revenue.js';

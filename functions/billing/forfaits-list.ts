@@ -1,8 +1,10 @@
+// GET /api/v1/forfaits: List the platform's forfaits on sale (with nas_id: and, first, that hotspot's own)
+
 import { endpoint, json } from '../core/http.js';
 import { pageOf } from '../core/schemas.js';
 import { listForfaitsOnSale, ownForfaitsAt } from '../store/forfaits.js';
 import { getNas } from '../store/nas.js';
-import { ForfaitsPage, ForfaitsQuery } from './schemas.js';
+import { ForfaitsPage, ForfaitsQuery } from './forfait-schemas.js';
 
 /**
  * The platform's forfaits on sale, by price (the API's contract). With `nas_id`, what that

@@ -1,3 +1,5 @@
+// THE ledger: what a sale is (a payment, a voucher, a top-up, an agent's) and the bookings it makes, written once for every flow.
+
 import { clock, monthOf } from '../core/clock.js';
 import { config } from '../core/config.js';
 import { notFound } from '../core/errors.js';

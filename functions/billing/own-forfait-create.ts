@@ -1,7 +1,9 @@
+// POST /api/v1/resellers/me/forfaits: Make a forfait of its own (name, price, duration, data, rates, devices, hotspots)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
+import { OwnForfaitCreateBody, OwnForfaitQuery, OwnForfaitSchema } from './forfait-schemas.js';
 import { makeOwnForfait } from './own-forfaits.js';
-import { OwnForfaitCreateBody, OwnForfaitQuery, OwnForfaitSchema } from './schemas.js';
 
 /** A reseller makes a forfait of its own, last in its list (an admin names the reseller). */
 export const handler = sessionEndpoint(

@@ -1,6 +1,8 @@
+// A reseller's own forfaits: within the platform's bounds, created, changed, ordered and hidden.
+
 import { randomUUID } from 'node:crypto';
 import { assertOwns, resellerInScope } from '../core/access.js';
-import { AppError, notFound } from '../core/errors.js';
+import { AppError, notFound, validation } from '../core/errors.js';
 import type { OperatorPrincipal } from '../core/principal.js';
 import {
   createOwnForfait,
@@ -11,6 +13,7 @@ import {
   updateOwnForfait,
 } from '../store/forfaits.js';
 import { getNas } from '../store/nas.js';
+import { untilSettled } from '../store/retry.js';
 import { billingSettings } from './settings.js';
 
 /**
@@ -93,14 +96,34 @@ export async function changeOwnForfait(
   changes: OwnForfaitChanges,
 ) {
   const resellerId = resellerInScope(principal, asked);
-  const current = await getForfait(id);
-  // Another reseller's forfait, or the platform's, is "not found": ids do not leak.
-  assertOwns(principal, current?.reseller_id === resellerId ? (current as OwnForfait) : undefined, 'Forfait');
   checkBounds(changes);
   await checkHotspots(resellerId, changes.nas_ids);
-  const updated = await updateOwnForfait(resellerId, id, changes);
-  if (!updated) throw notFound('Forfait');
-  return ownForfaitView(updated);
+  return untilSettled(
+    async () => {
+      const read = await getForfait(id);
+      const current = read?.reseller_id === resellerId ? (read as OwnForfait) : undefined;
+      // Another reseller's forfait, or the platform's, is "not found": ids do not leak.
+      assertOwns(principal, current, 'Forfait');
+      // The forfait as it would be, checked whole: a change naming only one rate is judged
+      // against the other as stored, and written only while that one is still as read.
+      const rates = { cir_kbps: current.cir_kbps, mir_kbps: current.mir_kbps };
+      checkRates({ ...rates, ...changes });
+      const updated = await updateOwnForfait(resellerId, id, changes, rates);
+      return updated ? ownForfaitView(updated) : undefined;
+    },
+    () => {
+      throw new AppError('ERR_CONFLICT', 'This forfait changed meanwhile: try again');
+    },
+    3,
+  );
+}
+
+/** A forfait's guaranteed rate never above its maximum (the router would refuse the pair). */
+function checkRates(f: { cir_kbps: number; mir_kbps: number }): void {
+  if (f.cir_kbps > f.mir_kbps)
+    throw validation('cir_kbps must not exceed mir_kbps', [
+      { path: 'body.cir_kbps', message: `must not exceed mir_kbps (${f.mir_kbps})` },
+    ]);
 }
 
 /** An own forfait as its reseller's console reads it. */

@@ -1,3 +1,5 @@
+// The PaidNotConnected job, every 5 minutes: Flag completed payments whose access code had no login within 15 minutes (payé, pas connecté)
+
 import { clock } from '../core/clock.js';
 import { job } from '../core/job.js';
 import { flagPaidNotConnected } from './paid-not-connected.js';

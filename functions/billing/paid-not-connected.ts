@@ -1,8 +1,11 @@
+// "Payé, pas connecté": completed payments whose code had no login, flagged for the reseller, and the code sent again.
+
 import { assertActsFor, resellerInScope } from '../core/access.js';
+import { clock } from '../core/clock.js';
 import { AppError, notFound } from '../core/errors.js';
 import { countMetric } from '../core/metrics.js';
 import type { OperatorPrincipal } from '../core/principal.js';
-import { sendSms } from '../core/sms.js';
+import { takeResellerSms } from '../sms/reseller-sms.js';
 import { type AccessCode, getAccessCode } from '../store/access-codes.js';
 import {
   countCodeResend,
@@ -11,7 +14,8 @@ import {
   MAX_CODE_RESENDS,
   uncountCodeResend,
 } from '../store/paid-not-connected.js';
-import { getPayment, listCompletedBetween } from '../store/payments.js';
+import { listCompletedBetween } from '../store/payment-checks.js';
+import { getPayment } from '../store/payments.js';
 import { accessCodeText } from './sms-texts.js';
 
 /**
@@ -108,10 +112,14 @@ export async function resendCode(principal: OperatorPrincipal, paymentId: string
   }
   if (payment.status !== 'completed' || !payment.access_code || !payment.msisdn)
     throw new AppError('ERR_CONFLICT', 'This payment has no access code to send');
-  if (!(await countCodeResend(payment.id)))
+  // The reseller's SMS budgets first (429 past one), then the payment's own count of resends.
+  const sms = await takeResellerSms(payment.reseller_id, payment.msisdn, clock.now());
+  if (!(await countCodeResend(payment.id))) {
+    await sms.giveBack();
     throw new AppError('ERR_RATE_LIMITED', `The code was already sent again ${MAX_CODE_RESENDS} times`);
+  }
   try {
-    await sendSms(payment.msisdn, accessCodeText(payment.access_code, payment.forfait_name));
+    await sms.send(accessCodeText(payment.access_code, payment.forfait_name));
   } catch {
     await uncountCodeResend(payment.id);
     throw new AppError('ERR_UNAVAILABLE', 'The SMS could not be sent; try again');

@@ -1,8 +1,10 @@
+// POST /api/v1/payments/initiate: Open a mobile-money payment for a forfait (optional Idempotency-Key)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { validation } from '../core/errors.js';
 import { json } from '../core/http.js';
+import { IDEMPOTENCY_KEY, PaymentInitiateBody, PaymentInitiateResponse } from './payment-schemas.js';
 import { initiatePayment } from './payments/initiate.js';
-import { IDEMPOTENCY_KEY, PaymentInitiateBody, PaymentInitiateResponse } from './schemas.js';
 
 export const handler = sessionEndpoint(
   'POST /api/v1/payments/initiate',
@@ -11,6 +13,7 @@ export const handler = sessionEndpoint(
       'ERR_NOT_FOUND',
       'ERR_CODE_NOT_LIVE',
       'ERR_CONFLICT',
+      'ERR_RATE_LIMITED',
       'ERR_IDEMPOTENCY_MISMATCH',
       'ERR_UPSTREAM',
       'ERR_UNAVAILABLE',

@@ -1,7 +1,9 @@
+// POST /api/v1/payments/notify/{provider}: A payment provider's signed notification (cinetpay, fedapay): confirmed with its status API
+
 import { AppError } from '../core/errors.js';
 import { endpoint, json, MAX_BODY_BYTES } from '../core/http.js';
+import { NotifyResponse } from './payment-schemas.js';
 import { handleGatewayNotification } from './payments/notification.js';
-import { NotifyResponse } from './schemas.js';
 
 /**
  * A payment provider's notification (CinetPay's form, FedaPay's event), on its own function

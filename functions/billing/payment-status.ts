@@ -1,7 +1,9 @@
+// GET /api/v1/payments/{id}/status: Status of a payment (the paying subscriber or an admin)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
+import { IdParams, PaymentStatusResponse } from './payment-schemas.js';
 import { paymentStatus } from './payments/status.js';
-import { IdParams, PaymentStatusResponse } from './schemas.js';
 
 /** The paying subscriber or an admin; anyone else gets 404 (existence does not leak). */
 export const handler = sessionEndpoint(

@@ -1,6 +1,8 @@
+// POST /api/v1/payments/webhook: The payment aggregator's delivery (at least once)
+
 import { endpoint, json } from '../core/http.js';
+import { WebhookBody, WebhookResponse } from './payment-schemas.js';
 import { webhookAnswer } from './payments/webhook.js';
-import { WebhookBody, WebhookResponse } from './schemas.js';
 
 /** The aggregator's delivery (shared secret checked by the middleware); at least once. */
 export const handler = endpoint(

@@ -1,8 +1,10 @@
+// GET /api/v1/payments: A reseller's payments by cursor, newest first ('paid, not connected' flagged)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { resellerInScope } from '../core/access.js';
 import { json } from '../core/http.js';
+import { ResellerPaymentsPage, ResellerPaymentsQuery } from './payment-schemas.js';
 import { resellerPayments } from './reseller-payments.js';
-import { ResellerPaymentsPage, ResellerPaymentsQuery } from './schemas.js';
 
 /** A reseller's payments by cursor, newest first (an admin names the reseller). */
 export const handler = sessionEndpoint(

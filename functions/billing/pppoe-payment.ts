@@ -1,10 +1,11 @@
 // Route handler: POST /api/v1/pppoe/payments (a subscriber pays its next PPPoE period by mobile money).
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { validation } from '../core/errors.js';
 import { json } from '../core/http.js';
+import { IDEMPOTENCY_KEY, PaymentInitiateResponse } from './payment-schemas.js';
 import { renewByMobileMoney } from './pppoe-renewals.js';
 import { PppoePaymentBody } from './pppoe-schemas.js';
-import { IDEMPOTENCY_KEY, PaymentInitiateResponse } from './schemas.js';
 
 /**
  * The pay page's payment: the caller (signed in with its phone number by OTP) pays the next

@@ -1,4 +1,5 @@
 // Route handler: PUT /api/v1/resellers/me/pppoe/plans/{id}.
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { changePlan } from './pppoe.js';

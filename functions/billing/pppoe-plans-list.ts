@@ -1,4 +1,5 @@
 // Route handler: GET /api/v1/resellers/me/pppoe/plans.
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { plans } from './pppoe.js';

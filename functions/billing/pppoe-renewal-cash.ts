@@ -1,4 +1,5 @@
 // Route handler: POST /api/v1/resellers/me/pppoe/subscribers/{id}/renewals.
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { renewByCash } from './pppoe-renewals.js';

@@ -1,4 +1,5 @@
 // A PPPoE subscriber's periods sold: by cash at the console, or by mobile money through the payment flow.
+
 import { resellerInScope } from '../core/access.js';
 import { clock } from '../core/clock.js';
 import { AppError, notFound } from '../core/errors.js';

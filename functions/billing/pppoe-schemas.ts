@@ -1,4 +1,5 @@
 // The PPPoE routes' request and answer schemas (plans, subscribers, renewals).
+
 import * as z from 'zod/mini';
 import { schema, uuid } from '../core/schemas.js';
 import { PLAN_PERIODS } from '../store/pppoe.js';

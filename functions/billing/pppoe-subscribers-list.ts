@@ -1,4 +1,5 @@
 // Route handler: GET /api/v1/resellers/me/pppoe/subscribers.
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { subscribers } from './pppoe.js';

@@ -1,4 +1,5 @@
 // PPPoE plans and subscribers as a reseller manages them: rules, credentials and the answers' views.
+
 import { randomInt, randomUUID } from 'node:crypto';
 import { requireMsisdnLoaded } from '../auth/otp.js';
 import { assertOwns, resellerInScope } from '../core/access.js';

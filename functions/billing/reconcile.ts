@@ -1,15 +1,14 @@
+// The PaymentReconciliation job, every 5 minutes: Re-check pending payments with their provider: credit the paid, expire the abandoned, alert on a mismatch
+
 import { clock } from '../core/clock.js';
 import { job } from '../core/job.js';
 import { log } from '../core/log.js';
 import { ageMetric, countMetric } from '../core/metrics.js';
+import { claimStatusCheck, listClosedPayments, listPendingPayments } from '../store/payment-checks.js';
 import { expirePayment } from '../store/payment-settlements.js';
-import {
-  claimStatusCheck,
-  listClosedPayments,
-  listPendingPayments,
-  type Payment,
-} from '../store/payments.js';
-import { askGateway, canAskGateway, type Settlement, settle } from './payments/settlement.js';
+import type { Payment } from '../store/payments.js';
+import { askGateway, canAskGateway } from './payments/gateway-view.js';
+import { type Settlement, settle } from './payments/settlement.js';
 import { billingSettings } from './settings.js';
 
 /** Checks run side by side: a gateway answers in ~100 ms, a run must end within the Lambda's 10 s. */

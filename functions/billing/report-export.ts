@@ -1,3 +1,5 @@
+// GET /api/v1/billing/report/export: The same sales report as CSV
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { resellerInScope } from '../core/access.js';
 import { reportCsv, salesReport } from './report.js';

@@ -1,3 +1,5 @@
+// GET /api/v1/billing/report: A reseller's sales over up to 366 days, by hotspot, forfait, agent and channel
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { resellerInScope } from '../core/access.js';
 import { json } from '../core/http.js';

@@ -1,3 +1,5 @@
+// The sales report's request and answer schemas.
+
 import * as z from 'zod/mini';
 import { day, schema, uuid } from '../core/schemas.js';
 

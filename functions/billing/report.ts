@@ -1,3 +1,5 @@
+// A reseller's sales report over a span of days, broken down by channel, forfait and hotspot, and as CSV.
+
 import type * as z from 'zod/mini';
 import { csvText } from '../core/csv.js';
 import { listAgents } from '../store/agents.js';

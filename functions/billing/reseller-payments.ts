@@ -1,3 +1,5 @@
+// A reseller's payments, newest first, a completed one whose code was never used flagged "paid, not connected".
+
 import { openCursor, sealCursor } from '../core/cursor.js';
 import { maskMsisdn } from '../core/log.js';
 import { pick } from '../core/pick.js';

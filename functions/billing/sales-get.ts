@@ -1,9 +1,11 @@
+// GET /api/v1/billing/sales: A reseller's sales by day, hotspot and forfait (from its daily counters; up to 93 days)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { resellerInScope } from '../core/access.js';
 import { json } from '../core/http.js';
 import { salesBetween } from '../store/sales.js';
 import { resellerCurrency } from './currency.js';
-import { SalesQuery, SalesResponse } from './schemas.js';
+import { SalesQuery, SalesResponse } from './revenue-schemas.js';
 
 /** A reseller's sales by day, hotspot and forfait, from its daily counters (one Query). */
 export const handler = sessionEndpoint(

@@ -1,3 +1,5 @@
+// Billing's own settings: payment lifetimes, reconciliation, late checks, voucher validity.
+
 import * as z from 'zod/mini';
 import { clock } from '../core/clock.js';
 import { defineSettings, FUNCTION_TIMEOUT_S, worstCallMs } from '../core/config.js';

@@ -1,3 +1,5 @@
+// The split of a month's takings between the reseller, the operator and the fees, in whole francs that sum to the total.
+
 /**
  * The split of a month's takings, in whole francs that always sum to the total: the providers'
  * fee is what the month's books hold (booked on each mobile-money sale, none on cash or

@@ -1,3 +1,5 @@
+// A reseller's month read from its books: total, split, channels, agents and sessions.
+
 import { assertActsFor } from '../core/access.js';
 import { config } from '../core/config.js';
 import type { Principal } from '../core/principal.js';

@@ -1,3 +1,5 @@
+// The top-ups' request and answer schemas.
+
 import * as z from 'zod/mini';
 import { schema, uuid } from '../core/schemas.js';
 

@@ -1,3 +1,5 @@
+// A code topped up: whether it may be, with which forfait, and the answer a top-up gives.
+
 import { assertOwns } from '../core/access.js';
 import { clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';

@@ -1,8 +1,9 @@
+// POST /api/v1/vouchers/batches: Generate 1 to 1000 vouchers of a forfait (the owning reseller or an admin)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { assertActsFor } from '../core/access.js';
 import { json } from '../core/http.js';
-import { VoucherGenerateResponse } from './schemas.js';
-import { VoucherGenerateBody } from './voucher-schemas.js';
+import { VoucherGenerateBody, VoucherGenerateResponse } from './voucher-schemas.js';
 import { generateVouchers } from './vouchers.js';
 
 /**

@@ -1,5 +1,7 @@
+// GET /api/v1/vouchers/export: Export a voucher batch as CSV
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
-import { VoucherExportQuery } from './schemas.js';
+import { VoucherExportQuery } from './voucher-schemas.js';
 import { exportBatchCsv } from './vouchers.js';
 
 /** A generation batch as CSV, for printing; the owning reseller or an admin. */

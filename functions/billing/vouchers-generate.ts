@@ -1,7 +1,8 @@
+// POST /api/v1/vouchers/generate: Generate 1 to 1000 vouchers of a forfait for a reseller
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
-import { VoucherGenerateResponse } from './schemas.js';
-import { VoucherGenerateBody } from './voucher-schemas.js';
+import { VoucherGenerateBody, VoucherGenerateResponse } from './voucher-schemas.js';
 import { generateVouchers } from './vouchers.js';
 
 export const handler = sessionEndpoint(

@@ -1,7 +1,9 @@
+// GET /api/v1/vouchers: List a reseller's vouchers (a reseller sees its own)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { resellerInScope } from '../core/access.js';
 import { json } from '../core/http.js';
-import { VouchersPage, VouchersQuery } from './schemas.js';
+import { VouchersPage, VouchersQuery } from './voucher-schemas.js';
 import { listVouchers } from './vouchers.js';
 
 /** An admin names the reseller; a reseller sees its own (another's: 403). */

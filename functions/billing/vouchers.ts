@@ -1,3 +1,5 @@
+// Vouchers: a batch generated (each its own access code), a voucher redeemed, a reseller's vouchers listed and exported.
+
 import { randomUUID } from 'node:crypto';
 import { assertActsFor } from '../core/access.js';
 import { clock } from '../core/clock.js';
@@ -8,6 +10,7 @@ import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
 import { pick } from '../core/pick.js';
 import type { OperatorPrincipal } from '../core/principal.js';
+import { gateAccountGuess } from '../radius/guesses.js';
 import { type AccessCode, getAccessCode } from '../store/access-codes.js';
 import type { Item } from '../store/entity.js';
 import { getReseller } from '../store/resellers.js';
@@ -170,11 +173,15 @@ export function visibleVoucherStatus(v: Voucher, nowMs: number): VoucherStatus {
  */
 export async function redeem(rawCode: string, subscriberId: string) {
   const code = typedCode(rawCode);
+  // The voucher is its access code: one read, then the account's guess budget (any answer but a
+  // 404 tells a card exists).
+  const first = await getAccessCode(code);
+  await gateAccountGuess(subscriberId, clock.now(), first?.source === 'voucher' ? 'hit' : 'miss');
+  let attempt = 0;
   // Another write of the voucher between the read and the redemption: read again.
   return untilSettled(
     async () => {
-      // The voucher is its access code: one read.
-      const access = await getAccessCode(code);
+      const access = attempt++ === 0 ? first : await getAccessCode(code);
       if (access?.source !== 'voucher') throw notFound('Voucher');
       const v = voucherOf(access);
       if (v.status !== 'active') {

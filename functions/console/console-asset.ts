@@ -1,3 +1,5 @@
+// GET /console/assets/{file}: The console's scripts and stylesheet (content-hashed names, cached for a year)
+
 import { assetAnswers } from '../core/assets.js';
 import { endpoint } from '../core/http.js';
 import { CONSOLE_ASSETS } from './assets.generated.js';

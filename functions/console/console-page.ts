@@ -1,3 +1,5 @@
+// GET /console: The resellers' and operators' console (HTML shell; the screens call this API)
+
 import { createHash } from 'node:crypto';
 import { endpoint } from '../core/http.js';
 import { etagMatches } from '../network/branding.js';

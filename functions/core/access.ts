@@ -1,3 +1,5 @@
+// Who may see or change what (a reseller's own, an admin's all, an agent's, a payer's), decided here and nowhere else.
+
 import { forbidden, notFound, validation } from './errors.js';
 import type { AgentPrincipal, AgentScopePrincipal, OperatorPrincipal, Principal } from './principal.js';
 

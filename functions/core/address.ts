@@ -1,7 +1,9 @@
+// Client addresses and device MACs as the budgets count them (an IPv4 address, an IPv6 /64, a MAC folded).
+
 import { isIPv4, isIPv6 } from 'node:net';
 
 /**
- * Client addresses as budgets count them (functions/auth/service.ts, functions/radius/guesses.ts):
+ * Client addresses as budgets count them (functions/auth/otp-budgets.ts, functions/radius/guesses.ts):
  * who a per-address limit falls on.
  */
 

@@ -1,3 +1,5 @@
+// A built asset (the portal's, the console's) answered gzipped or plain, with its cache headers.
+
 import { gzipSync } from 'node:zlib';
 import { notFound } from './errors.js';
 

@@ -1,3 +1,5 @@
+// The time source every function reads (tests move it), and the month an instant counts in.
+
 /** The time source; tests replace it to move time without sleeping. */
 let nowFn: () => number = () => Date.now();
 

@@ -1,3 +1,5 @@
+// Constant-time comparisons of secrets and tokens.
+
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 /**

@@ -1,3 +1,5 @@
+// The shared settings read from the environment, each with its default, and how an area declares its own.
+
 import * as z from 'zod/mini';
 import { intSetting as int } from './schemas.js';
 

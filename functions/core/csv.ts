@@ -1,3 +1,5 @@
+// CSV as RFC 4180 writes it.
+
 /**
  * CSV as RFC 4180 writes it (no CSV library is among the dependencies): a field with a comma,
  * a double quote, a CR or a LF is quoted, its quotes doubled; lines end with CRLF. A text field

@@ -1,3 +1,5 @@
+// The countries served and their currency (the two CFA francs).
+
 /**
  * The two CFA francs. They are worth the same against the euro but are different currencies:
  * a West African franc cannot be spent in Central Africa. The service never adds one to the

@@ -1,3 +1,5 @@
+// Opaque page cursors, sealed so a client can neither read nor forge one.
+
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { validation } from './errors.js';
 import { sessionKeys } from './session-keys.js';

@@ -1,3 +1,5 @@
+// The DynamoDB client every function shares, made once per container, and the table's name.
+
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { sharedPromise } from './shared-promise.js';

@@ -1,3 +1,5 @@
+// Stable error codes, the one table that maps each to an HTTP status, and the error body a client sees.
+
 /** Stable error codes and the one table that maps each to an HTTP status. */
 export const ERROR_STATUS = {
   ERR_VALIDATION: 400,

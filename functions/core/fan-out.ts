@@ -1,3 +1,5 @@
+// A bounded fan-out: tasks run a few at a time, none started past a deadline, what is left answered.
+
 /**
  * A bounded fan-out: `each` runs over a queue of tasks, at most `concurrency` at a time, and
  * none starts at or after `until` (epoch ms): what is not started is answered as `left`, for a

@@ -1,3 +1,5 @@
+// Text as an SMS carries it (GSM 03.38), and how many segments it costs.
+
 /**
  * GSM 03.38 (GSM-7): the default SMS alphabet. A text of these characters fits 160 per segment;
  * one character outside it makes the whole text UCS-2, 70 per segment, and at 100-300 FCFA a

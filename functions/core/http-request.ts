@@ -1,3 +1,5 @@
+// A request as the endpoints read it: headers normalised, a JSON body bounded and parsed, input validated.
+
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { AppError, type ErrorDetail } from './errors.js';

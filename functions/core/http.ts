@@ -1,18 +1,13 @@
+// The Lambda handler of a route-table row: its middleware chain around the handler, and the reply it sends.
+
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from 'zod/mini';
-import {
-  type AuthLevel,
-  type AuthOf,
-  findRoute,
-  type OpenRouteKey,
-  type Route,
-  type RouteKey,
-  routeSecrets,
-} from '../routes.js';
-import { digestMatches, digestOf, safeEqual } from './compare.js';
-import { AppError, ERROR_STATUS, type ErrorCode, errorBody, toAppError } from './errors.js';
+import { type AuthOf, findRoute, type OpenRouteKey, type RouteKey } from '../routes.js';
+import { authenticate, type PrincipalFor, type SessionCheck } from './caller.js';
+import type { Contract, EndpointSpec } from './endpoint-spec.js';
+import { AppError, errorBody, toAppError } from './errors.js';
 import {
   normalizeHeaders,
   parse,
@@ -22,29 +17,9 @@ import {
   unstorableNumber,
 } from './http-request.js';
 import { endInvocation, log, logger } from './log.js';
-import type {
-  AdminPrincipal,
-  AgentScopePrincipal,
-  EdgePrincipal,
-  OperatorPrincipal,
-  Principal,
-} from './principal.js';
-import { getSecret } from './secrets.js';
+import type { EdgePrincipal, Principal } from './principal.js';
 
 export { MAX_BODY_BYTES, type Schema } from './http-request.js';
-
-/** Who a route of each auth level is called by: a token's holder, or nobody in particular. */
-type PrincipalFor<A extends AuthLevel> = A extends 'jwt'
-  ? Principal
-  : A extends 'reseller'
-    ? OperatorPrincipal
-    : A extends 'admin'
-      ? AdminPrincipal
-      : A extends 'agent'
-        ? AgentScopePrincipal
-        : A extends 'edge'
-          ? EdgePrincipal
-          : undefined;
 
 export interface Request<B, Q, P, Who = Principal | undefined> {
   body: B;
@@ -68,100 +43,8 @@ export interface Reply {
   bytes?: Buffer;
 }
 
-/** An answer other than the success and the errors: a 304, a refusal with its own body, a page. */
-export interface OtherAnswer {
-  status: number;
-  description: string;
-  /** A JSON body's schema; none for an empty body (304) or a non-JSON one. */
-  schema?: Schema<unknown>;
-  /** The media type of a body that is not JSON (`text/html`). */
-  contentType?: string;
-}
-
-export interface EndpointSpec<B, Q, P> {
-  body?: Schema<B>;
-  /**
-   * The query string's schema. Without one, the route takes no query parameter: any is a 400
-   * (`z.record(...)` for a route that passes an open set on, as the captive portal does).
-   */
-  query?: Schema<Q>;
-  params?: Schema<P>;
-  /** The success answer, for the OpenAPI document (not enforced at run time). */
-  response?: { status: number; schema?: Schema<unknown>; contentType?: string };
-  /** The most common success answer, a 200 with this JSON schema: `response` written short. */
-  ok?: Schema<unknown>;
-  /** A 201 with this JSON schema: `response` written short. */
-  created?: Schema<unknown>;
-  /** Other answers the handler itself returns (not errors), for the OpenAPI document. */
-  also?: OtherAnswer[];
-  /**
-   * The error codes the handler (and what it calls) may raise itself, beyond those the route
-   * row implies (auth, validation, body, dependencies: see `routeErrors`). The OpenAPI document
-   * lists every status with its codes, and the HTTP tests fail on a code it does not list.
-   */
-  errors?: readonly ErrorCode[];
-}
-
-/** The success answer a spec declares, in whichever of its three forms (a 200 without a body when none). */
-export function successOf(
-  spec: EndpointSpec<unknown, unknown, unknown>,
-): NonNullable<EndpointSpec<unknown, unknown, unknown>['response']> {
-  const forms = [spec.ok, spec.created, spec.response].filter((f) => f !== undefined);
-  if (forms.length > 1) throw new Error('a spec declares its success answer once: ok, created or response');
-  if (spec.ok) return { status: 200, schema: spec.ok };
-  if (spec.created) return { status: 201, schema: spec.created };
-  return spec.response ?? { status: 200 };
-}
-
-/** What the OpenAPI document is generated from: the handler's spec (the schemas it validates with) and its row. */
-export type Contract = EndpointSpec<unknown, unknown, unknown> & { route: Route };
-
 /** The query schema of a route that declares none: no parameter at all. */
 const NO_QUERY = z.strictObject({});
-
-/**
- * Every error code a route can answer, by status: those its row implies, and those its handler
- * declares (`errors`). Implied: `ERR_INTERNAL` always; `ERR_VALIDATION` (every route validates
- * its query string at least); 413 on a POST or PUT, 415 with a body schema; a token's 401 and, on the `reseller` and
- * `admin` levels, 403; the aggregator's 401; a RADIUS server's 502; and 503 for a route that
- * touches the table, SNS or a secret.
- */
-export function routeErrors(
-  route: Route,
-  contract: Pick<Contract, 'body' | 'errors'>,
-): Map<number, ErrorCode[]> {
-  const codes = new Set<ErrorCode>(['ERR_INTERNAL', 'ERR_VALIDATION']);
-  // A POST or PUT may carry a body (a schema's, or a raw one a handler checks itself).
-  if (contract.body || route.method === 'POST' || route.method === 'PUT') codes.add('ERR_PAYLOAD_TOO_LARGE');
-  if (contract.body) codes.add('ERR_UNSUPPORTED_MEDIA_TYPE');
-  if (
-    route.auth === 'jwt' ||
-    route.auth === 'reseller' ||
-    route.auth === 'admin' ||
-    route.auth === 'agent' ||
-    route.auth === 'webhook'
-  )
-    codes.add('ERR_UNAUTHENTICATED');
-  if (route.auth === 'reseller' || route.auth === 'admin' || route.auth === 'agent')
-    codes.add('ERR_FORBIDDEN');
-  if (route.auth === 'radius' || route.auth === 'edge') codes.add('ERR_RADIUS_CREDENTIALS');
-  if (route.auth === 'signature') codes.add('ERR_SIGNATURE_INVALID');
-  if (
-    route.access.table !== 'none' ||
-    route.access.sns ||
-    route.access.payments ||
-    routeSecrets(route).length > 0
-  )
-    codes.add('ERR_UNAVAILABLE');
-  for (const code of contract.errors ?? []) codes.add(code);
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of Object.keys(ERROR_STATUS) as ErrorCode[]) {
-    if (!codes.has(code)) continue;
-    const status = ERROR_STATUS[code];
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  }
-  return new Map([...byStatus].sort(([a], [b]) => a - b));
-}
 
 /** What the middlewares learnt about a request, handed to the handler on middy's context. */
 interface Parsed {
@@ -192,98 +75,6 @@ function toResponse(reply: Reply): APIGatewayProxyStructuredResultV2 {
     body: raw ? reply.raw : reply.body === undefined ? '' : JSON.stringify(reply.body),
     ...bytes,
   };
-}
-
-/**
- * The RADIUS servers' bearer tokens: the secret holds one per server, separated by white space
- * or commas, so that one server's token can be replaced without touching the others.
- */
-async function radiusTokenMatches(header: string | undefined): Promise<boolean> {
-  const given = /^Bearer (\S+)$/.exec(header?.trim() ?? '')?.[1] ?? '';
-  const digests = radiusTokenDigests(await getSecret('RADIUS_API_SECRET'));
-  // Every token is compared (no early exit), each in constant time.
-  return digestMatches(given, digests);
-}
-
-/**
- * The in-country edges' token check, given by functions/edge/edge-auth.ts: only the edge rows'
- * handlers import it, so no other function carries it nor the store code it reads with, and an
- * edge row's function without it refuses every caller. It is told the route's path.
- */
-type EdgeCheck = (authorization: string | undefined, path: string) => Promise<EdgePrincipal | undefined>;
-let edgeCheck: EdgeCheck | undefined;
-export const acceptEdgeTokens = (check: EdgeCheck): void => {
-  edgeCheck = check;
-};
-
-/** The digests of the secret's tokens (`safeEqual`'s), split and hashed once per secret value. */
-let tokenDigests: { secret: string; digests: Buffer[] } | undefined;
-function radiusTokenDigests(secret: string): Buffer[] {
-  if (tokenDigests?.secret !== secret) {
-    const tokens = secret.split(/[\s,]+/).filter(Boolean);
-    tokenDigests = { secret, digests: tokens.map(digestOf) };
-  }
-  return tokenDigests.digests;
-}
-
-/**
- * Checks a session token (the `Authorization` header) and answers its verified principal. Only
- * the handlers of session routes pass one (`sessionEndpoint`): the JWT library and the token
- * checks stay out of the other functions' bundles.
- */
-export type SessionCheck = (authorization: string | undefined) => Promise<Principal>;
-
-async function authenticate(
-  route: Route,
-  headers: Record<string, string>,
-  checkSession: SessionCheck | undefined,
-): Promise<Principal | EdgePrincipal | undefined> {
-  switch (route.auth) {
-    case 'none':
-      return undefined;
-    // Each gateway signs its own way, over the raw body: its handler checks the signature
-    // (functions/billing/gateways/) before anything reads the body or the table.
-    case 'signature':
-      return undefined;
-    case 'webhook': {
-      const expected = await getSecret('WEBHOOK_SECRET');
-      const given = headers['x-provider-secret'] ?? '';
-      if (!safeEqual(given, expected)) throw new AppError('ERR_UNAUTHENTICATED', 'Invalid provider secret');
-      return undefined;
-    }
-    case 'radius':
-      // The FreeRADIUS of the front's own task, by its bearer. Not a 401: FreeRADIUS reads 401
-      // as "reject this user" and would blame the subscriber.
-      if (!(await radiusTokenMatches(headers.authorization))) {
-        throw new AppError('ERR_RADIUS_CREDENTIALS', 'Invalid RADIUS server credentials');
-      }
-      return undefined;
-    case 'edge': {
-      // An in-country edge, by its own token while active. Not a 401 either: the edge hands the
-      // region's answers to its FreeRADIUS, where a 401 reads as a rejected subscriber.
-      const edge = edgeCheck ? await edgeCheck(headers.authorization, route.path) : undefined;
-      if (!edge) throw new AppError('ERR_RADIUS_CREDENTIALS', 'Invalid edge credentials');
-      return edge;
-    }
-    case 'jwt':
-    case 'reseller':
-    case 'admin':
-    case 'agent': {
-      // The types make this unreachable (a session route's key is not an OpenRouteKey).
-      if (!checkSession) throw new Error(`${route.method} ${route.path} needs sessionEndpoint`);
-      const principal = await checkSession(headers.authorization);
-      if (route.auth === 'admin' && principal.role !== 'admin')
-        throw new AppError('ERR_FORBIDDEN', 'Admins only');
-      // Allow-lists, never deny-lists: a role added later is refused until a level names it.
-      if (route.auth === 'reseller' && principal.role !== 'reseller' && principal.role !== 'admin') {
-        throw new AppError('ERR_FORBIDDEN', 'Resellers and admins only');
-      }
-      if (route.auth === 'agent' && principal.role === 'subscriber') {
-        throw new AppError('ERR_FORBIDDEN', 'Agents, resellers and admins only');
-      }
-      return principal;
-    }
-  }
 }
 
 /** The function a route's handler module gives: its request typed by the route's auth level. */

@@ -1,3 +1,5 @@
+// One spelling per IP address, so that two spellings of one address compare equal.
+
 import { isIP } from 'node:net';
 
 /**

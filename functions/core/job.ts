@@ -1,3 +1,5 @@
+// A scheduled job's Lambda handler: its logs and metrics flushed, its failure logged and thrown.
+
 import { endInvocation, log } from './log.js';
 
 /**

@@ -1,3 +1,5 @@
+// SNS messages published with the SDK's client loaded by the first one, or written to a local outbox.
+
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { PublishCommandInput, SNSClient } from '@aws-sdk/client-sns';

@@ -1,3 +1,5 @@
+// Structured JSON logs (Powertools Logger), work run at an invocation's end, and a phone number masked for the logs.
+
 import { Logger } from '@aws-lambda-powertools/logger';
 
 /**

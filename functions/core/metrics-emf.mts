@@ -1,3 +1,5 @@
+// Powertools Metrics as a lazy chunk, loaded by a function's first count.
+
 import { Metrics } from '@aws-lambda-powertools/metrics';
 
 /**
@@ -8,7 +10,10 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 export const metrics = new Metrics({
   namespace: 'HotspotPlatform',
   serviceName: 'hotspot-api',
-  // Cells share an account's namespace: each count carries its cell, and each cell's alarms
-  // read only its own (lib/observability.ts).
-  ...(process.env.CELL_ID ? { defaultDimensions: { cell: process.env.CELL_ID } } : {}),
+  // Cells, and a cell's stages, share an account's namespace: each count carries its cell and
+  // its stage, and each cell's alarms read only its own (lib/observability.ts, ourDimensions).
+  defaultDimensions: {
+    ...(process.env.CELL_ID ? { cell: process.env.CELL_ID } : {}),
+    ...(process.env.STAGE ? { stage: process.env.STAGE } : {}),
+  },
 });

@@ -1,3 +1,6 @@
+// Business metrics as CloudWatch EMF, kept until Powertools is loaded and flushed when each invocation ends (a server's summed and flushed on a timer).
+
+import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { atInvocationEnd } from './log.js';
 
 /**
@@ -7,30 +10,63 @@ import { atInvocationEnd } from './log.js';
  * kept here until then, and the flush writes it through Powertools, synchronously once loaded
  * (which the first count's invocation has almost always done by its end), else once the load
  * completes.
+ *
+ * A long-running server (the RADIUS front's service, lib/radius-front.ts) sets METRICS_FLUSH_S:
+ * its counts are then summed in memory (ages: the largest kept) and written every that many
+ * seconds, one EMF document for all of them. One document per request would be one log line per
+ * RADIUS packet, about 900 M lines (some 270 GB of logs) a month at the national model
+ * (docs/scale.md), for the same sums.
  */
-type Emf = typeof import('./metrics-emf.mjs');
 /** Powertools' own units (`MetricUnit.Count`, `MetricUnit.Seconds`) are these strings. */
 type Unit = 'Count' | 'Seconds';
 
 const pending: { name: string; unit: Unit; value: number }[] = [];
-let loading: Promise<Emf> | undefined;
-let loaded: Emf | undefined;
+let loading: Promise<Metrics> | undefined;
+let loaded: Metrics | undefined;
 
-const emf = (): Promise<Emf> => {
-  loading ??= import('./metrics-emf.mjs').then((m) => {
-    loaded = m;
-    return m;
+const emf = (): Promise<Metrics> => {
+  loading ??= import('./metrics-emf.mjs').then(({ metrics }) => {
+    loaded = metrics;
+    return metrics;
   });
   return loading;
 };
 
+/** Seconds between two flushes of a long-running server; 0: a flush at each invocation's end. */
+const FLUSH_S = Number(process.env.METRICS_FLUSH_S) > 0 ? Number(process.env.METRICS_FLUSH_S) : 0;
+
 function record(name: string, unit: Unit, value: number): void {
-  pending.push({ name, unit, value });
+  if (FLUSH_S) summed(name, unit, value);
+  else pending.push({ name, unit, value });
   // Started now, so that it is done by the invocation's end; a failure shows at the flush.
   emf().catch(() => undefined);
 }
 
-function flush({ metrics }: Emf): void {
+/** A server's counts since its last flush, by name: counts added, ages the largest. */
+const sums = new Map<string, { unit: Unit; value: number }>();
+let timer: ReturnType<typeof setInterval> | undefined;
+
+function summed(name: string, unit: Unit, value: number): void {
+  const known = sums.get(name);
+  if (!known) sums.set(name, { unit, value });
+  else known.value = unit === 'Seconds' ? Math.max(known.value, value) : known.value + value;
+  if (!timer) {
+    timer = setInterval(() => void flushSums(), FLUSH_S * 1000);
+    // A pending flush keeps no process alive; what is counted after the last one is lost with it.
+    timer.unref();
+  }
+}
+
+/** Writes a server's sums as one EMF document (its `METRICS_FLUSH_S` flush). */
+async function flushSums(): Promise<void> {
+  if (!sums.size) return;
+  const metrics = loaded ?? (await emf());
+  for (const [name, m] of sums) metrics.addMetric(name, m.unit, m.value);
+  sums.clear();
+  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+}
+
+function flush(metrics: Metrics): void {
   for (const m of pending.splice(0)) metrics.addMetric(m.name, m.unit, m.value);
   if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
 }
@@ -83,7 +119,19 @@ type BusinessMetric =
   /** Interims the stream consumer counted on their codes (functions/radius/code-usage.ts). */
   | 'InterimsCounted'
   /** A completed payment whose code had no login within 15 minutes (the reseller is told). */
-  | 'PaidNotConnected';
+  | 'PaidNotConnected'
+  /**
+   * The RADIUS front's answers as FreeRADIUS got them (functions/front/service.ts): login calls
+   * (authorize, post-auth), accounting calls, and the refusals by reason. A front that refuses
+   * everyone pages (lib/observability.ts, FrontRefusingLogins and FrontErrors).
+   */
+  | 'FrontLoginCalls'
+  | 'FrontRefusedUnknownCode'
+  | 'FrontRefusedRouter'
+  | 'FrontRefusedOther'
+  | 'FrontLoginErrors'
+  | 'FrontAccountingCalls'
+  | 'FrontAccountingErrors';
 
 /** Counts a business event; flushed as EMF at the end of the invocation. */
 export function countMetric(name: BusinessMetric, value = 1): void {

@@ -1,3 +1,5 @@
+// Phone numbers of the countries served, read and validated with their numbering plans (libphonenumber).
+
 import { type CountryCode, type MetadataJson, parsePhoneNumberFromString } from 'libphonenumber-js/core';
 import metadata from './phone-metadata.json' with { type: 'json' };
 

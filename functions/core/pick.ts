@@ -1,3 +1,5 @@
+// The named attributes a record holds, as an answer's view of it.
+
 /**
  * The named attributes of a record, those it holds (an absent or `undefined` one is left out,
  * not written as `undefined`): how a stored record becomes the view an answer shows, field by

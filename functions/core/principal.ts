@@ -1,3 +1,5 @@
+// Who a caller is once its token was verified: the roles, the principals by auth level, a session's claims.
+
 /**
  * Who a caller is, as every area sees it once a session token has been verified. Signing and
  * verifying the tokens is auth's job (functions/auth/tokens.ts); these types and helpers carry no

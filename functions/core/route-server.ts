@@ -1,3 +1,5 @@
+// Route-table rows served over plain HTTP, each handler called with the event API Gateway would send (local mode, the front, the edge).
+
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,3 +1,5 @@
+// The shared schema pieces (ids, pages, cursors, days, settings) and `schema()`, which leaves unused schemas out of a bundle.
+
 import * as z from 'zod/mini';
 
 /**

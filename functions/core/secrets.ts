@@ -1,3 +1,5 @@
+// The service's secrets by name, read once per container (the extension layer in AWS, a file or the environment locally).
+
 /**
  * The service's secrets, read once per container.
  *

@@ -1,3 +1,5 @@
+// The session tokens' signing keys, current and previous, read from JWT_SECRET.
+
 import { getSecret } from './secrets.js';
 
 /**

@@ -1,3 +1,5 @@
+// A promise made once per key and shared by every caller while it stands.
+
 /**
  * The promise `load` gives for `key`, made once and shared by every caller while it stands (a
  * secret read once per container, a request signer made once per client). A failed one is not

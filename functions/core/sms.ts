@@ -1,3 +1,5 @@
+// One SMS sent: through SNS in AWS, to the local outbox otherwise.
+
 import { clock } from './clock.js';
 import { config } from './config.js';
 import { appendToOutbox, publish } from './lazy-sns.js';

@@ -1,3 +1,5 @@
+// The SDK's SNS client as a lazy chunk, loaded by the first message sent.
+
 /**
  * The SDK's SNS client, as a lazy chunk (lib/lazy-chunks.ts): a file of its own beside the
  * bundles of the functions that send an SMS or an alert, loaded by the first message sent

@@ -1,3 +1,5 @@
+// The edge's decisions while the region is unreachable: logins and accounting answered from its replica.
+
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Replica } from '../edge/replica.js';

@@ -1,3 +1,5 @@
+// The edge process's environment defaults, imported first for their side effect.
+
 /**
  * Environment defaults of the edge's process, imported first for its side effect: the logger and
  * metrics read these when their modules load.

@@ -1,3 +1,5 @@
+// The RADIUS core's store over an edge's replica and what the edge saw itself, for its decisions during a cut.
+
 import type { Replica, ReplicaCode } from '../edge/replica.js';
 import type { RadiusStore } from '../radius/port.js';
 import type { AccessCode } from '../store/access-codes.js';
@@ -95,6 +97,7 @@ export function replicaStore(
       nas_ids: r.nas_ids,
       transport: r.transport,
       ...(r.source_ip ? { source_ip: r.source_ip } : {}),
+      ...(r.cert_serial ? { cert_serial: r.cert_serial } : {}),
       // The replica holds active routers only.
       status: 'active',
       created_at: '',
@@ -146,7 +149,8 @@ export function replicaStore(
       options.changed();
       return true;
     },
-    countWrongGuess: async () => undefined,
+    // No guess budgets at an edge during a cut (its replica holds no counters).
+    gateLogin: async () => undefined,
     noteSeen: async () => undefined,
     cutDevices: async () => undefined,
     interim: async (report) => {

@@ -1,23 +1,38 @@
+// The in-country edge's service: FreeRADIUS's calls forwarded to the region, or answered from its replica during a cut.
+
 import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { safeEqual } from '../core/compare.js';
-import type { Replica } from '../edge/replica.js';
 import { requestAttributes } from '../radius/attributes.js';
-import { Journal, type JournalEntry } from './journal.js';
+import { EdgeClock, type TimeSource } from './clock.js';
+import { Journal, type JournalEntry, JournalFull } from './journal.js';
+import { type LinkState, startLink } from './link.js';
 import { EdgeState } from './offline.js';
+import { type RegionAnswer, regionOf } from './region.js';
 
 /**
  * The in-country edge's service (docs/outage.md): its FreeRADIUS (the shipped configuration,
  * RADIUS_API_URL pointing here on loopback) asks it exactly what the region's front asks the API.
- * While the region answers, each call is forwarded to the region's edge rows
- * (`/api/v1/edge/radius/<call>`, the same decision as the front's) with the edge's own token; the
- * edge learns from the answers (sessions, devices). When the region does not answer within
- * `forwardTimeoutMs` (or answers 5xx), the link is down: logins are decided from the replica,
- * accounting is journaled to disk and answered, and a probe asks the region every `probeMs`.
- * When it answers again, the journal is replayed in order (a login, then its accounting) before
- * any new accounting is forwarded, and the replica is fetched again.
+ *
+ * - **Link up**: each call is forwarded to the region's edge rows (`/api/v1/edge/radius/<call>`,
+ *   the same decision as the front's) with the edge's own token; the edge learns from the answers.
+ *   A call the region answers with a 5xx or a 429, or does not answer within `forwardTimeoutMs`,
+ *   is answered from the replica, that call alone: a login the replica lets in at once, a login it
+ *   would refuse after waiting for the region up to `answerBudgetMs` (it may know the code), a
+ *   report journaled and acknowledged. The link goes down only after `downAfter` such failures in
+ *   a row (a call unanswered after three forward timeouts counts as one), never on one slow answer.
+ * - **Link down**: every call is decided here at once: logins from the replica, accounting
+ *   journaled to disk (fsync'd) before it is acknowledged; a cheap probe asks the region every
+ *   `probeMs` (longer when it sent a Retry-After). When it answers, the journal is replayed
+ *   (functions/edge-service/replay.ts) before any new accounting is forwarded, then the replica
+ *   is fetched again.
+ * - **Disk full**: logins are still answered from memory (not journaled: counted and logged);
+ *   accounting is not acknowledged, so routers resend it; the count is logged again when the link
+ *   returns.
+ * - **Clock**: no offline decision while the clock is earlier than the latest time the edge has
+ *   seen (functions/edge-service/clock.ts).
  */
 export interface EdgeOptions {
   /** The region's API base URL. */
@@ -29,25 +44,50 @@ export interface EdgeOptions {
   dataDir: string;
   port?: number;
   host?: string;
+  /** How long a forwarded call may take before the edge answers it from its replica (ms). */
   forwardTimeoutMs?: number;
+  /** How long a login the replica would refuse waits for the region (ms; FreeRADIUS waits 2 s). */
+  answerBudgetMs?: number;
+  /** Failed forwards in a row that mark the link down. */
+  downAfter?: number;
   probeMs?: number;
   syncMs?: number;
   leaseS?: number;
   interimS?: number;
+  /** Journal entries replayed at once (never two of one code). */
+  replayParallel?: number;
+  /** The clocks (tests set them back). */
+  time?: TimeSource;
+  /** Where the edge's log lines go. */
+  say?: (line: string) => void;
 }
 
 type Route = 'authorize' | 'post-auth' | 'accounting' | 'client';
 const ROUTES = new Set<Route>(['authorize', 'post-auth', 'accounting', 'client']);
 
+/** What the edge refused or could not keep, since the link was last up. */
+interface Faults {
+  diskFullReports: number;
+  unjournaledLogins: number;
+  clockRefusals: number;
+}
+
 interface EdgeService {
   url: string;
   events: EventEmitter;
-  link: () => 'up' | 'down' | 'revoked';
+  link: () => LinkState;
   journal: Journal;
   state: EdgeState;
-  /** Fetches the replica now (the link is up). */
+  clock: EdgeClock;
+  faults: () => Faults;
+  /** Fetches the replica now. */
   sync: () => Promise<boolean>;
   close: () => Promise<void>;
+}
+
+interface Decision {
+  status: number;
+  body?: unknown;
 }
 
 const json = (res: ServerResponse, status: number, body?: unknown) => {
@@ -66,166 +106,164 @@ const readBody = (req: IncomingMessage): Promise<string> =>
     req.on('error', fail);
   });
 
-/** The region's answer says the edge's token is refused (revoked, or never issued). */
-const refusesToken = async (res: Response): Promise<boolean> => {
-  try {
-    const body = (await res.json()) as { error?: { code?: unknown } };
-    return body.error?.code === 'ERR_RADIUS_CREDENTIALS';
-  } catch {
-    return false;
-  }
-};
+const sleep = (ms: number) =>
+  new Promise<'slow'>((r) => {
+    setTimeout(() => r('slow'), ms).unref();
+  });
+
+/** A login refused because the clock cannot be trusted: the subscriber is told to try again. */
+const CLOCK_MESSAGE = 'Relais local : horloge en cours de réglage, réessayez dans quelques minutes';
 
 export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
   mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
+  const say = o.say ?? (() => undefined);
   const forwardTimeoutMs = o.forwardTimeoutMs ?? 1000;
-  const probeMs = o.probeMs ?? 5000;
-  const syncMs = o.syncMs ?? 60_000;
-  const journal = new Journal(o.dataDir);
+  const answerBudgetMs = Math.max(forwardTimeoutMs, o.answerBudgetMs ?? 1700);
+  /** A forwarded call unanswered this long counts as a failure of the link. */
+  const slowMs = Math.max(3 * forwardTimeoutMs, answerBudgetMs);
+  const journal = new Journal(o.dataDir, say);
   const state = new EdgeState(o.dataDir, (o.leaseS ?? 660) * 1000, o.interimS ?? 300);
+  const clock = new EdgeClock(o.time);
+  clock.see(journal.lastAt);
+  clock.see(Date.parse(state.replica?.generated_at ?? ''));
   const events = new EventEmitter();
-  const region = o.regionUrl.replace(/\/+$/, '');
-  let link: 'up' | 'down' | 'revoked' = journal.size > 0 ? 'down' : 'up';
-  let replaying = false;
+  const region = regionOf(o.regionUrl, o.token);
+  const faults: Faults = { diskFullReports: 0, unjournaledLogins: 0, clockRefusals: 0 };
+  const link = startLink({
+    region,
+    journal,
+    state,
+    clock,
+    events,
+    say,
+    slowMs,
+    downAfter: o.downAfter ?? 3,
+    probeMs: o.probeMs ?? 5000,
+    syncMs: o.syncMs ?? 60_000,
+    replayParallel: o.replayParallel ?? 8,
+    onUp: () => {
+      if (faults.diskFullReports || faults.unjournaledLogins || faults.clockRefusals)
+        say(
+          `while the link was down: ${faults.diskFullReports} reports not acknowledged (disk full; routers resent them), ` +
+            `${faults.unjournaledLogins} logins answered but not journaled (disk full), ` +
+            `${faults.clockRefusals} logins refused (clock behind)`,
+        );
+      Object.assign(faults, { diskFullReports: 0, unjournaledLogins: 0, clockRefusals: 0 });
+    },
+  });
 
-  const post = (path: string, body: unknown, timeoutMs = forwardTimeoutMs) =>
-    fetch(`${region}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${o.token}` },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-
-  const setLink = (next: 'up' | 'down' | 'revoked') => {
-    if (link === next || link === 'revoked') return;
-    link = next;
-    events.emit('link', next);
-  };
-
-  /** Asks the region for the replica; true when it answered (the link is up). */
-  const sync = async (): Promise<boolean> => {
+  /** Journals an entry; false when the disk refused it. */
+  const keep = (entry: JournalEntry): boolean => {
     try {
-      const res = await post(
-        '/api/v1/edge/replica',
-        { codes: state.seenCodes() },
-        Math.max(forwardTimeoutMs, 10_000),
-      );
-      if (res.status === 502 && (await refusesToken(res))) {
-        // The region refuses this edge's token: revoked. It forgets its routers and codes (a 502
-        // of a region in trouble is no refusal: the edge keeps what it has).
-        state.wipe();
-        setLink('revoked');
-        events.emit('revoked');
-        return false;
-      }
-      if (res.status !== 200) return false;
-      const replica = (await res.json()) as Replica;
-      if (journal.size === 0) {
-        state.replace(replica);
-        events.emit('synced', replica);
-      }
-      return true;
-    } catch {
+      journal.append(entry);
+    } catch (error) {
+      if (!(error instanceof JournalFull)) throw error;
+      if (!faults.diskFullReports && !faults.unjournaledLogins)
+        say(
+          `journal: disk full (${error.message}): accounting not acknowledged, logins answered from memory`,
+        );
+      events.emit('disk-full', entry.route);
       return false;
     }
+    // Something is owed to the region while it answers: replay it soon.
+    link.owed();
+    return true;
   };
 
-  /** Sends the journal in order; stops at the first entry the region does not take. */
-  const replay = async (): Promise<boolean> => {
-    if (replaying) return false;
-    replaying = true;
-    try {
-      const pending = journal.pending();
-      let taken = 0;
-      let unmarked = 0;
-      for (const entry of pending) {
-        if (!(await send(entry))) break;
-        taken += 1;
-        unmarked += 1;
-        // Recorded as it goes: after a crash the rest is replayed, and the region counts once.
-        if (unmarked === 50) {
-          journal.markTaken(unmarked);
-          unmarked = 0;
-        }
-      }
-      if (unmarked > 0) journal.markTaken(unmarked);
-      if (taken === pending.length) events.emit('replayed', taken);
-      return taken === pending.length;
-    } finally {
-      replaying = false;
-    }
-  };
-
-  const send = async (entry: JournalEntry): Promise<boolean> => {
-    try {
-      const res = await post(
-        `/api/v1/edge/radius/${entry.route}`,
-        entry.body,
-        Math.max(forwardTimeoutMs, 10_000),
+  /** The clock may decide: not earlier than the latest time the edge has seen. */
+  const clockRefuses = (now: number): Decision | undefined => {
+    const behind = clock.behindBy(now);
+    if (!behind) return undefined;
+    if (!faults.clockRefusals)
+      say(
+        `clock: ${Math.round(behind / 1000)} s earlier than the latest time seen (${new Date(clock.latestSeen).toISOString()}): ` +
+          'no login decided here until it is set (systemd-timesyncd)',
       );
-      await res.arrayBuffer();
-      // Accounting is taken on 2xx only; a login's answer, whatever it is, is final.
-      return entry.route === 'accounting' ? res.status < 300 : res.status < 500;
-    } catch {
-      return false;
-    }
+    faults.clockRefusals += 1;
+    return { status: 401, body: { 'reply:Reply-Message': { value: CLOCK_MESSAGE, do_xlat: false } } };
   };
 
-  let probing: NodeJS.Timeout | undefined;
-  const probe = async () => {
-    probing = undefined;
-    if (link === 'revoked') return;
-    if (await sync()) {
-      // Reports journaled while the replay runs join the journal: replayed by the next round.
-      let replayed = true;
-      while (replayed && journal.size > 0) replayed = await replay();
-      if (replayed) {
-        // No await between the empty journal and the link up: no report can slip in between.
-        setLink('up');
-        void sync();
-        return;
-      }
-    }
-    if (link === 'down') probing = setTimeout(probe, probeMs);
-  };
-  const goDown = () => {
-    setLink('down');
-    probing ??= setTimeout(probe, probeMs);
-  };
-  if (link === 'down') goDown();
-  const syncing = setInterval(() => {
-    if (link === 'up') void sync();
-  }, syncMs);
-
-  /** Decides from what the edge has (the link is down, or the journal still holds accounting). */
-  const offline = async (
+  /** Decides from what the edge has (the region cannot answer, or the journal still holds accounting). */
+  const decide = async (
     route: Route,
     text: string,
     attrs: Map<string, string>,
     now: number,
-    res: ServerResponse,
-  ) => {
+  ): Promise<Decision> => {
     switch (route) {
       case 'client': {
         const client = state.client(attrs.get('Hotspot-NAS-IP') ?? '');
-        return client ? json(res, 200, client) : json(res, 404, {});
+        return client ? { status: 200, body: client } : { status: 404, body: {} };
       }
       case 'accounting':
-        journal.append({ route: 'accounting', at: now, body: JSON.parse(text) });
+        // Not acknowledged unless on disk: the router resends it.
+        if (!keep({ route: 'accounting', at: now, body: JSON.parse(text) })) {
+          faults.diskFullReports += 1;
+          return { status: 503, body: {} };
+        }
+        clock.see(now);
         await state.account(attrs, now, true);
-        return json(res, 204);
+        return { status: 204 };
       case 'authorize': {
+        const refused = clockRefuses(now);
+        if (refused) return refused;
         const decided = await state.login(attrs, now);
-        if (decided.recorded) journal.append({ route: 'authorize', at: now, body: JSON.parse(text) });
+        if (decided.recorded && !keep({ route: 'authorize', at: now, body: JSON.parse(text) }))
+          faults.unjournaledLogins += 1;
         events.emit('offline-login', decided.status);
-        return json(res, decided.status, decided.body);
+        return decided;
       }
       case 'post-auth': {
+        const refused = clockRefuses(now);
+        if (refused)
+          return { status: 200, body: { ...(refused.body as object), 'control:Hotspot-Login-Refused': 1 } };
+        // The region's post-auth: a refusal is a 200 that says so (control:Hotspot-Login-Refused).
         const decided = await state.postAuth(attrs, now);
-        if (decided.recorded) journal.append({ route: 'post-auth', at: now, body: JSON.parse(text) });
-        return json(res, decided.status, decided.body);
+        if (decided.recorded && !keep({ route: 'post-auth', at: now, body: JSON.parse(text) }))
+          faults.unjournaledLogins += 1;
+        return decided;
       }
     }
+  };
+
+  /** What the edge learns from the region's answer to a forwarded call. */
+  const learn = async (
+    route: Route,
+    attrs: Map<string, string>,
+    now: number,
+    answer: { status: number; body: string },
+  ) => {
+    if (route === 'accounting') await state.account(attrs, now, false);
+    if (route === 'authorize' && answer.status === 200 && answer.body.includes('Hotspot-Login-Recorded'))
+      await state.account(
+        new Map([...attrs, ['Acct-Status-Type', 'Start'], ['Acct-Unique-Session-Id', `login:${now}`]]),
+        now,
+        false,
+      );
+  };
+
+  /** Forwards a call; undefined when the region could not answer it in time (then it is decided here). */
+  const forward = async (
+    route: Route,
+    text: string,
+    attrs: Map<string, string>,
+    now: number,
+  ): Promise<Extract<RegionAnswer, { ok: true }> | Decision | undefined> => {
+    const call = region.post(`/api/v1/edge/radius/${route}`, text, slowMs).then((answer) => {
+      link.judge(answer);
+      return answer;
+    });
+    const first = await Promise.race([call, sleep(forwardTimeoutMs)]);
+    if (first !== 'slow') return first.ok ? first : undefined;
+    if (route !== 'authorize' && route !== 'post-auth') return undefined;
+    // A slow login: what the replica lets in is let in now; a refusal waits for the region,
+    // which may know the code (sold since the last sync) or have a place free.
+    const decided = await decide(route, text, attrs, now);
+    const refused =
+      decided.status !== 200 || (decided.body as Record<string, unknown>)['control:Hotspot-Login-Refused'];
+    if (!refused) return decided;
+    const late = await Promise.race([call, sleep(answerBudgetMs - forwardTimeoutMs)]);
+    return late !== 'slow' && late.ok ? late : decided;
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -241,33 +279,21 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
     } catch {
       return json(res, 400, {});
     }
-    const now = Date.now();
-    if (link === 'revoked') return json(res, route === 'accounting' ? 503 : 401, {});
+    const now = clock.now();
+    if (link.state() === 'revoked') return json(res, route === 'accounting' ? 503 : 401, {});
     // New accounting waits behind the journal: the region takes a session's reports in order.
-    const behind = route === 'accounting' && (journal.size > 0 || replaying);
-    if (link === 'up' && !behind) {
-      try {
-        const answer = await post(`/api/v1/edge/radius/${route}`, text);
-        const body = await answer.text();
-        if (answer.status < 500) {
-          if (route === 'accounting') await state.account(attrs, now, false);
-          if (route === 'authorize' && answer.status === 200 && body.includes('Hotspot-Login-Recorded'))
-            await state.account(
-              new Map([...attrs, ['Acct-Status-Type', 'Start'], ['Acct-Unique-Session-Id', `login:${now}`]]),
-              now,
-              false,
-            );
-          res.writeHead(answer.status, {
-            'content-type': answer.headers.get('content-type') ?? 'application/json',
-          });
-          return res.end(body);
-        }
-      } catch {
-        // Unreachable or too slow: decided here, and the link is down until a probe answers.
+    const behind = route === 'accounting' && (journal.size > 0 || link.replaying());
+    if (link.state() === 'up' && !behind) {
+      const answer = await forward(route, text, attrs, now);
+      if (answer && 'ok' in answer) {
+        await learn(route, attrs, now, answer);
+        res.writeHead(answer.status, { 'content-type': answer.contentType });
+        return res.end(answer.body);
       }
-      goDown();
+      if (answer) return json(res, answer.status, answer.body);
     }
-    return offline(route, text, attrs, now, res);
+    const decided = await decide(route, text, attrs, now);
+    return json(res, decided.status, decided.body);
   };
 
   const server: Server = createServer((req, res) => {
@@ -282,15 +308,17 @@ export async function startEdge(o: EdgeOptions): Promise<EdgeService> {
   return {
     url: `http://127.0.0.1:${port}`,
     events,
-    link: () => link,
+    link: () => link.state(),
     journal,
     state,
-    sync,
+    clock,
+    faults: () => ({ ...faults }),
+    sync: link.sync,
     close: async () => {
-      clearInterval(syncing);
-      clearTimeout(probing);
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
+      await link.close();
+      region.close();
       state.flush();
       journal.close();
     },

@@ -1,47 +1,35 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { safeEqual } from '../core/compare.js';
-import { acceptEdgeTokens } from '../core/http.js';
+// An in-country edge's token made when an operator registers the edge, and the edge routes' check of it (edge-token.ts; held for RADIUS_ROUTER_HOLD_S on the RADIUS rows).
+
+import { randomBytes, randomUUID } from 'node:crypto';
+import { acceptEdgeTokens } from '../core/caller.js';
 import type { EdgePrincipal } from '../core/principal.js';
 import { radiusSettings } from '../radius/settings.js';
-import { createEdge, type EdgeRecord, getEdge } from '../store/edges.js';
-
-/**
- * An edge's bearer token: `edge_<edge_id>.<secret>`. The region stores the SHA-256 of the secret
- * only; a request carrying the token is the edge's while its record is active (read on every
- * request, strongly consistent: a revoked edge is refused at its next call). Bearer-token
- * characters only, so it goes into FreeRADIUS's header and run.sh's check as the front's does.
- */
-const TOKEN = /^edge_([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/;
-
-const digestOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
+import { createEdge, type EdgeRecord } from '../store/edges.js';
+import { digestOf, edgeOfBearer } from './edge-token.js';
 
 /**
  * Tokens found valid, by their digest, with when: an edge's RADIUS calls (its forwarded and
  * replayed exchanges, hundreds a minute) are judged from memory for RADIUS_ROUTER_HOLD_S, as its
  * routers are (functions/radius/table-store.ts); its replica, which carries its routers'
- * secrets, is answered only on a token read at that call.
+ * secrets, is answered only on a token read at that call (and the router keys function reads it
+ * again before it opens any secret).
  */
 const verified = new Map<string, { at: number; edge: EdgePrincipal }>();
 
-/** The active edge whose token this `Authorization` header carries, else undefined. */
-async function edgeOfBearer(
+/** The edge routes' check: the active edge whose token this header carries, else undefined. */
+async function edgeOfRequest(
   authorization: string | undefined,
   path: string,
 ): Promise<EdgePrincipal | undefined> {
-  const given = /^Bearer (\S+)$/.exec(authorization?.trim() ?? '')?.[1] ?? '';
-  const match = TOKEN.exec(given);
-  if (!match) return undefined;
   const holdMs = path.startsWith('/api/v1/edge/radius/') ? radiusSettings().RADIUS_ROUTER_HOLD_S * 1000 : 0;
-  const key = digestOf(given);
-  const held = verified.get(key);
+  const key = authorization ? digestOf(authorization) : '';
+  const held = holdMs > 0 ? verified.get(key) : undefined;
   if (held && Date.now() - held.at < holdMs) return held.edge;
-  const edge = await getEdge(match[1] as string);
-  if (edge?.status !== 'active') return undefined;
-  if (!safeEqual(digestOf(match[2] as string), edge.token_digest)) return undefined;
-  const principal: EdgePrincipal = { role: 'edge', edgeId: edge.edge_id, resellerIds: edge.reseller_ids };
+  const edge = await edgeOfBearer(authorization);
+  if (!edge || holdMs <= 0) return edge;
   if (verified.size >= 1000) verified.clear();
-  verified.set(key, { at: Date.now(), edge: principal });
-  return principal;
+  verified.set(key, { at: Date.now(), edge });
+  return edge;
 }
 
 /** Registers an edge for some resellers (operator CLI); its token is shown once. */
@@ -67,4 +55,4 @@ export async function registerEdge(input: {
 }
 
 // The `edge` rows' functions import this module: their auth level checks an edge's token with it.
-acceptEdgeTokens(edgeOfBearer);
+acceptEdgeTokens(edgeOfRequest);

@@ -1,3 +1,5 @@
+// POST /api/v1/edge/radius/accounting: An edge's accounting, forwarded or replayed in order after a cut: usage counted exactly once
+
 import { endpoint } from '../core/http.js';
 import { ACCOUNTING_CONTRACT, answerAccounting } from '../radius/answers.js';
 import './edge-auth.js';

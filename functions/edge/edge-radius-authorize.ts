@@ -1,3 +1,5 @@
+// POST /api/v1/edge/radius/authorize: An edge's authorize, forwarded from its FreeRADIUS: as the front's, for its own resellers' routers
+
 import { endpoint } from '../core/http.js';
 import { AUTHORIZE_CONTRACT, answerAuthorize } from '../radius/answers.js';
 import './edge-auth.js';

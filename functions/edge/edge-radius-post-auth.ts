@@ -1,3 +1,5 @@
+// POST /api/v1/edge/radius/post-auth: An edge's post-auth (a login it accepted, or replays after a cut): written as the front's
+
 import { endpoint } from '../core/http.js';
 import { answerPostAuth, POST_AUTH_CONTRACT } from '../radius/answers.js';
 import './edge-auth.js';

@@ -1,7 +1,8 @@
+// What an in-country edge needs to answer its hotspots while cut from the region: its routers, hotspots and live codes.
+
 import type { EdgePrincipal } from '../core/principal.js';
-import { getSecret } from '../core/secrets.js';
 import { standing } from '../radius/standing.js';
-import { open } from '../routers/secret-box.js';
+import { routerKeys } from '../routers/keys-client.js';
 import { Access, type AccessCode } from '../store/access-codes.js';
 import { batchGet } from '../store/entity.js';
 import { Nas, type NasVendor } from '../store/nas.js';
@@ -36,6 +37,8 @@ export interface Replica {
     transport: 'radsec' | 'udp';
     source_ip?: string;
     secret?: string;
+    /** A RadSec router's current certificate serial: a login over an older certificate is refused, as the region refuses it. */
+    cert_serial?: string;
     nas_ids: string[];
   }[];
   nas: { nas_id: string; reseller_id: string; vendor: NasVendor }[];
@@ -53,14 +56,19 @@ async function readAll<T>(keys: readonly string[], read: (chunk: string[]) => Pr
   return out;
 }
 
-/** The replica of `edge` at `nowMs`; `named`: codes the edge saw (any not its resellers' is left out). */
+/**
+ * The replica of `edge` at `nowMs`; `named`: codes the edge saw (any not its resellers' is left
+ * out). Its UDP routers' secrets are opened by the router keys (functions/routers/router-keys.ts)
+ * for the edge's own token (`authorization`, the request's header), which they check again.
+ */
 export async function replicaOf(
   edge: EdgePrincipal,
   named: readonly string[],
   nowMs: number,
+  authorization = '',
 ): Promise<Replica> {
   const resellers = new Set(edge.resellerIds);
-  const seed = await getSecret('ROUTER_SEAL_KEY');
+  const secrets = await routerKeys.edgeSecrets(authorization);
   const routers = (await Promise.all(edge.resellerIds.map((r) => routersOfReseller(r))))
     .flat()
     .filter((r) => r.status === 'active');
@@ -79,13 +87,14 @@ export async function replicaOf(
     edge_id: edge.edgeId,
     generated_at: new Date(nowMs).toISOString(),
     routers: routers.map((r) => {
-      const secret = r.secret_box ? open(seed, r.router_id, r.secret_box) : undefined;
+      const secret = secrets[r.router_id];
       return {
         router_id: r.router_id,
         reseller_id: r.reseller_id,
         transport: r.transport,
         ...(r.source_ip ? { source_ip: r.source_ip } : {}),
         ...(secret ? { secret } : {}),
+        ...(r.cert_serial ? { cert_serial: r.cert_serial } : {}),
         nas_ids: r.nas_ids,
       };
     }),

@@ -1,3 +1,5 @@
+// The edge routes' request and answer schemas: the replica it asks for, with the codes it saw.
+
 import * as z from 'zod/mini';
 import { schema } from '../core/schemas.js';
 
@@ -20,6 +22,8 @@ export const ReplicaSchema = /* @__PURE__ */ schema(() =>
         transport: z.enum(['radsec', 'udp']),
         source_ip: z.optional(z.string()),
         secret: z.optional(z.string()),
+        /** A RadSec router's current certificate serial (a login over an older one is refused). */
+        cert_serial: z.optional(z.string()),
         nas_ids: z.array(z.string()),
       }),
     ),

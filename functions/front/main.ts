@@ -1,3 +1,5 @@
+// The RADIUS front's service as its own process, which run.sh starts before FreeRADIUS.
+
 import { log } from '../core/log.js';
 import { startFrontService } from './service.js';
 

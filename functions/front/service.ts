@@ -1,4 +1,10 @@
+// The RADIUS front's service: the RADIUS routes on loopback beside FreeRADIUS, its routers held in memory.
+
+import { endInvocation } from '../core/log.js';
+import { countMetric } from '../core/metrics.js';
 import { compiled, type LambdaHandler, type RouteServer, serveRoutes } from '../core/route-server.js';
+import { REFUSALS } from '../radius/attributes.js';
+import { ROUTER_REFUSAL_MESSAGE } from '../radius/caller.js';
 import { handler as accounting } from '../radius/radius-accounting.js';
 import { handler as authorize } from '../radius/radius-authorize.js';
 import { handler as client } from '../radius/radius-client.js';
@@ -11,7 +17,7 @@ import {
   type RouterDirectory,
   startRouterDirectory,
 } from '../routers/directory.js';
-import { routes } from '../routes.js';
+import { type Route, routes } from '../routes.js';
 
 /**
  * The RADIUS front's service: the data plane of the route table (`plane: 'front'`: authorize,
@@ -35,6 +41,56 @@ const HANDLERS: Record<string, LambdaHandler> = {
   'radius/radius-disconnects-claim': disconnectsClaim,
   'radius/radius-disconnect-result': disconnectResult,
 };
+
+/**
+ * Counts what FreeRADIUS got from a login or accounting call, by what it carries on the wire (a
+ * status, a Reply-Message), whatever decided it: login calls, their refusals by reason (an
+ * unknown code, a router that may not speak for the hotspot, the code's own limits) and the
+ * calls that failed inside the service (FreeRADIUS refuses those logins and leaves those
+ * reports unanswered). A front whose DynamoDB access or role broke refuses everyone while its
+ * packets flow and its targets stay healthy: these counts page then (lib/observability.ts,
+ * FrontRefusingLogins and FrontErrors), once a minute (the task's METRICS_FLUSH_S).
+ */
+export function counted(route: Pick<Route, 'path'>, handler: LambdaHandler): LambdaHandler {
+  const login = /\/(authorize|post-auth)$/.test(route.path);
+  if (!login && !route.path.endsWith('/accounting')) return handler;
+  return async (event, context) => {
+    countMetric(login ? 'FrontLoginCalls' : 'FrontAccountingCalls');
+    let status = 500;
+    let body: string | undefined;
+    try {
+      const result = await handler(event, context);
+      status = result.statusCode ?? 200;
+      body = typeof result.body === 'string' ? result.body : undefined;
+      return result;
+    } finally {
+      if (status >= 500) countMetric(login ? 'FrontLoginErrors' : 'FrontAccountingErrors');
+      else if (login) {
+        const refusal = refusalOf(status, body);
+        if (refusal) countMetric(refusal);
+      }
+      // Counted after the handler's own flush: flushed now (a no-op where counts are summed).
+      await endInvocation();
+    }
+  };
+}
+
+/** A login call's refusal as FreeRADIUS reads it: authorize's 401, post-auth's refused login. */
+function refusalOf(
+  status: number,
+  body: string | undefined,
+): 'FrontRefusedUnknownCode' | 'FrontRefusedRouter' | 'FrontRefusedOther' | undefined {
+  if (status !== 401 && !body?.includes('Hotspot-Login-Refused')) return undefined;
+  let message: unknown;
+  try {
+    message = (JSON.parse(body ?? '{}') as Record<string, { value?: unknown }>)['reply:Reply-Message']?.value;
+  } catch {
+    message = undefined;
+  }
+  if (message === ROUTER_REFUSAL_MESSAGE) return 'FrontRefusedRouter';
+  if (message === REFUSALS.unknown_code) return 'FrontRefusedUnknownCode';
+  return 'FrontRefusedOther';
+}
 
 interface FrontService extends RouteServer {
   routers: RouterDirectory;
@@ -62,7 +118,7 @@ export async function startFrontService(
     .map((r) => {
       const handler = HANDLERS[r.handler];
       if (!handler) throw new Error(`the RADIUS front's service has no handler for ${r.handler}`);
-      return compiled(r, handler);
+      return compiled(r, counted(r, handler));
     });
   const routers = startRouterDirectory(options.directory ?? directorySettings());
   let loaded = false;

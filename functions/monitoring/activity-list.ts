@@ -1,3 +1,5 @@
+// GET /api/v1/activity: The activity log: writes by operators and resellers (who, what, when, from where), by cursor
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { clock } from '../core/clock.js';
 import { openCursor, sealCursor } from '../core/cursor.js';

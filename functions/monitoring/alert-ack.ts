@@ -1,3 +1,5 @@
+// PUT /api/v1/alerts/{id}/ack: Acknowledge an alert (idempotent)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { acknowledge } from './alerts.js';

@@ -1,3 +1,5 @@
+// GET /api/v1/alerts: List alerts (a reseller sees its own sites')
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { listAlerts } from './alerts.js';

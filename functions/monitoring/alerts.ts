@@ -1,3 +1,5 @@
+// Alerts as operators read them (a reseller its own sites', an admin all) and acknowledge them.
+
 import { clock } from '../core/clock.js';
 import { forbidden, notFound } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';

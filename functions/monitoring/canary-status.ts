@@ -1,3 +1,5 @@
+// GET /api/v1/canary/status: Latest canary run: the five checks, failure streak and overall status
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { canaryStatus } from './dashboard.js';

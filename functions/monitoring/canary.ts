@@ -1,3 +1,5 @@
+// The canary: the five checks run against the live platform, their outcome stored and alerts raised or resolved.
+
 import { randomUUID } from 'node:crypto';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';

@@ -1,3 +1,5 @@
+// The monitoring overview scoped to the caller, the canary's state, and the public status.
+
 import { clock } from '../core/clock.js';
 import type { Principal } from '../core/principal.js';
 import { getCanaryState, listDays } from '../store/canary.js';

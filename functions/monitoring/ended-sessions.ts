@@ -1,3 +1,5 @@
+// A phone's or a code's ended sessions found for a reseller's support.
+
 import { typedCode } from '../billing/codes.js';
 import { validation } from '../core/errors.js';
 import { nationalE164 } from '../core/phone.mjs';

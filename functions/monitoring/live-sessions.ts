@@ -1,3 +1,5 @@
+// Who is online at a reseller's hotspots now, a page at a time, with what their code has left.
+
 import { openCursor, sealCursor } from '../core/cursor.js';
 import { Access } from '../store/access-codes.js';
 import { batchGet } from '../store/entity.js';

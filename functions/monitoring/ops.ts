@@ -1,3 +1,5 @@
+// Tells operations about a new alert (the operations topic).
+
 import { clock } from '../core/clock.js';
 import { appendToOutbox, publish } from '../core/lazy-sns.js';
 import type { Alert } from '../store/alerts.js';

@@ -1,3 +1,5 @@
+// GET /api/v1/monitoring/overview: Active sessions, uptime, active alerts and SLA over the last 30 days
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { overview } from './dashboard.js';

@@ -1,3 +1,5 @@
+// The monitoring routes' request and answer schemas: status, overview, alerts, sessions, activity.
+
 import * as z from 'zod/mini';
 import { cursorPage, cursorQuery, day, pageQuery, pageSchema, schema, uuid } from '../core/schemas.js';
 import { DisconnectViewSchema } from '../radius/schemas.js';

@@ -1,3 +1,5 @@
+// POST /api/v1/sessions/{id}/disconnect: Cut a live session: a Disconnect-Request goes to its router through the RADIUS front
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { clock } from '../core/clock.js';
 import { json } from '../core/http.js';

@@ -1,3 +1,5 @@
+// GET /api/v1/sessions/{id}: A RADIUS session and the state of its disconnect (owning reseller or admin)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { sessionView } from '../radius/disconnect.js';

@@ -1,3 +1,5 @@
+// GET /api/v1/sessions/ended: A reseller's sessions ended in the last 30 days, by code or by the buyer's phone
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { resellerInScope } from '../core/access.js';
 import { clock } from '../core/clock.js';

@@ -1,3 +1,5 @@
+// GET /api/v1/sessions: A reseller's live sessions by cursor, with what each code has left
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { resellerInScope } from '../core/access.js';
 import { clock } from '../core/clock.js';

@@ -1,3 +1,5 @@
+// The monitoring settings: what the canary probes, and how long each probe may take.
+
 import * as z from 'zod/mini';
 import { defineSettings } from '../core/config.js';
 import { intSetting as int } from '../core/schemas.js';

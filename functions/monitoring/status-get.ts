@@ -1,3 +1,5 @@
+// GET /api/v1/monitoring/status: Public status of the service, from the latest canary run
+
 import { endpoint, json } from '../core/http.js';
 import { currentPublicStatus } from './dashboard.js';
 import { NoQuery, PublicStatusSchema } from './schemas.js';

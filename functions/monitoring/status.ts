@@ -1,3 +1,5 @@
+// The public status: each component's state from the canary's checks, and the uptime over the window.
+
 import type { Country } from '../core/currency.js';
 import type { CanaryState, DayCounters, RunStatus } from '../store/canary.js';
 import type { LinkState } from '../store/link-states.js';

@@ -1,3 +1,5 @@
+// GET /api/v1/branding/{nas_id}: Captive-portal branding of a hotspot (?view=portal: four fields)
+
 import { endpoint, json } from '../core/http.js';
 import { brandingOf, etagMatches, etagOf, portalView } from './branding.js';
 import { BrandingParams, BrandingQuery, BrandingResponse } from './schemas.js';

@@ -1,3 +1,5 @@
+// PUT /api/v1/branding/{nas_id}: Update a hotspot's branding (owning reseller or admin)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { updateBranding } from './branding.js';

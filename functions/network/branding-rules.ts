@@ -1,3 +1,5 @@
+// What a reseller may put on its captive portal: a logo URL's rules and the custom CSS's size.
+
 import { isIP } from 'node:net';
 
 /**

@@ -1,3 +1,5 @@
+// A hotspot's branding: read for the portal, changed by its reseller (colours, texts, logo, login origin), with its ETag.
+
 import { createHash } from 'node:crypto';
 import { assertActsFor } from '../core/access.js';
 import { clock } from '../core/clock.js';
@@ -29,7 +31,7 @@ function withDefaults(nasId: string, resellerName: string, saved: BrandingFields
   return {
     nas_id: nasId,
     reseller_name: resellerName,
-    logo_url: saved?.logo_url ?? d.BRANDING_DEFAULT_LOGO_URL,
+    logo_url: saved?.logo_url ?? onOwnOrigin(d.BRANDING_DEFAULT_LOGO_URL),
     primary_color: saved?.primary_color ?? d.BRANDING_DEFAULT_PRIMARY,
     secondary_color: saved?.secondary_color ?? d.BRANDING_DEFAULT_SECONDARY,
     banner_rotation_seconds: saved?.banner_rotation_seconds ?? d.BRANDING_DEFAULT_ROTATION_SECONDS,
@@ -111,7 +113,7 @@ const ownOrigin = () => config().PUBLIC_BASE_URL.replace(/\/$/, '');
 export async function uploadLogo(principal: Principal, nasId: string, base64: string): Promise<Branding> {
   const { nas } = await hotspot(nasId);
   assertActsFor(principal, nas.reseller_id);
-  const logo = checkLogo(base64);
+  const logo = await checkLogo(base64);
   const url = `${ownOrigin()}${logoPath(nasId, logo.hash)}`;
   const record = { nas_id: nasId, ...logo, updated_at: clock.iso() };
   if (!(await saveLogo(nas.reseller_id, record, url))) throw notFound('Hotspot');
@@ -128,11 +130,14 @@ export async function servedLogo(nasId: string, hash: string) {
   return logo;
 }
 
+/** A path (the default logo, `/portal/assets/logo.svg`) as a URL on the platform's origin. */
+const onOwnOrigin = (url: string) => (url.startsWith('/') ? `${ownOrigin()}${url}` : url);
+
 /**
- * The path of a logo served by the platform itself (an uploaded one), for the portal to load
- * from its own origin; undefined for any other URL.
+ * The path of a logo served by the platform itself (an uploaded one, or the portal's default),
+ * for the portal to load from its own origin; undefined for any other URL.
  */
 export function ownLogoPath(logoUrl: string): string | undefined {
-  const prefix = `${ownOrigin()}/api/v1/branding/`;
-  return logoUrl.startsWith(prefix) ? logoUrl.slice(ownOrigin().length) : undefined;
+  const own = ['/api/v1/branding/', '/portal/assets/'].some((p) => logoUrl.startsWith(`${ownOrigin()}${p}`));
+  return own ? logoUrl.slice(ownOrigin().length) : undefined;
 }

@@ -1,3 +1,5 @@
+// A reseller's custom CSS made safe with a real CSS parser (postcss): checked, and served exactly as checked.
+
 import type { Parser, Root } from 'postcss';
 import parse from 'postcss/lib/parse';
 import valueParser from 'postcss-value-parser';
@@ -197,14 +199,14 @@ function treeProblems(root: Root, problems: Set<string>): void {
   });
 }
 
-export type CustomCssResult = { ok: true; css: string } | { ok: false; problems: string[] };
+type CustomCssResult = { ok: true; css: string } | { ok: false; problems: string[] };
 
 /**
  * Parses a reseller's CSS with postcss, checks every node and the serialised whole, and answers
  * either the problems (a 400 on PUT) or the CSS to serve, as postcss serialises it without its
  * comments. What is served is exactly what was checked.
  */
-export function safeCustomCss(css: string): CustomCssResult {
+function safeCustomCss(css: string): CustomCssResult {
   if (Buffer.byteLength(css, 'utf8') > MAX_CSS_BYTES)
     return { ok: false, problems: ['must be at most 10 KB'] };
   // Inlined in a <style> element: `</style` would end it, whatever CSS makes of it.
@@ -224,12 +226,6 @@ export function safeCustomCss(css: string): CustomCssResult {
   const out = root.toString().trim();
   textProblems(out, problems);
   return problems.size > 0 ? { ok: false, problems: [...problems] } : { ok: true, css: out };
-}
-
-/** Null when the CSS is acceptable, else why not (every problem found, separated by `; `). */
-export function customCssProblem(css: string): string | null {
-  const result = safeCustomCss(css);
-  return result.ok ? null : result.problems.join('; ');
 }
 
 /**

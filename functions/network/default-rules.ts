@@ -1,3 +1,5 @@
+// The firewall rules a new VLAN starts with, isolation first.
+
 import { randomUUID } from 'node:crypto';
 import type { GatewayRule } from '../store/gateway-rules.js';
 import { subnetOf } from './naming.js';

@@ -1,3 +1,5 @@
+// GET /api/v1/network/dns/status: DNS sinkhole status
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { getDnsStatus } from '../store/dns-status.js';

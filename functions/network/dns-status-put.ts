@@ -1,3 +1,5 @@
+// PUT /api/v1/network/dns/status: Report the DNS sinkhole's blocklist (the DNS host)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { reportDns } from './dns.js';

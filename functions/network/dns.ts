@@ -1,3 +1,5 @@
+// The DNS sinkhole's state: reported by the sinkhole, read by operators.
+
 import { clock } from '../core/clock.js';
 import { validation } from '../core/errors.js';
 import { type DnsStatus, reportDnsStatus } from '../store/dns-status.js';

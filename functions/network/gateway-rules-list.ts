@@ -1,3 +1,5 @@
+// GET /api/v1/network/gateway/rules: Gateway firewall rules, optionally of one VLAN
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { listRules } from '../store/gateway-rules.js';

@@ -1,3 +1,5 @@
+// PUT /api/v1/network/nas/{nas_id}/login-origin: Register the origin a hotspot's router takes logins on: the portal posts codes there only
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { updateLoginOrigin } from './branding.js';

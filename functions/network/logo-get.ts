@@ -1,3 +1,5 @@
+// GET /api/v1/branding/{nas_id}/logo/{hash}: A hotspot's uploaded logo (immutable: a new upload has a new hash)
+
 import { endpoint } from '../core/http.js';
 import { servedLogo } from './branding.js';
 import { LogoParams } from './schemas.js';

@@ -1,3 +1,5 @@
+// PUT /api/v1/branding/{nas_id}/logo: Upload a hotspot's logo (PNG, JPEG or WebP, 40 KB at most), served from the platform's origin
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { uploadLogo } from './branding.js';

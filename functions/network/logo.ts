@@ -1,18 +1,24 @@
+// An uploaded logo checked (type, size, dimensions) and where it is kept.
+
 import { createHash } from 'node:crypto';
 import { AppError } from '../core/errors.js';
 
 /**
- * What an uploaded logo may be. No image library is in the project (none decodes and resizes
- * without native code: sharp needs libvips in every Lambda), so the console resizes the chosen
- * file in the browser (a canvas, at most LOGO_MAX_SIDE pixels a side) and the server only
- * verifies: the type from the file's first bytes (PNG, JPEG or WebP: never SVG, which can carry
- * script), the size, and the dimensions its header states. The file is then served from the
- * platform's own origin, never a third party's.
+ * What an uploaded logo may be. The console resizes the chosen file in the browser (a canvas, at
+ * most LOGO_MAX_SIDE pixels a side) and the server reads it: the type from the file's first
+ * bytes (PNG or JPEG: never SVG, which can carry script), the size, the dimensions its header
+ * states, then the whole image decoded and encoded again (functions/network/logo-image.mts,
+ * pngjs and jpeg-js): a file that does not decode whole, or whose pixels are not the size its
+ * header states (a JPEG with two size markers), is refused, and what is served is the platform's
+ * own encoding from its own origin. WebP is refused: no well-kept decoder runs in a Lambda
+ * without native code or a WebAssembly build, and the console sends PNG or JPEG.
  */
 export const LOGO_MAX_BYTES = 40 * 1024;
 export const LOGO_MAX_SIDE = 512;
 export const LOGO_MIN_SIDE = 16;
-export type LogoType = 'image/png' | 'image/jpeg' | 'image/webp';
+/** A logo encoded again may come out larger than the file sent: served up to this. */
+const SERVED_MAX_BYTES = 2 * LOGO_MAX_BYTES;
+export type LogoType = 'image/png' | 'image/jpeg';
 
 export interface CheckedLogo {
   type: LogoType;
@@ -24,8 +30,6 @@ export interface CheckedLogo {
 }
 
 const u16be = (b: Uint8Array, i: number) => ((b[i] ?? 0) << 8) | (b[i + 1] ?? 0);
-const u16le = (b: Uint8Array, i: number) => (b[i] ?? 0) | ((b[i + 1] ?? 0) << 8);
-const u24le = (b: Uint8Array, i: number) => u16le(b, i) | ((b[i + 2] ?? 0) << 16);
 const u32be = (b: Uint8Array, i: number) => u16be(b, i) * 65536 + u16be(b, i + 2);
 const ascii = (b: Uint8Array, i: number, n: number) => String.fromCharCode(...b.subarray(i, i + n));
 
@@ -55,40 +59,41 @@ function jpeg(b: Uint8Array) {
   return undefined;
 }
 
-/** WebP: RIFF/WEBP, then a lossy (VP8), lossless (VP8L) or extended (VP8X) header. */
-function webp(b: Uint8Array) {
-  if (ascii(b, 0, 4) !== 'RIFF' || ascii(b, 8, 4) !== 'WEBP') return undefined;
-  const chunk = ascii(b, 12, 4);
-  const type = 'image/webp' as const;
-  if (chunk === 'VP8 ') return { type, width: u16le(b, 26) & 0x3fff, height: u16le(b, 28) & 0x3fff };
-  if (chunk === 'VP8L' && b[20] === 0x2f) {
-    const bits = u16le(b, 21) + u16le(b, 23) * 65536;
-    return { type, width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
-  }
-  if (chunk === 'VP8X') return { type, width: u24le(b, 24) + 1, height: u24le(b, 27) + 1 };
-  return undefined;
-}
+const unsupported = (why: string) => new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', why);
 
 /**
- * The uploaded file (base64) checked: 413 over LOGO_MAX_BYTES, 415 when its bytes are not a PNG,
- * JPEG or WebP (whatever its name or stated type), 400 when its sides are out of bounds.
+ * The uploaded file (base64) checked and encoded again: 413 over LOGO_MAX_BYTES, 415 when its
+ * bytes are not a PNG or JPEG (whatever its name or stated type) or do not decode whole, 400
+ * when its sides are out of bounds.
  */
-export function checkLogo(base64: string): CheckedLogo {
-  const bytes = new Uint8Array(Buffer.from(base64, 'base64'));
-  if (bytes.length > LOGO_MAX_BYTES)
+export async function checkLogo(base64: string): Promise<CheckedLogo> {
+  const sent = new Uint8Array(Buffer.from(base64, 'base64'));
+  if (sent.length > LOGO_MAX_BYTES)
     throw new AppError('ERR_PAYLOAD_TOO_LARGE', `The logo is larger than ${LOGO_MAX_BYTES} bytes`);
-  const seen = png(bytes) ?? jpeg(bytes) ?? webp(bytes);
-  if (!seen) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'The logo must be a PNG, JPEG or WebP image');
+  const stated = png(sent) ?? jpeg(sent);
+  if (!stated) throw unsupported('The logo must be a PNG or JPEG image');
   const side = (n: number) => n >= LOGO_MIN_SIDE && n <= LOGO_MAX_SIDE;
-  if (!side(seen.width) || !side(seen.height)) {
-    throw new AppError('ERR_VALIDATION', 'Logo dimensions out of bounds', {
+  const outOfBounds = () =>
+    new AppError('ERR_VALIDATION', 'Logo dimensions out of bounds', {
       details: [
         { path: 'body.image', message: `must be ${LOGO_MIN_SIDE} to ${LOGO_MAX_SIDE} pixels a side` },
       ],
     });
+  // Bounds first, from the header: nothing larger is ever decoded.
+  if (!side(stated.width) || !side(stated.height)) throw outOfBounds();
+  const { reencode } = await import('./logo-image.mjs');
+  let image: Awaited<ReturnType<typeof reencode>>;
+  try {
+    image = reencode(stated.type, sent);
+  } catch {
+    throw unsupported('The logo could not be read as a whole PNG or JPEG image');
   }
-  const hash = createHash('sha256').update(bytes).digest('base64url').slice(0, 16);
-  return { ...seen, bytes, hash };
+  if (image.width !== stated.width || image.height !== stated.height)
+    throw unsupported('The logo does not hold the image its header states');
+  if (image.bytes.length > SERVED_MAX_BYTES)
+    throw new AppError('ERR_PAYLOAD_TOO_LARGE', `The logo is larger than ${LOGO_MAX_BYTES} bytes`);
+  const hash = createHash('sha256').update(image.bytes).digest('base64url').slice(0, 16);
+  return { type: stated.type, width: image.width, height: image.height, bytes: image.bytes, hash };
 }
 
 /** The path an uploaded logo is served at (immutable: a new file, a new path). */

@@ -1,3 +1,5 @@
+// VLAN maths and names: slugs, NAS ids, subnets, hosts and SSIDs.
+
 /**
  * VLAN maths and names: pure functions, no I/O. Subnet of VLAN v: 10.(v mod 256).(v div 256).0/24
  * (the API's `10.<v>.0.0/24` for v <= 255, still a distinct /24 above); nas_id `access_<slug>`.

@@ -1,3 +1,5 @@
+// An operator onboards a reseller in one step: its account, its VLAN and its first site.
+
 import { randomUUID } from 'node:crypto';
 import { requireMsisdnLoaded } from '../auth/otp.js';
 import { type Country, sameZone } from '../core/currency.js';

@@ -1,3 +1,5 @@
+// POST /api/v1/resellers: Onboard a reseller: its account, VLAN, NAS id, first site and first router in one request
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { onboardReseller } from './onboard.js';

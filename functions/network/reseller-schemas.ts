@@ -1,3 +1,5 @@
+// The onboarding's request and answer schemas.
+
 import * as z from 'zod/mini';
 import { COUNTRIES } from '../core/currency.js';
 import { plainText, schema } from '../core/schemas.js';

@@ -1,3 +1,5 @@
+// The network routes' request and answer schemas: VLANs, sites, branding, logo, DNS, firewall rules.
+
 import * as z from 'zod/mini';
 import { intParam, pageQuery, pageSchema, plainText, schema, uuid } from '../core/schemas.js';
 import { logoUrlProblem, MAX_CSS_BYTES, normalizedLogoUrl } from './branding-rules.js';
@@ -139,12 +141,13 @@ export const BrandingResponse = /* @__PURE__ */ schema(() =>
 /** An uploaded logo: the file's bytes in base64 (the console resizes it first, see network/logo.ts). */
 export const LogoBody = /* @__PURE__ */ schema(() =>
   z.strictObject({
-    image: z
-      .string()
-      .check(
-        z.base64('must be the image file in base64'),
-        z.meta({ description: 'A PNG, JPEG or WebP file, 40 KB at most, 16 to 512 pixels a side' }),
-      ),
+    image: z.string().check(
+      z.base64('must be the image file in base64'),
+      z.meta({
+        description:
+          'A PNG or JPEG file, 40 KB at most, 16 to 512 pixels a side (decoded whole and encoded again)',
+      }),
+    ),
   }),
 );
 export const LogoParams = /* @__PURE__ */ schema(() =>

@@ -1,3 +1,5 @@
+// The network area's settings: VLAN pool and sites per reseller.
+
 import * as z from 'zod/mini';
 import { defineSettings } from '../core/config.js';
 import { intSetting as int } from '../core/schemas.js';
@@ -7,10 +9,13 @@ export const networkSettings = defineSettings(
   z.object({
     /** What the DNS status reports as sinkhole before the DNS host first reports. */
     DNS_SINKHOLE_IP: z._default(z.string().check(z.ipv4()), '0.0.0.0'),
-    /** The logo a captive portal shows before the reseller sets one. */
+    /**
+     * The logo a captive portal shows before the reseller sets one: by default the portal's own
+     * (served with its script, portal/logo.svg), so a new hotspot's page asks no other host.
+     */
     BRANDING_DEFAULT_LOGO_URL: z._default(
-      z.string().check(z.url()),
-      'https://static.hotspot.africa/logo.png',
+      z.string().check(z.refine((v) => /^\/[A-Za-z0-9/._-]+$/.test(v) || URL.canParse(v))),
+      '/portal/assets/logo.svg',
     ),
     BRANDING_DEFAULT_PRIMARY: z._default(z.string().check(z.regex(/^#[0-9a-f]{6}$/)), '#0f6cbd'),
     BRANDING_DEFAULT_SECONDARY: z._default(z.string().check(z.regex(/^#[0-9a-f]{6}$/)), '#ffffff'),

@@ -1,3 +1,5 @@
+// POST /api/v1/network/sites: Register a site of a multi-site reseller
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { SiteBody, SiteResponse } from './schemas.js';

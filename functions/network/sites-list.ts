@@ -1,3 +1,5 @@
+// GET /api/v1/network/sites/{reseller_id}: List a reseller's sites
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { SitesList, SitesParams } from './schemas.js';

@@ -1,3 +1,5 @@
+// A reseller's sites inside its VLAN: each registered once, and listed.
+
 import { randomUUID } from 'node:crypto';
 import { assertActsFor } from '../core/access.js';
 import { clock } from '../core/clock.js';

@@ -1,3 +1,5 @@
+// POST /api/v1/network/vlan/allocate: Allocate a reseller's VLAN, NAS id, SSID and gateway rules
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { AllocateBody, AllocationResponse } from './schemas.js';

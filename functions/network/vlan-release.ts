@@ -1,3 +1,5 @@
+// DELETE /api/v1/network/vlans/{vlan_id}: Release a VLAN (its sites, NAS ids, branding and rules go with it)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { VlanParams } from './schemas.js';

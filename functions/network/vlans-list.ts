@@ -1,3 +1,5 @@
+// GET /api/v1/network/vlans: List VLAN allocations (a reseller sees its own)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { resellerInScope } from '../core/access.js';
 import { json } from '../core/http.js';

@@ -1,3 +1,5 @@
+// VLAN allocation: one free id per reseller from the pool, under contention, and its release.
+
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { clock } from '../core/clock.js';
 import { config } from '../core/config.js';

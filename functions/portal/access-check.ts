@@ -1,3 +1,5 @@
+// POST /api/v1/access/check: What an access code still allows at a hotspot (the captive portal, before logging in)
+
 import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
 import { checkCode } from './access.js';
@@ -6,7 +8,7 @@ import { CodeCheckBody, CodeCheckResult } from './schemas.js';
 /** Public: the captive portal checks a typed code before posting it to the router. */
 export const handler = endpoint(
   'POST /api/v1/access/check',
-  { body: CodeCheckBody, ok: CodeCheckResult, errors: ['ERR_RATE_LIMITED'] },
+  { body: CodeCheckBody, ok: CodeCheckResult },
   async ({ body, event }) =>
     json(
       200,

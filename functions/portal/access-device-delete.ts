@@ -1,3 +1,5 @@
+// DELETE /api/v1/access/{code}/devices/{mac}: Forget a device of the caller's own code: its next MAC login is refused
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { clock } from '../core/clock.js';
 import { json } from '../core/http.js';

@@ -1,3 +1,5 @@
+// POST /api/v1/access/devices: Remember a device for MAC login with its code (the portal, with the subscriber consent; at most max_devices)
+
 import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
 import { rememberDevice } from './remembered-devices.js';
@@ -9,7 +11,7 @@ export const handler = endpoint(
   {
     body: DeviceBody,
     ok: RememberResult,
-    errors: ['ERR_RATE_LIMITED', 'ERR_NOT_FOUND', 'ERR_CONFLICT', 'ERR_DEVICE_LIMIT'],
+    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT', 'ERR_DEVICE_LIMIT'],
   },
   async ({ body, event }) =>
     json(200, await rememberDevice(body, event.requestContext?.http?.sourceIp ?? 'unknown', clock.now())),

@@ -1,3 +1,5 @@
+// GET /api/v1/access/devices/mine: The devices remembered for MAC login on the caller's codes
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { myDevices } from './remembered-devices.js';

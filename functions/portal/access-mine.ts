@@ -1,3 +1,5 @@
+// GET /api/v1/access/mine: The caller's access codes with time left (at one hotspot with ?nas_id=)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { clock } from '../core/clock.js';
 import { json } from '../core/http.js';

@@ -1,3 +1,5 @@
+// GET /api/v1/captive/{nas_id}: RFC 8908 Captive Portal API of a hotspot (application/captive+json; ?mac= names the device)
+
 import { clock } from '../core/clock.js';
 import { notFound } from '../core/errors.js';
 import { endpoint } from '../core/http.js';

@@ -1,3 +1,5 @@
+// RFC 8908's Captive Portal API for one hotspot: whether a device is captive, and where its portal is.
+
 import { config } from '../core/config.js';
 import { canonicalIp } from '../core/ip.js';
 import { normalizeMac } from '../radius/attributes.js';

@@ -1,3 +1,5 @@
+// MD5 (RFC 1321) in the portal's page, for the router's CHAP login.
+
 /**
  * MD5 (RFC 1321) of bytes, as lower-case hex. The captive portal runs it in the subscriber's
  * browser: MikroTik's HTTP-CHAP login and CoovaChilli's CHAP response are MD5 digests, and the

@@ -1,3 +1,5 @@
+// The captive portal's page of one hotspot, written server-side from its branding and forfaits.
+
 import { createHash } from 'node:crypto';
 import phonePlans from '../core/phone-metadata.json' with { type: 'json' };
 import { PORTAL_SCRIPT, PORTAL_STYLE } from './assets.generated.js';

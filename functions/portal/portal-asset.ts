@@ -1,3 +1,5 @@
+// GET /portal/assets/{file}: The captive portal's script and stylesheet (content-hashed names, cached for a year)
+
 import { assetAnswers } from '../core/assets.js';
 import { endpoint } from '../core/http.js';
 import { PORTAL_ASSETS } from './assets.generated.js';

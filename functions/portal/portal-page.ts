@@ -1,3 +1,5 @@
+// GET /portal/{nas_id}: A hotspot's captive portal page (HTML, branded; ?lang=fr|en and the router's parameters)
+
 import { AppError } from '../core/errors.js';
 import { endpoint, type Reply } from '../core/http.js';
 import { OpenQuery } from '../core/schemas.js';

@@ -1,9 +1,12 @@
+// Devices that reconnect without typing their code: remembered, listed and forgotten by their holder.
+
 import { assertHoldsCode } from '../core/access.js';
 import { AppError, notFound } from '../core/errors.js';
 import { pick } from '../core/pick.js';
 import type { Principal } from '../core/principal.js';
 import { normalizeCode, normalizeMac } from '../radius/attributes.js';
 import { disconnectDevice } from '../radius/disconnect.js';
+import { neverUsedCard } from '../radius/guesses.js';
 import { standing } from '../radius/standing.js';
 import { type AccessCode, getAccessCode, listCodesOf } from '../store/access-codes.js';
 import { bindingsOfCode, bindMac, forgetMac, type MacBinding } from '../store/mac-bindings.js';
@@ -18,7 +21,8 @@ import { typedCodeAt } from './access.js';
  *
  * The portal's two calls are public, like `POST /access/check`: knowing the code is the right
  * to remember or forget a device for it, and they are budgeted like code guesses (per hotspot
- * and client address), so they are no way to try codes.
+ * and client address), so they are no way to try codes. A printed card is remembered once it
+ * has been used (its first login, by the router): before, the anonymous routes never confirm it.
  */
 export interface RememberedDevice {
   code: string;
@@ -30,17 +34,20 @@ export interface RememberedDevice {
 
 const view = (b: MacBinding): RememberedDevice => pick(b, 'code', 'mac', 'nas_id', 'bound_at', 'expires_at');
 
-/** The code named at a hotspot, or 404 (unknown, or another reseller's: the same answer), budgeted. */
+/**
+ * The code named at a hotspot, budgeted as the portal's check is: 404 for an unknown code,
+ * another reseller's, a printed card never used (remembered from its first login on) and, past
+ * the client address's budget, any code: the same answer for all.
+ */
 async function codeAt(nasId: string, typed: string, nowMs: number, clientAddress: string) {
-  const { code, nas, wrongGuess } = await typedCodeAt(nasId, typed, nowMs, clientAddress);
-  if (!code || !nas || nas.reseller_id !== code.reseller_id) {
-    await wrongGuess();
-    throw notFound('Access code');
-  }
-  return code;
+  const { code, nas, gate } = await typedCodeAt(nasId, typed, nowMs, clientAddress);
+  const known = code && nas?.reseller_id === code.reseller_id && !neverUsedCard(code) ? code : undefined;
+  if (!(await gate(known ? 'hit' : 'miss')).allowed || !known) throw notFound('Access code');
+  return known;
 }
 
-const macOf = (typed: string): string => {
+/** The MAC the portal sends (the router's `$(mac)`), as RADIUS names it; 400 for anything else. */
+export const macOf = (typed: string): string => {
   const mac = normalizeMac(typed);
   if (!mac) throw new AppError('ERR_VALIDATION', 'mac must be a MAC address');
   return mac;

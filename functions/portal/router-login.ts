@@ -1,3 +1,5 @@
+// What the hotspot router tells the portal when it sends a subscriber there, and how the portal logs in through it.
+
 import { md5Hex } from './md5.js';
 
 /**
@@ -124,6 +126,7 @@ export type RouterErrorKey =
   | 'err_data_used'
   | 'err_device_limit'
   | 'err_mac_unknown'
+  | 'err_too_many_codes'
   | 'err_router_generic';
 
 const ROUTER_ERRORS: [RegExp, RouterErrorKey][] = [
@@ -132,6 +135,8 @@ const ROUTER_ERRORS: [RegExp, RouterErrorKey][] = [
     'err_router_credentials',
   ],
   [/^code inconnu$/i, 'err_unknown_code'],
+  // The hotspot's guess budget (radius/attributes.ts REFUSALS.rate_limited).
+  [/^trop d'essais de codes/i, 'err_too_many_codes'],
   // A MAC login that found no remembered device (radius/attributes.ts REFUSALS.mac_unknown): the
   // page shows no error for it (most devices on a MAC-login hotspot are not remembered).
   [/^appareil non reconnu/i, 'err_mac_unknown'],

@@ -1,3 +1,5 @@
+// The captive portal API's request and answer schemas.
+
 import * as z from 'zod/mini';
 import { schema } from '../core/schemas.js';
 
@@ -33,14 +35,53 @@ export const CodeCheckBody = /* @__PURE__ */ schema(() =>
   }),
 );
 
+/**
+ * Why a code checked on the portal does not let anyone in; `unconfirmed`: the check does not say
+ * (an unknown code, a printed card never used, or any code past the caller's budget: one answer
+ * for all), and the router decides when the code is posted to it.
+ */
 const refusal = /* @__PURE__ */ schema(() =>
-  z.enum(['unknown_code', 'wrong_hotspot', 'expired', 'data_used', 'device_limit', 'revoked']),
+  z.enum(['expired', 'data_used', 'device_limit', 'revoked', 'unconfirmed']),
 );
+
+/**
+ * `flood`, present only when true: the hotspot's routers have seen its wrong-code count spent in
+ * this 10-minute window, whatever the code checked. A printed card then gets in on a device it
+ * was not used on only with a login pass (`POST /api/v1/access/pass`, signed in).
+ */
+const flood = /* @__PURE__ */ schema(() => z.optional(z.literal(true)));
 
 export const CodeCheckResult = /* @__PURE__ */ schema(() =>
   z.union([
-    z.object({ valid: z.literal(true), seconds_remaining: z.int(), bytes_remaining: z.nullable(z.int()) }),
-    z.object({ valid: z.literal(false), reason: refusal }),
+    z.object({
+      valid: z.literal(true),
+      seconds_remaining: z.int(),
+      bytes_remaining: z.nullable(z.int()),
+      flood,
+    }),
+    z.object({ valid: z.literal(false), reason: refusal, flood }),
+  ]),
+);
+
+/**
+ * A login pass's answer: the code's own (time and data left, or why it no longer lets anyone
+ * in), and for a valid one the pass, which lets this device in at this hotspot until
+ * `pass_expires_at` however many wrong codes the hotspot sees. `first_use`: a printed card never
+ * used (its clock starts at this login).
+ */
+export const LoginPassResult = /* @__PURE__ */ schema(() =>
+  z.union([
+    z.object({
+      valid: z.literal(true),
+      seconds_remaining: z.int(),
+      bytes_remaining: z.nullable(z.int()),
+      first_use: z.boolean(),
+      pass_expires_at: z.string(),
+    }),
+    z.object({
+      valid: z.literal(false),
+      reason: z.enum(['expired', 'data_used', 'device_limit', 'revoked']),
+    }),
   ]),
 );
 

@@ -1,3 +1,5 @@
+// Every sentence of the captive portal, in French (the default) and English, and how prices, times and data read.
+
 /**
  * Every sentence of the captive portal, in French (the default) and English. The page's Lambda
  * writes the HTML in one language; the page's script carries both, to switch in place and to
@@ -37,6 +39,7 @@ const fr = {
   connecting: 'Connexion…',
   buy_more: 'Acheter un autre forfait',
   remaining: 'Reste : {time}',
+  checked_at_login: 'Le routeur vérifie ce code quand vous vous connectez.',
   loading: 'Chargement…',
   no_router:
     'Pour vous connecter, rejoignez le Wi-Fi du hotspot puis ouvrez n’importe quel site : cette page reviendra.',
@@ -89,6 +92,10 @@ const fr = {
   err_remember_limit:
     'Ce code mémorise déjà le nombre maximal d’appareils. Oubliez-en un, ou connectez-vous sans cocher la case.',
   err_mac_unknown: 'Cet appareil n’est pas reconnu automatiquement : connectez-vous avec votre code.',
+  err_too_many_codes:
+    'Trop de codes faux ont été essayés ici : ce code ne peut pas être vérifié pour le moment. Réessayez dans quelques minutes, ou payez par mobile money.',
+  flood_sign_in:
+    'Beaucoup de codes faux sont essayés sur ce hotspot en ce moment. Confirmez votre numéro par SMS : votre ticket sera alors accepté sur ce téléphone.',
   err_router_generic: 'Le routeur n’a pas pu vous connecter. Réessayez.',
   err_foreign_router:
     'Cette page ne vient pas du routeur de ce hotspot : aucun code ne sera envoyé. Reconnectez-vous au Wi-Fi du hotspot.',
@@ -127,6 +134,7 @@ const en: Record<Key, string> = {
   connecting: 'Connecting…',
   buy_more: 'Buy another plan',
   remaining: 'Left: {time}',
+  checked_at_login: 'The router checks this code when you connect.',
   loading: 'Loading…',
   no_router: 'To connect, join the hotspot’s Wi-Fi and open any website: this page will come back.',
   hours: '{n} hour|{n} hours',
@@ -175,6 +183,10 @@ const en: Record<Key, string> = {
   err_remember_limit:
     'This code already remembers as many devices as it allows. Forget one, or connect without ticking the box.',
   err_mac_unknown: 'This device is not recognised automatically: connect with your code.',
+  err_too_many_codes:
+    'Too many wrong codes were tried here: this code cannot be checked for now. Try again in a few minutes, or pay by mobile money.',
+  flood_sign_in:
+    'Many wrong codes are being tried at this hotspot right now. Confirm your number by SMS: your voucher will then be accepted on this phone.',
   err_router_generic: 'The router could not connect you. Try again.',
   err_foreign_router:
     'This page did not come from this hotspot’s router: no code will be sent. Join the hotspot’s Wi-Fi again.',

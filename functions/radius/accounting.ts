@@ -1,3 +1,5 @@
+// RADIUS accounting: Start, Interim-Update, Stop and Accounting-On/Off applied to the session and its code.
+
 import { log } from '../core/log.js';
 import type { AccessCode } from '../store/access-codes.js';
 import { untilSettled } from '../store/retry.js';

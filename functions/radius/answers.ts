@@ -1,3 +1,5 @@
+// The RADIUS routes' answers, the front's and an edge's alike: the exchanges over the table, and the dynamic client lookup.
+
 import { clock } from '../core/clock.js';
 import { json, type Reply } from '../core/http.js';
 import { clientAt } from '../routers/router-secrets.js';

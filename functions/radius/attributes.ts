@@ -1,3 +1,5 @@
+// The RADIUS side, free of HTTP and DynamoDB: FreeRADIUS's request attributes read, and the reply attributes written.
+
 import type { NasVendor } from '../store/nas.js';
 
 /**

@@ -1,3 +1,5 @@
+// The router a RADIUS request comes from, judged once as the caller's identity before the request is looked at.
+
 import { log } from '../core/log.js';
 import type { NasRecord } from '../store/nas.js';
 import type { RouterRecord } from '../store/routers.js';

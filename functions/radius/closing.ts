@@ -1,3 +1,5 @@
+// Sessions closed in bulk: a NAS's on Accounting-On/Off, and silent ones by the sweep, within a time budget.
+
 import { fanOut } from '../core/fan-out.js';
 import { log } from '../core/log.js';
 import { getNas } from '../store/nas.js';

@@ -1,3 +1,5 @@
+// The CodeUsage stream consumer: Count RADIUS interims on their codes (used bytes, device lease, data limit) from the table's stream: an interim writes its session alone
+
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { clock } from '../core/clock.js';
 import { fanOut } from '../core/fan-out.js';

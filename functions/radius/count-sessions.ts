@@ -1,3 +1,5 @@
+// New sessions counted open and in their reseller's month, several a transaction.
+
 import { log } from '../core/log.js';
 import { cancelled, transact } from '../store/entity.js';
 import { untilSettled } from '../store/retry.js';

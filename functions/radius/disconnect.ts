@@ -1,3 +1,5 @@
+// Cutting a session (RFC 5176 Disconnect): asked by an operator or a revocation, claimed and reported by the front's relay.
+
 import { assertOwns } from '../core/access.js';
 import { AppError, notFound } from '../core/errors.js';
 import { log } from '../core/log.js';
@@ -47,7 +49,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * returned (two operators, or a revoke and a used-up pool at once, send one packet). Undefined
  * when the session is closed already.
  */
-export async function requestDisconnect(
+async function requestDisconnect(
   session: RadiusSession,
   reason: DisconnectReason,
   nowMs: number,
@@ -81,10 +83,10 @@ export async function requestDisconnect(
 }
 
 /** A session as its reseller sees it, with the state of its disconnect when one was asked. */
-export interface SessionView extends Omit<RadiusSession, 'uncounted' | 'by_stream'> {
+interface SessionView extends Omit<RadiusSession, 'uncounted' | 'by_stream'> {
   disconnect: DisconnectView | null;
 }
-export type DisconnectView = Pick<
+type DisconnectView = Pick<
   DisconnectRequest,
   'status' | 'reason' | 'attempts' | 'requested_at' | 'updated_at' | 'last_outcome' | 'error_cause'
 >;

@@ -1,3 +1,5 @@
+// The three RADIUS exchanges as rlm_rest asks them (attributes in, REST status and body out), the same on every road.
+
 import { log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
 import { type AccountingOutcome, account, reportOf } from './accounting.js';
@@ -11,7 +13,7 @@ import { isPppoe, pppoeAccount, pppoeLogin } from './pppoe.js';
  * The three RADIUS exchanges as FreeRADIUS's rlm_rest asks them: the request's attributes in,
  * the REST status and body out. One function per exchange, called the same way by every road
  * that answers a router: the front's service and the region's edge rows (over the table,
- * functions/radius/answer-*.ts) and an in-country edge deciding during a cut (over its replica,
+ * functions/radius/answers.ts) and an in-country edge deciding during a cut (over its replica,
  * functions/edge-service/offline.ts). Each judges the router first (functions/radius/caller.ts),
  * then decides (login.ts, accounting.ts) through the exchange's store.
  */

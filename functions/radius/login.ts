@@ -1,3 +1,5 @@
+// A RADIUS login decided: the code, the hotspot, the device rule, the guess budgets, then the login recorded.
+
 import { addressKey } from '../core/address.js';
 import { safeEqual } from '../core/compare.js';
 import { log } from '../core/log.js';
@@ -16,7 +18,7 @@ import {
   type Refusal,
 } from './attributes.js';
 import type { Caller } from './caller.js';
-import { judgeDevice, judgeWrong, radiusCounters } from './guesses.js';
+import { judgeDevice, radiusCounters } from './guesses.js';
 import type { Exchange, RadiusRules } from './port.js';
 import { dataGrant, type Standing, standing } from './standing.js';
 
@@ -200,11 +202,13 @@ function decideOnRead(
 /**
  * Authorize's decision, from one read of the guess counters, the code, the hotspot and the
  * router's last seen address. A guessing device past its own limit is refused first
- * (functions/radius/guesses.ts); then the code is decided. A right code always gets in, however
- * many wrong ones the hotspot saw: the NAS's count refuses only wrong codes past its limit (and
- * alerts the reseller). A wrong code (unknown, or another reseller's) is counted. A MAC login
- * guesses no code (it is looked up by the device's own MAC), and a hotspot with MAC login sends
- * one for every device that joins: it neither spends nor counts guesses.
+ * (functions/radius/guesses.ts); then the code is decided, and the guess budgets say whether
+ * that answer may be given: a wrong code (unknown, or another reseller's) is counted; past the
+ * NAS's count, a printed card on a device it was not used on gets the wrong codes' refusal (a
+ * guesser changing MAC finds nothing), while paid codes and cards on devices that used them get in,
+ * however many wrong ones the hotspot saw. A MAC login guesses no code (it is looked up by the
+ * device's own MAC), and a hotspot with MAC login sends one for every device that joins: it
+ * neither spends nor counts guesses.
  */
 async function gatedDecision(req: LoginRequest, caller: Caller | undefined, x: Exchange): Promise<Decided> {
   const { store, nowMs } = x;
@@ -226,12 +230,12 @@ async function gatedDecision(req: LoginRequest, caller: Caller | undefined, x: E
   if (seen && !(got.seen && Date.parse(got.seen.seen_at) > nowMs - SEEN_REFRESH_MS))
     await store.noteSeen({ ...seen, seen_at: new Date(nowMs).toISOString() });
   if (!judgeDevice(counters, got.counts, nowMs).allowed) return { refused: 'rate_limited' };
-  const d = bad ? { refused: bad } : await decideOnRead(req, got.code, got.nas, caller, x);
-  if ('refused' in d && guessing && (d.refused === 'unknown_code' || d.refused === 'wrong_hotspot')) {
-    const limited = !judgeWrong(counters, got.counts, nowMs).allowed;
-    await store.countWrongGuess(counters, nowMs);
-    if (limited) return { refused: 'rate_limited' };
-  }
+  const code = bad ? undefined : got.code;
+  const d = bad ? { refused: bad } : await decideOnRead(req, code, got.nas, caller, x);
+  // The guess budgets: whether this answer may be given at all (functions/radius/guesses.ts).
+  const login = { code, refused: 'refused' in d ? d.refused : undefined, device: deviceKey(req) };
+  if (guessing && (await store.gateLogin(counters, got.counts, nowMs, login))?.allowed === false)
+    return { refused: 'rate_limited' };
   return d;
 }
 

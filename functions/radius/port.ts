@@ -1,3 +1,5 @@
+// What the RADIUS core reads and writes, as a port: the table's store and an edge's replica store implement it.
+
 import type { AccessCode } from '../store/access-codes.js';
 import type { SeenAddress } from '../store/hotspot-addresses.js';
 import type { NasRecord } from '../store/nas.js';
@@ -5,7 +7,8 @@ import type { PppoePlan, PppoeSessionCount, PppoeSubscriber } from '../store/ppp
 import type { BudgetCount } from '../store/rate-limit.js';
 import type { RouterRecord } from '../store/routers.js';
 import type { InterimReport, RadiusSession, ReportNext } from '../store/sessions.js';
-import type { GuessCounter } from './guesses.js';
+import type { Refusal } from './attributes.js';
+import type { GuessCounter, GuessGate } from './guesses.js';
 
 /**
  * What the RADIUS core (functions/radius/caller.ts, login.ts, accounting.ts) reads and writes,
@@ -52,7 +55,17 @@ export interface RadiusStore {
   codes(names: readonly string[]): Promise<AccessCode[]>;
   /** A login's lease and data grant, conditioned on the code's `devices_version` as read. */
   claimDevice(claim: DeviceClaim): Promise<boolean>;
-  countWrongGuess(counters: readonly GuessCounter[], nowMs: number): Promise<void>;
+  /**
+   * The guess budgets' say on a typed code's login as decided (functions/radius/guesses.ts,
+   * `gateLogin`): counts a miss, takes and gives back a place for a hit; `counts` as read with
+   * the code. Undefined: nothing to say (no budget kept, or nothing a guess is about).
+   */
+  gateLogin(
+    counters: readonly GuessCounter[],
+    counts: readonly (BudgetCount | undefined)[],
+    nowMs: number,
+    login: { code: AccessCode | undefined; refused: Refusal | undefined; device: string },
+  ): Promise<GuessGate | undefined>;
   noteSeen(seen: SeenAddress): Promise<void>;
   /** The sessions of devices a typed login took the place of are cut (a Disconnect each). */
   cutDevices(code: AccessCode, devices: readonly string[], nowMs: number): Promise<void>;

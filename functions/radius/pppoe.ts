@@ -1,4 +1,5 @@
 // PPPoE logins and accounting through the RADIUS core: a subscriber's plan answered, its period's data counted once.
+
 import { stateOf } from '../billing/pppoe.js';
 import { log } from '../core/log.js';
 import type { PppoePlan, PppoeSubscriber } from '../store/pppoe.js';

@@ -1,3 +1,5 @@
+// POST /api/v1/radius/accounting: Accounting Start, Interim-Update, Stop, Accounting-On/Off: usage counted exactly once
+
 import { endpoint } from '../core/http.js';
 import { ACCOUNTING_CONTRACT, answerAccounting } from './answers.js';
 

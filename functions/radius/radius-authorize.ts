@@ -1,3 +1,5 @@
+// POST /api/v1/radius/authorize: May this access code connect at this hotspot? The reply carries time, rate and data limits
+
 import { endpoint } from '../core/http.js';
 import { AUTHORIZE_CONTRACT, answerAuthorize } from './answers.js';
 

@@ -1,3 +1,5 @@
+// POST /api/v1/radius/client: FreeRADIUS's dynamic client lookup: the UDP router registered at a source address, with its secret
+
 import { endpoint } from '../core/http.js';
 import { answerClient, CLIENT_CONTRACT } from './answers.js';
 

@@ -1,3 +1,5 @@
+// POST /api/v1/radius/disconnects/{id}/result: A router's answer to a Disconnect-Request: ACK closes the session, NAK or silence is retried
+
 import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
 import { SessionIdParams } from '../monitoring/schemas.js';

@@ -1,3 +1,5 @@
+// POST /api/v1/radius/disconnects/claim: The Disconnect-Requests (RFC 5176) the RADIUS front is to send to routers now, each claimed once
+
 import { clock } from '../core/clock.js';
 import { endpoint, json } from '../core/http.js';
 import { claimDisconnects } from './disconnect.js';

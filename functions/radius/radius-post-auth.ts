@@ -1,3 +1,5 @@
+// POST /api/v1/radius/post-auth: A login FreeRADIUS accepted (counted for operations)
+
 import { endpoint } from '../core/http.js';
 import { answerPostAuth, POST_AUTH_CONTRACT } from './answers.js';
 

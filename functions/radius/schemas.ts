@@ -1,3 +1,5 @@
+// The RADIUS routes' request and answer schemas (FreeRADIUS's rest module body), and the code and session routes'.
+
 import * as z from 'zod/mini';
 import { schema } from '../core/schemas.js';
 

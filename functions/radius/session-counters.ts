@@ -1,3 +1,5 @@
+// How a report's running totals move a session's stored ones (counter wraps and resets included).
+
 import type { RadiusSession } from '../store/sessions.js';
 
 /**

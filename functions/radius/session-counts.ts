@@ -1,3 +1,5 @@
+// The SessionCounts stream consumer: Count new RADIUS sessions (the open counters and the reseller's month) from the table's stream, several sessions a transaction
+
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { endInvocation, log } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';

@@ -1,3 +1,5 @@
+// The RADIUS settings: interim interval, lease, close budgets, router hold, disconnects, MAC logins.
+
 import * as z from 'zod/mini';
 import { defineSettings } from '../core/config.js';
 import { intSetting } from '../core/schemas.js';

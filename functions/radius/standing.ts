@@ -1,3 +1,5 @@
+// What a code still allows at a moment (time, data, devices), or why it allows nothing.
+
 import { type AccessCode, bytesOfMb } from '../store/access-codes.js';
 import type { Refusal } from './attributes.js';
 

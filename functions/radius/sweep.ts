@@ -1,3 +1,5 @@
+// The SessionSweep job, every 5 minutes: Close RADIUS sessions whose NAS stopped reporting (no interim for two intervals), and those an Accounting-On left
+
 import { clock } from '../core/clock.js';
 import { job } from '../core/job.js';
 import { log } from '../core/log.js';

@@ -1,3 +1,5 @@
+// The RADIUS core's store over the table: its reads in one BatchGetItem each, its writes conditioned on them.
+
 import { bookings, voucherSale } from '../billing/ledger.js';
 import { log } from '../core/log.js';
 import { routerDirectory } from '../routers/directory.js';
@@ -13,7 +15,7 @@ import { getSession, interimInOneWrite, openSessionItems, reportItems, Session }
 import { transactIfCurrent } from '../store/transact.js';
 import { closeSessionsOfNas } from './closing.js';
 import { disconnectDevice, disconnectOthersWhenUsedUp } from './disconnect.js';
-import { countWrongGuess, guessReads } from './guesses.js';
+import { gateLogin, guessReads } from './guesses.js';
 import type { Exchange, RadiusStore } from './port.js';
 import { radiusSettings } from './settings.js';
 
@@ -115,7 +117,7 @@ export const tableStore: RadiusStore = {
     return claimDevice({ ...claim, ...(firstUse ? { firstUse } : {}) });
   },
 
-  countWrongGuess: (counters, nowMs) => countWrongGuess([...counters], nowMs),
+  gateLogin: (counters, counts, nowMs, login) => gateLogin([...counters], [...counts], nowMs, login),
 
   async noteSeen(seen) {
     // Never throws: the login must not depend on it.

@@ -1,3 +1,5 @@
+// The platform's own certificate authority for RadSec: router and server certificates issued from its seed.
+
 import 'reflect-metadata';
 import { createECDH, createPrivateKey, hkdfSync, randomBytes, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
@@ -36,7 +38,7 @@ export const ROUTER_CERT_DAYS = 3650;
 const b64u = (b: Buffer | Uint8Array) => Buffer.from(b).toString('base64url');
 
 /** The front's server certificate: long enough that a missed daily rotation is harmless, short enough that a leaked key expires. */
-export const SERVER_CERT_DAYS = 90;
+const SERVER_CERT_DAYS = 90;
 
 /** A P-256 key pair derived from the CA's key material for one purpose (`info`). */
 async function derivedKeys(seed: string, info: string): Promise<KeyPair> {

@@ -1,3 +1,5 @@
+// The routers as the RADIUS front holds them in memory, refreshed from the table.
+
 import { log } from '../core/log.js';
 import { getRouterAddress, type RouterRecord, routersChangedSince } from '../store/routers.js';
 

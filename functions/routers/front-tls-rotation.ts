@@ -1,3 +1,5 @@
+// The RADIUS front's certificate rotation as a Lambda handler: at deploy and on a schedule.
+
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { clock } from '../core/clock.js';

@@ -1,6 +1,9 @@
+// The RADIUS front's server certificate renewed by the stack itself, before it expires.
+
 import { X509Certificate } from 'node:crypto';
 import {
   ClusterNotFoundException,
+  DescribeServicesCommand,
   ECSClient,
   ServiceNotActiveException,
   ServiceNotFoundException,
@@ -21,9 +24,10 @@ import {
  * When there is none, it is not signed by the router CA, or less than a third of its lifetime
  * is left, it issues a new one (a fresh key, signed with ROUTER_CA_KEY), writes it to the secret,
  * and asks ECS for a new deployment of the front's service. The tasks read the secret at start
- * (ECS secrets): the deployment replaces them one by one, a new one running and healthy before an
- * old one stops (minimum healthy 100 %), so routers reconnect to a live task and never see an
- * expired certificate. Nothing is fetched from the public domain: a first deploy whose DNS is
+ * (ECS secrets): the deployment replaces them one at a time (`oneAtATime`: at most one task more
+ * than the service runs, a new one running and healthy before an old one stops), so routers
+ * reconnect to a live task and never see an expired certificate. The daily run is scheduled in
+ * the cell's night (lib/radius-front.ts), when a replacement disturbs fewest routers. Nothing is fetched from the public domain: a first deploy whose DNS is
  * pointed afterwards starts as well as any.
  *
  * With a 90-day certificate and a daily run, renewal comes at 60 days, leaving 30 days of
@@ -116,6 +120,16 @@ export async function rotateFrontTls(
 }
 
 /**
+ * The deployment limits that replace one task at a time: ECS starts at most
+ * floor(desired × maximumPercent / 100) tasks, so the smallest percent giving desired + 1, and
+ * stops none before its replacement is healthy (minimum 100 %).
+ */
+export function oneAtATime(desired: number): { minimumHealthyPercent: number; maximumPercent: number } {
+  const n = Math.max(1, desired);
+  return { minimumHealthyPercent: 100, maximumPercent: Math.ceil((100 * (n + 1)) / n) };
+}
+
+/**
  * Each call is bounded (1 s to connect, 3 s for an answer, 2 attempts): at a deploy the function
  * must answer CloudFormation within its 30 s whatever AWS does, or the deploy waits an hour.
  */
@@ -154,11 +168,21 @@ export function awsTargets(settings: {
     async roll() {
       ecs ??= new ECSClient(CLIENT_BOUNDS);
       try {
+        const { services } = await ecs.send(
+          new DescribeServicesCommand({ cluster: settings.cluster, services: [settings.service] }),
+        );
+        const running = services?.[0];
+        if (running?.status !== 'ACTIVE') return false;
         await ecs.send(
           new UpdateServiceCommand({
             cluster: settings.cluster,
             service: settings.service,
             forceNewDeployment: true,
+            deploymentConfiguration: {
+              ...oneAtATime(running.desiredCount ?? 0),
+              // Given whole: the stack's circuit breaker stays as deployed (lib/radius-front.ts).
+              deploymentCircuitBreaker: { enable: true, rollback: true },
+            },
           }),
         );
         return true;

@@ -1,3 +1,5 @@
+// A router's "last heard", from its own traffic, and its silence resolved when it comes back.
+
 import { clock } from '../core/clock.js';
 import { log } from '../core/log.js';
 import { ackAlert, closeIncident } from '../store/alerts.js';

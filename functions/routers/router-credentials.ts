@@ -1,3 +1,5 @@
+// POST /api/v1/routers/{router_id}/credentials: New credentials for a router (shown once); its previous certificate or secret stops working
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { rotate, routerFor } from './routers.js';

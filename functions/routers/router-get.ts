@@ -1,3 +1,5 @@
+// GET /api/v1/routers/{router_id}: One router (never its key or secret)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { routerFor, routerView } from './routers.js';

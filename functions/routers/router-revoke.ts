@@ -1,3 +1,5 @@
+// POST /api/v1/routers/{router_id}/revoke: Revoke a router's credentials: refused by the API at once, dropped by FreeRADIUS within a minute
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { revoke, routerFor } from './routers.js';

@@ -1,3 +1,5 @@
+// The UDP routers' secrets opened for the RADIUS front only: its client lookup and its Disconnect-Requests.
+
 import { canonicalIp } from '../core/ip.js';
 import { getSecret } from '../core/secrets.js';
 import { getRouterAddress, routersOfReseller } from '../store/routers.js';

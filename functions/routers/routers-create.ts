@@ -1,3 +1,5 @@
+// POST /api/v1/routers: Register a router for some of the reseller's NAS ids: its RadSec certificate or UDP secret, shown once
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { json } from '../core/http.js';
 import { registerFor } from './routers.js';

@@ -1,3 +1,5 @@
+// GET /api/v1/routers: A reseller's routers (never their keys or secrets)
+
 import { sessionEndpoint } from '../auth/session-endpoint.js';
 import { resellerInScope } from '../core/access.js';
 import { json } from '../core/http.js';

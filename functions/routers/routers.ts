@@ -1,3 +1,5 @@
+// Routers: registered (RadSec or UDP), listed, revoked and given new credentials, and their view.
+
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { assertActsFor, assertSeesRouter } from '../core/access.js';
@@ -16,7 +18,8 @@ import {
   revokeRouter,
   routersOfReseller,
 } from '../store/routers.js';
-import { newSecret, seal } from './secret-box.js';
+import { routerKeys } from './keys-client.js';
+import { newSecret } from './secret-box.js';
 import { routerSettings } from './settings.js';
 
 /**
@@ -46,7 +49,7 @@ export type Credentials =
  */
 export type RouterState = 'never_seen' | 'online' | 'silent';
 
-export function routerState(r: Pick<RouterRecord, 'last_heard_at'>, nowMs: number): RouterState {
+function routerState(r: Pick<RouterRecord, 'last_heard_at'>, nowMs: number): RouterState {
   if (!r.last_heard_at) return 'never_seen';
   const silentAfterMs = routerSettings().ROUTER_SILENT_AFTER_MIN * 60_000;
   return Date.parse(r.last_heard_at) > nowMs - silentAfterMs ? 'online' : 'silent';
@@ -66,13 +69,12 @@ export const routerView = ({
   state: routerState(view, clock.now()),
 });
 
+/** The CA's key: read here for the local front's files only (`frontTls`), never by a route. */
 const caKey = () => getSecret('ROUTER_CA_KEY');
-const sealKey = () => getSecret('ROUTER_SEAL_KEY');
 
 /**
- * The CA (@peculiar/x509 and its ASN.1 stack, about 230 KB), loaded when a certificate is issued.
- * In the deployed bundles it is a file of its own beside the function (lib/lazy-chunks.ts): the
- * functions that can issue a certificate do not even compile it at start.
+ * The CA (@peculiar/x509 and its ASN.1 stack, about 230 KB), loaded when the local front's
+ * certificate is issued. In the deployed bundles it is a file of its own (lib/lazy-chunks.ts).
  */
 const certificates = () => import('./ca.mjs');
 
@@ -121,25 +123,26 @@ interface Issue {
   credentials: Credentials;
 }
 
-/** Only the key the router's transport needs is read: a UDP router's, the sealing key; a RadSec router's, the CA's. */
+/**
+ * A UDP router's secret is sealed, a RadSec router's certificate signed, by the router keys
+ * (functions/routers/router-keys.ts): this function never reads either key.
+ */
 async function issue(router: RouterRecord, secret?: string): Promise<Issue> {
   if (router.transport === 'udp') {
     const value = secret ?? newSecret();
     return {
-      stored: { secret_box: seal(await sealKey(), router.router_id, value) },
+      stored: { secret_box: await routerKeys.seal(router.router_id, value) },
       credentials: { transport: 'udp', secret: value, source_ip: router.source_ip as string },
     };
   }
-  const { caCertificatePem, issueRouterCertificate } = await certificates();
-  const s = await caKey();
-  const cert = await issueRouterCertificate(s, router.router_id, clock.now());
+  const cert = await routerKeys.certificate(router.router_id);
   return {
-    stored: { cert_serial: cert.serial, cert_not_after: cert.notAfter },
+    stored: { cert_serial: cert.serial, cert_not_after: cert.not_after },
     credentials: {
       transport: 'radsec',
-      certificate_pem: cert.certPem,
-      private_key_pem: cert.keyPem,
-      ca_pem: await caCertificatePem(s),
+      certificate_pem: cert.certificate_pem,
+      private_key_pem: cert.private_key_pem,
+      ca_pem: cert.ca_pem,
       serial: cert.serial,
     },
   };
@@ -216,7 +219,7 @@ export async function rotate(
  * process for local mode and the bench; in AWS the stack's rotation issues them into a secret
  * (functions/routers/front-tls.ts). No route hands them out.
  */
-export async function frontTlsOf(s: string, name: string, nowMs: number) {
+async function frontTlsOf(s: string, name: string, nowMs: number) {
   const { caCertificatePem, issueServerCertificate } = await certificates();
   const cert = await issueServerCertificate(s, name, nowMs);
   return { ca_pem: await caCertificatePem(s), cert_pem: cert.certPem, key_pem: cert.keyPem };

@@ -1,3 +1,5 @@
+// The routers' request and answer schemas.
+
 import * as z from 'zod/mini';
 import { plainText, schema, uuid } from '../core/schemas.js';
 import { ROUTER_TRANSPORTS } from '../store/routers.js';

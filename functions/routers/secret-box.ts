@@ -1,3 +1,5 @@
+// A UDP router's secret sealed (AES-256-GCM) at rest, and opened for the front.
+
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 /**

@@ -1,3 +1,5 @@
+// The routers area's settings: when a router counts as silent, and how often the front refreshes its routers.
+
 import * as z from 'zod/mini';
 import { defineSettings } from '../core/config.js';
 import { intSetting } from '../core/schemas.js';

@@ -1,8 +1,10 @@
+// A router's RouterOS setup script, written with its new credentials by the script generator loaded for it.
+
 import { billingSettings } from '../billing/settings.js';
 import { config } from '../core/config.js';
 import { log } from '../core/log.js';
 import { radiusSettings } from '../radius/settings.js';
-import { edgeAddressesOf } from '../store/edges.js';
+import { edgeLinksOf } from '../store/edges.js';
 import type { IssuedRouter } from './routeros-script.mjs';
 import { routerSettings } from './settings.js';
 
@@ -30,7 +32,7 @@ export async function withScript<T extends IssuedRouter>(
   if (!RADIUS_HOST) return issued;
   const { accessOf, paymentHosts, routerOsScript, ScriptError } = await generator();
   const resellerId = issued.router.reseller_id;
-  const edges = resellerId ? await edgeAddressesOf(resellerId) : [];
+  const edges = resellerId ? await edgeLinksOf(resellerId) : { udp: [], radsec: [] };
   const c = config();
   const b = billingSettings();
   try {
@@ -40,7 +42,8 @@ export async function withScript<T extends IssuedRouter>(
       routerOs: 7,
       radiusHost: RADIUS_HOST,
       disconnectFrom: RADIUS_DISCONNECT_FROM,
-      edgeHost: edges.join(','),
+      edgeHost: edges.udp.join(','),
+      radsecEdgeHost: edges.radsec.join(','),
       access: accessOf(issued),
       portalUrl: c.PUBLIC_BASE_URL,
       paymentHosts: paymentHosts(

@@ -1,3 +1,5 @@
+// The RouterSilence job, every 5 minutes: Raise an alert and text the reseller once for a router silent for ROUTER_SILENT_AFTER_MIN (30) minutes
+
 import { clock } from '../core/clock.js';
 import { job } from '../core/job.js';
 import { flagSilentRouters } from './silence.js';

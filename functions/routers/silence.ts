@@ -1,6 +1,8 @@
+// The silence job's work: routers heard once and silent since, alerted once and texted to their reseller.
+
 import { clock } from '../core/clock.js';
 import { log } from '../core/log.js';
-import { sendSms } from '../core/sms.js';
+import { takeResellerSms } from '../sms/reseller-sms.js';
 import { listOperators } from '../store/accounts.js';
 import { raiseAlertOnce } from '../store/alerts.js';
 import { markSilent, type RouterRecord, routersHeardBefore } from '../store/routers.js';
@@ -69,9 +71,10 @@ export async function flagSilentRouters(nowMs: number): Promise<{ silent: number
     alerted++;
     for (const to of await resellerPhones(router.reseller_id)) {
       try {
-        await sendSms(to, silenceText(router, since));
+        // Within the reseller's SMS budgets (a reseller switching routers off and on texts no one at will).
+        await (await takeResellerSms(router.reseller_id, to, nowMs)).send(silenceText(router, since));
       } catch (error) {
-        // The alert is stored and shown; only the SMS failed (SNS retried already).
+        // The alert is stored and shown; only the SMS failed (SNS retried already) or its budget was spent.
         log.error('router silence SMS not sent', {
           routerId: router.router_id,
           error: (error as Error).message,

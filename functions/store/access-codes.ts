@@ -1,3 +1,5 @@
+// The access code's record and its writes: created, activated, extended, revoked, its devices claimed.
+
 import type { Currency } from '../core/currency.js';
 import { allOf, cancelled, type Expr, entity, exists, type TxItem, transact, type Update } from './entity.js';
 import type { Offer } from './forfaits.js';

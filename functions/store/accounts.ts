@@ -1,3 +1,5 @@
+// Accounts (subscribers and operators) by phone number: read, registered, removed, their tokens revoked, an erasure recorded.
+
 import { randomUUID } from 'node:crypto';
 import { clock } from '../core/clock.js';
 import type { Role } from '../core/principal.js';

@@ -1,3 +1,5 @@
+// The activity log: what operators did, kept a while and read a page at a time.
+
 import { randomUUID } from 'node:crypto';
 import { entity, type Item } from './entity.js';
 

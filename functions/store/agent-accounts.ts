@@ -1,3 +1,5 @@
+// How a phone number becomes a reseller's agent: invited, then accepted, in one transaction each.
+
 import { AccountEntity } from './accounts.js';
 import { type Agent, AgentEntity } from './agents.js';
 import { allOf, cancelled, type Expr, notExists, type TxItem, transact } from './entity.js';

@@ -1,3 +1,5 @@
+// A reseller's agents: their record, terms, sales, periods and cash.
+
 import { allOf, cancelled, entity, exists, type TxItem, transact } from './entity.js';
 
 /**

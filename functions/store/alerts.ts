@@ -1,3 +1,5 @@
+// Alerts: raised once per open incident, acknowledged, closed, and listed by status or site.
+
 import { randomUUID } from 'node:crypto';
 import { countItems, scopeOf } from './counters.js';
 import { allOf, anyOf, cancelled, entity, exists, notExists, transact } from './entity.js';

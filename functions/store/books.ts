@@ -1,3 +1,5 @@
+// The books of a reseller's sales over a period: what a sale adds, by channel, forfait, hotspot and agent.
+
 /**
  * The books of a reseller's sales over a period: its month (functions/store/revenue.ts) and
  * its day (functions/store/sales.ts) hold the same counters, added to in the same transaction

@@ -1,3 +1,5 @@
+// A hotspot's saved branding and its uploaded logo.
+
 import { batchGet, cancelled, entity, transact } from './entity.js';
 import { Nas, type NasRecord } from './nas.js';
 

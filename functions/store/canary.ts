@@ -1,3 +1,5 @@
+// The canary's runs: the latest, the recent ones and each day's counts.
+
 import { absentOrBelow, entity } from './entity.js';
 
 /** One check of a stored run, as the canary measured it. */

@@ -1,3 +1,5 @@
+// Live counts per scope (the platform, a reseller, a subscriber), sharded, kept in the transactions that change them.
+
 import { batchGet, entity, type TxItem } from './entity.js';
 import { shardOf } from './shards.js';
 

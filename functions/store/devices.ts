@@ -1,3 +1,5 @@
+// Device credentials: stored, read, deleted and listed by account.
+
 import { entity, notExists } from './entity.js';
 
 /**

@@ -1,3 +1,5 @@
+// Disconnect-Requests (RFC 5176) the platform wants a router to act on: armed, due, moved through their states.
+
 import { allOf, anyOf, entity, notExists } from './entity.js';
 
 /**

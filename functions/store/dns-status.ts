@@ -1,3 +1,5 @@
+// The DNS sinkhole's reported status.
+
 import { absentOrBelow, entity } from './entity.js';
 
 /** The DNS sinkhole's status: reported by the DNS host (admin PUT) and by the canary's DNS check. */

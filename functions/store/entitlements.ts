@@ -1,3 +1,5 @@
+// An access entitlement's record: what a completed payment or a redeemed voucher granted.
+
 import { entity } from './entity.js';
 
 /**

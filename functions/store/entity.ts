@@ -1,3 +1,5 @@
+// THE entity helper: each entity declared once (keys, indexes, TTL) and read, written, queried and transacted through it.
+
 import {
   type AttributeValue,
   BatchGetItemCommand,

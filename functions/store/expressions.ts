@@ -1,3 +1,5 @@
+// Condition and update expressions with their names and values, merged, and the helper's named conditions.
+
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Item } from './keys.js';
 

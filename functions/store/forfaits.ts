@@ -1,3 +1,5 @@
+// Forfaits: the platform's catalogue and resellers' own, created, changed, retired and listed on sale.
+
 import { clock } from '../core/clock.js';
 import { allOf, entity, exists, notExists, statusIs } from './entity.js';
 
@@ -154,21 +156,28 @@ export async function createOwnForfait(
 }
 
 /**
- * Changes a reseller's own forfait; undefined when it is not that reseller's (or is gone). The
+ * Changes a reseller's own forfait; undefined when it is not that reseller's (or is gone), or
+ * when its rates are no longer `rates` (the caller checked the forfait whole against them). The
  * condition re-checks the owner at write time.
  */
-// Access: UpdateItem pk=FORFAIT#<id> with reseller_id = :owner AND status = active; a new position moves it in byReseller.
+// Access: UpdateItem pk=FORFAIT#<id> with reseller_id = :owner AND status = active AND cir_kbps = :cir AND mir_kbps = :mir; a new position moves it in byReseller.
 export async function updateOwnForfait(
   resellerId: string,
   id: string,
   changes: Partial<Omit<OwnForfait, 'id' | 'reseller_id' | 'status' | 'created_at' | 'updated_at'>>,
+  rates: Pick<OwnForfait, 'cir_kbps' | 'mir_kbps'>,
 ): Promise<OwnForfait | undefined> {
   const current = await getForfait(id);
   if (current?.reseller_id !== resellerId || current.status !== 'active') return undefined;
   return (await ForfaitEntity.updateReturning(
     { id },
     { set: { ...changes, updated_at: clock.iso() }, read: current },
-    allOf(ForfaitEntity.where.is('reseller_id', resellerId), ForfaitEntity.where.is('status', 'active')),
+    allOf(
+      ForfaitEntity.where.is('reseller_id', resellerId),
+      ForfaitEntity.where.is('status', 'active'),
+      ForfaitEntity.where.is('cir_kbps', rates.cir_kbps),
+      ForfaitEntity.where.is('mir_kbps', rates.mir_kbps),
+    ),
   )) as OwnForfait | undefined;
 }
 

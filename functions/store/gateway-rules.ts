@@ -1,3 +1,5 @@
+// A VLAN's gateway firewall rules: created, deleted and listed in order.
+
 import { entity } from './entity.js';
 
 export interface GatewayRule {

@@ -1,3 +1,5 @@
+// Handovers between a reseller and its agents, kept in the agent's history and undone within a while.
+
 import { AgentEntity, CashEntity, STOCK } from './agents.js';
 import { allOf, cancelled, type Expr, entity, exists, type TxItem, transact } from './entity.js';
 

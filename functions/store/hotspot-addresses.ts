@@ -1,3 +1,5 @@
+// The public addresses registered routers send RADIUS from, noted at most hourly and read by the OTP budgets.
+
 import { entity } from './entity.js';
 
 /**

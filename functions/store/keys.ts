@@ -1,3 +1,5 @@
+// Keys: the primary key, the GSIs' key names, and key templates compiled from an entity's declaration.
+
 import { TABLE } from './table.js';
 
 /** Keys: the table's primary key, its GSIs, and the index declarations of an entity (templates or functions). */

@@ -1,3 +1,5 @@
+// A country's international link as the region sees it from RADIUS traffic: cut or up, and since when.
+
 import { COUNTRIES, type Country } from '../core/currency.js';
 import { batchGet, entity } from './entity.js';
 
@@ -33,6 +35,30 @@ export async function linkStates(): Promise<LinkState[]> {
   const read = await batchGet(COUNTRIES.map((country) => [Link, { country }] as const));
   return read.filter((l): l is LinkState => l !== undefined);
 }
+
+/**
+ * The usual number of hotspots (NAS ids) with traffic in each country at each UTC hour of the
+ * day, learnt by the sweep's judgement of the links (an exponentially weighted mean of what each
+ * run saw at that hour): at night a country's few silent hotspots are measured against the
+ * night's usual, not against the few still heard.
+ */
+export interface LinkUsual {
+  /** Per country, 24 numbers (one per UTC hour; null until that hour was seen). */
+  by_country: Partial<Record<Country, (number | null)[]>>;
+  updated_at: string;
+}
+
+const Usual = entity<LinkUsual>('link_usual')({
+  key: () => ({ pk: 'LINK#USUAL', sk: 'USUAL' }),
+});
+
+/** The usual traffic of every country (absent: nothing learnt yet). */
+// Access: GetItem pk=LINK#USUAL, sk=USUAL.
+export const linkUsual = (): Promise<LinkUsual | undefined> => Usual.get({});
+
+/** Records the usual traffic as learnt now (one writer: the sweep, every 5 minutes). */
+// Access: PutItem pk=LINK#USUAL, sk=USUAL.
+export const putLinkUsual = (usual: LinkUsual): Promise<boolean> => Usual.put(usual);
 
 /** Records a country's state as judged now (one writer: the sweep, every 5 minutes). */
 // Access: PutItem pk=LINK#<country>, sk=LINK.

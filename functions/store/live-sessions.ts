@@ -1,3 +1,5 @@
+// A page of a reseller's live sessions, read from its hotspots' open sessions.
+
 import type { Item } from './entity.js';
 import { fullSessions, type RadiusSession, Session } from './sessions.js';
 

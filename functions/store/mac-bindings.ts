@@ -1,3 +1,5 @@
+// Devices remembered for an access code by their MAC, with consent: bound, forgotten, listed by MAC, code or hotspot.
+
 import { Access, type AccessCode } from './access-codes.js';
 import { allOf, cancelled, entity, exists, transact } from './entity.js';
 

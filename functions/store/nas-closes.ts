@@ -1,3 +1,5 @@
+// NAS restarts (Accounting-On/Off) whose sessions were not all closed within the answer, left to the sweep.
+
 import { absentOrBelow, entity } from './entity.js';
 
 /**

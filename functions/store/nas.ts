@@ -1,3 +1,5 @@
+// NAS ids (hotspots): their record, vendor, Disconnect address, OTP budget and login origin.
+
 import { entity, exists } from './entity.js';
 
 /**

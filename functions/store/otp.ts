@@ -1,3 +1,5 @@
+// The OTP on the account item and the limits and budgets it is taken under: read, issued, guessed, consumed in transactions.
+
 import type { Role } from '../core/principal.js';
 import { AccountEntity, type StoredAccount } from './accounts.js';
 import { allOf, batchGet, cancelled, type Expr, notExists, type TxItem, transact } from './entity.js';

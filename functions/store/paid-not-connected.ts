@@ -1,3 +1,5 @@
+// "Payé, pas connecté" records: a completed payment whose code had no login, flagged, listed, and its code resends counted.
+
 import { allOf, cancelled, entity, exists, transact } from './entity.js';
 import { type Payment, PaymentEntity } from './payments.js';
 

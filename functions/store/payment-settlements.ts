@@ -1,3 +1,5 @@
+// The transactions that settle a payment (complete, fail, expire, refund) and the record of each delivery seen.
+
 import type { AccessCode } from './access-codes.js';
 import { Access } from './access-codes.js';
 import { type Entitlement, EntitlementEntity } from './entitlements.js';

@@ -1,4 +1,5 @@
 // PPPoE monthly subscriptions: a reseller's plans, its subscribers, their logins and paid periods.
+
 import { allOf, cancelled, entity, exists, notExists, type TxItem, transact } from './entity.js';
 
 /** How long a plan's period runs: a calendar month, or seven days. */

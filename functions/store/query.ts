@@ -1,3 +1,5 @@
+// A query of a partition: one page, all pages, or a count.
+
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../core/ddb.js';
 import { type Expr, merged } from './expressions.js';

@@ -1,3 +1,5 @@
+// Sliding-window limiters and clock-hour budgets, each taken as a transaction item.
+
 import { absentOrBelow, entity, exists, type TxItem } from './entity.js';
 
 /**
@@ -139,3 +141,15 @@ export const budgetStep = (b: BudgetWindow, subject: string, windowStart: number
 export function takeBudgetTx(b: BudgetWindow, subject: string, windowStart: number): TxItem {
   return RateBudget.tx.upsert(...budgetStep(b, subject, windowStart));
 }
+
+/**
+ * Gives back one event of a window's counter (a place taken only while an answer was decided):
+ * never below zero, and nothing when the window's item is gone.
+ */
+// Access: UpdateItem BUDGET#<scope>#<subject> sk=WINDOW#<start> ADD n -1 (condition n > 0).
+export const releaseBudget = (b: BudgetWindow, subject: string, windowStart: number): Promise<boolean> =>
+  RateBudget.update(
+    { scope: b.scope, subject, windowStart },
+    { add: { n: -1 } },
+    RateBudget.where.compare('n', '>', 0),
+  );

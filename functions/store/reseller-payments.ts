@@ -1,3 +1,5 @@
+// One page of a reseller's payments, newest first.
+
 import type { Item } from './entity.js';
 import { type Payment, PaymentEntity } from './payments.js';
 

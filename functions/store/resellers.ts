@@ -1,3 +1,5 @@
+// A reseller's network profile: recorded at onboarding, marked releasing or removed.
+
 import type { Country } from '../core/currency.js';
 import { entity, exists } from './entity.js';
 

@@ -1,3 +1,5 @@
+// The one retry of a read-then-write that lost a race: read again, after one full-jitter back-off.
+
 /**
  * The one read-then-write retry of the code base. A step reads, decides and writes conditioned on
  * what it read (`transactIfCurrent`, a conditional update); it answers its result, or

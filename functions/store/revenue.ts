@@ -1,3 +1,5 @@
+// The books of one reseller in one month, and the month's session count over shards.
+
 import type { Currency } from '../core/currency.js';
 import { addBooks, type BookEntry, type Books, entryAdds, noBooks } from './books.js';
 import { entity, type TxItem } from './entity.js';

@@ -1,3 +1,5 @@
+// Routers' records: created, read, revoked, their NAS ids and credentials changed, heard and silent, listed by change and by last heard.
+
 import { allOf, anyOf, cancelled, entity, exists, notExists, type TxItem, transact } from './entity.js';
 import { queryAll } from './query.js';
 import { shardOf } from './shards.js';

@@ -1,3 +1,5 @@
+// A reseller's sales of one day, and its days between two dates.
+
 import { addBooks, type BookEntry, type Books, entryAdds, noBooks } from './books.js';
 import { entity, type TxItem } from './entity.js';
 

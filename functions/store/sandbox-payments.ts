@@ -1,3 +1,5 @@
+// The local sandbox gateway's own record of a payment (local mode only).
+
 import { entity } from './entity.js';
 
 /**

@@ -1,3 +1,5 @@
+// The RADIUS session's record, its keys and indexes (open by NAS, open by last report, ended by code).
+
 import { entity } from './entity.js';
 import { shardOf } from './shards.js';
 

@@ -1,3 +1,5 @@
+// The reads of RADIUS sessions: open ones of a NAS or a code, silent ones by shard, ended ones of a code.
+
 import { batchGet } from './entity.js';
 import { ENDED_SEARCH_DAYS, OPEN_SHARDS, type RadiusSession, Session } from './session-entity.js';
 
@@ -22,10 +24,6 @@ export async function fullSessions(ids: readonly string[]): Promise<RadiusSessio
   }
   return out;
 }
-
-// Access: Query openByNas (gsi4) gsi4pk=NAS#<nas_id>#OPEN, then BatchGetItem of those sessions.
-export const openSessionsOfNas = async (nasId: string): Promise<RadiusSession[]> =>
-  fullSessions((await openDevicesOfNas(nasId)).map((s) => s.id));
 
 /**
  * Open sessions of a code: they can only be at its reseller's hotspots, so one query per NAS

@@ -1,3 +1,5 @@
+// The writes of RADIUS sessions: opened, reported and counted, as transaction items.
+
 import { monthOf } from '../core/clock.js';
 import { Access } from './access-codes.js';
 import { addToCounter, counterKeyOf, countItems, scopeOf } from './counters.js';

@@ -1,3 +1,5 @@
+// Write sharding: a stable shard of an id.
+
 /**
  * Write sharding: an item or index partition every request of a busy route would write is
  * split into `n` keys, and a request picks one by a stable hash of its own id (a session id, an

@@ -1,3 +1,5 @@
+// A multi-site reseller's extra sites (hotspots) inside its VLAN: created, listed, deleted.
+
 import { Branding } from './branding.js';
 import { allOf, cancelled, entity, transact } from './entity.js';
 import { Nas } from './nas.js';

@@ -1,3 +1,5 @@
+// The stream consumers' batch reader: the last new image per item, and the partial batch failures.
+
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';

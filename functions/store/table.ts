@@ -1,3 +1,5 @@
+// The single table's shape (keys, GSIs and their projections, TTL, stream), shared by the stack and the local table.
+
 /**
  * The single table's shape, shared by the CDK stack and the local server so that both create
  * the same table. Every entity declares its keys on these generic names (functions/store/

@@ -1,3 +1,5 @@
+// Transactions with named items, a cancellation told by name, and the read-then-write retried until settled.
+
 import { TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
 import { itemClient } from '../core/ddb.js';
 import type { TxItem } from './expressions.js';

@@ -1,3 +1,5 @@
+// The store helper's update expressions built from what a module says: sets, removes, sums, appends, TTL.
+
 import { ACTIONS, actionsOf, type Expr, isEntryAdd, targetOf, type Upsert } from './expressions.js';
 import { gsis, INDEX_KEYS, type IndexDef, type Item } from './keys.js';
 import { TABLE } from './table.js';

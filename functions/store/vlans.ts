@@ -1,3 +1,5 @@
+// VLAN allocations: the taken ids read by stripes, allocated and released in transactions.
+
 import { Branding } from './branding.js';
 import { batchGet, cancelled, entity, exists, transact } from './entity.js';
 import { type GatewayRule, rulesCreate, rulesDelete } from './gateway-rules.js';

@@ -1,3 +1,5 @@
+// How many vouchers a reseller has by status, over shards, kept in the transactions that change them.
+
 import { entity, type TxItem } from './entity.js';
 
 /**

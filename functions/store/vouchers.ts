@@ -1,3 +1,5 @@
+// Vouchers' writes and reads: a batch put, a voucher redeemed, a reseller's listed by status, a batch listed.
+
 import type { Currency } from '../core/currency.js';
 import { Access, type AccessCode, type AccessOffer, accessCodeActivate } from './access-codes.js';
 import { type Entitlement, EntitlementEntity } from './entitlements.js';

@@ -1,3 +1,5 @@
+// Items and keys in DynamoDB's own form, as the document client would marshal them.
+
 import { marshall } from '@aws-sdk/util-dynamodb';
 
 /**

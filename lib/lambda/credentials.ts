@@ -1,3 +1,5 @@
+// Stands in for the SDK's node credential provider in the bundles: a Lambda reads its credentials from the environment.
+
 /**
  * Stands in for `@aws-sdk/credential-provider-node` in the Lambda bundles (esbuild alias in
  * lib/bundling.ts). Lambda hands every function its role's credentials in the environment, so

@@ -1,3 +1,5 @@
+// Stands in for `node:stream/web` in the bundles, loaded only when a web stream is used.
+
 /**
  * Stands in for `node:stream/web` in the bundles (esbuild alias in lib/bundling.ts). In them only
  * `@middy/core` imports it, for one `instanceof ReadableStream` check on the response-streaming

@@ -1,3 +1,5 @@
+// Stands in for mnemonist's LRU cache in the bundles: the small part of it the SDK uses.
+
 /**
  * Stands in for `mnemonist/lru-cache` in the deployed bundles: the DynamoDB client's endpoint
  * discovery cache (`@aws-sdk/endpoint-cache`) is its only user, and it calls the five methods

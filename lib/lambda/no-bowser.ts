@@ -1,3 +1,5 @@
+// Stands in for bowser, the browser user-agent parser the SDK's browser build would load, in the bundles.
+
 /**
  * Stands in for `bowser`, the browser user-agent parser the SDK's browser build loads with a
  * dynamic `import()`. A Lambda function never runs that code path (the SDK reads `node:os`

@@ -1,3 +1,5 @@
+// Stands in for the SDK's event streams in the bundles: no function reads one.
+
 /**
  * Stands in for `@smithy/core/event-streams` in the deployed bundles. The SDK's protocols load it
  * with a dynamic `import()` only for operations that stream events (Bedrock, Transcribe, S3
@@ -17,3 +19,12 @@ export class EventStreamSerde {
 }
 
 export const eventStreamSerdeProvider = unsupported;
+
+/**
+ * The Lambda client (functions/routers/lambda-client.mts) resolves its event stream marshaller when
+ * it is made: it stays unset here. Invoke streams nothing; InvokeWithResponseStream, which no
+ * function calls, would fail for want of it.
+ */
+export const resolveEventStreamSerdeConfig = <T extends object>(
+  input: T,
+): T & { eventStreamMarshaller: undefined } => Object.assign(input, { eventStreamMarshaller: undefined });

@@ -1,3 +1,5 @@
+// Stands in for source-map-js in the bundles, as postcss's own browser build does.
+
 /**
  * Stands in for `source-map-js` in the deployed bundles, as postcss's own browser build does:
  * the custom CSS check never reads or writes source maps, and without the module postcss skips

@@ -1,3 +1,5 @@
+// Stands in for `node:process` in the bundles: the global process, without the module's load.
+
 /**
  * Stands in for `node:process` in the bundles (esbuild alias in lib/bundling.ts): the same
  * `process` object, without the cost of Node building the module namespace of the built-in

@@ -16,7 +16,7 @@ import { consoleApi, logInConsole } from '../support/console.js';
 import { CONSOLE_BUDGET, measureConsole, otpLogin } from '../support/console-figures.js';
 import { login as apiLogin, lastOtp, newMsisdn, tokenFor } from '../support/http.js';
 import { asRouter, type EdgeContext, edgeStack, givenUdpRouter, type TestRouter } from '../support/radius.js';
-import { eventually } from '../support/streams.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * The console in a real browser (Debian's chromium through playwright-core), against the run's

@@ -76,9 +76,11 @@ const batch = (body: Record<string, unknown>) =>
   );
 
 describe('codes of a chosen length and prefix', () => {
-  it('refuses a prefix or a length that leaves fewer than 6 random characters, or a look-alike, and makes nothing', async () => {
+  it('refuses a prefix or a length that leaves fewer than 8 random characters, or a look-alike, and makes nothing', async () => {
     for (const wrong of [
       { code_length: 8, prefix: 'AWAB' },
+      { code_length: 9, prefix: 'AW' },
+      { prefix: 'AWA' },
       { code_length: 13 },
       { code_length: 7 },
       { prefix: 'AWO' },
@@ -99,7 +101,7 @@ describe('codes of a chosen length and prefix', () => {
 });
 
 describe('printing a batch, at 360 px', () => {
-  it('makes 41 codes "AW" + 6, says the odds first, prints them 9, 21 and 40 to an A4 page with the Wi-Fi name', async () => {
+  it('makes 41 codes "AW" + 8, says the odds first, prints them 9, 21 and 40 to an A4 page with the Wi-Fi name', async () => {
     const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fr-FR' });
     const page = await context.newPage();
     const problems: string[] = [];
@@ -109,16 +111,16 @@ describe('printing a batch, at 360 px', () => {
     });
     await logIn(page);
     await page.getByLabel('Nombre de codes').fill('41');
-    await page.getByLabel('Longueur des codes').selectOption('8');
+    await page.getByLabel('Longueur des codes').selectOption('10');
     await page.getByLabel('Préfixe (facultatif, 4 caractères au plus)').fill('awab');
-    // 4 + 4: too few drawn at random: said, and the button is off.
-    await expect.poll(() => page.getByTestId('code-odds').innerText()).toContain('Au moins 6 caractères');
+    // 4 + 6: too few drawn at random: said, and the button is off.
+    await expect.poll(() => page.getByTestId('code-odds').innerText()).toContain('Au moins 8 caractères');
     expect(await page.getByRole('button', { name: 'Générer des codes' }).isDisabled()).toBe(true);
     await page.getByLabel('Préfixe (facultatif, 4 caractères au plus)').fill('aw');
-    // 31^6 / 41: one chance in about 21.6 million.
+    // 31^8 / 41: one chance in about 20.8 billion.
     await expect
       .poll(() => page.getByTestId('code-odds').innerText())
-      .toMatch(/6 caractères tirés au hasard : une chance sur 21,6 millions/);
+      .toMatch(/8 caractères tirés au hasard : une chance sur 20,8 milliards/);
     expect(await audit(page)).toEqual([]);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
     await page.getByRole('button', { name: 'Générer des codes' }).click();
@@ -132,7 +134,7 @@ describe('printing a batch, at 360 px', () => {
     );
     const codes = stock.body.items.map((v) => v.code);
     expect(codes).toHaveLength(41);
-    for (const c of codes) expect(c).toMatch(/^AW[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/);
+    for (const c of codes) expect(c).toMatch(/^AW[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{8}$/);
 
     for (const [option, perPage] of [
       ['A4, 9 cartes par page', 9],

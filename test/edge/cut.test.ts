@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,11 +14,12 @@ import { handler as sweep } from '../../functions/radius/sweep.js';
 import { frontTls, register } from '../../functions/routers/routers.js';
 import { Access, type AccessCode, getAccessCode } from '../../functions/store/access-codes.js';
 import { type AlertStatus, listAlertsByStatus } from '../../functions/store/alerts.js';
-import { edgeAddressesOf, revokeEdge } from '../../functions/store/edges.js';
+import { edgeLinksOf, revokeEdge } from '../../functions/store/edges.js';
 import { Nas } from '../../functions/store/nas.js';
 import { recordReseller } from '../../functions/store/resellers.js';
 import { getSession } from '../../functions/store/sessions.js';
 import { paidCode } from '../support/access.js';
+import { type LinkProxy, linkProxy } from '../support/edge.js';
 import { useLocalServer } from '../support/http.js';
 import { type RadiusAttributes, radclient } from '../support/radius.js';
 
@@ -36,10 +35,7 @@ const listSiteAlerts = async (site: string, status: AlertStatus) =>
 
 // The region: its API (the edge's rows) and its front's service (the front's rows).
 const server = useLocalServer({ front: true });
-let proxy: Server;
-/** While true the proxy answers nothing (requests hang, as over a cut cable). */
-let cut = false;
-const held = new Set<import('node:http').ServerResponse>();
+let link: LinkProxy;
 let service: Awaited<ReturnType<typeof startEdge>>;
 let radius: RunningFreeRadius;
 const localSecret = `edge-local-${randomUUID()}`;
@@ -51,26 +47,12 @@ let edgeId = '';
 let edgeToken = '';
 
 beforeAll(async () => {
-  // One hotspot is enough to call a cut in this test's country (the default needs three).
+  // One hotspot of one reseller is enough to call a cut in this test's country (the defaults need
+  // three, of three resellers in three areas: functions/radius/link-watch.ts).
   process.env.RADIUS_LINK_CUT_MIN_NAS = '1';
+  process.env.RADIUS_LINK_CUT_MIN_SPREAD = '1';
   resetConfig();
-  const api = new URL(server.url());
-  proxy = createServer((req, res) => {
-    if (cut) {
-      held.add(res);
-      return;
-    }
-    const forward = request(
-      { host: api.hostname, port: api.port, path: req.url, method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
-  });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+  link = await linkProxy(server.url());
 
   await recordReseller({ resellerId, name: 'Maquis Awa', country: 'CI' });
   await Nas.put({
@@ -97,7 +79,7 @@ beforeAll(async () => {
   edgeId = edge.edge_id;
   edgeToken = token;
   service = await startEdge({
-    regionUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    regionUrl: link.url,
     token,
     localSecret,
     dataDir: mkdtempSync(join(tmpdir(), 'hotspot-edge-data-')),
@@ -120,12 +102,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const res of held) res.destroy();
   await radius?.stop();
   await service?.close();
-  proxy?.closeAllConnections();
-  await new Promise<void>((r) => (proxy ? proxy.close(() => r()) : r()));
+  await link?.close();
   delete process.env.RADIUS_LINK_CUT_MIN_NAS;
+  delete process.env.RADIUS_LINK_CUT_MIN_SPREAD;
   clock.reset();
 });
 
@@ -196,7 +177,7 @@ describe('a cut of the international link, with an edge in the country', () => {
     expect(before?.used_bytes).toBe(100_000);
 
     // The cut. A code sold now never reaches the edge.
-    cut = true;
+    link.setCut(true);
     const soldAfter = paidCode(resellerId);
     await Access.put(soldAfter);
     const down = once(service.events, 'link');
@@ -262,9 +243,7 @@ describe('a cut of the international link, with an edge in the country', () => {
     // The link comes back: the journal is replayed in order, the replica fetched again.
     const replayed = once(service.events, 'replayed');
     const up = once(service.events, 'link');
-    cut = false;
-    for (const res of held) res.destroy();
-    held.clear();
+    link.setCut(false);
     expect(await replayed).toEqual([6]);
     expect(await up).toEqual(['up']);
     expect(service.journal.size).toBe(0);
@@ -365,9 +344,9 @@ describe('a cut of the international link, with an edge in the country', () => {
   });
 
   it('stops answering from its replica once the region revokes it, and leaves the router scripts', async () => {
-    expect(await edgeAddressesOf(resellerId)).toEqual(['192.0.2.34']);
+    expect((await edgeLinksOf(resellerId)).udp).toEqual(['192.0.2.34']);
     await revokeEdge(edgeId, clock.iso());
-    expect(await edgeAddressesOf(resellerId)).toEqual([]);
+    expect((await edgeLinksOf(resellerId)).udp).toEqual([]);
     const revoked = once(service.events, 'revoked');
     expect(await service.sync()).toBe(false);
     await revoked;

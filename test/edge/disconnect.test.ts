@@ -20,7 +20,7 @@ import {
   type RadiusAttributes,
   type TestRouter,
 } from '../support/radius.js';
-import { eventually } from '../support/streams.js';
+import { eventually } from '../support/wait.js';
 
 // Disconnect (RFC 5176) through the whole edge: an operator (or a revoke, or a used-up data pool)
 // asks the API -> the API records the request -> the relay run.sh starts next to FreeRADIUS in
@@ -155,21 +155,13 @@ const getSessionAs = (token: string, id: string) =>
 const disconnectAs = (token: string, id: string) =>
   call<SessionView>(edge.apiUrl, 'POST', `/api/v1/sessions/${id}/disconnect`, { token });
 
-/** Polls the session (as `token`) until `done` holds; fails with the last view after `ms`. */
-async function sessionWhen(
-  token: string,
-  id: string,
-  done: (s: SessionView) => boolean,
-  ms = 20_000,
-): Promise<SessionView> {
-  const deadline = Date.now() + ms;
-  for (;;) {
+/** Polls the session (as `token`) until `done` holds (no deadline of its own: test/support/wait.ts). */
+const sessionWhen = (token: string, id: string, done: (s: SessionView) => boolean): Promise<SessionView> =>
+  eventually(async () => {
     const res = await getSessionAs(token, id);
     if (res.status === 200 && done(res.body)) return res.body;
-    if (Date.now() > deadline) throw new Error(`session ${id} never got there: ${JSON.stringify(res.body)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+    throw new Error(`session ${id} not there yet: ${JSON.stringify(res.body)}`);
+  }, 100);
 
 const openOf = async (resellerId: string) => (await countersOf(`RESELLER#${resellerId}`)).open;
 

@@ -13,9 +13,11 @@ import {
   startFreeRadius,
 } from '../../bin/local/freeradius.js';
 import { issueRouterCertificate } from '../../functions/routers/ca.mjs';
-import { frontTlsOf } from '../../functions/routers/routers.js';
+import { frontTls } from '../../functions/routers/routers.js';
 import { type RadiusAttributes, radclient } from '../support/radius.js';
 import { type Radsecproxy, startRadsecproxy } from '../support/radsec.js';
+import { TEST_SECRETS } from '../support/secrets.js';
+import { eventually } from '../support/wait.js';
 
 // The shipped configuration (deploy/freeradius), run by Debian's FreeRADIUS exactly as
 // operators run it, in front of a scripted stand-in for the API's RADIUS routes: the three
@@ -38,7 +40,8 @@ const API_SECRET = 'edge-test-api-secret-0123456789';
 const SECRET = 'edge-test-radius-secret';
 const CODE = 'K7PX2M9Q';
 /** The stand-in's router CA key material (in AWS, the secret ROUTER_CA_KEY). */
-const SEED = 'edge-config-test-router-key-seed-0123456789';
+// The router CA's key the functions read (test/support/secrets.ts): the front's files are issued by it.
+const SEED = TEST_SECRETS.ROUTER_CA_KEY;
 const ROUTER_ID = 'rtr_stubrouter01';
 
 const ACCEPT = {
@@ -117,7 +120,7 @@ let api: Server;
 let radius: RunningFreeRadius;
 
 beforeAll(async () => {
-  tlsFiles = await frontTlsOf(SEED, 'stub-front', Date.now());
+  tlsFiles = await frontTls('stub-front');
   api = await startStubApi();
   // The RadSec files in run.sh's environment, as the task definition gives them (ECS secrets).
   radius = await startFreeRadius({
@@ -155,17 +158,14 @@ const acct = (attributes: RadiusAttributes, timeoutS = 3) =>
 const pap = (password = CODE) => auth({ 'User-Name': CODE, 'User-Password': password });
 /**
  * Repeats `attempt` (a RADIUS exchange, as a router resending does) until `done` holds of its
- * answer, polling every 100 ms; fails with the last answer after `timeoutMs`.
+ * answer (no deadline of its own: test/support/wait.ts).
  */
-async function until<T>(attempt: () => Promise<T>, done: (r: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+const until = <T>(attempt: () => Promise<T>, done: (r: T) => boolean): Promise<T> =>
+  eventually(async () => {
     const last = await attempt();
-    if (done(last)) return last;
-    if (Date.now() > deadline) throw new Error(`never got there: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+    if (!done(last)) throw new Error(`not there yet: ${JSON.stringify(last)}`);
+    return last;
+  }, 100);
 const callsTo = (route: Route) => calls.filter((c) => c.route === route);
 const value = (body: JsonAttributes | undefined, name: string) => body?.[name]?.value;
 
@@ -598,7 +598,7 @@ describe('the shipped FreeRADIUS configuration', () => {
 
       // Act: the router resends until FreeRADIUS, retrying its lookup, answers.
       const afterwards = await until(
-        () => auth({ 'User-Name': CODE, 'User-Password': CODE }, back, 1),
+        () => auth({ 'User-Name': CODE, 'User-Password': CODE }, back, 4),
         (r) => r.code !== 'timeout',
       );
 

@@ -20,7 +20,7 @@ import {
   type TestRouter,
 } from '../support/radius.js';
 import { account } from '../support/region.js';
-import { eventually } from '../support/streams.js';
+import { eventually } from '../support/wait.js';
 
 // The whole edge, for real: radclient -> Debian's FreeRADIUS with the shipped config -> the
 // local API (npm start's server) -> DynamoDB Local. Data is seeded into the stack's table.
@@ -417,7 +417,7 @@ describe("the peers' top complaints, beaten", () => {
           ),
         ),
       );
-    await eventually(async () => expect(await openCount(`RESELLER#${resellerId}`)).toBe(300), 10_000);
+    await eventually(async () => expect(await openCount(`RESELLER#${resellerId}`)).toBe(300));
 
     const on = await acct({
       'Acct-Status-Type': 'Accounting-On',

@@ -5,9 +5,10 @@ import { resetConfig } from '../../functions/core/config.js';
 import { setDdb } from '../../functions/core/ddb.js';
 import { Access, type AccessCode, bytesOfMb, getAccessCode } from '../../functions/store/access-codes.js';
 import { Nas, type NasVendor } from '../../functions/store/nas.js';
+import { recordReseller } from '../../functions/store/resellers.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import { paidCode } from '../support/access.js';
-import { call, tokenFor } from '../support/http.js';
+import { call, newMsisdn, login as signIn, tokenFor } from '../support/http.js';
 import {
   asRouter,
   type EdgeContext,
@@ -26,6 +27,8 @@ let edge: EdgeContext;
 beforeAll(async () => {
   edge = await edgeStack();
   process.env.TABLE_NAME = edge.table;
+  // The stack's SMS outbox, where a buyer's SMS code arrives.
+  process.env.SMS_OUTBOX = edge.smsOutbox;
   resetConfig();
   setDdb(undefined);
 });
@@ -371,24 +374,196 @@ describe('red team: L4 (guessing codes)', () => {
     expect((await login(c.code, other, '02:00:00:00:16:FE')).code).toBe('Access-Accept');
   });
 
-  it("L4: /access/check answers 429 ERR_RATE_LIMITED at the 21st wrong code, and another reseller's code reads as unknown", async () => {
-    const resellerId = randomUUID();
-    const nasId = await nas(resellerId);
-    const elsewhere = await code(randomUUID());
-    const check = (c: string) =>
-      call<{ valid: boolean; reason?: string; error?: { code: string } }>(
-        edge.apiUrl,
-        'POST',
-        '/api/v1/access/check',
-        {
-          body: { nas_id: nasId, code: c },
-        },
-      );
-    const foreign = await check(elsewhere.code);
-    expect([foreign.status, foreign.body.reason]).toEqual([200, 'unknown_code']);
-    for (let i = 0; i < 19; i++) expect((await check(newCode())).body.reason).toBe('unknown_code');
-    const limited = await check(newCode());
-    expect(limited.status).toBe(429);
-    expect(JSON.stringify(limited.body)).toContain('ERR_RATE_LIMITED');
+  it('L4: /access/check answers a right code on its merits until the address\'s 20th wrong code there, then "unconfirmed" like a wrong one; another reseller\'s code reads as a wrong one', async () => {
+    const check = (nasId: string, c: string) =>
+      call<{ valid: boolean; reason?: string }>(edge.apiUrl, 'POST', '/api/v1/access/check', {
+        body: { nas_id: nasId, code: c },
+      });
+    // The budget counts per clock window: a run that crosses one proves nothing, and runs again.
+    const run = async () => {
+      const start = Math.floor(Date.now() / 600_000);
+      const resellerId = randomUUID();
+      const nasId = await nas(resellerId);
+      const [mine, elsewhere] = [await code(resellerId), await code(randomUUID())];
+      const answers = { foreign: await check(nasId, elsewhere.code), right: await check(nasId, mine.code) };
+      for (let i = 0; i < 19; i++) expect((await check(nasId, newCode())).body.reason).toBe('unconfirmed');
+      const after = await check(nasId, mine.code);
+      return { ...answers, after, crossed: Math.floor(Date.now() / 600_000) !== start };
+    };
+    let out = await run();
+    if (out.crossed) out = await run();
+    expect([out.foreign.status, out.foreign.body]).toEqual([200, { valid: false, reason: 'unconfirmed' }]);
+    expect(out.right.body).toMatchObject({ valid: true });
+    expect([out.after.status, out.after.body]).toEqual([200, { valid: false, reason: 'unconfirmed' }]);
   });
+});
+
+describe('red team (issue 40): M1, a guesser changing MAC at every try', () => {
+  const TOO_MANY = "Trop d'essais de codes, réessayez plus tard";
+  /** The guess budgets' 10-minute window a moment falls in. */
+  const windowOf = (ms: number) => Math.floor(ms / 600_000);
+  const macOf = (n: number) =>
+    `02:40:${[(n >> 24) & 255, (n >> 16) & 255, (n >> 8) & 255, n & 255].map((b) => b.toString(16).padStart(2, '0')).join(':')}`.toUpperCase();
+
+  /** A hotspot with a stock card, a paid code, and a card its buyer's phone has used already. */
+  async function hotspotWithCodes(attempt: number) {
+    const admin = await tokenFor('admin');
+    const resellerId = randomUUID();
+    await recordReseller({ resellerId, name: 'Chez M1' });
+    const nasId = await nas(resellerId);
+    const generated = await call<{ items: { code: string }[] }>(
+      edge.apiUrl,
+      'POST',
+      '/api/v1/vouchers/generate',
+      {
+        token: admin,
+        body: { n: 3, forfait_id: (SEED_FORFAITS[0] as { id: string }).id, reseller_id: resellerId },
+      },
+    );
+    const [stock, used, spare] = generated.body.items.map((i) => i.code) as [string, string, string];
+    const paid = await code(resellerId);
+    const owner = macOf(0x100 + attempt);
+    expect((await login(used, nasId, owner)).code).toBe('Access-Accept');
+    // Its session ran and ended: the phone comes back later.
+    const session = randomUUID();
+    await report('Start', used, nasId, session, owner);
+    await report('Stop', used, nasId, session, owner, 1000);
+    return { resellerId, nasId, stock, used, spare, paid, owner };
+  }
+
+  /** 215 wrong codes at the hotspot, each from a MAC of its own, 20 in flight. */
+  async function flood(nasId: string, attempt: number) {
+    const packets = Array.from({ length: 215 }, (_, i) => {
+      const guess = newCode();
+      return {
+        'User-Name': guess,
+        'User-Password': guess,
+        'NAS-Identifier': nasId,
+        'Calling-Station-Id': macOf(0x10000 * (attempt + 1) + i),
+        'Message-Authenticator': '0x00',
+        'Packet-Src-IP-Address': routers.get(nasId)?.ip ?? '',
+      };
+    });
+    return radclientBatch('auth', packets, {
+      port: edge.radiusAuthPort,
+      secret: routers.get(nasId)?.secret ?? '',
+      parallel: 20,
+    });
+  }
+
+  it("M1: after 215 wrong codes from as many MACs, a stock card from another MAC is refused as they are and stays unused; paid codes and a card on its buyer's phone still get in", async () => {
+    // The NAS count is per clock window: a run that crosses one proves nothing, and runs again.
+    const run = async (attempt: number) => {
+      const start = Date.now();
+      const h = await hotspotWithCodes(attempt);
+      const batch = await flood(h.nasId, attempt);
+      const answers = {
+        wrong: await login(newCode(), h.nasId, macOf(0x20000 + attempt)),
+        stock: await login(h.stock, h.nasId, macOf(0x20010 + attempt)),
+        // A card used on one phone, typed on another: a guesser would find it this way too.
+        usedElsewhere: await login(h.used, h.nasId, macOf(0x20020 + attempt)),
+        paid: await login(h.paid.code, h.nasId, macOf(0x20030 + attempt)),
+        owner: await login(h.used, h.nasId, h.owner),
+      };
+      return { h, batch, answers, sameWindow: windowOf(Date.now()) === windowOf(start) };
+    };
+    let out = await run(0);
+    if (!out.sameWindow) out = await run(1);
+    const { h, batch, answers } = out;
+
+    expect(batch.counts['Access-Accept']).toBe(0);
+    const said = (r: { code: string; attributes: Record<string, string[]> }) => [
+      r.code,
+      first(r, 'Reply-Message'),
+    ];
+    expect(said(answers.wrong)).toEqual(['Access-Reject', TOO_MANY]);
+    // The stock card is answered as a wrong code is: nothing tells the guesser, nothing is used up.
+    expect(said(answers.stock)).toEqual(said(answers.wrong));
+    expect(said(answers.usedElsewhere)).toEqual(said(answers.wrong));
+    const card = await getAccessCode(h.stock);
+    expect([card?.started_at, card?.voucher_status]).toEqual([undefined, 'active']);
+    const month = new Date().toISOString().slice(0, 7);
+    expect((await getMonthlyRevenue(h.resellerId, month)).total_fcfa).toBe(
+      (SEED_FORFAITS[0] as { price_fcfa: number }).price_fcfa,
+    );
+    // The hotspot's subscribers are not switched off: a paid code, and a card on the phone that used it.
+    expect(answers.paid.code).toBe('Access-Accept');
+    expect(said(answers.owner)).toEqual(['Access-Accept', undefined]);
+  }, 180_000);
+
+  it("M1: during a flood of 215 wrong codes from as many MACs, the buyer of a never-used card gets in through the portal's login pass (its number confirmed by SMS) with the forfait's limits; the guesser changing MAC gets neither a card nor an oracle", async () => {
+    const forfait = SEED_FORFAITS[0] as { duration_hours: number; data_limit_mb: number };
+    const pass = (token: string, nasId: string, code: string, mac: string) =>
+      call(edge.apiUrl, 'POST', '/api/v1/access/pass', { token, body: { nas_id: nasId, code, mac } });
+    const run = async (attempt: number) => {
+      const start = Date.now();
+      const h = await hotspotWithCodes(2 + attempt);
+      const batch = await flood(h.nasId, 2 + attempt);
+      // The portal, on the buyer's phone: the check says the flood; the buyer confirms a number
+      // by SMS and asks the pass for the MAC the router's page gave.
+      const buyer = macOf(0x30000 + attempt);
+      const checked = await call(edge.apiUrl, 'POST', '/api/v1/access/check', {
+        body: { nas_id: h.nasId, code: h.stock },
+      });
+      const given = await pass(await signIn(edge.apiUrl, newMsisdn()), h.nasId, h.stock, buyer);
+      // The guesser: at the router, the card from its next MAC, which holds no pass...
+      const before = await login(h.stock, h.nasId, macOf(0x30010 + attempt));
+      const wrong = await login(newCode(), h.nasId, macOf(0x30020 + attempt));
+      const accepted = await login(h.stock, h.nasId, buyer);
+      const after = await login(h.stock, h.nasId, macOf(0x30030 + attempt));
+      // ...and with an account of its own: 10 wrong codes, then a right card answered as a wrong one.
+      const account = await signIn(edge.apiUrl, newMsisdn());
+      const guesserMac = macOf(0x30040 + attempt);
+      const guesses = [];
+      for (let i = 0; i < 10; i++) guesses.push((await pass(account, h.nasId, newCode(), guesserMac)).status);
+      const right = await pass(account, h.nasId, h.spare, guesserMac);
+      const again = await pass(account, h.nasId, newCode(), guesserMac);
+      const spare = await login(h.spare, h.nasId, guesserMac);
+      return {
+        h,
+        batch,
+        checked,
+        given,
+        logins: { before, wrong, accepted, after, spare },
+        guesses,
+        right,
+        again,
+        buyer,
+        sameWindow: windowOf(Date.now()) === windowOf(start),
+      };
+    };
+    let out = await run(0);
+    if (!out.sameWindow) out = await run(1);
+    const { h, batch, checked, given, logins, guesses, right, again, buyer } = out;
+    const said = (r: { code: string; attributes: Record<string, string[]> }) => [
+      r.code,
+      first(r, 'Reply-Message'),
+    ];
+
+    expect(batch.counts['Access-Accept']).toBe(0);
+    expect(checked.body).toEqual({ valid: false, reason: 'unconfirmed', flood: true });
+    expect(given).toMatchObject({ status: 200, body: { valid: true, first_use: true } });
+    // The buyer's phone is accepted, with the forfait's time, speed and data.
+    expect(logins.accepted.code).toBe('Access-Accept');
+    expect(first(logins.accepted, 'Session-Timeout')).toBe(String(forfait.duration_hours * 3600));
+    expect(first(logins.accepted, 'Mikrotik-Rate-Limit')).toBe('2048k/2048k 0/0 0/0 0/0 8 512k/512k');
+    expect(totalLimit(logins.accepted)).toBe(forfait.data_limit_mb * 1048576);
+    // Used up by its buyer's phone alone: its first use booked, the phone its one device.
+    const card = await getAccessCode(h.stock);
+    expect([card?.voucher_status, Object.keys(card?.devices ?? {})]).toEqual([
+      'redeemed',
+      [`${h.nasId}/${buyer}`],
+    ]);
+    // The guesser's MACs, before and after the buyer's login: the card is answered as a wrong code.
+    expect(said(logins.wrong)).toEqual(['Access-Reject', TOO_MANY]);
+    expect(said(logins.before)).toEqual(said(logins.wrong));
+    expect(said(logins.after)).toEqual(said(logins.wrong));
+    // Its account: 10 wrong codes, then the same 429 for a right card as for a wrong one, no pass,
+    // and the card refused at the router and left unused.
+    expect(guesses).toEqual(Array(10).fill(404));
+    expect(right).toMatchObject({ status: 429, body: { error: { code: 'ERR_RATE_LIMITED' } } });
+    expect([right.status, right.body]).toEqual([again.status, again.body]);
+    expect(said(logins.spare)).toEqual(said(logins.wrong));
+    expect((await getAccessCode(h.spare))?.voucher_status).toBe('active');
+  }, 240_000);
 });

@@ -11,7 +11,7 @@ import { getSession } from '../../functions/store/sessions.js';
 import { call, tokenFor } from '../support/http.js';
 import { asRouter, type EdgeContext, edgeStack, givenUdpRouter, type TestRouter } from '../support/radius.js';
 import { type IssuedRadsec, type Radsecproxy, startRadsecRouter } from '../support/radsec.js';
-import { eventually } from '../support/streams.js';
+import { eventually } from '../support/wait.js';
 
 // Every router proves who it is (issue 19, H1): the whole edge for real, radclient (or
 // radclient -> radsecproxy for RadSec) -> FreeRADIUS with the shipped config -> the API.

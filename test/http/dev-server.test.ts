@@ -17,7 +17,7 @@ describe('npm start', () => {
     const [port, dynamoPort] = [await freePort(), await freePort()];
     const dir = mkdtempSync(join(tmpdir(), 'dev-'));
     const dev = startDev({ PORT: String(port), DYNAMODB_PORT: String(dynamoPort), LOCAL_DIR: dir });
-    await until(() => dev.output().includes('Ctrl-C stops'), 60_000);
+    await until(() => dev.output().includes('Ctrl-C stops'));
     expect(dev.output()).toContain(`http://localhost:${port}`);
     expect(dev.output()).toContain(`DynamoDB: http://127.0.0.1:${dynamoPort}, started by this server`);
     expect(dev.output()).toContain('curl');
@@ -42,5 +42,5 @@ describe('npm start', () => {
     });
     expect(await exited(dev.child)).toBe(1);
     expect(dev.output()).toContain('apt-get install -y default-jre-headless');
-  }, 60_000);
+  });
 });

@@ -66,7 +66,7 @@ describe('local mode exposure', () => {
       SMS_OUTBOX: outbox,
     });
     try {
-      await until(() => dev.output().includes('Ctrl-C stops'), 60_000);
+      await until(() => dev.output().includes('Ctrl-C stops'));
       expect(dev.output()).toContain('Listening on 127.0.0.1 only');
       const lan = lanAddress();
       if (lan) expect(await reachable(lan, port)).toBe(false);
@@ -78,7 +78,7 @@ describe('local mode exposure', () => {
         body: JSON.stringify({ msisdn }),
       });
       expect(res.status).toBe(200);
-      await until(() => dev.output().includes('SMS to '), 10_000);
+      await until(() => dev.output().includes('SMS to '));
       expect(dev.output()).toContain(`2233 written to ${outbox}`);
       expect(dev.output()).toMatch(/SMS to \+225\*+2233 written to /);
       const code = /\b(\d{6})\b/.exec(readFileSync(outbox, 'utf8'))?.[1] as string;
@@ -102,7 +102,7 @@ describe('local mode exposure', () => {
       SMS_OUTBOX: join(dir, 'sms-outbox.jsonl'),
     });
     try {
-      await until(() => dev.output().includes('Ctrl-C stops'), 60_000);
+      await until(() => dev.output().includes('Ctrl-C stops'));
       expect(dev.output()).toContain('WARNING: listening on 0.0.0.0');
       expect(dev.output()).toContain('complete any payment');
     } finally {

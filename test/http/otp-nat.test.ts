@@ -4,8 +4,8 @@ import { clock } from '../../functions/core/clock.js';
 import { resetConfig } from '../../functions/core/config.js';
 import { register } from '../../functions/routers/routers.js';
 import { noteSeenAddress } from '../../functions/store/hotspot-addresses.js';
-import { setNasOtpBudget } from '../../functions/store/nas.js';
 import { readBudgetCounts } from '../../functions/store/otp.js';
+import { adminCli } from '../support/admin-cli.js';
 import { probeDdb } from '../support/ddb-instrument.js';
 import { hotspotOf } from '../support/hotspots.js';
 import { type ApiResponse, call, lastOtp, newMsisdn, useLocalServer } from '../support/http.js';
@@ -124,7 +124,9 @@ describe('SMS codes for subscribers behind one NAT address', () => {
   it("stops a flood of invented MACs behind a hotspot at its address's own hourly budget, which binds first logins only", async () => {
     const { nasId, nat } = await hotspotBehind('access_sprayed');
     const neighbour = await hotspotBehind('access_neighbour');
-    expect(await setNasOtpBudget(nasId, 30)).toBe(true);
+    // Its operator sets the hotspot's own budget.
+    const cli = adminCli(() => process.env.TABLE_NAME as string);
+    expect(await cli('nas', 'otp-budget', '--nas-id', nasId, '--per-hour', '30')).toMatchObject({ code: 0 });
     // A subscriber of this hotspot who logged in before.
     const regular = newMsisdn();
     const first = await request({ msisdn: regular, nas_id: nasId, client_mac: newMac() }, nat);

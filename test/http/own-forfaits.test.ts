@@ -49,6 +49,30 @@ const portalList = async (nasId?: string) =>
     .body as unknown as Listed;
 
 describe("a reseller's own forfaits", () => {
+  it('are checked whole after every update: cir_kbps alone above the stored mir_kbps, or mir_kbps alone below the stored cir_kbps, is 400 ERR_VALIDATION and changes nothing', async () => {
+    const r = await givenReseller();
+    const f = await make(r.token, { cir_kbps: 512, mir_kbps: 2048 });
+    const put = (body: Record<string, unknown>) =>
+      api('PUT', `/api/v1/resellers/me/forfaits/${f.id}`, r.token, body);
+
+    for (const body of [{ cir_kbps: 4096 }, { mir_kbps: 256 }]) {
+      const refused = await put(body);
+      expect([refused.status, code(refused)], JSON.stringify(body)).toEqual([400, 'ERR_VALIDATION']);
+    }
+    const listed = await api('GET', '/api/v1/resellers/me/forfaits', r.token);
+    expect(
+      (listed.body as { items: Record<string, unknown>[] }).items.find((i) => i.id === f.id),
+    ).toMatchObject({
+      cir_kbps: 512,
+      mir_kbps: 2048,
+    });
+    // Within the stored maximum, one rate alone is taken.
+    expect(await put({ cir_kbps: 2048 })).toMatchObject({
+      status: 200,
+      body: { cir_kbps: 2048, mir_kbps: 2048 },
+    });
+  });
+
   it('are made, changed, ordered and hidden by their reseller, listed in its order', async () => {
     const r = await givenReseller();
     const a = await make(r.token, { name: 'Pass A' });

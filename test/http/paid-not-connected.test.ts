@@ -1,12 +1,20 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { flagPaidNotConnected } from '../../functions/billing/paid-not-connected.js';
+import { resetConfig } from '../../functions/core/config.js';
 import { toGsm7 } from '../../functions/core/gsm7.js';
 import { Access } from '../../functions/store/access-codes.js';
 import { getPayment } from '../../functions/store/payments.js';
 import { hotspotOf } from '../support/hotspots.js';
-import { call, login, loginAs, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
+import {
+  call,
+  login,
+  loginAs,
+  newMsisdn,
+  smsTexts as smsTo,
+  tokenFor,
+  useLocalServer,
+} from '../support/http.js';
 
 /**
  * "Payé, pas connecté" on DynamoDB Local through the local server: a completed payment whose
@@ -41,14 +49,6 @@ async function paidThroughSandbox(nasId: string) {
     completedAt: payment?.completed_at as string,
   };
 }
-
-const smsTo = (msisdn: string): string[] =>
-  readFileSync(process.env.SMS_OUTBOX as string, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { to: string; message: string })
-    .filter((s) => s.to === msisdn)
-    .map((s) => s.message);
 
 describe('paid, never connected', () => {
   it('flags a completed payment whose code had no login 15 minutes later, once, and not one whose code was used', async () => {
@@ -151,6 +151,27 @@ describe('paid, never connected', () => {
     expect((await getPayment(paid.id))?.code_resends).toBe(3);
     const admin = await tokenFor('admin');
     expect((await api('POST', `/api/v1/payments/${paid.id}/resend-code`, { token: admin })).status).toBe(429);
+  }, 60_000);
+
+  it("L3 (issue 40): past its reseller's hourly SMS budget, a resend is 429 ERR_RATE_LIMITED with Retry-After, texts nothing and spends none of the payment's 3", async () => {
+    const reseller = await loginAs(server.url(), 'reseller');
+    const paid = await paidThroughSandbox(await hotspotOf(reseller.resellerId, 'access_resend'));
+    const before = smsTo(paid.msisdn).length;
+    process.env.RESELLER_SMS_PER_HOUR = '0';
+    resetConfig();
+    try {
+      const refused = await api('POST', `/api/v1/payments/${paid.id}/resend-code`, { token: reseller.token });
+      expect(refused).toMatchObject({ status: 429, body: { error: { code: 'ERR_RATE_LIMITED' } } });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      delete process.env.RESELLER_SMS_PER_HOUR;
+      resetConfig();
+    }
+    expect(smsTo(paid.msisdn)).toHaveLength(before);
+    expect((await getPayment(paid.id))?.code_resends ?? 0).toBe(0);
+    expect(
+      (await api('POST', `/api/v1/payments/${paid.id}/resend-code`, { token: reseller.token })).status,
+    ).toBe(200);
   }, 60_000);
 
   it('answers 404 to an unknown payment and 400 to a malformed id, texting nothing', async () => {

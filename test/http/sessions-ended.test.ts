@@ -7,7 +7,7 @@ import { Session } from '../../functions/store/sessions.js';
 import { accountingReport, paidCode, resellerWithCodes } from '../support/access.js';
 import { call, login, newMsisdn, tokenFor, useLocalServer } from '../support/http.js';
 import { account } from '../support/region.js';
-import { eventually } from '../support/streams.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * Ended sessions, searched by code or by the buyer's phone (`GET /api/v1/sessions/ended`): a

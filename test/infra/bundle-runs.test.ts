@@ -10,10 +10,14 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { signSession } from '../../functions/auth/tokens.js';
 import { registerEdge } from '../../functions/edge/edge-auth.js';
+import { handler as keysFunction } from '../../functions/routers/router-keys.js';
+import { register } from '../../functions/routers/routers.js';
+import { open } from '../../functions/routers/secret-box.js';
 import { countersOf, scopeOf } from '../../functions/store/counters.js';
 import { getSession, type RadiusSession, Session } from '../../functions/store/sessions.js';
 import { bundle } from '../support/bundles.js';
 import { useTestTable } from '../support/db.js';
+import { hotspotOf } from '../support/hotspots.js';
 
 const table = useTestTable({ seed: true });
 const run = promisify(execFile);
@@ -237,8 +241,8 @@ describe('the deployed bundles run', () => {
         if (target === 'secretsmanager.GetSecretValue')
           return reply(400, { __type: 'ResourceNotFoundException', message: 'no value yet' });
         if (target === 'secretsmanager.PutSecretValue') return reply(200, { ARN: 'arn:front-tls' });
-        if (target === 'AmazonEC2ContainerServiceV20141113.UpdateService')
-          return reply(400, { __type: 'ServiceNotFoundException', message: 'Service not found.' });
+        if (target === 'AmazonEC2ContainerServiceV20141113.DescribeServices')
+          return reply(200, { services: [], failures: [{ arn: 'radius-front', reason: 'MISSING' }] });
         reply(400, { __type: 'UnknownOperationException' });
       });
     });
@@ -258,17 +262,14 @@ describe('the deployed bundles run', () => {
         },
       )) as unknown as Record<string, unknown>;
       expect(answer).toMatchObject({ reason: 'missing', renewed: true, rolled: false });
+      // The service does not exist yet (the first deploy): nothing to roll.
       expect(calls.map((c) => c.target)).toEqual([
         'secretsmanager.GetSecretValue',
         'secretsmanager.PutSecretValue',
-        'AmazonEC2ContainerServiceV20141113.UpdateService',
+        'AmazonEC2ContainerServiceV20141113.DescribeServices',
       ]);
       expect(JSON.parse(String(calls[1]?.body.SecretString))).toHaveProperty('cert_pem');
-      expect(calls[2]?.body).toEqual({
-        cluster: 'hotspot-local-radius',
-        service: 'radius-front',
-        forceNewDeployment: true,
-      });
+      expect(calls[2]?.body).toEqual({ cluster: 'hotspot-local-radius', services: ['radius-front'] });
       // Signed with the environment's credentials, for each service.
       expect(calls[0]?.authorization).toMatch(/Credential=local\/\d{8}\/local\/secretsmanager\/aws4_request/);
       expect(calls[2]?.authorization).toMatch(/Credential=local\/\d{8}\/local\/ecs\/aws4_request/);
@@ -276,6 +277,83 @@ describe('the deployed bundles run', () => {
     } finally {
       aws.close();
     }
+  });
+
+  it("asks the router keys function through Lambda's Invoke with the bundled client, holding no key itself (POST /edge/radius/client)", async () => {
+    // An edge's reseller with a UDP router at an address, and the edge's token.
+    const resellerId = randomUUID();
+    const nasId = await hotspotOf(resellerId, 'access_bundle');
+    const { router, credentials } = await register({
+      reseller_id: resellerId,
+      name: 'R',
+      nas_ids: [nasId],
+      transport: 'udp',
+      source_ip: '198.51.100.77',
+    });
+    const { token } = await registerEdge({
+      name: 'Bundle edge',
+      reseller_ids: [resellerId],
+      addresses: ['192.0.2.41'],
+      nowIso: new Date().toISOString(),
+    });
+    // Lambda's Invoke API on loopback: each call answered by the keys function's own handler.
+    const invoked: { path?: string; authorization?: string; call: Record<string, unknown> }[] = [];
+    const lambdaApi = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', async () => {
+        const call = JSON.parse(body) as Record<string, unknown>;
+        invoked.push({ path: req.url, authorization: String(req.headers.authorization), call });
+        const answer = await keysFunction(call);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      });
+    });
+    await new Promise<void>((ok) => lambdaApi.listen(0, '127.0.0.1', ok));
+    try {
+      const res = await invoke(
+        'edge/edge-radius-client',
+        event('POST', '/api/v1/edge/radius/client', {
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ 'Hotspot-NAS-IP': { type: 'string', value: ['198.51.100.77'] } }),
+        }),
+        {
+          ROUTER_KEYS_FUNCTION: 'Hotspot-test-RouterKeys',
+          AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${(lambdaApi.address() as AddressInfo).port}`,
+          // The public function has neither key: whatever opens the secret is the keys function.
+          ROUTER_SEAL_KEY: '',
+          ROUTER_CA_KEY: '',
+        },
+      );
+      expect(res.statusCode).toBe(200);
+      const client = JSON.parse(res.body) as Record<string, { value: string }>;
+      expect(client['control:FreeRADIUS-Client-Secret']?.value).toBe(
+        (credentials as { secret: string }).secret,
+      );
+      expect(client['control:FreeRADIUS-Client-Shortname']?.value).toBe(router.router_id);
+      expect(invoked).toHaveLength(1);
+      expect(invoked[0]?.path).toBe('/2015-03-31/functions/Hotspot-test-RouterKeys/invocations');
+      expect(invoked[0]?.call).toEqual({
+        op: 'edge-client',
+        authorization: `Bearer ${token}`,
+        source_ip: '198.51.100.77',
+      });
+      expect(invoked[0]?.authorization).toMatch(/Credential=local\/\d{8}\/local\/lambda\/aws4_request/);
+    } finally {
+      lambdaApi.close();
+    }
+  });
+
+  it('seals a secret in the router keys bundle, which opens with the sealing key (the keys function)', async () => {
+    const answer = (await invoke('routers/router-keys', {
+      op: 'seal',
+      router_id: 'rtr_bundle000001',
+      secret: 'bundle-secret-0123456789abcdef',
+    })) as unknown as { secret_box: string };
+    expect(open(process.env.ROUTER_SEAL_KEY as string, 'rtr_bundle000001', answer.secret_box)).toBe(
+      'bundle-secret-0123456789abcdef',
+    );
   });
 
   it('counts a new session from a DynamoDB stream record (the SessionCounts consumer)', async () => {

@@ -51,41 +51,63 @@ describe('a cell', () => {
     });
   });
 
-  it('backs its table up daily and copies each backup to the vault in another region', () => {
+  it('backs its table up weekly, copies each backup to the vault in another region for two weeks, and keeps the local one until the next', () => {
     const [[, plan] = []] = t.ofType('AWS::Backup::BackupPlan');
     const rules = plan?.Properties.BackupPlan as { BackupPlanRule: Record<string, unknown>[] } | undefined;
+    expect(rules?.BackupPlanRule).toHaveLength(1);
     const rule = rules?.BackupPlanRule[0];
     expect(rule).toMatchObject({
-      ScheduleExpression: 'cron(0 2 * * ? *)',
+      ScheduleExpression: 'cron(0 2 ? * SUN *)',
+      Lifecycle: { DeleteAfterDays: 8 },
       CopyActions: [
-        { DestinationBackupVaultArn: cellContext.backupCopyVaultArn, Lifecycle: { DeleteAfterDays: 35 } },
+        { DestinationBackupVaultArn: cellContext.backupCopyVaultArn, Lifecycle: { DeleteAfterDays: 14 } },
       ],
     });
+    // Point-in-time recovery is the in-region restore, on the table itself.
+    const [[, table] = []] = t.ofType('AWS::DynamoDB::Table');
+    expect(table?.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
     const [[, selection] = []] = t.ofType('AWS::Backup::BackupSelection');
     const [[tableId] = []] = t.ofType('AWS::DynamoDB::Table');
     expect(JSON.stringify(selection?.Properties)).toContain(tableId as string);
   });
 
-  it("reads the cell's own counts: every alarm on the platform's metrics carries the cell", () => {
+  it("reads the cell's own counts: every alarm on the platform's metrics carries the cell and the stage", () => {
     type Stat = {
       Metric: { Namespace: string; MetricName: string; Dimensions?: { Name: string; Value: string }[] };
     };
+    // A single metric's alarm carries it in its own properties, a metric-math alarm in its Metrics.
     const ours = t
       .ofType('AWS::CloudWatch::Alarm')
       .flatMap(([, a]) =>
-        ((a.Properties.Metrics ?? []) as { MetricStat?: Stat }[]).map((m) => m.MetricStat?.Metric),
+        a.Properties.Metrics
+          ? (a.Properties.Metrics as { MetricStat?: Stat }[]).map((m) => m.MetricStat?.Metric)
+          : [a.Properties as Stat['Metric']],
       )
       .filter((m) => m?.Namespace === 'HotspotPlatform') as Stat['Metric'][];
-    expect(ours.length).toBeGreaterThan(3);
+    expect(ours.length).toBeGreaterThan(10);
+    // The front's refusals by reason among them (functions/front/service.ts).
+    expect(ours.map((m) => m.MetricName)).toEqual(
+      expect.arrayContaining([
+        'FrontLoginCalls',
+        'FrontRefusedUnknownCode',
+        'FrontRefusedRouter',
+        'FrontLoginErrors',
+      ]),
+    );
     for (const m of ours) {
-      // A metric filter's metric (the API's 429s) has no dimension to give: its name carries the cell.
-      if (m.MetricName === 'Api429-ci') expect(m.Dimensions ?? []).toEqual([]);
+      // A metric filter's metric (the API's 429s) has no dimension to give: its name carries both.
+      if (m.MetricName === 'Api429-prod-ci') expect(m.Dimensions ?? []).toEqual([]);
       else
-        expect(m.Dimensions, m.MetricName).toEqual(expect.arrayContaining([{ Name: 'cell', Value: 'ci' }]));
+        expect(m.Dimensions, m.MetricName).toEqual(
+          expect.arrayContaining([
+            { Name: 'cell', Value: 'ci' },
+            { Name: 'stage', Value: 'prod' },
+          ]),
+        );
     }
-    expect(ours.map((m) => m.MetricName)).toContain('Api429-ci');
+    expect(ours.map((m) => m.MetricName)).toContain('Api429-prod-ci');
     const [[, filter] = []] = t.ofType('AWS::Logs::MetricFilter');
-    expect(JSON.stringify(filter?.Properties)).toContain('Api429-ci');
+    expect(JSON.stringify(filter?.Properties)).toContain('Api429-prod-ci');
   });
 
   it('refuses a pool above 400 ids or outside 802.1Q, a domain without its certificate, and a bad cell id', () => {

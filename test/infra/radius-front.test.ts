@@ -163,7 +163,7 @@ describe('the RADIUS front', () => {
     expect(actions.filter((a) => !a.startsWith('dynamodb:'))).toEqual([]);
   });
 
-  it("scales on RADIUS packets per task (the NLB's over the running tasks), not on CPU", () => {
+  it("scales on RADIUS packets per task (the NLB's over its healthy targets), one metric specification, not on CPU", () => {
     template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', {
       MinCapacity: 2,
       MaxCapacity: 6,
@@ -173,7 +173,7 @@ describe('the RADIUS front', () => {
     const config = policies[0]?.TargetTrackingScalingPolicyConfiguration as {
       TargetValue: number;
       PredefinedMetricSpecification?: unknown;
-      CustomizedMetricSpecification: {
+      CustomizedMetricSpecification: Record<string, unknown> & {
         Metrics: {
           Id: string;
           Expression?: string;
@@ -184,18 +184,28 @@ describe('the RADIUS front', () => {
     };
     expect(config.PredefinedMetricSpecification).toBeUndefined();
     expect(config.TargetValue).toBe(400 * 60);
+    // Metric math alone: the single metric's fields would make a second specification, which
+    // Application Auto Scaling refuses (test/infra/cfn-schema.test.ts checks the rule for every policy).
+    expect(Object.keys(config.CustomizedMetricSpecification)).toEqual(['Metrics']);
     const metrics = config.CustomizedMetricSpecification.Metrics;
     expect(metrics.map((m) => [m.Id, m.MetricStat?.Metric.MetricName ?? m.Expression, m.ReturnData])).toEqual(
       [
         ['packets', 'ProcessedPackets', false],
-        ['tasks', 'RunningTaskCount', false],
+        ['tasks', 'HealthyHostCount', false],
         ['perTask', 'packets / tasks', true],
       ],
     );
-    expect(metrics[1]?.MetricStat?.Metric.Dimensions).toEqual([
-      { Name: 'ClusterName', Value: 'Front-radius' },
-      { Name: 'ServiceName', Value: 'radius-front' },
+    // The healthy targets of the auth listener: one per running task.
+    const [[authGroup] = []] = t
+      .ofType('AWS::ElasticLoadBalancingV2::TargetGroup')
+      .filter(([, g]) => g.Properties.Port === 1812);
+    expect(metrics[1]?.MetricStat?.Metric.Dimensions.map((d) => d.Name)).toEqual([
+      'TargetGroup',
+      'LoadBalancer',
     ]);
+    expect(JSON.stringify(metrics[1]?.MetricStat?.Metric.Dimensions[0]?.Value)).toContain(
+      authGroup as string,
+    );
     template.hasResourceProperties('AWS::ECS::Service', {
       ServiceName: 'radius-front',
       DeploymentConfiguration: Match.objectLike({ MinimumHealthyPercent: 100 }),
@@ -203,26 +213,45 @@ describe('the RADIUS front', () => {
     template.hasResourceProperties('AWS::ECS::Cluster', { ClusterName: 'Front-radius' });
   });
 
-  it("pages operations on unhealthy targets, high CPU, a failed certificate rotation, and RADIUS traffic well below the hour's usual", () => {
+  it('pages operations on unhealthy targets, high CPU and a failed certificate rotation, and again when each is over', () => {
     const alarms = t.ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
     expect(alarms.filter((a) => a.MetricName === 'UnHealthyHostCount')).toHaveLength(3);
     expect(alarms.filter((a) => a.MetricName === 'CPUUtilization' && a.Namespace === 'AWS/ECS')).toHaveLength(
       1,
     );
     expect(alarms.filter((a) => a.MetricName === 'Errors' && a.Namespace === 'AWS/Lambda')).toHaveLength(1);
-    for (const a of alarms) {
+    const paging = alarms.filter((a) => a.AlarmActions);
+    expect(paging).toHaveLength(5);
+    for (const a of paging) {
       expect(a.AlarmActions).toHaveLength(1);
+      expect(a.OKActions).toEqual(a.AlarmActions);
       // The cell's front in every alarm's words (its metrics are its own NLB's, service's, function's).
       expect(String(a.AlarmDescription)).toContain('RADIUS front Front-radius');
+      expect(String(a.AlarmName)).toMatch(/^Front-Front[A-Za-z]+$/);
     }
-    const low = alarms.find((a) => a.ComparisonOperator === 'LessThanLowerThreshold');
-    expect(low).toMatchObject({ ThresholdMetricId: 'band', TreatMissingData: 'breaching' });
+  });
+
+  it("shows RADIUS traffic well below the hour's usual without paging, and not before the routers report", () => {
+    const low = t
+      .ofType('AWS::CloudWatch::Alarm')
+      .map(([, a]) => a.Properties)
+      .find((a) => a.ComparisonOperator === 'LessThanLowerThreshold');
+    // A town's power cut, an ISP's outage: nobody in operations can act on it.
+    expect(low).toMatchObject({
+      AlarmName: 'Front-FrontRequestsLow',
+      ThresholdMetricId: 'band',
+      ActionsEnabled: false,
+      // No data (a cell whose routers have not come yet, no model learnt) is no breach.
+      TreatMissingData: 'notBreaching',
+    });
+    expect(low?.AlarmActions).toBeUndefined();
+    expect(low?.OKActions).toBeUndefined();
     const metrics = low?.Metrics as {
       Id: string;
       Expression?: string;
       MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string }[] } };
     }[];
-    expect(metrics.find((m) => m.Id === 'band')?.Expression).toBe('ANOMALY_DETECTION_BAND(filled, 3)');
+    expect(metrics.find((m) => m.Id === 'band')?.Expression).toBe('ANOMALY_DETECTION_BAND(packets, 3)');
     expect(metrics.find((m) => m.Id === 'packets')?.MetricStat?.Metric).toMatchObject({
       Namespace: 'AWS/NetworkELB',
       MetricName: 'ProcessedPackets',
@@ -237,6 +266,10 @@ describe('the RADIUS front', () => {
       expect([eip.DeletionPolicy, eip.UpdateReplacePolicy]).toEqual(['Retain', 'Retain']);
     const [[, nlb] = []] = t.ofType('AWS::ElasticLoadBalancingV2::LoadBalancer');
     expect(nlb?.DeletionPolicy).toBe('Retain');
+    // Nor can anyone delete it by hand (or an update replace it) while its addresses are the routers'.
+    expect(nlb?.Properties.LoadBalancerAttributes).toEqual(
+      expect.arrayContaining([{ Key: 'deletion_protection.enabled', Value: 'true' }]),
+    );
     const egress = eips
       .filter(([, e]) => JSON.stringify(e.Properties.Tags ?? []).includes('radius-egress-'))
       .map(([id]) => ({ 'Fn::GetAtt': [id, 'AllocationId'] }));
@@ -249,7 +282,7 @@ describe('the RADIUS front', () => {
     );
   });
 
-  it('renews its server certificate daily when due, first at the deploy before the service, the CA key read by that function alone', () => {
+  it("renews its server certificate when due, daily in the cell's night, first at the deploy before the service, the CA key read by that function alone", () => {
     const [[rotationId, rotation] = []] = t
       .ofType('AWS::Lambda::Function')
       .filter(([, f]) => String(f.Properties.Description).includes('renews its server certificate'));
@@ -260,9 +293,10 @@ describe('the RADIUS front', () => {
       }
     ).Variables;
     expect(env).toMatchObject({ FRONT_CLUSTER: 'Front-radius', FRONT_SERVICE: 'radius-front' });
-    // The schedule, and the deploy-time run the service waits for.
+    // The schedule (03:00 in the cell's time zone: UTC without one), and the deploy-time run the
+    // service waits for.
     template.hasResourceProperties('AWS::Events::Rule', {
-      ScheduleExpression: 'rate(1 day)',
+      ScheduleExpression: 'cron(0 3 * * ? *)',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [rotationId, 'Arn'] } })],
     });
     const [[issuedId, issued] = []] = t.ofType('AWS::CloudFormation::CustomResource');
@@ -277,6 +311,7 @@ describe('the RADIUS front', () => {
     expect(on('secretsmanager:PutSecretValue')).toEqual([JSON.stringify({ Ref: tlsSecret })]);
     expect(on('ecs:UpdateService')).toHaveLength(1);
     expect(on('ecs:UpdateService')[0]).toContain('service/Front-radius/radius-front');
+    expect(on('ecs:DescribeServices')).toEqual(on('ecs:UpdateService'));
     const caParam = env.ROUTER_CA_KEY_ARN as { Ref: string };
     expect(parameterValue(caParam)).toEqual({
       Ref: parent
@@ -287,11 +322,12 @@ describe('the RADIUS front', () => {
       [JSON.stringify(caParam), JSON.stringify({ Ref: tlsSecret })].sort(),
     );
     expect(statements.flatMap((st) => [st.Action].flat()).filter((a) => a.startsWith('ecs:'))).toEqual([
+      'ecs:DescribeServices',
       'ecs:UpdateService',
     ]);
   });
 
-  it('lets only the functions that issue router certificates read the CA key; the sealing key is another secret', () => {
+  it('lets only the router keys function read the CA key and the sealing key, two secrets', () => {
     const secretOf = (name: string) =>
       parent
         .ofType('AWS::SecretsManager::Secret')
@@ -308,17 +344,11 @@ describe('the RADIUS front', () => {
         .sort();
     expect(secretOf('ROUTER_CA_KEY')).toBeDefined();
     expect(secretOf('ROUTER_CA_KEY')).not.toBe(secretOf('ROUTER_SEAL_KEY'));
-    expect(readers('ROUTER_CA_KEY')).toEqual([
-      'POST /api/v1/resellers',
-      'POST /api/v1/routers',
-      'POST /api/v1/routers/{router_id}/credentials',
-    ]);
-    // The front's service opens them too (its task's ECS secret, above): no function of the data plane.
-    expect(readers('ROUTER_SEAL_KEY')).toEqual([
-      'POST /api/v1/resellers',
-      'POST /api/v1/routers',
-      'POST /api/v1/routers/{router_id}/credentials',
-    ]);
+    // Registration, new credentials and the edges ask it (test/infra/router-keys.test.ts); the
+    // front's service opens the sealed secrets too (its task's ECS secret, above), and the
+    // front's rotation reads the CA key (its own test, above).
+    expect(readers('ROUTER_CA_KEY')).toEqual(['RouterKeys']);
+    expect(readers('ROUTER_SEAL_KEY')).toEqual(['RouterKeys']);
     // The CA key keeps the logical id the first deploys gave ROUTER_KEY_SEED: the same secret, the same CA.
     expect(secretOf('ROUTER_CA_KEY')).toBe('DataSecretROUTERKEYSEEDB949CC6E');
     expect(Object.keys(parent.resources)).not.toContain('GetRadiusTls');

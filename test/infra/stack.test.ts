@@ -1,4 +1,4 @@
-import { App } from 'aws-cdk-lib';
+import { App, NestedStack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_SECRETS } from '../../functions/billing/gateways/registry.js';
@@ -92,12 +92,12 @@ const topicId = () => {
 };
 
 describe('one function per route-table row', () => {
-  it('creates one Node.js 22 arm64 function per row, per scheduled job, per stream consumer, plus the canary, and no other function', () => {
+  it('creates one Node.js 22 arm64 function per row, per scheduled job, per stream consumer, plus the canary and the router keys, and no other function', () => {
     const all = t.ofType('AWS::Lambda::Function');
     const node22 = all.filter(
       ([, f]) => f.Properties.Runtime === 'nodejs22.x' && f.Properties.Handler === 'index.handler',
     );
-    expect(node22).toHaveLength(routes.length + jobs.length + streamConsumers.length + 1);
+    expect(node22).toHaveLength(routes.length + jobs.length + streamConsumers.length + 2);
     expect(all).toHaveLength(node22.length);
     for (const [, fn] of all) expect(fn.Properties.Architectures).toEqual(['arm64']);
   });
@@ -267,7 +267,7 @@ describe('the secrets extension', () => {
     }
   });
 
-  it('is a layer of exactly the rows, scheduled jobs and canary that read a secret', () => {
+  it('is a layer of exactly the rows, scheduled jobs, canary and router keys that read a secret', () => {
     const withLayer = t
       .ofType('AWS::Lambda::Function')
       .filter(([, f]) => f.Properties.Layers !== undefined)
@@ -278,6 +278,7 @@ describe('the secrets extension', () => {
         .filter((j) => withPaymentSecrets(j.access, j.access.secrets ?? []).length > 0)
         .map((j) => t.functionIdOf(j.name)),
       t.functionIdOf('Canary'),
+      t.functionIdOf('RouterKeys'),
     ];
     expect(jobs.some((j) => !j.access.secrets?.length)).toBe(true);
     expect(withLayer.sort()).toEqual(readers.sort());
@@ -300,12 +301,13 @@ describe('the table', () => {
       expect(gsi5.nonKeyAttributes).not.toContain(changing);
   });
 
-  it('is on demand, with TTL, PITR, five GSIs (the open sessions by NAS and the voucher lists narrow), deletion protection, and retained', () => {
+  it('is provisioned (auto scaled from its floors), with TTL, PITR, five GSIs (the open sessions by NAS and the voucher lists narrow), deletion protection, and retained', () => {
     template.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
       Properties: Match.objectLike({
-        BillingMode: 'PAY_PER_REQUEST',
+        BillingMode: 'PROVISIONED',
+        ProvisionedThroughput: { ReadCapacityUnits: 50, WriteCapacityUnits: 50 },
         TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         DeletionProtectionEnabled: true,
@@ -361,6 +363,39 @@ describe('the table', () => {
         ],
       }),
     });
+  });
+
+  it("scales the table's and each index's read and write capacity on their utilization, 70 %, between a floor and a ceiling", () => {
+    const { stack } = synthesize();
+    const nested = stack.node.findAll().find((c) => c instanceof NestedStack && c.node.id === 'Capacity');
+    if (!nested) throw new Error('no capacity stack');
+    const capacity = inspect(Template.fromStack(nested as NestedStack));
+    const targets = capacity
+      .ofType('AWS::ApplicationAutoScaling::ScalableTarget')
+      .map(([, s]) => s.Properties);
+    // The table and each index, reads and writes: every capacity the table is billed for.
+    expect(targets).toHaveLength(2 * (1 + TABLE.indexes.length));
+    const dims = targets.map((s) => `${s.ScalableDimension}`).sort();
+    expect(new Set(dims)).toEqual(
+      new Set([
+        'dynamodb:table:ReadCapacityUnits',
+        'dynamodb:table:WriteCapacityUnits',
+        'dynamodb:index:ReadCapacityUnits',
+        'dynamodb:index:WriteCapacityUnits',
+      ]),
+    );
+    for (const s of targets) expect(Number(s.MaxCapacity)).toBeGreaterThan(Number(s.MinCapacity));
+    const policies = capacity
+      .ofType('AWS::ApplicationAutoScaling::ScalingPolicy')
+      .map(([, p]) => p.Properties);
+    expect(policies).toHaveLength(targets.length);
+    for (const p of policies)
+      expect(p.TargetTrackingScalingPolicyConfiguration).toMatchObject({
+        TargetValue: 70,
+        PredefinedMetricSpecification: {
+          PredefinedMetricType: expect.stringMatching(/^DynamoDB(Read|Write)CapacityUtilization$/),
+        },
+      });
   });
 
   it('keeps the logical ids of the retained table and secrets (a new id would orphan them)', () => {
@@ -515,7 +550,11 @@ describe('operations', () => {
     // 429s: counted from the access log, whose JSON carries each request's status.
     const [[, filter] = []] = t.ofType('AWS::Logs::MetricFilter');
     expect(filter?.Properties.FilterPattern).toBe('{ $.status = "429" }');
-    expect(named('Api429')).toHaveLength(1);
+    // The stage in the name (a filter's metric has no dimension): staging's 429s are not prod's.
+    expect(filter?.Properties.MetricTransformations).toEqual([
+      expect.objectContaining({ MetricName: 'Api429-test', MetricNamespace: 'HotspotPlatform' }),
+    ]);
+    expect(named('Api429-test')).toHaveLength(1);
     // DynamoDB: table and every index, read and write throttles, over as many alarms as it
     // takes (CloudWatch takes at most 10 metrics in one metric-math alarm); transaction conflicts.
     type MathAlarm = {
@@ -554,7 +593,7 @@ describe('operations', () => {
     expect(named('CountriesCut')[0]).toMatchObject({ Threshold: 1 });
     for (const a of [
       ...named('CountriesCut'),
-      ...named('Api429'),
+      ...named('Api429-test'),
       ...named('TransactionConflict'),
       ...named('ConcurrentExecutions'),
       ...named('SMSSuccessRate'),

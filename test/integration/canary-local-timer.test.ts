@@ -5,6 +5,7 @@ import { startLocalJobs } from '../../bin/local/jobs.js';
 import { type CanaryState, getCanaryState } from '../../functions/store/canary.js';
 import { createTestTable } from '../support/db.js';
 import { useLocalServer } from '../support/http.js';
+import { eventually } from '../support/wait.js';
 
 // The local host runs the canary on a timer, as EventBridge does in AWS.
 const server = useLocalServer();
@@ -29,16 +30,13 @@ afterEach(async () => {
   }
 });
 
-/** Polls the canary's state until `done` holds of it; fails after `timeoutMs`. */
-async function waitForRun(done: (state: CanaryState) => boolean = () => true, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+/** Polls the canary's state until `done` holds of it (no deadline of its own: test/support/wait.ts). */
+const waitForRun = (done: (state: CanaryState) => boolean = () => true) =>
+  eventually(async () => {
     const state = await getCanaryState();
     if (state && done(state)) return state;
-    if (Date.now() > deadline) throw new Error(`the canary did not get there: ${JSON.stringify(state)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+    throw new Error(`the canary is not there yet: ${JSON.stringify(state)}`);
+  }, 100);
 
 describe('the local canary timer', () => {
   it('runs the canary shortly after start, its API check against the local server', async () => {

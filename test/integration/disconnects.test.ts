@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { claimDisconnects, recordResult, requestDisconnect } from '../../functions/radius/disconnect.js';
+import type { AdminPrincipal } from '../../functions/core/principal.js';
+import { claimDisconnects, disconnectByOperator, recordResult } from '../../functions/radius/disconnect.js';
 import { Access } from '../../functions/store/access-codes.js';
 import { countersOf, scopeOf } from '../../functions/store/counters.js';
 import { getDisconnect } from '../../functions/store/disconnects.js';
@@ -56,6 +57,16 @@ async function openSession(): Promise<RadiusSession> {
   return session;
 }
 
+/** An operator asks for the cut (`POST /sessions/{id}/disconnect`), as an admin. */
+const ADMIN: AdminPrincipal = {
+  sub: randomUUID(),
+  ref: 'SUB-2250700000009',
+  role: 'admin',
+  exp: 4_000_000_000,
+};
+const askCut = async (session: RadiusSession, nowMs: number) =>
+  (await disconnectByOperator(ADMIN, session.id, nowMs)).disconnect;
+
 /** Claims until the session's request is handed out (other tests' requests share the due index). */
 async function claimFor(sessionId: string, nowMs: number) {
   const claimed = await claimDisconnects(nowMs, 50);
@@ -65,7 +76,7 @@ async function claimFor(sessionId: string, nowMs: number) {
 describe('a Disconnect-Request in the store', () => {
   it('is claimed by one relay only when several poll at once', async () => {
     const session = await openSession();
-    await requestDisconnect(session, 'operator', s(0));
+    await askCut(session, s(0));
 
     const polls = await Promise.all(Array.from({ length: 6 }, () => claimDisconnects(s(1), 50)));
 
@@ -86,7 +97,7 @@ describe('a Disconnect-Request in the store', () => {
 
   it('closes its session once when the same ACK is reported many times at once', async () => {
     const session = await openSession();
-    await requestDisconnect(session, 'operator', s(0));
+    await askCut(session, s(0));
     await claimFor(session.id, s(1));
     expect((await countersOf(scopeOf.reseller(session.reseller_id))).open).toBe(1);
 
@@ -101,7 +112,7 @@ describe('a Disconnect-Request in the store', () => {
 
   it('ignores a late result of an earlier attempt', async () => {
     const session = await openSession();
-    await requestDisconnect(session, 'operator', s(0));
+    await askCut(session, s(0));
     await claimFor(session.id, s(1));
     await recordResult(session.id, { attempt: 1, outcome: 'nak', error_cause: 506 }, s(2));
     expect(await claimFor(session.id, s(4))).toMatchObject({ attempt: 2 });
@@ -116,7 +127,7 @@ describe('a Disconnect-Request in the store', () => {
 
   it('counts a send with no result within its window as unanswered, and fails after the last attempt', async () => {
     const session = await openSession();
-    await requestDisconnect(session, 'operator', s(0));
+    await askCut(session, s(0));
     // Defaults: 3 sends, a 15 s window for each result; the relay reports nothing (it died).
     expect(await claimFor(session.id, s(1))).toMatchObject({ attempt: 1 });
     expect(await claimFor(session.id, s(10))).toBeUndefined();
@@ -135,8 +146,8 @@ describe('a Disconnect-Request in the store', () => {
 
   it('is asked once while under way, and armed again once failed', async () => {
     const session = await openSession();
-    const first = await requestDisconnect(session, 'operator', s(0));
-    const again = await requestDisconnect(session, 'code_revoked', s(1));
+    const first = await askCut(session, s(0));
+    const again = await askCut(session, s(1));
     expect(again).toEqual(first);
 
     for (const [at, attempt] of [
@@ -149,7 +160,7 @@ describe('a Disconnect-Request in the store', () => {
     }
     expect((await getDisconnect(session.id))?.status).toBe('failed');
 
-    expect(await requestDisconnect(session, 'operator', s(20))).toMatchObject({
+    expect(await askCut(session, s(20))).toMatchObject({
       status: 'pending',
       attempts: 0,
     });
@@ -158,7 +169,7 @@ describe('a Disconnect-Request in the store', () => {
 
   it('waits longer before each next send (backoff: 2 s, then 4 s)', async () => {
     const session = await openSession();
-    await requestDisconnect(session, 'operator', s(0));
+    await askCut(session, s(0));
     await claimFor(session.id, s(1));
     await recordResult(session.id, { attempt: 1, outcome: 'timeout' }, s(2));
     expect(await claimFor(session.id, s(3))).toBeUndefined();

@@ -7,10 +7,10 @@ import { countersOf, scopeOf } from '../../functions/store/counters.js';
 import { getMonthlyRevenue } from '../../functions/store/revenue.js';
 import { OPEN_SHARDS } from '../../functions/store/session-entity.js';
 import {
+  fullSessions,
   getSession,
   oldestOpenReport,
   openDevicesOfNas,
-  openSessionsOfNas,
   Session,
   silentSessions,
 } from '../../functions/store/sessions.js';
@@ -99,7 +99,7 @@ describe('open sessions by NAS (gsi4: id, code and device only)', () => {
     expect(entry).not.toHaveProperty('gsi1pk');
     await account(report(r, r.codes[0] as string, ids[0] as string, 'Interim-Update'), Date.now());
     expect((await openDevicesOfNas(r.nasId)).map((s) => s.id).sort()).toEqual([...ids].sort());
-    const full = await openSessionsOfNas(r.nasId);
+    const full = await fullSessions((await openDevicesOfNas(r.nasId)).map((s) => s.id));
     expect(full.find((s) => s.id === ids[0])?.total_bytes).toBe(1000);
     expect(await closeSessionsOfNas(r.nasId, Date.now())).toEqual({ closed: 2, deferred: 0 });
     expect(await openDevicesOfNas(r.nasId)).toEqual([]);

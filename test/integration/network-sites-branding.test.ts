@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { clock } from '../../functions/core/clock.js';
+import { config } from '../../functions/core/config.js';
 import { AppError } from '../../functions/core/errors.js';
 import type { Principal } from '../../functions/core/principal.js';
 import { brandingOf, updateBranding } from '../../functions/network/branding.js';
@@ -108,7 +109,8 @@ describe('branding', () => {
       expect(await brandingOf(nasId)).toEqual({
         nas_id: nasId,
         reseller_name: 'Salon Fatou',
-        logo_url: 'https://static.hotspot.africa/logo.png',
+        // The portal's own default logo, on the platform's origin: no third-party host.
+        logo_url: `${config().PUBLIC_BASE_URL.replace(/\/$/, '')}/portal/assets/logo.svg`,
         primary_color: '#0f6cbd',
         secondary_color: '#ffffff',
         banner_rotation_seconds: 10,

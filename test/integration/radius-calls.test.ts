@@ -159,17 +159,19 @@ describe('DynamoDB calls per RADIUS exchange, the router and the edge held', () 
     expect(await exchanges('edge')).toEqual(OWN);
   });
 
-  it('judges a router not held with one read before the exchange (the NAS id only, at the front)', async () => {
+  it('judges a router not held with one read before the exchange: the router and its NAS id together', async () => {
     process.env.RADIUS_ROUTER_HOLD_S = '0';
     resetConfig();
     try {
       const code = paidCode(resellerId);
       await Access.put(code);
       const login = { 'User-Name': code.code, 'Calling-Station-Id': MAC, 'Hotspot-NAS-IP': '192.0.2.77' };
-      expect((await cost('front', 'authorize', login)).calls).toEqual([G, B]);
-      // The edge's token, then the NAS id (the front's directory in this process holds the router;
-      // an edge row's function reads the two in one BatchGetItem), then the login's reads.
-      expect((await cost('edge', 'authorize', login)).calls).toEqual([G, G, B]);
+      // The front's directory refuses for good without a read (revoked, a NAS id off the list), but
+      // an accepted router is read: the router and the NAS id's holder in one BatchGetItem, then
+      // the login's reads.
+      expect((await cost('front', 'authorize', login)).calls).toEqual([B, B]);
+      // The edge's token first (not held either), then the same two reads.
+      expect((await cost('edge', 'authorize', login)).calls).toEqual([G, B, B]);
     } finally {
       process.env.RADIUS_ROUTER_HOLD_S = '86400';
       resetConfig();

@@ -48,11 +48,11 @@ import {
 } from '../../functions/store/mac-bindings.js';
 import { listNasIdsOfReseller, Nas } from '../../functions/store/nas.js';
 import { finishNasClose, pendingNasCloses, recordNasClose } from '../../functions/store/nas-closes.js';
+import { listPendingPayments } from '../../functions/store/payment-checks.js';
 import { completePayment, expirePayment, failPayment } from '../../functions/store/payment-settlements.js';
 import {
   createPayment,
   forgetPaymentMsisdn,
-  listPendingPayments,
   type Payment,
   PaymentEntity,
   paymentIdsOfSubscriber,
@@ -60,8 +60,8 @@ import {
 import { paymentsOfReseller } from '../../functions/store/reseller-payments.js';
 import {
   countSessionsItems,
+  openDevicesOfNas,
   openSessionItems,
-  openSessionsOfNas,
   type RadiusSession,
   reportItems,
   Session,
@@ -124,7 +124,7 @@ describe('index keys follow updates', () => {
     // Counted right after, as accounting does (functions/radius/accounting.ts).
     await transact(countSessionsItems([{ ...s, uncounted: true }]));
     const silentIds = async (beforeIso: string) => (await silentSessions(beforeIso, 1000)).map((x) => x.id);
-    expect((await openSessionsOfNas(nasId)).map((x) => x.id)).toEqual([s.id]);
+    expect((await openDevicesOfNas(nasId)).map((x) => x.id)).toEqual([s.id]);
     expect(await silentIds(later(-1800))).toContain(s.id);
 
     const now = new Date().toISOString();
@@ -132,13 +132,13 @@ describe('index keys follow updates', () => {
     // No longer silent an hour ago, still open: it moved within the sweep's index.
     expect(await silentIds(later(-1800))).not.toContain(s.id);
     expect(await silentIds(later(60))).toContain(s.id);
-    expect((await openSessionsOfNas(nasId)).map((x) => x.id)).toEqual([s.id]);
+    expect((await openDevicesOfNas(nasId)).map((x) => x.id)).toEqual([s.id]);
 
     const read = (await Session.get(s, { consistent: true })) as RadiusSession;
     await transact(
       reportItems(read, { total_bytes: 20, session_time_s: 9, nowIso: now, lease: 60, close: 'stop' }),
     );
-    expect(await openSessionsOfNas(nasId)).toEqual([]);
+    expect(await openDevicesOfNas(nasId)).toEqual([]);
     expect(await silentIds(later(60))).not.toContain(s.id);
     // Out of the open indexes; into the code's ended sessions (the console's search), by end time.
     expect(await raw(Session.key(s))).toMatchObject({

@@ -74,12 +74,12 @@ describe('a batch with its own code length and prefix', () => {
       forfaitId: forfait.id,
       resellerId,
       n: 200,
-      codeLength: 8,
+      codeLength: 10,
       prefix: 'aw',
     });
     const codes = out.items.map((v) => v.code);
     expect(new Set(codes).size).toBe(200);
-    for (const c of codes) expect(c).toMatch(/^AW[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/);
+    for (const c of codes) expect(c).toMatch(/^AW[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{8}$/);
     const long = await generateVouchers({ forfaitId: forfait.id, resellerId, n: 5, codeLength: 12 });
     for (const v of long.items) expect(v.code).toMatch(/^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{12}$/);
     // Typed with spaces and in lower case, as a buyer reads it off the card.

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { eventually } from './wait.js';
 
 const tsx = join('node_modules', 'tsx', 'dist', 'cli.mjs');
 
@@ -24,11 +25,6 @@ export function startDev(env: Record<string, string>): { child: ChildProcess; ou
   return { child, output: () => output };
 }
 
-/** Waits until `check()` holds, polling every 100 ms; throws after `timeoutMs`. */
-export async function until(check: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Waits until `check()` holds, polling every 100 ms (no deadline of its own: test/support/wait.ts). */
+export const until = (check: () => boolean): Promise<true> =>
+  eventually(() => check() || Promise.reject(new Error('not yet in the output')), 100);

@@ -132,10 +132,9 @@ async function watchStack(child: ChildProcess, context: EdgeContext): Promise<vo
   child.once('exit', (code, signal) => {
     if (stack === child) failed(`npm start exited (${code ?? signal}); its output is in ${context.logFile}`);
   });
-  const deadline = Date.now() + 60_000;
+  // However long a busy machine takes (an edge test's hook timeout guards a hang).
   let apiUp = false;
   while (!exited()) {
-    if (Date.now() > deadline) return failed(`not up within 60 s; its output is in ${context.logFile}`);
     if (!apiUp) {
       apiUp = await fetch(`${context.apiUrl}/api/v1/forfaits`, { signal: AbortSignal.timeout(1000) }).then(
         (res) => res.status < 500,

@@ -90,6 +90,15 @@ export async function call<T = Record<string, unknown>>(
   return { status: res.status, headers: res.headers, body: body as T };
 }
 
+/** The texts the outbox holds for an MSISDN, oldest first. */
+export const smsTexts = (msisdn: string): string[] =>
+  readFileSync(process.env.SMS_OUTBOX as string, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { to: string; message: string })
+    .filter((s) => s.to === msisdn)
+    .map((s) => s.message);
+
 /** The last code the outbox holds for an MSISDN. */
 export function lastOtp(msisdn: string): string {
   const lines = readFileSync(process.env.SMS_OUTBOX as string, 'utf8')

@@ -170,8 +170,6 @@ export interface EdgeContext {
   logFile: string;
 }
 
-const STACK_TIMEOUT_MS = 60_000;
-
 /**
  * Waits until the run's edge stack (started in the background by the global setup, so runs
  * without edge tests do not wait for it) is up, and returns where it is. Fails with its output
@@ -182,15 +180,11 @@ export async function edgeStack(): Promise<EdgeContext> {
   // Imported here: the global setup uses this module's radclient outside any test.
   const { inject } = await import('vitest');
   const context = inject('edge');
-  const deadline = Date.now() + STACK_TIMEOUT_MS;
+  // However long a busy machine takes to start it (the calling hook's timeout guards a hang).
   for (;;) {
     if (existsSync(context.readyFile)) return context;
     if (existsSync(context.failedFile)) {
       throw new Error(`the edge stack did not start:\n${readFileSync(context.failedFile, 'utf8')}`);
-    }
-    if (Date.now() > deadline) {
-      const log = existsSync(context.logFile) ? readFileSync(context.logFile, 'utf8').slice(-4000) : '';
-      throw new Error(`the edge stack was not up within ${STACK_TIMEOUT_MS} ms:\n${log}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }

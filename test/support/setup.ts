@@ -1,9 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, inject } from 'vitest';
+import { afterAll, afterEach, inject } from 'vitest';
 import { dropTestTables } from './db.js';
 import { TEST_SECRETS } from './secrets.js';
+import { stopWaiting } from './wait.js';
 
 // Every test file runs in its own process: this environment is what a deployed function gets.
 const dir = mkdtempSync(join(tmpdir(), 'hotspot-test-'));
@@ -15,8 +16,10 @@ Object.assign(process.env, {
   SMS_MODE: 'outbox',
   SMS_OUTBOX: join(dir, 'sms-outbox.jsonl'),
   ...TEST_SECRETS,
-  // DynamoDB Local under a whole run's load is slower than DynamoDB: see functions/core/ddb.ts.
-  DYNAMODB_REQUEST_TIMEOUT_MS: '10000',
+  // DynamoDB Local on a busy machine answers far slower than DynamoDB (functions/core/ddb.ts): a
+  // request timed out is sent again by the SDK, and a write it applied meanwhile then fails its
+  // condition. A bound against a hung connection, not a measure: no test depends on its speed.
+  DYNAMODB_REQUEST_TIMEOUT_MS: '60000',
   DYNAMODB_CONNECT_TIMEOUT_MS: '5000',
   // Tests fire hundreds of calls at once from one process (the front's service has at most
   // FreeRADIUS's 32 REST connections in flight): sockets enough that none waits its timeout out.
@@ -25,6 +28,9 @@ Object.assign(process.env, {
   POWERTOOLS_METRICS_DISABLED: 'true',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 });
+
+// A poll a timed-out test left running stops, and says what it last saw.
+afterEach(stopWaiting);
 
 // Registered first, so run last: after the file's own servers and stream readers have stopped.
 afterAll(dropTestTables);

@@ -1,19 +1,23 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { supervise } from '../../bin/local/child.js';
 import { freeUdpPort, type LocalRadiusServer } from '../../bin/local/freeradius.js';
+import { type MariaDb, startMariaDb } from './mariadb.js';
 import { radiusdMain } from './peers.js';
 
 /**
- * The peer the RADIUS bench measures the project against: FreeRADIUS with rlm_sql on SQLite, as
- * daloRADIUS and PHPNuxBill installs run it. Debian's own files, unchanged: the stock schema and
- * queries (/etc/freeradius/3.0/mods-config/sql/main/sqlite), the stock `noresetcounter` query for
- * the time a user has (`Max-All-Session`, seconds over all sessions), a data counter of the same
- * shape over radacct's octets (`Max-Total-Octets`, what those panels add), one device per user
- * (`Simultaneous-Use := 1`, checked in the session section against radacct), accounting rows in
- * radacct and a radpostauth row per login. The database is in WAL mode (the PRAGMA is the
- * bootstrap's first statement: FreeRADIUS creates the file from it, no sqlite3 CLI needed).
+ * The peers the RADIUS bench measures the project against: FreeRADIUS with rlm_sql, as
+ * daloRADIUS and PHPNuxBill installs run it, on SQLite (a library inside FreeRADIUS) or on
+ * MariaDB (a server of its own, test/support/mariadb.ts). Debian's own files: the stock schema and
+ * queries (/etc/freeradius/3.0/mods-config/sql/main/<dialect>; the database user and its grants
+ * from the stock setup.sql on MariaDB), the stock `noresetcounter` query for the time a user has
+ * (`Max-All-Session`, seconds over all sessions), a data counter of the same shape over radacct's
+ * octets (`Max-Total-Octets`, what those panels add), one device per user (`Simultaneous-Use :=
+ * 1`, checked in the session section against radacct), accounting rows in radacct and a
+ * radpostauth row per login. SQLite's file is in WAL mode (the PRAGMA is the bootstrap's first
+ * statement: FreeRADIUS creates the file from it, no sqlite3 CLI needed).
  */
 export interface SqlRadiusUser {
   name: string;
@@ -24,14 +28,25 @@ export interface SqlRadiusUser {
   octets: number;
 }
 
-/** The peer: a FreeRADIUS process (its CPU is what the bench reads), with its clients' secret. */
+/** Where the peer keeps its users and accounting. */
+export type SqlDatabase = 'sqlite' | 'mariadb';
+
+/** The peer: a FreeRADIUS process, with its clients' secret, and MariaDB's when it has one. */
 export interface SqlRadius extends LocalRadiusServer {
   secret: string;
   dir: string;
+  /** Every process of the peer's stack by name (the bench reads their CPU): FreeRADIUS, MariaDB. */
+  pids: Record<string, number>;
+  /** Runs SQL on the peer's database, answering its rows tab-separated (MariaDB's only). */
+  sql?: (text: string) => Promise<string>;
 }
 
 const STOCK = '/etc/freeradius/3.0/mods-config';
-const SQLITE_MODULE = '/usr/lib/freeradius/rlm_sql_sqlite.so';
+const MODULE = { sqlite: 'rlm_sql_sqlite', mariadb: 'rlm_sql_mysql' } as const;
+/** FreeRADIUS's name for each database's SQL (its folders of stock files). */
+const DIALECT = { sqlite: 'sqlite', mariadb: 'mysql' } as const;
+/** The database user FreeRADIUS connects as on MariaDB: the stock setup.sql's. */
+const MARIADB_LOGIN = { user: 'radius', password: 'radpass' };
 
 function binary(): string {
   for (const path of ['/usr/sbin/freeradius', '/usr/sbin/radiusd']) {
@@ -44,8 +59,8 @@ function binary(): string {
 
 const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
-/** The bootstrap SQL: WAL, the stock schema, the users' check items. */
-function bootstrap(users: SqlRadiusUser[]): string {
+/** The users' check items, as INSERTs of 500 rows each. */
+function userRows(users: SqlRadiusUser[]): string[] {
   const rows = users.flatMap((u) => [
     [u.name, 'Cleartext-Password', ':=', u.password],
     [u.name, 'Max-All-Session', ':=', String(u.seconds)],
@@ -53,7 +68,7 @@ function bootstrap(users: SqlRadiusUser[]): string {
     [u.name, 'Simultaneous-Use', ':=', '1'],
   ]);
   const inserts = [];
-  // One INSERT per 500 rows: SQLite's limit on compound VALUES is far above, the file stays readable.
+  // One INSERT per 500 rows: both databases' limits are far above, the file stays readable.
   for (let i = 0; i < rows.length; i += 500) {
     inserts.push(
       `INSERT INTO radcheck (username, attribute, op, value) VALUES ${rows
@@ -62,14 +77,33 @@ function bootstrap(users: SqlRadiusUser[]): string {
         .join(', ')};`,
     );
   }
+  return inserts;
+}
+
+/** SQLite's bootstrap: WAL, the stock schema, the users' check items. */
+function sqliteBootstrap(users: SqlRadiusUser[]): string {
   return [
     'PRAGMA journal_mode=WAL;',
     readFileSync(join(STOCK, 'sql/main/sqlite/schema.sql'), 'utf8'),
     'BEGIN;',
-    ...inserts,
+    ...userRows(users),
     'COMMIT;',
     '',
   ].join('\n');
+}
+
+/**
+ * MariaDB's database: the stock schema, the stock setup.sql's user and grants (for 127.0.0.1,
+ * where FreeRADIUS connects from, instead of `localhost`, the socket), the users' check items.
+ */
+async function mariadbDatabase(db: MariaDb, users: SqlRadiusUser[]): Promise<void> {
+  await db.sql('CREATE DATABASE radius;');
+  await db.sql(readFileSync(join(STOCK, 'sql/main/mysql/schema.sql'), 'utf8'), 'radius');
+  const setup = readFileSync(join(STOCK, 'sql/main/mysql/setup.sql'), 'utf8')
+    .replaceAll("'radius'@'localhost'", `'${MARIADB_LOGIN.user}'@'127.0.0.1'`)
+    .replace(/IDENTIFIED BY '[^']*'/, `IDENTIFIED BY '${MARIADB_LOGIN.password}'`);
+  await db.sql(setup);
+  await db.sql(['BEGIN;', ...userRows(users), 'COMMIT;'].join('\n'), 'radius');
 }
 
 /** The data counter: the stock noresetcounter's shape over radacct's octets (`${key}` is FreeRADIUS's). */
@@ -79,24 +113,48 @@ const DATA_COUNTER_QUERY =
 
 /**
  * Starts the peer on 127.0.0.1 (free UDP ports, its own folder, multi-threaded as deployed, no
- * `-X`), the client 127.0.0.1 with `secret`. Ready when FreeRADIUS says so.
+ * `-X`), the client 127.0.0.1 with `secret`, on `database` (SQLite unless said): MariaDB started
+ * first, its database made. Ready when FreeRADIUS says so.
  */
 export async function startSqlRadius(options: {
   secret: string;
   users: SqlRadiusUser[];
+  database?: SqlDatabase;
 }): Promise<SqlRadius> {
+  const database = options.database ?? 'sqlite';
+  const dialect = DIALECT[database];
   const bin = binary();
-  if (spawnSync('test', ['-r', SQLITE_MODULE]).status !== 0)
-    throw new Error(`${SQLITE_MODULE} is missing: \`sudo apt-get install -y freeradius\``);
+  const module = `/usr/lib/freeradius/${MODULE[database]}.so`;
+  if (spawnSync('test', ['-r', module]).status !== 0)
+    throw new Error(
+      `${module} is missing: \`sudo apt-get install -y freeradius${database === 'mariadb' ? ' freeradius-mysql' : ''}\``,
+    );
+  const db = database === 'mariadb' ? await startMariaDb() : undefined;
+  try {
+    if (db) await mariadbDatabase(db, options.users);
+    return await startFreeRadiusOn(bin, database, dialect, db, options);
+  } catch (error) {
+    await db?.stop();
+    throw error;
+  }
+}
+
+async function startFreeRadiusOn(
+  bin: string,
+  database: SqlDatabase,
+  dialect: 'sqlite' | 'mysql',
+  db: MariaDb | undefined,
+  options: { secret: string; users: SqlRadiusUser[] },
+): Promise<SqlRadius> {
   const authPort = await freeUdpPort();
   let acctPort = await freeUdpPort();
   while (acctPort === authPort) acctPort = await freeUdpPort();
   const dir = mkdtempSync(join(tmpdir(), 'sql-radius-'));
-  writeFileSync(join(dir, 'bootstrap.sql'), bootstrap(options.users));
-  // The stock queries, but for one line: Debian's 3.2.1 simul_verify_query looks the open sessions
-  // up by the group attribute (`'%{${group_attribute}}'`, empty), finds none, and lets a second
-  // device in; it is the user's name, as in simul_count_query.
-  const queries = readFileSync(join(STOCK, 'sql/main/sqlite/queries.conf'), 'utf8');
+  if (database === 'sqlite') writeFileSync(join(dir, 'bootstrap.sql'), sqliteBootstrap(options.users));
+  // The stock queries, but for one line of SQLite's: Debian's 3.2.1 simul_verify_query looks the
+  // open sessions up by the group attribute (`'%{${group_attribute}}'`, empty), finds none, and
+  // lets a second device in; it is the user's name, as in simul_count_query (and in MySQL's).
+  const queries = readFileSync(join(STOCK, `sql/main/${dialect}/queries.conf`), 'utf8');
   writeFileSync(
     join(dir, 'queries.conf'),
     queries.replace(
@@ -104,6 +162,21 @@ export async function startSqlRadius(options: {
       "$1%{SQL-User-Name}'",
     ),
   );
+  const connection =
+    database === 'sqlite'
+      ? `dialect = "sqlite"
+    driver = "rlm_sql_sqlite"
+    sqlite {
+      filename = "${dir}/radius.db"
+      busy_timeout = 2000
+      bootstrap = "${dir}/bootstrap.sql"
+    }`
+      : `dialect = "mysql"
+    driver = "rlm_sql_mysql"
+    server = "127.0.0.1"
+    port = ${db?.port}
+    login = "${MARIADB_LOGIN.user}"
+    password = "${MARIADB_LOGIN.password}"`;
   // The counters' attributes: Max-All-Session is in FreeRADIUS's dictionary, the data one is not.
   writeFileSync(
     join(dir, 'dictionary'),
@@ -134,13 +207,7 @@ modules {
   expr {
   }
   sql {
-    dialect = "sqlite"
-    driver = "rlm_sql_sqlite"
-    sqlite {
-      filename = "${dir}/radius.db"
-      busy_timeout = 2000
-      bootstrap = "${dir}/bootstrap.sql"
-    }
+    ${connection}
     radius_db = "radius"
     acct_table1 = "radacct"
     acct_table2 = "radacct"
@@ -167,16 +234,16 @@ modules {
   }
   sqlcounter noresetcounter {
     sql_module_instance = sql
-    dialect = sqlite
+    dialect = ${dialect}
     counter_name = Max-All-Session-Time
     check_name = Max-All-Session
     key = User-Name
     reset = never
-    $INCLUDE ${STOCK}/sql/counter/sqlite/noresetcounter.conf
+    $INCLUDE ${STOCK}/sql/counter/${dialect}/noresetcounter.conf
   }
   sqlcounter datacounter {
     sql_module_instance = sql
-    dialect = sqlite
+    dialect = ${dialect}
     counter_name = Total-Octets-Used
     check_name = Max-Total-Octets
     key = User-Name
@@ -237,24 +304,14 @@ server default {
 `,
   );
   const child = spawn(bin, ['-f', '-l', 'stdout', '-d', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let tail = '';
-  const add = (d: Buffer) => {
-    tail = (tail + d.toString()).slice(-8000);
-  };
-  child.stdout?.on('data', add);
-  child.stderr?.on('data', add);
-  const stop = stopper(child, dir);
-  const deadline = Date.now() + 15_000;
+  const { output, stop } = supervise(child, { cleanup: () => rmSync(dir, { recursive: true, force: true }) });
+  // Ready when it says so, however long a busy machine takes, unless it exits first.
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
-      throw new Error(`freeradius (sql peer) exited with code ${child.exitCode}:\n${tail}`);
+      throw new Error(`freeradius (${database} peer) exited with code ${child.exitCode}:\n${output()}`);
     }
-    if (tail.includes('Ready to process requests')) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`freeradius (sql peer) did not start within 15 s:\n${tail}`);
-    }
+    if (output().includes('Ready to process requests')) break;
     await new Promise((r) => setTimeout(r, 50));
   }
   return {
@@ -262,27 +319,13 @@ server default {
     acctPort,
     secret: options.secret,
     pid: child.pid as number,
+    pids: { FreeRADIUS: child.pid as number, ...(db ? { MariaDB: db.pid } : {}) },
     dir,
-    output: () => tail,
-    stop,
+    output: () => (db ? `${output()}\nMariaDB:\n${db.output()}` : output()),
+    ...(db ? { sql: (text: string) => db.sql(text, 'radius') } : {}),
+    stop: async () => {
+      await stop();
+      await db?.stop();
+    },
   };
-}
-
-function stopper(child: ChildProcess, dir: string): () => Promise<void> {
-  const kill = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  };
-  process.once('exit', kill);
-  return () =>
-    new Promise<void>((resolve) => {
-      process.removeListener('exit', kill);
-      const done = () => {
-        rmSync(dir, { recursive: true, force: true });
-        resolve();
-      };
-      if (child.exitCode !== null || child.signalCode !== null) return done();
-      child.once('exit', done);
-      child.kill('SIGTERM');
-      setTimeout(kill, 2000).unref();
-    });
 }

@@ -32,22 +32,3 @@ export async function drainStreams(): Promise<void> {
     await reader.drain();
   }
 }
-
-/**
- * Waits until `check` holds (it throws or answers false meanwhile), polling every 50 ms, for at
- * most `timeoutMs`: a count kept by a stream consumer that runs beside the stack (the edge
- * stack's poller) is read until it is there; the last failure is thrown.
- */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const result = await check();
-      if (result !== false) return result;
-      if (Date.now() > deadline) throw new Error('eventually: still false');
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

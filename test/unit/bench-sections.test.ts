@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeSections } from '../support/bench-doc.js';
+import { RUN_LINE, runLine, writeSections } from '../support/bench-doc.js';
 
 /** A docs/bench.md in a folder of its own, as the bench finds it. */
 function page(text: string): { root: string; read: () => string } {
@@ -37,19 +37,30 @@ describe('docs/bench.md written by the full run', () => {
         '',
       ].join('\n'),
     );
-    writeSections(p.root, [
-      '## Endpoints through the local server (50 requests, 2 connections)',
-      '',
-      'new endpoints',
-      '',
-      '## RADIUS through FreeRADIUS and the local API',
-      '',
-      'radius figures',
-    ]);
-    const doc = p.read();
-    expect(doc).toContain(
-      '## Endpoints through the local server (50 requests, 2 connections)\n\nnew endpoints\n',
+    const now = new Date('2026-11-28T21:05:00Z');
+    writeSections(
+      p.root,
+      [
+        '## Endpoints through the local server (50 requests, 2 connections)',
+        '',
+        'new endpoints',
+        '',
+        '## RADIUS through FreeRADIUS and the local API',
+        '',
+        'radius figures',
+      ],
+      now,
     );
+    const doc = p.read();
+    // Each section dated by the run that wrote it, under its heading.
+    expect(doc).toContain(
+      `## Endpoints through the local server (50 requests, 2 connections)\n\n${runLine(now)}\n\nnew endpoints\n`,
+    );
+    expect(doc).toContain(
+      `## RADIUS through FreeRADIUS and the local API\n\n${runLine(now)}\n\nradius figures`,
+    );
+    expect(runLine(now)).toMatch(RUN_LINE);
+    expect(runLine(now)).toMatch(/^Run: 2026-11-28 21:05 UTC/);
     expect(doc).not.toContain('old endpoints');
     expect(doc).not.toContain('300 requests');
     expect(doc).toContain('bundles kept');
@@ -61,7 +72,8 @@ describe('docs/bench.md written by the full run', () => {
 
   it('does not take a heading for another that merely starts like it', () => {
     const p = page('## Console figures\n\nother\n\n## Console\n\nold\n');
-    writeSections(p.root, ['## Console', '', 'new']);
-    expect(p.read()).toBe('## Console figures\n\nother\n\n## Console\n\nnew\n\n');
+    const now = new Date('2026-11-28T21:05:00Z');
+    writeSections(p.root, ['## Console', '', 'new'], now);
+    expect(p.read()).toBe(`## Console figures\n\nother\n\n## Console\n\n${runLine(now)}\n\nnew\n\n`);
   });
 });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { logoUrlProblem, normalizedLogoUrl } from '../../functions/network/branding-rules.js';
-import { customCssProblem, safeCustomCss } from '../../functions/network/custom-css.js';
+import { cssProblem, putCss } from '../support/custom-css.js';
 
 const refused = (css: string): string => {
-  const result = safeCustomCss(css);
+  const result = putCss(css);
   if (result.ok) throw new Error(`accepted: ${css}`);
-  return result.problems.join('; ');
+  return result.problems;
 };
 
 describe('custom CSS: what is accepted', () => {
@@ -20,11 +20,11 @@ describe('custom CSS: what is accepted', () => {
     '@media (min-width: 600px) { main { max-width: 40rem } }',
     '.q::before { content: "\\201C" }',
   ])('accepts %j', (css) => {
-    expect(customCssProblem(css)).toBeNull();
+    expect(cssProblem(css)).toBeNull();
   });
 
   it('serves the CSS without its comments', () => {
-    const result = safeCustomCss('/* brand */ .a { color: red } /* end */');
+    const result = putCss('/* brand */ .a { color: red } /* end */');
     expect(result).toEqual({ ok: true, css: '.a { color: red }' });
   });
 
@@ -46,7 +46,7 @@ describe('custom CSS: what is accepted', () => {
       ':root{--x: { a: b };--y:  1px  }',
       '/* tail */',
     ].join('\n');
-    expect(safeCustomCss(css)).toEqual({
+    expect(putCss(css)).toEqual({
       ok: true,
       css: [
         '.a { color: red; background: blue !important }',
@@ -63,18 +63,18 @@ describe('custom CSS: what is accepted', () => {
   });
 
   it('names the parser error of CSS that does not parse, as postcss words it', () => {
-    expect(safeCustomCss('.a { color: "red }')).toEqual({
+    expect(putCss('.a { color: "red }')).toEqual({
       ok: false,
-      problems: ['is not valid CSS (Unclosed string)'],
+      problems: 'is not valid CSS (Unclosed string)',
     });
-    expect(safeCustomCss('.a color: red')).toEqual({
+    expect(putCss('.a color: red')).toEqual({
       ok: false,
-      problems: ['is not valid CSS (Unknown word color)'],
+      problems: 'is not valid CSS (Unknown word color)',
     });
   });
 
   it('serves exactly what it checked: a comment cannot rejoin two tokens after the check', () => {
-    const result = safeCustomCss('.a { background: u/**/rl(https://evil.example/x) }');
+    const result = putCss('.a { background: u/**/rl(https://evil.example/x) }');
     expect(result.ok).toBe(false);
   });
 });
@@ -150,8 +150,8 @@ describe('custom CSS: what is refused', () => {
   });
 
   it('refuses more than 10 KB and accepts exactly 10 KB', () => {
-    expect(customCssProblem(`.a{}${' '.repeat(10 * 1024 - 4)}`)).toBeNull();
-    expect(customCssProblem(`.a{}${' '.repeat(10 * 1024)}`)).toContain('10 KB');
+    expect(cssProblem(`.a{}${' '.repeat(10 * 1024 - 4)}`)).toBeNull();
+    expect(cssProblem(`.a{}${' '.repeat(10 * 1024)}`)).toContain('10 KB');
   });
 
   it('refuses what does not parse as CSS', () => {
@@ -192,7 +192,7 @@ describe('logo URL', () => {
 describe('a sourceMappingURL comment in custom CSS', () => {
   it('cannot make the server read one of its files', () => {
     // postcss reads the map an annotation names unless told not to: /etc/hostname is no map.
-    expect(safeCustomCss('.a { color: red }\n/*# sourceMappingURL=/etc/hostname */')).toEqual({
+    expect(putCss('.a { color: red }\n/*# sourceMappingURL=/etc/hostname */')).toEqual({
       ok: true,
       css: '.a { color: red }',
     });

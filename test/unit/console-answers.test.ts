@@ -2,7 +2,8 @@ import { describe, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
 import type { Agent, Alert, Forfait, Summary, Vlan } from '../../console/answers.js';
 import type { AgentSchema } from '../../functions/agents/schemas.js';
-import type { ForfaitsPage, SummaryResponse } from '../../functions/billing/schemas.js';
+import type { ForfaitsPage } from '../../functions/billing/forfait-schemas.js';
+import type { SummaryResponse } from '../../functions/billing/revenue-schemas.js';
 import type { AlertSchema } from '../../functions/monitoring/schemas.js';
 import type { VlansPage } from '../../functions/network/schemas.js';
 

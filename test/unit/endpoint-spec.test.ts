@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { successOf } from '../../functions/core/http.js';
+import { successOf } from '../../functions/core/endpoint-spec.js';
 
 describe('a handler spec names its success answer once', () => {
   const Body = z.object({ id: z.string() });

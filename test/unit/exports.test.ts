@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { moduleUses } from '../support/module-uses.js';
 
 /**
  * No export of the production code is dead or there for tests only: an export that only a test
@@ -31,6 +32,10 @@ const NOT_PRODUCTION = ['test', 'bench'];
  */
 const ALLOWED: Record<string, string> = {
   'functions/core/lazy-sns.ts resetSns': "seam: a test swaps the SNS client's mock between cases",
+  'functions/billing/codes.ts VOUCHER_ALPHABET':
+    "declaration: the codes' alphabet, from which docs/security.md's guessing odds are computed (test/unit/guess-odds.test.ts)",
+  'functions/radius/guesses.ts GUESS_BUDGETS':
+    "declaration: the guess budgets, from which docs/security.md's guessing odds are computed (test/unit/guess-odds.test.ts) and which test/http/code-oracle.test.ts spends exactly",
   'functions/network/vlans.ts pickFree':
     "rule: the window under contention (allocations running, races lost, the draw) cannot be set through allocateVlan's callers (test/integration/vlans.test.ts)",
   'functions/store/alerts.ts AlertEntity':
@@ -43,6 +48,10 @@ const ALLOWED: Record<string, string> = {
     "declaration: every entity's index keys are checked (test/unit/entity-update.test.ts)",
   'functions/store/vlans.ts Vlan':
     "declaration: every entity's index keys are checked (test/unit/entity-update.test.ts)",
+  'functions/routers/front-tls.ts oneAtATime':
+    "rule: ECS's rounding of a deployment's maximum percent at every task count from 1 to 10, which the rotation's callers reach one count at a time (test/unit/front-tls.test.ts)",
+  'functions/routers/keys-client.ts resetRouterKeys':
+    "seam: a test swaps the Lambda client's mock between cases (test/integration/router-keys.test.ts)",
   'lib/observability.ts ourDimensions':
     "declaration: the stack's side of the metrics' dimensions, which the functions' EMF must match (test/unit/metrics.test.ts) without a stack synthesized",
 };
@@ -54,92 +63,6 @@ function sources(dir: string): string[] {
     if (statSync(path).isDirectory()) return name === 'node_modules' ? [] : sources(path);
     return /\.(ts|tsx|mts)$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
   });
-}
-
-/** The names a module exports (its own declarations, `export { ... }` lists and re-exports). */
-function exportedNames(text: string): string[] {
-  const names = new Set<string>();
-  const declared =
-    /^export\s+(?:declare\s+)?(?:default\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\*?|const|let|var|class|interface|type|enum)\s+([A-Za-z_$][\w$]*)/gm;
-  for (const m of text.matchAll(declared)) names.add(m[1] as string);
-  if (/^export\s+default\b/m.test(text)) names.add('default');
-  for (const m of text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}/gm))
-    for (const part of (m[1] as string).split(',')) {
-      const name = part
-        .trim()
-        .replace(/^type\s+/, '')
-        .split(/\s+as\s+/)
-        .pop()
-        ?.trim();
-      if (name) names.add(name);
-    }
-  return [...names];
-}
-
-/** What a module takes from another: names, or everything (a namespace read as a whole, a dynamic import). */
-interface Taken {
-  names: Set<string>;
-  all: boolean;
-}
-
-/** Resolves a relative specifier of `from` to a project file, `.js` read as `.ts` (or `.tsx`), `.mjs` as `.mts`. */
-function resolveSpecifier(from: string, spec: string, files: Set<string>): string | undefined {
-  if (!spec.startsWith('.')) return undefined;
-  const base = relative('.', resolve(dirname(from), spec));
-  const candidates = [
-    base,
-    base.replace(/\.js$/, '.ts'),
-    base.replace(/\.js$/, '.tsx'),
-    base.replace(/\.mjs$/, '.mts'),
-    `${base}.ts`,
-    join(base, 'index.ts'),
-  ];
-  return candidates.find((c) => files.has(c));
-}
-
-/** For each file, what the other files take from it. */
-function takenFrom(texts: Map<string, string>): Map<string, Taken> {
-  const files = new Set(texts.keys());
-  const taken = new Map<string, Taken>();
-  const of = (file: string) => {
-    let t = taken.get(file);
-    if (!t) {
-      t = { names: new Set(), all: false };
-      taken.set(file, t);
-    }
-    return t;
-  };
-  const statement = /^\s*(import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"]([^'"]+)['"]/gms;
-  for (const [file, text] of texts) {
-    for (const m of text.matchAll(statement)) {
-      const target = resolveSpecifier(file, m[4] as string, files);
-      if (!target || target === file) continue;
-      const clause = m[3] as string;
-      const t = of(target);
-      const named = /\{([^}]*)\}/s.exec(clause);
-      if (named)
-        for (const part of (named[1] as string).split(',')) {
-          const name = part
-            .trim()
-            .replace(/^type\s+/, '')
-            .split(/\s+as\s+/)[0]
-            ?.trim();
-          if (name) t.names.add(name);
-        }
-      const namespace = /\*\s+as\s+([A-Za-z_$][\w$]*)/.exec(clause);
-      if (namespace) {
-        const reads = text.matchAll(new RegExp(`\\b${namespace[1]}\\.([A-Za-z_$][\\w$]*)`, 'g'));
-        for (const r of reads) t.names.add(r[1] as string);
-      } else if (clause.trim() === '*') t.all = true;
-      const head = clause.replace(/\{[^}]*\}/s, '').trim();
-      if (m[1] === 'import' && /^[A-Za-z_$][\w$]*\s*(,|$)/.test(head)) t.names.add('default');
-    }
-    for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) {
-      const target = resolveSpecifier(file, m[1] as string, files);
-      if (target && target !== file) of(target).all = true;
-    }
-  }
-  return taken;
 }
 
 /** Files used by construction: handler modules (by their `handler`) and the bundles' stand-ins (whole). */
@@ -168,73 +91,107 @@ const occurrences = (text: string, name: string) =>
 /**
  * Every export of the defining roots that no other production file imports, as `file name`:
  * `test-only` when a test or the bench imports it, `dead` when nothing does and its own module
- * does not use it either.
+ * does not use it either; and each place production loads a module of the defining roots with
+ * `import()` in a way whose names the check cannot read.
  */
-function unusedExports(): { testOnly: string[]; dead: string[] } {
+function unusedExports(): { testOnly: string[]; dead: string[]; unreadable: string[] } {
   const production = new Map(IMPORTING.flatMap(sources).map((f) => [f, readFileSync(f, 'utf8')] as const));
-  const everything = new Map([
-    ...production,
-    ...NOT_PRODUCTION.flatMap(sources).map((f) => [f, readFileSync(f, 'utf8')] as const),
-  ]);
-  const byProduction = takenFrom(production);
-  const byAnyone = takenFrom(everything);
+  const byProduction = moduleUses(production);
   const { handlers, whole } = entryPoints(production);
-  const testOnly: string[] = [];
-  const dead: string[] = [];
-  for (const [file, text] of production) {
-    if (!DEFINING.some((root) => file.startsWith(`${root}/`)) || whole.has(file)) continue;
-    const prod = byProduction.get(file);
-    if (prod?.all) continue;
-    for (const name of exportedNames(text)) {
+  const defining = (file: string) => DEFINING.some((root) => file.startsWith(`${root}/`));
+  // The exports no production code takes, then which of them a test or the bench takes.
+  const unused: { file: string; name: string }[] = [];
+  for (const [file] of production) {
+    if (!defining(file) || whole.has(file)) continue;
+    const prod = byProduction.taken.get(file);
+    for (const name of byProduction.exported.get(file) ?? []) {
       if (prod?.names.has(name)) continue;
       if (name === 'handler' && handlers.has(file)) continue;
       if (name === 'run' && file.startsWith('bin/admin/')) continue;
-      const any = byAnyone.get(file);
-      if (any?.all || any?.names.has(name)) testOnly.push(`${file} ${name}`);
-      else if (name !== 'default' && occurrences(text, name) <= 1) dead.push(`${file} ${name}`);
+      unused.push({ file, name });
     }
   }
-  return { testOnly: testOnly.sort(), dead: dead.sort() };
+  // Only the tests that name one of those modules need reading.
+  const stems = [...new Set(unused.map((u) => basename(u.file).replace(/\.m?tsx?$/, '')))];
+  const tests = NOT_PRODUCTION.flatMap(sources)
+    .map((f) => [f, readFileSync(f, 'utf8')] as const)
+    .filter(([, text]) => stems.some((stem) => text.includes(`/${stem}.`)));
+  const byAnyone = moduleUses(new Map([...production, ...tests]));
+  const testOnly: string[] = [];
+  const dead: string[] = [];
+  for (const { file, name } of unused) {
+    const any = byAnyone.taken.get(file);
+    if (any?.all || any?.names.has(name)) testOnly.push(`${file} ${name}`);
+    else if (name !== 'default' && occurrences(production.get(file) ?? '', name) <= 1)
+      dead.push(`${file} ${name}`);
+  }
+  const unreadable = byProduction.unreadable
+    .filter((u) => defining(u.target))
+    .map((u) => `${u.place} loads ${u.target}`);
+  return { testOnly: testOnly.sort(), dead: dead.sort(), unreadable };
 }
 
 describe('exports', () => {
-  it('reads declarations, lists and re-exports, and what importers take', () => {
-    expect(
-      exportedNames(
-        [
-          'export const a = 1;',
-          'export async function b() {}',
-          'export type C = string;',
-          'export { d, e as f };',
-          "export { g } from './g.js';",
-          'const h = 2;',
-          'export default h;',
-        ].join('\n'),
-      ).sort(),
-    ).toEqual(['C', 'a', 'b', 'd', 'default', 'f', 'g']);
-    const taken = takenFrom(
+  it('follows imports, namespaces, dynamic imports (thunks too) and re-exports to the names taken', () => {
+    const { taken, exported, unreadable } = moduleUses(
       new Map([
-        ['functions/x.ts', 'export const a = 1;\nexport const b = 2;\nexport const c = 3;'],
-        ['functions/y.ts', 'export const z = 1;'],
+        [
+          'functions/x.ts',
+          "export const a = 1;\nexport const b = 2;\nexport const c = 3;\nexport { d, e as f };\nexport { g } from './g.js';\nconst h = 2;\nexport default h;",
+        ],
+        ['functions/y.ts', 'export const z = 1;\nexport const unused = 2;'],
         [
           'functions/w.ts',
-          "import {\n  a,\n  type b as bee,\n} from './x.js';\nimport * as why from './y.js';\nwhy.z;\nconst l = () => import('./v.js');",
+          [
+            "import {\n  a,\n  type b as bee,\n} from './x.js';",
+            "import * as why from './y.js';",
+            'why.z;',
+            "const { v } = await import('./v.js');",
+            "const m = await import('./m.js');\nm.one; const { two } = m;",
+            "import('./t.js').then((t) => t.then1);",
+            "import('./t.js').then(({ then2 }) => then2);",
+            "(await import('./p.js')).prop;",
+            "const load = () => import('./k.js');\nconst { k1 } = await load();",
+            "import { lazy } from './lazy.js';\nconst { k2 } = await lazy();",
+            "import { s1 } from './star.js';",
+            "somewhere(await import('./whole.js'));",
+          ].join('\n'),
         ],
-        ['functions/v.ts', 'export const v = 1;'],
+        ['functions/v.ts', 'export const v = 1;\nexport const v2 = 2;'],
+        ['functions/m.ts', 'export const one = 1;\nexport const two = 2;\nexport const three = 3;'],
+        ['functions/t.ts', 'export const then1 = 1;\nexport const then2 = 2;\nexport const then3 = 3;'],
+        ['functions/p.ts', 'export const prop = 1;\nexport const other = 2;'],
+        ['functions/k.ts', 'export const k1 = 1;\nexport const k2 = 2;'],
+        ['functions/lazy.ts', "export const lazy = () => import('./k.js');"],
+        ['functions/star.ts', "export * from './s.js';\nexport const own = 1;"],
+        ['functions/s.ts', 'export const s1 = 1;\nexport const s2 = 2;'],
+        ['functions/whole.ts', 'export const w = 1;'],
       ]),
     );
-    expect([...(taken.get('functions/x.ts')?.names ?? [])].sort()).toEqual(['a', 'b']);
-    expect([...(taken.get('functions/y.ts')?.names ?? [])]).toEqual(['z']);
-    expect(taken.get('functions/v.ts')?.all).toBe(true);
+    const names = (file: string) => [...(taken.get(file)?.names ?? [])].sort();
+    expect((exported.get('functions/x.ts') ?? []).sort()).toEqual(['a', 'b', 'c', 'd', 'default', 'f', 'g']);
+    expect(names('functions/x.ts')).toEqual(['a', 'b']);
+    expect(names('functions/y.ts')).toEqual(['z']);
+    expect(names('functions/v.ts')).toEqual(['v']);
+    expect(names('functions/m.ts')).toEqual(['one', 'two']);
+    expect(names('functions/t.ts')).toEqual(['then1', 'then2']);
+    expect(names('functions/p.ts')).toEqual(['prop']);
+    expect(names('functions/k.ts')).toEqual(['k1', 'k2']);
+    // `export *` passes on the names its importers take, not every name of the module.
+    expect(names('functions/s.ts')).toEqual(['s1']);
+    expect(taken.get('functions/s.ts')?.all).toBe(false);
+    // A module handed on whole cannot be followed: the place is reported.
+    expect(unreadable).toEqual([{ place: 'functions/w.ts:18', target: 'functions/whole.ts' }]);
   });
 
   it('no export of functions/ or lib/ is dead or imported by tests only (but those ALLOWED, with their reason)', () => {
-    const { testOnly, dead } = unusedExports();
+    const { testOnly, dead, unreadable } = unusedExports();
     const listed = (e: string) => Object.hasOwn(ALLOWED, e);
-    expect({ testOnly: testOnly.filter((e) => !listed(e)), dead: dead.filter((e) => !listed(e)) }).toEqual({
-      testOnly: [],
-      dead: [],
-    });
+    expect({
+      testOnly: testOnly.filter((e) => !listed(e)),
+      dead: dead.filter((e) => !listed(e)),
+      unreadable,
+    }).toEqual({ testOnly: [], dead: [], unreadable: [] });
     // Each exception says its kind and its reason.
     expect(Object.entries(ALLOWED).filter(([, why]) => !/^(seam|rule|declaration): \S/.test(why))).toEqual(
       [],

@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ECSClient, ServiceNotFoundException, UpdateServiceCommand } from '@aws-sdk/client-ecs';
+import { DescribeServicesCommand, ECSClient, UpdateServiceCommand } from '@aws-sdk/client-ecs';
 import {
   GetSecretValueCommand,
   PutSecretValueCommand,
@@ -11,8 +11,8 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetSecrets } from '../../functions/core/secrets.js';
-import { issueServerCertificate, SERVER_CERT_DAYS } from '../../functions/routers/ca.mjs';
-import { type RotationTargets, rotateFrontTls } from '../../functions/routers/front-tls.js';
+import { issueServerCertificate } from '../../functions/routers/ca.mjs';
+import { oneAtATime, type RotationTargets, rotateFrontTls } from '../../functions/routers/front-tls.js';
 import { handler } from '../../functions/routers/front-tls-rotation.js';
 
 /**
@@ -96,8 +96,6 @@ describe('when the front certificate is renewed', () => {
   });
 
   it('states the lifetimes: the server certificate 90 days, renewed with 30 left', async () => {
-    expect(SERVER_CERT_DAYS).toBe(90);
-    expect(SERVER_CERT_DAYS * RENEW_WHEN_LEFT).toBe(30);
     // A certificate of the default lifetime, as the rotation issues it: renewed 30 days before its end.
     const { state, targets } = memoryTargets();
     await rotateFrontTls(targets, { caKey: CA_KEY, name: 'front', nowMs: T0 });
@@ -155,8 +153,12 @@ const ecs = mockClient(ECSClient);
 /** The secret's value as the mock holds it: undefined until a PutSecretValue (ResourceNotFound). */
 let stored: string | undefined;
 
-/** Secrets Manager and ECS as the rotation meets them; `serviceExists` false before the first deploy's service. */
-function mockAws({ serviceExists }: { serviceExists: boolean }) {
+/**
+ * Secrets Manager and ECS as the rotation meets them; `serviceExists` false before the first
+ * deploy's service (ECS then answers DescribeServices with a failure, not an error); the service
+ * runs `desired` tasks.
+ */
+function mockAws({ serviceExists, desired = 2 }: { serviceExists: boolean; desired?: number }) {
   secretsManager.reset();
   ecs.reset();
   secretsManager.on(GetSecretValueCommand, { SecretId: SECRET_ARN }).callsFake(async () => {
@@ -168,11 +170,15 @@ function mockAws({ serviceExists }: { serviceExists: boolean }) {
     stored = (input as { SecretString: string }).SecretString;
     return { ARN: SECRET_ARN };
   });
-  if (serviceExists) ecs.on(UpdateServiceCommand).resolves({ service: {} });
-  else
-    ecs
-      .on(UpdateServiceCommand)
-      .rejects(new ServiceNotFoundException({ message: 'Service not found.', $metadata: {} }));
+  ecs.on(DescribeServicesCommand).resolves(
+    serviceExists
+      ? {
+          services: [{ serviceName: 'radius-front', status: 'ACTIVE', desiredCount: desired }],
+          failures: [],
+        }
+      : { services: [], failures: [{ reason: 'MISSING' }] },
+  );
+  ecs.on(UpdateServiceCommand).resolves({ service: {} });
 }
 
 /** Every call the handler made to either client, in the order made (sinon knows which call came first), as command name and input. */
@@ -223,6 +229,17 @@ afterAll(async () => {
   await new Promise((done) => cloudFormation.close(done));
 });
 
+describe('a rolling replacement', () => {
+  it('starts one task more than the service runs, whatever it runs, and stops none before', () => {
+    for (const desired of [1, 2, 3, 4, 5, 6, 10]) {
+      const { minimumHealthyPercent, maximumPercent } = oneAtATime(desired);
+      // ECS runs at most floor(desired x maximumPercent / 100) tasks during a deployment.
+      expect(Math.floor((desired * maximumPercent) / 100), `${desired} tasks`).toBe(desired + 1);
+      expect(minimumHealthyPercent).toBe(100);
+    }
+  });
+});
+
 describe('the rotation function', () => {
   it('reads the secret, writes a new certificate and forces a new deployment of the service', async () => {
     // Prepare: the secret has no value yet.
@@ -238,8 +255,23 @@ describe('the rotation function', () => {
       { command: 'GetSecretValueCommand', input: { SecretId: SECRET_ARN } },
       { command: 'PutSecretValueCommand', input: { SecretId: SECRET_ARN, SecretString: stored } },
       {
+        command: 'DescribeServicesCommand',
+        input: { cluster: 'hotspot-ci-radius', services: ['radius-front'] },
+      },
+      {
+        // One task at a time: at most one more than the 2 it runs, none stopped before its
+        // replacement is healthy; the circuit breaker as the stack deploys it.
         command: 'UpdateServiceCommand',
-        input: { cluster: 'hotspot-ci-radius', service: 'radius-front', forceNewDeployment: true },
+        input: {
+          cluster: 'hotspot-ci-radius',
+          service: 'radius-front',
+          forceNewDeployment: true,
+          deploymentConfiguration: {
+            minimumHealthyPercent: 100,
+            maximumPercent: 150,
+            deploymentCircuitBreaker: { enable: true, rollback: true },
+          },
+        },
       },
     ]);
     const files = JSON.parse(String(stored)) as FrontTlsFiles;
@@ -291,7 +323,8 @@ describe('the rotation function', () => {
 
     // Assess
     expect(result).toMatchObject({ reason: 'missing', renewed: true, rolled: false });
-    expect(ecs.commandCalls(UpdateServiceCommand, { forceNewDeployment: true })).toHaveLength(1);
+    expect(ecs.commandCalls(DescribeServicesCommand)).toHaveLength(1);
+    expect(ecs.commandCalls(UpdateServiceCommand)).toHaveLength(0);
     expect(answers).toHaveLength(1);
     expect(answers[0]?.url).toBe('/cfn-response?signed=1');
     expect(answers[0]?.body).toMatchObject({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loginHtml, paymentHosts, ros, routerOsScript } from '../../bin/admin/mikrotik.js';
+import { loginHtml, paymentHosts, routerOsScript } from '../../bin/admin/mikrotik.js';
 import { caCertificatePem, issueRouterCertificate } from '../../functions/routers/ca.mjs';
 
 const SEED = 'unit-test-router-key-seed-0123456789abcdef';
@@ -96,7 +96,9 @@ describe('the RouterOS 6 script of a router (UDP, its own secret)', () => {
 
 describe('values written into the script', () => {
   it('stay one quoted value whatever they hold', () => {
-    expect(ros('a"b\\c$d?e')).toBe('"a\\"b\\\\c\\$d\\?e"');
+    // A router's own secret may hold any printable character but a space.
+    const script = routerOsScript({ ...options, access: { ...udp, secret: 'a"b\\c$d?e-secret' } });
+    expect(script).toContain('secret="a\\"b\\\\c\\$d\\?e-secret"');
   });
 
   it.each([
@@ -168,21 +170,37 @@ describe("the script with the stack's addresses (both of the front's, and where 
     for (const line of radiusLines(script)) expect(line).toContain('protocol=radsec');
   });
 
-  it("lists the reseller's in-country edge after the front and before the Disconnect sources (UDP)", () => {
+  it("lists the reseller's in-country edge first, then the front, then the Disconnect sources (UDP)", () => {
     // Act
     const script = routerOsScript({ ...options, ...front, edgeHost: '41.202.1.9', routerOs: 6, access: udp });
 
     // Assess
+    // A cut adds no wait: the edge answers, deciding itself; the front only if the edge's box is down.
     expect(radiusLines(script).map((l) => /address="([^"]+)"/.exec(l)?.[1])).toEqual([
+      '41.202.1.9',
       '203.0.113.10',
       '203.0.113.20',
-      '41.202.1.9',
       '198.51.100.7',
       '198.51.100.8',
     ]);
     expect(() => routerOsScript({ ...options, edgeHost: 'edge.example.com', access: udp })).toThrow(
       /edge-host/,
     );
+  });
+
+  it('lists the edge first for a RadSec router too when it holds a certificate of the router CA', () => {
+    // Act
+    const script = routerOsScript({ ...options, ...front, radsecEdgeHost: '41.202.1.9' });
+
+    // Assess
+    expect(radiusLines(script).map((l) => /address="([^"]+)"/.exec(l)?.[1])).toEqual([
+      '41.202.1.9',
+      '203.0.113.10',
+      '203.0.113.20',
+    ]);
+    for (const line of radiusLines(script)) expect(line).toContain('protocol=radsec');
+    // A UDP edge is no RadSec server: a RadSec router does not list it.
+    expect(radiusLines(routerOsScript({ ...options, ...front, edgeHost: '41.202.1.9' }))).toHaveLength(2);
   });
 
   it('refuses an address list holding a name', () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { etagMatches } from '../../functions/network/branding.js';
 import { logoUrlProblem } from '../../functions/network/branding-rules.js';
-import { customCssProblem } from '../../functions/network/custom-css.js';
 import {
   hostOf,
   isNasIdShape,
@@ -11,6 +10,7 @@ import {
   ssidOf,
   subnetOf,
 } from '../../functions/network/naming.js';
+import { cssProblem } from '../support/custom-css.js';
 
 describe('slugs and names', () => {
   it.each([
@@ -101,10 +101,10 @@ describe('branding: logo URL', () => {
 
 describe('branding: custom CSS', () => {
   it('accepts ordinary CSS and inline images', () => {
-    expect(customCssProblem('.banner { color: #fff; background: #0f6cbd; }')).toBeNull();
-    expect(customCssProblem('.logo { background: url("data:image/png;base64,iVBORw0KGgo=") }')).toBeNull();
+    expect(cssProblem('.banner { color: #fff; background: #0f6cbd; }')).toBeNull();
+    expect(cssProblem('.logo { background: url("data:image/png;base64,iVBORw0KGgo=") }')).toBeNull();
     // A path on the portal's own origin: same-origin images are allowed.
-    expect(customCssProblem('.a { background: url(/img/x.png) }')).toBeNull();
+    expect(cssProblem('.a { background: url(/img/x.png) }')).toBeNull();
   });
 
   it.each([
@@ -128,19 +128,19 @@ describe('branding: custom CSS', () => {
     ['.a {} </STYLE><script>x</script>', '<'],
     ['.a { width: e\\78pression(alert(1)) }', 'expression'],
   ])('refuses %j', (css, why) => {
-    expect(customCssProblem(css)).toContain(why);
+    expect(cssProblem(css)).toContain(why);
   });
 
   it('survives escapes beyond Unicode, as a browser does', () => {
-    expect(customCssProblem('.a { content: "\\110000 \\d800 \\0" }')).toBeNull();
+    expect(cssProblem('.a { content: "\\110000 \\d800 \\0" }')).toBeNull();
   });
 
   it('accepts exactly 10 KB', () => {
-    expect(customCssProblem(`.a{}${' '.repeat(10 * 1024 - 4)}`)).toBeNull();
+    expect(cssProblem(`.a{}${' '.repeat(10 * 1024 - 4)}`)).toBeNull();
   });
 
   it('refuses more than 10 KB', () => {
-    expect(customCssProblem(`.a{}${' '.repeat(10 * 1024)}`)).toContain('10 KB');
+    expect(cssProblem(`.a{}${' '.repeat(10 * 1024)}`)).toContain('10 KB');
   });
 });
 

@@ -7,7 +7,7 @@ import { handler } from '../../functions/radius/radius-client.js';
 /**
  * FreeRADIUS's bearer: the secret holds one token per RADIUS server (white space or commas
  * between them). The endpoint keeps the tokens' digests, hashed once per secret value
- * (functions/core/http.ts): every token still opens, nothing else does, and a changed secret is
+ * (functions/core/caller.ts): every token still opens, nothing else does, and a changed secret is
  * read as changed.
  */
 // A client lookup of no address: answered 404 (no router) once the bearer opens, without the table.

@@ -34,3 +34,29 @@ describe('the SMS texts', () => {
     expect(gsm7Segments('a'.repeat(307))).toBe(3);
   });
 });
+
+describe("a forfait's name in a code text (issue 40, info)", () => {
+  it.each([
+    'Appelez le 07 08 09 10 11',
+    'Pass +2250708091011',
+    'Promo www.gagnez.ci',
+    'Offre gagnez.ci',
+    'Voir bit.ly/abc',
+    'https://x',
+    'Composez *144*1#',
+    'Ecrivez a moi@exemple.com',
+  ])('leaves out %s, which could pass as a number or a link', (name) => {
+    const text = accessCodeText('ABCDEFGHJK', name);
+    expect(text).toBe("Votre code d'acces WiFi est ABCDEFGHJK.");
+  });
+
+  it.each([
+    ['Pass 1 heure', 'Pass 1 heure'],
+    ['Pass 1000 Mo', 'Pass 1000 Mo'],
+    ['Forfait Élite Maïs Côte d’Ivoire — Nuit', "Forfait Élite Mais Cote d'Ivoire - Nuit"],
+  ])('carries %s as %s', (name, carried) => {
+    expect(accessCodeText('ABCDEFGHJK', name)).toBe(
+      `Votre code d'acces WiFi est ABCDEFGHJK. Forfait: ${carried}.`,
+    );
+  });
+});

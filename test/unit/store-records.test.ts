@@ -2,17 +2,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
+import type { ForfaitsPage } from '../../functions/billing/forfait-schemas.js';
 import type { Gateway } from '../../functions/billing/gateways/registry.js';
-import type {
-  EntitlementResponse,
-  ForfaitsPage,
-  PaymentInitiateBody,
-  PaymentStatusResponse,
-  VouchersPage,
-} from '../../functions/billing/schemas.js';
+import type { PaymentInitiateBody, PaymentStatusResponse } from '../../functions/billing/payment-schemas.js';
+import type { EntitlementResponse, VouchersPage } from '../../functions/billing/voucher-schemas.js';
 import type { Currency } from '../../functions/core/currency.js';
 import type { AlertSchema, SessionViewSchema } from '../../functions/monitoring/schemas.js';
-import type { DisconnectView, SessionView } from '../../functions/radius/disconnect.js';
+import type { sessionView } from '../../functions/radius/disconnect.js';
 import type { Alert } from '../../functions/store/alerts.js';
 import type { Entitlement } from '../../functions/store/entitlements.js';
 import type { Forfait } from '../../functions/store/forfaits.js';
@@ -23,6 +19,10 @@ import type { VoucherStatus } from '../../functions/store/vouchers.js';
  * The store declares what it stores; the API's schemas are checked against those declarations
  * here. These are type assertions: a drift fails `npm run typecheck` (and so `npm test`).
  */
+/** A session as the API's session route answers it, and its disconnect. */
+type SessionView = Awaited<ReturnType<typeof sessionView>>;
+type DisconnectView = NonNullable<SessionView['disconnect']>;
+
 describe('API schemas match the records the store declares', () => {
   it('a forfait and an entitlement are answered as stored', () => {
     expectTypeOf<z.infer<typeof ForfaitsPage>['items'][number]>().toEqualTypeOf<Forfait>();

@@ -1,3 +1,5 @@
+// CinetPay as a payment gateway: its settings, its adapter (payment, status, signed notification) and its declaration.
+
 import * as z from 'zod/mini';
 import { defineSettings } from '../../core/config.js';
 import { log } from '../../core/log.js';

@@ -1,3 +1,5 @@
+// FedaPay as a payment gateway: its settings, its adapter (transaction, status, signed event) and its declaration.
+
 import { log } from '../../core/log.js';
 import type { GatewayAdapter, GatewayStatus, PaymentState } from './port.js';
 import { signedGateway, timestampedSettings } from './secret.js';

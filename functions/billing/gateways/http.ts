@@ -1,3 +1,5 @@
+// The generic HTTP aggregator as a payment gateway: a bearer key, and the spec's webhook for its deliveries.
+
 import { config } from '../../core/config.js';
 import { billingSettings } from '../settings.js';
 import type { GatewayAdapter, GatewayDeclaration, PaymentState } from './port.js';

@@ -1,3 +1,5 @@
+// The port every payment gateway implements, and what each declares once about itself.
+
 import type { Currency } from '../../core/currency.js';
 import type { SecretName } from '../../core/secrets.js';
 

@@ -1,3 +1,5 @@
+// THE gateway registry: every payment gateway by name, and what derives from it (secrets, settings, notify paths).
+
 import { config } from '../../core/config.js';
 import type { SecretName } from '../../core/secrets.js';
 import type { PaymentGateway } from '../../store/payments.js';

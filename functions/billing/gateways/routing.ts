@@ -1,3 +1,5 @@
+// Which gateway a payment of a country and provider is opened with.
+
 import type { Country } from '../../core/currency.js';
 import type { Provider } from '../../store/payments.js';
 import { configuredGateway, type Gateway, gatewayNamed } from './registry.js';

@@ -1,3 +1,5 @@
+// The local sandbox as a payment gateway: its own page decides the payment, nothing leaves the machine.
+
 import { config } from '../../core/config.js';
 import { getSandboxPayment } from '../../store/sandbox-payments.js';
 import type { GatewayAdapter, GatewayDeclaration } from './port.js';

@@ -1,3 +1,5 @@
+// A gateway's secrets and settings declared once, by the adapter option each becomes, and read when first needed.
+
 import * as z from 'zod/mini';
 import { defineSettings } from '../../core/config.js';
 import { AppError } from '../../core/errors.js';

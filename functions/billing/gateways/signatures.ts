@@ -1,3 +1,5 @@
+// The gateways' signature schemes over a raw body (HMAC, timestamped, signed events), checked in constant time with key rotation.
+
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../core/errors.js';
 import type { GatewayStatus, VerifiedNotification } from './port.js';

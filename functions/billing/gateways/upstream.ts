@@ -1,3 +1,5 @@
+// A call to a payment gateway's API: bounded in time, retried within its budget, its refusals and outages told apart.
+
 import { AppError } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 

@@ -1,3 +1,5 @@
+// Wave Checkout as a payment gateway: its settings, its adapter (checkout session, status, signed event, refund) and its declaration.
+
 import { log } from '../../core/log.js';
 import type { GatewayAdapter, GatewayStatus, PaymentState } from './port.js';
 import { signedGateway, timestampedSettings } from './secret.js';

@@ -1,3 +1,5 @@
+// What each HTTP channel answers for each settlement, written once as a table.
+
 import { AppError, type ErrorCode } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { countMetric } from '../../core/metrics.js';

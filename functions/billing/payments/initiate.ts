@@ -1,9 +1,12 @@
+// A payment opened: its forfait and price, its idempotency key, its gateway's payment page.
+
 import { randomUUID } from 'node:crypto';
 import { clock } from '../../core/clock.js';
 import { config } from '../../core/config.js';
 import { currencyOf } from '../../core/currency.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { normalizeCode } from '../../radius/attributes.js';
+import { gateAccountGuess } from '../../radius/guesses.js';
 import { getAccessCode } from '../../store/access-codes.js';
 import { getNas } from '../../store/nas.js';
 import {
@@ -24,16 +27,25 @@ import { gatewayFor } from '../gateways/routing.js';
 import { forfaitForSale, offerOf } from '../ledger.js';
 import { billingSettings } from '../settings.js';
 import { assertLive } from '../topups.js';
-import { gatewayOf } from './settlement.js';
+import { gatewayOf } from './gateway-view.js';
 
 const MAX_TRIES = 8;
 
-/** The code a payment tops up: one of the hotspot's reseller (none named: no code is), live. */
-async function codeToTopUp(typed: string, resellerId: string | undefined): Promise<string> {
+/**
+ * The code a payment tops up: one of the hotspot's reseller (none named: no code is), live;
+ * behind the buyer's account's guess budget (any answer but a 404 tells a code exists).
+ */
+async function codeToTopUp(
+  typed: string,
+  resellerId: string | undefined,
+  subscriberId: string,
+): Promise<string> {
   const code = await getAccessCode(normalizeCode(typed));
-  if (!code || resellerId === undefined || code.reseller_id !== resellerId) throw notFound('Code');
-  assertLive(code, clock.now());
-  return code.code;
+  const found = code && resellerId !== undefined && code.reseller_id === resellerId ? code : undefined;
+  await gateAccountGuess(subscriberId, clock.now(), found ? 'hit' : 'miss');
+  if (!found) throw notFound('Code');
+  assertLive(found, clock.now());
+  return found.code;
 }
 
 function paymentRequest(p: Payment): PaymentRequest {
@@ -167,7 +179,9 @@ export async function initiatePayment(input: {
     ...(resellerId ? { resellerId } : {}),
     ...(input.nasId ? { nasId: input.nasId } : {}),
   });
-  const topupCode = input.topupCode ? await codeToTopUp(input.topupCode, resellerId) : undefined;
+  const topupCode = input.topupCode
+    ? await codeToTopUp(input.topupCode, resellerId, input.subscriberId)
+    : undefined;
   const country = await resellerCountry(resellerId ?? UNATTRIBUTED);
   const currency = currencyOf(country);
   const direct = billingSettings()

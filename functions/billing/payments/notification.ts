@@ -1,3 +1,5 @@
+// A gateway's own signed notification: its signature checked first, then the payment settled on the gateway's word.
+
 import { clock } from '../../core/clock.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { log } from '../../core/log.js';
@@ -6,7 +8,9 @@ import { getPaymentAndEvent } from '../../store/payment-settlements.js';
 import type { GatewayAdapter, VerifiedNotification } from '../gateways/port.js';
 import { adapterFor, type Gateway, gatewayNamed } from '../gateways/registry.js';
 import { answer, NOTIFY_ANSWERS } from './answers.js';
-import { askGateway, type Claim, gatewayOf, recordClaim, type Settlement, settle } from './settlement.js';
+import { type Claim, recordClaim } from './disputes.js';
+import { askGateway, gatewayOf } from './gateway-view.js';
+import { type Settlement, settle } from './settlement.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 

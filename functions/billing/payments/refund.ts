@@ -1,7 +1,10 @@
+// An operator refunds a completed payment through its gateway, and its code is taken back.
+
 import { AppError, notFound } from '../../core/errors.js';
 import { getPayment } from '../../store/payments.js';
 import { adapterFor } from '../gateways/registry.js';
-import { askGateway, gatewayOf, type Settlement, settle } from './settlement.js';
+import { askGateway, gatewayOf } from './gateway-view.js';
+import { type Settlement, settle } from './settlement.js';
 
 /**
  * An operator refunds a completed payment in full (`npm run admin -- payments refund`): the

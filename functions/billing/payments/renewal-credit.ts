@@ -1,4 +1,5 @@
 // The completion of a PPPoE renewal's payment: the subscriber's next period sold with the payment completed.
+
 import { clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import { log } from '../../core/log.js';

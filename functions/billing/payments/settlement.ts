@@ -1,25 +1,25 @@
+// THE settlement of a payment: the one completion path (credit), its failure, its refund taken back, and the gateway's view acted on.
+
 import { clock } from '../../core/clock.js';
-import { config } from '../../core/config.js';
 import { AppError } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { countMetric } from '../../core/metrics.js';
 import { sendSms } from '../../core/sms.js';
 import { disconnectCode } from '../../radius/disconnect.js';
 import { type AccessCode, accessCodeExtend, getAccessCode } from '../../store/access-codes.js';
-import { raiseAlertOnce } from '../../store/alerts.js';
 import {
   completePayment,
   failPayment,
   refundPayment,
   type SettleOutcome,
 } from '../../store/payment-settlements.js';
-import { getPayment, type Payment, recordRefusal } from '../../store/payments.js';
+import { getPayment, type Payment } from '../../store/payments.js';
 import { untilSettled } from '../../store/retry.js';
-import type { GatewayAdapter, PaymentState } from '../gateways/port.js';
-import { adapterFor, type Gateway, gatewayNamed } from '../gateways/registry.js';
+import type { PaymentState } from '../gateways/port.js';
 import { bookings, grant, newAccessCode, paymentSale, takenBack, toppedUp } from '../ledger.js';
 import { accessCodeText } from '../sms-texts.js';
 import { assertLive } from '../topups.js';
+import { alertPaymentMismatch, recordClaim } from './disputes.js';
 import { creditRenewal } from './renewal-credit.js';
 
 /**
@@ -56,29 +56,6 @@ export type Settlement =
   | 'gateway_mismatch';
 
 const MAX_TRIES = 8;
-
-/**
- * The gateway of a payment: the one it was opened with. Payments older than the `gateway`
- * attribute were opened with AGGREGATOR_MODE's (`sandbox` | `http`).
- */
-export const gatewayOf = (p: Pick<Payment, 'gateway'>): Gateway =>
-  gatewayNamed(p.gateway) ?? (config().AGGREGATOR_MODE as Gateway);
-
-/** The gateway's view of a payment (undefined: no status API, or it does not know the payment). */
-export function askGateway(
-  p: Payment,
-  options: { attempts?: number; adapter?: GatewayAdapter } = {},
-): Promise<PaymentState | undefined> {
-  const agg = options.adapter ?? adapterFor(gatewayOf(p));
-  if (!agg.paymentState) return Promise.resolve(undefined);
-  return agg.paymentState(
-    { reference: p.id, ...(p.provider_reference ? { provider_reference: p.provider_reference } : {}) },
-    options.attempts ? { attempts: options.attempts } : {},
-  );
-}
-
-/** Whether the payment's gateway has a status API. */
-export const canAskGateway = (p: Payment): boolean => !!adapterFor(gatewayOf(p)).paymentState;
 
 /**
  * Texts the code to the buyer. The payment is settled already: a failed SMS is logged, not
@@ -272,49 +249,6 @@ async function takeBack(
   );
 }
 
-/**
- * Raises one alert per payment for a human (GET /api/v1/alerts): the gateway and our record
- * disagree about money. Its "site" is the payment (`payment:<id>`), so that two payments of one
- * hotspot each get theirs and a reconciliation run every few minutes raises it only once.
- */
-export async function alertPaymentMismatch(p: Payment, reason: string, detail: string): Promise<void> {
-  countMetric('PaymentMismatch');
-  log.warn('payment mismatch', { payment: p.id, reason });
-  try {
-    await raiseAlertOnce({
-      type: 'PAYMENT_MISMATCH',
-      severity: 'P2',
-      site: `payment:${p.id}`,
-      ts: clock.iso(),
-      message: `Payment ${p.id} (${p.amount_fcfa} ${p.currency}, ${gatewayOf(p)}): ${reason}. ${detail}`,
-    });
-  } catch (error) {
-    // The metric and the log line above already tell operations; the caller's answer stands.
-    log.error('payment mismatch alert not stored', { payment: p.id, error: (error as Error).name });
-  }
-}
-
-/** What a delivery claimed, recorded on the payment when it is refused (kept for audit). */
-export interface Claim {
-  event_id: string;
-  amount_fcfa: number;
-  provider: string;
-  currency?: string;
-}
-
-/** Records a refused claim on the payment (its status untouched), with the reason it was refused. */
-export async function recordClaim(p: Payment, claim: Claim, reason: string): Promise<void> {
-  await recordRefusal(p.id, {
-    event_id: claim.event_id,
-    at: clock.iso(),
-    reason,
-    amount_fcfa: claim.amount_fcfa,
-    provider: claim.provider,
-    ...(claim.currency ? { currency: claim.currency } : {}),
-  });
-  log.warn('delivery refused', { payment: p.id, reason });
-}
-
 /** How the gateway's answer differs from the payment, if it does. */
 function mismatch(p: Payment, state: PaymentState): Settlement | undefined {
   if (state.amount_fcfa !== p.amount_fcfa) return 'amount_mismatch';
@@ -365,16 +299,4 @@ export async function settle(
     ...(input.eventId ? { eventId: input.eventId } : {}),
     ...(state.provider_reference ? { providerReference: state.provider_reference } : {}),
   });
-}
-
-/**
- * A delivery says `completed` for a payment `failed` or `expired` that the gateway's status API
- * does not confirm: nothing is credited, but the buyer may have paid, so a person decides.
- */
-export async function alertUnconfirmedLateCompletion(p: Payment, source: string): Promise<void> {
-  await alertPaymentMismatch(
-    p,
-    `${source} reports it completed after it was settled ${p.status}, and the gateway does not confirm it`,
-    'Nothing was credited: check with the gateway, then credit or refund by hand.',
-  );
 }

@@ -1,11 +1,15 @@
+// A payment's status as its buyer reads it, asking the gateway when it may have moved.
+
 import { assertSeesPayment } from '../../core/access.js';
 import { clock } from '../../core/clock.js';
 import { log } from '../../core/log.js';
 import { countMetric } from '../../core/metrics.js';
 import type { Principal } from '../../core/principal.js';
-import { claimStatusCheck, getPayment, type Payment } from '../../store/payments.js';
+import { claimStatusCheck } from '../../store/payment-checks.js';
+import { getPayment, type Payment } from '../../store/payments.js';
 import { billingSettings } from '../settings.js';
-import { askGateway, canAskGateway, type Settlement, settle } from './settlement.js';
+import { askGateway, canAskGateway } from './gateway-view.js';
+import { type Settlement, settle } from './settlement.js';
 
 /** The status a client sees: a pending payment past its time reads `expired`. */
 export function visibleStatus(p: Payment, nowMs: number): string {

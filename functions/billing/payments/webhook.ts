@@ -1,20 +1,13 @@
+// The aggregator's webhook delivery of a payment's outcome, confirmed with its status API before any credit.
+
 import { notFound } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import { getPayment, type Payment } from '../../store/payments.js';
 import { confirmsPending } from '../gateways/registry.js';
 import { answer, WEBHOOK_ANSWERS } from './answers.js';
-import {
-  alertUnconfirmedLateCompletion,
-  askGateway,
-  type Claim,
-  canAskGateway,
-  credit,
-  fail,
-  gatewayOf,
-  recordClaim,
-  type Settlement,
-  settle,
-} from './settlement.js';
+import { alertUnconfirmedLateCompletion, type Claim, recordClaim } from './disputes.js';
+import { askGateway, canAskGateway, gatewayOf } from './gateway-view.js';
+import { credit, fail, type Settlement, settle } from './settlement.js';
 
 export interface WebhookEvent {
   event_id: string;

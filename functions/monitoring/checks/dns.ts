@@ -1,3 +1,5 @@
+// The canary's DNS check: a blocked name answers the sinkhole's address.
+
 import { type CheckResult, fail, timed } from './types.js';
 
 export interface DnsTarget {

@@ -1,3 +1,5 @@
+// The canary's HTTP checks: the API's health, the captive portal's page, a data download.
+
 import { PublicStatusSchema } from '../schemas.js';
 import { type CheckResult, fail, timed } from './types.js';
 

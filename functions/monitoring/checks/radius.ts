@@ -1,3 +1,5 @@
+// The canary's RADIUS check: an Access-Request for the canary's account, its answer's authenticators verified.
+
 import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { isIPv6 } from 'node:net';

@@ -1,3 +1,5 @@
+// A canary check's result, its failure and timing, and the five checks' names.
+
 /** The five checks of a canary run, as the canary status answers them, in the order they are reported. */
 export const CHECK_NAMES = [
   'dns_sinkhole',

@@ -653,7 +653,7 @@ export const cases: Record<string, MatrixCase> = {
   'GET /api/v1/branding/{nas_id}/logo/{hash}': {
     request: async (cast) => {
       const { nas_id } = await ownerVlan(cast);
-      const logo = checkLogo(matrixLogo().toString('base64'));
+      const logo = await checkLogo(matrixLogo().toString('base64'));
       const url = `${config().PUBLIC_BASE_URL}${logoPath(nas_id, logo.hash)}`;
       await saveLogo(cast.ownerResellerId, { nas_id, ...logo, updated_at: new Date().toISOString() }, url);
       return { path: logoPath(nas_id, logo.hash) };
@@ -800,6 +800,14 @@ export const cases: Record<string, MatrixCase> = {
     expect: PUBLIC,
   },
   'GET /api/v1/access/mine': { request: async () => ({ path: '' }), expect: ANY_TOKEN },
+  'POST /api/v1/access/pass': {
+    // Knowing the code is the right to a pass, within the caller's own account budget.
+    request: async (cast) => ({
+      path: '',
+      body: { nas_id: (await ownerVlan(cast)).nas_id, code: await ownerCode(cast), mac: randomMac() },
+    }),
+    expect: ANY_TOKEN,
+  },
   'POST /api/v1/access/devices': {
     request: async (cast) => ({
       path: '',
