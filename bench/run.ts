@@ -13,6 +13,8 @@
  *   into docs/bench.md.
  *   `npm run bench -- --only screens`: the portal's and the console's weights and times on 3G
  *   and 2G alone, written into docs/bench.md.
+ *   `npm run bench -- --only edge-sync`: an edge's replica sync at a national stock (bench/edge-sync.ts,
+ *   EDGE_BENCH_CODES, default 200,000), written into docs/bench.md; not part of the full run.
  *   `npm run bench -- --only edge-journal`: the in-country edge's journal replayed, 1 GiB of it
  *   (bench/edge-journal.ts), written into docs/bench.md; not part of the full run (it writes and
  *   reads a GiB).
@@ -33,6 +35,7 @@ import { probeDdb } from '../test/support/ddb-instrument.js';
 import { measurePortal, measureSmsPerSale } from '../test/support/portal-figures.js';
 import { bundleSection, importOnly } from './bundle.js';
 import { edgeJournalSection } from './edge-journal.js';
+import { edgeSyncSection } from './edge-sync.js';
 import { extraFigures, voucherGeneration } from './extras.js';
 import { load } from './load.js';
 import { paymentFigures } from './payments.js';
@@ -197,9 +200,15 @@ async function main(): Promise<void> {
     if (part === 'vouchers') return vouchersOnly();
     if (part === 'screens') return screensOnly();
     if (part === 'edge-journal') return edgeJournalOnly();
+    if (part === 'edge-sync') {
+      const lines = await edgeSyncSection();
+      writeSection(ROOT, lines);
+      process.stdout.write(`${lines.join('\n')}\nsection written to docs/bench.md\n`);
+      return;
+    }
     if (part !== 'import')
       throw new Error(
-        `--only ${part}: the parts that run alone are "import", "radius", "vouchers", "screens" and "edge-journal"`,
+        `--only ${part}: the parts that run alone are "import", "radius", "vouchers", "screens", "edge-journal" and "edge-sync"`,
       );
     await importOnly(ROOT);
     return;

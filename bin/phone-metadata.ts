@@ -60,7 +60,27 @@ export function sourceMetadata(): PhoneMetadata {
 }
 
 /**
- * The metadata of `countries` only. A calling code shared with a country left out (+1, +7,
+ * How people write a country's numbers, where libphonenumber-js writes them otherwise: an
+ * Ivorian writes its ten digits in pairs ("07 00 00 00 01"), libphonenumber "07 00 00 0001".
+ * Each replaces the national format of the numbers with those leading digits.
+ */
+const AS_WRITTEN: Record<string, { leading: string; pattern: string; format: string }[]> = {
+  CI: [{ leading: '0', pattern: '(\\d{2})(\\d{2})(\\d{2})(\\d{2})(\\d{2})', format: '$1 $2 $3 $4 $5' }],
+};
+
+/** A country's plan with its formats as people write them (AS_WRITTEN). */
+function asWritten(country: string, plan: unknown[]): unknown[] {
+  const overrides = AS_WRITTEN[country];
+  if (!overrides) return plan;
+  const formats = (plan[4] as unknown[][]).map((f) => {
+    const o = overrides.find((x) => (f[2] as string[] | undefined)?.join() === x.leading);
+    return o ? [o.pattern, o.format, ...f.slice(2)] : f;
+  });
+  return [...plan.slice(0, 4), formats, ...plan.slice(5)];
+}
+
+/**
+ * The metadata of `countries` only, formats as people write them (AS_WRITTEN). A calling code shared with a country left out (+1, +7,
  * +44...) would make that country's numbers parse against another country's plan: refused.
  */
 export function subset(source: PhoneMetadata, countries: readonly string[]): PhoneMetadata {
@@ -78,7 +98,7 @@ export function subset(source: PhoneMetadata, countries: readonly string[]): Pho
   for (const c of [...keep].sort()) {
     const plan = source.countries[c];
     if (!plan) throw new Error(`${c}: not a country libphonenumber-js knows`);
-    out[c] = plan;
+    out[c] = asWritten(c, plan);
   }
   return { version: source.version, country_calling_codes: codes, countries: out };
 }

@@ -37,7 +37,7 @@ export interface Summary {
   total_fcfa: number;
   sessions_count: number;
   split: { reseller_fcfa: number; operator_fcfa: number; provider_fee_fcfa: number };
-  by_channel: { mobile_money: number; voucher: number; cash: number };
+  by_channel: { mobile_money: number; voucher: number; cash: number; counter?: number };
   agents: { commission_fcfa: number; reseller_after_commission_fcfa: number };
 }
 

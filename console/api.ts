@@ -1,5 +1,5 @@
 import { lang, t } from './i18n.js';
-import { clearSession, loadSession } from './session.js';
+import { clearSession, loadSession, saveSession } from './session.js';
 
 export interface Answer<T> {
   status: number;
@@ -13,15 +13,54 @@ export interface ApiError {
 }
 
 /**
- * Who answers an expired session: the app opens its dialog, asks for a new code and resolves
- * with true once logged in again (false when the user gives up). The request that met the 401
- * is then sent again, so the screen keeps what it was showing and what was typed.
+ * Who hears that the session is over (logged out in another tab, everywhere, idle for hours, past
+ * its day): the app shows the login, and sends no code until the person asks for one.
  */
-let relogin: (() => Promise<boolean>) | undefined;
-export const onExpired = (fn: () => Promise<boolean>): void => {
-  relogin = fn;
+let ended: (() => void) | undefined;
+export const onEnded = (fn: () => void): void => {
+  ended = fn;
 };
-let pending: Promise<boolean> | undefined;
+
+/** A renewal: the session token is new, the session is over, or the network failed (the session stays). */
+type Renewal = 'ok' | 'ended' | 'offline';
+let renewing: Promise<Renewal> | undefined;
+
+/**
+ * Renews the session token with the console session's refresh token, without an SMS (one renewal
+ * at a time for the tab). `fork`: this tab's storage was copied from another tab's, it takes a
+ * session of its own.
+ */
+export function renew(fork = false): Promise<Renewal> {
+  renewing ??= (async (): Promise<Renewal> => {
+    const s = loadSession();
+    if (!s?.refresh) return 'ended';
+    let res: Response;
+    try {
+      res = await send(
+        'POST',
+        '/auth/refresh',
+        { refresh_token: s.refresh, ...(fork ? { fork } : {}) },
+        undefined,
+      );
+    } catch {
+      return 'offline';
+    }
+    if (res.status >= 500) return 'offline';
+    if (res.status !== 200) return 'ended';
+    const b = (await res.json()) as { session_token: string; refresh_token: string };
+    saveSession(b.session_token, s.msisdn, b.refresh_token);
+    return 'ok';
+  })().finally(() => {
+    renewing = undefined;
+  });
+  return renewing;
+}
+
+/** The session token lapses within a minute (by this tab's clock, from when it was received). */
+const lapsing = (): boolean => {
+  const s = loadSession();
+  return !!s?.refresh && s.expiresAt - Date.now() < 60_000;
+};
 
 /** Thrown when the network or the service is down: screens say so and keep their state. */
 export class Offline extends Error {}
@@ -32,12 +71,12 @@ const inFlight = new Set<Promise<unknown>>();
 let closing = false;
 
 /**
- * Logs out: refuses new requests, lets the ones on their way answer (at most `maxMs`), then
- * revokes the session and forgets it. Revoked under them, a screen still loading would get 401s
+ * Logs out (this session, or `everywhere`: every session of the account): refuses new requests,
+ * lets the ones on their way answer (at most `maxMs`), then ends the session and forgets it. Revoked under them, a screen still loading would get 401s
  * (and the expired-session dialog would open over the login screen); a screen that chains a
  * second request after the first answers would send it into the revoked session.
  */
-export async function logOut(maxMs = 5000): Promise<void> {
+export async function logOut(everywhere = false, maxMs = 5000): Promise<void> {
   closing = true;
   try {
     const until = Date.now() + maxMs;
@@ -48,7 +87,10 @@ export async function logOut(maxMs = 5000): Promise<void> {
       ]);
     }
     const token = loadSession()?.token;
-    if (token) await send('POST', '/auth/logout', undefined, token).catch(() => undefined);
+    if (token)
+      await send('POST', everywhere ? '/auth/logout/all' : '/auth/logout', undefined, token).catch(
+        () => undefined,
+      );
   } finally {
     clearSession();
     closing = false;
@@ -81,14 +123,19 @@ export async function api<T = Record<string, unknown>>(
 ): Promise<Answer<T & ApiError>> {
   // A screen asking for more while the session ends gets the same answer as no network.
   if (closing) throw new Offline('logging out');
+  const own = path.startsWith('/auth/otp') || path.startsWith('/auth/refresh');
+  if (!own && lapsing()) await renew();
   let res = await send(method, path, body, loadSession()?.token);
-  // A 401 that meets a logout under way is the logout's own doing: no dialog over the login screen.
-  if (res.status === 401 && !closing && loadSession() && relogin && !path.startsWith('/auth/otp')) {
-    clearSession();
-    pending ??= relogin().finally(() => {
-      pending = undefined;
-    });
-    if (await pending) res = await send(method, path, body, loadSession()?.token);
+  // A 401 that meets a logout under way is the logout's own doing: nothing to renew.
+  if (res.status === 401 && !closing && !own && loadSession()) {
+    const renewal = await renew();
+    if (renewal === 'offline') throw new Offline('renewal');
+    if (renewal === 'ok') res = await send(method, path, body, loadSession()?.token);
+    else {
+      clearSession();
+      ended?.();
+      throw new Offline('session ended');
+    }
   }
   if (res.status >= 500) throw new Offline(String(res.status));
   // A refusal is said from its code: the words for them come with the first one (a chunk of

@@ -93,6 +93,10 @@ export const ERROR_TEXT: Record<string, Words> = {
     fr: 'Trop tard pour annuler : une remise s’annule une seule fois, dans les cinq minutes.',
     en: 'Too late to undo: a handover is undone once, within five minutes.',
   },
+  ERR_CODE_IN_USE: {
+    fr: 'Ce code a déjà servi : la vente ne peut plus être annulée.',
+    en: 'This code was used already: the sale can no longer be undone.',
+  },
   ERR_DEVICE_LIMIT: {
     fr: 'Nombre maximal d’appareils atteint pour ce code.',
     en: 'Maximum number of devices reached for this code.',

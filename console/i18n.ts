@@ -11,6 +11,7 @@ const fr = {
   login_title: 'Connexion',
   login_intro: 'Entrez le numéro de téléphone de votre compte : un code vous sera envoyé par SMS.',
   phone: 'Numéro de téléphone',
+  phone_example: 'Exemple : {example}',
   send_code: 'Recevoir le code par SMS',
   code: 'Code reçu par SMS (6 chiffres)',
   validate: 'Valider',
@@ -23,9 +24,11 @@ const fr = {
   err_network: 'Pas de réseau : réessayez.',
   err_server: 'Le service ne répond pas : réessayez dans un instant.',
   err_rate: 'Trop de tentatives : patientez {seconds} s.',
-  session_expired: 'Votre session a expiré',
-  session_expired_intro:
-    'Un nouveau code a été envoyé au {msisdn}. Saisissez-le pour continuer là où vous étiez.',
+  session_ended:
+    'Votre session a pris fin (déconnexion, ou plusieurs heures sans activité). Reconnectez-vous pour continuer.',
+  logout_all: 'Se déconnecter partout',
+  logout_all_q: 'Fermer votre session sur tous vos téléphones et ordinateurs ?',
+  logout_all_yes: 'Oui, partout',
   cancel: 'Annuler',
   logout: 'Déconnexion',
   /** The header's name for an operator's account. */
@@ -91,6 +94,13 @@ const fr = {
   sell: 'Vendre',
   sold_code: 'Code vendu',
   print_ticket: 'Imprimer le ticket',
+  confirm_sale: 'Vendre {forfait} pour {price} ?',
+  confirm_sale_sms: 'Vendre {forfait} pour {price} et envoyer le code au {phone} ?',
+  yes_sell: 'Oui, vendre',
+  undo_sale: 'Annuler cette vente',
+  sale_undone_float: 'Vente annulée : le code {code} ne marche plus, {amount} reviennent sur votre crédit.',
+  sale_undone_stock: 'Vente annulée : le code {code} ne marche plus, il revient dans votre stock.',
+  sale_undone_mark: 'vente annulée',
   sms_sent: 'Code envoyé par SMS au {to}.',
   float_left: 'Crédit restant : {amount}',
   no_float: 'Crédit épuisé : demandez une recharge à votre revendeur.',
@@ -114,6 +124,7 @@ const fr = {
   channel_mobile_money: 'dont mobile money',
   channel_voucher: 'dont tickets',
   channel_cash: 'dont espèces (agents)',
+  channel_counter: 'dont espèces reçues par vous (recharges)',
   agents_commission: 'Commission des agents',
   reseller_after_commission: 'Votre part après commission',
   total: 'Total',
@@ -170,8 +181,8 @@ const fr = {
   duration: 'Durée',
   data: 'Données',
   unlimited: 'Illimité',
-  hours: '{n} h',
-  days: '{n} j',
+  hours: '{n}\u00a0h',
+  days: '{n}\u00a0j',
   scan: 'Scannez pour vous connecter',
   back: 'Retour',
   print: 'Imprimer',
@@ -238,6 +249,7 @@ const fr = {
   ch_mobile_money: 'Mobile money',
   ch_voucher: 'Tickets',
   ch_cash: 'Espèces (agents)',
+  ch_counter: 'Espèces (vous, recharges)',
   reseller: 'Revendeur',
   onboard: 'Nouveau revendeur',
   name: 'Nom',
@@ -299,6 +311,7 @@ const fr = {
   registered_ip: 'Adresse',
   cert_until: 'Certificat valable jusqu’au',
   router_added: 'Routeur {name} ajouté.',
+  router_renewed: 'Nouveaux identifiants pour le routeur {name} : l’ancien script ne fonctionne plus.',
   credentials_once: 'Notez-les maintenant : ils ne seront plus jamais affichés.',
   radius_secret: 'Secret RADIUS',
   cert_serial: 'Numéro du certificat',
@@ -352,6 +365,7 @@ const en: Record<Key, string> = {
   login_title: 'Log in',
   login_intro: "Enter your account's phone number: a code will be sent to you by SMS.",
   phone: 'Phone number',
+  phone_example: 'Example: {example}',
   send_code: 'Get the code by SMS',
   code: 'Code received by SMS (6 digits)',
   validate: 'Confirm',
@@ -364,8 +378,10 @@ const en: Record<Key, string> = {
   err_network: 'No network: try again.',
   err_server: 'The service does not answer: try again in a moment.',
   err_rate: 'Too many attempts: wait {seconds} s.',
-  session_expired: 'Your session has expired',
-  session_expired_intro: 'A new code was sent to {msisdn}. Enter it to carry on where you were.',
+  session_ended: 'Your session has ended (logged out, or hours without activity). Log in again to carry on.',
+  logout_all: 'Log out everywhere',
+  logout_all_q: 'End your session on all your phones and computers?',
+  logout_all_yes: 'Yes, everywhere',
   cancel: 'Cancel',
   logout: 'Log out',
   operator: 'Operator',
@@ -430,6 +446,13 @@ const en: Record<Key, string> = {
   sell: 'Sell',
   sold_code: 'Code sold',
   print_ticket: 'Print the ticket',
+  confirm_sale: 'Sell {forfait} for {price}?',
+  confirm_sale_sms: 'Sell {forfait} for {price} and text the code to {phone}?',
+  yes_sell: 'Yes, sell',
+  undo_sale: 'Undo this sale',
+  sale_undone_float: 'Sale undone: the code {code} no longer works, {amount} back on your float.',
+  sale_undone_stock: 'Sale undone: the code {code} no longer works, it is back in your stock.',
+  sale_undone_mark: 'sale undone',
   sms_sent: 'Code texted to {to}.',
   float_left: 'Float left: {amount}',
   no_float: 'Float used up: ask your reseller for more.',
@@ -453,6 +476,7 @@ const en: Record<Key, string> = {
   channel_mobile_money: 'of which mobile money',
   channel_voucher: 'of which vouchers',
   channel_cash: 'of which cash (agents)',
+  channel_counter: 'of which cash you received (top-ups)',
   agents_commission: "Agents' commission",
   reseller_after_commission: 'Your share after commission',
   total: 'Total',
@@ -577,6 +601,7 @@ const en: Record<Key, string> = {
   ch_mobile_money: 'Mobile money',
   ch_voucher: 'Vouchers',
   ch_cash: 'Cash (agents)',
+  ch_counter: 'Cash (you, top-ups)',
   reseller: 'Reseller',
   onboard: 'New reseller',
   name: 'Name',
@@ -637,6 +662,7 @@ const en: Record<Key, string> = {
   registered_ip: 'Address',
   cert_until: 'Certificate valid until',
   router_added: 'Router {name} added.',
+  router_renewed: 'New credentials for the router {name}: the old script no longer works.',
   credentials_once: 'Write them down now: they will never be shown again.',
   radius_secret: 'RADIUS secret',
   cert_serial: 'Certificate serial',
@@ -714,15 +740,18 @@ export function localWords<K extends string>(words: { fr: Record<K, string>; en:
   return (key: K, vars: Record<string, string | number> = {}): string => fill(words[lang][key], vars);
 }
 
-/** Amounts as resellers write them: `12 500 FCFA`. */
-export const fcfa = (n: number): string => `${num(n)} FCFA`;
+/**
+ * Amounts as resellers write them: `12 500 FCFA`, every space a no-break one, so that an amount
+ * never wraps mid-figure nor away from its currency on a narrow screen or a printed line.
+ */
+export const fcfa = (n: number): string => `${num(n)}\u00a0FCFA`;
 
 /** The reader's locale for Intl: dates, months and numbers as French or English readers write them. */
 export const locale = (): string => (lang === 'fr' ? 'fr-FR' : 'en-GB');
 
-/** A number as the reader writes it: `1 500` in French, `1,500` in English. */
+/** A number as the reader writes it: `1 500` in French (a no-break space), `1,500` in English. */
 export const num = (n: number): string =>
-  new Intl.NumberFormat(locale()).format(n).replace(/\u202f|\u00a0/g, ' ');
+  new Intl.NumberFormat(locale()).format(n).replace(/\u202f/g, '\u00a0');
 
 /** A UTC day (`2026-11-26`) as `26/11`, day first. */
 export const dayText = (day: string): string =>
@@ -768,5 +797,5 @@ export function dataText(mb: number): string {
   if (!mb) return t('unlimited');
   const n = (x: number) =>
     new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', { maximumFractionDigits: 1 }).format(x);
-  return mb >= 1024 ? `${n(mb / 1024)} Go` : `${n(mb)} Mo`;
+  return mb >= 1024 ? `${n(mb / 1024)}\u00a0Go` : `${n(mb)}\u00a0Mo`;
 }

@@ -9,6 +9,18 @@ export const useVlans = (wanted = true) =>
   useGet<{ items: Vlan[]; total: number }>(wanted ? '/network/vlans?page_size=100' : undefined);
 
 /**
+ * The operator's resellers' VLANs: every one but the canary's hotspot (the platform's own, which
+ * `GET /canary/status` names), so that "Canary" is never offered or listed as a reseller.
+ */
+export function useResellerVlans(wanted = true) {
+  const vlans = useVlans(wanted);
+  const canary = useGet<{ site?: string }>(wanted ? '/canary/status' : undefined);
+  if (!vlans.data || (!canary.data && !canary.error)) return { ...vlans, data: undefined };
+  const site = canary.data?.site;
+  return { ...vlans, data: { ...vlans.data, items: vlans.data.items.filter((v) => v.nas_id !== site) } };
+}
+
+/**
  * The reseller's hotspots (its VLAN's NAS id and its sites'): all of them without a reseller;
  * `ssid`, the Wi-Fi network's name, as the printed cards say it.
  */

@@ -1,10 +1,11 @@
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
-import { api, logOut, onExpired } from './api.js';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, logOut, onEnded, renew } from './api.js';
 import { type Key, lang, setLang, t } from './i18n.js';
 import type { ScreenId } from './screens/index.js';
-import { Login, Relogin } from './screens/login.js';
-import { loadSession, type Session } from './session.js';
+import { Login } from './screens/login.js';
+import { loadSession, ownTab, type Session } from './session.js';
+import { setWho as shareWho, useWho, type Who } from './who.js';
 
 const RESELLER_TABS: ScreenId[] = [
   'dashboard',
@@ -49,15 +50,10 @@ const loadScreens = () => {
   return screens;
 };
 
-/** Whose session it is, as the header names it: a name a person reads, the number as written at home. */
-interface Who {
-  name?: string;
-  phone?: string;
-}
-
 /**
- * The account's name (the reseller's business, the agent's shop) and its number in the national
- * form of the reseller's country, as the API writes them; nothing when they cannot be read now.
+ * The account's name (the reseller's business, the agent's shop), its number in the national
+ * form of the reseller's country, and that country, as the API writes them; nothing when they
+ * cannot be read now.
  */
 async function whoIs(): Promise<Who> {
   try {
@@ -72,22 +68,34 @@ function App() {
   const [loaded, setLoaded] = useState<Screens>();
   const [session, setSession] = useState<Session | undefined>(loadSession());
   const [, setLangTick] = useState(lang);
-  const [expired, setExpired] = useState<((ok: boolean) => void) | undefined>();
+  const [ended, setEnded] = useState(false);
   const [leaving, setLeaving] = useState(false);
-  const [who, setWho] = useState<Who>({});
+  const [everywhere, setEverywhere] = useState(false);
+  const who = useWho();
   const role = session?.claims.role;
   const tabs = tabsOf(role);
   const [asked, setTab] = useState<ScreenId>(tabOf(tabs));
   const tab = tabs.includes(asked) ? asked : (tabs[0] as ScreenId);
 
   const token = session?.token;
+  // Read again with each new session (not each renewed token: the same session's owner).
+  const sid = session?.claims.sid ?? token;
   useEffect(() => {
-    setWho({});
-    if (token) void whoIs().then(setWho);
-  }, [token]);
+    shareWho({});
+    if (sid) void whoIs().then(shareWho);
+  }, [sid]);
+
+  // A tab opened from another takes a session of its own (console/session.ts).
+  useEffect(() => {
+    void ownTab(async () => (await renew(true)) === 'ok').then(() => setSession(loadSession()));
+  }, []);
 
   useEffect(() => {
-    onExpired(() => new Promise<boolean>((resolve) => setExpired(() => resolve)));
+    // The session ended under the screen: the login, with no code sent until one is asked for.
+    onEnded(() => {
+      setSession(undefined);
+      setEnded(true);
+    });
     const onHash = () => setTab(tabOf(tabs));
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
@@ -103,12 +111,24 @@ function App() {
     </button>
   );
 
+  // The tab shown is in view in the menu, wherever a link or a reload opened it (nine tabs are
+  // wider than a phone): the menu scrolls to it, the page does not move.
+  const tabsRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const nav = tabsRef.current;
+    const link = nav?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (nav && link)
+      nav.scrollLeft = link.offsetLeft - nav.offsetLeft - (nav.clientWidth - link.offsetWidth) / 2;
+  });
+
   if (!session || role === 'subscriber') {
     return (
       <main id="main" class="login">
         <div class="top-right">{langButton}</div>
         <Login
+          ended={ended}
           onDone={(s) => {
+            setEnded(false);
             setSession(s);
             // The screen a link pointed at (/console#activity) is opened once the role is known.
             const mine = tabsOf(s.claims.role);
@@ -126,11 +146,12 @@ function App() {
     void loadScreens().then(setLoaded);
     return <p aria-busy="true">{t('loading')}</p>;
   }
-  const logout = async () => {
+  const logout = async (all = false) => {
     // What the screen was loading arrives first, under the session it was asked with.
     setLeaving(true);
-    await logOut();
+    await logOut(all);
     setLeaving(false);
+    setEverywhere(false);
     sessionStorage.removeItem('msisdn');
     setSession(undefined);
   };
@@ -149,11 +170,11 @@ function App() {
           {who.phone ? <span class="who-phone">{who.phone}</span> : null}
         </span>
         {langButton}
-        <button type="button" class="link" onClick={logout} disabled={leaving} aria-busy={leaving}>
+        <button type="button" class="link" onClick={() => logout()} disabled={leaving} aria-busy={leaving}>
           {t('logout')}
         </button>
       </header>
-      <nav aria-label={t('menu')} class="tabs">
+      <nav aria-label={t('menu')} class="tabs" ref={tabsRef}>
         {tabs.map((id) => (
           <a key={id} href={`#${id}`} aria-current={id === tab ? 'page' : undefined}>
             {t(`t_${id}` as Key)}
@@ -164,17 +185,25 @@ function App() {
         <h1>{t(`t_${tab}` as Key)}</h1>
         <Screen session={session} />
       </main>
-      {expired ? (
-        <Relogin
-          msisdn={session.msisdn}
-          onDone={(s) => {
-            if (s) setSession(s);
-            else setSession(undefined);
-            expired(!!s);
-            setExpired(undefined);
-          }}
-        />
-      ) : null}
+      <footer class="no-print">
+        {everywhere ? (
+          <p class="confirm">
+            <span>{t('logout_all_q')}</span>
+            <span class="buttons">
+              <button type="button" class="small danger" onClick={() => logout(true)} disabled={leaving}>
+                {t('logout_all_yes')}
+              </button>
+              <button type="button" class="small secondary" onClick={() => setEverywhere(false)}>
+                {t('cancel')}
+              </button>
+            </span>
+          </p>
+        ) : (
+          <button type="button" class="link" onClick={() => setEverywhere(true)}>
+            {t('logout_all')}
+          </button>
+        )}
+      </footer>
     </>
   );
 }

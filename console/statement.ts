@@ -7,6 +7,7 @@ export interface StatementLine {
     | 'channel_mobile_money'
     | 'channel_voucher'
     | 'channel_cash'
+    | 'channel_counter'
     | 'split_fees'
     | 'split_operator'
     | 'split_reseller'
@@ -33,6 +34,10 @@ export function statementLines(s: Summary): StatementLine[] {
     { key: 'channel_mobile_money', fcfa: s.by_channel.mobile_money, part: true },
     { key: 'channel_voucher', fcfa: s.by_channel.voucher, part: true },
     { key: 'channel_cash', fcfa: s.by_channel.cash, part: true },
+    // The reseller's own top-ups, paid to it in cash: a line only when there were some.
+    ...(s.by_channel.counter
+      ? [{ key: 'channel_counter', fcfa: s.by_channel.counter, part: true } as StatementLine]
+      : []),
     { key: 'split_fees', fcfa: s.split.provider_fee_fcfa, minus: true },
     { key: 'split_operator', fcfa: s.split.operator_fcfa, minus: true },
     { key: 'split_reseller', fcfa: s.split.reseller_fcfa, sum: true },

@@ -8,12 +8,19 @@ export function Field(props: {
   id: string;
   label: Key;
   error?: string | undefined;
+  /** A line under the field (its input names it in aria-describedby): an example, a unit. */
+  hint?: string | undefined;
   children: ComponentChildren;
 }) {
   return (
     <div class="field">
       <label for={props.id}>{t(props.label)}</label>
       {props.children}
+      {props.hint ? (
+        <p class="hint" id={`${props.id}-hint`}>
+          {props.hint}
+        </p>
+      ) : null}
       {props.error ? (
         <p class="error" id={`${props.id}-error`} role="alert">
           {props.error}
@@ -83,19 +90,21 @@ export function Input(
     value: string;
     onValue: (value: string) => void;
     error?: string | undefined;
+    hint?: string | undefined;
     inputRef?: Ref<HTMLInputElement>;
   },
 ) {
-  const { id, label, error, onValue, inputRef, ...rest } = props;
+  const { id, label, error, hint, onValue, inputRef, ...rest } = props;
+  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
-    <Field id={id} label={label} error={error}>
+    <Field id={id} label={label} error={error} hint={hint}>
       <input
         {...rest}
         id={id}
         ref={inputRef}
         onInput={(e) => onValue(e.currentTarget.value)}
         aria-invalid={error ? 'true' : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-describedby={described || undefined}
       />
     </Field>
   );

@@ -128,7 +128,25 @@ const table = [
     handler: 'auth/logout',
     auth: 'jwt',
     access: { table: 'write' },
-    summary: "End every session token of the caller's account",
+    summary: "End the caller's session (a subscriber's: every token of its account)",
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/auth/logout/all',
+    handler: 'auth/logout-all',
+    auth: 'jwt',
+    access: { table: 'write' },
+    summary: "End every session of the caller's account, on every phone and tab",
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/auth/refresh',
+    handler: 'auth/refresh',
+    auth: 'none',
+    access: { table: 'write', secrets: ['JWT_SECRET'] },
+    // A console tab refreshes about every 15 minutes while it is used: a few a second at most.
+    throttle: { rate: 20, burst: 40, context: 'refreshThrottle' },
+    summary: "Renew a console session's token without an SMS, while the session is used",
   },
   {
     method: 'POST',
@@ -507,6 +525,14 @@ const table = [
     access: { table: 'read' },
     summary:
       "An agent's handovers: float and codes given or moved, cash received (the agent itself, its reseller or an admin)",
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/agents/{id}/sales/{code}/undo',
+    handler: 'agents/agent-sale-undo',
+    auth: 'agent',
+    access: { table: 'write' },
+    summary: 'Undo a sale of the last minutes whose code was never used (float or stock back, code revoked)',
   },
   {
     method: 'POST',

@@ -15,6 +15,7 @@ import {
   trustedRouter,
 } from '../functions/portal/router-login';
 import {
+  capText,
   dataText,
   durationText,
   type Key,
@@ -210,7 +211,19 @@ function translate(to: Lang): void {
   const msisdn = store.get('msisdn');
   if (msisdn) el('otp-sent').textContent = t(to, 'otp_sent', { msisdn });
   if (routerError && !floodRefused) el('router-error').textContent = t(to, routerError);
+  for (const option of el<HTMLSelectElement>('country').options) {
+    option.textContent = `${option.dataset[to] ?? ''} (+${option.value.split(':')[0]})`;
+  }
+  phoneHint();
 }
+
+/** The example under the phone field: a number of the country chosen, as people there write it. */
+function phoneHint(): void {
+  const select = el<HTMLSelectElement>('country');
+  const example = select.selectedOptions[0]?.dataset.example ?? '';
+  el('msisdn-hint').textContent = t(lang, 'phone_hint', { example });
+}
+el('country').addEventListener('change', phoneHint);
 
 // ---- steps ----
 function show(step: Step, focus = true): void {
@@ -527,7 +540,7 @@ function renderForfaits(): void {
       const details = document.createElement('small');
       details.textContent = [
         durationText(lang, f.duration_hours),
-        dataText(lang, f.data_limit_mb),
+        capText(lang, f.data_limit_mb),
         speedText(lang, f.mir_kbps),
       ].join(' · ');
       offer.append(name, details);

@@ -33,7 +33,7 @@ async function resellerCsv(resellerId: string): Promise<string> {
   return `${lines.join('\n')}\n`;
 }
 
-/** `vouchers export --batch-id <uuid> | --reseller-id <uuid> [--out file.csv]`. */
+/** `vouchers export --batch-id <uuid> [--lang fr] | --reseller-id <uuid> [--out file.csv]` (English unless `--lang fr`). */
 export async function run(command: string | undefined, flags: Record<string, string>): Promise<void> {
   if (command === 'export') {
     const batchId = flags['batch-id'];
@@ -41,7 +41,9 @@ export async function run(command: string | undefined, flags: Record<string, str
     if (!!batchId === !!resellerId) throw new UsageError('give exactly one of --batch-id or --reseller-id');
     const id = (batchId ?? resellerId) as string;
     if (!UUID.test(id)) throw new UsageError(`--${batchId ? 'batch-id' : 'reseller-id'} must be a UUID`);
-    const csv = batchId ? await operatorBatchCsv(batchId) : await resellerCsv(id);
+    const csv = batchId
+      ? await operatorBatchCsv(batchId, flags.lang === 'fr' ? 'fr' : 'en')
+      : await resellerCsv(id);
     const out = flags.out;
     if (out && out !== 'true') {
       writeFileSync(out, csv);

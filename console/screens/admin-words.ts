@@ -3,6 +3,9 @@ import { localWords } from '../i18n.js';
 
 const fr = {
   st_healthy: 'tout va bien',
+  st_healthy_partly: 'en service ; {n} contrôle(s) sans succès',
+  ck_not_configured: 'non configuré',
+  ck_failed: 'échec',
   st_degraded: 'dégradé',
   st_down: 'en panne',
   st_unknown: 'pas encore vérifié',
@@ -59,6 +62,9 @@ export const w = localWords<keyof typeof fr>({
   fr,
   en: {
     st_healthy: 'all good',
+    st_healthy_partly: 'in service; {n} check(s) without success',
+    ck_not_configured: 'not set up',
+    ck_failed: 'failed',
     st_degraded: 'degraded',
     st_down: 'down',
     st_unknown: 'not checked yet',

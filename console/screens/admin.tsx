@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { dateTime, dayText, num, t } from '../i18n.js';
-import { resellerOptions, useForfaits, useVlans } from '../lists.js';
+import { resellerOptions, useForfaits, useResellerVlans, useVlans } from '../lists.js';
 import type { Session } from '../session.js';
 import { Card, Input, Loading, Message, useGet } from '../ui.js';
 import { More, Select, Table, useForm, usePaged } from '../widgets.js';
@@ -11,10 +11,9 @@ import { w } from './admin-words.js';
 
 type Words = Parameters<typeof w>[0];
 
+import { phoneExample, resellerCountryOptions } from '../places.js';
 import { Alerts } from './alerts.js';
 import { Credentials, type Issued, transportOptions } from './router-credentials.js';
-
-const COUNTRIES = ['CI', 'SN', 'BJ', 'BF', 'ML', 'NE', 'TG', 'CM', 'GA', 'CG', 'TD', 'CF'];
 
 /** Onboarding in one flow: the account, its VLAN and NAS id, its first site and first router. */
 function Onboard(props: { onDone: () => void }) {
@@ -65,9 +64,9 @@ function Onboard(props: { onDone: () => void }) {
     field(name, { id, error: `first_site.${name}` });
   return (
     <form onSubmit={submit} novalidate>
-      <Input label="phone" type="tel" {...field('msisdn')} />
+      <Select label="country" options={resellerCountryOptions()} {...field('country')} />
+      <Input label="phone" type="tel" hint={phoneExample(f.country)} {...field('msisdn')} />
       <Input label="name" maxLength={64} {...field('name')} />
-      <Select label="country" options={COUNTRIES} {...field('country')} />
       <Input label="first_site_city" {...site('city')} />
       <div class="pair">
         <Input label="latitude" inputMode="decimal" {...site('latitude', 'lat')} />
@@ -101,7 +100,7 @@ function Onboard(props: { onDone: () => void }) {
 }
 
 export function Resellers(_: { session: Session }) {
-  const vlans = useVlans();
+  const vlans = useResellerVlans();
   return (
     <div class="grid">
       <Card title={t('onboard')}>
@@ -150,13 +149,27 @@ export function Network(_: { session: Session }) {
   );
 }
 
-/** The canary's last run, test by test, and the active alerts. */
+/** A check as the Status screen says it: passed (with its time), not set up here, or failed. */
+function checkText(c: { success: boolean; latency_ms: number; error?: string }): string {
+  if (c.success) return `✔ ${num(c.latency_ms)}\u00a0ms`;
+  return c.error === 'not_configured' ? w('ck_not_configured') : `✘ ${w('ck_failed')}`;
+}
+
+/**
+ * The canary's last run, test by test, and the active alerts. "Tout va bien" only when every
+ * check passed: a run the canary counts as healthy with checks not set up says so.
+ */
 export function Status(_: { session: Session }) {
   const canary = useGet<{
     overall_status: string;
     last_run: string | null;
-    tests: { name: string; success: boolean; latency_ms: number }[];
+    tests: { name: string; success: boolean; latency_ms: number; error?: string }[];
   }>('/canary/status');
+  const failed = canary.data?.tests.filter((c) => !c.success).length ?? 0;
+  const verdict =
+    canary.data?.overall_status === 'healthy' && failed > 0
+      ? w('st_healthy_partly', { n: failed })
+      : w(`st_${canary.data?.overall_status ?? 'unknown'}` as Words);
   return (
     <div class="grid">
       <Card title={t('canary')}>
@@ -165,18 +178,18 @@ export function Status(_: { session: Session }) {
         ) : (
           <>
             <p>
-              <span class={`badge ${canary.data.overall_status}`}>
-                {w(`st_${canary.data.overall_status}` as Words)}
+              <span
+                class={`badge ${failed && canary.data.overall_status === 'healthy' ? 'warn' : canary.data.overall_status}`}
+              >
+                {verdict}
               </span>{' '}
               {t('last_run')}: {canary.data.last_run ? dateTime(canary.data.last_run) : '—'}
             </p>
             <ul class="rows">
               {canary.data.tests.map((c) => (
-                <li key={c.name}>
+                <li key={c.name} class={c.success ? undefined : 'refused'}>
                   <span>{w(`ck_${c.name}` as Words)}</span>
-                  <span>
-                    {c.success ? '✔' : '✘'} {num(c.latency_ms)} ms
-                  </span>
+                  <span>{checkText(c)}</span>
                 </li>
               ))}
             </ul>
@@ -200,6 +213,7 @@ export function Activity(_: { session: Session }) {
   const [reseller, setReseller] = useState('');
   const [kind, setKind] = useState('');
   const vlans = useVlans().data?.items ?? [];
+  const customers = useResellerVlans().data?.items ?? [];
   const forfaits = useForfaits();
   const list = usePaged<Entry>(`/activity?day=${day}&limit=100`);
   const rows = list.items.filter(
@@ -230,7 +244,7 @@ export function Activity(_: { session: Session }) {
           value={reseller}
           onValue={setReseller}
           first={<option value="">{w('all_resellers')}</option>}
-          options={resellerOptions(vlans)}
+          options={resellerOptions(customers)}
         />
         <Select
           id="act-kind"

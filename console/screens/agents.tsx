@@ -1,14 +1,17 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Agent } from '../answers.js';
 import { api, errorText, fieldErrors } from '../api.js';
+import { saveCsv } from '../csv.js';
 import { dateTime, fcfa, t } from '../i18n.js';
 import { forfaitOptions, hotspotOptions, useForfaits, useHotspots } from '../lists.js';
+import { phoneExample } from '../places.js';
 import type { Session } from '../session.js';
 import { Card, Input, Loading, Message, useGet } from '../ui.js';
-import { Select, Statement, Table, useForm } from '../widgets.js';
+import { useWho } from '../who.js';
+import { Select, Statement, useForm } from '../widgets.js';
 import { FindSale, Handovers, History } from './handovers.js';
 import { lazyScreen } from './lazy.js';
-import { PrintSheet } from './print.js';
+import { grouped, PrintSheet } from './print.js';
 
 /** "Recharger un code": a chunk of its own, out of the dashboard's weight. */
 const TopupCard = lazyScreen(() => import('./topup.js').then((m) => m.TopupCard));
@@ -21,6 +24,8 @@ interface Sale {
   commission_fcfa: number;
   nas_id?: string;
   buyer_msisdn?: string;
+  paid_from?: 'float' | 'stock';
+  undone_at?: string;
 }
 interface Period {
   sold_fcfa: number;
@@ -68,22 +73,23 @@ function AgentRow(props: {
         {!open ? null : !sales.data ? (
           <Loading error={sales.error} />
         ) : (
-          <Table head={['date', 'code_label', 'forfait', 'price', 'commission']}>
-            <tbody>
-              {sales.data.items.map((s) => (
-                <tr key={s.code} data-code={s.code}>
-                  <td>{dateTime(s.at)}</td>
-                  <td>{s.code}</td>
-                  <td>{s.forfait_name}</td>
-                  <td>{fcfa(s.price_fcfa)}</td>
-                  <td>{fcfa(s.commission_fcfa)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+          // A list, not a five-column table: a phone's 360 px hold a sale on two lines.
+          <ul class="rows sales">
+            {sales.data.items.map((s) => (
+              <li key={`${s.at}${s.code}`} data-code={s.code} class={s.undone_at ? 'undone' : undefined}>
+                <span>
+                  {dateTime(s.at)} · <span class="nowrap">{grouped(s.code)}</span> · {s.forfait_name}
+                  {s.undone_at ? <em> ({t('sale_undone_mark')})</em> : null}
+                </span>
+                <span class="nowrap">
+                  {fcfa(s.price_fcfa)} · {t('commission')} {fcfa(s.commission_fcfa)}
+                </span>
+              </li>
+            ))}
+          </ul>
         )}
         <p>
-          <button type="button" class="small secondary" onClick={() => void downloadSales(a.id)}>
+          <button type="button" class="small secondary" onClick={() => void downloadSales(a.id, a.name)}>
             {t('csv')}
           </button>
         </p>
@@ -93,20 +99,18 @@ function AgentRow(props: {
 }
 
 /** The month's sales of an agent as a CSV file (fetched with the session token, then saved). */
-async function downloadSales(agentId: string): Promise<void> {
-  const a = await api('GET', `/agents/${agentId}/sales/export?from=${monthStart()}&to=${today()}`);
-  if (a.status !== 200) return;
-  const url = URL.createObjectURL(new Blob([String(a.body)], { type: 'text/csv' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `agent-sales-${agentId.slice(0, 8)}-${today()}.csv`;
-  link.click();
-  URL.revokeObjectURL(url);
+async function downloadSales(agentId: string, name: string | undefined): Promise<void> {
+  const who = (name ?? agentId.slice(0, 8)).replace(/[^\p{L}\p{N}]+/gu, '-');
+  await saveCsv(
+    `/agents/${agentId}/sales/export?from=${monthStart()}&to=${today()}`,
+    `ventes-${who}-${today()}.csv`,
+  );
 }
 
 /** The reseller's agents: add one, give it float, see what it sold and owes, record its cash. */
 export function Agents({ session }: { session: Session }) {
   const reseller = session.claims.reseller_id ?? '';
+  const who = useWho();
   const agents = useGet<{ items: Agent[] }>(`/agents?reseller_id=${reseller}`);
   // While the list reloads after a handover, the rows stay (with their messages and undo button).
   const kept = useRef<{ items: Agent[] }>();
@@ -136,7 +140,14 @@ export function Agents({ session }: { session: Session }) {
     <div>
       <Card title={t('agent_new')}>
         <form onSubmit={create}>
-          <Input label="agent_phone" type="tel" required autoComplete="off" {...field('msisdn')} />
+          <Input
+            label="agent_phone"
+            type="tel"
+            required
+            autoComplete="off"
+            hint={phoneExample(who.country)}
+            {...field('msisdn')}
+          />
           <Input label="name" {...field('name')} />
           <Input
             label="commission_pct"
@@ -174,6 +185,9 @@ export function Agents({ session }: { session: Session }) {
   );
 }
 
+/** A sale is undone within the minutes of a handover's undo (the API's HANDOVER_UNDO_S). */
+const UNDO_MS = 5 * 60_000;
+
 interface Sold {
   sale: Sale & { forfait_id: string };
   offer: { duration_hours: number; data_limit_mb: number };
@@ -184,10 +198,23 @@ interface Sold {
 /** The agent's till: pick a forfait, sell, the code large on screen, a ticket or an SMS. */
 export function Sell({ session }: { session: Session }) {
   const agentId = session.claims.agent_id ?? '';
+  const who = useWho();
   const forfaits = useForfaits(session);
   const form = useForm('sell', { forfait: '', buyer: '' });
   const [sold, setSold] = useState<Sold>();
   const [printing, setPrinting] = useState(false);
+  // The question asked before a sale ("Vendre Pass Jour pour 300 FCFA ?"), as for a handover.
+  const [asking, setAsking] = useState<string>();
+  // Said once the sale is undone (or why it cannot be); the undo button goes with its minutes.
+  const [undo, setUndo] = useState<{ text: string; kind?: 'ok' }>();
+  const [undoable, setUndoable] = useState(false);
+  useEffect(() => {
+    if (!sold || sold.sale.undone_at) return setUndoable(false);
+    const left = Date.parse(sold.sale.at) + UNDO_MS - Date.now();
+    setUndoable(left > 0);
+    const timer = setTimeout(() => setUndoable(false), Math.max(0, left));
+    return () => clearTimeout(timer);
+  }, [sold]);
   if (!forfaits.data) return <Loading error={forfaits.error} />;
   const chosen = form.values.forfait || forfaits.data.items[0]?.id || '';
   const forfait = forfaits.data.items.find((f) => f.id === chosen);
@@ -203,8 +230,39 @@ export function Sell({ session }: { session: Session }) {
       />
     );
   }
+  const ask = (e: Event) => {
+    e.preventDefault();
+    if (!forfait) return;
+    const buyer = form.values.buyer.trim();
+    const words = { forfait: forfait.name, price: fcfa(forfait.price_fcfa), phone: buyer };
+    setAsking(t(buyer ? 'confirm_sale_sms' : 'confirm_sale', words));
+  };
+  const undoSale = async () => {
+    if (!sold) return;
+    const r = await api<{ sale: Sale; float_fcfa: number }>(
+      'POST',
+      `/agents/${agentId}/sales/${sold.sale.code}/undo`,
+    );
+    setUndoable(false);
+    if (r.status !== 200) return setUndo({ text: errorText(r.body, r.status) });
+    setSold({
+      ...sold,
+      sale: { ...sold.sale, undone_at: r.body.sale.undone_at },
+      float_fcfa: r.body.float_fcfa,
+    });
+    const code = grouped(sold.sale.code);
+    setUndo({
+      text:
+        r.body.sale.paid_from === 'stock'
+          ? t('sale_undone_stock', { code })
+          : t('sale_undone_float', { code, amount: fcfa(sold.sale.price_fcfa) }),
+      kind: 'ok',
+    });
+  };
   const sell = form.submit(async () => {
     form.setErrors({});
+    setAsking(undefined);
+    setUndo(undefined);
     const buyer = form.values.buyer.trim();
     const r = await api<Sold>('POST', `/agents/${agentId}/sales`, {
       forfait_id: chosen,
@@ -220,35 +278,65 @@ export function Sell({ session }: { session: Session }) {
   });
   return (
     <div>
-      <form onSubmit={sell}>
+      <form onSubmit={asking ? sell : ask}>
         <Select
           label="forfait"
           options={forfaitOptions(forfaits.data.items)}
           {...form.field('forfait')}
           value={chosen}
         />
-        <Input label="buyer_phone" type="tel" autoComplete="off" {...form.field('buyer')} />
-        <button type="submit" disabled={form.busy}>
-          {t('sell')}
-        </button>
+        <Input
+          label="buyer_phone"
+          type="tel"
+          autoComplete="off"
+          hint={phoneExample(who.country)}
+          {...form.field('buyer')}
+        />
+        {asking ? (
+          <fieldset class="confirm">
+            <legend>{asking}</legend>
+            <span class="buttons">
+              <button type="submit" disabled={form.busy}>
+                {t('yes_sell')}
+              </button>
+              <button type="button" class="secondary" onClick={() => setAsking(undefined)}>
+                {t('cancel')}
+              </button>
+            </span>
+          </fieldset>
+        ) : (
+          <button type="submit" disabled={form.busy}>
+            {t('sell')}
+          </button>
+        )}
         <Message text={form.errors._} />
       </form>
-      <FindSale agentId={agentId} />
+      {/* The code just sold right under the till, before the search of the day's sales. */}
       {sold ? (
         <Card title={t('sold_code')} class="sold">
-          <p class="big-code" data-testid="sold-code">
-            {sold.sale.code}
+          {/* Grouped by four as the cards print it: read aloud or typed without a slip. */}
+          <p class={sold.sale.undone_at ? 'big-code undone' : 'big-code'} data-testid="sold-code">
+            {grouped(sold.sale.code)}
           </p>
           <p>
             {sold.sale.forfait_name} · {fcfa(sold.sale.price_fcfa)}
           </p>
           <Message text={sold.sms?.sent ? t('sms_sent', { to: sold.sms.to }) : undefined} kind="ok" />
           <p>{t('float_left', { amount: fcfa(sold.float_fcfa) })}</p>
-          <button type="button" onClick={() => setPrinting(true)}>
-            {t('print_ticket')}
-          </button>
+          {sold.sale.undone_at ? null : (
+            <button type="button" onClick={() => setPrinting(true)}>
+              {t('print_ticket')}
+            </button>
+          )}
+          {undoable ? (
+            <button type="button" class="secondary" onClick={() => void undoSale()}>
+              {t('undo_sale')}
+            </button>
+          ) : null}
+          <Message text={undo?.text} kind={undo?.kind} />
         </Card>
       ) : null}
+      <FindSale agentId={agentId} />
       <TopupCard
         forfaits={forfaits.data.items}
         path={() => `/agents/${agentId}/topups`}

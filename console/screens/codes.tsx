@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Forfait } from '../answers.js';
 import { api, errorText } from '../api.js';
+import { saveCsv } from '../csv.js';
 import { dateTime, type Key, lang, t } from '../i18n.js';
 import {
   forfaitOptions,
@@ -8,7 +9,7 @@ import {
   resellerOptions,
   useForfaits,
   useHotspots,
-  useVlans,
+  useResellerVlans,
 } from '../lists.js';
 import type { Session } from '../session.js';
 import { Card, failure, Input, Loading, Message } from '../ui.js';
@@ -88,7 +89,7 @@ export function Codes({ session }: { session: Session }) {
   const forfaits = useForfaits(session);
   const hotspots = useHotspots(reseller || undefined);
   // An operator picks the reseller by its name.
-  const vlans = useVlans(isAdmin);
+  const vlans = useResellerVlans(isAdmin);
   const [done, setDone] = useState<string>();
   const [stock, setStock] = useState<Voucher[]>();
   const [printing, setPrinting] = useState<{ format: Format; items: Printable[] }>();
@@ -309,14 +310,6 @@ function CodeRow(props: { voucher: Voucher; onRevoked: (code: string, at: string
   );
 }
 
-/** The CSV comes from the export route, which needs the token: fetched, then saved as a file. */
-async function download(batchId: string): Promise<void> {
-  const a = await api<string>('GET', `/vouchers/export?batch_id=${batchId}`);
-  if (a.status !== 200) return;
-  const url = URL.createObjectURL(new Blob([String(a.body)], { type: 'text/csv' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `codes-${batchId.slice(0, 8)}.csv`;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+/** The batch's codes as a CSV file, in the reader's language (console/csv.ts). */
+const download = (batchId: string) =>
+  saveCsv(`/vouchers/export?batch_id=${batchId}`, `codes-${batchId.slice(0, 8)}.csv`);

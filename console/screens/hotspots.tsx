@@ -317,7 +317,7 @@ function AddRouter(props: { resellerId: string; nasIds: string[]; onIssued: (i: 
 /** The hotspot's routers (those that speak for one of its NAS ids), added and revoked here. */
 function Routers(props: { resellerId: string; nasIds: string[] }) {
   const list = useGet<{ items: Router[] }>(`/routers?reseller_id=${props.resellerId}`);
-  const [issued, setIssued] = useState<Issued>();
+  const [issued, setIssued] = useState<{ issued: Issued; renewed: boolean }>();
   const mine = (list.data?.items ?? []).filter((r) => r.nas_ids.some((n) => props.nasIds.includes(n)));
   return (
     <>
@@ -332,7 +332,7 @@ function Routers(props: { resellerId: string; nasIds: string[] }) {
               router={r}
               onChange={list.reload}
               onIssued={(i) => {
-                setIssued(i);
+                setIssued({ issued: i, renewed: true });
                 list.reload();
               }}
             />
@@ -341,12 +341,14 @@ function Routers(props: { resellerId: string; nasIds: string[] }) {
       ) : (
         <p>{t('no_routers')}</p>
       )}
-      {issued ? <Credentials issued={issued} onDone={() => setIssued(undefined)} /> : null}
+      {issued ? (
+        <Credentials issued={issued.issued} renewed={issued.renewed} onDone={() => setIssued(undefined)} />
+      ) : null}
       <AddRouter
         resellerId={props.resellerId}
         nasIds={props.nasIds}
         onIssued={(i) => {
-          setIssued(i);
+          setIssued({ issued: i, renewed: false });
           list.reload();
         }}
       />

@@ -4,7 +4,7 @@ import { api } from '../api.js';
 import { SERVED } from '../countries.js';
 import { type Key, t } from '../i18n.js';
 import { type Session, saveSession } from '../session.js';
-import { failure, Input, Message } from '../ui.js';
+import { failure, Input } from '../ui.js';
 
 /** What a step answers: nothing when it went through, else the message and, for a 429, the server's wait. */
 type Outcome = undefined | { message: string; waitS?: number };
@@ -74,11 +74,11 @@ async function acceptInvitation(msisdn: string): Promise<Session | undefined> {
   const id = /^#accept=([0-9a-f-]{36})$/i.exec(location.hash)?.[1];
   if (!id) return undefined;
   // Sent with the subscriber session just saved.
-  const a = await api<{ session_token: string }>('POST', `/agents/${id}/accept`);
+  const a = await api<{ session_token: string; refresh_token?: string }>('POST', `/agents/${id}/accept`);
   if (a.status !== 200) return undefined;
   // The link is spent; replaced without a hashchange, which would pick a tab of the old session.
   history.replaceState(null, '', location.pathname + location.search);
-  return saveSession(a.body.session_token, msisdn);
+  return saveSession(a.body.session_token, msisdn, a.body.refresh_token);
 }
 
 /** Checks the code with the request's `otp_token`; answers the new session, or what went wrong. */
@@ -88,14 +88,14 @@ async function verifyCode(
   token: string | undefined,
 ): Promise<Session | Outcome> {
   try {
-    const a = await api<{ session_token: string }>('POST', '/auth/otp/verify', {
+    const a = await api<{ session_token: string; refresh_token?: string }>('POST', '/auth/otp/verify', {
       msisdn,
       otp,
       ...(token ? { otp_token: token } : {}),
     });
     if (a.status === 429) return wait(a.retryAfter);
     if (a.status !== 200) return { message: t('err_code') };
-    const s = saveSession(a.body.session_token, msisdn);
+    const s = saveSession(a.body.session_token, msisdn, a.body.refresh_token);
     if (s?.claims.role === 'subscriber')
       return (await acceptInvitation(msisdn)) ?? { message: t('not_operator') };
     if (!s) return { message: t('not_operator') };
@@ -169,7 +169,8 @@ function CodeForm(props: { msisdn: string; token: string | undefined; onDone: (s
   );
 }
 
-export function Login(props: { onDone: (s: Session) => void }) {
+/** The login: the number, then the SMS code. `ended`: a session just ended, said above the form. */
+export function Login(props: { onDone: (s: Session) => void; ended?: boolean }) {
   const [msisdn, setMsisdn] = useState(sessionStorage.getItem('msisdn') ?? '');
   const [sent, setSent] = useState(false);
   const [token, setToken] = useState<string>();
@@ -177,6 +178,7 @@ export function Login(props: { onDone: (s: Session) => void }) {
     <section class="card narrow">
       <h1>{t('app')}</h1>
       <h2>{t('login_title')}</h2>
+      {props.ended ? <p role="status">{t('session_ended')}</p> : null}
       {!sent ? (
         <OneField
           id="msisdn"
@@ -210,34 +212,5 @@ export function Login(props: { onDone: (s: Session) => void }) {
         </>
       )}
     </section>
-  );
-}
-
-/**
- * The expired-session dialog: a new code is sent to the same number at once, and the page under
- * the dialog stays as it was (the request that met the 401 is sent again once logged in).
- */
-export function Relogin(props: { msisdn: string; onDone: (s: Session | undefined) => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const [error, setError] = useState<string>();
-  const [token, setToken] = useState<string>();
-  // One code per opening; a "wait" answer sends nothing more (the message says how long).
-  useEffect(() => {
-    ref.current?.showModal();
-    void requestCode(props.msisdn).then((r) => {
-      if (r && 'token' in r) setToken(r.token);
-      else setError(r?.message);
-    });
-  }, [props.msisdn]);
-  return (
-    <dialog ref={ref} aria-labelledby="relogin-title" onCancel={() => props.onDone(undefined)}>
-      <h2 id="relogin-title">{t('session_expired')}</h2>
-      <p>{t('session_expired_intro', { msisdn: props.msisdn })}</p>
-      <Message text={error} />
-      <CodeForm msisdn={props.msisdn} token={token} onDone={(s) => props.onDone(s)} />
-      <button type="button" class="link" onClick={() => props.onDone(undefined)}>
-        {t('cancel')}
-      </button>
-    </dialog>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, errorText } from '../api.js';
 import { dateTime, fcfa, type Key, t } from '../i18n.js';
-import { useVlans } from '../lists.js';
+import { useResellerVlans } from '../lists.js';
 import type { Session } from '../session.js';
 import { failure, Loading, Message } from '../ui.js';
 import { More, Select, Table, usePaged } from '../widgets.js';
@@ -14,11 +14,21 @@ interface Payment {
   created_at: string;
   nas_id?: string;
   msisdn?: string;
+  /** The buyer's mobile-money operator (`orange_money`...). */
+  provider?: string;
   /** Gateway deliveries refused for it (amount, currency or provider mismatch). */
   refusal_count: number;
   /** Completed, and its access code never used: "payé, pas connecté". */
   paid_not_connected?: boolean;
 }
+
+/** The mobile-money operators by the names their customers know (as the portal offers them). */
+const PROVIDER_NAMES: Record<string, string> = {
+  orange_money: 'Orange Money',
+  mtn_momo: 'MTN MoMo',
+  moov_money: 'Moov Money',
+  wave: 'Wave',
+};
 
 /**
  * "Renvoyer le code": texts a paid code to its buyer again (at most 3 times a payment, the
@@ -63,7 +73,7 @@ export function Payments({ session }: { session: Session }) {
   const isAdmin = session.claims.role === 'admin';
   const [picked, setPicked] = useState('');
   const [onlyMismatches, setOnlyMismatches] = useState(false);
-  const resellers = useVlans(isAdmin);
+  const resellers = useResellerVlans(isAdmin);
   const reseller = session.claims.reseller_id ?? (picked || resellers.data?.items[0]?.reseller_id);
   const list = usePaged<Payment>(reseller ? `/payments?reseller_id=${reseller}&limit=50` : undefined);
   const picker = isAdmin ? (
@@ -112,9 +122,14 @@ export function Payments({ session }: { session: Session }) {
               <td>{dateTime(p.created_at)}</td>
               <td>
                 {p.forfait_name}
-                {p.msisdn ? <small> · {p.msisdn}</small> : null}
+                {p.msisdn ? <small class="nowrap"> · {p.msisdn}</small> : null}
               </td>
-              <td>{fcfa(p.amount_fcfa)}</td>
+              <td>
+                <span class="nowrap">{fcfa(p.amount_fcfa)}</span>
+                {p.provider ? (
+                  <small class="provider">{PROVIDER_NAMES[p.provider] ?? p.provider}</small>
+                ) : null}
+              </td>
               <td>
                 <span class={`badge ${p.paid_not_connected ? 'warn' : p.status}`}>
                   {p.paid_not_connected ? t('paid_not_connected') : t(`st_${p.status}` as Key)}

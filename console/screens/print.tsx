@@ -22,14 +22,19 @@ export const voucherUrl = (nasId: string, code: string): string =>
   `${location.origin}/portal/${encodeURIComponent(nasId)}?voucher=${code}`;
 
 // The card speaks French whatever the console's language: the buyer reads it.
+// Every space a no-break one: a price, a duration or a volume never wraps mid-figure on a card.
 const price = (n: number) =>
-  `${new Intl.NumberFormat('fr-FR').format(n).replace(/\u202f|\u00a0/g, ' ')} FCFA`;
-const duration = (h: number) => (h >= 48 && h % 24 === 0 ? `${h / 24} jours` : `${h} h`);
+  `${new Intl.NumberFormat('fr-FR').format(n).replace(/\u202f/g, '\u00a0')}\u00a0FCFA`;
+const duration = (h: number) => (h >= 48 && h % 24 === 0 ? `${h / 24}\u00a0jours` : `${h}\u00a0h`);
 const volume = (mb: number) =>
-  !mb ? 'illimitées' : mb >= 1024 ? `${Math.round(mb / 102.4) / 10} Go` : `${mb} Mo`;
+  !mb
+    ? 'illimitées'
+    : mb >= 1024
+      ? `${String(Math.round(mb / 102.4) / 10).replace('.', ',')}\u00a0Go`
+      : `${mb}\u00a0Mo`;
 
 /** `ABCD EFGH JK`: a code read aloud or typed is easier in groups of four. */
-const grouped = (code: string) => code.replace(/(.{4})(?=.)/g, '$1 ');
+export const grouped = (code: string) => code.replace(/(.{4})(?=.)/g, '$1 ');
 
 /**
  * The cards or tickets of a batch, always in French (what the buyer reads): on screen as a

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api.js';
+import { saveCsv } from '../csv.js';
 import { fcfa, type Key, lang, t } from '../i18n.js';
-import { hotspotName, resellerOptions, useVlans } from '../lists.js';
+import { hotspotName, resellerOptions, useResellerVlans, useVlans } from '../lists.js';
 import type { Session } from '../session.js';
 import { Loading, useGet } from '../ui.js';
 import { Select, Statement } from '../widgets.js';
@@ -54,6 +54,7 @@ const CHANNELS: Record<string, Key> = {
   mobile_money: 'ch_mobile_money',
   voucher: 'ch_voucher',
   cash: 'ch_cash',
+  counter: 'ch_counter',
 };
 
 function Breakdown(props: { title: Key; lines: Line[]; testid: string; names?: (l: Line) => string }) {
@@ -86,7 +87,7 @@ export function Reports({ session }: { session: Session }) {
   const isAdmin = session.claims.role === 'admin';
   // The operator's resellers to pick from; everyone's hotspots named as people know them.
   const vlans = useVlans();
-  const resellers = resellerOptions(vlans.data?.items ?? []);
+  const resellers = resellerOptions(useResellerVlans(isAdmin).data?.items ?? []);
   const [picked, setPicked] = useState('');
   const reseller = session.claims.reseller_id ?? picked;
   const [first] = presets();
@@ -104,16 +105,11 @@ export function Reports({ session }: { session: Session }) {
     setWrong(!ok);
     if (ok) setShown(range);
   };
-  const download = async () => {
-    const a = await api<string>('GET', `/billing/report/export?${query}`);
-    if (a.status !== 200) return;
-    const url = URL.createObjectURL(new Blob([String(a.body)], { type: 'text/csv' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = `ventes-${shown.from}-${shown.to}.csv`;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  };
+  const download = () =>
+    saveCsv(
+      `/billing/report/export?${query}`,
+      `${lang === 'fr' ? 'ventes' : 'sales'}-${shown.from}-${shown.to}.csv`,
+    );
   return (
     <div>
       <form class="no-print card" onSubmit={show} novalidate>

@@ -45,12 +45,14 @@ export function save(name: string, text: string): void {
 }
 
 /** What was issued, shown once: the UDP secret or the RadSec certificate and key, and the script. */
-export function Credentials(props: { issued: Issued; onDone: () => void }) {
+export function Credentials(props: { issued: Issued; onDone: () => void; renewed?: boolean }) {
   const { router, credentials: c, routeros_script: script } = props.issued;
+  // A new script for a router already there renews its credentials: it was not "added".
+  const said = t(props.renewed ? 'router_renewed' : 'router_added', { name: router.name });
   return (
-    <section class="credentials" aria-label={t('router_added', { name: router.name })}>
+    <section class="credentials" aria-label={said}>
       <p role="status">
-        <strong>{t('router_added', { name: router.name })}</strong> {t('credentials_once')}
+        <strong>{said}</strong> {t('credentials_once')}
       </p>
       {c.transport === 'udp' ? (
         <dl class="facts">

@@ -5,6 +5,7 @@ import { useVlans } from '../lists.js';
 import type { Session } from '../session.js';
 import { statementLines } from '../statement.js';
 import { Loading, useGet } from '../ui.js';
+import { useWho } from '../who.js';
 import { Select, Statement } from '../widgets.js';
 
 /** The last twelve months, newest first. */
@@ -29,6 +30,8 @@ export function Statements({ session }: { session: Session }) {
     `/billing/sales?reseller_id=${reseller}&from=${month}-01&to=${last}`,
   );
   const name = useVlans().data?.items.find((v) => v.reseller_id === reseller)?.reseller_name;
+  // The account's number as written at home (07 00 00 00 01), not E.164.
+  const who = useWho();
   return (
     <div>
       <div class="no-print actions">
@@ -48,7 +51,10 @@ export function Statements({ session }: { session: Session }) {
       ) : (
         <section class="card statement">
           <h2>{t('statement_of', { month: monthText(month) })}</h2>
-          <p>{name ? `${name} · ${session.msisdn}` : session.msisdn}</p>
+          <p>
+            {name ? `${name} · ` : ''}
+            <span class="nowrap">{who.phone ?? session.msisdn}</span>
+          </p>
           <Statement
             lines={[
               ...statementLines(s.data).map((l) => ({

@@ -2,10 +2,13 @@
 
 import { assertSeesAgent } from '../core/access.js';
 import { clock } from '../core/clock.js';
+import { type CsvLang, csvDate, csvText } from '../core/csv.js';
 import { maskMsisdn } from '../core/log.js';
 import { pick } from '../core/pick.js';
 import type { AgentScopePrincipal } from '../core/principal.js';
 import { type AgentSale, agentCash, agentPeriod, agentSales, getAgent } from '../store/agents.js';
+import { getNas } from '../store/nas.js';
+import { getReseller } from '../store/resellers.js';
 
 /** What an agent and its reseller read of the agent's sales: its statement, its sales, as CSV. */
 
@@ -21,6 +24,7 @@ export const shownSale = (s: AgentSale) => ({
     'commission_fcfa',
     'paid_from',
     'nas_id',
+    'undone_at',
   ),
   ...(s.buyer_msisdn ? { buyer_msisdn: maskMsisdn(s.buyer_msisdn) } : {}),
   ...(s.topup ? { topup: true as const } : {}),
@@ -85,27 +89,82 @@ function matches(q: string) {
     (digits.length >= 4 && s.buyer_msisdn !== undefined && s.buyer_msisdn.endsWith(digits.slice(-4)));
 }
 
-const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+const SALES_CSV = {
+  fr: {
+    head: [
+      'Date',
+      'Code',
+      'Forfait',
+      'Prix (FCFA)',
+      'Commission (FCFA)',
+      'À reverser (FCFA)',
+      'Payé par',
+      'Hotspot',
+      'Agent',
+    ],
+    from: { float: 'crédit', stock: 'stock' },
+    topup: ' (recharge)',
+    undo: ' (vente annulée)',
+  },
+  en: {
+    head: [
+      'Date',
+      'Code',
+      'Plan',
+      'Price (FCFA)',
+      'Commission (FCFA)',
+      'Due (FCFA)',
+      'Paid from',
+      'Hotspot',
+      'Agent',
+    ],
+    from: { float: 'float', stock: 'stock' },
+    topup: ' (top-up)',
+    undo: ' (sale undone)',
+  },
+} as const;
 
-/** An agent's sales of a span as CSV: one line a sale, the amount owed to the reseller included. */
-export async function salesCsv(principal: AgentScopePrincipal, id: string, from: string, to: string) {
-  assertSeesAgent(principal, await getAgent(id));
-  const items = await agentSales(id, ...dayRange(from, to));
-  const header = 'at,code,forfait_id,forfait_name,price_fcfa,commission_fcfa,due_fcfa,paid_from,nas_id';
-  const rows = items.map((s) =>
-    [
-      s.at,
-      s.code,
-      s.forfait_id,
-      s.forfait_name,
-      String(s.price_fcfa),
-      String(s.commission_fcfa),
-      String(s.price_fcfa - s.commission_fcfa),
-      s.paid_from,
-      s.nas_id ?? '',
-    ]
-      .map(csvCell)
-      .join(','),
+/**
+ * An agent's sales of a span as CSV, in the reader's language and its spreadsheet's form
+ * (functions/core/csv.ts): one line a sale, its time in the reseller's country, the forfait,
+ * the hotspot and the agent by name, the amount owed to the reseller. An undone sale is followed
+ * by its undo, at its own time, every amount the opposite: a column's sum is what stands.
+ */
+export async function salesCsv(
+  principal: AgentScopePrincipal,
+  id: string,
+  from: string,
+  to: string,
+  lang: CsvLang = 'fr',
+) {
+  const agent = await getAgent(id);
+  assertSeesAgent(principal, agent);
+  const [items, reseller] = await Promise.all([
+    agentSales(id, ...dayRange(from, to)),
+    getReseller(agent.reseller_id),
+  ]);
+  const hotspots = new Map(
+    await Promise.all(
+      [...new Set(items.flatMap((s) => (s.nas_id ? [s.nas_id] : [])))].map(
+        async (nasId) => [nasId, (await getNas(nasId))?.reseller_name ?? nasId] as const,
+      ),
+    ),
   );
-  return `${[header, ...rows].join('\n')}\n`;
+  const words = SALES_CSV[lang];
+  const when = (iso: string | undefined) => csvDate(iso, reseller?.country, lang);
+  const line = (s: AgentSale, sign: 1 | -1) => [
+    when(sign === 1 ? s.at : s.undone_at),
+    s.code,
+    `${s.forfait_name}${s.topup ? words.topup : ''}${sign === -1 ? words.undo : ''}`,
+    sign * s.price_fcfa,
+    sign * s.commission_fcfa,
+    sign * (s.price_fcfa - s.commission_fcfa),
+    words.from[s.paid_from],
+    s.nas_id ? (hotspots.get(s.nas_id) ?? s.nas_id) : '',
+    agent.name ?? '',
+  ];
+  return csvText(
+    [words.head, ...items.flatMap((s) => (s.undone_at ? [line(s, 1), line(s, -1)] : [line(s, 1)]))],
+    lang,
+  );
 }

@@ -15,7 +15,7 @@ export const handler = sessionEndpoint(
   },
   async ({ params, query, principal }) => ({
     status: 200,
-    raw: await salesCsv(principal, params.id, query.from, query.to),
+    raw: await salesCsv(principal, params.id, query.from, query.to, query.lang),
     headers: {
       'content-type': 'text/csv; charset=utf-8',
       'content-disposition': `attachment; filename="agent-sales-${query.from}-${query.to}.csv"`,

@@ -1,11 +1,11 @@
 // A reseller's agents: invited, accepted, listed, their terms changed, and a code sold by an agent for cash.
 
 import { randomUUID } from 'node:crypto';
+import { openConsoleSession } from '../auth/console-sessions.js';
 import { normalizeMsisdnLoaded, subscriberRef } from '../auth/otp.js';
-import { SESSION_TTL_SECONDS, signSession } from '../auth/tokens.js';
-import { bookings, forfaitForSale, newAccessCode, offerOf } from '../billing/ledger.js';
+import { agentCashSale, bookings, forfaitForSale, newAccessCode, offerOf } from '../billing/ledger.js';
 import { useByFrom } from '../billing/settings.js';
-import { accessCodeText } from '../billing/sms-texts.js';
+import { accessCodeText, type CodeSold } from '../billing/sms-texts.js';
 import { assertIsAgent, assertManagesAgent, assertSeesAgent, resellerInScope } from '../core/access.js';
 import { clock } from '../core/clock.js';
 import { config } from '../core/config.js';
@@ -143,8 +143,9 @@ export async function acceptInvitation(principal: Principal, id: string) {
     throw notFound('Invitation');
   if ((await acceptAgent(agent, principal.sub, clock.iso())) !== 'accepted') throw notFound('Invitation');
   const state = await sessionStateOf(msisdn);
-  const { token } = await signSession(
-    sessionClaims({
+  // The agent's console session: it works its day without another SMS.
+  const login = await openConsoleSession({
+    ...sessionClaims({
       sub: principal.sub,
       role: 'agent',
       ref: subscriberRef(msisdn),
@@ -152,9 +153,10 @@ export async function acceptInvitation(principal: Principal, id: string) {
       agentId: agent.id,
       tokenVersion: state?.token_version,
     }),
-  );
+    msisdn,
+  });
   const { status: _invited, ...accepted } = agent;
-  return { agent: accepted, session_token: token, expires_in: SESSION_TTL_SECONDS };
+  return { agent: accepted, ...login };
 }
 
 export async function agentsOf(principal: OperatorPrincipal, asked: string | undefined) {
@@ -248,20 +250,16 @@ export async function sell(
         // Masked as stored: the code was texted already, and the sale is kept for the books (docs/decisions.md).
         ...(buyer ? { buyer_msisdn: maskMsisdn(buyer) } : {}),
       };
-      const booked = bookings(
-        {
-          resellerId: sale.reseller_id,
-          forfaitId: sale.forfait_id,
-          ...(nasId ? { nasId } : {}),
-          channel: 'cash',
-          amountFcfa: price,
-          agent: { id: agent.id, commissionFcfa: sale.commission_fcfa },
-        },
-        at,
-      );
+      const booked = bookings(agentCashSale(sale), at);
       const outcome = await recordAgentSale(sale, accessCodeCreate(access), booked);
       if (outcome === 'sold') {
-        const sms = buyer ? await textCode(agent.reseller_id, buyer, code, forfait.name) : undefined;
+        const sms = buyer
+          ? await textCode(agent.reseller_id, buyer, code, {
+              forfaitName: forfait.name,
+              offer: forfait,
+              hotspot: reseller?.reseller_name,
+            })
+          : undefined;
         const after = await getAgent(agent.id);
         return {
           sale: shownSale(sale),
@@ -300,8 +298,8 @@ const tooManySales = (): never => {
  * shown on screen; the agent may read it out instead): a budget spent or SNS failing is
  * `sent: false`.
  */
-async function textCode(resellerId: string, to: string, code: string, forfaitName: string) {
-  const text = accessCodeText(code, forfaitName, 'Tapez-le sur la page du hotspot.');
+async function textCode(resellerId: string, to: string, code: string, sold: CodeSold) {
+  const text = accessCodeText(code, sold);
   const answer = (sent: boolean) => ({ to: maskMsisdn(to), segments: gsm7Segments(text), sent });
   try {
     await (await takeResellerSms(resellerId, to, clock.now())).send(text);

@@ -2,7 +2,7 @@
 
 import * as z from 'zod/mini';
 import { TopupResponse } from '../billing/topup-schemas.js';
-import { day, intParam, schema, uuid, withinAQuarter } from '../core/schemas.js';
+import { csvLang, day, intParam, schema, uuid, withinAQuarter } from '../core/schemas.js';
 
 const msisdn = /* @__PURE__ */ schema(() =>
   z.string().check(
@@ -85,6 +85,9 @@ export const AgentMoveBody = /* @__PURE__ */ schema(() =>
   z.strictObject({ to_agent_id: z.optional(uuid()), ...handed() }).check(floatOrCodes()),
 );
 export const HandoverParams = /* @__PURE__ */ schema(() => z.object({ id: uuid(), handover_id: uuid() }));
+export const AgentSaleParams = /* @__PURE__ */ schema(() =>
+  z.object({ id: uuid(), code: z.string().check(z.regex(/^[A-Z0-9]{4,32}$/, 'must be an access code')) }),
+);
 
 export const AgentSaleBody = /* @__PURE__ */ schema(() =>
   z.strictObject({
@@ -123,7 +126,7 @@ export const AgentSalesQuery = /* @__PURE__ */ schema(() =>
     .check(withinAQuarter),
 );
 export const AgentExportQuery = /* @__PURE__ */ schema(() =>
-  z.strictObject({ from: day(), to: day() }).check(withinAQuarter),
+  z.strictObject({ from: day(), to: day(), lang: csvLang() }).check(withinAQuarter),
 );
 
 export const AgentSchema = /* @__PURE__ */ schema(() =>
@@ -176,7 +179,7 @@ export const HandoverAnswer = /* @__PURE__ */ schema(() =>
 export const HandoversResponse = /* @__PURE__ */ schema(() => z.object({ items: z.array(HandoverSchema) }));
 /** An accepted invitation: the agent, and the agent's session token for the number that accepted. */
 export const AgentAcceptResponse = /* @__PURE__ */ schema(() =>
-  z.object({ agent: AgentSchema, session_token: z.string(), expires_in: z.int() }),
+  z.object({ agent: AgentSchema, session_token: z.string(), refresh_token: z.string(), expires_in: z.int() }),
 );
 export const AgentsResponse = /* @__PURE__ */ schema(() => z.object({ items: z.array(AgentSchema) }));
 
@@ -213,6 +216,8 @@ export const AgentSaleSchema = /* @__PURE__ */ schema(() =>
     buyer_msisdn: z.optional(z.string()),
     /** A top-up of the guest's code `code`, not a new code. */
     topup: z.optional(z.literal(true)),
+    /** Undone within its minutes (its code never used): the money back, the code revoked. */
+    undone_at: z.optional(z.string()),
   }),
 );
 export const AgentSalesResponse = /* @__PURE__ */ schema(() => z.object({ items: z.array(AgentSaleSchema) }));
@@ -225,6 +230,9 @@ export const AgentSaleResponse = /* @__PURE__ */ schema(() =>
     float_fcfa: z.int(),
     stock_left: z.int(),
   }),
+);
+export const AgentSaleUndoResponse = /* @__PURE__ */ schema(() =>
+  z.object({ sale: AgentSaleSchema, float_fcfa: z.int(), stock_left: z.int() }),
 );
 export const AgentTopupResponse = /* @__PURE__ */ schema(() =>
   z.object({ sale: AgentSaleSchema, topup: TopupResponse, float_fcfa: z.int(), stock_left: z.int() }),

@@ -2,7 +2,7 @@
 
 import { endpoint, json } from '../core/http.js';
 import { countryOf } from '../core/phone.mjs';
-import { requireMsisdn } from './otp.js';
+import { requireLoginMsisdn } from './otp.js';
 import { OtpRequestBody, OtpRequestResponse } from './schemas.js';
 import { requestOtp } from './service.js';
 
@@ -15,10 +15,11 @@ export const handler = endpoint(
   },
   // The client address API Gateway saw (the local server sets it too), and from the portal the
   // hotspot and the device: whom the SMS budgets count the request against.
-  // With `country` (the console), a number may be written the national way: read there, and
-  // answered as read, so that the client verifies the same number.
+  // With `country` (the console), a number may be written the national way: read there (else in
+  // the one served country where it is valid), and answered as read, so that the client
+  // verifies the same number and keeps its country for the next login.
   async ({ body, event }) => {
-    const msisdn = body.country ? requireMsisdn(body.msisdn, body.country) : body.msisdn;
+    const msisdn = body.country ? requireLoginMsisdn(body.msisdn, body.country) : body.msisdn;
     const sent = await requestOtp(msisdn, {
       sourceIp: event.requestContext?.http?.sourceIp,
       nasId: body.nas_id,

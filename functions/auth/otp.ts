@@ -3,7 +3,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../core/errors.js';
 import { phonePlans } from '../core/lazy-phone.js';
-import { nationalE164, servedE164 } from '../core/phone.mjs';
+import { nationalE164, nationalReadings, servedE164 } from '../core/phone.mjs';
 
 /** Limits of the OTP flow (docs/decisions.md, "OTP" and "Hardening"). */
 export const OTP = {
@@ -93,6 +93,17 @@ export const smsText = (code: string): string =>
  */
 export function requireMsisdn(input: string, country?: string): string {
   return checked(normalizeMsisdn(input, country));
+}
+
+/**
+ * The number a person typed at a login, where the country is a guess (the browser's, the last
+ * login's): read in `hint` first; a national number not valid there is taken in the one other
+ * served country where it is valid ("77 555 66 77" typed on a phone set to Côte d'Ivoire is
+ * Senegal's), and refused when none or several are. 400 ERR_MSISDN_INVALID.
+ */
+export function requireLoginMsisdn(input: string, hint: string): string {
+  const readings = nationalReadings(input);
+  return checked(normalizeMsisdn(input, hint) ?? (readings.length === 1 ? readings[0] : undefined));
 }
 
 /**

@@ -109,7 +109,22 @@ export const OtpVerifyResponse = /* @__PURE__ */ schema(() =>
     expires_in: z.int(),
     /** Only when `remember_device` was asked, for a subscriber: keep it, show it to nobody. */
     device_token: z.optional(z.string()),
+    /**
+     * An operator's or an agent's console session: renews the session token without an SMS
+     * (POST /api/v1/auth/refresh) while it is used, a working day at most. Keep it as the token.
+     */
+    refresh_token: z.optional(z.string()),
   }),
+);
+export const RefreshBody = /* @__PURE__ */ schema(() =>
+  z.strictObject({
+    refresh_token: z.string().check(z.minLength(1), z.maxLength(200)),
+    /** A tab opened from another, sharing its token: a new session of its own, within the same day. */
+    fork: z.optional(z.boolean()),
+  }),
+);
+export const RefreshResponse = /* @__PURE__ */ schema(() =>
+  z.object({ session_token: z.string(), refresh_token: z.string(), expires_in: z.int() }),
 );
 export const DeviceSessionResponse = /* @__PURE__ */ schema(() =>
   z.object({
@@ -128,6 +143,8 @@ export const SessionResponse = /* @__PURE__ */ schema(() =>
     name: z.optional(z.string().check(z.meta({ examples: ['Chez Awa'] }))),
     /** The account's number as people write it in the reseller's country. */
     phone: z.string().check(z.meta({ examples: ['07 00 00 00 00'] })),
+    /** The country its numbers and times are read in: the reseller's (ISO 3166-1 alpha-2). */
+    country: z.optional(z.string().check(z.meta({ examples: ['CI', 'SN'] }))),
   }),
 );
 

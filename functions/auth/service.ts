@@ -20,6 +20,7 @@ import {
   takeGuess,
 } from '../store/otp.js';
 import { untilSettled } from '../store/retry.js';
+import { openConsoleSession } from './console-sessions.js';
 import { issueDevice } from './devices.js';
 import {
   compactMsisdn,
@@ -147,7 +148,13 @@ export async function verifyOtp(
   otpToken?: string,
   client?: Client,
   options: { rememberDevice?: boolean } = {},
-): Promise<{ session_token: string; subscriber_ref: string; expires_in: number; device_token?: string }> {
+): Promise<{
+  session_token: string;
+  subscriber_ref: string;
+  expires_in: number;
+  device_token?: string;
+  refresh_token?: string;
+}> {
   const msisdn = compactMsisdn(input);
   if (!msisdn) throw invalid();
   const state =
@@ -181,16 +188,17 @@ export async function verifyOtp(
   if (!(await consumeOtp(msisdn, state.otpToken, failsAtMost, retention))) throw invalid();
 
   const ref = subscriberRef(msisdn);
-  const { token } = await signSession(
-    sessionClaims({
-      sub: state.accountId,
-      role: state.role,
-      ref,
-      resellerId: state.resellerId,
-      agentId: state.agentId,
-      tokenVersion: state.tokenVersion,
-    }),
-  );
+  const claims = sessionClaims({
+    sub: state.accountId,
+    role: state.role,
+    ref,
+    resellerId: state.resellerId,
+    agentId: state.agentId,
+    tokenVersion: state.tokenVersion,
+  });
+  // An operator or an agent opens a console session: a refresh token beside the 900 s token.
+  const opened = claims.role === 'subscriber' ? undefined : await openConsoleSession({ ...claims, msisdn });
+  const token = opened?.session_token ?? (await signSession(claims)).token;
   log.info('otp verified', { msisdn: maskMsisdn(msisdn), role: state.role });
   countMetric('OtpVerified');
   // A device credential for subscribers only: an operator verifies a code at every login.
@@ -203,5 +211,6 @@ export async function verifyOtp(
     subscriber_ref: ref,
     expires_in: SESSION_TTL_SECONDS,
     ...(device ? { device_token: device } : {}),
+    ...(opened ? { refresh_token: opened.refresh_token } : {}),
   };
 }

@@ -44,10 +44,12 @@ async function recordWrite(
   key: string,
   req: Request<unknown, unknown, unknown>,
   status: number,
+  told?: Record<string, string | number>,
 ): Promise<void> {
   const who = req.principal as Principal | undefined;
   if (!who || who.role === 'subscriber') return;
-  const facts = activityFacts(req.body);
+  const asked = activityFacts(req.body);
+  const facts = asked || told ? { ...asked, ...told } : undefined;
   try {
     await recordActivity({
       at: new Date().toISOString(),
@@ -90,8 +92,9 @@ export const sessionEndpoint: EndpointBuilder<SessionRouteKey> = (key, spec, fn)
             await recordWrite(key, req as Request<unknown, unknown, unknown>, toAppError(error).status);
             throw error;
           }
-          await recordWrite(key, req as Request<unknown, unknown, unknown>, reply.status);
-          return reply;
+          const { facts, ...answer } = reply;
+          await recordWrite(key, req as Request<unknown, unknown, unknown>, reply.status, facts);
+          return answer;
         };
   return routeHandler(key, spec, logged, (authorization) => verifySession(bearerToken(authorization)));
 };

@@ -12,9 +12,10 @@ import { sessionEndpoint } from './session-endpoint.js';
 /**
  * Who the console's header names: the reseller's business name, or the agent's name, and the
  * account's number as people write it in the reseller's country (national when it is of that
- * country). An operator or a subscriber has no name here; its number is read in its own country.
+ * country), and that country (the console reads phone numbers and local times there). An
+ * operator or a subscriber has no name here; its number is read in its own country.
  */
-async function whoIs(principal: Principal): Promise<{ name?: string; phone: string }> {
+async function whoIs(principal: Principal): Promise<{ name?: string; phone: string; country?: string }> {
   const msisdn = msisdnOfRef(principal.ref);
   const reseller =
     principal.role === 'reseller' || principal.role === 'agent'
@@ -23,8 +24,9 @@ async function whoIs(principal: Principal): Promise<{ name?: string; phone: stri
   const name =
     principal.role === 'agent' ? (await getAgent(principal.agentId))?.name : reseller?.reseller_name;
   const plans = await phonePlans();
-  const phone = plans.readable(msisdn, reseller?.country ?? plans.countryOf(msisdn));
-  return { ...(name ? { name } : {}), phone };
+  const country = reseller?.country ?? plans.countryOf(msisdn);
+  const phone = plans.readable(msisdn, country);
+  return { ...(name ? { name } : {}), phone, ...(/^[A-Z]{2}$/.test(country) ? { country } : {}) };
 }
 
 /** The token was checked by the auth middleware; this reports what it says, and whose it is. */

@@ -7,6 +7,7 @@ import { AppError } from '../core/errors.js';
 import { msisdnOfRef, type Principal, type SessionClaims } from '../core/principal.js';
 import { LEGACY_KID, sessionKeys } from '../core/session-keys.js';
 import { sessionStateOf, wasErased } from '../store/accounts.js';
+import { accountAndSession } from '../store/console-sessions.js';
 
 /**
  * Signing and verifying session tokens. It lives in auth/ (not core/) because it reads the
@@ -28,7 +29,7 @@ const keyBytes = (secret: string): Uint8Array => {
   return key;
 };
 
-/** Signs a session token valid for 900 s; returns it with its expiry (epoch seconds). */
+/** Signs a session token valid for 900 s (naming its console session, if any); returns it with its expiry (epoch seconds). */
 export async function signSession(p: SessionClaims): Promise<{ token: string; exp: number }> {
   const { JWT_ISSUER, JWT_AUDIENCE } = config();
   const iat = clock.nowSeconds();
@@ -40,6 +41,7 @@ export async function signSession(p: SessionClaims): Promise<{ token: string; ex
     ...(p.role === 'reseller' ? { reseller_id: p.resellerId } : {}),
     ...(p.role === 'agent' ? { reseller_id: p.resellerId, agent_id: p.agentId } : {}),
     ...(p.tokenVersion ? { tv: p.tokenVersion } : {}),
+    ...(p.sid ? { sid: p.sid } : {}),
   })
     .setProtectedHeader({ alg: ALG, typ: 'JWT', kid: current.kid })
     .setIssuer(JWT_ISSUER)
@@ -64,7 +66,18 @@ const unauthenticated = (message = 'A valid session token is required') =>
  * for the tokens' lifetime).
  */
 async function stillValid(p: Principal): Promise<boolean> {
-  const account = await sessionStateOf(msisdnOfRef(p.ref));
+  const msisdn = msisdnOfRef(p.ref);
+  let account: Awaited<ReturnType<typeof sessionStateOf>>;
+  if (p.sid) {
+    // A console session's token: its session must still be there (a logout deletes it), read
+    // with the account in one call.
+    const read = await accountAndSession(msisdn, p.sid);
+    if (!read.session || read.session.account_id !== p.sub || read.session.until_s * 1000 <= clock.now())
+      return false;
+    account = read.account;
+  } else {
+    account = await sessionStateOf(msisdn);
+  }
   if (!account) return p.role !== 'subscriber' || !(await wasErased(p.sub));
   return (
     account.id === p.sub &&
@@ -117,11 +130,12 @@ async function verifyClaims(token: string): Promise<Principal> {
     if (error instanceof errors.JOSEError) throw unauthenticated();
     throw error;
   }
-  const { sub, role, ref, reseller_id: resellerId, agent_id: agentId, exp, tv } = payload;
+  const { sub, role, ref, reseller_id: resellerId, agent_id: agentId, exp, tv, sid } = payload;
   if (typeof sub !== 'string' || typeof ref !== 'string' || typeof exp !== 'number') throw unauthenticated();
   if (tv !== undefined && !(typeof tv === 'number' && Number.isInteger(tv) && tv >= 0))
     throw unauthenticated();
-  const version = tv ? { tokenVersion: tv as number } : {};
+  if (sid !== undefined && typeof sid !== 'string') throw unauthenticated();
+  const version = { ...(tv ? { tokenVersion: tv as number } : {}), ...(sid ? { sid } : {}) };
   switch (role) {
     case 'reseller':
       if (typeof resellerId !== 'string') throw unauthenticated();

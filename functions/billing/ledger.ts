@@ -4,6 +4,7 @@ import { clock, monthOf } from '../core/clock.js';
 import { config } from '../core/config.js';
 import { notFound } from '../core/errors.js';
 import type { AccessCode, AccessOffer } from '../store/access-codes.js';
+import type { AgentSale } from '../store/agents.js';
 import { NO_HOTSPOT } from '../store/books.js';
 import type { Entitlement } from '../store/entitlements.js';
 import type { TxItem } from '../store/entity.js';
@@ -23,13 +24,17 @@ import { newCode } from './codes.js';
 /**
  * THE ledger: what a sale is, whatever makes it. Six flows sell (a mobile-money payment, a
  * voucher redeemed through the API, a voucher's first use at a router, an agent's cash sale, a
- * top-up of a live code, a PPPoE subscription's period) and a refund unmakes a payment's sale; each takes from here the offer it grants, the access
+ * top-up of a live code, a PPPoE subscription's period), a refund unmakes a payment's sale and an
+ * undo an agent's; each takes from here the offer it grants, the access
  * code it makes and the bookings of its sale, and adds only its own items to the transaction.
  * No other module writes a revenue or daily-sales item (test/unit/ledger.test.ts).
  */
 
-/** How a sale was paid: through a mobile-money provider, with a voucher, or in cash to an agent. */
-export type Channel = 'mobile_money' | 'voucher' | 'cash';
+/**
+ * How a sale was paid: through a mobile-money provider, with a voucher, in cash to an agent
+ * (`cash`), or in cash at the reseller's own counter (`counter`: a top-up made in its console).
+ */
+export type Channel = 'mobile_money' | 'voucher' | 'cash' | 'counter';
 
 /** A sale as the books take it. */
 interface Sale {
@@ -208,6 +213,18 @@ export function bookings(
     dayBooks: dayEntry(sale.resellerId, atIso.slice(0, 10), entry),
   };
 }
+
+/** An agent's cash sale of a new code (and its undo's, with sign -1): its price, its agent's commission. */
+export const agentCashSale = (
+  s: Pick<AgentSale, 'reseller_id' | 'forfait_id' | 'nas_id' | 'price_fcfa' | 'agent_id' | 'commission_fcfa'>,
+): Sale => ({
+  resellerId: s.reseller_id,
+  forfaitId: s.forfait_id,
+  ...(s.nas_id ? { nasId: s.nas_id } : {}),
+  channel: 'cash',
+  amountFcfa: s.price_fcfa,
+  agent: { id: s.agent_id, commissionFcfa: s.commission_fcfa },
+});
 
 /** A completed payment's sale (and its refund's, with sign -1). */
 export const paymentSale = (p: Payment): Sale => ({

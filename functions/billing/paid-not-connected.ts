@@ -16,7 +16,7 @@ import {
 } from '../store/paid-not-connected.js';
 import { listCompletedBetween } from '../store/payment-checks.js';
 import { getPayment } from '../store/payments.js';
-import { accessCodeText } from './sms-texts.js';
+import { paidCodeText } from './sms-texts.js';
 
 /**
  * "Payé, pas connecté": a buyer whose money was taken and whose code never reached a router is
@@ -119,7 +119,7 @@ export async function resendCode(principal: OperatorPrincipal, paymentId: string
     throw new AppError('ERR_RATE_LIMITED', `The code was already sent again ${MAX_CODE_RESENDS} times`);
   }
   try {
-    await sms.send(accessCodeText(payment.access_code, payment.forfait_name));
+    await sms.send(await paidCodeText(payment, payment.access_code));
   } catch {
     await uncountCodeResend(payment.id);
     throw new AppError('ERR_UNAVAILABLE', 'The SMS could not be sent; try again');

@@ -13,7 +13,7 @@ export const handler = sessionEndpoint(
     const report = await salesReport(resellerInScope(principal, query.reseller_id), query.from, query.to);
     return {
       status: 200,
-      raw: reportCsv(report),
+      raw: reportCsv(report, query.lang ?? 'fr'),
       headers: {
         'content-type': 'text/csv; charset=utf-8',
         'content-disposition': `attachment; filename="ventes-${query.from}-${query.to}.csv"`,

@@ -1,7 +1,7 @@
 // The sales report's request and answer schemas.
 
 import * as z from 'zod/mini';
-import { day, schema, uuid } from '../core/schemas.js';
+import { csvLang, day, schema, uuid } from '../core/schemas.js';
 
 /** The longest report: a year and a day (a leap year's 366 days, both ends counted). */
 export const MAX_REPORT_DAYS = 366;
@@ -22,7 +22,9 @@ const withinAYear = /* @__PURE__ */ schema(() =>
 );
 
 export const ReportQuery = /* @__PURE__ */ schema(() =>
-  z.strictObject({ reseller_id: z.optional(uuid()), from: day(), to: day() }).check(withinAYear),
+  z
+    .strictObject({ reseller_id: z.optional(uuid()), from: day(), to: day(), lang: z.optional(csvLang()) })
+    .check(withinAYear),
 );
 
 /** One line of a breakdown: what it is (an id, or a channel), its name, and its sales. */
@@ -46,7 +48,7 @@ export const ReportResponse = /* @__PURE__ */ schema(() =>
     by_forfait: z.array(ReportLine),
     /** Cash sales by the agent who made them. */
     by_agent: z.array(ReportLine),
-    /** `mobile_money`, `voucher`, `cash`. */
+    /** `mobile_money`, `voucher`, `cash` (agents), `counter` (the reseller's own top-ups). */
     by_channel: z.array(ReportLine),
     /** Each day with a sale or a refund, oldest first. */
     days: z.array(z.object({ day: z.string(), total_fcfa: z.int(), sales_count: z.int() })),

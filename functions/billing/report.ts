@@ -1,7 +1,7 @@
 // A reseller's sales report over a span of days, broken down by channel, forfait and hotspot, and as CSV.
 
 import type * as z from 'zod/mini';
-import { csvText } from '../core/csv.js';
+import { type CsvLang, csvDay, csvText } from '../core/csv.js';
 import { listAgents } from '../store/agents.js';
 import { NO_HOTSPOT, noBooks } from '../store/books.js';
 import { getForfait } from '../store/forfaits.js';
@@ -68,22 +68,68 @@ export async function salesReport(resellerId: string, from: string, to: string):
   };
 }
 
+const REPORT_CSV = {
+  fr: {
+    head: ['Rubrique', 'Nom', 'Nombre de ventes', 'Montant (FCFA)'],
+    total: 'Total',
+    span: (from: string, to: string) => `du ${from} au ${to}`,
+    fee: 'Frais mobile money',
+    commission: 'Commissions des agents',
+    hotspot: 'Hotspot',
+    forfait: 'Forfait',
+    agent: 'Agent',
+    channel: 'Canal',
+    day: 'Jour',
+    channels: {
+      mobile_money: 'Mobile money',
+      voucher: 'Tickets',
+      cash: 'Espèces (agents)',
+      counter: 'Espèces (vous, recharges)',
+    } as Record<string, string>,
+  },
+  en: {
+    head: ['Section', 'Name', 'Sales', 'Amount (FCFA)'],
+    total: 'Total',
+    span: (from: string, to: string) => `${from} to ${to}`,
+    fee: 'Mobile money fees',
+    commission: "Agents' commission",
+    hotspot: 'Hotspot',
+    forfait: 'Plan',
+    agent: 'Agent',
+    channel: 'Channel',
+    day: 'Day',
+    channels: {
+      mobile_money: 'Mobile money',
+      voucher: 'Vouchers',
+      cash: 'Cash (agents)',
+      counter: 'Cash (you, top-ups)',
+    } as Record<string, string>,
+  },
+} as const;
+
 /**
- * The same report as CSV: one line a figure (`kind,key,name,total_fcfa`), totals first; a day's
- * line has its number of sales in `name`.
+ * The same report as CSV in the reader's language and its spreadsheet's form
+ * (functions/core/csv.ts): one line a figure, each named as the console names it (no ids), the
+ * total with the number of sales first, then the fee, the commission, each breakdown and each
+ * day (day first in French), its number of sales beside its amount.
  */
-export function reportCsv(r: Report): string {
-  const lines = (kind: string, of: Line[]) => of.map((l) => [kind, l.key, l.name, l.total_fcfa]);
-  return csvText([
-    ['kind', 'key', 'name', 'total_fcfa'],
-    ['total', `${r.from}..${r.to}`, r.currency, r.total_fcfa],
-    ['sales_count', '', '', r.sales_count],
-    ['provider_fee', '', '', r.provider_fee_fcfa],
-    ['commission', '', '', r.commission_fcfa],
-    ...lines('hotspot', r.by_hotspot),
-    ...lines('forfait', r.by_forfait),
-    ...lines('agent', r.by_agent),
-    ...lines('channel', r.by_channel),
-    ...r.days.map((d) => ['day', d.day, d.sales_count, d.total_fcfa]),
-  ]);
+export function reportCsv(r: Report, lang: CsvLang = 'fr'): string {
+  const w = REPORT_CSV[lang];
+  const lines = (kind: string, of: Line[], name = (l: Line) => l.name) =>
+    of.map((l) => [kind, name(l), '', l.total_fcfa]);
+  return csvText(
+    [
+      w.head,
+      [w.total, w.span(csvDay(r.from, lang), csvDay(r.to, lang)), r.sales_count, r.total_fcfa],
+      [w.fee, '', '', r.provider_fee_fcfa],
+      [w.commission, '', '', r.commission_fcfa],
+      // A hotspot by its name only: the console's line adds its NAS id for the operator.
+      ...lines(w.hotspot, r.by_hotspot, (l) => l.name.replace(/ · [^ ]+$/, '')),
+      ...lines(w.forfait, r.by_forfait),
+      ...lines(w.agent, r.by_agent),
+      ...lines(w.channel, r.by_channel, (l) => w.channels[l.key] ?? l.name),
+      ...r.days.map((d) => [w.day, csvDay(d.day, lang), d.sales_count, d.total_fcfa]),
+    ],
+    lang,
+  );
 }

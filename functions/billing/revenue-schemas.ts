@@ -21,7 +21,8 @@ export const SummaryResponse = /* @__PURE__ */ schema(() =>
      * Added beside the spec's fields: `total_fcfa` by how it was paid. Only `mobile_money` bears
      * the providers' fee.
      */
-    by_channel: z.object({ mobile_money: z.int(), voucher: z.int(), cash: z.int() }),
+    /** `cash`: sold by its agents; `counter`: its own top-ups in its console, paid in cash to it. */
+    by_channel: z.object({ mobile_money: z.int(), voucher: z.int(), cash: z.int(), counter: z.int() }),
     /**
      * Added beside the spec's fields: of `total_fcfa`, what the reseller's agents sold for cash,
      * the commission they keep, and the reseller's share less that commission.
@@ -47,7 +48,8 @@ export const SalesResponse = /* @__PURE__ */ schema(() =>
     /**
      * Days with a sale or a refund only, oldest first: the same books as the month's (a refund
      * counts negative on its own day). `by_hotspot` keys are NAS ids (`-`: none), `by_channel`
-     * keys `mobile_money`, `voucher` and `cash`, `by_agent` keys agent ids (cash sales).
+     * keys `mobile_money`, `voucher`, `cash` (agents) and `counter` (the reseller's own top-ups),
+     * `by_agent` keys agent ids (cash sales).
      */
     days: z.array(
       z.object({

@@ -31,9 +31,14 @@ export async function billingSummary(principal: Principal, resellerId: string, m
     // Beyond the spec's fields (which stay as they are): the total by how it was paid, and the
     // part its agents sold for cash, their commission, and what is left of it for the reseller
     // (docs/agents.md).
-    by_channel: { mobile_money: channel('mobile_money'), voucher: channel('voucher'), cash: channel('cash') },
+    by_channel: {
+      mobile_money: channel('mobile_money'),
+      voucher: channel('voucher'),
+      cash: channel('cash'),
+      counter: channel('counter'),
+    },
     agents: {
-      // The agents' part of the cash: a reseller's own cash sales (its top-ups) are no agent's.
+      // The agents' part of the cash: a reseller's own cash sales (its top-ups, `counter`) are no agent's.
       sold_fcfa: Object.values(books.by_agent).reduce((a, b) => a + b, 0),
       commission_fcfa: books.commission_fcfa,
       reseller_after_commission_fcfa: split.reseller_fcfa - books.commission_fcfa,

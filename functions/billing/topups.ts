@@ -79,7 +79,7 @@ export async function topUpCode(principal: OperatorPrincipal, typed: string, for
       forfait ??= await topupForfait(code, forfaitId);
       const at = clock.iso(nowMs);
       const next = toppedUp(code, offerOf(forfait), nowMs);
-      const { monthBooks, dayBooks } = bookings(topupSale(code, forfait, { channel: 'cash' }), at);
+      const { monthBooks, dayBooks } = bookings(topupSale(code, forfait, { channel: 'counter' }), at);
       const items = { code: accessCodeExtend(code, next, at), monthBooks, dayBooks };
       return (await transactIfCurrent(items, 'code')) ? toppedUpView(code, forfait, next) : undefined;
     },

@@ -1,7 +1,7 @@
 // The vouchers' request and answer schemas: a batch made, a voucher redeemed, a reseller's vouchers listed and exported.
 
 import * as z from 'zod/mini';
-import { pageQuery, schema, uuid } from '../core/schemas.js';
+import { csvLang, pageQuery, schema, uuid } from '../core/schemas.js';
 
 import { CODE_LENGTHS, MAX_PREFIX, MIN_RANDOM, VOUCHER_LENGTH } from './codes.js';
 
@@ -113,4 +113,6 @@ export const VouchersPage = /* @__PURE__ */ schema(() =>
     next_cursor: z.optional(z.string()),
   }),
 );
-export const VoucherExportQuery = /* @__PURE__ */ schema(() => z.strictObject({ batch_id: uuid() }));
+export const VoucherExportQuery = /* @__PURE__ */ schema(() =>
+  z.strictObject({ batch_id: uuid(), lang: csvLang() }),
+);

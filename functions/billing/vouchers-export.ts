@@ -14,7 +14,7 @@ export const handler = sessionEndpoint(
   },
   async ({ query, principal }) => ({
     status: 200,
-    raw: await exportBatchCsv(query.batch_id, principal),
+    raw: await exportBatchCsv(query.batch_id, principal, query.lang),
     headers: {
       'content-type': 'text/csv; charset=utf-8',
       'content-disposition': `attachment; filename="vouchers-${query.batch_id}.csv"`,

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { assertActsFor } from '../core/access.js';
 import { clock } from '../core/clock.js';
+import { type CsvLang, csvDate, csvText } from '../core/csv.js';
 import { currencyOf } from '../core/currency.js';
 import { openCursor, sealCursor } from '../core/cursor.js';
 import { AppError, notFound, validation } from '../core/errors.js';
@@ -177,11 +178,12 @@ export async function redeem(rawCode: string, subscriberId: string) {
   // 404 tells a card exists).
   const first = await getAccessCode(code);
   await gateAccountGuess(subscriberId, clock.now(), first?.source === 'voucher' ? 'hit' : 'miss');
-  let attempt = 0;
+  let read: AccessCode | undefined = first;
   // Another write of the voucher between the read and the redemption: read again.
   return untilSettled(
     async () => {
-      const access = attempt++ === 0 ? first : await getAccessCode(code);
+      const access = read ?? (await getAccessCode(code));
+      read = undefined;
       if (access?.source !== 'voucher') throw notFound('Voucher');
       const v = voucherOf(access);
       if (v.status !== 'active') {
@@ -286,45 +288,71 @@ export async function listVouchers(
   };
 }
 
-const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-
-/** A batch as CSV for a caller of the API: the owning reseller or an admin. */
-export async function exportBatchCsv(batchId: string, principal: OperatorPrincipal): Promise<string> {
+/** A batch as CSV for a caller of the API: the owning reseller or an admin, in its language. */
+export async function exportBatchCsv(
+  batchId: string,
+  principal: OperatorPrincipal,
+  lang: CsvLang = 'fr',
+): Promise<string> {
   const vouchers = await listBatch(batchId);
   if (!vouchers[0]) throw notFound('Batch');
   assertActsFor(principal, vouchers[0].reseller_id);
-  return batchCsv(vouchers);
+  return batchCsv(vouchers, lang);
 }
 
 /** A batch as CSV for the operator CLI, which runs with the operator's own AWS credentials. */
-export async function operatorBatchCsv(batchId: string): Promise<string> {
+export async function operatorBatchCsv(batchId: string, lang: CsvLang = 'fr'): Promise<string> {
   const vouchers = await listBatch(batchId);
   if (!vouchers[0]) throw notFound('Batch');
-  return batchCsv(vouchers);
+  return batchCsv(vouchers, lang);
 }
 
+const BATCH_CSV = {
+  fr: {
+    head: [
+      'Code',
+      'Forfait',
+      'Prix (FCFA)',
+      'Statut',
+      'Revendeur',
+      'Créé le',
+      'Utilisé le',
+      'À utiliser avant le',
+      'Devise',
+    ],
+    status: { active: 'disponible', redeemed: 'utilisé', expired: 'expiré' },
+  },
+  en: {
+    head: ['Code', 'Plan', 'Price (FCFA)', 'Status', 'Reseller', 'Created', 'Used', 'Use by', 'Currency'],
+    status: { active: 'available', redeemed: 'used', expired: 'expired' },
+  },
+} as const;
+
 /**
- * Code, forfait (by its name, as the cards print it), price, status, reseller, batch, created,
- * redeemed, use-by, currency: one line a voucher.
+ * Code, forfait (by its name, as the cards print it), price, status, the reseller by its name,
+ * created, used, use-by (in the reseller's country's time) and currency: one line a voucher, in
+ * the reader's language and its spreadsheet's form (functions/core/csv.ts).
  */
-function batchCsv(vouchers: Voucher[]): string {
-  const header = 'code,forfait,price_fcfa,status,reseller_id,batch_id,created_at,redeemed_at,use_by,currency';
+async function batchCsv(vouchers: Voucher[], lang: CsvLang): Promise<string> {
+  const reseller = await getReseller(vouchers[0]?.reseller_id ?? '');
+  const words = BATCH_CSV[lang];
+  const when = (iso: string | undefined) => csvDate(iso, reseller?.country, lang);
   const now = clock.now();
-  const rows = vouchers.map((v) =>
+  return csvText(
     [
-      v.code,
-      v.forfait_name ?? v.forfait_id,
-      String(v.price_fcfa),
-      visibleVoucherStatus(v, now),
-      v.reseller_id,
-      v.batch_id,
-      v.created_at,
-      v.redeemed_at ?? '',
-      v.use_by ?? '',
-      v.currency,
-    ]
-      .map(csvCell)
-      .join(','),
+      words.head,
+      ...vouchers.map((v) => [
+        v.code,
+        v.forfait_name ?? v.forfait_id,
+        v.price_fcfa,
+        words.status[visibleVoucherStatus(v, now)],
+        reseller?.reseller_name ?? '',
+        when(v.created_at),
+        when(v.redeemed_at),
+        when(v.use_by),
+        v.currency,
+      ]),
+    ],
+    lang,
   );
-  return `${[header, ...rows].join('\n')}\n`;
 }

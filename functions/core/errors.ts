@@ -37,6 +37,8 @@ export const ERROR_STATUS = {
   ERR_CODE_NOT_LIVE: 409,
   /** An agent's handover undone after its window (functions/store/handovers.ts) or undone already. */
   ERR_UNDO_TOO_LATE: 409,
+  /** An agent's sale undone once its code was used (a login): the sale stands. */
+  ERR_CODE_IN_USE: 409,
   /** A device remembered beyond the forfait's `max_devices` for one code. */
   ERR_DEVICE_LIMIT: 409,
   /** A reseller with as many own forfaits as the operator allows (OWN_FORFAITS_MAX). */

@@ -41,6 +41,8 @@ export interface Reply {
   raw?: string;
   /** Raw bytes (an image, a gzipped asset), sent base64-encoded as API Gateway wants them; `raw` and `body` ignored. */
   bytes?: Buffer;
+  /** What a write did, for the activity log's sentence (an undo names what it undid); never sent. */
+  facts?: Record<string, string | number>;
 }
 
 /** The query schema of a route that declares none: no parameter at all. */

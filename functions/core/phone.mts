@@ -41,6 +41,16 @@ export function nationalE164(typed: string, country: string): string | undefined
   return phone.number;
 }
 
+/**
+ * A number written the national way, read in every served country: the E.164 numbers it is
+ * valid as (none, one, or several when plans overlap).
+ */
+export function nationalReadings(typed: string): string[] {
+  if (typed.trim().startsWith('+') || typed.trim().startsWith('00')) return [];
+  const found = SERVED_COUNTRIES.map((c) => nationalE164(typed, c)).filter((n): n is string => !!n);
+  return [...new Set(found)];
+}
+
 /** The country (ISO 3166-1 alpha-2) of a served E.164 number, or its calling code when the plan names none. */
 export function countryOf(e164: string): string {
   const phone = parsePhoneNumberFromString(e164, PLANS);

@@ -18,6 +18,11 @@ interface Claims {
    * account's tokens moves its version on (functions/store/accounts.ts).
    */
   tokenVersion?: number;
+  /**
+   * The console session the token was issued for (claim `sid`; functions/auth/console-sessions.ts):
+   * its logout ends this token and leaves the account's other sessions. Absent on a subscriber's.
+   */
+  sid?: string;
 }
 
 /** What a session token says of its holder, by role: only a reseller acts for a reseller. */

@@ -79,6 +79,12 @@ export const plainText = (max: number) =>
 export const day = () =>
   z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'must be YYYY-MM-DD'));
 
+/**
+ * A CSV's language (`fr` by default): French headers and words, `;` between fields and dates
+ * day first, as a French spreadsheet opens them; `en` as an English one does.
+ */
+export const csvLang = () => z._default(z.enum(['fr', 'en']), 'fr');
+
 /** A query's `from`..`to` days: in order, and at most 93 days (a quarter) apart. */
 export const withinAQuarter = /* @__PURE__ */ schema(() =>
   z.refine<{ from: string; to: string }>(

@@ -1,7 +1,7 @@
 // The edge's link to its region: down only after failures in a row, probed while down, replayed before up.
 
 import type { EventEmitter } from 'node:events';
-import type { Replica } from '../edge/replica.js';
+import type { ReplicaPage } from '../edge/replica.js';
 import type { EdgeClock } from './clock.js';
 import type { Journal, JournalEntry } from './journal.js';
 import type { EdgeState } from './offline.js';
@@ -93,24 +93,39 @@ export function startLink(o: {
     retryLater();
   };
 
-  /** Asks the region for the replica; true when it answered. */
+  /**
+   * Asks the region for the replica, page after page (functions/edge/replica.ts): the changes
+   * since the last sync's cursor, or the whole of it the first time (or when the region no longer
+   * takes the cursor); true when it answered every page.
+   */
   const sync = async (): Promise<boolean> => {
-    const answer = await region.post(
-      '/api/v1/edge/replica',
-      { codes: state.seenCodes() },
-      Math.max(slowMs, 10_000),
-    );
-    if (!answer.ok) {
-      if (answer.reason === 'revoked') revoke();
-      return false;
+    const pages: ReplicaPage[] = [];
+    const cursor = state.cursor();
+    let ask: { cursor?: string; page?: string } = cursor ? { cursor } : {};
+    for (;;) {
+      const answer = await region.post('/api/v1/edge/replica', ask, Math.max(slowMs, 10_000));
+      if (!answer.ok) {
+        if (answer.reason === 'revoked') revoke();
+        return false;
+      }
+      // A cursor the region refuses (400): a first sync again.
+      if (answer.status === 400 && ask.cursor) {
+        say('replica: the region refused the cursor: a first sync again');
+        pages.length = 0;
+        ask = {};
+        continue;
+      }
+      if (answer.status !== 200) return false;
+      const page = JSON.parse(answer.body) as ReplicaPage;
+      pages.push(page);
+      if (!page.next_page) break;
+      ask = { page: page.next_page };
     }
-    if (answer.status !== 200) return false;
-    const replica = JSON.parse(answer.body) as Replica;
     // Taken once the journal is empty: what was counted here is in it then.
     if (journal.size === 0 && !replaying) {
-      state.replace(replica);
-      clock.see(Date.parse(replica.generated_at));
-      events.emit('synced', replica);
+      state.take(pages);
+      clock.see(Date.parse(pages[0]?.generated_at ?? ''));
+      events.emit('synced', state.replica);
     }
     return true;
   };

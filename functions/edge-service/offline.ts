@@ -2,8 +2,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Replica } from '../edge/replica.js';
-import { normalizeCode } from '../radius/attributes.js';
+import type { Replica, ReplicaCode, ReplicaPage } from '../edge/replica.js';
 import {
   accountingExchange,
   authorizeExchange,
@@ -31,14 +30,13 @@ import { type EdgeData, replicaStore } from './replica-store.js';
 /** The text a code sold after the cut (or unknown here) is refused with. */
 const CUT_MESSAGE = 'Réseau national coupé : seuls les codes déjà achetés fonctionnent';
 
-/** What the region takes as a code's name (the replica's `codes`). */
-const CODE = /^[A-Z0-9]{1,64}$/;
-
 /** Sessions with no report for this long are forgotten (a session lasts a forfait at most). */
 const FORGET_AFTER_MS = 2 * 24 * 3_600_000;
 
 export class EdgeState {
   private readonly file: string;
+  /** The replica, in its own file: written at a sync, not with each login's lease. */
+  private readonly replicaFile: string;
   private state: EdgeData;
 
   constructor(
@@ -47,15 +45,26 @@ export class EdgeState {
     private readonly interimS: number,
   ) {
     this.file = join(dir, 'state.json');
+    this.replicaFile = join(dir, 'replica.json');
     const stored = existsSync(this.file)
       ? (JSON.parse(readFileSync(this.file, 'utf8')) as Partial<EdgeData>)
       : {};
+    // An edge installed before the replica had its own file kept it in the state's.
+    const replica = existsSync(this.replicaFile)
+      ? (JSON.parse(readFileSync(this.replicaFile, 'utf8')) as Replica)
+      : stored.replica;
     this.state = {
-      ...(stored.replica ? { replica: stored.replica } : {}),
       sessions: stored.sessions ?? {},
       codes: stored.codes ?? {},
-      ...(stored.named ? { named: stored.named } : {}),
+      byCode: new Map(),
     };
+    if (replica) this.hold(replica);
+  }
+
+  /** The replica held, its codes by name (a login looks one up among a national stock). */
+  private hold(replica: Replica): void {
+    this.state.replica = replica;
+    this.state.byCode = new Map(replica.codes.map((c) => [c.code, c]));
   }
 
   private timer: NodeJS.Timeout | undefined;
@@ -72,43 +81,69 @@ export class EdgeState {
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    atomicWrite(this.file, JSON.stringify(this.state));
+    atomicWrite(this.file, JSON.stringify({ sessions: this.state.sessions, codes: this.state.codes }));
   }
 
   get replica(): Replica | undefined {
     return this.state.replica;
   }
 
-  /** The codes seen here, which the next sync names so that they stay current. */
-  seenCodes(): string[] {
-    const codes = [...(this.state.named ?? []), ...Object.values(this.state.sessions).map((s) => s.code)];
-    return [...new Set(codes)].filter((c) => CODE.test(c));
+  /** Where the next sync starts (the changes since), once a first sync was whole. */
+  cursor(): string | undefined {
+    return this.state.replica?.cursor;
+  }
+
+  /**
+   * A sync's pages (functions/edge/replica.ts), taken once the journal is empty: a first sync's
+   * codes replace the replica's, a later one's update them (the codes it says ended leave).
+   */
+  take(pages: readonly ReplicaPage[]): void {
+    const first = pages[0];
+    if (!first) return;
+    // A region not yet speaking in pages answers a whole replica with neither: a first sync.
+    const codes: Map<string, ReplicaCode> =
+      first.kind !== 'changes' || !this.state.byCode ? new Map() : this.state.byCode;
+    for (const page of pages) {
+      for (const c of page.codes) codes.set(c.code, c);
+      for (const name of (page.removed as string[] | undefined) ?? []) codes.delete(name);
+    }
+    const cursor = pages.at(-1)?.cursor;
+    this.replace({
+      edge_id: first.edge_id,
+      generated_at: first.generated_at,
+      routers: first.routers ?? this.state.replica?.routers ?? [],
+      nas: first.nas ?? this.state.replica?.nas ?? [],
+      codes: [...codes.values()],
+      ...(cursor ? { cursor } : {}),
+    });
   }
 
   /**
    * A new replica, taken once the journal is empty: what was counted and started here is in it
    * now. The leases and the sessions' totals stay (the replica has no devices); sessions silent
-   * for two days are forgotten.
+   * for two days, and what this edge kept of codes no longer in the replica, are forgotten.
    */
   replace(replica: Replica): void {
-    this.state.replica = replica;
-    for (const h of Object.values(this.state.codes)) {
+    this.hold(replica);
+    const held = this.state.byCode;
+    for (const [name, h] of Object.entries(this.state.codes)) {
       h.unsynced = 0;
       delete h.started_at;
       delete h.expires_at;
+      const leased = Object.keys(h.devices).length > 0;
+      if (!held?.has(name) && !leased) delete this.state.codes[name];
     }
     const before = Date.parse(replica.generated_at) - FORGET_AFTER_MS;
     for (const [id, s] of Object.entries(this.state.sessions))
       if (Date.parse(s.last_report_at) < before) delete this.state.sessions[id];
-    // A code named and not sent back can no longer log in (used up, over, unknown): not named again.
-    const offered = new Set(replica.codes.map((c) => c.code));
-    this.state.named = (this.state.named ?? []).filter((c) => offered.has(c));
+    atomicWrite(this.replicaFile, JSON.stringify(replica));
     this.flush();
   }
 
   /** Forgets everything (the region refused this edge's credentials: it was revoked). */
   wipe(): void {
-    this.state = { sessions: {}, codes: {} };
+    this.state = { sessions: {}, codes: {}, byCode: new Map() };
+    atomicWrite(this.replicaFile, 'null');
     this.flush();
   }
 
@@ -173,19 +208,12 @@ export class EdgeState {
    * session's totals and its device's lease only.
    */
   async account(attrs: Map<string, string>, nowMs: number, journaled: boolean): Promise<void> {
-    // The region answered it: its code is named at the next sync, and learnt of until then.
+    // The region answered it: a code sold since the last sync is learnt of until the next one
+    // brings it (every live code of the edge's resellers is in the replica).
     const learnFor = journaled
       ? undefined
       : this.state.replica?.routers.find((r) => r.router_id === attrs.get('Hotspot-Router-Id'))?.reseller_id;
-    if (!journaled) this.name(normalizeCode(attrs.get('User-Name') ?? ''));
     await accountingExchange(attrs, this.exchange(nowMs, journaled, learnFor));
-  }
-
-  /** A code this edge saw at its routers: the next sync asks for it. */
-  private name(code: string): void {
-    if (!CODE.test(code) || this.state.named?.includes(code)) return;
-    this.state.named = [...(this.state.named ?? []), code];
-    this.save();
   }
 }
 

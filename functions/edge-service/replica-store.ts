@@ -1,9 +1,11 @@
 // The RADIUS core's store over an edge's replica and what the edge saw itself, for its decisions during a cut.
 
 import type { Replica, ReplicaCode } from '../edge/replica.js';
+import { type GuessCounter, type GuessPlaces, gateLogin } from '../radius/guesses.js';
 import type { RadiusStore } from '../radius/port.js';
 import type { AccessCode } from '../store/access-codes.js';
 import type { NasRecord } from '../store/nas.js';
+import { type BudgetCount, windowStartOf } from '../store/rate-limit.js';
 import type { RouterRecord } from '../store/routers.js';
 import { type RadiusSession, reportChange } from '../store/sessions.js';
 
@@ -14,9 +16,10 @@ import { type RadiusSession, reportChange } from '../store/sessions.js';
  * table: the same login, the same device rule, the same accounting.
  *
  * Two limits of a cut hold here: devices are counted at this edge only, and a code sold after
- * the last sync is unknown. Nothing the region alone can do is done (no guess counters, no
- * Disconnect-Request, no MAC bindings: a MAC login is refused, and the router shows its page;
- * no PPPoE subscribers: a PPPoE login is refused as unavailable).
+ * the last sync is unknown. Wrong codes are counted in memory under the region's budgets
+ * (`memoryPlaces`). Nothing the region alone can do is done (no Disconnect-Request, no MAC
+ * bindings: a MAC login is refused, and the router shows its page; no guessing alert; no PPPoE
+ * subscribers: a PPPoE login is refused as unavailable).
  */
 export interface EdgeData {
   replica?: Replica;
@@ -24,9 +27,61 @@ export interface EdgeData {
   sessions: Record<string, RadiusSession>;
   /** What this edge adds to each replica code. */
   codes: Record<string, CodeHere>;
-  /** Codes the region answered for at this edge's routers: the next sync asks for them. */
-  named?: string[];
+  /** The replica's codes by name (not stored: built from the replica). */
+  byCode?: Map<string, ReplicaCode>;
+  /**
+   * The guess counters of a cut, by scope, subject and window (not stored: a restart gives every
+   * device its budget again, at most once per restart).
+   */
+  guesses?: Map<string, { n: number; ends: number }>;
 }
+
+/** Counters kept before the ended ones are swept (a flood of MACs stays bounded). */
+const GUESS_KEPT = 10_000;
+
+const guessKey = (c: GuessCounter, nowMs: number) =>
+  `${c.window.scope}#${c.subject}#${windowStartOf(c.window, nowMs)}`;
+
+/**
+ * The guess budgets in the edge's memory, under the region's rules (functions/radius/guesses.ts:
+ * the same counters, limits and answers; a place taken below the limit, as the table's
+ * conditional ADD). A device used a card when one of its sessions seen here was on it. No alert
+ * reaches the reseller during a cut.
+ */
+function memoryPlaces(data: EdgeData): GuessPlaces {
+  const counts = (data.guesses ??= new Map());
+  return {
+    async take(c, nowMs) {
+      if (counts.size > GUESS_KEPT) for (const [k, v] of counts) if (v.ends <= nowMs) counts.delete(k);
+      const key = guessKey(c, nowMs);
+      const held = counts.get(key) ?? { n: 0, ends: windowStartOf(c.window, nowMs) + c.window.windowMs };
+      if (held.n >= c.window.limit) return undefined;
+      held.n += 1;
+      counts.set(key, held);
+      return { n: held.n, ends_at: held.ends };
+    },
+    async giveBack(c, nowMs) {
+      const held = counts.get(guessKey(c, nowMs));
+      if (held && held.n > 0) held.n -= 1;
+    },
+    usedBy: async (code, device) =>
+      Object.values(data.sessions).some((s) => s.code === code && s.device === device),
+    // Login passes are the region's (a signed-in subscriber's, on the portal): none at a cut edge.
+    passed: async () => false,
+    flood: async () => undefined,
+  };
+}
+
+/** The counters as held now, in the order asked. */
+const heldCounts = (
+  data: EdgeData,
+  counters: readonly GuessCounter[],
+  nowMs: number,
+): (BudgetCount | undefined)[] =>
+  counters.map((c) => {
+    const held = data.guesses?.get(guessKey(c, nowMs));
+    return held ? { n: held.n, ends_at: held.ends } : undefined;
+  });
 
 /** A code as this edge knows more of it than its replica does. */
 export interface CodeHere {
@@ -53,7 +108,7 @@ function codeOf(data: EdgeData, c: ReplicaCode): AccessCode {
   return {
     code: c.code,
     reseller_id: c.reseller_id,
-    source: 'payment',
+    source: c.source ?? 'payment',
     source_id: '',
     forfait_id: '',
     offer: c.offer,
@@ -81,7 +136,8 @@ export function replicaStore(
   options: { counts: boolean; changed: () => void; learnFor?: string | undefined },
 ): RadiusStore {
   const codeNamed = (name: string) => {
-    const c = data.replica?.codes.find((r) => r.code === name);
+    data.byCode ??= new Map(data.replica?.codes.map((r) => [r.code, r]));
+    const c = data.byCode.get(name);
     if (c) return codeOf(data, c);
     if (options.learnFor === undefined) return undefined;
     const offer = { duration_hours: 0, data_limit_mb: 0, cir_kbps: 0, mir_kbps: 0, max_devices: 1 };
@@ -124,11 +180,11 @@ export function replicaStore(
     heldCaller: caller,
     readCaller: async (routerId, nasId) => caller(routerId, nasId),
     heard: async () => undefined,
-    loginReads: async (keys) => {
+    loginReads: async (keys, nowMs) => {
       const code = keys.code === undefined ? undefined : codeNamed(keys.code);
       const nas = keys.nasId === undefined ? undefined : caller('', keys.nasId).nas;
       return {
-        counts: keys.counters.map(() => undefined),
+        counts: heldCounts(data, keys.counters, nowMs),
         ...(code ? { code } : {}),
         ...(nas ? { nas } : {}),
       };
@@ -149,8 +205,8 @@ export function replicaStore(
       options.changed();
       return true;
     },
-    // No guess budgets at an edge during a cut (its replica holds no counters).
-    gateLogin: async () => undefined,
+    gateLogin: (counters, counts, nowMs, login) =>
+      gateLogin([...counters], [...counts], nowMs, login, memoryPlaces(data)),
     noteSeen: async () => undefined,
     cutDevices: async () => undefined,
     interim: async (report) => {

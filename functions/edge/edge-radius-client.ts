@@ -10,7 +10,7 @@ import './edge-auth.js';
  * An in-country edge's client, forwarded from its FreeRADIUS or replayed after a cut: the UDP
  * router of one of the edge's resellers at the packet's source address, its secret opened by the
  * router keys (functions/routers/router-keys.ts) for the edge's own token, as the front's lookup
- * answers (functions/radius/answer-client.ts): 200 with the client's definition, else 404.
+ * answers (functions/radius/answers.ts): 200 with the client's definition, else 404.
  */
 export const handler = endpoint(
   'POST /api/v1/edge/radius/client',

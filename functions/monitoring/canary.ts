@@ -127,7 +127,13 @@ export async function runCanary(overrides: Partial<CanaryDeps> = {}): Promise<Ca
   const deps = { ...defaults(), ...overrides };
   const at = clock.iso();
   const tests = await probe(deps.targets, deps.radiusSecrets);
-  const run: CanaryRun = { id: randomUUID(), at, overall_status: overallStatus(tests), tests };
+  const run: CanaryRun = {
+    id: randomUUID(),
+    at,
+    overall_status: overallStatus(tests),
+    tests,
+    site: deps.site,
+  };
   const failed = run.overall_status !== 'healthy';
 
   await Promise.all([putRun(run), countRunInDay(run)]);

@@ -63,6 +63,7 @@ export async function canaryStatus(): Promise<CanaryStatusView> {
     last_run: state.last_run,
     consecutive_fails: state.consecutive_fails,
     overall_status: state.overall_status,
+    ...(state.site ? { site: state.site } : {}),
     tests: [...state.tests]
       .sort((a, b) => order(a.name) - order(b.name))
       .map((t) => ({

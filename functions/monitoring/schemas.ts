@@ -56,6 +56,8 @@ export const CanaryStatusSchema = /* @__PURE__ */ schema(() =>
     last_run: z.nullable(z.string()),
     consecutive_fails: z.int(),
     overall_status: z.enum([...OVERALL_STATUSES, 'unknown']),
+    /** The hotspot the canary stands for (its NAS id): the platform's own, listed as no reseller. */
+    site: z.optional(z.string()),
     tests: z.array(CanaryTestSchema),
   }),
 );

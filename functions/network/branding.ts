@@ -9,6 +9,7 @@ import { pick } from '../core/pick.js';
 import type { Principal } from '../core/principal.js';
 import { type BrandingFields, readBranding, readLogo, saveBranding, saveLogo } from '../store/branding.js';
 import { getNas, loginOriginOf, setNasLoginOrigin } from '../store/nas.js';
+import { getReseller } from '../store/resellers.js';
 import { checkLogo, logoPath } from './logo.js';
 import { isNasIdShape } from './naming.js';
 import { networkSettings } from './settings.js';
@@ -53,10 +54,20 @@ export async function brandingOf(nasId: string): Promise<Branding> {
   return withDefaults(nasId, nas.reseller_name, saved);
 }
 
-/** What the portal page is written from: the branding and the one origin it may post codes to. */
-export async function portalOf(nasId: string): Promise<Branding & { login_origin: string }> {
+/**
+ * What the portal page is written from: the branding, the one origin it may post codes to, and
+ * its reseller's country (where its subscribers' numbers are read first).
+ */
+export async function portalOf(
+  nasId: string,
+): Promise<Branding & { login_origin: string; country?: string }> {
   const { nas, saved } = await hotspot(nasId);
-  return { ...withDefaults(nasId, nas.reseller_name, saved), login_origin: loginOriginOf(nas) };
+  const reseller = await getReseller(nas.reseller_id);
+  return {
+    ...withDefaults(nasId, nas.reseller_name, saved),
+    login_origin: loginOriginOf(nas),
+    ...(reseller?.country ? { country: reseller.country } : {}),
+  };
 }
 
 /**

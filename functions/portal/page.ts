@@ -1,6 +1,7 @@
 // The captive portal's page of one hotspot, written server-side from its branding and forfaits.
 
 import { createHash } from 'node:crypto';
+import { COUNTRY_FACTS, countryName, HOME_COUNTRY } from '../core/countries.js';
 import phonePlans from '../core/phone-metadata.json' with { type: 'json' };
 import { PORTAL_SCRIPT, PORTAL_STYLE } from './assets.generated.js';
 import { loginOrigin, routerParams, trustedRouter } from './router-login.js';
@@ -22,6 +23,8 @@ export interface PortalInput {
   query: URLSearchParams;
   /** The origin registered for the hotspot's router (NAS record): the only one codes go to. */
   loginOrigin: string;
+  /** The reseller's country (ISO 3166-1 alpha-2): the phone field's country and example. */
+  country?: string;
 }
 
 export interface PortalPage {
@@ -56,17 +59,32 @@ function textOn(hex: string): string {
 
 const colour = (hex: string, fallback: string): string => (/^#[0-9a-f]{6}$/i.test(hex) ? hex : fallback);
 
-/** The calling codes of the countries the platform serves, Côte d'Ivoire first. */
-function countryOptions(): string {
+/**
+ * The countries the platform serves, by name and calling code, the hotspot's reseller's first and
+ * chosen: a subscriber types its number the national way and is rarely abroad. Each option
+ * carries its names in both languages (the page switches in place) and an example number.
+ */
+function countryOptions(home: string, lang: Lang): string {
   const plans = phonePlans as unknown as {
     countries: Record<string, [string, ...unknown[]]>;
   };
   return Object.entries(plans.countries)
-    .map(([iso, plan]) => ({ iso, code: plan[0], trunk: plan[5] === '0' || plan[5] === 0 ? '0' : '' }))
-    .sort((a, b) => (a.iso === 'CI' ? -1 : b.iso === 'CI' ? 1 : a.iso.localeCompare(b.iso)))
+    .map(([iso, plan]) => ({
+      iso,
+      code: plan[0],
+      trunk: plan[5] === '0' || plan[5] === 0 ? '0' : '',
+      facts: COUNTRY_FACTS[iso],
+    }))
+    .sort((a, b) =>
+      a.iso === home
+        ? -1
+        : b.iso === home
+          ? 1
+          : countryName(a.iso, lang).localeCompare(countryName(b.iso, lang)),
+    )
     .map(
       (c) =>
-        `<option value="${c.code}${c.trunk ? ':0' : ''}"${c.iso === 'CI' ? ' selected' : ''}>${c.iso} +${c.code}</option>`,
+        `<option value="${c.code}${c.trunk ? ':0' : ''}" data-fr="${escapeHtml(c.facts?.fr ?? c.iso)}" data-en="${escapeHtml(c.facts?.en ?? c.iso)}" data-example="${escapeHtml(c.facts?.example ?? '')}"${c.iso === home ? ' selected' : ''}>${escapeHtml(countryName(c.iso, lang))} (+${c.code})</option>`,
     )
     .join('');
 }
@@ -81,6 +99,7 @@ const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(
  */
 export function renderPortal(input: PortalInput): PortalPage {
   const { lang } = input;
+  const home = input.country && COUNTRY_FACTS[input.country] ? input.country : HOME_COUNTRY;
   const tr = (key: Key) => escapeHtml(t(lang, key));
   const primary = colour(input.primaryColor, '#0f6cbd');
   const secondary = colour(input.secondaryColor, '#ffffff');
@@ -134,10 +153,10 @@ ${welcome}
 ${text('p', 'intro')}
 <form id="f-phone" novalidate>
 ${label('country', 'country')}
-<select id="country" name="country">${countryOptions()}</select>
+<select id="country" name="country">${countryOptions(home, lang)}</select>
 ${label('msisdn', 'phone')}
 <input id="msisdn" name="msisdn" type="tel" inputmode="tel" autocomplete="tel-national" required aria-describedby="msisdn-hint">
-<p id="msisdn-hint" class="hint" data-t="phone_hint">${tr('phone_hint')}</p>
+<p id="msisdn-hint" class="hint">${escapeHtml(t(lang, 'phone_hint', { example: COUNTRY_FACTS[home]?.example ?? '' }))}</p>
 ${button('phone_submit', ' disabled')}
 </form>
 ${link('have_voucher', 'to-voucher')}

@@ -63,6 +63,7 @@ export const handler = endpoint(
       lang,
       query,
       loginOrigin: branding.login_origin,
+      ...(branding.country ? { country: branding.country } : {}),
     });
     const etag = etagOf([p.html, p.csp]);
     const cache = { 'cache-control': 'public, max-age=60', etag, ...vary };

@@ -13,9 +13,9 @@ const fr = {
   intro: 'Recevez un code par SMS pour choisir un forfait, ou entrez votre ticket.',
   /** The language switch: the other language's name, in that language. */
   other_lang: 'English',
-  country: 'Indicatif',
+  country: 'Pays',
   phone: 'Votre numéro de téléphone',
-  phone_hint: 'Exemple : 07 12 34 56 78',
+  phone_hint: 'Exemple : {example}',
   phone_submit: 'Recevoir le code par SMS',
   have_voucher: 'J’ai un ticket',
   otp: 'Code reçu par SMS (6 chiffres)',
@@ -108,9 +108,9 @@ const en: Record<Key, string> = {
   welcome_to: 'Welcome to',
   intro: 'Get a code by SMS to choose a plan, or type your voucher.',
   other_lang: 'Français',
-  country: 'Country code',
+  country: 'Country',
   phone: 'Your phone number',
-  phone_hint: 'Example: 07 12 34 56 78',
+  phone_hint: 'Example: {example}',
   phone_submit: 'Send me a code by SMS',
   have_voucher: 'I have a voucher',
   otp: 'Code received by SMS (6 digits)',
@@ -230,7 +230,8 @@ export function pickLang(explicit: string | undefined, acceptLanguage: string | 
 const grouped = (lang: Lang, n: number): string =>
   new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB').format(n);
 
-export const priceText = (lang: Lang, fcfa: number): string => `${grouped(lang, fcfa)} FCFA`;
+/** The unit stays with its number (a no-break space): a price never wraps between the two. */
+export const priceText = (lang: Lang, fcfa: number): string => `${grouped(lang, fcfa)}\u00a0FCFA`;
 
 export function durationText(lang: Lang, hours: number): string {
   return hours >= 24 && hours % 24 === 0
@@ -241,17 +242,24 @@ export function durationText(lang: Lang, hours: number): string {
 /** Megabytes as a subscriber reads them: `300 Mo`, `1,5 Go` (`MB`, `GB` in English). */
 function sizeText(lang: Lang, mb: number): string {
   const [m, g] = lang === 'fr' ? ['Mo', 'Go'] : ['MB', 'GB'];
-  if (mb < 1024) return `${grouped(lang, mb)} ${m}`;
-  return `${grouped(lang, Math.round((mb / 1024) * 10) / 10)} ${g}`;
+  if (mb < 1024) return `${grouped(lang, mb)}\u00a0${m}`;
+  return `${grouped(lang, Math.round((mb / 1024) * 10) / 10)}\u00a0${g}`;
 }
 
+/** Data left on a code: `null` is a code without a cap; 0 is a cap used up. */
 export const dataText = (lang: Lang, mb: number | null | undefined): string =>
   mb === null || mb === undefined ? t(lang, 'data_unlimited') : t(lang, 'data', { n: sizeText(lang, mb) });
+
+/** A forfait's data cap: 0 (as the API and the reseller's form write "no cap") reads "unlimited". */
+export const capText = (lang: Lang, mb: number | null | undefined): string => dataText(lang, mb ? mb : null);
 
 export const speedText = (lang: Lang, kbps: number): string =>
   t(lang, 'speed', {
     // Forfaits are set in multiples of 1024 kbit/s: 4096 reads as 4 Mbit/s.
-    n: kbps >= 1024 ? `${grouped(lang, Math.round((kbps / 1024) * 10) / 10)} Mbit/s` : `${kbps} kbit/s`,
+    n:
+      kbps >= 1024
+        ? `${grouped(lang, Math.round((kbps / 1024) * 10) / 10)}\u00a0Mbit/s`
+        : `${kbps}\u00a0kbit/s`,
   });
 
 /** Time left as `2 jours 3 heures`, `3 heures 20 min` or `20 min`. */

@@ -142,6 +142,21 @@ export async function countUsage(
 /** Codes written at once by a batch. */
 const IN_FLIGHT = 8;
 
+/** Steps of a code's data at which the edges' replica learns its used bytes (tenths). */
+const REPLICA_STEPS = 10;
+
+/**
+ * The replica's copy of the used bytes after `used` (undefined: no new step). An edge decides a
+ * cut's logins on it: it lags the code by less than a tenth of its data, and a code used up is
+ * copied at once; a code without a data limit has none.
+ */
+function replicaBytesAt(code: AccessCode, used: number): number | undefined {
+  const limit = code.offer.data_limit_mb * 1024 * 1024;
+  if (!(limit > 0)) return undefined;
+  const step = (b: number) => Math.min(REPLICA_STEPS, Math.floor((b * REPLICA_STEPS) / limit));
+  return step(used) > step(code.replica_bytes ?? 0) ? used : undefined;
+}
+
 /** The code's write for one session (undefined: the entry or the device changed since the read). */
 const writeUsage = (
   code: AccessCode,
@@ -150,10 +165,15 @@ const writeUsage = (
 ): Promise<AccessCode | undefined> => {
   const reserved = code.grants !== undefined && due.bytes > 0;
   const w = Access.where;
+  const copied = due.bytes > 0 ? replicaBytesAt(code, code.used_bytes + due.bytes) : undefined;
   return Access.updateReturning(
     { code: code.code },
     {
-      set: { [countedOf(s.id)]: due.total },
+      set: {
+        [countedOf(s.id)]: due.total,
+        ...(copied !== undefined ? { replica_bytes: copied, replica_at: clock.iso() } : {}),
+      },
+      ...(copied !== undefined ? { read: code } : {}),
       entries: {
         ...(due.lease !== undefined ? { devices: { [s.device]: due.lease } } : {}),
         ...(reserved ? { grants: { [s.device]: { add: -due.bytes } } } : {}),

@@ -171,6 +171,23 @@ const fullAt = (c: GuessCounter, nowMs: number): GuessGate => ({
 });
 
 /**
+ * Where the counters' places are taken: the table's (`TABLE_PLACES`), or an in-country edge's
+ * memory during a cut (functions/edge-service/replica-store.ts), under the same rules.
+ */
+export interface GuessPlaces {
+  /** One place in the counter's current window (a conditional ADD below its limit); undefined: full. */
+  take(c: GuessCounter, nowMs: number): Promise<BudgetCount | undefined>;
+  /** A hit's place given back; never throws. */
+  giveBack(c: GuessCounter, nowMs: number): Promise<void>;
+  /** Whether `device` used `code` in one of its last ended sessions. */
+  usedBy(code: string, device: string, nowMs: number): Promise<boolean>;
+  /** Whether `device` holds a login pass for `code` (functions/store/login-passes.ts). */
+  passed(code: string, device: string, nowMs: number): Promise<boolean>;
+  /** A hotspot's counter reached its limit: its reseller is told; never throws. */
+  flood(c: GuessCounter, nowMs: number): Promise<void>;
+}
+
+/**
  * Whether a typed code, found to be `finding`, gets its own answer (`allowed`) or the budget's
  * refusal, the same for every code (see the kinds and findings above). `counts` are the
  * counters as read with the code (`guessReads`). Counts a miss; takes and gives back a place for
@@ -181,11 +198,12 @@ export async function gateGuess(
   counts: (BudgetCount | undefined)[],
   nowMs: number,
   finding: Finding,
+  places: GuessPlaces = TABLE_PLACES,
 ): Promise<GuessGate> {
   const device = refusedBy(counters, counts, ['device'], nowMs);
   if (finding === 'miss') {
     // Counted even past a limit as read (a device's own count goes on while its NAS is full).
-    const counted = await countWrongGuess(counters, nowMs);
+    const counted = await countWrongGuess(counters, nowMs, places);
     if (!device.allowed) return device;
     const read = refusedBy(counters, counts, ['shared'], nowMs);
     return read.allowed ? counted : read;
@@ -194,8 +212,8 @@ export async function gateGuess(
   const read = refusedBy(counters, counts, ['shared'], nowMs);
   if (!read.allowed) return read;
   const refusing = counters.filter((c) => c.kind !== 'watch');
-  const taken = await Promise.all(refusing.map((c) => takePlace(c, nowMs)));
-  await Promise.all(refusing.map((c, i) => (taken[i] ? giveBack(c, nowMs) : undefined)));
+  const taken = await Promise.all(refusing.map((c) => places.take(c, nowMs)));
+  await Promise.all(refusing.map((c, i) => (taken[i] ? places.giveBack(c, nowMs) : undefined)));
   const full = refusing.find((_, i) => !taken[i]);
   return full ? fullAt(full, nowMs) : { allowed: true };
 }
@@ -220,12 +238,16 @@ async function giveBack(c: GuessCounter, nowMs: number): Promise<void> {
  * answer must not depend on it.
  */
 // Access: UpdateItem BUDGET#<scope>#<subject> sk=WINDOW#<start> ADD n 1 (condition n < limit, ALL_NEW) per counter.
-async function countWrongGuess(counters: GuessCounter[], nowMs: number): Promise<GuessGate> {
+async function countWrongGuess(
+  counters: GuessCounter[],
+  nowMs: number,
+  places: GuessPlaces,
+): Promise<GuessGate> {
   const after = await Promise.all(
     counters.map(async (c) => {
       // Already at its limit: nothing more to count (undefined).
-      const counted = await takePlace(c, nowMs);
-      if (c.alertSite && counted?.n === c.window.limit) await alertFlood(c, nowMs);
+      const counted = await places.take(c, nowMs);
+      if (c.alertSite && counted?.n === c.window.limit) await places.flood(c, nowMs);
       return counted;
     }),
   );
@@ -255,24 +277,31 @@ export async function gateLogin(
   counts: (BudgetCount | undefined)[],
   nowMs: number,
   login: { code: AccessCode | undefined; refused: Refusal | undefined; device: string },
+  places: GuessPlaces = TABLE_PLACES,
 ): Promise<GuessGate | undefined> {
   const { code, refused, device } = login;
   if (refused === 'unknown_code' || refused === 'wrong_hotspot')
-    return gateGuess(counters, counts, nowMs, 'miss');
+    return gateGuess(counters, counts, nowMs, 'miss', places);
   if (!code) return undefined;
   if (code.source !== 'voucher' || (code.started_at && device in (code.devices ?? {})))
-    return gateGuess(counters, counts, nowMs, 'proven');
+    return gateGuess(counters, counts, nowMs, 'proven', places);
   const spent = !refusedBy(counters, counts, ['shared'], nowMs).allowed;
   const [passed, seen] = await Promise.all([
-    holdsLoginPass(code.code, device, nowMs),
-    spent && code.started_at !== undefined
-      ? endedSessionsOfCode(code.code, nowMs, SEEN_SESSIONS).then((ended) =>
-          ended.some((s) => s.device === device),
-        )
-      : false,
+    places.passed(code.code, device, nowMs),
+    spent && code.started_at !== undefined ? places.usedBy(code.code, device, nowMs) : false,
   ]);
-  return gateGuess(counters, counts, nowMs, passed || seen ? 'proven' : 'hit');
+  return gateGuess(counters, counts, nowMs, passed || seen ? 'proven' : 'hit', places);
 }
+
+/** The table's places: the budget items of functions/store/rate-limit.ts. */
+const TABLE_PLACES: GuessPlaces = {
+  take: (c, nowMs) => takePlace(c, nowMs),
+  giveBack,
+  usedBy: async (code, device, nowMs) =>
+    (await endedSessionsOfCode(code, nowMs, SEEN_SESSIONS)).some((s) => s.device === device),
+  passed: holdsLoginPass,
+  flood: alertFlood,
+};
 
 /**
  * A code a subscriber typed with its session token (a voucher to redeem, a code to top up), found

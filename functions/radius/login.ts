@@ -205,8 +205,8 @@ function decideOnRead(
  * (functions/radius/guesses.ts); then the code is decided, and the guess budgets say whether
  * that answer may be given: a wrong code (unknown, or another reseller's) is counted; past the
  * NAS's count, a printed card on a device it was not used on gets the wrong codes' refusal (a
- * guesser changing MAC finds nothing), while paid codes and cards on devices that used them get in,
- * however many wrong ones the hotspot saw. A MAC login guesses no code (it is looked up by the
+ * guesser changing MAC finds nothing), while paid codes and cards on devices that used them get
+ * in, however many wrong ones the hotspot saw. A MAC login guesses no code (it is looked up by the
  * device's own MAC), and a hotspot with MAC login sends one for every device that joins: it
  * neither spends nor counts guesses.
  */

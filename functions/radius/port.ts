@@ -56,9 +56,9 @@ export interface RadiusStore {
   /** A login's lease and data grant, conditioned on the code's `devices_version` as read. */
   claimDevice(claim: DeviceClaim): Promise<boolean>;
   /**
-   * The guess budgets' say on a typed code's login as decided (functions/radius/guesses.ts,
-   * `gateLogin`): counts a miss, takes and gives back a place for a hit; `counts` as read with
-   * the code. Undefined: nothing to say (no budget kept, or nothing a guess is about).
+   * The guess budgets' say on a login by a typed code, as decided (functions/radius/guesses.ts,
+   * `gateLogin`): counts a wrong code; past a budget, the same refusal whatever the code;
+   * `counts` as read with the code. Undefined: nothing to say (nothing a guess is about).
    */
   gateLogin(
     counters: readonly GuessCounter[],

@@ -76,6 +76,15 @@ export interface AccessCode {
   redeemed_at?: string;
   /** The subscriber who redeemed it through the API (none for a first login at a hotspot). */
   redeemed_by?: string;
+  /**
+   * The in-country edges' replica (`replicaChanges`): when what an edge decides on last changed
+   * (its sale is `created_at`; its first use, a top-up, a revocation, a step of its data), and
+   * its used bytes as of then (`used_bytes` moves with every report: copied in steps only).
+   */
+  replica_at?: string;
+  replica_bytes?: number;
+  /** Out of the replica's index: found ended by a first sync (a top-up brings it back). */
+  replica_gone?: string;
 }
 
 /** Access codes are kept this long after their end (support questions, disputes). */
@@ -83,6 +92,23 @@ const KEEP_AFTER_END_S = 90 * 24 * 3600;
 
 /** A code sold to a subscriber (a voucher's has none until its redeemer logs in). */
 const sold = (a: AccessCode) => a.subscriber_id !== undefined;
+
+/**
+ * Partitions of a reseller's live codes in the replica's index: each write of one goes to one
+ * of them (by its code), so no partition takes every sale or first login of a busy reseller.
+ */
+export const REPLICA_SHARDS = 16;
+
+/** The shard of a code (a sum of its characters: codes are random). */
+function replicaShard(code: string): number {
+  let n = 0;
+  for (let i = 0; i < code.length; i++) n = (n * 31 + code.charCodeAt(i)) % 65_521;
+  return n % REPLICA_SHARDS;
+}
+
+/** The partition of a reseller's shard in `replicaChanges`. */
+export const replicaPartition = (resellerId: string, shard: number): string =>
+  `REPLICA#${resellerId}#${String(shard).padStart(2, '0')}`;
 
 export const Access = entity<AccessCode>('access_code')({
   key: (a: Pick<AccessCode, 'code'>) => ({ pk: `CODE#${a.code}`, sk: 'CODE' }),
@@ -100,6 +126,20 @@ export const Access = entity<AccessCode>('access_code')({
       sk: '{voucher_status}#{code}',
       // Only vouchers carry a voucher status: no other code is in this index.
       sparse: { voucher_status: ['active', 'redeemed'] },
+    },
+    /**
+     * A reseller's codes that may still log in, by shard then change time (the edges' replica:
+     * a first sync reads the shards whole, a later one only past its cursor). Every code enters
+     * at its sale; one found ended leaves (`replica_gone`) until a top-up brings it back.
+     */
+    replicaChanges: {
+      gsi: 'gsi6',
+      composite: ['reseller_id', 'code', 'created_at', 'replica_at', 'replica_gone'],
+      pk: (a: Pick<AccessCode, 'reseller_id' | 'code'>) =>
+        replicaPartition(a.reseller_id, replicaShard(a.code)),
+      sk: (a: Pick<AccessCode, 'created_at' | 'replica_at' | 'code'>) =>
+        `${a.replica_at ?? a.created_at}#${a.code}`,
+      when: (a: Pick<AccessCode, 'replica_gone'>) => a.replica_gone === undefined,
     },
   },
   ttl: (a) => {
@@ -139,7 +179,7 @@ export function accessCodeActivate(
   return Access.tx.update(
     a,
     {
-      set: { ...also.set, subscriber_id: subscriberId },
+      set: { ...also.set, subscriber_id: subscriberId, replica_at: nowIso },
       ifAbsent: { started_at: nowIso, expires_at: expiresAt },
       read: a,
     },
@@ -169,6 +209,8 @@ export function accessCodeExtend(
         ...(next.expires_at ? { expires_at: next.expires_at } : {}),
         topped_up_at: nowIso,
         devices_version: read.devices_version + 1,
+        replica_at: nowIso,
+        replica_gone: undefined,
       },
       add: { topups: count },
       read,
@@ -183,12 +225,34 @@ export const allCodesOf = (subscriberId: string): Promise<AccessCode[]> =>
   Access.queryIndexAll('bySubscriber', { subscriber_id: subscriberId });
 
 /**
+ * Revokes a code nobody has used yet (its sale undone), for the transaction that undoes the
+ * sale: refused once its clock started (a login) or when it is revoked already.
+ */
+// Access: UpdateItem pk=CODE#<code> SET revoked_at (condition: exists, no started_at, no revoked_at; in a transaction).
+export const accessCodeRevokeUnused = (code: string, nowIso: string): TxItem =>
+  Access.tx.update(
+    { code },
+    { set: { revoked_at: nowIso } },
+    {
+      expression:
+        'attribute_exists(pk) AND attribute_not_exists(started_at) AND attribute_not_exists(revoked_at)',
+    },
+  );
+
+/**
  * Revokes a code (idempotent: the first revocation's time stays). The code as stored after,
  * undefined when there is no such code.
  */
-// Access: UpdateItem pk=CODE#<code> SET revoked_at if not set, condition attribute_exists(pk), ALL_NEW.
-export const revokeAccessCode = (code: string, nowIso: string): Promise<AccessCode | undefined> =>
-  Access.updateReturning({ code }, { ifAbsent: { revoked_at: nowIso } }, exists);
+// Access: UpdateItem pk=CODE#<code> SET revoked_at if not set, replica_at (moves it in replicaChanges, gsi6), condition attribute_exists(pk), ALL_NEW.
+export async function revokeAccessCode(code: string, nowIso: string): Promise<AccessCode | undefined> {
+  const read = await getAccessCode(code);
+  if (!read) return undefined;
+  return Access.updateReturning(
+    { code },
+    { ifAbsent: { revoked_at: nowIso }, set: { replica_at: nowIso }, read },
+    exists,
+  );
+}
 
 /** A subscriber's codes, newest first (at most `limit`). */
 // Access: Query bySubscriber (gsi1) gsi1pk=SUBSCRIBER#<id>#CODES, descending, Limit.
@@ -230,6 +294,9 @@ export async function claimDevice(input: {
       devices_version: read + 1,
       last_login_at: input.nowIso,
       last_nas_id: input.nasId,
+      // Its first use starts its clock: the edges' replica learns it (a later login changes
+      // nothing an edge decides on, and writes nothing to that index).
+      ...(input.code.started_at ? {} : { replica_at: input.nowIso }),
     },
     ifAbsent: { started_at: input.nowIso, expires_at: input.expiresAt },
     read: input.code,

@@ -76,6 +76,8 @@ export interface AgentSale {
    * top-ups of one code within a millisecond are two sales, not one refused as taken.
    */
   topup_n?: number;
+  /** When the sale was undone (within minutes, the code never used): its money back, its code revoked. */
+  undone_at?: string;
 }
 
 const SaleEntity = entity<AgentSale>('agent_sale')({
@@ -221,6 +223,81 @@ export async function recordAgentSale(
     if (!c) throw error;
     if (c.failed('agent')) return sale.paid_from === 'float' ? 'float_exhausted' : 'stock_exhausted';
     if (c.failed('code') || c.failed('sale')) return 'code_taken';
+    if (c.conflict) return 'conflict';
+    throw error;
+  }
+}
+
+export type SaleUndoOutcome = 'undone' | 'late' | 'code_used' | 'settled' | 'conflict';
+
+/**
+ * Undoes a sale of the last minutes (made at or after `since`) in one transaction: the sale
+ * marked undone (once: a second undo, parallel or not, finds it so), the agent's float or code
+ * of stock given back and its sold, commission, owed and count taken back, its day and month
+ * too, the code revoked while never used (`code`), and the ledger's reversal of the sale
+ * (`bookings`). Either all of it is written or none. `settled`: the agent has handed over the
+ * cash of it already (it owes less than the sale), the reseller's to sort out.
+ */
+// Access: TransactWriteItems [Update AGENT#<id>/SALE#<at>#<code> SET undone_at (condition: exists, not undone, at >= since), Update AGENT#<id> ADD float|s:<forfait>, -sold/-commission/-owed/-count (condition: owed_fcfa >= owed), Update AGENT#<id>/PERIOD#<day>, PERIOD#<month> ADD -, Update CODE#<code> SET revoked_at (condition: never started, not revoked), the ledger's reversal].
+export async function undoAgentSale(
+  sale: AgentSale,
+  at: { nowIso: string; since: string },
+  code: TxItem,
+  bookings: Record<string, TxItem>,
+): Promise<SaleUndoOutcome> {
+  const owed = sale.price_fcfa - sale.commission_fcfa;
+  const back =
+    sale.paid_from === 'float'
+      ? { expression: 'ADD float_fcfa :back', names: undefined, values: { ':back': sale.price_fcfa } }
+      : {
+          expression: 'ADD #stock :back',
+          names: { '#stock': `${STOCK}${sale.forfait_id}` },
+          values: { ':back': 1 },
+        };
+  const period = (p: string): TxItem =>
+    PeriodEntity.tx.update(
+      { agent_id: sale.agent_id, period: p },
+      { add: { sold_fcfa: -sale.price_fcfa, commission_fcfa: -sale.commission_fcfa, sales_count: -1 } },
+      exists,
+    );
+  try {
+    await transact({
+      sale: SaleEntity.tx.update(
+        sale,
+        { set: { undone_at: at.nowIso } },
+        {
+          expression: 'attribute_exists(pk) AND attribute_not_exists(undone_at) AND #at >= :since',
+          names: { '#at': 'at' },
+          values: { ':since': at.since },
+        },
+      ),
+      agent: AgentEntity.tx.update(
+        { id: sale.agent_id },
+        {
+          expression: `${back.expression}, sold_fcfa :minusPrice, commission_fcfa :minusComm, owed_fcfa :minusOwed, sales_count :minusOne`,
+          names: back.names,
+          values: {
+            ...back.values,
+            ':minusPrice': -sale.price_fcfa,
+            ':minusComm': -sale.commission_fcfa,
+            ':minusOwed': -owed,
+            ':minusOne': -1,
+          },
+        },
+        { expression: 'attribute_exists(pk) AND owed_fcfa >= :owed', values: { ':owed': owed } },
+      ),
+      day: period(sale.at.slice(0, 10)),
+      month: period(sale.at.slice(0, 7)),
+      code,
+      ...bookings,
+    });
+    return 'undone';
+  } catch (error) {
+    const c = cancelled<'sale' | 'agent' | 'code'>(error);
+    if (!c) throw error;
+    if (c.failed('sale')) return 'late';
+    if (c.failed('code')) return 'code_used';
+    if (c.failed('agent')) return 'settled';
     if (c.conflict) return 'conflict';
     throw error;
   }

@@ -20,6 +20,8 @@ export interface CanaryRun {
   at: string;
   overall_status: RunStatus;
   tests: StoredCheck[];
+  /** The hotspot the canary stands for (its NAS id): the platform's own, no customer's. */
+  site?: string;
 }
 
 /** The latest run and the failure streak: what `GET /canary/status` answers. */
@@ -29,6 +31,7 @@ export interface CanaryState {
   overall_status: RunStatus;
   tests: StoredCheck[];
   consecutive_fails: number;
+  site?: string;
 }
 
 export interface DayCounters {
@@ -102,6 +105,7 @@ export const recordLatest = (run: CanaryRun, failed: boolean): Promise<CanarySta
         run_id: run.id,
         overall_status: run.overall_status,
         tests: run.tests,
+        ...(run.site ? { site: run.site } : {}),
         // A failed run adds one to the streak; a healthy one sets it back to none.
         ...(failed ? {} : { consecutive_fails: 0 }),
       },

@@ -61,5 +61,29 @@ export const TABLE = {
         'revoked_at',
       ],
     },
+    // Live access codes by reseller, in shards, by change time (the in-country edges' replica:
+    // functions/edge/replica.ts): what an edge decides a login on, and none of what a login after
+    // the first or an accounting report changes (devices, used bytes: `replica_bytes` moves in
+    // steps), so those write no copy here.
+    {
+      name: 'gsi6',
+      partitionKey: 'gsi6pk',
+      sortKey: 'gsi6sk',
+      projection: 'INCLUDE',
+      nonKeyAttributes: [
+        'code',
+        'reseller_id',
+        'source',
+        'offer',
+        'use_by',
+        'started_at',
+        'expires_at',
+        'revoked_at',
+        'replica_bytes',
+        'replica_at',
+        'topups',
+        'created_at',
+      ],
+    },
   ],
 } as const;

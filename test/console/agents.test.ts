@@ -29,7 +29,9 @@ const agentPhone = newMsisdn();
 const buyerPhone = newMsisdn();
 let nasId = '';
 
-const fcfa = (n: number) => `${new Intl.NumberFormat('fr-FR').format(n).replace(/\u202f|\u00a0/g, ' ')} FCFA`;
+// Amounts as the console writes them: no-break spaces, so that a figure never wraps.
+const fcfa = (n: number) =>
+  `${new Intl.NumberFormat('fr-FR').format(n).replace(/\u202f/g, '\u00a0')}\u00a0FCFA`;
 
 const open = () => openPhone(browser);
 const logIn = (page: Page, msisdn: string, hash = '') => logInConsole(page, server.url(), msisdn, hash);
@@ -87,8 +89,14 @@ describe('agents in the console', () => {
     );
     await a.page.getByLabel('Forfait').selectOption(forfait.id);
     await a.page.getByRole('button', { name: 'Vendre' }).click();
-    const first = (await a.page.getByTestId('sold-code').innerText()).trim();
-    expect(first).toMatch(/^[A-Z0-9]{10}$/);
+    // Asked first, in words, as a handover is: nothing is sold by one tap.
+    await a.page.getByText(`Vendre ${forfait.name} pour ${fcfa(forfait.price_fcfa)} ?`).waitFor();
+    expect(await audit(a.page)).toEqual([]);
+    await a.page.getByRole('button', { name: 'Oui, vendre' }).click();
+    // The code grouped by four, as the cards print it.
+    const shown = (await a.page.getByTestId('sold-code').innerText()).trim();
+    expect(shown).toMatch(/^[A-Z0-9]{4} [A-Z0-9]{4} [A-Z0-9]{2}$/);
+    const first = shown.replace(/ /g, '');
     expect(await audit(a.page)).toEqual([]);
     await a.page.getByRole('button', { name: 'Imprimer le ticket' }).click();
     await a.page.emulateMedia({ media: 'print' });
@@ -110,14 +118,17 @@ describe('agents in the console', () => {
       .getByLabel("Numéro de l'acheteur pour lui envoyer le code par SMS (facultatif)")
       .fill(buyerPhone);
     await a.page.getByRole('button', { name: 'Vendre' }).click();
+    await a.page.getByText(/^Vendre .* et envoyer le code au /).waitFor();
+    await a.page.getByRole('button', { name: 'Oui, vendre' }).click();
     await a.page.getByText(/Code envoyé par SMS au/).waitFor();
-    const second = (await a.page.getByTestId('sold-code').innerText()).trim();
+    const second = (await a.page.getByTestId('sold-code').innerText()).trim().replace(/ /g, '');
     expect(second).not.toBe(first);
     const texts = smsTo(buyerPhone);
     expect(texts).toHaveLength(1);
-    expect(texts[0]?.message).toContain(second);
+    expect(texts[0]?.message.replace(/ /g, '')).toContain(second);
     // A third sale: the float is used up, said in French.
     await a.page.getByRole('button', { name: 'Vendre' }).click();
+    await a.page.getByRole('button', { name: 'Oui, vendre' }).click();
     await a.page.getByText('Crédit épuisé : demandez une recharge à votre revendeur.').waitFor();
 
     // Mon solde: two sales, 10 % commission, the rest owed to the reseller.
@@ -135,8 +146,10 @@ describe('agents in the console', () => {
     await row.locator('[data-field="owed"]').getByText(fcfa(owed), { exact: true }).waitFor();
     expect(await row.locator('[data-field="commission"]').innerText()).toBe(fcfa(commission));
     await row.getByText('Ventes de Boutique Kone').click();
-    await row.locator(`tr[data-code="${first}"]`).waitFor();
-    await row.locator(`tr[data-code="${second}"]`).waitFor();
+    await row.locator(`li[data-code="${first}"]`).waitFor();
+    await row.locator(`li[data-code="${second}"]`).waitFor();
+    // Sales opened, the page still fits a 360 px phone (it was 415 px with a table).
+    expect(await scrollWidth(r.page)).toBeLessThanOrEqual(360);
     await row.getByLabel('Encaisser (FCFA)').fill(String(owed));
     await row.getByRole('button', { name: 'Enregistrer' }).click();
     await row.getByRole('button', { name: 'Oui, confirmer' }).click();
@@ -161,6 +174,64 @@ describe('agents in the console', () => {
     ]);
     await r.context.close();
     await a.context.close();
+  }, 120_000);
+
+  it("a cashier's sale is asked first and undone within minutes: float back, code revoked, marked in the reseller's list", async () => {
+    const owner = await tokenFor('reseller', { resellerId });
+    const msisdn = newMsisdn();
+    const made = await call(server.url(), 'POST', '/api/v1/agents', {
+      token: owner,
+      body: { msisdn, name: 'Kiosque Marché', commission_bp: 1000 },
+    });
+    const id = (made.body as { id: string }).id;
+    await call(server.url(), 'POST', `/api/v1/agents/${id}/accept`, {
+      token: await login(server.url(), msisdn),
+    });
+    await call(server.url(), 'POST', `/api/v1/agents/${id}/allot`, {
+      token: owner,
+      body: { float_fcfa: forfait.price_fcfa },
+    });
+    const a = await open();
+    await logIn(a.page, msisdn);
+    await a.page.getByLabel('Forfait').selectOption(forfait.id);
+    await a.page.getByRole('button', { name: 'Vendre' }).click();
+    // "Annuler" at the question sells nothing.
+    await a.page.getByRole('button', { name: 'Annuler', exact: true }).click();
+    expect(await a.page.getByTestId('sold-code').count()).toBe(0);
+    await a.page.getByRole('button', { name: 'Vendre' }).click();
+    await a.page.getByRole('button', { name: 'Oui, vendre' }).click();
+    const code = (await a.page.getByTestId('sold-code').innerText()).trim().replace(/ /g, '');
+    await a.page.getByText(`Crédit restant : ${fcfa(0)}`).waitFor();
+    await a.page.screenshot({ path: join(tmpdir(), 'console-agent-sale.png') });
+    await a.page.getByRole('button', { name: 'Annuler cette vente' }).click();
+    await a.page
+      .getByRole('status')
+      .filter({ hasText: `Vente annulée : le code ${code.replace(/(.{4})(?=.)/g, '$1 ')} ne marche plus` })
+      .waitFor();
+    await a.page.getByText(`Crédit restant : ${fcfa(forfait.price_fcfa)}`).waitFor();
+    expect(await a.page.getByRole('button', { name: 'Annuler cette vente' }).count()).toBe(0);
+    expect(await a.page.getByRole('button', { name: 'Imprimer le ticket' }).count()).toBe(0);
+    expect(await scrollWidth(a.page)).toBeLessThanOrEqual(360);
+    expect(await audit(a.page)).toEqual([]);
+    await a.page.screenshot({ path: join(tmpdir(), 'console-agent-sale-undone.png') });
+    const revoked = await call(server.url(), 'GET', `/api/v1/agents/${id}`, { token: owner });
+    expect(revoked.body).toMatchObject({
+      agent: { float_fcfa: forfait.price_fcfa, owed_fcfa: 0, sales_count: 0 },
+    });
+
+    // The reseller's list keeps the sale, marked undone, at 360 px.
+    const r = await open();
+    await logIn(r.page, resellerPhone);
+    await r.page.getByRole('link', { name: 'Agents' }).click();
+    const card = r.page.getByRole('region', { name: 'Kiosque Marché' });
+    await card.getByText('Ventes de Kiosque Marché').click();
+    await card.locator(`li.undone[data-code="${code}"]`).getByText('(vente annulée)').waitFor();
+    expect(await scrollWidth(r.page)).toBeLessThanOrEqual(360);
+    expect(await audit(r.page)).toEqual([]);
+    await r.page.screenshot({ path: join(tmpdir(), 'console-agents-sales.png'), fullPage: true });
+    expect(a.problems).toEqual([]);
+    await a.context.close();
+    await r.context.close();
   }, 120_000);
 
   it("handovers: asked, undone within minutes, in a history; float moved to another agent and back; a cashier finds today's sale", async () => {

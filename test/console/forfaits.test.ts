@@ -85,7 +85,7 @@ describe('my forfaits, in the console at 360 px', () => {
     await create(page, 'Pass Soirée', '250');
     const soiree = page.getByRole('region', { name: 'Pass Soirée' });
     await soiree.waitFor();
-    expect(await soiree.innerText()).toContain('250 FCFA');
+    expect(await soiree.innerText()).toContain('250\u00a0FCFA');
     expect((await portalNames()).slice(0, 2)).toEqual(['Pass Maquis', 'Pass Soirée']);
 
     // Move the second above the first.

@@ -160,7 +160,7 @@ describe('printing a batch, at 360 px', () => {
       const card = await cards.first().innerText();
       expect(card).toContain(reseller.ssid);
       expect(card).toContain('Rejoignez ce Wi-Fi');
-      expect(card).toMatch(/\d+ FCFA/);
+      expect(card).toMatch(/\d+\u00a0FCFA/);
       // On paper: A4 pages of `perPage` cards each (41 cards: the last page holds the rest).
       const pdf = pdfPages(await page.pdf({ preferCSSPageSize: true, printBackground: true }));
       expect(pdf.pages, option).toBe(Math.ceil(41 / perPage));

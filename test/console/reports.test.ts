@@ -86,7 +86,7 @@ async function logIn(page: Page, role: 'reseller' | 'admin' = 'reseller'): Promi
   await logInConsole(page, edge.apiUrl, msisdn);
 }
 const amount = (n: number) =>
-  `${new Intl.NumberFormat('fr-FR').format(n).replace(/\u202f|\u00a0/g, ' ')} FCFA`;
+  `${new Intl.NumberFormat('fr-FR').format(n).replace(/\u202f/g, '\u00a0')}\u00a0FCFA`;
 /** A statement table's cell by its field, as the screen writes it. */
 const cell = (page: Page, table: string, field: string) =>
   page.getByTestId(table).locator(`td[data-field="${field}"]`).innerText();
@@ -137,9 +137,17 @@ describe('sales reports, at 360 px', () => {
       page.getByRole('button', { name: 'Télécharger le CSV' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('ventes-2025-10-01-2025-11-30.csv');
-    const csv = readFileSync(await download.path(), 'utf8').split('\r\n');
-    expect(csv[1]).toBe('total,2025-10-01..2025-11-30,XOF,5000');
-    expect(csv).toContain(`agent,${reseller.agentId},"Boutique Gare, quai 2",500`);
+    // As a French spreadsheet opens it: a byte-order mark, `;`, French words, names, days day first.
+    const bytes = readFileSync(await download.path());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const csv = bytes
+      .toString('utf8')
+      .replace(/^\ufeff/, '')
+      .split('\r\n');
+    expect(csv[0]).toBe('Rubrique;Nom;Nombre de ventes;Montant (FCFA)');
+    expect(csv[1]).toMatch(/^Total;du 01\/10\/2025 au 30\/11\/2025;\d+;5000$/);
+    expect(csv).toContain('Agent;Boutique Gare, quai 2;;500');
+    expect(csv.join('\n')).not.toContain(reseller.agentId);
 
     // On paper: the report alone, without the form and the menus.
     await page.emulateMedia({ media: 'print' });
@@ -153,6 +161,17 @@ describe('sales reports, at 360 px', () => {
       .poll(() => page.getByTestId('report').locator('h2').innerText())
       .toMatch(/^Sales from 1 Oct 2025/);
     expect(await page.getByTestId('report-channels').innerText()).toContain('Cash (agents)');
+    // The English console's CSV stays English, with `,`.
+    const [english] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: /CSV/ }).click(),
+    ]);
+    expect(english.suggestedFilename()).toBe('sales-2025-10-01-2025-11-30.csv');
+    const en = readFileSync(await english.path(), 'utf8')
+      .replace(/^\ufeff/, '')
+      .split('\r\n');
+    expect(en[0]).toBe('Section,Name,Sales,Amount (FCFA)');
+    expect(en).toContain('Agent,"Boutique Gare, quai 2",,500');
     expect(await audit(page)).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
@@ -201,8 +220,8 @@ describe('sales reports, at 360 px', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Télécharger le CSV' }).click(),
     ]);
-    expect(readFileSync(await download.path(), 'utf8').split('\r\n')[1]).toBe(
-      'total,2025-10-01..2025-11-30,XOF,5000',
+    expect(readFileSync(await download.path(), 'utf8').split('\r\n')[1]).toMatch(
+      /^Total;du 01\/10\/2025 au 30\/11\/2025;\d+;5000$/,
     );
     expect(problems).toEqual([]);
     await context.close();

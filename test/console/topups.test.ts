@@ -108,7 +108,7 @@ describe('a top-up, in the console at 360 px', () => {
     await card.getByLabel('Code du client').fill(typed);
     await select.selectOption(day.id);
     await card.getByRole('button', { name: 'Recharger' }).click();
-    const question = card.getByText(/^Recharger le code .* avec Pass Jour pour 300 FCFA \?$/);
+    const question = card.getByText(/^Recharger le code .* avec Pass Jour pour 300\sFCFA \?$/);
     await question.waitFor();
     expect(await audit(page)).toEqual([]);
     const before = Date.now();
@@ -120,7 +120,7 @@ describe('a top-up, in the console at 360 px', () => {
     expect(stored?.topups).toBe(1);
     const today = new Date().toISOString().slice(0, 10);
     const [books] = await salesBetween(reseller.id, today, today);
-    expect(books).toMatchObject({ total_fcfa: 300, by_channel: { cash: 300 } });
+    expect(books).toMatchObject({ total_fcfa: 300, by_channel: { counter: 300 } });
     expect(await scrollWidth(page)).toBeLessThanOrEqual(360);
     expect(await audit(page)).toEqual([]);
 

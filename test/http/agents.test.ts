@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { SEED_FORFAITS } from '../../functions/billing/catalogue.js';
 import { clock } from '../../functions/core/clock.js';
 import { ddb, tableName } from '../../functions/core/ddb.js';
+import { gsm7Segments, toGsm7 } from '../../functions/core/gsm7.js';
 import { getAccessCode } from '../../functions/store/access-codes.js';
 import { upsertOperator } from '../../functions/store/accounts.js';
 import { recordReseller } from '../../functions/store/resellers.js';
@@ -163,8 +164,11 @@ describe('an agent of a reseller', () => {
       .map((l) => JSON.parse(l) as { to: string; message: string })
       .filter((m) => m.to === buyer);
     expect(sms).toHaveLength(1);
-    expect(sms[0]?.message).toContain(code);
-    expect(sms[0]?.message).toMatch(/^[\x20-\x7e]+$/);
+    // The code grouped by four, as the cards print it.
+    expect(sms[0]?.message.replace(/ /g, '')).toContain(code);
+    // GSM-7 only (its é included), one segment.
+    expect(toGsm7(sms[0]?.message ?? '')).toBe(sms[0]?.message);
+    expect(gsm7Segments(sms[0]?.message ?? '')).toBe(1);
     // The sale keeps the buyer's number masked only: the code is texted, the books need no number.
     const stored = await ddb().send(
       new QueryCommand({
@@ -238,12 +242,16 @@ describe('an agent of a reseller', () => {
         headers: { authorization: `Bearer ${reseller.token}` },
       },
     );
-    const lines = (await csv.text()).trim().split('\n');
+    const lines = (await csv.text()).trim().split('\r\n');
     expect(lines[0]).toBe(
-      'at,code,forfait_id,forfait_name,price_fcfa,commission_fcfa,due_fcfa,paid_from,nas_id',
+      'Date;Code;Forfait;Prix (FCFA);Commission (FCFA);À reverser (FCFA);Payé par;Hotspot;Agent',
     );
     expect(lines).toHaveLength(3);
     expect(lines.join('\n')).toContain(code);
+    // Names, not ids: the agent's, and a day-first local date.
+    expect(lines[1]).toMatch(
+      /^\d\d\/\d\d\/\d{4} \d\d:\d\d;[A-Z0-9]+;[^;]+;\d+;\d+;\d+;crédit;[^;]*;Boutique Kone$/,
+    );
   });
 
   it('sells from a stock of codes of a forfait, then from its float once the stock is out', async () => {

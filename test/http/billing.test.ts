@@ -135,7 +135,7 @@ describe('the sandbox payment flow end to end', () => {
       sessions_count: 0,
       // Beside the spec's fields: the total by how it was paid, and the agents' share of the
       // month (docs/agents.md).
-      by_channel: { mobile_money: 0, voucher: 0, cash: 0 },
+      by_channel: { mobile_money: 0, voucher: 0, cash: 0, counter: 0 },
       agents: { sold_fcfa: 0, commission_fcfa: 0, reseller_after_commission_fcfa: 0 },
     });
   });
@@ -169,12 +169,25 @@ describe('vouchers over HTTP', () => {
     });
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
-    const lines = (await csv.text()).trim().split('\n');
+    // French by default: `;` between fields, French headers, a byte-order mark first.
+    const body = new Uint8Array(await csv.arrayBuffer());
+    expect([...body.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = new TextDecoder().decode(body).trim().split('\r\n');
     expect(lines).toHaveLength(4);
+    expect(lines[0]).toBe(
+      'Code;Forfait;Prix (FCFA);Statut;Revendeur;Créé le;Utilisé le;À utiliser avant le;Devise',
+    );
+    expect(lines[1]).toMatch(/^[A-Z0-9]+;[^;]+;\d+;disponible;[^;]*;\d\d\/\d\d\/\d{4} \d\d:\d\d;;/);
+    const english = await fetch(`${server.url()}/api/v1/vouchers/export?batch_id=${batch_id}&lang=en`, {
+      headers: { authorization: `Bearer ${owner}` },
+    });
+    expect((await english.text()).split('\r\n')[0]).toBe(
+      'Code,Plan,Price (FCFA),Status,Reseller,Created,Used,Use by,Currency',
+    );
     expect(
       lines
         .slice(1)
-        .map((l) => l.split(',')[0])
+        .map((l) => l.split(';')[0])
         .sort(),
     ).toEqual(items.map((v) => v.code).sort());
     const foreign = await fetch(`${server.url()}/api/v1/vouchers/export?batch_id=${batch_id}`, {

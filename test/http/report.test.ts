@@ -137,14 +137,25 @@ describe("a reseller's sales report", () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const text = await csv.text();
+    // As a French spreadsheet opens it: `;`, French words, names (no ids), days day first.
     const lines = text.split('\r\n');
-    expect(lines[0]).toBe('kind,key,name,total_fcfa');
-    expect(lines[1]).toBe('total,2025-10-01..2025-11-30,XOF,4000');
-    expect(lines).toContain(`agent,${agentId},"'=Awa ""la"", Gare",500`);
-    expect(lines).toContain(`forfait,${week.id},${week.name},3500`);
-    expect(lines).toContain('channel,mobile_money,mobile_money,2000');
-    expect(lines).toContain('day,2025-11-21,-1,-1000');
+    expect(lines[0]).toBe('Rubrique;Nom;Nombre de ventes;Montant (FCFA)');
+    expect(lines[1]).toMatch(/^Total;du 01\/10\/2025 au 30\/11\/2025;-?\d+;4000$/);
+    expect(lines).toContain(`Agent;"'=Awa ""la"", Gare";;500`);
+    expect(lines).toContain(`Forfait;${week.name};;3500`);
+    expect(lines).toContain('Canal;Mobile money;;2000');
+    expect(lines).toContain('Jour;21/11/2025;-1;-1000');
+    expect(text).not.toContain(agentId);
     expect(text.endsWith('\r\n')).toBe(true);
+    // The English console's: `,` and English words.
+    const english = await fetch(
+      `${server.url()}/api/v1/billing/report/export?reseller_id=${resellerId}&from=2025-10-01&to=2025-11-30&lang=en`,
+      { headers: { authorization: `Bearer ${owner}` } },
+    );
+    const en = (await english.text()).split('\r\n');
+    expect(en[0]).toBe('Section,Name,Sales,Amount (FCFA)');
+    expect(en).toContain('Channel,Mobile money,,2000');
+    expect(en).toContain('Day,2025-11-21,-1,-1000');
   });
 
   it('counts a sale made through the API today, as the statement does', async () => {

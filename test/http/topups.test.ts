@@ -119,7 +119,7 @@ describe('top-ups by a reseller', () => {
     });
     const b = await books(r);
     expect(b).toMatchObject({ total_fcfa: day.price_fcfa, sales_count: 1 });
-    expect(b.by_channel).toEqual({ cash: day.price_fcfa });
+    expect(b.by_channel).toEqual({ counter: day.price_fcfa });
     expect(b.by_hotspot).toEqual({ [r.nasId]: day.price_fcfa });
     expect(b.by_forfait).toEqual({ [day.id]: day.price_fcfa });
   });

@@ -140,7 +140,7 @@ function sumOf(days: Books[]): Books {
 }
 
 const csvRows = (csv: string) => {
-  const [head, ...rows] = csv.trim().split('\n');
+  const [head, ...rows] = csv.trim().split('\r\n');
   const names = (head as string).split(',');
   return rows.map((r) => Object.fromEntries(r.split(',').map((v, i) => [names[i], v])));
 };
@@ -312,7 +312,7 @@ async function run(ops: Op[]) {
         channel: 'voucher',
       });
     } else if (o.kind === 'topup') {
-      // The reseller tops up a guest's code in use at its hotspot, paid in cash.
+      // The reseller tops up a guest's code in use at its hotspot, paid in cash to itself (its counter, no agent's).
       await topUpCode(s.reseller, s.topped, f.id);
       booked(o.day, {
         amount: price,
@@ -321,7 +321,7 @@ async function run(ops: Op[]) {
         commission: 0,
         nas: s.nasId,
         forfait: f.id,
-        channel: 'cash',
+        channel: 'counter',
       });
     } else if (o.kind === 'agent_topup') {
       // The agent tops up the same code for cash, from its float, keeping its commission.
@@ -383,9 +383,12 @@ async function run(ops: Op[]) {
       split.operator_fcfa +
       split.provider_fee_fcfa,
   ).toBe(summary.total_fcfa);
-  expect(summary.by_channel.mobile_money + summary.by_channel.voucher + summary.by_channel.cash).toBe(
-    summary.total_fcfa,
-  );
+  expect(
+    summary.by_channel.mobile_money +
+      summary.by_channel.voucher +
+      summary.by_channel.cash +
+      summary.by_channel.counter,
+  ).toBe(summary.total_fcfa);
   const lines: Record<string, number> = Object.fromEntries(
     statementLines(summary).map((l) => [l.key, l.fcfa]),
   );
@@ -394,23 +397,29 @@ async function run(ops: Op[]) {
   expect(line('split_reseller')).toBe(line('total') - line('split_fees') - line('split_operator'));
   if (summary.agents.commission_fcfa !== 0)
     expect(line('reseller_after_commission')).toBe(line('split_reseller') - line('agents_commission'));
-  expect([lines.channel_mobile_money, lines.channel_voucher, lines.channel_cash]).toEqual([
+  expect([
+    lines.channel_mobile_money,
+    lines.channel_voucher,
+    lines.channel_cash,
+    line('channel_counter'),
+  ]).toEqual([
     summary.by_channel.mobile_money,
     summary.by_channel.voucher,
     summary.by_channel.cash,
+    summary.by_channel.counter,
   ]);
 
   // The agent's sales CSV holds its cash sales and their commission.
-  const sales = csvRows(await salesCsv(s.reseller, s.agent.agentId, `${MONTH}-01`, `${MONTH}-31`));
-  expect(sales.reduce((n, r) => n + Number(r.price_fcfa), 0)).toBe(summary.agents.sold_fcfa);
-  expect(sales.reduce((n, r) => n + Number(r.commission_fcfa), 0)).toBe(summary.agents.commission_fcfa);
+  const sales = csvRows(await salesCsv(s.reseller, s.agent.agentId, `${MONTH}-01`, `${MONTH}-31`, 'en'));
+  expect(sales.reduce((n, r) => n + Number(r['Price (FCFA)']), 0)).toBe(summary.agents.sold_fcfa);
+  expect(sales.reduce((n, r) => n + Number(r['Commission (FCFA)']), 0)).toBe(summary.agents.commission_fcfa);
   // The voucher batches' CSV: the vouchers used are the voucher sales, each forfait by its name.
   let used = 0;
   for (const { batch } of s.vouchers.values()) {
-    const rows = csvRows(await operatorBatchCsv(batch));
+    const rows = csvRows(await operatorBatchCsv(batch, 'en'));
     for (const r of rows) {
-      expect(FORFAITS.map((f) => f.name)).toContain(r.forfait);
-      if (r.status !== 'active') used += Number(r.price_fcfa);
+      expect(FORFAITS.map((f) => f.name)).toContain(r.Plan);
+      if (r.Status !== 'available') used += Number(r['Price (FCFA)']);
     }
   }
   expect(used).toBe(summary.by_channel.voucher);

@@ -131,9 +131,14 @@ describe('vouchers and the resellers they are made for', () => {
       code,
       use_by: useBy,
     });
-    const [header, line] = (await operatorBatchCsv(batch_id)).trim().split('\n');
-    expect(header?.split(',')).toContain('use_by');
-    expect(line).toContain(useBy);
+    const [header, line] = (await operatorBatchCsv(batch_id)).trim().split('\r\n');
+    expect(header?.split(';')).toContain('À utiliser avant le');
+    // Day first, in the reseller's time (Abidjan's: UTC).
+    const d = new Date(useBy);
+    const two = (n: number) => String(n).padStart(2, '0');
+    expect(line).toContain(
+      `${two(d.getUTCDate())}/${two(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}`,
+    );
   });
 
   it('refuses to redeem an unused voucher past its use_by date (409), granting nothing', async () => {

@@ -6,7 +6,7 @@ import { clock } from '../../functions/core/clock.js';
 import { toAppError } from '../../functions/core/errors.js';
 import { getSecret } from '../../functions/core/secrets.js';
 import { registerEdge } from '../../functions/edge/edge-auth.js';
-import { replicaOf } from '../../functions/edge/replica.js';
+import { replicaPage } from '../../functions/edge/replica.js';
 import { resetRouterKeys } from '../../functions/routers/keys-client.js';
 import { handler as keysFunction } from '../../functions/routers/router-keys.js';
 import { register, rotate } from '../../functions/routers/routers.js';
@@ -115,26 +115,26 @@ describe('a public function using the router keys', () => {
     sent = [];
 
     // Act
-    const replica = await replicaOf(principal, [], clock.now(), `Bearer ${token}`);
+    const replica = await replicaPage(principal, {}, clock.now(), `Bearer ${token}`);
 
     // Assess: its router with its secret, not the other reseller's; the token went along.
-    expect(replica.routers.map((r) => [r.router_id, r.secret])).toEqual([
+    expect((replica.routers ?? []).map((r) => [r.router_id, r.secret])).toEqual([
       [mine.router.router_id, (mine.credentials as { secret: string }).secret],
     ]);
     expect(sent).toEqual([{ op: 'edge-secrets', authorization: `Bearer ${token}` }]);
 
     // A public function that asks with the principal of an edge but another token (or a revoked
     // edge's) gets no secret at all: the keys function checks the token itself.
-    const forged = await replicaOf(
+    const forged = await replicaPage(
       { ...principal, resellerIds: [other.router.reseller_id] },
-      [],
+      {},
       clock.now(),
       `Bearer edge_${randomUUID()}.${'x'.repeat(43)}`,
     );
-    expect(forged.routers.map((r) => r.secret)).toEqual([undefined]);
+    expect((forged.routers ?? []).map((r) => r.secret)).toEqual([undefined]);
     await revokeEdge(edge.edge_id, clock.iso());
     expect(
-      (await replicaOf(principal, [], clock.now(), `Bearer ${token}`)).routers.map((r) => r.secret),
+      ((await replicaPage(principal, {}, clock.now(), `Bearer ${token}`)).routers ?? []).map((r) => r.secret),
     ).toEqual([undefined]);
   });
 

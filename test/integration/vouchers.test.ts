@@ -143,7 +143,7 @@ describe('voucher redemption', () => {
       expect(expired.items).toEqual([expect.objectContaining({ code, status: 'expired' })]);
       const all = await listVouchers(resellerId, undefined, 1, 20);
       expect(all.items.find((v) => v.code === code)?.status).toBe('expired');
-      expect(await operatorBatchCsv(batch_id)).toMatch(new RegExp(`^${code},[^\\n]*,expired,`, 'm'));
+      expect(await operatorBatchCsv(batch_id, 'en')).toMatch(new RegExp(`^${code},[^\\n]*,expired,`, 'm'));
       expect(await redeem(code, randomUUID()).catch(codeOf)).toBe('ERR_CONFLICT');
     } finally {
       clock.reset();

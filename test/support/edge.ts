@@ -105,7 +105,13 @@ export async function fakeRegion(mode: RegionMode = 'up'): Promise<FakeRegion> {
     };
     switch (req.url) {
       case '/api/v1/edge/replica':
-        return json(200, { ...region.replica, generated_at: new Date().toISOString() });
+        // A first sync in one page each time (functions/edge/replica.ts): no cursor handed out.
+        return json(200, {
+          ...region.replica,
+          generated_at: new Date().toISOString(),
+          kind: 'full',
+          removed: [],
+        });
       case '/api/v1/edge/radius/accounting': {
         const total =
           Number(body['Acct-Input-Octets64']?.value[0] ?? 0) +

@@ -133,6 +133,8 @@ describe('the RADIUS core', () => {
       'functions/radius/attributes.ts normalizeCode',
       'functions/radius/attributes.ts requestAttributes',
       'functions/radius/exchange.ts accountingExchange,authorizeExchange,postAuthExchange',
+      // The guess budgets of a cut: the region's gate over the edge's memory.
+      'functions/radius/guesses.ts gateLogin',
       'functions/radius/settings.ts radiusSettings',
     ]);
   });

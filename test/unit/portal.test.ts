@@ -214,7 +214,7 @@ describe('the portal’s language and words', () => {
     expect(priceText('fr', 1500).replace(/\s/g, ' ')).toBe('1 500 FCFA');
     expect(durationText('fr', 72)).toBe('3 jours');
     expect(durationText('en', 1)).toBe('1 hour');
-    expect(dataText('fr', 1536)).toBe('1,5 Go de données');
+    expect(dataText('fr', 1536)).toBe('1,5\u00a0Go de données');
     expect(remainingText('fr', 2 * 3600 + 15 * 60)).toBe('2 heures 15 min');
   });
 });

@@ -13,11 +13,40 @@ const NAMES = [
 
 describe('the SMS texts', () => {
   it.each(NAMES)('with the forfait %s are GSM-7 and one 160-character segment', (name) => {
-    for (const text of [smsText('012345'), accessCodeText('ABCDEFGHJK', name)]) {
+    const long = 'Maquis du Grand Carrefour de Yopougon Sideci';
+    for (const text of [
+      smsText('012345'),
+      accessCodeText('ABCDEFGHJK', { forfaitName: name }),
+      accessCodeText('ABCDEFGHJKMN', {
+        forfaitName: name,
+        offer: { duration_hours: 720, data_limit_mb: 30_720 },
+        hotspot: long,
+      }),
+    ]) {
       // GSM-7 through and through: folding to GSM-7 changes nothing.
       expect(toGsm7(text), text).toBe(text);
       expect(text.length, text).toBeLessThanOrEqual(160);
     }
+  });
+
+  it('name the hotspot, the code as cards group it, the validity and "données illimitées" for a forfait without a cap', () => {
+    expect(
+      accessCodeText('ABCDEFGHJK', {
+        forfaitName: 'Pass Soirée',
+        offer: { duration_hours: 168, data_limit_mb: 0 },
+        hotspot: 'Chez Awa',
+      }),
+    ).toBe(
+      'Chez Awa: votre code WiFi ABCD EFGH JK. Pass Soirée, 7 jours, données illimitées. Tapez-le sur la page du hotspot.',
+    );
+    expect(
+      accessCodeText('ABCDEFGHJK', {
+        forfaitName: 'Pass 1 heure',
+        offer: { duration_hours: 1, data_limit_mb: 300 },
+      }),
+    ).toBe(
+      'Votre code WiFi ABCD EFGH JK. Pass 1 heure, 1 h, 300 Mo de données. Tapez-le sur la page du hotspot.',
+    );
   });
 
   it('keep the GSM-7 accents and fold the others', () => {
@@ -47,7 +76,11 @@ describe("a forfait's name in a code text (issue 40, info)", () => {
     'Ecrivez a moi@exemple.com',
   ])('leaves out %s, which could pass as a number or a link', (name) => {
     const text = accessCodeText('ABCDEFGHJK', name);
-    expect(text).toBe("Votre code d'acces WiFi est ABCDEFGHJK.");
+    expect(text).toBe('Votre code WiFi ABCD EFGH JK. Tapez-le sur la page du hotspot.');
+    // A reseller's business name is its free text too: left out the same way.
+    expect(accessCodeText('ABCDEFGHJK', { forfaitName: 'Pass 1 heure', hotspot: name })).toBe(
+      'Votre code WiFi ABCD EFGH JK. Pass 1 heure. Tapez-le sur la page du hotspot.',
+    );
   });
 
   it.each([
@@ -56,7 +89,7 @@ describe("a forfait's name in a code text (issue 40, info)", () => {
     ['Forfait Élite Maïs Côte d’Ivoire — Nuit', "Forfait Élite Mais Cote d'Ivoire - Nuit"],
   ])('carries %s as %s', (name, carried) => {
     expect(accessCodeText('ABCDEFGHJK', name)).toBe(
-      `Votre code d'acces WiFi est ABCDEFGHJK. Forfait: ${carried}.`,
+      `Votre code WiFi ABCD EFGH JK. ${carried}. Tapez-le sur la page du hotspot.`,
     );
   });
 });

@@ -17,7 +17,7 @@ import { getPayment, type Payment } from '../../store/payments.js';
 import { untilSettled } from '../../store/retry.js';
 import type { PaymentState } from '../gateways/port.js';
 import { bookings, grant, newAccessCode, paymentSale, takenBack, toppedUp } from '../ledger.js';
-import { accessCodeText } from '../sms-texts.js';
+import { paidCodeText } from '../sms-texts.js';
 import { assertLive } from '../topups.js';
 import { alertPaymentMismatch, recordClaim } from './disputes.js';
 import { creditRenewal } from './renewal-credit.js';
@@ -65,7 +65,7 @@ async function textAccessCode(p: Payment, code: string): Promise<void> {
   // Shown on screen by the portal that bought it: no SMS (docs/decisions.md, "SMS per sale").
   if (!p.msisdn || p.code_sms === false) return;
   try {
-    await sendSms(p.msisdn, accessCodeText(code, p.forfait_name));
+    await sendSms(p.msisdn, await paidCodeText(p, code));
   } catch (error) {
     log.warn('access code sms failed', { payment: p.id, error: (error as Error).name });
   }

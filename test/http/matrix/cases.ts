@@ -261,6 +261,34 @@ export const cases: Record<string, MatrixCase> = {
       admin: 204,
     },
   },
+  'POST /api/v1/auth/logout/all': {
+    request: async () => ({ path: '' }),
+    expect: {
+      none: 401,
+      expired: 401,
+      forged: 401,
+      subscriber: 204,
+      otherReseller: 204,
+      owner: 204,
+      admin: 204,
+    },
+  },
+  'POST /api/v1/auth/refresh': {
+    // A refresh token of no session: every caller gets the same 401, session token or not.
+    request: async () => ({
+      path: '',
+      body: { refresh_token: `${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}.0.${'A'.repeat(43)}` },
+    }),
+    expect: {
+      none: 401,
+      expired: 401,
+      forged: 401,
+      subscriber: 401,
+      otherReseller: 401,
+      owner: 401,
+      admin: 401,
+    },
+  },
   'POST /api/v1/auth/device/session': {
     // A credential nobody was given: every caller gets the same 401, token or not.
     request: async () => ({ path: '', body: { device_token: 'A'.repeat(43) } }),
@@ -942,6 +970,15 @@ export const cases: Record<string, MatrixCase> = {
   },
   'GET /api/v1/agents/{id}/handovers': {
     request: async (cast) => ({ path: `/api/v1/agents/${cast.ownerAgentId}/handovers` }),
+    expect: AGENT_SEES,
+  },
+  'POST /api/v1/agents/{id}/sales/{code}/undo': {
+    request: async (cast) => {
+      // A sale just made, undone once by whoever may: the agent itself, its reseller, an admin.
+      await give(MATRIX_ADMIN, cast.ownerAgentId, { float_fcfa: 100_000 });
+      const sold = await sell(agentPrincipal(cast), cast.ownerAgentId, { forfait_id: forfaitId });
+      return { path: `/api/v1/agents/${cast.ownerAgentId}/sales/${sold.sale.code}/undo` };
+    },
     expect: AGENT_SEES,
   },
   'POST /api/v1/agents/{id}/handovers/{handover_id}/undo': {
