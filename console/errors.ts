@@ -105,6 +105,14 @@ export const ERROR_TEXT: Record<string, Words> = {
     fr: 'Nombre maximal de forfaits atteint.',
     en: 'Maximum number of plans reached.',
   },
+  ERR_USERNAME_TAKEN: {
+    fr: 'Cet identifiant PPPoE est déjà pris : choisissez-en un autre.',
+    en: 'This PPPoE user name is taken: choose another.',
+  },
+  ERR_PERIOD_SOLD: {
+    fr: 'Cette période est déjà payée : la liste est à jour.',
+    en: 'This period is paid already: the list is up to date.',
+  },
   ERR_PAYLOAD_TOO_LARGE: { fr: 'Envoi trop volumineux.', en: 'Too large to send.' },
   ERR_UNSUPPORTED_MEDIA_TYPE: { fr: 'Format de fichier refusé.', en: 'File format refused.' },
   ERR_RATE_LIMITED: {

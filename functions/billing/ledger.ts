@@ -10,14 +10,22 @@ import type { Entitlement } from '../store/entitlements.js';
 import type { TxItem } from '../store/entity.js';
 import { getForfait, type Offer, onSaleAt, type StoredForfait } from '../store/forfaits.js';
 import type { Payment } from '../store/payments.js';
+import {
+  type PlanPeriod,
+  type PppoePlan,
+  type PppoeRenewal,
+  type PppoeSubscriber,
+  renewalItems,
+} from '../store/pppoe.js';
 import { monthEntry } from '../store/revenue.js';
 import { dayEntry } from '../store/sales.js';
 import { newCode } from './codes.js';
 
 /**
- * THE ledger: what a sale is, whatever makes it. Five flows sell (a mobile-money payment, a
+ * THE ledger: what a sale is, whatever makes it. Six flows sell (a mobile-money payment, a
  * voucher redeemed through the API, a voucher's first use at a router, an agent's cash sale, a
- * top-up of a live code), a refund unmakes a payment's sale and an undo an agent's; each takes from here the offer it grants, the access
+ * top-up of a live code, a PPPoE subscription's period), a refund unmakes a payment's sale and an
+ * undo an agent's; each takes from here the offer it grants, the access
  * code it makes and the bookings of its sale, and adds only its own items to the transaction.
  * No other module writes a revenue or daily-sales item (test/unit/ledger.test.ts).
  */
@@ -235,3 +243,86 @@ export const voucherSale = (v: AccessCode, nasId?: string): Sale => ({
   channel: 'voucher',
   amountFcfa: v.price_fcfa ?? 0,
 });
+
+/**
+ * The end of a plan's period begun at `startMs`: 7 days, or the next month's `day` (the
+ * subscription's billing day, that of its first period: the month's last day when shorter), so
+ * periods begun on the 31st end on the last day of each month, not drift to the 28th.
+ */
+function periodEnd(period: PlanPeriod, startMs: number, day: number): number {
+  if (period === 'week') return startMs + 7 * 86_400_000;
+  const d = new Date(startMs);
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + 1);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return d.getTime();
+}
+
+/**
+ * The period a renewal paid at `nowMs` buys (pure): it follows the last one without a gap when
+ * that one has not ended, or ended less than the plan's grace days ago (the subscriber kept the
+ * service meanwhile); else it starts now. `counting`: where the subscriber's data counting
+ * starts (a period paid ahead leaves the current one's counting as it is).
+ */
+export function nextPeriod(
+  sub: Pick<PppoeSubscriber, 'paid_until' | 'period_started_at' | 'billing_day'>,
+  plan: Pick<PppoePlan, 'period' | 'grace_days'>,
+  nowMs: number,
+): { starts_at: string; ends_at: string; counting: string; billing_day: number } {
+  const last = sub.paid_until ? Date.parse(sub.paid_until) : undefined;
+  const follows = last !== undefined && nowMs <= last + plan.grace_days * 86_400_000;
+  const start = follows ? (last as number) : nowMs;
+  // A period that follows keeps the billing day; one begun anew begins its own.
+  const billing_day = (follows && sub.billing_day) || new Date(start).getUTCDate();
+  const ahead = start > nowMs && sub.period_started_at !== undefined;
+  return {
+    starts_at: clock.iso(start),
+    ends_at: clock.iso(periodEnd(plan.period, start, billing_day)),
+    counting: ahead ? (sub.period_started_at as string) : clock.iso(start),
+    billing_day,
+  };
+}
+
+/**
+ * A PPPoE subscription's period sold (by cash at the console, or by a mobile-money payment):
+ * the period's record and the subscriber moved to it (functions/store/pppoe.ts: conditioned on
+ * the periods it had when read, so each period is sold once whatever races it) and the sale's
+ * bookings, booked at the subscriber's first hotspot under the plan's id. The items of one
+ * transaction, to which the flow adds its own (a payment's completion).
+ */
+export function periodSold(
+  sub: PppoeSubscriber,
+  plan: PppoePlan,
+  paid: { channel: 'cash' | 'mobile_money'; paymentId?: string },
+  nowMs: number,
+): { renewal: PppoeRenewal; items: Record<string, TxItem> } {
+  const at = clock.iso(nowMs);
+  const period = nextPeriod(sub, plan, nowMs);
+  const renewal: PppoeRenewal = {
+    subscriber_id: sub.id,
+    period: sub.periods + 1,
+    reseller_id: sub.reseller_id,
+    plan_id: plan.id,
+    starts_at: period.starts_at,
+    ends_at: period.ends_at,
+    channel: paid.channel,
+    amount_fcfa: plan.price_fcfa,
+    ...(paid.paymentId ? { payment_id: paid.paymentId } : {}),
+    at,
+  };
+  const sale: Sale = {
+    resellerId: sub.reseller_id,
+    forfaitId: plan.id,
+    ...(sub.nas_ids[0] ? { nasId: sub.nas_ids[0] } : {}),
+    channel: paid.channel,
+    amountFcfa: plan.price_fcfa,
+  };
+  return {
+    renewal,
+    items: {
+      ...renewalItems(sub, renewal, { period_started_at: period.counting, billing_day: period.billing_day }),
+      ...bookings(sale, at),
+    },
+  };
+}

@@ -43,6 +43,10 @@ export const ERROR_STATUS = {
   ERR_DEVICE_LIMIT: 409,
   /** A reseller with as many own forfaits as the operator allows (OWN_FORFAITS_MAX). */
   ERR_FORFAIT_LIMIT: 409,
+  /** A PPPoE user name another subscriber holds (user names are unique platform-wide). */
+  ERR_USERNAME_TAKEN: 409,
+  /** A PPPoE renewal for a period sold meanwhile (a second click, another cashier, a payment). */
+  ERR_PERIOD_SOLD: 409,
   ERR_PAYLOAD_TOO_LARGE: 413,
   ERR_UNSUPPORTED_MEDIA_TYPE: 415,
   ERR_RATE_LIMITED: 429,

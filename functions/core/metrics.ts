@@ -93,6 +93,8 @@ type BusinessMetric =
   /** A completed payment its gateway refunded: its code was taken back. */
   | 'PaymentRefunded'
   | 'PaymentStatusChecked'
+  /** A PPPoE subscriber's period sold (cash or mobile money: functions/billing/pppoe-renewals.ts). */
+  | 'PppoeRenewed'
   | 'ReconciliationRun'
   | 'ReconciliationCompleted'
   | 'VoucherRedeemed'

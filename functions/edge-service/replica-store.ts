@@ -18,7 +18,8 @@ import { type RadiusSession, reportChange } from '../store/sessions.js';
  * Two limits of a cut hold here: devices are counted at this edge only, and a code sold after
  * the last sync is unknown. Wrong codes are counted in memory under the region's budgets
  * (`memoryPlaces`). Nothing the region alone can do is done (no Disconnect-Request, no MAC
- * bindings: a MAC login is refused, and the router shows its page; no guessing alert).
+ * bindings: a MAC login is refused, and the router shows its page; no guessing alert; no PPPoE
+ * subscribers: a PPPoE login is refused as unavailable).
  */
 export interface EdgeData {
   replica?: Replica;
@@ -254,5 +255,11 @@ export function replicaStore(
     },
     session: async (id) => data.sessions[id],
     usedUp: async () => undefined,
+    // PPPoE subscribers are not in the replica (it carries codes, routers and NAS ids): during a
+    // cut a PPPoE login is refused with its own reason, and a PPPoE report is left to the
+    // region, which counts it when the edge's journal is replayed.
+    subscriberLogin: async () => 'unavailable',
+    pppoeCounted: async () => undefined,
+    countPppoe: async () => true,
   };
 }

@@ -119,11 +119,17 @@ export interface Grant {
   expiresAt: string;
 }
 
-/** MikroTik's rate: `rx/tx` from the router's side (rx: the client's upload), CIR as min-rate. */
-function mikrotikRate(cir: number, mir: number): string {
+/**
+ * MikroTik's rate: `rx/tx` from the router's side (rx: the client's upload, tx: its download),
+ * no burst, priority 8, then the guaranteed rate (min-rate) in the same order.
+ */
+export function mikrotikRateLimit(up: number, down: number, minUp: number, minDown: number): string {
   const k = (n: number) => `${n}k`;
-  return `${k(mir)}/${k(mir)} 0/0 0/0 0/0 8 ${k(Math.min(cir, mir))}/${k(Math.min(cir, mir))}`;
+  return `${k(up)}/${k(down)} 0/0 0/0 0/0 8 ${k(Math.min(minUp, up))}/${k(Math.min(minDown, down))}`;
 }
+
+/** A code's rate: the same both ways, its CIR as min-rate. */
+const mikrotikRate = (cir: number, mir: number): string => mikrotikRateLimit(mir, mir, cir, cir);
 
 /** Authorize's accept: only the password FreeRADIUS checks (PAP or CHAP) before post-auth. */
 export const passwordReply = (password: string): Record<string, unknown> => ({
@@ -179,6 +185,12 @@ export const REFUSALS = {
   // A MAC login that finds no valid code bound to the device, whatever the reason: the router
   // shows its login page, where the subscriber types a code.
   mac_unknown: 'Appareil non reconnu, saisissez votre code',
+  // PPPoE (functions/radius/pppoe.ts): an unknown user name, another reseller's, a hotspot the
+  // subscriber does not connect through and a wrong password all read alike.
+  pppoe_unknown: 'Identifiant ou mot de passe incorrect',
+  pppoe_suspended: 'Abonnement suspendu, contactez votre fournisseur',
+  // An in-country edge during a cut holds no subscribers: the login is tried again later.
+  pppoe_unavailable: 'Abonnement indisponible pour le moment, réessayez plus tard',
 } as const;
 export type Refusal = keyof typeof REFUSALS;
 

@@ -7,6 +7,7 @@ import { loginRequestOf, type Refusal, rejectReply } from './attributes.js';
 import { judgeCaller, ROUTER_REFUSAL_MESSAGE, type RouterRefusal } from './caller.js';
 import { type Decision, login } from './login.js';
 import type { Exchange } from './port.js';
+import { isPppoe, pppoeAccount, pppoeLogin } from './pppoe.js';
 
 /**
  * The three RADIUS exchanges as FreeRADIUS's rlm_rest asks them: the request's attributes in,
@@ -53,12 +54,11 @@ export async function authorizeExchange(
   }
   const { caller } = judged;
   const password = attrs.get('Hotspot-Login-At-Authorize') === '1' ? attrs.get('User-Password') : undefined;
-  const decision = await login(
-    loginRequestOf(attrs),
-    password === undefined ? 'check' : { password },
-    caller,
-    x,
-  );
+  // A PPPoE subscriber's login is answered whole here (functions/radius/pppoe.ts).
+  const pppoe = isPppoe(attrs);
+  const decision = pppoe
+    ? await pppoeLogin(attrs, caller, x)
+    : await login(loginRequestOf(attrs), password === undefined ? 'check' : { password }, caller, x);
   // A login asked by an accepted router is its traffic, whatever the code's answer.
   if (caller.router) await x.store.heard(caller.router, x.nowMs);
   countMetric(decision.accept ? 'RadiusAccept' : 'RadiusReject');
@@ -66,7 +66,8 @@ export async function authorizeExchange(
     log.info('radius reject', { reason: decision.reason, nasId: attrs.get('NAS-Identifier') });
     return { ...refusal(decision.reason), decision };
   }
-  if (password === undefined || !decision.recorded) return { status: 200, body: decision.reply, decision };
+  if (pppoe || password === undefined || !decision.recorded)
+    return { status: 200, body: decision.reply, decision };
   countMetric('RadiusLogin');
   return { status: 200, body: { ...decision.reply, 'control:Hotspot-Login-Recorded': 1 }, decision };
 }
@@ -95,7 +96,9 @@ export async function postAuthExchange(
       routerRefused: judged.refused,
     };
   }
-  const decision = await login(loginRequestOf(attrs), 'record', judged.caller, x);
+  const decision = isPppoe(attrs)
+    ? await pppoeLogin(attrs, judged.caller, x)
+    : await login(loginRequestOf(attrs), 'record', judged.caller, x);
   countMetric(decision.accept ? 'RadiusLogin' : 'RadiusReject');
   if (!decision.accept) {
     log.info('radius reject at post-auth', { reason: decision.reason, nasId: attrs.get('NAS-Identifier') });
@@ -127,7 +130,11 @@ export async function accountingExchange(
   }
   const { caller } = judged;
   const report = reportOf(attrs);
-  const outcome = report ? await account(report, caller, x) : undefined;
+  const outcome = !report
+    ? undefined
+    : isPppoe(attrs)
+      ? await pppoeAccount(report, caller, x)
+      : await account(report, caller, x);
   // Its report, stored or not: the router is alive (functions/routers/heard.ts).
   if (caller.router) await x.store.heard(caller.router, x.nowMs);
   if (!report) {

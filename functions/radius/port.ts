@@ -3,6 +3,7 @@
 import type { AccessCode } from '../store/access-codes.js';
 import type { SeenAddress } from '../store/hotspot-addresses.js';
 import type { NasRecord } from '../store/nas.js';
+import type { PppoePlan, PppoeSessionCount, PppoeSubscriber } from '../store/pppoe.js';
 import type { BudgetCount } from '../store/rate-limit.js';
 import type { RouterRecord } from '../store/routers.js';
 import type { InterimReport, RadiusSession, ReportNext } from '../store/sessions.js';
@@ -100,6 +101,20 @@ export interface RadiusStore {
   session(id: string): Promise<RadiusSession | undefined>;
   /** The code's data is used up by `added` more bytes: its other sessions are cut. */
   usedUp(code: AccessCode, added: number, sessionId: string, nowMs: number): Promise<void>;
+
+  /**
+   * A PPPoE login's reads (functions/radius/pppoe.ts): the subscriber holding the user name, its
+   * plan and the hotspot asking. `unavailable`: this store holds no subscribers (an edge's
+   * replica), and the login is refused with a reason rather than as unknown.
+   */
+  subscriberLogin(
+    username: string,
+    nasId: string,
+  ): Promise<{ subscriber?: PppoeSubscriber; plan?: PppoePlan; nas?: NasRecord } | 'unavailable'>;
+  /** What accounting counted of a PPPoE session so far (undefined: nothing). */
+  pppoeCounted(subscriberId: string, sessionId: string): Promise<number | undefined>;
+  /** A PPPoE session's new total counted once toward its subscriber's period (false: it moved since `asRead`). */
+  countPppoe(count: PppoeSessionCount, asRead: number | undefined): Promise<boolean>;
 }
 
 /** A login written: the code's devices, grants and MAC leases as the decision left them. */

@@ -8,7 +8,8 @@ import { Access, type AccessCode, claimDevice } from '../store/access-codes.js';
 import { batchGet } from '../store/entity.js';
 import { noteSeenAddress, SeenAddressEntity } from '../store/hotspot-addresses.js';
 import { bindingsOfMac } from '../store/mac-bindings.js';
-import { Nas, type NasRecord } from '../store/nas.js';
+import { getNas, Nas, type NasRecord } from '../store/nas.js';
+import { countSessionBytes, getSessionCount, subscriberOfLogin } from '../store/pppoe.js';
 import { Router, type RouterRecord } from '../store/routers.js';
 import { getSession, interimInOneWrite, openSessionItems, reportItems, Session } from '../store/sessions.js';
 import { transactIfCurrent } from '../store/transact.js';
@@ -157,6 +158,16 @@ export const tableStore: RadiusStore = {
   session: (id) => getSession(id),
 
   usedUp: (code, added, sessionId, nowMs) => disconnectOthersWhenUsedUp(code, added, sessionId, nowMs),
+
+  async subscriberLogin(username, nasId) {
+    const [found, nas] = await Promise.all([subscriberOfLogin(username), getNas(nasId)]);
+    return { ...found, ...(nas ? { nas } : {}) };
+  },
+
+  pppoeCounted: async (subscriberId, sessionId) =>
+    (await getSessionCount(subscriberId, sessionId))?.total_bytes,
+
+  countPppoe: (count, asRead) => countSessionBytes(count, asRead),
 };
 
 /** The region's exchange at `nowMs`: the table, and the settings of its environment. */

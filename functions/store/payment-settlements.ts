@@ -151,6 +151,38 @@ export async function completePayment(input: {
   }
 }
 
+/**
+ * Completes a PPPoE renewal's payment: the delivery's record, -> completed, and the period sold
+ * (the ledger's `periodSold` items: the period's record, the subscriber moved on, the bookings),
+ * all or nothing. `raced`: the subscriber's period was sold meanwhile (read it again).
+ */
+// Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status <> completed, the period's items (functions/store/pppoe.ts), the ledger's bookings].
+export async function completeRenewalPayment(input: {
+  payment: Payment;
+  eventId?: string;
+  providerReference?: string;
+  period: Record<string, TxItem>;
+  nowIso: string;
+}): Promise<SettleOutcome | 'raced'> {
+  const { payment } = input;
+  try {
+    await transact({
+      ...seen(payment.id, input.eventId, 'completed', input.nowIso),
+      payment: settle(payment, {
+        status: 'completed',
+        completed_at: input.nowIso,
+        provider_reference: input.providerReference ?? payment.provider_reference,
+      }),
+      ...input.period,
+    });
+    return 'applied';
+  } catch (error) {
+    const c = cancelled(error);
+    if (c && (c.failed('renewal') || c.failed('subscriber'))) return 'raced';
+    return settleOutcome(error);
+  }
+}
+
 /** Fails a pending payment (never a completed one), with the delivery's record when there is one. */
 // Access: TransactWriteItems [Put PAYMENT#<id>/EVENT#<event_id> attribute_not_exists(pk), Update PAYMENT#<id> status = pending (moves to PAYMENTS#CLOSED)].
 export async function failPayment(input: {

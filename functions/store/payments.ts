@@ -50,6 +50,8 @@ export interface Payment {
   /** The hotspot's reseller, or `unattributed` when the payment came without a NAS id. */
   reseller_id: string;
   nas_id?: string;
+  /** A PPPoE renewal: this subscriber's next period is sold at completion, instead of a code (functions/billing/pppoe-renewals.ts). */
+  pppoe_subscriber_id?: string;
   /** A top-up: the code in use its forfait is added to at completion, instead of a new code (functions/billing/topups.ts). */
   topup_code?: string;
   status: PaymentStatus;

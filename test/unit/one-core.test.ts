@@ -95,6 +95,7 @@ describe('the RADIUS core', () => {
       login: importersOf('functions/radius/login.ts'),
       account: importersOf('functions/radius/accounting.ts', ['account']),
       judgeCaller: importersOf('functions/radius/caller.ts', ['judgeCaller']),
+      pppoe: importersOf('functions/radius/pppoe.ts', ['pppoeLogin', 'pppoeAccount']),
     }).toEqual({
       // The replica offers the codes that can still log in, and the portal tells a subscriber
       // what a code has left: the same standing, applied, not another.
@@ -107,10 +108,12 @@ describe('the RADIUS core', () => {
       ],
       dataGrant: ['functions/radius/login.ts'],
       advance: ['functions/radius/accounting.ts'],
-      replies: ['functions/radius/login.ts'],
+      // A code's login and a PPPoE subscriber's: the core's two kinds of login.
+      replies: ['functions/radius/login.ts', 'functions/radius/pppoe.ts'],
       login: ['functions/radius/exchange.ts'],
       account: ['functions/radius/exchange.ts'],
       judgeCaller: ['functions/radius/exchange.ts'],
+      pppoe: ['functions/radius/exchange.ts'],
     });
   });
 

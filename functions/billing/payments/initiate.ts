@@ -17,6 +17,7 @@ import {
   type Provider,
   setPaymentUrl,
 } from '../../store/payments.js';
+import type { PppoePlan, PppoeSubscriber } from '../../store/pppoe.js';
 import { untilSettled } from '../../store/retry.js';
 import { UNATTRIBUTED, unattributedFor } from '../../store/revenue.js';
 import { resellerCountry } from '../currency.js';
@@ -83,13 +84,56 @@ async function withUrl(p: Payment): Promise<{ payment_url: string; transaction_i
 }
 
 /** What an idempotency key binds to: the same key with another request is a client bug (409). */
-const fingerprint = (input: { forfaitId: string; provider: Provider; nasId?: string; topupCode?: string }) =>
+const fingerprint = (input: {
+  forfaitId: string;
+  provider: Provider;
+  nasId?: string;
+  topupCode?: string;
+  renewal?: Renewal;
+}) =>
   JSON.stringify([
     input.forfaitId,
     input.provider,
     input.nasId ?? null,
     ...(input.topupCode ? [input.topupCode] : []),
+    ...(input.renewal ? [`pppoe:${input.renewal.subscriber.id}`] : []),
   ]);
+
+/** A PPPoE subscriber's next period, sold by the payment instead of a forfait (functions/billing/pppoe-renewals.ts). */
+interface Renewal {
+  subscriber: PppoeSubscriber;
+  plan: PppoePlan;
+}
+
+/** What a payment sells: a forfait on sale, or a PPPoE plan's period (its price, its speeds). */
+async function soldBy(
+  input: { forfaitId: string; renewal?: Renewal },
+  at: { resellerId?: string; nasId?: string },
+): Promise<Pick<Payment, 'forfait_id' | 'forfait_name' | 'offer' | 'amount_fcfa'>> {
+  if (input.renewal) {
+    const { plan } = input.renewal;
+    return {
+      forfait_id: plan.id,
+      forfait_name: plan.name,
+      offer: {
+        duration_hours: plan.period === 'week' ? 7 * 24 : 31 * 24,
+        data_limit_mb: 0,
+        cir_kbps: plan.up_kbps,
+        mir_kbps: plan.down_kbps,
+        max_devices: plan.max_devices,
+      },
+      amount_fcfa: plan.price_fcfa,
+    };
+  }
+  // A reseller's own forfait only at its hotspots; the amount is always the forfait's price.
+  const forfait = await forfaitForSale(input.forfaitId, at);
+  return {
+    forfait_id: forfait.id,
+    forfait_name: forfait.name,
+    offer: offerOf(forfait),
+    amount_fcfa: forfait.price_fcfa,
+  };
+}
 
 /**
  * Opens a payment for a forfait on sale, in the currency of the hotspot's reseller, with the
@@ -108,6 +152,8 @@ export async function initiatePayment(input: {
   codeSms?: boolean;
   /** A top-up of this code (of the hotspot's reseller, live: else 404 or 409), not a new code. */
   topupCode?: string;
+  /** A PPPoE renewal (its reseller's, read by the caller): `forfaitId` is its plan's id. */
+  renewal?: Renewal;
 }): Promise<{ payment_url: string; transaction_id: string }> {
   const key = input.idempotencyKey;
   const request = fingerprint(input);
@@ -123,14 +169,13 @@ export async function initiatePayment(input: {
   const known = await existing();
   if (known) return withUrl(known);
 
-  let resellerId: string | undefined;
+  let resellerId: string | undefined = input.renewal?.subscriber.reseller_id;
   if (input.nasId) {
     const nas = await getNas(input.nasId);
     if (!nas) throw notFound('NAS');
     resellerId = nas.reseller_id;
   }
-  // A reseller's own forfait only at its hotspots; the amount is always the forfait's price.
-  const forfait = await forfaitForSale(input.forfaitId, {
+  const sold = await soldBy(input, {
     ...(resellerId ? { resellerId } : {}),
     ...(input.nasId ? { nasId: input.nasId } : {}),
   });
@@ -151,10 +196,7 @@ export async function initiatePayment(input: {
       const payment: Payment = {
         id: randomUUID(),
         subscriber_id: input.subscriberId,
-        forfait_id: forfait.id,
-        forfait_name: forfait.name,
-        offer: offerOf(forfait),
-        amount_fcfa: forfait.price_fcfa,
+        ...sold,
         currency,
         provider: input.provider,
         gateway,
@@ -163,6 +205,7 @@ export async function initiatePayment(input: {
         ...(input.codeSms === false ? { code_sms: false } : {}),
         ...(input.nasId ? { nas_id: input.nasId } : {}),
         ...(topupCode ? { topup_code: topupCode } : {}),
+        ...(input.renewal ? { pppoe_subscriber_id: input.renewal.subscriber.id } : {}),
         status: 'pending',
         created_at: clock.iso(now),
         expires_at: clock.iso(now + billingSettings().PAYMENT_TTL_MINUTES * 60_000),

@@ -20,6 +20,7 @@ import { bookings, grant, newAccessCode, paymentSale, takenBack, toppedUp } from
 import { paidCodeText } from '../sms-texts.js';
 import { assertLive } from '../topups.js';
 import { alertPaymentMismatch, recordClaim } from './disputes.js';
+import { creditRenewal } from './renewal-credit.js';
 
 /**
  * THE outcome of every payment flow (webhook, gateway notification, status read,
@@ -94,6 +95,19 @@ export async function credit(
   // A conflict (another delivery, a status read, reconciliation) reads the payment again.
   return untilSettled(
     async () => {
+      // A PPPoE renewal sells the subscriber's next period, not a code (renewal-credit.ts).
+      if (p.pppoe_subscriber_id) {
+        const renewed = await creditRenewal({ ...p, pppoe_subscriber_id: p.pppoe_subscriber_id }, input);
+        if (renewed === 'applied') {
+          countMetric('PaymentCompleted');
+          return 'completed';
+        }
+        if (renewed !== 'conflict') return renewed;
+        const fresh = await getPayment(p.id);
+        if (!fresh || fresh.status === 'completed') return 'unchanged';
+        p = fresh;
+        return undefined;
+      }
       const now = clock.now();
       const nowIso = clock.iso(now);
       // What was sold is the offer copied onto the payment at initiation.

@@ -17,6 +17,7 @@ import { saveLogo } from '../../../functions/store/branding.js';
 import { createOwnForfait } from '../../../functions/store/forfaits.js';
 import { bindMac } from '../../../functions/store/mac-bindings.js';
 import { PaymentEntity } from '../../../functions/store/payments.js';
+import { createPlan, createSubscriber, type PppoePlan } from '../../../functions/store/pppoe.js';
 import { recordReseller } from '../../../functions/store/resellers.js';
 import { Session } from '../../../functions/store/sessions.js';
 import { giveSite } from '../../integration/monitoring-fixtures.js';
@@ -86,6 +87,36 @@ const forfaitId = (SEED_FORFAITS[0] as { id: string }).id;
 /** The operator giving agents float before a case (no route's caller). */
 const MATRIX_ADMIN = { role: 'admin', sub: 'matrix', ref: 'SUB-1', exp: 0 } as const;
 const OWNER_OR_ADMIN = all(403, { ...DENIED, owner: 200, admin: 200 });
+
+/** A PPPoE plan of the owning reseller, made in the store. */
+async function givenPlan(resellerId: string): Promise<PppoePlan> {
+  const now = new Date().toISOString();
+  const plan: PppoePlan = {
+    ...{ id: randomUUID(), reseller_id: resellerId, name: 'Maison 10M', price_fcfa: 15000, period: 'month' },
+    ...{ down_kbps: 10240, up_kbps: 2048, max_devices: 1, grace_days: 2, hidden: false },
+    ...{ created_at: now, updated_at: now },
+  };
+  await createPlan(plan);
+  return plan;
+}
+
+/** A PPPoE subscriber of the owning reseller (never paid), made in the store. */
+async function givenPppoeSubscriber(resellerId: string): Promise<string> {
+  const plan = await givenPlan(resellerId);
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  await createSubscriber({
+    ...{ id, reseller_id: resellerId, plan_id: plan.id, msisdn: '+2250700000001', name: 'Awa' },
+    ...{
+      username: `m${id.slice(0, 12)}`,
+      password: 'secret-pass',
+      nas_ids: ['nas-matrix'],
+      status: 'active',
+    },
+    ...{ periods: 0, period_bytes: 0, created_at: now, updated_at: now },
+  });
+  return id;
+}
 const ADMIN_ONLY = all(403, { ...DENIED, admin: 200 });
 const ANY_RESELLER = all(200, { ...DENIED, subscriber: 403 });
 
@@ -323,6 +354,81 @@ export const cases: Record<string, MatrixCase> = {
       };
     },
     expect: OWNER_OR_ADMIN,
+  },
+
+  'GET /api/v1/resellers/me/pppoe/plans': {
+    request: async (cast) => ({
+      path: `/api/v1/resellers/me/pppoe/plans?reseller_id=${cast.ownerResellerId}`,
+    }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'POST /api/v1/resellers/me/pppoe/plans': {
+    request: async (cast) => ({
+      path: `/api/v1/resellers/me/pppoe/plans?reseller_id=${cast.ownerResellerId}`,
+      body: {
+        name: 'Maison',
+        price_fcfa: 15000,
+        period: 'month',
+        down_kbps: 10240,
+        up_kbps: 2048,
+        grace_days: 2,
+      },
+    }),
+    expect: all(403, { ...DENIED, owner: 201, admin: 201 }),
+  },
+  'PUT /api/v1/resellers/me/pppoe/plans/{id}': {
+    request: async (cast) => ({
+      path: `/api/v1/resellers/me/pppoe/plans/${(await givenPlan(cast.ownerResellerId)).id}?reseller_id=${cast.ownerResellerId}`,
+      body: { hidden: true },
+    }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'GET /api/v1/resellers/me/pppoe/subscribers': {
+    request: async (cast) => ({
+      path: `/api/v1/resellers/me/pppoe/subscribers?reseller_id=${cast.ownerResellerId}`,
+    }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'POST /api/v1/resellers/me/pppoe/subscribers': {
+    // The hotspot named is nobody's: the owner and an admin get 404 once past auth.
+    request: async (cast) => ({
+      path: `/api/v1/resellers/me/pppoe/subscribers?reseller_id=${cast.ownerResellerId}`,
+      body: {
+        plan_id: (await givenPlan(cast.ownerResellerId)).id,
+        msisdn: '+2250700000001',
+        name: 'Awa',
+        nas_ids: [`nas-${randomUUID()}`],
+      },
+    }),
+    expect: all(403, { ...DENIED, owner: 404, admin: 404 }),
+  },
+  'GET /api/v1/resellers/me/pppoe/subscribers/{id}': {
+    request: async (cast) => ({
+      path: `/api/v1/resellers/me/pppoe/subscribers/${await givenPppoeSubscriber(cast.ownerResellerId)}?reseller_id=${cast.ownerResellerId}`,
+    }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'PUT /api/v1/resellers/me/pppoe/subscribers/{id}': {
+    request: async (cast) => ({
+      path: `/api/v1/resellers/me/pppoe/subscribers/${await givenPppoeSubscriber(cast.ownerResellerId)}?reseller_id=${cast.ownerResellerId}`,
+      body: { suspended: true },
+    }),
+    expect: OWNER_OR_ADMIN,
+  },
+  'POST /api/v1/resellers/me/pppoe/subscribers/{id}/renewals': {
+    request: async (cast) => ({
+      path: `/api/v1/resellers/me/pppoe/subscribers/${await givenPppoeSubscriber(cast.ownerResellerId)}/renewals?reseller_id=${cast.ownerResellerId}`,
+      body: { period: 1 },
+    }),
+    expect: all(403, { ...DENIED, owner: 201, admin: 201 }),
+  },
+  'POST /api/v1/pppoe/payments': {
+    // Every caller's number differs from the subscriber's: not found, whoever asks.
+    request: async (cast) => ({
+      path: '/api/v1/pppoe/payments',
+      body: { subscriber_id: await givenPppoeSubscriber(cast.ownerResellerId), provider: 'wave' },
+    }),
+    expect: all(404, DENIED),
   },
 
   'POST /api/v1/payments/initiate': {
