@@ -8,6 +8,7 @@ import type { AgentScopePrincipal } from '../core/principal.js';
 import { accessCodeRevokeUnused } from '../store/access-codes.js';
 import { agentSales, getAgent, type SaleUndoOutcome, undoAgentSale } from '../store/agents.js';
 import { HANDOVER_UNDO_S } from '../store/handovers.js';
+import { untilSettled } from '../store/retry.js';
 import { shownSale } from './agent-reports.js';
 
 /**
@@ -40,34 +41,39 @@ export async function undoSale(principal: AgentScopePrincipal, agentId: string, 
     (s) => s.code === code && !s.topup,
   );
   if (!sale) throw notFound('Sale');
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const at = clock.iso();
-    const since = clock.iso(Date.parse(at) - HANDOVER_UNDO_S * 1000);
-    const { monthBooks, dayBooks } = bookings(agentCashSale(sale), at, -1);
-    const outcome = await undoAgentSale(sale, { nowIso: at, since }, accessCodeRevokeUnused(code, at), {
-      monthBooks,
-      dayBooks,
-    });
-    if (outcome === 'undone') {
-      const after = await getAgent(agentId);
-      return {
-        answer: {
-          sale: { ...shownSale(sale), undone_at: at },
-          float_fcfa: after?.float_fcfa ?? 0,
-          stock_left: after?.stock[sale.forfait_id] ?? 0,
-        },
-        facts: {
-          agent_name: agent.name ?? '',
-          forfait_id: sale.forfait_id,
-          price_fcfa: sale.price_fcfa,
-        },
-      };
-    }
-    if (outcome !== 'conflict') throw refusal(outcome);
-    // Another sale or handover of the agent at the same instant: the write is conditional, again.
-    await new Promise((r) => setTimeout(r, 5 + Math.floor(Math.random() * 20 * Math.min(attempt + 1, 5))));
-  }
-  throw new AppError('ERR_UNAVAILABLE', 'The agent is busy selling: try again', {
-    headers: { 'retry-after': '1' },
-  });
+  return untilSettled(
+    async () => {
+      const at = clock.iso();
+      const since = clock.iso(Date.parse(at) - HANDOVER_UNDO_S * 1000);
+      const { monthBooks, dayBooks } = bookings(agentCashSale(sale), at, -1);
+      const outcome = await undoAgentSale(sale, { nowIso: at, since }, accessCodeRevokeUnused(code, at), {
+        monthBooks,
+        dayBooks,
+      });
+      if (outcome === 'undone') {
+        const after = await getAgent(agentId);
+        return {
+          answer: {
+            sale: { ...shownSale(sale), undone_at: at },
+            float_fcfa: after?.float_fcfa ?? 0,
+            stock_left: after?.stock[sale.forfait_id] ?? 0,
+          },
+          facts: {
+            agent_name: agent.name ?? '',
+            forfait_id: sale.forfait_id,
+            price_fcfa: sale.price_fcfa,
+          },
+        };
+      }
+      if (outcome !== 'conflict') throw refusal(outcome);
+      // Another sale or handover of the agent at the same instant: the write is conditional, again.
+      return undefined;
+    },
+    () => {
+      throw new AppError('ERR_UNAVAILABLE', 'The agent is busy selling: try again', {
+        headers: { 'retry-after': '1' },
+      });
+    },
+    ATTEMPTS,
+  );
 }

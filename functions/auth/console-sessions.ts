@@ -14,6 +14,7 @@ import {
   getConsoleSession,
   rotateConsoleSession,
 } from '../store/console-sessions.js';
+import { untilSettled } from '../store/retry.js';
 import { SESSION_TTL_SECONDS, signSession } from './tokens.js';
 
 /**
@@ -128,38 +129,43 @@ export async function refreshConsoleSession(
   if (!match) throw refused();
   const [, sid = '', genText = '', secret = ''] = match;
   const gen = Number(genText);
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const now = clock.now();
-    const s = await getConsoleSession(sid);
-    if (!s || s.until_s * 1000 <= now) throw refused();
-    if (!safeEqual(secret, await secretOf(s, gen))) throw refused();
-    const account = await sessionStateOf(s.msisdn);
-    const stands =
-      account?.id === s.account_id &&
-      account.role === s.role &&
-      (account.token_version ?? 0) === s.token_version &&
-      account.reseller_id === s.reseller_id &&
-      account.agent_id === s.agent_id;
-    if (!stands) {
+  return untilSettled(
+    async () => {
+      const now = clock.now();
+      const s = await getConsoleSession(sid);
+      if (!s || s.until_s * 1000 <= now) throw refused();
+      if (!safeEqual(secret, await secretOf(s, gen))) throw refused();
+      const account = await sessionStateOf(s.msisdn);
+      const stands =
+        account?.id === s.account_id &&
+        account.role === s.role &&
+        (account.token_version ?? 0) === s.token_version &&
+        account.reseller_id === s.reseller_id &&
+        account.agent_id === s.agent_id;
+      if (!stands) {
+        await endConsoleSession(sid, s.account_id);
+        throw refused();
+      }
+      const live = gen === s.gen || (gen === s.gen - 1 && now - s.rotated_at <= CONSOLE_GRACE_S * 1000);
+      // A tab opened from another (its storage copied): a session of its own, within the same day.
+      if (options.fork && live) return forkOf(s, now);
+      if (gen === s.gen) {
+        if (await rotateConsoleSession(sid, gen, { nowMs: now, untilS: untilOf(s, now) }))
+          return tokensOf({ ...s, gen: gen + 1 }, gen + 1);
+        return undefined; // another refresh of this generation won: read again
+      }
+      if (live) return tokensOf(s, s.gen);
+      // A generation already replaced: whoever holds it should not. The session ends.
       await endConsoleSession(sid, s.account_id);
       throw refused();
-    }
-    const live = gen === s.gen || (gen === s.gen - 1 && now - s.rotated_at <= CONSOLE_GRACE_S * 1000);
-    // A tab opened from another (its storage copied): a session of its own, within the same day.
-    if (options.fork && live) return forkOf(s, now);
-    if (gen === s.gen) {
-      if (await rotateConsoleSession(sid, gen, { nowMs: now, untilS: untilOf(s, now) }))
-        return tokensOf({ ...s, gen: gen + 1 }, gen + 1);
-      continue; // another refresh of this generation won: read again
-    }
-    if (live) return tokensOf(s, s.gen);
-    // A generation already replaced: whoever holds it should not. The session ends.
-    await endConsoleSession(sid, s.account_id);
-    throw refused();
-  }
-  throw new AppError('ERR_UNAVAILABLE', 'Too many refreshes at once: try again', {
-    headers: { 'retry-after': '1' },
-  });
+    },
+    () => {
+      throw new AppError('ERR_UNAVAILABLE', 'Too many refreshes at once: try again', {
+        headers: { 'retry-after': '1' },
+      });
+    },
+    5,
+  );
 }
 
 /** Ends the caller's console session (its own only); false when the token names none. */
