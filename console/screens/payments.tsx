@@ -122,7 +122,7 @@ export function Payments({ session }: { session: Session }) {
               <td>{dateTime(p.created_at)}</td>
               <td>
                 {p.forfait_name}
-                {p.msisdn ? <small class="nowrap"> · {p.msisdn}</small> : null}
+                {p.msisdn ? <small> · {p.msisdn}</small> : null}
               </td>
               <td>
                 <span class="nowrap">{fcfa(p.amount_fcfa)}</span>

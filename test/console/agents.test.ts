@@ -390,8 +390,12 @@ describe('agents in the console', () => {
     }
     const owed = 2 * forfait.price_fcfa - 2 * Math.round(forfait.price_fcfa / 10);
 
+    // A colleague of the reseller at the till: the owner's number spent its hour of SMS codes on
+    // the logins above.
+    const colleague = newMsisdn();
+    await upsertOperator({ msisdn: colleague, role: 'reseller', resellerId });
     const r = await open();
-    await logIn(r.page, resellerPhone, '#agents');
+    await logIn(r.page, colleague, '#agents');
     const card = r.page.getByRole('region', { name: 'Cabine Adjamé' });
     await card.locator('[data-field="owed"]').getByText(fcfa(owed), { exact: true }).waitFor();
     await card.getByText('Remises et reprises').click();

@@ -35,10 +35,12 @@ describe('npm run loadtest', () => {
       );
     expect(r.lines).toContainEqual(expect.stringMatching(/^transaction conflicts: \d+/));
     expect(r.lines.at(-1)).toMatch(/^hottest key: (table|gsi\d) \S+ \d+\.\d\d %$/);
-    // Starts, interims and stops all went through: the sessions' index and the counters written.
+    // Starts, interims and stops all went through: the sessions' index written. The open-session
+    // counters are the stream consumer's (its own function, not these routes': a Start leaves its
+    // session uncounted and an Interim writes its session alone), so none of them is in these
+    // shares; an unsharded one never is.
     const keys = r.shares.map((s) => s.key);
     expect(keys.some((k) => k.startsWith('gsi2 SESSIONS#OPEN#'))).toBe(true);
-    expect(keys.some((k) => k.startsWith('table STATS#ALL#'))).toBe(true);
     expect(keys).not.toContain('gsi2 SESSIONS#OPEN');
     expect(keys).not.toContain('table STATS#ALL');
     expect(r.requests).toBeGreaterThan(200);
